@@ -1,0 +1,243 @@
+//! The syntax tree of a `.sit` file, as written, with spans.
+
+use crate::source::Span;
+
+/// A name with where it is written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Name {
+    /// The text.
+    pub text: String,
+    /// Where.
+    pub span: Span,
+}
+
+/// One parsed file.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct File {
+    /// `import "...";` declarations in order.
+    pub imports: Vec<Import>,
+    /// Models in order.
+    pub models: Vec<Model>,
+}
+
+/// `import "path";`
+#[derive(Debug, Clone, PartialEq)]
+pub struct Import {
+    /// The path as written (escapes resolved).
+    pub path: String,
+    /// The string literal.
+    pub span: Span,
+}
+
+/// `model Name { ... }`
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model {
+    /// Doc lines.
+    pub doc: Vec<String>,
+    /// The model's name.
+    pub name: Name,
+    /// Declarations in order.
+    pub decls: Vec<Decl>,
+    /// Rules in order.
+    pub rules: Vec<Rule>,
+}
+
+/// The kinds of variable declarations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeclKind {
+    /// `param`
+    Param,
+    /// `input real`
+    InputReal,
+    /// `input flag`
+    InputFlag,
+    /// `real`
+    Real,
+    /// `flag`
+    Flag,
+    /// `pred`
+    Pred,
+    /// `situation`
+    Situation,
+    /// `event`
+    Event,
+}
+
+impl DeclKind {
+    /// How the kind is written in source.
+    pub fn describe(self) -> &'static str {
+        match self {
+            DeclKind::Param => "param",
+            DeclKind::InputReal => "real input",
+            DeclKind::InputFlag => "flag input",
+            DeclKind::Real => "real state",
+            DeclKind::Flag => "flag",
+            DeclKind::Pred => "pred",
+            DeclKind::Situation => "situation",
+            DeclKind::Event => "event",
+        }
+    }
+}
+
+/// A declaration of one name.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decl {
+    /// A variable, pred, situation or event.
+    Var {
+        /// Doc lines (of the declaration statement).
+        doc: Vec<String>,
+        /// What it is.
+        kind: DeclKind,
+        /// `output` given.
+        output: bool,
+        /// The name.
+        name: Name,
+        /// `= expr`, if given.
+        value: Option<Expr>,
+    },
+    /// `sub name: Model(bindings) [off];`
+    Sub {
+        /// Doc lines.
+        doc: Vec<String>,
+        /// Instance name.
+        name: Name,
+        /// Model name.
+        model: Name,
+        /// `name = expr` bindings.
+        bindings: Vec<(Name, Expr)>,
+        /// Declared `off`.
+        off: bool,
+    },
+}
+
+/// A rule of a model body.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Rule {
+    /// `target = value [when guard | otherwise];`
+    Assign {
+        /// The assigned name.
+        target: Name,
+        /// The right-hand side.
+        value: Expr,
+        /// The guard.
+        guard: Guard,
+        /// The whole rule.
+        span: Span,
+    },
+    /// `when cond => actions;`
+    Sigma {
+        /// The situation.
+        cond: Expr,
+        /// The actions.
+        actions: Vec<Action>,
+        /// The whole rule.
+        span: Span,
+    },
+    /// `when cond { rules }`
+    Block {
+        /// The guard.
+        cond: Expr,
+        /// The rules inside.
+        rules: Vec<Rule>,
+        /// From `when` to `{`.
+        span: Span,
+    },
+}
+
+/// The guard of a δ rule.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Guard {
+    /// Unconditional.
+    None,
+    /// `when cond`.
+    When(Expr),
+    /// `otherwise` (the span of the keyword).
+    Otherwise(Span),
+}
+
+/// A σ action.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// `path` (value true) or `!path` (value false).
+    Set {
+        /// The flag or `sub.on`.
+        path: Vec<Name>,
+        /// The value assigned.
+        value: bool,
+        /// The whole action.
+        span: Span,
+    },
+    /// `reset(name)`.
+    Reset {
+        /// The submodel.
+        sub: Name,
+        /// The whole action.
+        span: Span,
+    },
+}
+
+/// An expression with its span.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Where.
+    pub span: Span,
+}
+
+/// Binary operators as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `|`
+    Or,
+    /// `&`
+    And,
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `^`
+    Pow,
+}
+
+impl BinOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "|",
+            BinOp::And => "&",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Pow => "^",
+        }
+    }
+}
+
+/// Expression forms.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExprKind {
+    /// A real literal (the text is kept for messages).
+    Num(f64),
+    /// `true`, `false`, `always`.
+    Bool(bool),
+    /// `a`, `a.b`.
+    Path(Vec<Name>),
+    /// `f(args)`.
+    Call(Name, Vec<Expr>),
+    /// `-e`.
+    Neg(Box<Expr>),
+    /// `!e`.
+    Not(Box<Expr>),
+    /// `a op b`.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `a < b`, or a chain `a <= b < c` (each link compares neighbours).
+    Compare(Box<Expr>, Vec<(crate::ir::CmpOp, Expr)>),
+    /// `( e )`.
+    Paren(Box<Expr>),
+}

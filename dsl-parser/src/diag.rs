@@ -1,0 +1,240 @@
+//! Diagnostics: errors and warnings with spans, rendered as text or JSON.
+//!
+//! The text form is the one compilers use (gcc, clang, and rustc's source
+//! excerpt): a first line `path:line:col: error[E0101]: message` that editors
+//! and `grep` understand, the source line with the span underlined, then
+//! notes. It is written here rather than with codespan-reporting or ariadne
+//! because neither prints that first line, which build scripts, the
+//! proc-macro and terminals all rely on; the whole renderer is one function.
+
+use crate::source::{SourceMap, Span};
+use std::fmt::Write as _;
+use unicode_width::UnicodeWidthStr;
+
+/// How bad a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The model is invalid.
+    Error,
+    /// The model is valid but probably not what was meant.
+    Warning,
+}
+
+/// One message about the source.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// A stable code, `E0101` or `W0201`; see `docs/diagnostics.md`.
+    pub code: &'static str,
+    /// What is wrong, one sentence without a final period.
+    pub message: String,
+    /// Where it is wrong.
+    pub span: Span,
+    /// Text under the primary span (may be empty).
+    pub label: String,
+    /// Other places that matter, each with its own label.
+    pub related: Vec<(Span, String)>,
+    /// `note:` lines.
+    pub notes: Vec<String>,
+    /// A `help:` line: what to write instead.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// A new error.
+    pub fn error(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            span,
+            label: String::new(),
+            related: Vec::new(),
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// A new warning.
+    pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, span, message)
+        }
+    }
+
+    /// Set the label under the primary span.
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = label.into();
+        self
+    }
+
+    /// Add a related span.
+    pub fn with_related(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
+        self.related.push((span, label.into()));
+        self
+    }
+
+    /// Add a note.
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Set the help line.
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Whether this is an error.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// The diagnostic as text, without colour.
+    pub fn render(&self, sources: &SourceMap) -> String {
+        let mut out = String::new();
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let _ = writeln!(
+            out,
+            "{}: {}[{}]: {}",
+            sources.location(self.span),
+            sev,
+            self.code,
+            self.message
+        );
+        let mut snippets = vec![(self.span, self.label.as_str(), '^')];
+        snippets.extend(self.related.iter().map(|(s, l)| (*s, l.as_str(), '-')));
+        let gutter = snippets
+            .iter()
+            .map(|(s, _, _)| sources.line(*s).to_string().len())
+            .max()
+            .unwrap_or(1);
+        let pad = " ".repeat(gutter);
+        for (i, (span, label, mark)) in snippets.iter().enumerate() {
+            let file = sources.file(span.file);
+            let (line, _) = file.line_col(span.start);
+            if i > 0 {
+                let _ = writeln!(out, "{pad}--> {}", sources.location(*span));
+            }
+            let line_start = file.text[..span.start.min(file.text.len())]
+                .rfind('\n')
+                .map_or(0, |p| p + 1);
+            let line_end = file.text[line_start..]
+                .find('\n')
+                .map_or(file.text.len(), |p| line_start + p);
+            let text = file.text[line_start..line_end].trim_end_matches('\r');
+            let shown = text.replace('\t', "    ");
+            let shown = truncate_for_display(&shown);
+            let before = text
+                .get(..span.start.saturating_sub(line_start).min(text.len()))
+                .unwrap_or("");
+            let before = before.replace('\t', "    ");
+            let covered_end = span.end.min(line_start + text.len());
+            let covered = text
+                .get(
+                    span.start.saturating_sub(line_start).min(text.len())..covered_end - line_start,
+                )
+                .unwrap_or("")
+                .replace('\t', "    ");
+            let indent = before.width().min(200);
+            let width = covered.width().clamp(1, 200);
+            let _ = writeln!(out, "{pad} |");
+            let _ = writeln!(out, "{line:>gutter$} | {shown}");
+            let marks = mark.to_string().repeat(width);
+            if label.is_empty() {
+                let _ = writeln!(out, "{pad} | {}{marks}", " ".repeat(indent));
+            } else {
+                let _ = writeln!(out, "{pad} | {}{marks} {label}", " ".repeat(indent));
+            }
+        }
+        for note in &self.notes {
+            let _ = writeln!(out, "{pad} = note: {note}");
+        }
+        if let Some(help) = &self.help {
+            let _ = writeln!(out, "{pad} = help: {help}");
+        }
+        out
+    }
+
+    /// The diagnostic as a JSON value (for `--format json`).
+    pub fn to_json(&self, sources: &SourceMap) -> serde_json::Value {
+        let loc = |span: Span| {
+            let f = sources.file(span.file);
+            let (line, column) = f.line_col(span.start);
+            let (end_line, end_column) = f.line_col(span.end);
+            serde_json::json!({
+                "file": f.display_name(),
+                "line": line,
+                "column": column,
+                "end_line": end_line,
+                "end_column": end_column,
+                "byte_start": span.start,
+                "byte_end": span.end,
+            })
+        };
+        serde_json::json!({
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "location": loc(self.span),
+            "label": self.label,
+            "related": self.related.iter().map(|(s, l)| serde_json::json!({"location": loc(*s), "label": l})).collect::<Vec<_>>(),
+            "notes": self.notes,
+            "help": self.help,
+        })
+    }
+}
+
+fn truncate_for_display(line: &str) -> String {
+    const MAX: usize = 300;
+    if line.chars().count() <= MAX {
+        line.to_string()
+    } else {
+        let mut s: String = line.chars().take(MAX).collect();
+        s.push_str(" …");
+        s
+    }
+}
+
+/// Render a list of diagnostics with a closing summary line.
+pub fn render_all(diags: &[Diagnostic], sources: &SourceMap) -> String {
+    let mut out = String::new();
+    for d in diags {
+        out.push_str(&d.render(sources));
+        out.push('\n');
+    }
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    let warnings = diags.len() - errors;
+    let plural = |n: usize, w: &str| {
+        if n == 1 {
+            format!("1 {w}")
+        } else {
+            format!("{n} {w}s")
+        }
+    };
+    match (errors, warnings) {
+        (0, 0) => {}
+        (0, w) => {
+            let _ = writeln!(out, "{} emitted", plural(w, "warning"));
+        }
+        (e, 0) => {
+            let _ = writeln!(out, "{} emitted", plural(e, "error"));
+        }
+        (e, w) => {
+            let _ = writeln!(
+                out,
+                "{} and {} emitted",
+                plural(e, "error"),
+                plural(w, "warning")
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,158 @@
+//! Loading a root file and everything it imports, with cycle and error detection.
+
+use crate::ast;
+use crate::diag::Diagnostic;
+use crate::source::{FileId, SourceMap, Span};
+use std::path::{Path, PathBuf};
+
+/// Reads a file's bytes; the default reads the file system.
+pub type ReadFn<'a> = dyn Fn(&Path) -> std::io::Result<Vec<u8>> + 'a;
+
+/// The files parsed so far, in load order.
+pub struct Loaded {
+    /// Sources of every file that could be read.
+    pub sources: SourceMap,
+    /// Each parsed file (files with a syntax error are absent).
+    pub files: Vec<(FileId, ast::File)>,
+}
+
+/// Load `root` (its text already read) and its imports, recursively.
+pub fn load(root: &Path, text: Vec<u8>, read: &ReadFn, diags: &mut Vec<Diagnostic>) -> Loaded {
+    let mut l = Loaded {
+        sources: SourceMap::default(),
+        files: Vec::new(),
+    };
+    let mut stack: Vec<PathBuf> = Vec::new();
+    visit(&mut l, root.to_path_buf(), text, read, &mut stack, diags);
+    l
+}
+
+fn decode(
+    path: &Path,
+    bytes: Vec<u8>,
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> FileId {
+    match String::from_utf8(bytes) {
+        Ok(s) => sources.add(path, s),
+        Err(e) => {
+            let valid = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let lossy = String::from_utf8_lossy(&bytes).into_owned();
+            // The offset in the lossy text equals `valid`: all before it is intact.
+            let id = sources.add(path, lossy);
+            let bom = usize::from(bytes.starts_with(&[0xEF, 0xBB, 0xBF])) * 3;
+            let at = valid.saturating_sub(bom);
+            diags.push(
+                Diagnostic::error(
+                    "E0005",
+                    Span::new(id, at, at + 1),
+                    format!(
+                        "the file is not valid UTF-8 (byte 0x{:02X} at offset {valid})",
+                        bytes[valid]
+                    ),
+                )
+                .with_label("invalid byte")
+                .with_note(
+                    ".sit files are UTF-8 text; convert the file, e.g. with `iconv -t UTF-8`",
+                ),
+            );
+            id
+        }
+    }
+}
+
+fn visit(
+    l: &mut Loaded,
+    path: PathBuf,
+    bytes: Vec<u8>,
+    read: &ReadFn,
+    stack: &mut Vec<PathBuf>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let errors = diags.len();
+    let id = decode(&path, bytes, &mut l.sources, diags);
+    if diags.len() > errors {
+        return;
+    }
+    let text = l.sources.file(id).text.clone();
+    let file = match crate::parse::parse_file(id, &text) {
+        Ok(f) => f,
+        Err(d) => {
+            diags.push(d);
+            return;
+        }
+    };
+    stack.push(normal(&path));
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    for imp in &file.imports {
+        let target = dir.join(&imp.path);
+        let key = normal(&target);
+        if let Some(pos) = stack.iter().position(|p| *p == key) {
+            let mut chain: Vec<String> = stack[pos..]
+                .iter()
+                .map(|p| format!("`{}`", p.display()))
+                .collect();
+            chain.push(format!("`{}`", key.display()));
+            diags.push(
+                Diagnostic::error(
+                    "E0302",
+                    imp.span,
+                    format!("import cycle: {}", chain.join(" imports ")),
+                )
+                .with_label("this import closes the cycle")
+                .with_help("move the shared models to a file that both can import"),
+            );
+            continue;
+        }
+        if l.sources.files.iter().any(|f| normal(&f.path) == key) {
+            continue; // already loaded (a diamond, not a cycle)
+        }
+        match read(&target) {
+            Ok(b) => visit(l, target, b, read, stack, diags),
+            Err(e) => diags.push(
+                Diagnostic::error(
+                    "E0301",
+                    imp.span,
+                    format!(
+                        "cannot read the imported file `{}`: {}",
+                        target.display(),
+                        io_reason(&e)
+                    ),
+                )
+                .with_label("imported here")
+                .with_note("import paths are relative to the importing file's folder"),
+            ),
+        }
+    }
+    stack.pop();
+    l.files.push((id, file));
+}
+
+/// A short reason for an I/O error, without the OS error number.
+pub fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        std::io::ErrorKind::IsADirectory => "it is a folder".into(),
+        _ => e.to_string(),
+    }
+}
+
+fn normal(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| {
+        let mut out = PathBuf::new();
+        for c in p.components() {
+            match c {
+                std::path::Component::CurDir => {}
+                std::path::Component::ParentDir => {
+                    if !out.pop() {
+                        out.push("..");
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+        out
+    })
+}

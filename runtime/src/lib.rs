@@ -1,0 +1,41 @@
+//! Runtime library of Sit models: the τ procedures, event edges, the `Model` trait and traces.
+//!
+//! Compiled models call these functions as `::sit_runtime::NAME`, and the interpreter
+//! calls the very same functions, so each function here is *the* definition of its
+//! procedure and compiled and interpreted runs agree to the bit. All arithmetic beyond
+//! `+ - * /` goes through `libm`, so results do not depend on the platform or on `std`.
+//!
+//! The crate is `no_std` without its default `std` feature, which only adds `trace`.
+//!
+//! ```
+//! use sit_runtime::{integral, lag, math};
+//!
+//! // `v = integral(a); h = integral(v);` over one step: semi-implicit Euler.
+//! let (dt, a) = (0.01, -9.81);
+//! let v = integral(0.0, a, dt);
+//! let h = integral(1.0, v, dt);
+//! assert_eq!(h, 1.0 + (a * dt) * dt);
+//! // A first-order lag with T = 0 is a pure gain.
+//! assert_eq!(lag(h, 0.3, 0.0, 2.0, dt), 0.6);
+//! assert_eq!(math::sign(-2.0), -1.0);
+//! ```
+
+// Always `no_std`, even with `std`: float methods of `std` (`f64::sqrt`, ...) are out of
+// reach here, so every function must go through `libm` and stays platform independent.
+#![no_std]
+
+#[cfg(any(feature = "std", test))]
+extern crate std;
+
+pub mod math;
+pub mod model;
+pub mod procedures;
+#[cfg(feature = "std")]
+pub mod trace;
+
+pub use model::{
+    Model, SetError, ValueType, Var, VarInfo, VarKind, Variables, from_logical, logical,
+};
+pub use procedures::{
+    Deriv, deadzone, hysteresis, integral, integral_limited, lag, limit, relay, rising,
+};
