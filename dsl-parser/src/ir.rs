@@ -23,14 +23,32 @@
 //!    the same target;
 //! 4. advance the model's time by `dt`.
 //!
-//! Construction (`new`) evaluates free params from their defaults in
-//! dependency order, then applies [`Model::reset`] semantics. Reset: apply
-//! param bindings of each submodel (from the parent's current params), reset
-//! each submodel (recursively, before the parent), set `on` of each submodel
-//! to its declared initial value, evaluate every state's and input's initial
-//! expression in declaration order, clear hidden memories, set time to 0, and
-//! initialise every event: `value = false; prev = cond` evaluated on the
-//! initial values.
+//! Construction (`new`) sets every free param and every input to its
+//! default (free params and input defaults read only constants and free
+//! params), then resets. Reset (the API's `reset()` and the σ action
+//! `reset(sub)`) leaves params and inputs alone (they are set from outside)
+//! and, in this order: re-applies each submodel's param bindings (from the
+//! parent's params) and resets the submodel (recursively, before the
+//! parent), switches each submodel on or off as declared, evaluates every
+//! state's initial value in declaration order, clears hidden memories and
+//! `otherwise` flags, sets time and `dt` to 0, and initialises every event in
+//! declaration order: `value = false; prev = cond` evaluated on the initial
+//! values. A bound input keeps its last value until the parent's next step
+//! binds it again.
+//!
+//! `dt` reads the length of the current step (of the last step outside a
+//! step, 0 before the first); `time` reads the model's own clock, which
+//! advances only when the model steps (a switched-off submodel's clock
+//! stops).
+//!
+//! # Variables seen through `sit_runtime::Model`
+//!
+//! The list of a model's variables, in this order: its vars (declaration
+//! order), then its conds, then its events, then for each submodel in
+//! declaration order `NAME.on` followed by the submodel's own list with every
+//! name prefixed by `NAME.`. Settable: free params not bound by the parent,
+//! inputs not bound by the parent, states and flags, and `NAME.on`. Derived
+//! params, conds and events are read-only.
 //!
 //! Arithmetic is IEEE-754 `f64` without fused multiply-add or reassociation:
 //! back ends evaluate exactly the operations written, in the order of the

@@ -1,0 +1,8 @@
+//! Helpers shared by the workspace-level tests (paths, oracle CSV reading).
+
+use std::path::PathBuf;
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
