@@ -1219,9 +1219,13 @@ impl Lowerer<'_> {
 
     /// Lower an expression that must have type `want`.
     fn expr(&mut self, e: &ast::Expr, want: Ty, ctx: Ctx) -> Expr {
+        let before = self.diags.len();
         let (x, ty) = self.any(e, ctx);
         if ty != want {
-            self.type_error(e, want, ty);
+            // An error inside the expression already explains it.
+            if self.diags.len() == before {
+                self.type_error(e, want, ty);
+            }
             return match want {
                 Ty::Real => Expr::Num(0.0),
                 Ty::Flag => Expr::Bool(false),
@@ -1270,7 +1274,11 @@ impl Lowerer<'_> {
                 (Expr::Neg(Box::new(x)), Ty::Real)
             }
             ExprKind::Not(inner) => {
+                let before = self.diags.len();
                 let (x, ty) = self.any(inner, ctx);
+                if ty == Ty::Real && self.diags.len() > before {
+                    return (Expr::Bool(false), Ty::Flag);
+                }
                 if ty == Ty::Real {
                     let text = self.sources.text(inner.span).to_string();
                     let mut d = Diagnostic::error(

@@ -190,10 +190,13 @@ fn friendly_rule(r: Rule) -> Option<&'static str> {
 
 fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagnostic {
     use pest::error::{ErrorVariant, InputLocation};
-    let pos = match e.location {
+    let mut pos = match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
+    if let Some(a) = e.parse_attempts() {
+        pos = pos.max(a.max_position.min(text.len()));
+    }
     let mut expected: Vec<String> = Vec::new();
     let mut push = |s: String| {
         if !expected.contains(&s) {
@@ -224,11 +227,32 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
         "`|`", "`||`", "`&`", "`&&`", "`==`", "`!=`", "`<=`", "`>=`", "`<`", "`>`", "`+`", "`-`",
         "`*`", "`/`", "`^`",
     ];
-    let had_ops = expected.iter().any(|s| ops.contains(&s.as_str()));
+    let had_infix = expected
+        .iter()
+        .any(|s| ops.contains(&s.as_str()) && s != "`-`");
+    let wants_operand = expected.iter().any(|s| s == "an expression");
     expected.retain(|s| !ops.contains(&s.as_str()) && s != "`!`" && s != "`.`");
-    if had_ops && !expected.iter().any(|s| s == "an operator") {
+    expected.retain(|s| s != "an operator");
+    if had_infix {
         expected.push("an operator".into());
     }
+    if wants_operand {
+        // The operand forms are all "an expression".
+        expected.retain(|s| {
+            ![
+                "`(`",
+                "`_`",
+                "`true`",
+                "`false`",
+                "`always`",
+                "a name",
+                "a number",
+                "`true`, `false` or `always`",
+            ]
+            .contains(&s.as_str())
+        });
+    }
+    expected.retain(|s| s != "`_`");
     expected.sort_by_key(|s| (s.starts_with('`') as u8 ^ 1, s.clone()));
     let found = describe_found(text, pos);
     let (message, label) = if expected.is_empty() {
@@ -243,10 +267,45 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
             format!("expected {list}"),
         )
     };
-    let end = next_char_end(text, pos);
-    let mut d = Diagnostic::error("E0001", Span::new(file, pos, end), message).with_label(label);
-    if expected.iter().any(|s| s == "`;`") {
+    let mut start = pos;
+    let mut end = next_char_end(text, pos);
+    let wants_semi = expected.iter().any(|s| s == "`;`");
+    if wants_semi {
+        // Point just after the previous token when the next one is on a
+        // later line: that is where the `;` is missing.
+        let before = &text[..pos.min(text.len())];
+        let prev_end = before.trim_end().len();
+        if before[prev_end..].contains('\n') && prev_end > 0 {
+            start = prev_end;
+            end = next_char_end(text, prev_end).max(prev_end);
+            if text[start..end].chars().all(char::is_whitespace) {
+                end = start;
+            }
+        }
+    }
+    let (message, label) = if start != pos {
+        (
+            format!("expected `;`, found {found}"),
+            "add `;` here".to_string(),
+        )
+    } else {
+        (message, label)
+    };
+    let mut d = Diagnostic::error("E0001", Span::new(file, start, end), message).with_label(label);
+    if wants_semi {
         d = d.with_help("every declaration and rule ends with `;`");
+    }
+    let word: String = text[pos.min(text.len())..]
+        .chars()
+        .take_while(|c| unicode_ident::is_xid_continue(*c))
+        .collect();
+    if !word.is_empty() {
+        if let Some(k) = crate::suggest::did_you_mean(&word, crate::check::KEYWORDS.iter().copied())
+        {
+            if expected.iter().any(|s| s.contains(&format!("`{k}`"))) {
+                d = d.with_help(format!("did you mean the keyword `{k}`?"));
+            }
+        }
     }
     d
 }
@@ -290,14 +349,31 @@ fn join_or(items: &[String]) -> String {
     }
 }
 
+/// The span of a pair without the white space and comments pest may leave
+/// at its end.
+fn trimmed(file: FileId, p: &Pair<Rule>) -> Span {
+    let s = p.as_span();
+    let text = p.as_str();
+    let mut end = s.start() + text.trim_end().len();
+    // A trailing comment inside the pair (rare): cut at its start.
+    if let Some(i) = text[..end - s.start()].rfind("//") {
+        if !text[..i].contains('\n')
+            && text[i..].lines().count() == 1
+            && !text[..i].trim_end().is_empty()
+        {
+            end = s.start() + text[..i].trim_end().len();
+        }
+    }
+    Span::new(file, s.start(), end.max(s.start()))
+}
+
 struct Builder {
     file: FileId,
 }
 
 impl Builder {
     fn span(&self, p: &Pair<Rule>) -> Span {
-        let s = p.as_span();
-        Span::new(self.file, s.start(), s.end())
+        trimmed(self.file, p)
     }
 
     fn name(&self, p: Pair<Rule>) -> Name {
@@ -586,10 +662,7 @@ impl Builder {
 
     fn pratt(&mut self, p: Pair<Rule>) -> Result<Expr, Diagnostic> {
         let file = self.file;
-        let sp = |p: &Pair<Rule>| {
-            let s = p.as_span();
-            Span::new(file, s.start(), s.end())
-        };
+        let sp = |p: &Pair<Rule>| trimmed(file, p);
         PRATT
             .map_primary(|prim| self.primary(prim))
             .map_prefix(|op, rhs| {
