@@ -14,6 +14,7 @@ pub mod ast;
 pub mod check;
 pub mod diag;
 pub mod ir;
+mod ir_print;
 pub mod lint;
 pub mod load;
 pub mod parse;

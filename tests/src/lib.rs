@@ -2,6 +2,10 @@
 
 use std::path::PathBuf;
 
+pub mod models;
+pub mod oracle;
+pub mod physics;
+
 /// The repository root.
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -1,0 +1,41 @@
+//! Loading the library's models (`examples/models/*.sit`) into interpreted instances.
+
+use sit_interp::Instance;
+use sit_runtime::Model;
+
+/// Checks `examples/models/FILE` and instantiates its model `name` in the
+/// interpreter; the error is the rendered diagnostics or the missing model.
+pub fn load(file: &str, name: &str) -> Result<Instance, String> {
+    let path = crate::repo_root().join("examples/models").join(file);
+    let out = sit_parser::check_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if out.has_errors() {
+        return Err(out.render());
+    }
+    let program = out
+        .program
+        .ok_or_else(|| format!("{}: no program", path.display()))?;
+    let root = program
+        .model(name)
+        .ok_or_else(|| format!("{}: no model `{name}`", path.display()))?;
+    Ok(Instance::new(&program, root))
+}
+
+/// The value of the variable `name`; an error names a variable the model lacks.
+pub fn get(model: &dyn Model, name: &str) -> Result<f64, String> {
+    model
+        .get(name)
+        .ok_or_else(|| format!("no variable named `{name}`"))
+}
+
+/// Sets the variable `name` (a param, input or state).
+pub fn set(model: &mut dyn Model, name: &str, value: f64) -> Result<(), String> {
+    model.set(name, value).map_err(|e| e.to_string())
+}
+
+/// Steps `model` `n` times with `dt`, calling `each` after every step.
+pub fn run(model: &mut dyn Model, dt: f64, n: usize, mut each: impl FnMut(&dyn Model)) {
+    for _ in 0..n {
+        model.step(dt);
+        each(model);
+    }
+}
