@@ -1,0 +1,383 @@
+//! Generators of valid `.sit` models: random ones (seeded, reproducible) for
+//! property tests and fuzzing, and large regular ones for compile-time
+//! benchmarks.
+#![deny(missing_docs)]
+
+use std::fmt::Write as _;
+
+/// How large a random model is.
+#[derive(Debug, Clone, Copy)]
+pub struct Size {
+    /// Number of models in the file (the last one instantiates some of the others).
+    pub models: usize,
+    /// Real states per model.
+    pub reals: usize,
+    /// Rules per model (δ and σ, some in blocks).
+    pub rules: usize,
+}
+
+impl Default for Size {
+    fn default() -> Size {
+        Size {
+            models: 3,
+            reals: 5,
+            rules: 12,
+        }
+    }
+}
+
+struct Gen {
+    rng: fastrand::Rng,
+    out: String,
+}
+
+/// What one generated model declares (for its parent and its own rules).
+struct Decls {
+    name: String,
+    params: Vec<String>,
+    inputs: Vec<String>,
+    reals: Vec<String>,
+    outputs: Vec<String>,
+    flags: Vec<String>,
+    conds: Vec<String>,
+    events: Vec<String>,
+    /// (instance, model index) of submodels.
+    subs: Vec<(String, usize)>,
+}
+
+/// A random valid `.sit` file for `seed`: several models, the last of which
+/// holds instances of earlier ones, exercising params (free and derived),
+/// inputs, states, flags, preds, situations, events, δ rules with every
+/// procedure, `otherwise`, blocks, σ rules, switching and reset. The same
+/// seed always gives the same text.
+pub fn random_file(seed: u64, size: Size) -> String {
+    let mut g = Gen {
+        rng: fastrand::Rng::with_seed(seed),
+        out: String::new(),
+    };
+    let _ = writeln!(g.out, "// Random model, seed {seed}.");
+    let mut models: Vec<Decls> = Vec::new();
+    for i in 0..size.models.max(1) {
+        let d = g.model(i, size, &models);
+        models.push(d);
+    }
+    g.out
+}
+
+impl Gen {
+    fn pick<'a>(&mut self, xs: &'a [String]) -> &'a str {
+        &xs[self.rng.usize(..xs.len())]
+    }
+
+    fn num(&mut self) -> String {
+        let v = match self.rng.u8(..4) {
+            0 => self.rng.i32(-5..6) as f64,
+            1 => (self.rng.f64() * 4.0 - 2.0) * 10f64.powi(self.rng.i32(-3..3)),
+            2 => self.rng.f64(),
+            _ => 0.5 + self.rng.f64(),
+        };
+        let s = format!("{v:?}");
+        if s.starts_with('-') {
+            format!("({s})")
+        } else {
+            s
+        }
+    }
+
+    fn model(&mut self, index: usize, size: Size, earlier: &[Decls]) -> Decls {
+        let mut d = Decls {
+            name: format!("M{index}"),
+            params: Vec::new(),
+            inputs: Vec::new(),
+            reals: Vec::new(),
+            outputs: Vec::new(),
+            flags: Vec::new(),
+            conds: Vec::new(),
+            events: Vec::new(),
+            subs: Vec::new(),
+        };
+        let mut body = String::new();
+        let _ = writeln!(body, "/// Generated model {index}.\nmodel {} {{", d.name);
+        // Params: a few free, one derived.
+        for p in 0..self.rng.usize(1..4) {
+            let name = format!("p{p}");
+            let v = self.num();
+            let _ = writeln!(body, "    param {name} = {v};");
+            d.params.push(name);
+        }
+        let derived = "pd".to_string();
+        let a = self.pick(&d.params).to_string();
+        let _ = writeln!(body, "    param {derived} = {a} * 2 + 1;");
+        d.params.push(derived);
+        // Inputs with defaults.
+        for i in 0..self.rng.usize(0..3) {
+            let name = format!("u{i}");
+            let v = self.num();
+            let _ = writeln!(body, "    input real {name} = {v};");
+            d.inputs.push(name);
+        }
+        let _ = writeln!(body, "    input flag en = true;");
+        // States.
+        for r in 0..size.reals.max(1) {
+            let name = format!("x{r}");
+            let out = if r < 2 { "output " } else { "" };
+            let init = if self.rng.bool() {
+                self.pick(&d.params).to_string()
+            } else {
+                self.num()
+            };
+            let _ = writeln!(body, "    {out}real {name} = {init};");
+            if r < 2 {
+                d.outputs.push(name.clone());
+            }
+            d.reals.push(name);
+        }
+        for f in 0..self.rng.usize(1..3) {
+            let name = format!("q{f}");
+            let _ = writeln!(body, "    output flag {name} = {};", self.rng.bool());
+            d.flags.push(name);
+        }
+        // Submodels of earlier models.
+        if !earlier.is_empty() {
+            for s in 0..self.rng.usize(1..3) {
+                let mi = self.rng.usize(..earlier.len());
+                let child = &earlier[mi];
+                let inst = format!("s{s}");
+                let mut binds = Vec::new();
+                if let Some(p) = child.params.first() {
+                    binds.push(format!("{p} = {}", self.num()));
+                }
+                for u in &child.inputs {
+                    if self.rng.bool() {
+                        let x = self.pick(&d.reals).to_string();
+                        binds.push(format!("{u} = {x} * 0.5"));
+                    }
+                }
+                let off = if self.rng.u8(..5) == 0 { " off" } else { "" };
+                let _ = writeln!(body, "    sub {inst}: {}({}){off};", child.name, binds.join(", "));
+                d.subs.push((inst, mi));
+            }
+        }
+        // Conditions over reals, flags and submodel outputs.
+        for c in 0..self.rng.usize(1..4) {
+            let name = format!("c{c}");
+            let e = self.cmp(&d, earlier);
+            let kw = if c % 2 == 0 { "pred" } else { "situation" };
+            let _ = writeln!(body, "    {kw} {name} = {e};");
+            d.conds.push(name);
+        }
+        let ev = "e0".to_string();
+        let e = self.logic(&d, earlier, 1);
+        let _ = writeln!(body, "    output event {ev} = {e};");
+        d.events.push(ev);
+        // Rules.
+        let mut otherwise_done: Vec<String> = Vec::new();
+        let mut mem_used = false;
+        for _ in 0..size.rules {
+            let line = self.rule(&d, earlier, &mut otherwise_done, &mut mem_used, 1);
+            body.push_str(&line);
+        }
+        // Otherwise rules close some guarded targets.
+        for t in otherwise_done {
+            let v = self.real_expr(&d, earlier, 1);
+            let _ = writeln!(body, "    {t} = {v} otherwise;");
+        }
+        let _ = writeln!(body, "}}\n");
+        self.out.push_str(&body);
+        d
+    }
+
+    fn atom(&mut self, d: &Decls, earlier: &[Decls]) -> String {
+        let k = self.rng.u8(..10);
+        match k {
+            0 | 1 => self.num(),
+            2 => self.pick(&d.params).to_string(),
+            3 if !d.inputs.is_empty() => self.pick(&d.inputs).to_string(),
+            4 if !d.subs.is_empty() => {
+                let (inst, mi) = d.subs[self.rng.usize(..d.subs.len())].clone();
+                let o = self.pick(&earlier[mi].outputs).to_string();
+                format!("{inst}.{o}")
+            }
+            5 => ["time", "dt"][self.rng.usize(..2)].to_string(),
+            _ => self.pick(&d.reals).to_string(),
+        }
+    }
+
+    fn real_expr(&mut self, d: &Decls, earlier: &[Decls], depth: u32) -> String {
+        if depth > 3 || self.rng.u8(..3) == 0 {
+            return self.atom(d, earlier);
+        }
+        let a = self.real_expr(d, earlier, depth + 1);
+        let b = self.real_expr(d, earlier, depth + 1);
+        match self.rng.u8(..12) {
+            0 => format!("({a} + {b})"),
+            1 => format!("({a} - {b})"),
+            2 => format!("({a} * {b})"),
+            3 => format!("({a} / {b})"),
+            4 => format!("-{a}"),
+            5 => format!("sin({a})"),
+            6 => format!("min({a}, {b})"),
+            7 => format!("limit({a}, -1, 1)"),
+            8 => format!("relay({a}, {b})"),
+            9 => format!("deadzone({a}, 0.1)"),
+            10 => format!("sqrt(abs({a}))"),
+            _ => format!("atan2({a}, {b})"),
+        }
+    }
+
+    fn cmp(&mut self, d: &Decls, earlier: &[Decls]) -> String {
+        let a = self.real_expr(d, earlier, 2);
+        let b = self.atom(d, earlier);
+        let op = ["<", "<=", ">", ">=", "==", "!="][self.rng.usize(..6)];
+        if self.rng.u8(..4) == 0 {
+            format!("{b} < {a} <= {b} + 1")
+        } else {
+            format!("{a} {op} {b}")
+        }
+    }
+
+    fn logic(&mut self, d: &Decls, earlier: &[Decls], depth: u32) -> String {
+        if depth > 2 || self.rng.bool() {
+            return match self.rng.u8(..7) {
+                0 => self.cmp(d, earlier),
+                1 if !d.conds.is_empty() => self.pick(&d.conds).to_string(),
+                2 if !d.events.is_empty() => self.pick(&d.events).to_string(),
+                3 if !d.subs.is_empty() => {
+                    let (inst, _) = d.subs[self.rng.usize(..d.subs.len())].clone();
+                    format!("{inst}.on")
+                }
+                4 => "en".to_string(),
+                5 => "always".to_string(),
+                _ => self.pick(&d.flags).to_string(),
+            };
+        }
+        let a = self.logic(d, earlier, depth + 1);
+        let b = self.logic(d, earlier, depth + 1);
+        match self.rng.u8(..3) {
+            0 => format!("({a} & {b})"),
+            1 => format!("({a} | {b})"),
+            _ => format!("!({a})"),
+        }
+    }
+
+    fn rule(
+        &mut self,
+        d: &Decls,
+        earlier: &[Decls],
+        otherwise: &mut Vec<String>,
+        mem_used: &mut bool,
+        depth: usize,
+    ) -> String {
+        let pad = "    ".repeat(depth);
+        let target = self.pick(&d.reals).to_string();
+        match self.rng.u8(..12) {
+            0 => {
+                let x = self.real_expr(d, earlier, 2);
+                format!("{pad}{target} = integral({x});\n")
+            }
+            1 => {
+                let x = self.real_expr(d, earlier, 2);
+                format!("{pad}{target} = integral({x}, -10, 10);\n")
+            }
+            2 => {
+                let x = self.real_expr(d, earlier, 2);
+                format!("{pad}{target} = lag({x}, 0.5, 2);\n")
+            }
+            3 if !*mem_used => {
+                *mem_used = true;
+                let x = self.atom(d, earlier);
+                format!("{pad}{target} = deriv({x});\n")
+            }
+            4 => {
+                let x = self.real_expr(d, earlier, 2);
+                format!("{pad}{target} = hysteresis({x}, -0.5, 0.5, 3);\n")
+            }
+            5 => {
+                let c = self.logic(d, earlier, 1);
+                let x = self.real_expr(d, earlier, 1);
+                if !otherwise.contains(&target) && self.rng.bool() {
+                    otherwise.push(target.clone());
+                }
+                format!("{pad}{target} = {x} when {c};\n")
+            }
+            6 => {
+                let c = self.logic(d, earlier, 1);
+                let mut actions = Vec::new();
+                let f = self.pick(&d.flags).to_string();
+                actions.push(if self.rng.bool() { f } else { format!("!{f}") });
+                if !d.subs.is_empty() && self.rng.bool() {
+                    let (inst, _) = d.subs[self.rng.usize(..d.subs.len())].clone();
+                    actions.push(match self.rng.u8(..3) {
+                        0 => format!("{inst}.on"),
+                        1 => format!("!{inst}.on"),
+                        _ => format!("reset({inst})"),
+                    });
+                }
+                format!("{pad}when {c} => {};\n", actions.join(", "))
+            }
+            7 if depth < 3 => {
+                let c = self.logic(d, earlier, 1);
+                let mut s = format!("{pad}when {c} {{\n");
+                for _ in 0..self.rng.usize(1..4) {
+                    s.push_str(&self.rule(d, earlier, otherwise, mem_used, depth + 1));
+                }
+                s.push_str(&format!("{pad}}}\n"));
+                s
+            }
+            _ => {
+                let x = self.real_expr(d, earlier, 1);
+                format!("{pad}{target} = {x};\n")
+            }
+        }
+    }
+}
+
+/// A single large model with `rules` δ rules over `rules / 4 + 1` states in
+/// a regular pattern (chains of integrators, lags and guarded rules), for
+/// measuring how compile times grow with model size.
+pub fn synthetic(rules: usize) -> String {
+    let states = rules / 4 + 1;
+    let mut s = String::new();
+    let _ = writeln!(s, "/// Synthetic model with {rules} rules.\nmodel Synthetic{rules} {{");
+    let _ = writeln!(s, "    param k = 0.5;\n    param gain = 1.5;");
+    for i in 0..states {
+        let _ = writeln!(s, "    output real x{i} = {};", (i % 7) as f64 * 0.1);
+    }
+    let _ = writeln!(s, "    pred hot = x0 > 1;");
+    for r in 0..rules {
+        let i = r % states;
+        let j = (r * 7 + 3) % states;
+        let line = match r % 4 {
+            0 => format!("    x{i} = integral(-k * x{i} + 0.1 * x{j});"),
+            1 => format!("    x{i} = lag(x{j}, 0.2, gain);"),
+            2 => format!("    x{i} = x{i} * 0.5 + sin(x{j}) when hot;"),
+            _ => format!("    x{i} = limit(x{i} + x{j} * dt, -5, 5);"),
+        };
+        let _ = writeln!(s, "{line}");
+    }
+    let _ = writeln!(s, "}}");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_files_are_valid_and_reproducible() {
+        for seed in 0..200 {
+            let text = random_file(seed, Size::default());
+            assert_eq!(text, random_file(seed, Size::default()));
+            let out = sit_parser::check_source(format!("random{seed}.sit"), &text);
+            assert!(!out.has_errors(), "seed {seed}:\n{}\n{text}", out.render());
+        }
+    }
+
+    #[test]
+    fn synthetic_models_are_valid() {
+        for n in [1, 10, 100, 1000] {
+            let out = sit_parser::check_source("synthetic.sit", &synthetic(n));
+            assert!(!out.has_errors(), "{}", out.render());
+        }
+    }
+}
