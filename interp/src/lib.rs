@@ -1,1 +1,183 @@
-//! Interpreter (under construction).
+//! Interpreter of checked Sit models, bit-identical to the generated code.
+//!
+//! [`Instance::new`] flattens the instance tree of a root model into slot arrays (reals,
+//! flags, `deriv` memories), resolves every name to a slot once and compiles the rules
+//! into a small tree of enums over slot indices. [`Instance`] then implements
+//! [`sit_runtime::Model`] with exactly the semantics of `sit_parser::ir` (step order,
+//! reset, events, `otherwise`, derived params and conditions evaluated where they are
+//! read) and calls the very same `sit_runtime` functions, with the arithmetic of the IR
+//! tree in its order, so its values are the generated code's to the bit. A step
+//! allocates nothing.
+//!
+//! ```
+//! use sit_runtime::Model;
+//!
+//! let out = sit_parser::check_source("decay.sit", "model Decay { param k = 0.5; output real x = 1; x = integral(-k * x); }");
+//! let program = out.program.unwrap();
+//! let mut m = sit_interp::Instance::new(&program, program.model("Decay").unwrap());
+//! m.step(0.1);
+//! assert_eq!(m.get("x"), Some(1.0 + -(0.5 * 1.0) * 0.1));
+//! m.set("k", 2.0).unwrap();
+//! m.reset();
+//! assert_eq!((m.get("x"), m.get("k"), m.time()), (Some(1.0), Some(2.0), 0.0));
+//! ```
+
+mod code;
+mod compile;
+mod exec;
+mod load;
+
+pub use load::{LoadError, Loaded, RootError, load_file, select_root};
+
+use code::{Code, Read, State};
+use sit_parser::ir::{ModelId, Program};
+use sit_runtime::{Model, SetError, ValueType, VarInfo, from_logical, logical};
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The IR given to the interpreter is not a valid checked program (an index out of
+/// range, a type mismatch, a cycle). Never happens for the output of `sit_parser`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InterpError(String);
+
+impl InterpError {
+    pub(crate) fn malformed(what: String) -> InterpError {
+        InterpError(what)
+    }
+}
+
+impl fmt::Display for InterpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid checked program: {}", self.0)
+    }
+}
+
+impl std::error::Error for InterpError {}
+
+/// An interpreted instance of a model, with its submodels: a [`sit_runtime::Model`].
+///
+/// Cloning is cheap (the compiled program is shared; only the values are copied), so a
+/// sweep constructs once and clones per run.
+#[derive(Debug, Clone)]
+pub struct Instance {
+    code: Arc<Code>,
+    state: State,
+}
+
+impl Instance {
+    /// Constructs an instance of the model `root` of `program`: free params and inputs
+    /// at their defaults, then reset (t = 0).
+    ///
+    /// # Panics
+    ///
+    /// If `root` is not a model of `program` or `program` is not a checked program
+    /// (see [`Instance::try_new`] for the fallible version).
+    pub fn new(program: &Program, root: ModelId) -> Instance {
+        match Instance::try_new(program, root) {
+            Ok(i) => i,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// [`Instance::new`], with an error instead of a panic for an invalid `root` or IR.
+    pub fn try_new(program: &Program, root: ModelId) -> Result<Instance, InterpError> {
+        let code = compile::compile(program, root)?;
+        let state = exec::construct(&code);
+        Ok(Instance {
+            code: Arc::new(code),
+            state,
+        })
+    }
+
+    /// Loads the file at `path` and instantiates the model called `model`, or the root
+    /// chosen by [`select_root`]. Warnings are dropped (see [`load_file`] to get them).
+    pub fn from_file(path: impl AsRef<Path>, model: Option<&str>) -> Result<Instance, LoadError> {
+        load_file(path, model).map(|l| l.instance)
+    }
+
+    /// The root model's name.
+    pub fn model_name(&self) -> &str {
+        &self.code.name
+    }
+
+    /// Indices of the root model's own variables declared `output`, in index order.
+    pub fn root_outputs(&self) -> Vec<usize> {
+        (self.code.vars.iter().enumerate())
+            .filter(|(_, v)| v.depth == 0 && v.output)
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Whether variable `index` belongs to the root model itself (not to a submodel;
+    /// `NAME.on` belongs to the model that declares `NAME`).
+    pub fn is_root_var(&self, index: usize) -> bool {
+        self.code.vars.get(index).is_some_and(|v| v.depth == 0)
+    }
+
+    fn read(&self, read: &Read) -> f64 {
+        let s = &self.state;
+        match read {
+            Read::Real(slot) => s.reals[*slot],
+            Read::Flag(slot) => logical(s.flags[*slot]),
+            Read::Num(e) => e.eval(&s.reals),
+            Read::Logic(e) => logical(e.eval(&s.reals, &s.flags)),
+        }
+    }
+}
+
+impl Model for Instance {
+    fn step(&mut self, dt: f64) {
+        exec::step(&self.code, &mut self.state, 0, dt);
+    }
+
+    fn reset(&mut self) {
+        exec::reset(&self.code, &mut self.state, 0);
+    }
+
+    fn time(&self) -> f64 {
+        self.state.reals[self.code.nodes[0].time]
+    }
+
+    fn var_count(&self) -> usize {
+        self.code.vars.len()
+    }
+
+    fn var_info(&self, index: usize) -> Option<VarInfo<'_>> {
+        let v = self.code.vars.get(index)?;
+        Some(VarInfo {
+            name: &v.name,
+            kind: v.kind,
+            ty: v.ty,
+            output: v.output,
+            settable: v.locked.is_none(),
+        })
+    }
+
+    fn get_at(&self, index: usize) -> Option<f64> {
+        Some(self.read(&self.code.vars.get(index)?.read))
+    }
+
+    fn set_at(&mut self, index: usize, value: f64) -> Result<(), SetError<'static>> {
+        let v = (self.code.vars.get(index)).ok_or(SetError::Unknown(index.into()))?;
+        if let Some(reason) = v.locked {
+            return Err(SetError::NotSettable {
+                var: index.into(),
+                kind: v.kind,
+                reason,
+            });
+        }
+        match (&v.read, v.ty) {
+            (Read::Real(slot), ValueType::Real) => self.state.reals[*slot] = value,
+            (Read::Flag(slot), ValueType::Logical) => {
+                self.state.flags[*slot] = from_logical(index, value)?
+            }
+            // Settable variables are stored (the compiler locks the computed ones).
+            _ => return Err(SetError::not_settable(index, v.kind)),
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;
