@@ -1,5 +1,11 @@
 //! `sitc`: the Sit command-line tool.
 
+mod emit;
+mod params;
+mod plot;
+mod progress;
+mod run;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -24,6 +30,22 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Generate the Rust code of a model (exit 0: written, 1: model errors, 2: usage or I/O).
+    Emit {
+        /// The `.sit` file.
+        file: PathBuf,
+        /// Write to this file instead of stdout.
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+        /// Emit only this model and the models it instantiates.
+        #[arg(long)]
+        model: Option<String>,
+    },
+    /// Simulate a model with the interpreter and write its CSV trace (exit 0; 1: the
+    /// model has errors; 2: usage or I/O).
+    Run(run::RunArgs),
+    /// Draw a CSV trace written by `sitc run` as an SVG figure (exit 0; 2: usage or I/O).
+    Plot(plot::PlotArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -48,6 +70,9 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { files, format } => check(&files, format),
+        Command::Emit { file, out, model } => emit::run(&file, out.as_ref(), model),
+        Command::Run(args) => run::run(args),
+        Command::Plot(args) => plot::plot(args),
     }
 }
 

@@ -1,1 +1,92 @@
-//! Proc-macro (under construction).
+//! `include_model!`: compiles a `.sit` file into Rust items where the macro is invoked.
+//!
+//! ```ignore
+//! mod hoop {
+//!     sit_macros::include_model!("models/hoop.sit");
+//! }
+//! let mut h = hoop::Hoop::new();
+//! h.step(1e-4);
+//! ```
+//!
+//! The path is relative to the invoking crate's `CARGO_MANIFEST_DIR`. The expansion is
+//! the code of `sit_codegen::compile_file` (every model of the file and its imports)
+//! plus `const _: &str = include_str!("/abs/path.sit");` for every file read, so that
+//! editing a model recompiles the crate. A model with errors expands to
+//! `compile_error!("path:line:col: error[E0101]: ...")` with the rendered diagnostics;
+//! the macro never panics.
+
+use proc_macro::TokenStream;
+use proc_macro2::Span;
+use quote::quote;
+use std::path::PathBuf;
+
+/// Compiles the `.sit` file at the given path (relative to `CARGO_MANIFEST_DIR`) into
+/// Rust items: one struct per model, with `new`, `step`, `reset`, `time`, public
+/// fields and `impl sit_runtime::Model` (the calling crate depends on `sit-runtime`).
+#[proc_macro]
+pub fn include_model(input: TokenStream) -> TokenStream {
+    expand(input.into()).into()
+}
+
+/// The expansion, or a `compile_error!` spanned at the argument.
+fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    let lit: syn::LitStr = match syn::parse2(input) {
+        Ok(l) => l,
+        Err(_) => {
+            return error(
+                Span::call_site(),
+                "include_model! takes one string literal: the path of a .sit file relative to the crate's Cargo.toml, as in `include_model!(\"models/hoop.sit\")`",
+            );
+        }
+    };
+    let span = lit.span();
+    let Some(root) = std::env::var_os("CARGO_MANIFEST_DIR") else {
+        return error(
+            span,
+            "CARGO_MANIFEST_DIR is not set: include_model! must be compiled by cargo",
+        );
+    };
+    let root = PathBuf::from(root);
+    let path = root.join(lit.value());
+    match sit_codegen::compile_file(&path) {
+        Ok(generated) => {
+            let code: proc_macro2::TokenStream = match generated.code.parse() {
+                Ok(c) => c,
+                Err(e) => {
+                    return error(
+                        span,
+                        &format!("internal error of sit-codegen, please report it: {e}"),
+                    );
+                }
+            };
+            let tracked = generated.files.iter().map(|f| {
+                let abs = std::fs::canonicalize(f).unwrap_or_else(|_| f.clone());
+                let abs = abs.display().to_string();
+                quote!(
+                    const _: &str = include_str!(#abs);
+                )
+            });
+            quote!(#code #(#tracked)*)
+        }
+        Err(e) => {
+            // Keep the files tracked, so that fixing the model recompiles the crate.
+            let tracked = e.files().into_iter().filter(|f| f.exists()).map(|f| {
+                let abs = std::fs::canonicalize(&f).unwrap_or(f);
+                let abs = abs.display().to_string();
+                quote!(
+                    const _: &str = include_str!(#abs);
+                )
+            });
+            // Paths relative to the crate, as the user wrote them.
+            let prefix = format!("{}{}", root.display(), std::path::MAIN_SEPARATOR);
+            let message = e.to_string().replace(&prefix, "");
+            let err = error(span, message.trim_end());
+            quote!(#err #(#tracked)*)
+        }
+    }
+}
+
+/// `compile_error!(message)` at `span`.
+fn error(span: Span, message: &str) -> proc_macro2::TokenStream {
+    syn::Error::new(span, message).to_compile_error()
+}

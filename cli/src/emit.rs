@@ -1,0 +1,42 @@
+//! `sitc emit FILE [-o OUT.rs] [--model NAME]`: the generated Rust of a `.sit` file.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Generates the Rust code of `file` (all its models, or `model` and the models it
+/// instantiates) into `out`, or on stdout. Diagnostics go to stderr. Exit status: 0
+/// done, 1 model errors, 2 I/O or usage (unknown model, unreadable or unwritable file).
+pub fn run(file: &Path, out: Option<&PathBuf>, model: Option<String>) -> ExitCode {
+    let opts = sit_codegen::Options { model };
+    let generated = match sit_codegen::compile_file_with(file, &opts) {
+        Ok(g) => g,
+        Err(e @ sit_codegen::Error::Model { .. }) => {
+            eprint!("{e}");
+            return ExitCode::from(1);
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if !generated.warnings.is_empty() {
+        eprint!("{}", generated.warnings);
+    }
+    match out {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, &generated.code) {
+                eprintln!("error: cannot write `{}`: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+        None => {
+            use std::io::Write as _;
+            let mut stdout = std::io::stdout().lock();
+            if let Err(e) = stdout.write_all(generated.code.as_bytes()) {
+                eprintln!("error: cannot write the output: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,289 @@
+//! `sitc run`: simulate a model with the interpreter and write its CSV trace.
+//!
+//! The run is fixed-step forward Euler as the model's rules define it: `round(t_end /
+//! dt)` steps of exactly `dt`, so the time of a row is the sum of the steps before it
+//! (as `Model::time` adds them up), which may differ from `k·dt` in the last digits.
+
+use crate::params::{io_reason, parse_set, read_params};
+use crate::plot::{self, Trace};
+use crate::progress::{CHUNK, Progress};
+use sit_parser::suggest::did_you_mean;
+use sit_runtime::trace::Recorder;
+use sit_runtime::{Model, ValueType, VarKind};
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Simulate a model with the interpreter and write its CSV trace (exit 0; 1: the model
+/// has errors; 2: usage or I/O).
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// The `.sit` file.
+    pub file: PathBuf,
+    /// The model to run (default: the one model of the file that no other model
+    /// instantiates).
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// The step, > 0.
+    #[arg(long, default_value_t = 0.01, allow_negative_numbers = true)]
+    pub dt: f64,
+    /// The end time: the run has round(T / DT) steps.
+    #[arg(
+        long = "t-end",
+        value_name = "T",
+        default_value_t = 10.0,
+        allow_negative_numbers = true
+    )]
+    pub t_end: f64,
+    /// Set a param, input, state or `NAME.on` by its dotted path (repeatable). Params
+    /// and inputs are set first, then the model is reset (so param bindings, derived
+    /// params and initial values follow them), then states are set.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// A TOML file of `name = value` (nested tables for submodels), applied before
+    /// `--set` and in the same way.
+    #[arg(long, value_name = "FILE.toml")]
+    pub params: Option<PathBuf>,
+    /// The variables to record, comma-separated, or `all` (default: the root model's
+    /// outputs, or every variable when it declares none).
+    #[arg(long, value_name = "NAMES")]
+    pub record: Option<String>,
+    /// Write a row every N steps (and one at t = 0).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: u64,
+    /// The CSV file to write (default: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Also draw the recorded variables into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+/// Why a run stopped: a usage or I/O error (exit 2) or an error in the model (exit 1).
+enum Fail {
+    Usage(String),
+    Model(String),
+}
+
+impl From<String> for Fail {
+    fn from(message: String) -> Fail {
+        Fail::Usage(message)
+    }
+}
+
+/// `sitc run`: exit 0, 1 (the model has errors) or 2 (usage, I/O).
+pub fn run(args: RunArgs) -> ExitCode {
+    match try_run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Fail::Usage(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+        Err(Fail::Model(rendered)) => {
+            eprint!("{rendered}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn try_run(args: RunArgs) -> Result<(), Fail> {
+    let steps = step_count(args.dt, args.t_end)?;
+    let mut values = match &args.params {
+        Some(path) => read_params(path)?
+            .into_iter()
+            .map(|(n, v)| (n, v, path.display().to_string()))
+            .collect(),
+        None => Vec::new(),
+    };
+    for arg in &args.set {
+        let (name, value) = parse_set(arg)?;
+        values.push((name, value, "--set".to_string()));
+    }
+    let loaded = match sit_interp::load_file(&args.file, args.model.as_deref()) {
+        Ok(l) => l,
+        Err(e) if e.is_model_error() => return Err(Fail::Model(e.to_string())),
+        Err(e) => return Err(Fail::Usage(e.to_string())),
+    };
+    if !loaded.warnings.is_empty() {
+        eprint!("{}", loaded.warnings);
+    }
+    let mut model = loaded.instance;
+    apply(&mut model, &values)?;
+    let record = record_list(&model, args.record.as_deref())?;
+    let recorder = Recorder::new(&model, &record).map_err(|e| e.to_string())?;
+    let mut trace = args.plot.as_ref().map(|_| {
+        let info = |i: usize| model.var_info(i);
+        Trace::new(
+            model.model_name().to_string(),
+            record
+                .iter()
+                .map(|&i| info(i).map_or_else(String::new, |v| v.name.into()))
+                .collect(),
+            record
+                .iter()
+                .map(|&i| info(i).is_some_and(|v| v.ty == ValueType::Logical))
+                .collect(),
+        )
+    });
+    let (out, shown): (Box<dyn Write>, String) = match &args.output {
+        Some(path) => {
+            let file = std::fs::File::create(path)
+                .map_err(|e| format!("cannot write `{}`: {}", path.display(), io_reason(&e)))?;
+            (Box::new(file), format!("`{}`", path.display()))
+        }
+        None => (Box::new(std::io::stdout().lock()), "the trace".into()),
+    };
+    let mut out = BufWriter::new(out);
+    let written = simulate(
+        &mut model,
+        &recorder,
+        args.dt,
+        steps,
+        args.every,
+        &mut out,
+        trace.as_mut(),
+    );
+    match written {
+        Ok(()) => {}
+        // The reader went away (`sitc run ... | head`): stop quietly.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+        Err(e) => return Err(format!("cannot write {shown}: {}", io_reason(&e)).into()),
+    }
+    if let (Some(path), Some(trace)) = (&args.plot, &trace) {
+        plot::write_svg(trace, path)?;
+    }
+    Ok(())
+}
+
+/// round(t_end / dt), with the checks of both.
+fn step_count(dt: f64, t_end: f64) -> Result<u64, String> {
+    if !(dt.is_finite() && dt > 0.0) {
+        return Err(format!("--dt must be a finite number > 0, not {dt}"));
+    }
+    if !(t_end.is_finite() && t_end >= 0.0) {
+        return Err(format!("--t-end must be a finite number >= 0, not {t_end}"));
+    }
+    let steps = (t_end / dt).round();
+    // 2^53: every step count is exact and the loop counter never overflows.
+    if steps > 9_007_199_254_740_992.0 {
+        return Err(format!("--t-end {t_end} with --dt {dt} is too many steps"));
+    }
+    Ok(steps as u64)
+}
+
+/// Sets the values: params and inputs, then reset, then the rest (states, `on`).
+fn apply(model: &mut sit_interp::Instance, values: &[(String, f64, String)]) -> Result<(), String> {
+    let mut resolved = Vec::with_capacity(values.len());
+    for (name, value, source) in values {
+        let index = model
+            .var_index(name)
+            .ok_or_else(|| format!("{source}: no variable named `{name}`{}", hint(model, name)))?;
+        resolved.push((index, *value, source));
+    }
+    let first = |i: usize| {
+        model
+            .var_info(i)
+            .is_some_and(|v| matches!(v.kind, VarKind::Param | VarKind::Input))
+    };
+    let (early, late): (Vec<_>, Vec<_>) = resolved.into_iter().partition(|&(i, ..)| first(i));
+    let set = |model: &mut sit_interp::Instance, (i, v, source): (usize, f64, &String)| {
+        model.set_at(i, v).map_err(|e| {
+            let name = model.var_info(i).map_or("?", |v| v.name);
+            format!("{source}: {}", e.named(name))
+        })
+    };
+    for x in early {
+        set(model, x)?;
+    }
+    model.reset();
+    for x in late {
+        set(model, x)?;
+    }
+    Ok(())
+}
+
+/// `; did you mean `x`?` for a misspelt variable name, or nothing.
+fn hint(model: &dyn Model, name: &str) -> String {
+    let names: Vec<&str> = sit_runtime::Variables::new(model).map(|v| v.name).collect();
+    did_you_mean(name, names).map_or_else(String::new, |s| format!("; did you mean `{s}`?"))
+}
+
+/// The indices to record.
+fn record_list(model: &sit_interp::Instance, record: Option<&str>) -> Result<Vec<usize>, String> {
+    let all = || (0..model.var_count()).collect::<Vec<_>>();
+    match record.map(str::trim) {
+        None => {
+            let outputs = model.root_outputs();
+            Ok(if outputs.is_empty() { all() } else { outputs })
+        }
+        Some("all") => Ok(all()),
+        Some(list) => list
+            .split(',')
+            .map(str::trim)
+            .map(|name| {
+                if name.is_empty() {
+                    return Err(format!("--record `{list}`: empty name"));
+                }
+                model.var_index(name).ok_or_else(|| {
+                    format!("--record: no variable named `{name}`{}", hint(model, name))
+                })
+            })
+            .collect(),
+    }
+}
+
+/// Runs `steps` steps, writing the initial row and every `every`-th row to `out` (and
+/// into `trace` if any).
+fn simulate(
+    model: &mut sit_interp::Instance,
+    recorder: &Recorder,
+    dt: f64,
+    steps: u64,
+    every: u64,
+    out: &mut dyn Write,
+    mut trace: Option<&mut Trace>,
+) -> std::io::Result<()> {
+    let keep = |model: &sit_interp::Instance, trace: &mut Option<&mut Trace>| {
+        if let Some(trace) = trace {
+            let values = recorder
+                .indices()
+                .map(|i| model.get_at(i).unwrap_or(f64::NAN));
+            trace.push(model.time(), values);
+        }
+    };
+    recorder.write_header(model, out)?;
+    recorder.write_row(model, out)?;
+    keep(model, &mut trace);
+    let progress = Progress::new(steps);
+    for k in 1..=steps {
+        model.step(dt);
+        if k % every == 0 {
+            recorder.write_row(model, out)?;
+            keep(model, &mut trace);
+        }
+        if k % CHUNK == 0 {
+            progress.set(k);
+        }
+    }
+    progress.finish();
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::step_count;
+
+    #[test]
+    fn steps_round_the_ratio() {
+        assert_eq!(step_count(1e-4, 10.0), Ok(100_000));
+        assert_eq!(step_count(0.01, 0.0), Ok(0));
+        assert_eq!(step_count(0.3, 1.0), Ok(3));
+        assert_eq!(step_count(0.4, 1.0), Ok(3)); // 2.5 rounds away from zero
+        assert!(step_count(0.0, 1.0).is_err());
+        assert!(step_count(-0.1, 1.0).is_err());
+        assert!(step_count(f64::NAN, 1.0).is_err());
+        assert!(step_count(0.1, f64::INFINITY).is_err());
+        assert!(step_count(0.1, -1.0).is_err());
+        assert!(step_count(1e-300, 1e10).is_err());
+    }
+}

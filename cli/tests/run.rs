@@ -1,0 +1,389 @@
+//! `sitc run`: every flag, the trace format and the error cases (exit codes 0, 1, 2).
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use predicates::prelude::*;
+use predicates::str::contains;
+use std::path::{Path, PathBuf};
+
+const DECAY: &str = "model Decay { param k = 0.5; output real x = 1; x = integral(-k * x); }";
+
+/// Models with submodels, params, flags and no outputs.
+const PLANT: &str = "
+model Tank {
+    param area = 2;
+    input real inflow;
+    output real level = 1;
+    level = integral(inflow / area);
+}
+model Plant {
+    param gain = 3;
+    param double_gain = 2 * gain;
+    input real u = 1;
+    real x0 = gain;
+    real x = gain;
+    flag full;
+    sub tank: Tank(inflow = u * gain);
+    x = x + 1;
+    when tank.level > 2 => full;
+}
+";
+
+fn sitc() -> assert_cmd::Command {
+    let mut cmd = cargo_bin_cmd!("sitc");
+    cmd.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    cmd
+}
+
+/// A temporary directory with `name` containing `text`; returns the dir and the path.
+fn file(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).expect("write");
+    (dir, path)
+}
+
+fn stdout_of(cmd: &mut assert_cmd::Command) -> String {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    String::from_utf8(out).expect("utf-8")
+}
+
+fn run(path: &Path, args: &[&str]) -> String {
+    stdout_of(sitc().arg("run").arg(path).args(args))
+}
+
+#[test]
+fn hoop_runs() {
+    let out = stdout_of(sitc().args([
+        "run",
+        "examples/models/hoop.sit",
+        "--dt",
+        "1e-3",
+        "--t-end",
+        "1",
+        "--every",
+        "100",
+    ]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "t,h,Vy,defl");
+    assert_eq!(lines[1], "0,400,0,0");
+    assert_eq!(lines.len(), 1 + 1 + 10);
+}
+
+#[test]
+fn forward_euler_values_are_exact() {
+    let (_dir, path) = file("decay.sit", DECAY);
+    // 0.75^n is exact in binary: the trace must show it digit for digit.
+    assert_eq!(
+        run(&path, &["--dt", "0.5", "--t-end", "2"]),
+        "t,x\n0,1\n0.5,0.75\n1,0.5625\n1.5,0.421875\n2,0.31640625\n"
+    );
+    // dt = 0.1: the same recurrence computed here, printed with `{}` (shortest
+    // round-trip), must match the trace to the last digit.
+    let out = run(&path, &["--dt", "0.1", "--t-end", "3"]);
+    let (mut t, mut x) = (0.0f64, 1.0f64);
+    let mut expected = format!("t,x\n{t},{x}\n");
+    for _ in 0..30 {
+        x += -(0.5 * x) * 0.1;
+        t += 0.1;
+        expected.push_str(&format!("{t},{x}\n"));
+    }
+    assert_eq!(out, expected);
+}
+
+#[test]
+fn every_and_step_count() {
+    let (_dir, path) = file("decay.sit", DECAY);
+    // 4 steps, a row at t = 0 and after steps 2 and 4.
+    let out = run(&path, &["--dt", "0.25", "--t-end", "1", "--every", "2"]);
+    assert_eq!(
+        out.lines()
+            .map(|l| l.split(',').next().unwrap())
+            .collect::<Vec<_>>(),
+        ["t", "0", "0.5", "1"]
+    );
+    // round(1 / 0.3) = 3 steps: rows at t = 0 and after step 2, not after step 3.
+    let out = run(&path, &["--dt", "0.3", "--t-end", "1", "--every", "2"]);
+    assert_eq!(out.lines().count(), 3);
+    let out = run(&path, &["--t-end", "0"]);
+    assert_eq!(out, "t,x\n0,1\n");
+    // Default: dt = 0.01, t_end = 10: 1000 steps.
+    assert_eq!(run(&path, &[]).lines().count(), 1002);
+}
+
+#[test]
+fn set_params_inputs_and_states() {
+    let (_dir, path) = file("plant.sit", PLANT);
+    let rec = [
+        "--record",
+        "gain,double_gain,x0,x,tank.inflow,tank.area",
+        "--t-end",
+        "0.01",
+    ];
+    // Defaults.
+    assert_eq!(run(&path, &rec).lines().nth(1), Some("0,3,6,3,3,0,2"));
+    // A param: derived params and initial values follow; a submodel param by path.
+    let out = run(
+        &path,
+        &[&rec[..], &["--set", "gain=5", "--set", "tank.area=4"]].concat(),
+    );
+    assert_eq!(out.lines().nth(1), Some("0,5,10,5,5,0,4"));
+    // The input binding is evaluated before the first step: inflow = u * gain.
+    assert_eq!(out.lines().nth(2), Some("0.01,5,10,5,6,5,4"));
+    // A state's initial value, set after the params.
+    let out = run(
+        &path,
+        &[&rec[..], &["--set", "x=-2.5", "--set", "gain=1"]].concat(),
+    );
+    assert_eq!(out.lines().nth(1), Some("0,1,2,1,-2.5,0,2"));
+    // An input.
+    let out = run(&path, &[&rec[..], &["--set", "u=2"]].concat());
+    assert_eq!(out.lines().nth(2), Some("0.01,3,6,3,4,6,2"));
+}
+
+#[test]
+fn params_file_then_set() {
+    let (dir, path) = file("plant.sit", PLANT);
+    let toml = dir.path().join("p.toml");
+    std::fs::write(&toml, "gain = 2\nx = 7\n[tank]\narea = 8\n").unwrap();
+    let p = toml.to_str().unwrap();
+    let rec = ["--record", "gain,x,tank.area", "--t-end", "0"];
+    assert_eq!(
+        run(&path, &[&rec[..], &["--params", p]].concat()),
+        "t,gain,x,tank.area\n0,2,7,8\n"
+    );
+    // --set wins over the file.
+    assert_eq!(
+        run(
+            &path,
+            &[&rec[..], &["--params", p, "--set", "gain=9"]].concat()
+        ),
+        "t,gain,x,tank.area\n0,9,7,8\n"
+    );
+}
+
+#[test]
+fn record_selection() {
+    let (_dir, path) = file("plant.sit", PLANT);
+    // No outputs declared: every variable.
+    let header = run(&path, &["--t-end", "0"]);
+    assert_eq!(
+        header.lines().next(),
+        Some("t,gain,double_gain,u,x0,x,full,tank.on,tank.area,tank.inflow,tank.level")
+    );
+    assert_eq!(run(&path, &["--t-end", "0", "--record", "all"]), header);
+    // Logical values print as 0/1; the list keeps its order.
+    // level grows by 3 / 2 · 0.25 = 0.375 per step (exact): 2.125 > 2 after step 3.
+    let out = run(
+        &path,
+        &[
+            "--dt",
+            "0.25",
+            "--t-end",
+            "1",
+            "--every",
+            "4",
+            "--record",
+            "full, tank.level,tank.on",
+        ],
+    );
+    assert_eq!(out, "t,full,tank.level,tank.on\n0,0,1,1\n1,1,2.5,1\n");
+}
+
+#[test]
+fn output_file() {
+    let (dir, path) = file("decay.sit", DECAY);
+    let csv = dir.path().join("out.csv");
+    let out = run(
+        &path,
+        &["--t-end", "1", "--dt", "0.5", "-o", csv.to_str().unwrap()],
+    );
+    assert_eq!(out, "");
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        "t,x\n0,1\n0.5,0.75\n1,0.5625\n"
+    );
+}
+
+#[test]
+fn model_selection() {
+    let (_dir, path) = file(
+        "two.sit",
+        "model A { output real a = 1; } model B { output real b = 2; }",
+    );
+    sitc()
+        .arg("run")
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr("error: several models could be the root: A, B; choose one with --model\n");
+    assert_eq!(run(&path, &["--model", "B", "--t-end", "0"]), "t,b\n0,2\n");
+    sitc()
+        .arg("run")
+        .arg(&path)
+        .args(["--model", "b"])
+        .assert()
+        .code(2)
+        .stderr("error: no model named `b`; did you mean `B`?\n");
+}
+
+/// Runs `sitc run FILE ARGS` expecting exit code 2 and `message` as the last line of
+/// stderr (after the model's warnings: the PLANT model has some).
+fn usage_error(path: &Path, args: &[&str], message: &str) {
+    sitc()
+        .arg("run")
+        .arg(path)
+        .args(args)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicates::str::ends_with(format!("\nerror: {message}\n"))
+                .or(predicate::eq(format!("error: {message}\n"))),
+        );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let (dir, path) = file("plant.sit", PLANT);
+    usage_error(
+        &path,
+        &["--set", "gian=1"],
+        "--set: no variable named `gian`; did you mean `gain`?",
+    );
+    usage_error(
+        &path,
+        &["--set", "gain=fast"],
+        "--set gain: `fast` is not a number",
+    );
+    usage_error(
+        &path,
+        &["--set", "gain"],
+        "--set `gain`: expected NAME=VALUE",
+    );
+    usage_error(
+        &path,
+        &["--set", "full=0.5"],
+        "--set: `full` is logical: expected 0 or 1, got 0.5",
+    );
+    usage_error(
+        &path,
+        &["--set", "double_gain=1"],
+        "--set: `double_gain` is a param: it is derived from other params and cannot be set",
+    );
+    usage_error(
+        &path,
+        &["--set", "tank.inflow=1"],
+        "--set: `tank.inflow` is an input: it is bound by its parent model and cannot be set",
+    );
+    usage_error(
+        &path,
+        &["--dt", "0"],
+        "--dt must be a finite number > 0, not 0",
+    );
+    usage_error(
+        &path,
+        &["--dt", "-0.1"],
+        "--dt must be a finite number > 0, not -0.1",
+    );
+    usage_error(
+        &path,
+        &["--dt", "NaN"],
+        "--dt must be a finite number > 0, not NaN",
+    );
+    usage_error(
+        &path,
+        &["--t-end", "-1"],
+        "--t-end must be a finite number >= 0, not -1",
+    );
+    usage_error(
+        &path,
+        &["--record", "x,levl"],
+        "--record: no variable named `levl`",
+    );
+    usage_error(
+        &path,
+        &["--record", "tank.levle"],
+        "--record: no variable named `tank.levle`; did you mean `tank.level`?",
+    );
+    let missing = dir.path().join("missing.toml");
+    usage_error(
+        &path,
+        &["--params", missing.to_str().unwrap()],
+        &format!("cannot read `{}`: no such file", missing.display()),
+    );
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "gain = \"high\"\n").unwrap();
+    usage_error(
+        &path,
+        &["--params", bad.to_str().unwrap()],
+        &format!(
+            "{}: `gain`: expected a number or a boolean, found string",
+            bad.display()
+        ),
+    );
+    let nowhere = dir.path().join("no/such/dir/out.csv");
+    usage_error(
+        &path,
+        &["-o", nowhere.to_str().unwrap()],
+        &format!("cannot write `{}`: no such file", nowhere.display()),
+    );
+    usage_error(
+        &dir.path().join("nope.sit"),
+        &[],
+        &format!(
+            "cannot read `{}`: no such file",
+            dir.path().join("nope.sit").display()
+        ),
+    );
+    // clap's own errors (not a number, every = 0) also exit 2.
+    for args in [["--dt", "fast"], ["--every", "0"]] {
+        sitc()
+            .arg("run")
+            .arg(&path)
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("");
+    }
+}
+
+#[test]
+fn model_errors_exit_1_with_diagnostics() {
+    let (_dir, path) = file("bad.sit", "model M { real x; x = y; }");
+    sitc()
+        .arg("run")
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(
+            contains("error")
+                .and(contains("`y`"))
+                .and(contains("bad.sit:1:")),
+        );
+}
+
+#[test]
+fn plot_option_writes_svg() {
+    let (dir, path) = file("plant.sit", PLANT);
+    let svg = dir.path().join("p.svg");
+    let out = run(
+        &path,
+        &[
+            "--t-end",
+            "1",
+            "--record",
+            "x,full,tank.level",
+            "--plot",
+            svg.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.lines().count(), 102);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg"), "{}", &text[..100]);
+    // Text elements hold their text on a line of its own.
+    let lines: Vec<&str> = text.lines().collect();
+    for name in ["Plant", "tank.level", "full", "x", "t"] {
+        assert!(lines.contains(&name), "{name} missing");
+    }
+}

@@ -1,0 +1,166 @@
+//! The build-script front end: `.sit` files to `OUT_DIR/NAME.rs`, rebuilt when they change.
+
+use crate::{Error, Options, compile_file_with};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Compiles `.sit` files from a build script.
+///
+/// ```no_run
+/// // In build.rs, inside `fn main()`:
+/// sit_codegen::Builder::new().file("models/hoop.sit").run();
+/// ```
+///
+/// Each file `DIR/NAME.sit` becomes `OUT_DIR/NAME.rs`, holding every model of the file
+/// and of its imports; include it with
+/// `include!(concat!(env!("OUT_DIR"), "/NAME.rs"));`. The file is written only when
+/// its content changes, and `cargo:rerun-if-changed` is printed for every input and
+/// import (also when the model has errors, so that fixing it reruns the build).
+#[derive(Debug, Clone, Default)]
+pub struct Builder {
+    files: Vec<PathBuf>,
+    out_dir: Option<PathBuf>,
+    cargo: bool,
+}
+
+impl Builder {
+    /// A builder with no files, writing to `$OUT_DIR` and printing cargo directives.
+    pub fn new() -> Builder {
+        Builder {
+            files: Vec::new(),
+            out_dir: None,
+            cargo: true,
+        }
+    }
+
+    /// Adds a `.sit` file (relative to the crate's root in a build script).
+    pub fn file(mut self, path: impl AsRef<Path>) -> Builder {
+        self.files.push(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Writes into `dir` instead of `$OUT_DIR`.
+    pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Builder {
+        self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Whether to print `cargo:` directives (on by default; off outside build scripts).
+    pub fn cargo_directives(mut self, on: bool) -> Builder {
+        self.cargo = on;
+        self
+    }
+
+    /// Generates every file; returns the paths written (or left unchanged). Prints
+    /// `cargo:rerun-if-changed` for every `.sit` file read and `cargo:warning` for
+    /// each line of the models' warnings.
+    pub fn compile(&self) -> Result<Vec<PathBuf>, Error> {
+        let out_dir = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or_else(|| Error::Write {
+                    path: PathBuf::from("$OUT_DIR"),
+                    source: std::io::Error::new(
+                        std::io::ErrorKind::NotFound,
+                        "OUT_DIR is not set: call this from a build script or set out_dir()",
+                    ),
+                })?,
+        };
+        let mut outputs: HashMap<String, PathBuf> = HashMap::new();
+        let mut written = Vec::new();
+        for input in &self.files {
+            let stem = input
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "model".to_string());
+            let output = format!("{stem}.rs");
+            if let Some(first) = outputs.insert(output.clone(), input.clone()) {
+                return Err(Error::SameOutput {
+                    first,
+                    second: input.clone(),
+                    output,
+                });
+            }
+            let generated = match compile_file_with(input, &Options::default()) {
+                Ok(g) => g,
+                Err(e) => {
+                    self.rerun(&e.files());
+                    return Err(e);
+                }
+            };
+            self.rerun(&generated.files);
+            if self.cargo {
+                for line in generated.warnings.lines().filter(|l| !l.trim().is_empty()) {
+                    println!("cargo:warning={line}");
+                }
+            }
+            let path = out_dir.join(&output);
+            write_if_changed(&path, &generated.code)?;
+            written.push(path);
+        }
+        Ok(written)
+    }
+
+    /// [`Builder::compile`] for a build script: on error, prints the rendered
+    /// diagnostics on stderr (cargo shows them under `--- stderr`, exactly as `sitc
+    /// check` would) and exits with status 1, so the build fails with the model's own
+    /// message instead of a panic's.
+    pub fn run(&self) {
+        if let Err(e) = self.compile() {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+    }
+
+    fn rerun(&self, files: &[PathBuf]) {
+        if self.cargo {
+            for f in files {
+                println!("cargo:rerun-if-changed={}", f.display());
+            }
+        }
+    }
+}
+
+/// `Builder::new()` with `files`, compiled into `$OUT_DIR` (see [`Builder::compile`]).
+pub fn compile_to_out_dir(files: &[impl AsRef<Path>]) -> Result<Vec<PathBuf>, Error> {
+    files
+        .iter()
+        .fold(Builder::new(), |b, f| b.file(f))
+        .compile()
+}
+
+/// Writes `text` to `path` unless the file already holds exactly that text, so that an
+/// unchanged model does not trigger a rebuild of the including crate.
+pub(crate) fn write_if_changed(path: &Path, text: &str) -> Result<(), Error> {
+    if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
+        return Ok(());
+    }
+    std::fs::write(path, text).map_err(|source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_only_on_change() {
+        let dir = std::env::temp_dir().join(format!("sit-codegen-write-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("x.rs");
+        write_if_changed(&path, "a").unwrap();
+        let before = std::fs::metadata(&path).unwrap().modified().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        write_if_changed(&path, "a").unwrap();
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().modified().unwrap(),
+            before
+        );
+        write_if_changed(&path, "b").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "b");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

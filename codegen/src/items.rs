@@ -1,0 +1,254 @@
+//! The items of one model: its struct, inherent impl, `Default` and `sit_runtime::Model`.
+
+use crate::body::BodyGen;
+use crate::expr::ExprGen;
+use crate::lints::Lints;
+use crate::names::{ident, is_camel_case, is_snake_case};
+use crate::plan::Plan;
+use crate::provenance::{Comments, Provenance, doc, docs};
+use crate::table::table;
+use proc_macro2::TokenStream;
+use quote::quote;
+use sit_parser::ir::{ModelId, Ty, VarKind};
+
+/// `#[allow(non_snake_case)]` when one of `idents` needs it.
+fn snake_allow<'s>(idents: impl IntoIterator<Item = &'s String>) -> TokenStream {
+    if idents.into_iter().all(|i| is_snake_case(i)) {
+        TokenStream::new()
+    } else {
+        quote!(#[allow(non_snake_case)])
+    }
+}
+
+/// Allowances for the clippy lints about Markdown layout, on an item that carries the
+/// `.sit` file's own `///` text (written for `.sit` readers, not reformatted).
+fn doc_allow(user_docs: bool) -> TokenStream {
+    if user_docs {
+        quote!(#[allow(clippy::doc_lazy_continuation, clippy::doc_overindented_list_items)])
+    } else {
+        TokenStream::new()
+    }
+}
+
+/// Every item of model `id`.
+pub(crate) fn model_items(
+    plan: &Plan<'_>,
+    id: ModelId,
+    prov: &Provenance<'_>,
+    comments: &mut Comments,
+) -> TokenStream {
+    let m = &plan.program.models[id];
+    let names = &plan.names[id];
+    let ty = ident(&names.ty);
+    let file = prov.file_name(m.span);
+
+    // The struct.
+    let mut fields = Vec::new();
+    let mut field_idents: Vec<&String> = Vec::new();
+    for (i, v) in m.vars.iter().enumerate() {
+        if matches!(v.kind, VarKind::Param { derived: true }) {
+            continue;
+        }
+        let f = ident(&names.vars[i]);
+        field_idents.push(&names.vars[i]);
+        let rust_ty = match v.ty {
+            Ty::Real => quote!(f64),
+            Ty::Flag => quote!(bool),
+        };
+        let d = docs(&v.doc);
+        let from = prov.provenance_doc(v.span, &prov.line_text(v.span));
+        fields.push(quote!(#d #from pub #f: #rust_ty,));
+    }
+    for (s, sub) in m.subs.iter().enumerate() {
+        let f = ident(&names.subs[s]);
+        let on = ident(&names.sub_on[s]);
+        field_idents.push(&names.subs[s]);
+        field_idents.push(&names.sub_on[s]);
+        let sub_ty = ident(&plan.names[sub.model].ty);
+        let d = docs(&sub.doc);
+        let from = prov.provenance_doc(sub.span, &prov.line_text(sub.span));
+        let on_doc = doc(&format!(
+            "Whether `{}` is switched on (`{}.on`): a switched-off submodel does not step.",
+            sub.name, sub.name
+        ));
+        fields.push(quote! {
+            #d #from pub #f: #sub_ty,
+            #on_doc pub #on: bool,
+        });
+    }
+    for e in 0..m.events.len() {
+        let (v, p) = (&names.event_fields[e], &names.event_prev[e]);
+        field_idents.push(v);
+        field_idents.push(p);
+        let (vi, pi) = (ident(v), ident(p));
+        let name = &m.events[e].name;
+        let vdoc = doc(&format!("Value of event `{name}` in this step."));
+        let pdoc = doc(&format!(
+            "Value of the condition of `{name}` in the previous step."
+        ));
+        fields.push(quote!(#vdoc #vi: bool, #pdoc #pi: bool,));
+    }
+    for k in &names.mems {
+        field_idents.push(k);
+        let ki = ident(k);
+        let kdoc = doc("Memory of a `deriv` rule.");
+        fields.push(quote!(#kdoc #ki: ::sit_runtime::Deriv,));
+    }
+    let time = ident(&names.time);
+    field_idents.push(&names.time);
+    let tdoc = doc("The model's clock.");
+    fields.push(quote!(#tdoc #time: f64,));
+    if names.uses_dt {
+        let dt = ident(&names.dt);
+        field_idents.push(&names.dt);
+        let ddoc = doc("Length of the last step (0 before the first).");
+        fields.push(quote!(#ddoc #dt: f64,));
+    }
+    let mut struct_allows = snake_allow(field_idents);
+    if !is_camel_case(&names.ty) {
+        struct_allows.extend(quote!(#[allow(non_camel_case_types)]));
+    }
+    let user_docs = !m.doc.is_empty()
+        || m.vars
+            .iter()
+            .any(|v| !v.doc.is_empty() && !matches!(v.kind, VarKind::Param { derived: true }))
+        || m.subs.iter().any(|s| !s.doc.is_empty());
+    struct_allows.extend(doc_allow(user_docs));
+    let model_docs = docs(&m.doc);
+    let model_from = prov.provenance_doc(m.span, &prov.line_text(m.span));
+
+    // Methods.
+    let mut bodies = BodyGen {
+        plan,
+        model: id,
+        prov,
+        comments,
+    };
+    let new_body = bodies.new_body();
+    let step_body = bodies.step_body();
+    let reset_body = bodies.reset_body();
+    let (new_allow, step_allow, reset_allow) = (
+        new_body.lints.attr(),
+        step_body.lints.attr(),
+        reset_body.lints.attr(),
+    );
+    let (new_tokens, step_tokens, reset_tokens) =
+        (new_body.tokens, step_body.tokens, reset_body.tokens);
+    let g = ExprGen {
+        plan,
+        model: id,
+        recv: quote!(self),
+    };
+    let mut accessors = Vec::new();
+    for (i, v) in m.vars.iter().enumerate() {
+        if !matches!(v.kind, VarKind::Param { derived: true }) {
+            continue;
+        }
+        let mut lints = Lints::default();
+        let body = g.expr(&v.init, &mut lints);
+        let f = ident(&names.vars[i]);
+        let allow = lints.attr();
+        let snake = snake_allow([&names.vars[i]]);
+        let d = docs(&v.doc);
+        let from = prov.provenance_doc(v.span, &prov.line_text(v.span));
+        let derived = doc("A derived param: computed from the other params where it is read.");
+        let allow_docs = doc_allow(!v.doc.is_empty());
+        accessors.push(quote! {
+            #d #from #derived #allow #snake #allow_docs
+            pub fn #f(&self) -> f64 { #body }
+        });
+    }
+    for (c, cond) in m.conds.iter().enumerate() {
+        let mut lints = Lints::default();
+        let body = g.expr(&cond.expr, &mut lints);
+        let f = ident(&names.conds[c]);
+        let allow = lints.attr();
+        let snake = snake_allow([&names.conds[c]]);
+        let d = docs(&cond.doc);
+        let from = prov.provenance_doc(cond.span, &prov.line_text(cond.span));
+        let allow_docs = doc_allow(!cond.doc.is_empty());
+        accessors.push(quote! {
+            #d #from #allow #snake #allow_docs
+            pub fn #f(&self) -> bool { #body }
+        });
+    }
+    for (e, ev) in m.events.iter().enumerate() {
+        let f = ident(&names.events[e]);
+        let v = ident(&names.event_fields[e]);
+        let snake = snake_allow([&names.events[e]]);
+        let d = docs(&ev.doc);
+        let from = prov.provenance_doc(ev.span, &prov.line_text(ev.span));
+        let what = doc("An event: true in the step where its condition becomes true.");
+        let allow_docs = doc_allow(!ev.doc.is_empty());
+        accessors.push(quote! {
+            #d #from #what #snake #allow_docs
+            pub fn #f(&self) -> bool { self.#v }
+        });
+    }
+    let t = table(plan, id);
+    let constant = t.constant;
+    let table_methods = t.methods;
+    let name = &m.name;
+    let new_doc = doc(&format!(
+        "Creates the model `{name}` with the defaults of {file}, reset to its initial values."
+    ));
+    quote! {
+        #model_docs
+        #model_from
+        #[derive(Debug, Clone)]
+        #struct_allows
+        pub struct #ty {
+            #(#fields)*
+        }
+
+        impl #ty {
+            #constant
+
+            #new_doc
+            #new_allow
+            pub fn new() -> Self {
+                #new_tokens
+            }
+
+            #[doc = " Advances the model by one step of `dt`: submodels, events, rules in textual"]
+            #[doc = " order, then the clock."]
+            #step_allow
+            pub fn step(&mut self, dt: f64) {
+                #step_tokens
+            }
+
+            #[doc = " Returns the model to its initial values and time 0; params and inputs keep"]
+            #[doc = " their values."]
+            #reset_allow
+            pub fn reset(&mut self) {
+                #reset_tokens
+            }
+
+            #[doc = " The model's time: the sum of the steps since creation or reset."]
+            pub fn time(&self) -> f64 {
+                self.#time
+            }
+
+            #(#accessors)*
+        }
+
+        impl ::core::default::Default for #ty {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl ::sit_runtime::Model for #ty {
+            fn step(&mut self, dt: f64) {
+                Self::step(self, dt);
+            }
+            fn reset(&mut self) {
+                Self::reset(self);
+            }
+            fn time(&self) -> f64 {
+                self.#time
+            }
+            #table_methods
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! What to generate: the models to emit and the Rust name of every item of each.
+
+use crate::names::{Namespace, RESERVED_METHODS};
+use sit_parser::ir::{Expr, ModelId, Program, Rhs, Stmt, VarKind};
+
+/// The Rust identifiers of one model's items (spellings, `r#` prefix allowed).
+#[derive(Debug, Clone)]
+pub(crate) struct ModelNames {
+    /// The struct.
+    pub ty: String,
+    /// Per variable: the public field, or the method of a derived param.
+    pub vars: Vec<String>,
+    /// Per pred/situation: its method.
+    pub conds: Vec<String>,
+    /// Per event: its public read-only method.
+    pub events: Vec<String>,
+    /// Per event: the private field holding this step's value.
+    pub event_fields: Vec<String>,
+    /// Per event: the private field holding the condition's previous value.
+    pub event_prev: Vec<String>,
+    /// Per submodel: its public field.
+    pub subs: Vec<String>,
+    /// Per submodel: the public `on` field.
+    pub sub_on: Vec<String>,
+    /// Per hidden memory: its private field.
+    pub mems: Vec<String>,
+    /// The private clock field.
+    pub time: String,
+    /// The private field of the last step's length.
+    pub dt: String,
+    /// Whether the model reads `dt` anywhere (the field exists only then).
+    pub uses_dt: bool,
+}
+
+/// The models to emit, with the names of every model of the program.
+pub(crate) struct Plan<'a> {
+    /// The checked program.
+    pub program: &'a Program,
+    /// Names of every model, indexed by model id.
+    pub names: Vec<ModelNames>,
+    /// The models to emit, leaves first.
+    pub emit: Vec<ModelId>,
+}
+
+impl<'a> Plan<'a> {
+    /// A plan emitting `roots` and every model they instantiate, or the whole program
+    /// when `roots` is `None`.
+    pub(crate) fn new(program: &'a Program, roots: Option<&[ModelId]>) -> Plan<'a> {
+        let mut types = Namespace::default();
+        let model_names: Vec<&str> = program.models.iter().map(|m| m.name.as_str()).collect();
+        let tys = types.user_names(&model_names, true);
+        let names = program
+            .models
+            .iter()
+            .zip(tys)
+            .map(|(m, ty)| model_names_of(m, ty))
+            .collect();
+        let emit = match roots {
+            None => (0..program.models.len()).collect(),
+            Some(roots) => {
+                let mut keep = vec![false; program.models.len()];
+                let mut stack: Vec<ModelId> = roots.to_vec();
+                while let Some(id) = stack.pop() {
+                    if !std::mem::replace(&mut keep[id], true) {
+                        stack.extend(program.models[id].subs.iter().map(|s| s.model));
+                    }
+                }
+                (0..program.models.len()).filter(|&i| keep[i]).collect()
+            }
+        };
+        Plan {
+            program,
+            names,
+            emit,
+        }
+    }
+}
+
+/// Allocates the names of one model's fields and methods.
+fn model_names_of(m: &sit_parser::ir::Model, ty: String) -> ModelNames {
+    let mut fields = Namespace::default();
+    let mut methods = Namespace::with_reserved(RESERVED_METHODS);
+
+    // User-visible names first, in their own namespaces.
+    let field_vars: Vec<usize> = (0..m.vars.len())
+        .filter(|&i| !matches!(m.vars[i].kind, VarKind::Param { derived: true }))
+        .collect();
+    let method_vars: Vec<usize> = (0..m.vars.len())
+        .filter(|&i| matches!(m.vars[i].kind, VarKind::Param { derived: true }))
+        .collect();
+    let mut user_fields: Vec<&str> = field_vars
+        .iter()
+        .map(|&i| m.vars[i].name.as_str())
+        .collect();
+    user_fields.extend(m.subs.iter().map(|s| s.name.as_str()));
+    user_fields.extend(m.events.iter().map(|e| e.name.as_str()));
+    let field_idents = fields.user_names(&user_fields, false);
+    let mut user_methods: Vec<&str> = method_vars
+        .iter()
+        .map(|&i| m.vars[i].name.as_str())
+        .collect();
+    user_methods.extend(m.conds.iter().map(|c| c.name.as_str()));
+    user_methods.extend(m.events.iter().map(|e| e.name.as_str()));
+    let method_idents = methods.user_names(&user_methods, false);
+
+    let mut vars = vec![String::new(); m.vars.len()];
+    for (k, &i) in field_vars.iter().enumerate() {
+        vars[i] = field_idents[k].clone();
+    }
+    for (k, &i) in method_vars.iter().enumerate() {
+        vars[i] = method_idents[k].clone();
+    }
+    let nf = field_vars.len();
+    let subs = field_idents[nf..nf + m.subs.len()].to_vec();
+    let event_fields = field_idents[nf + m.subs.len()..].to_vec();
+    let nm = method_vars.len();
+    let conds = method_idents[nm..nm + m.conds.len()].to_vec();
+    let events = method_idents[nm + m.conds.len()..].to_vec();
+
+    // Internal fields, made unique against the user's.
+    let sub_on = m
+        .subs
+        .iter()
+        .map(|s| fields.internal(&format!("{}_on", s.name)))
+        .collect();
+    let event_prev = m
+        .events
+        .iter()
+        .map(|e| fields.internal(&format!("{}_prev", e.name)))
+        .collect();
+    let mems = (0..m.memories.len())
+        .map(|k| {
+            let target = deriv_target(&m.body, k).map(|v| m.vars[v].name.as_str());
+            match target {
+                Some(t) => fields.internal(&format!("{t}_deriv")),
+                None => fields.internal(&format!("deriv_{k}")),
+            }
+        })
+        .collect();
+    let time = fields.internal("time");
+    let dt = fields.internal("dt");
+    ModelNames {
+        ty,
+        vars,
+        conds,
+        events,
+        event_fields,
+        event_prev,
+        subs,
+        sub_on,
+        mems,
+        time,
+        dt,
+        uses_dt: model_exprs(m).iter().any(|e| reads_dt(e)),
+    }
+}
+
+/// The target of the `deriv` rule that owns memory `mem`.
+fn deriv_target(body: &[Stmt], mem: usize) -> Option<usize> {
+    body.iter().find_map(|s| match s {
+        Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => match a.rhs {
+            Rhs::Deriv { mem: k, .. } if k == mem => Some(a.target),
+            _ => None,
+        },
+        Stmt::If { then, .. } => deriv_target(then, mem),
+        _ => None,
+    })
+}
+
+/// Whether `e` reads `dt`.
+fn reads_dt(e: &Expr) -> bool {
+    let mut found = false;
+    e.visit(&mut |x| found |= matches!(x, Expr::Dt));
+    found
+}
+
+/// Every expression evaluated in a model's scope.
+pub(crate) fn model_exprs(m: &sit_parser::ir::Model) -> Vec<&Expr> {
+    let mut out: Vec<&Expr> = m.vars.iter().map(|v| &v.init).collect();
+    out.extend(m.conds.iter().map(|c| &c.expr));
+    out.extend(m.events.iter().map(|e| &e.cond));
+    for s in &m.subs {
+        out.extend(s.param_bindings.iter().map(|b| &b.value));
+        out.extend(s.input_bindings.iter().map(|b| &b.value));
+    }
+    fn stmts<'e>(body: &'e [Stmt], out: &mut Vec<&'e Expr>) {
+        for s in body {
+            match s {
+                Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => out.extend(a.rhs.operands()),
+                Stmt::If { cond, then, .. } => {
+                    out.push(cond);
+                    stmts(then, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    stmts(&m.body, &mut out);
+    out
+}

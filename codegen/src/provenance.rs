@@ -1,0 +1,152 @@
+//! Where generated code comes from: doc lines on items and comment markers in bodies.
+//!
+//! prettyplease drops comments (they are not tokens), so a comment inside a function is
+//! emitted as a marker statement `__sit_comment!(N);` and replaced by `// text` after
+//! formatting (see `format.rs`); doc lines are `#[doc]` attributes, which prettyplease
+//! prints as `///` lines.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use sit_parser::{SourceMap, Span};
+
+/// The name of the marker macro; no real macro has it (the markers never reach rustc).
+pub(crate) const MARKER: &str = "__sit_comment";
+
+/// Longest source excerpt shown in a comment or doc line, in characters.
+const MAX_EXCERPT: usize = 100;
+
+/// Comment texts of one generated file, referred to by marker statements.
+#[derive(Debug, Default)]
+pub(crate) struct Comments {
+    /// The texts, by marker number.
+    pub texts: Vec<String>,
+}
+
+impl Comments {
+    /// A marker statement standing for the line comment `// text`.
+    pub(crate) fn marker(&mut self, text: String) -> TokenStream {
+        let n = Literal::usize_unsuffixed(self.texts.len());
+        self.texts.push(text);
+        let name = proc_macro2::Ident::new(MARKER, proc_macro2::Span::call_site());
+        quote!(#name!(#n);)
+    }
+}
+
+/// Source locations and excerpts for generated comments.
+pub(crate) struct Provenance<'a> {
+    /// The program's files.
+    pub sources: &'a SourceMap,
+}
+
+impl Provenance<'_> {
+    /// The file name (without directories, so that output does not depend on where the
+    /// project is checked out).
+    pub(crate) fn file_name(&self, span: Span) -> String {
+        let path = &self.sources.file(span.file).path;
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string())
+    }
+
+    /// 1-based line of the span's start.
+    pub(crate) fn line(&self, span: Span) -> usize {
+        self.sources.line(span)
+    }
+
+    /// `hoop.sit:12`.
+    pub(crate) fn location(&self, span: Span) -> String {
+        format!("{}:{}", self.file_name(span), self.line(span))
+    }
+
+    /// The whole source line where `span` starts, trimmed, spaces collapsed.
+    pub(crate) fn line_text(&self, span: Span) -> String {
+        let file = self.sources.file(span.file);
+        let text = &file.text;
+        let start = span.start.min(text.len());
+        let begin = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        excerpt(&text[begin..end], false)
+    }
+
+    /// The text the span covers, on one line, without `//` comments.
+    pub(crate) fn span_text(&self, span: Span) -> String {
+        excerpt(self.sources.text(span), true)
+    }
+
+    /// `/// From hoop.sit line 12: `text`` as a doc attribute.
+    pub(crate) fn provenance_doc(&self, span: Span, text: &str) -> TokenStream {
+        let code = if text.contains('`') {
+            format!("`` {text} ``")
+        } else {
+            format!("`{text}`")
+        };
+        doc(&format!(
+            "From {} line {}: {code}",
+            self.file_name(span),
+            self.line(span)
+        ))
+    }
+}
+
+/// `#[doc = " text"]`.
+pub(crate) fn doc(text: &str) -> TokenStream {
+    let text = format!(" {}", text.trim_end());
+    quote!(#[doc = #text])
+}
+
+/// Doc attributes for the `///` lines of a `.sit` declaration, then a blank doc line
+/// when there are any.
+pub(crate) fn docs(lines: &[String]) -> TokenStream {
+    if lines.is_empty() {
+        return TokenStream::new();
+    }
+    let attrs = lines.iter().map(|l| {
+        let text = l.strip_prefix(' ').unwrap_or(l).trim_end().to_string();
+        let text = if text.is_empty() {
+            text
+        } else {
+            format!(" {text}")
+        };
+        quote!(#[doc = #text])
+    });
+    quote!(#(#attrs)* #[doc = ""])
+}
+
+/// Source text on one line: spaces collapsed, `//` comments removed when asked, and at
+/// most [`MAX_EXCERPT`] characters.
+fn excerpt(text: &str, strip_comments: bool) -> String {
+    let joined: Vec<&str> = text
+        .lines()
+        .map(|l| {
+            if strip_comments {
+                l.find("//").map_or(l, |i| &l[..i])
+            } else {
+                l
+            }
+        })
+        .collect();
+    let one = joined
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if one.chars().count() > MAX_EXCERPT {
+        let mut cut: String = one.chars().take(MAX_EXCERPT).collect();
+        cut.push('…');
+        cut
+    } else {
+        one
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpts() {
+        assert_eq!(excerpt("  x =  1;   // c", false), "x = 1; // c");
+        assert_eq!(excerpt("x =\n  1 // c\n  + 2;", true), "x = 1 + 2;");
+        assert_eq!(excerpt(&"a".repeat(150), true).chars().count(), 101);
+    }
+}

@@ -1,0 +1,282 @@
+//! The variable list of a model (`VARIABLES`) and the `Model` accessors by index and name.
+//!
+//! The list follows `ir.rs`: the model's vars, conds and events in declaration order,
+//! then for each submodel `NAME.on` followed by the submodel's own list with every name
+//! prefixed by `NAME.`. Accessors read and write through direct field paths
+//! (`self.p1.roll.x`), so there is no re-indexing at run time.
+
+use crate::expr::ExprGen;
+use crate::names::ident;
+use crate::plan::Plan;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use sit_parser::ir::{CondKind, ModelId, Ty, VarKind};
+use std::collections::HashSet;
+
+/// One variable of the flattened list.
+struct Entry {
+    name: String,
+    kind: TokenStream,
+    logical: bool,
+    output: bool,
+    /// The field to assign when settable.
+    write: Option<TokenStream>,
+    /// A derived param: not settable because it is computed (not because it is bound).
+    derived: bool,
+    /// The value as read (a `bool` for logical entries).
+    read: TokenStream,
+}
+
+/// Appends the entries of `model` seen through `base` (`self`, `self.roll`, ...), with
+/// names prefixed by `prefix`; `bound` holds the vars its parent binds.
+fn flatten(
+    plan: &Plan<'_>,
+    model: ModelId,
+    prefix: &str,
+    base: &TokenStream,
+    bound: &HashSet<usize>,
+    out: &mut Vec<Entry>,
+) {
+    let m = &plan.program.models[model];
+    let names = &plan.names[model];
+    for (i, v) in m.vars.iter().enumerate() {
+        let (kind, settable) = match v.kind {
+            VarKind::Param { derived } => (quote!(Param), !derived && !bound.contains(&i)),
+            VarKind::Input => (quote!(Input), !bound.contains(&i)),
+            VarKind::State => (quote!(State), true),
+        };
+        let field = ident(&names.vars[i]);
+        out.push(Entry {
+            name: format!("{prefix}{}", v.name),
+            kind,
+            logical: v.ty == Ty::Flag,
+            output: v.output,
+            write: settable.then(|| quote!(#base.#field)),
+            derived: matches!(v.kind, VarKind::Param { derived: true }),
+            read: ExprGen::var_read(plan, model, i, base),
+        });
+    }
+    for (c, cond) in m.conds.iter().enumerate() {
+        let f = ident(&names.conds[c]);
+        out.push(Entry {
+            name: format!("{prefix}{}", cond.name),
+            kind: match cond.kind {
+                CondKind::Pred => quote!(Predicate),
+                CondKind::Situation => quote!(Situation),
+            },
+            logical: true,
+            output: cond.output,
+            write: None,
+            derived: false,
+            read: quote!(#base.#f()),
+        });
+    }
+    for (e, ev) in m.events.iter().enumerate() {
+        let f = ident(&names.events[e]);
+        out.push(Entry {
+            name: format!("{prefix}{}", ev.name),
+            kind: quote!(Event),
+            logical: true,
+            output: ev.output,
+            write: None,
+            derived: false,
+            read: quote!(#base.#f()),
+        });
+    }
+    for (s, sub) in m.subs.iter().enumerate() {
+        let on = ident(&names.sub_on[s]);
+        out.push(Entry {
+            name: format!("{prefix}{}.on", sub.name),
+            kind: quote!(SubmodelOn),
+            logical: true,
+            output: false,
+            write: Some(quote!(#base.#on)),
+            derived: false,
+            read: quote!(#base.#on),
+        });
+        let field = ident(&names.subs[s]);
+        let bound: HashSet<usize> = sub
+            .param_bindings
+            .iter()
+            .chain(&sub.input_bindings)
+            .map(|b| b.var)
+            .collect();
+        let sub_prefix = format!("{prefix}{}.", sub.name);
+        flatten(
+            plan,
+            sub.model,
+            &sub_prefix,
+            &quote!(#base.#field),
+            &bound,
+            out,
+        );
+    }
+}
+
+/// `pub const VARIABLES` and the body of `impl Model` except `step`, `reset`, `time`.
+pub(crate) struct Table {
+    /// The associated constant.
+    pub constant: TokenStream,
+    /// `var_count`, `var_info`, `get_at`, `set_at`, `var_index`.
+    pub methods: TokenStream,
+}
+
+/// The variable table of `model`.
+pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Table {
+    let mut entries = Vec::new();
+    flatten(
+        plan,
+        model,
+        "",
+        &quote!(self),
+        &HashSet::new(),
+        &mut entries,
+    );
+
+    let infos = entries.iter().map(|e| {
+        let (name, kind, output) = (&e.name, &e.kind, e.output);
+        let ty = if e.logical {
+            quote!(Logical)
+        } else {
+            quote!(Real)
+        };
+        let settable = e.write.is_some();
+        quote! {
+            ::sit_runtime::VarInfo {
+                name: #name,
+                kind: ::sit_runtime::VarKind::#kind,
+                ty: ::sit_runtime::ValueType::#ty,
+                output: #output,
+                settable: #settable,
+            }
+        }
+    });
+    let constant = quote! {
+        #[doc = " Every variable of the model, submodels included, in the order of the"]
+        #[doc = " `sit_runtime::Model` indices (see `docs/codegen.md`)."]
+        pub const VARIABLES: &'static [::sit_runtime::VarInfo<'static>] = &[#(#infos),*];
+    };
+
+    let get_arms = entries.iter().enumerate().map(|(i, e)| {
+        let i = Literal::usize_unsuffixed(i);
+        let read = &e.read;
+        if e.logical {
+            quote!(#i => ::sit_runtime::logical(#read),)
+        } else {
+            quote!(#i => #read,)
+        }
+    });
+    let set_arms: Vec<TokenStream> = entries
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| {
+            let write = e.write.as_ref()?;
+            let i = Literal::usize_unsuffixed(i);
+            Some(if e.logical {
+                quote!(#i => #write = ::sit_runtime::from_logical(index, value)?,)
+            } else {
+                quote!(#i => #write = value,)
+            })
+        })
+        .collect();
+    // Not settable: derived params are computed; the rest get the default reason of
+    // their kind (computed for conds and events, bound for bound params and inputs).
+    let group = |derived: bool| -> Vec<usize> {
+        (0..entries.len())
+            .filter(|&i| entries[i].write.is_none() && entries[i].derived == derived)
+            .collect()
+    };
+    let unknown = quote!(::sit_runtime::SetError::Unknown(::sit_runtime::Var::Index(
+        index
+    )));
+    let ret = if set_arms.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(return)
+    };
+    let mut fixed_arms = Vec::new();
+    let bound = group(false);
+    if !bound.is_empty() {
+        let pats = ranges(&bound);
+        fixed_arms.push(quote! {
+            #(#pats)|* => #ret Err(::sit_runtime::SetError::not_settable(index, Self::VARIABLES[index].kind)),
+        });
+    }
+    let derived = group(true);
+    if !derived.is_empty() {
+        let pats = ranges(&derived);
+        fixed_arms.push(quote! {
+            #(#pats)|* => #ret Err(::sit_runtime::SetError::NotSettable {
+                var: ::sit_runtime::Var::Index(index),
+                kind: ::sit_runtime::VarKind::Param,
+                reason: ::sit_runtime::SetError::COMPUTED,
+            }),
+        });
+    }
+    let set_body = if set_arms.is_empty() {
+        // Nothing is settable: every arm is an error, and the match is the result.
+        quote! {
+            match index {
+                #(#fixed_arms)*
+                _ => Err(#unknown),
+            }
+        }
+    } else {
+        quote! {
+            match index {
+                #(#set_arms)*
+                #(#fixed_arms)*
+                _ => return Err(#unknown),
+            }
+            Ok(())
+        }
+    };
+    let index_arms = entries.iter().enumerate().map(|(i, e)| {
+        let name = &e.name;
+        let i = Literal::usize_unsuffixed(i);
+        quote!(#name => Some(#i),)
+    });
+    let methods = quote! {
+        fn var_count(&self) -> usize {
+            Self::VARIABLES.len()
+        }
+        fn var_info(&self, index: usize) -> ::core::option::Option<::sit_runtime::VarInfo<'_>> {
+            Self::VARIABLES.get(index).copied()
+        }
+        fn get_at(&self, index: usize) -> ::core::option::Option<f64> {
+            Some(match index {
+                #(#get_arms)*
+                _ => return None,
+            })
+        }
+        fn set_at(&mut self, index: usize, value: f64) -> ::core::result::Result<(), ::sit_runtime::SetError<'static>> {
+            #set_body
+        }
+        fn var_index(&self, name: &str) -> ::core::option::Option<usize> {
+            match name {
+                #(#index_arms)*
+                _ => None,
+            }
+        }
+    };
+    Table { constant, methods }
+}
+
+/// Index patterns for a sorted list: runs become `a..=b`.
+fn ranges(sorted: &[usize]) -> Vec<TokenStream> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i;
+        while j + 1 < sorted.len() && sorted[j + 1] == sorted[j] + 1 {
+            j += 1;
+        }
+        let (a, b) = (
+            Literal::usize_unsuffixed(sorted[i]),
+            Literal::usize_unsuffixed(sorted[j]),
+        );
+        out.push(if i == j { quote!(#a) } else { quote!(#a..=#b) });
+        i = j + 1;
+    }
+    out
+}

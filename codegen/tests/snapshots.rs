@@ -1,0 +1,53 @@
+//! Snapshots of the code generated for every example model (`examples/models/*.sit`).
+
+use std::path::{Path, PathBuf};
+
+/// The folder of the example models.
+fn models_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/models")
+}
+
+/// Every `.sit` file under `dir` (subfolders included).
+fn sit_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let entries =
+        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sit_files(&path, out);
+        } else if path.extension().is_some_and(|x| x == "sit") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every example model, sorted, so that new models are picked up.
+fn example_models() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    sit_files(&models_dir(), &mut files);
+    files.sort();
+    files
+}
+
+#[test]
+fn generated_code_of_example_models() {
+    let files = example_models();
+    assert!(
+        files.iter().any(|f| f.ends_with("hoop.sit")),
+        "hoop.sit is missing"
+    );
+    for file in files {
+        let generated =
+            sit_codegen::compile_file(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let code = &generated.code;
+        assert!(
+            !code.contains("unsafe"),
+            "{}: generated code has `unsafe`",
+            file.display()
+        );
+        // `complex/roll.sit` → snapshot `complex__roll`.
+        let rel = file.strip_prefix(models_dir()).unwrap().with_extension("");
+        let name = rel.to_string_lossy().replace(['/', '\\'], "__");
+        insta::assert_snapshot!(name, code);
+    }
+}

@@ -1,0 +1,56 @@
+//! Compiles the models of this example into `OUT_DIR`: `hoop.rs` and `features.rs` through
+//! `sit_codegen::Builder`, and every model of `examples/models` (subfolders included)
+//! into `all_models.rs`, one module per file, so that the crate's `#![deny(warnings)]`
+//! and clippy check the generated code of every example model.
+
+use std::path::{Path, PathBuf};
+
+fn main() {
+    sit_codegen::Builder::new()
+        .file("../models/hoop.sit")
+        .file("models/features.sit")
+        .run();
+    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    println!("cargo:rerun-if-changed=../models");
+    let mut files = Vec::new();
+    sit_files(Path::new("../models"), &mut files);
+    files.sort();
+    let mut modules = String::new();
+    for file in files {
+        let rel = file.strip_prefix("../models").unwrap_or(&file);
+        let module: String = rel
+            .with_extension("")
+            .to_string_lossy()
+            .chars()
+            .map(|c| if c.is_alphanumeric() { c } else { '_' })
+            .collect();
+        let generated = sit_codegen::compile_file(&file).unwrap_or_else(|e| {
+            eprintln!("{e}");
+            std::process::exit(1)
+        });
+        let path = out_dir.join(format!("model_{module}.rs"));
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(generated.code.as_str()) {
+            std::fs::write(&path, &generated.code).expect("OUT_DIR is writable");
+        }
+        modules.push_str(&format!(
+            "/// Generated from `examples/models/{}`.\npub mod {module} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/model_{module}.rs\"));\n}}\n",
+            rel.display()
+        ));
+    }
+    std::fs::write(out_dir.join("all_models.rs"), modules).expect("OUT_DIR is writable");
+}
+
+/// Every `.sit` file under `dir`.
+fn sit_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            sit_files(&path, out);
+        } else if path.extension().is_some_and(|x| x == "sit") {
+            out.push(path);
+        }
+    }
+}

@@ -1,0 +1,3 @@
+sit_macros::include_model!(hoop);
+
+fn main() {}

@@ -1,0 +1,75 @@
+//! Compiles every example model, and a set of random models from `sit-synth`,
+//! into Rust for the bit-identity tests (`tests/bit_identity.rs`), with a
+//! registry that constructs each compiled model by file and model name.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// How many random models are compiled into the tests.
+const RANDOM_MODELS: u64 = 40;
+
+fn main() {
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let examples = Path::new("../examples/models");
+    println!("cargo:rerun-if-changed={}", examples.display());
+    let mut files = Vec::new();
+    sit_files(examples, &mut files);
+    files.sort();
+    let random_dir = out.join("random");
+    std::fs::create_dir_all(&random_dir).expect("OUT_DIR is writable");
+    for seed in 0..RANDOM_MODELS {
+        let path = random_dir.join(format!("random_{seed}.sit"));
+        write_if_changed(&path, &sit_synth::random_file(seed, sit_synth::Size::default()));
+        files.push(path);
+    }
+    let mut registry = String::from(
+        "/// Every compiled model: (file stem, model name, constructor).\n\
+         pub fn all() -> Vec<(&'static str, &'static str, fn() -> Box<dyn ::sit_runtime::Model>)> {\n    vec![\n",
+    );
+    let mut modules = String::new();
+    for file in &files {
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let module = format!("m_{stem}");
+        let generated = sit_codegen::compile_file(file).unwrap_or_else(|e| {
+            eprintln!("{}: {e}", file.display());
+            std::process::exit(1)
+        });
+        let rs = out.join(format!("{module}.rs"));
+        write_if_changed(&rs, &generated.code);
+        let _ = writeln!(
+            modules,
+            "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
+        );
+        let checked = sit_parser::check_file(file).expect("readable");
+        let program = checked.program.expect("checked");
+        for id in program.models_of_file(0) {
+            let name = &program.models[id].name;
+            let _ = writeln!(
+                registry,
+                "        ({stem:?}, {name:?}, || Box::new({module}::{name}::new())),"
+            );
+        }
+    }
+    registry.push_str("    ]\n}\n");
+    write_if_changed(&out.join("compiled.rs"), &(modules + &registry));
+}
+
+fn write_if_changed(path: &Path, text: &str) {
+    if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
+        std::fs::write(path, text).expect("OUT_DIR is writable");
+    }
+}
+
+fn sit_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            sit_files(&path, out);
+        } else if path.extension().is_some_and(|x| x == "sit") {
+            out.push(path);
+        }
+    }
+}
