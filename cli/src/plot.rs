@@ -327,8 +327,8 @@ fn draw_real<'a>(
         .configure_mesh()
         .x_desc(if last { "t" } else { "" })
         .y_desc(single.unwrap_or(""))
-        .x_label_formatter(&|x| tick(*x))
-        .y_label_formatter(&|y| tick(*y))
+        .x_label_formatter(&|x| tick(snap(*x, t1 - t0)))
+        .y_label_formatter(&|y| tick(snap(*y, hi - lo)))
         .light_line_style(RGBColor(235, 235, 235))
         .bold_line_style(RGBColor(210, 210, 210))
         .label_style(("sans-serif", 13))
@@ -480,6 +480,12 @@ fn finite_runs(points: &[(f64, f64)]) -> impl Iterator<Item = Vec<(f64, f64)>> +
         .map(<[(f64, f64)]>::to_vec)
 }
 
+/// A tick value that is zero up to the rounding of the tick arithmetic
+/// (plotters sums steps, so 0 may come out as -2.2e-16) shown as 0.
+fn snap(v: f64, span: f64) -> f64 {
+    if v.abs() <= 1e-9 * span.abs() { 0.0 } else { v }
+}
+
 /// An axis tick: 0, up to 6 decimals without trailing zeros, or scientific notation
 /// for very large or small magnitudes.
 fn tick(v: f64) -> String {
@@ -498,6 +504,12 @@ fn tick(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ticks_near_zero_show_as_zero() {
+        assert_eq!(tick(snap(-2.220446049250313e-16, 2.0)), "0");
+        assert_eq!(tick(snap(1e-6, 2e-6)), "0.000001");
+    }
 
     fn trace(columns: Vec<(&str, bool, Vec<f64>)>) -> Trace {
         let n = columns.first().map_or(0, |c| c.2.len());
