@@ -829,8 +829,9 @@ impl Lowerer<'_> {
                     span,
                 } => {
                     let Some(tv) = self.target(target) else {
-                        // Still check the expressions for more errors.
-                        let _ = self.expr(value, Ty::Real, Ctx::Rule);
+                        // Still check the expressions for more errors
+                        // (as a right-hand side, where `integral` may stand).
+                        let _ = self.rhs(value);
                         if let Guard::When(g) = guard {
                             let _ = self.expr(g, Ty::Flag, Ctx::Rule);
                         }

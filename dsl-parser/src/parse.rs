@@ -78,13 +78,18 @@ fn prescan(file: FileId, text: &str) -> Result<(), Diagnostic> {
     let mut comment_depth = 0usize;
     let mut i = 0;
     let too_deep = |at: usize, what: &str| {
+        let help = if what == "comments are" {
+            "a comment inside a comment is rarely needed: close the outer one first"
+        } else {
+            "split the expression with intermediate variables, or the nested `when` blocks with situations"
+        };
         Diagnostic::error(
             "E0002",
             Span::new(file, at, at + 1),
             format!("{what} nested too deeply (the limit is {MAX_NESTING} levels)"),
         )
         .with_label("this level is one too many")
-        .with_help("split the expression with intermediate variables")
+        .with_help(help)
     };
     while i < bytes.len() {
         let c = bytes[i];
@@ -156,10 +161,10 @@ fn friendly_rule(r: Rule) -> Option<&'static str> {
         Rule::kw_real => "`real`",
         Rule::kw_flag => "`flag`",
         Rule::type_kw => "`real` or `flag`",
-        Rule::kw_pred | Rule::kw_situation | Rule::kw_event | Rule::cond_kw | Rule::cond_decl => {
-            "`pred`, `situation` or `event`"
-        }
-        Rule::var_decl => "a declaration",
+        Rule::kw_pred => "`pred`",
+        Rule::kw_situation => "`situation`",
+        Rule::kw_event => "`event`",
+        Rule::var_decl | Rule::cond_kw | Rule::cond_decl => "a declaration",
         Rule::kw_sub | Rule::sub_decl => "`sub`",
         Rule::kw_off => "`off`",
         Rule::kw_when | Rule::when_guard | Rule::sigma_rule | Rule::block => "`when`",
@@ -725,10 +730,16 @@ impl Builder {
                     Diagnostic::error("E0004", span, format!("`{}` is not a number", p.as_str()))
                 })?;
                 if !v.is_finite() {
+                    let text = p.as_str();
+                    let shown = if text.len() > 40 {
+                        format!("{}…", &text[..37]) // ASCII digits: any cut is a char boundary
+                    } else {
+                        text.to_string()
+                    };
                     return Err(Diagnostic::error(
                         "E0004",
                         span,
-                        format!("`{}` is too large for a 64-bit float", p.as_str()),
+                        format!("`{shown}` is too large for a 64-bit float"),
                     )
                     .with_label("this literal overflows to infinity")
                     .with_note("the largest finite value is 1.7976931348623157e308"));
