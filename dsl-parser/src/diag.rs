@@ -130,21 +130,29 @@ impl Diagnostic {
                 .find('\n')
                 .map_or(file.text.len(), |p| line_start + p);
             let text = file.text[line_start..line_end].trim_end_matches('\r');
-            let shown = text.replace('\t', "    ");
+            let at = span.start.saturating_sub(line_start).min(text.len());
+            let at = floor_char_boundary(text, at);
+            let covered_end =
+                floor_char_boundary(text, span.end.min(line_start + text.len()) - line_start)
+                    .max(at);
+            // Long lines are shown as a window around the span.
+            let mut from = 0;
+            if text[..at].chars().count() > WINDOW_BEFORE {
+                from = text[..at]
+                    .char_indices()
+                    .rev()
+                    .nth(WINDOW_BEFORE - 1)
+                    .map_or(0, |(i, _)| i);
+            }
+            let ellipsis = if from > 0 { "…" } else { "" };
+            let shown = format!("{ellipsis}{}", visible(&text[from..]));
             let shown = truncate_for_display(&shown);
-            let before = text
-                .get(..span.start.saturating_sub(line_start).min(text.len()))
-                .unwrap_or("");
-            let before = before.replace('\t', "    ");
-            let covered_end = span.end.min(line_start + text.len());
-            let covered = text
-                .get(
-                    span.start.saturating_sub(line_start).min(text.len())..covered_end - line_start,
-                )
-                .unwrap_or("")
-                .replace('\t', "    ");
-            let indent = before.width().min(200);
-            let width = covered.width().clamp(1, 200);
+            let before = format!("{ellipsis}{}", visible(&text[from..at]));
+            let covered = visible(&text[at..covered_end]);
+            let indent = before.width();
+            let width = covered
+                .width()
+                .clamp(1, MAX_SHOWN.saturating_sub(indent).max(1));
             let _ = writeln!(out, "{pad} |");
             let _ = writeln!(out, "{line:>gutter$} | {shown}");
             let marks = mark.to_string().repeat(width);
@@ -192,15 +200,57 @@ impl Diagnostic {
     }
 }
 
-fn truncate_for_display(line: &str) -> String {
-    const MAX: usize = 300;
-    if line.chars().count() <= MAX {
-        line.to_string()
+/// A name or excerpt cut to 40 characters for a message.
+pub fn shorten(text: &str) -> String {
+    const MAX: usize = 40;
+    if text.chars().count() <= MAX {
+        text.to_string()
     } else {
-        let mut s: String = line.chars().take(MAX).collect();
-        s.push_str(" …");
+        let mut s: String = text.chars().take(MAX).collect();
+        s.push('…');
         s
     }
+}
+
+/// Characters of a source line shown before the span when the line is long.
+const WINDOW_BEFORE: usize = 60;
+/// Characters of a source line shown at most.
+const MAX_SHOWN: usize = 200;
+
+fn truncate_for_display(line: &str) -> String {
+    if line.chars().count() <= MAX_SHOWN {
+        line.to_string()
+    } else {
+        let mut s: String = line.chars().take(MAX_SHOWN).collect();
+        s.push('…');
+        s
+    }
+}
+
+/// A source excerpt as it can be shown on a terminal: tabs as four spaces,
+/// control characters (NUL included) as their visible symbols (␀, ␁, …).
+fn visible(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\t' => out.push_str("    "),
+            c if (c as u32) < 0x20 => {
+                out.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}'))
+            }
+            '\u{7f}' => out.push('\u{2421}'),
+            c if c.is_control() => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 /// Render a list of diagnostics with a closing summary line.

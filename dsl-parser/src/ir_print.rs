@@ -9,7 +9,12 @@ impl Program {
     pub fn dump(&self) -> String {
         let mut out = String::new();
         for m in &self.models {
-            Printer { p: self, m, out: &mut out }.model();
+            Printer {
+                p: self,
+                m,
+                out: &mut out,
+            }
+            .model();
         }
         out
     }
@@ -62,16 +67,35 @@ impl Printer<'_> {
             let model = &self.p.models[s.model];
             let mut binds = Vec::new();
             for b in &s.param_bindings {
-                binds.push(format!("param {} = {}", model.vars[b.var].name, self.expr(&b.value)));
+                binds.push(format!(
+                    "param {} = {}",
+                    model.vars[b.var].name,
+                    self.expr(&b.value)
+                ));
             }
             for b in &s.input_bindings {
-                binds.push(format!("input {} = {}", model.vars[b.var].name, self.expr(&b.value)));
+                binds.push(format!(
+                    "input {} = {}",
+                    model.vars[b.var].name,
+                    self.expr(&b.value)
+                ));
             }
             let off = if s.initially_on { "" } else { " off" };
-            let _ = writeln!(self.out, "  sub {}: {}({}){off}", s.name, model.name, binds.join(", "));
+            let _ = writeln!(
+                self.out,
+                "  sub {}: {}({}){off}",
+                s.name,
+                model.name,
+                binds.join(", ")
+            );
         }
         for (i, mem) in m.memories.iter().enumerate() {
-            let _ = writeln!(self.out, "  memory #{i}: {:?} (line {})", mem.kind, self.line(mem.span));
+            let _ = writeln!(
+                self.out,
+                "  memory #{i}: {:?} (line {})",
+                mem.kind,
+                self.line(mem.span)
+            );
         }
         let _ = writeln!(self.out, "  step:");
         let body = m.body.clone();
@@ -134,7 +158,10 @@ impl Printer<'_> {
                 self.expr(a)
             ),
         };
-        let fired = a.fired.map(|f| format!(" [sets fired#{f}]")).unwrap_or_default();
+        let fired = a
+            .fired
+            .map(|f| format!(" [sets fired#{f}]"))
+            .unwrap_or_default();
         format!("{t} := {rhs}{fired} (line {})", self.line(a.span))
     }
 
@@ -185,7 +212,10 @@ impl Printer<'_> {
             Expr::Call(f, xs) => format!(
                 "{}({})",
                 f.name(),
-                xs.iter().map(|x| self.expr(x)).collect::<Vec<_>>().join(", ")
+                xs.iter()
+                    .map(|x| self.expr(x))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }
     }

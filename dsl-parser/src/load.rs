@@ -22,7 +22,7 @@ pub fn load(root: &Path, text: Vec<u8>, read: &ReadFn, diags: &mut Vec<Diagnosti
         sources: SourceMap::default(),
         files: Vec::new(),
     };
-    let mut stack: Vec<PathBuf> = Vec::new();
+    let mut stack: Vec<(PathBuf, PathBuf)> = Vec::new();
     visit(&mut l, root.to_path_buf(), text, read, &mut stack, diags);
     l
 }
@@ -43,10 +43,11 @@ fn decode(
             let id = sources.add(path, lossy);
             let bom = usize::from(bytes.starts_with(&[0xEF, 0xBB, 0xBF])) * 3;
             let at = valid.saturating_sub(bom);
+            // The invalid byte became U+FFFD (3 bytes) in the lossy text.
             diags.push(
                 Diagnostic::error(
                     "E0005",
-                    Span::new(id, at, at + 1),
+                    Span::new(id, at, at + '\u{FFFD}'.len_utf8()),
                     format!(
                         "the file is not valid UTF-8 (byte 0x{:02X} at offset {valid})",
                         bytes[valid]
@@ -67,7 +68,7 @@ fn visit(
     path: PathBuf,
     bytes: Vec<u8>,
     read: &ReadFn,
-    stack: &mut Vec<PathBuf>,
+    stack: &mut Vec<(PathBuf, PathBuf)>,
     diags: &mut Vec<Diagnostic>,
 ) {
     let errors = diags.len();
@@ -83,17 +84,18 @@ fn visit(
             return;
         }
     };
-    stack.push(normal(&path));
+    stack.push((normal(&path), path.clone()));
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     for imp in &file.imports {
         let target = dir.join(&imp.path);
         let key = normal(&target);
-        if let Some(pos) = stack.iter().position(|p| *p == key) {
+        if let Some(pos) = stack.iter().position(|(p, _)| *p == key) {
+            // Paths as the user wrote them, not canonicalised.
             let mut chain: Vec<String> = stack[pos..]
                 .iter()
-                .map(|p| format!("`{}`", p.display()))
+                .map(|(_, shown)| format!("`{}`", shown.display()))
                 .collect();
-            chain.push(format!("`{}`", key.display()));
+            chain.push(format!("`{}`", target.display()));
             diags.push(
                 Diagnostic::error(
                     "E0302",

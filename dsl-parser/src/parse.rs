@@ -1,5 +1,9 @@
 //! Parsing: source text to the syntax tree, with limits and readable syntax errors.
 
+// A syntax error ends the parse of its file, so a `Diagnostic` is returned at
+// most once per file: boxing it would buy nothing.
+#![allow(clippy::result_large_err)]
+
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::ir::CmpOp;
@@ -54,9 +58,18 @@ pub fn parse_file(file: FileId, text: &str) -> Result<File, Diagnostic> {
             ),
         ));
     }
-    prescan(file, text)?;
+    let balance = prescan(file, text)?;
     pest::set_error_detail(true);
-    let mut pairs = SitParser::parse(Rule::file, text).map_err(|e| syntax_error(file, text, e))?;
+    let mut pairs = SitParser::parse(Rule::file, text).map_err(|e| {
+        let d = syntax_error(file, text, e);
+        // An unterminated comment or string explains any syntax error; an
+        // unbalanced bracket explains one that pest only saw at the end.
+        match balance {
+            Some(b) if b.message.starts_with("unterminated") => b,
+            Some(b) if d.span.start >= text.trim_end().len() => b,
+            _ => d,
+        }
+    })?;
     let top = pairs.next().expect("pest returns the file rule");
     let mut b = Builder { file };
     let mut out = File::default();
@@ -71,13 +84,17 @@ pub fn parse_file(file: FileId, text: &str) -> Result<File, Diagnostic> {
 }
 
 /// Reject nesting deeper than [`MAX_NESTING`] before the recursive parser
-/// sees it, naming the place where the limit is crossed.
-fn prescan(file: FileId, text: &str) -> Result<(), Diagnostic> {
+/// sees it, naming the place where the limit is crossed (`Err`). Also find
+/// the first unterminated comment or string or unbalanced bracket (`Ok(Some)`),
+/// which explains a syntax error better than pest's list of expected tokens.
+fn prescan(file: FileId, text: &str) -> Result<Option<Diagnostic>, Diagnostic> {
     let bytes = text.as_bytes();
-    let mut depth = 0usize;
-    let mut comment_depth = 0usize;
+    // Open brackets and block comments: (byte, offset).
+    let mut open: Vec<(u8, usize)> = Vec::new();
+    let mut comments: Vec<usize> = Vec::new();
     let mut i = 0;
-    let too_deep = |at: usize, what: &str| {
+    let at = |from: usize, len: usize| Span::new(file, from, from + len);
+    let too_deep = |from: usize, what: &str| {
         let help = if what == "comments are" {
             "a comment inside a comment is rarely needed: close the outer one first"
         } else {
@@ -85,7 +102,7 @@ fn prescan(file: FileId, text: &str) -> Result<(), Diagnostic> {
         };
         Diagnostic::error(
             "E0002",
-            Span::new(file, at, at + 1),
+            at(from, 1),
             format!("{what} nested too deeply (the limit is {MAX_NESTING} levels)"),
         )
         .with_label("this level is one too many")
@@ -93,15 +110,15 @@ fn prescan(file: FileId, text: &str) -> Result<(), Diagnostic> {
     };
     while i < bytes.len() {
         let c = bytes[i];
-        if comment_depth > 0 {
+        if !comments.is_empty() {
             if c == b'*' && bytes.get(i + 1) == Some(&b'/') {
-                comment_depth -= 1;
+                comments.pop();
                 i += 2;
                 continue;
             }
             if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
-                comment_depth += 1;
-                if comment_depth > MAX_NESTING {
+                comments.push(i);
+                if comments.len() > MAX_NESTING {
                     return Err(too_deep(i, "comments are"));
                 }
                 i += 2;
@@ -118,11 +135,12 @@ fn prescan(file: FileId, text: &str) -> Result<(), Diagnostic> {
                 continue;
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                comment_depth = 1;
+                comments.push(i);
                 i += 2;
                 continue;
             }
             b'"' => {
+                let start = i;
                 i += 1;
                 while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
                     if bytes[i] == b'\\' {
@@ -130,19 +148,75 @@ fn prescan(file: FileId, text: &str) -> Result<(), Diagnostic> {
                     }
                     i += 1;
                 }
+                if i >= bytes.len() || bytes[i] != b'"' {
+                    return Ok(Some(
+                        Diagnostic::error("E0006", at(start, 1), "unterminated string")
+                            .with_label("this string has no closing `\"` on its line")
+                            .with_help("close it with `\"`; strings cannot span lines"),
+                    ));
+                }
             }
-            b'(' | b'{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
+            b'(' | b'{' | b'[' => {
+                open.push((c, i));
+                if open.len() > MAX_NESTING {
                     return Err(too_deep(i, "brackets are"));
                 }
             }
-            b')' | b'}' => depth = depth.saturating_sub(1),
+            b')' | b'}' | b']' => {
+                let want = match c {
+                    b')' => b'(',
+                    b'}' => b'{',
+                    _ => b'[',
+                };
+                match open.pop() {
+                    Some((o, _)) if o == want => {}
+                    Some((o, pos)) => {
+                        return Ok(Some(
+                            Diagnostic::error(
+                                "E0006",
+                                at(i, 1),
+                                format!("`{}` does not close `{}`", c as char, o as char),
+                            )
+                            .with_label("mismatched closing bracket")
+                            .with_related(at(pos, 1), "the bracket still open here"),
+                        ));
+                    }
+                    None => {
+                        return Ok(Some(
+                            Diagnostic::error(
+                                "E0006",
+                                at(i, 1),
+                                format!("unexpected `{}`: no bracket is open", c as char),
+                            )
+                            .with_label("nothing to close"),
+                        ));
+                    }
+                }
+            }
             _ => {}
         }
         i += 1;
     }
-    Ok(())
+    if let Some(&start) = comments.first() {
+        return Ok(Some(
+            Diagnostic::error("E0006", at(start, 2), "unterminated block comment")
+                .with_label("this `/*` is never closed")
+                .with_note("block comments nest: every `/*` inside needs its own `*/`"),
+        ));
+    }
+    if let Some(&(c, pos)) = open.last() {
+        let close = match c {
+            b'(' => ')',
+            b'{' => '}',
+            _ => ']',
+        };
+        return Ok(Some(
+            Diagnostic::error("E0006", at(pos, 1), format!("unclosed `{}`", c as char))
+                .with_label(format!("this `{}` is never closed", c as char))
+                .with_help(format!("add the missing `{close}`")),
+        ));
+    }
+    Ok(None)
 }
 
 fn friendly_rule(r: Rule) -> Option<&'static str> {
@@ -304,13 +378,11 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
         .chars()
         .take_while(|c| unicode_ident::is_xid_continue(*c))
         .collect();
-    if !word.is_empty() {
-        if let Some(k) = crate::suggest::did_you_mean(&word, crate::check::KEYWORDS.iter().copied())
-        {
-            if expected.iter().any(|s| s.contains(&format!("`{k}`"))) {
-                d = d.with_help(format!("did you mean the keyword `{k}`?"));
-            }
-        }
+    if !word.is_empty()
+        && let Some(k) = crate::suggest::did_you_mean(&word, crate::check::KEYWORDS.iter().copied())
+        && expected.iter().any(|s| s.contains(&format!("`{k}`")))
+    {
+        d = d.with_help(format!("did you mean the keyword `{k}`?"));
     }
     d
 }

@@ -5,10 +5,17 @@ pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
+    // Typos are short; comparing long names costs time quadratic in their
+    // length and suggests nothing useful.
+    const MAX: usize = 64;
+    let len = name.chars().count();
+    if len > MAX {
+        return None;
+    }
     let lower = name.to_lowercase();
     let mut best: Option<(f64, &str)> = None;
     for c in candidates {
-        if c == name {
+        if c == name || c.chars().count().abs_diff(len) > 3 {
             continue;
         }
         let score = if c.to_lowercase() == lower {
@@ -17,7 +24,6 @@ pub fn did_you_mean<'a>(
             strsim::jaro_winkler(&lower, &c.to_lowercase())
         };
         let dist = strsim::levenshtein(&lower, &c.to_lowercase());
-        let len = name.chars().count();
         let close = (score >= 0.85 && len > 2) || (dist <= 2 && dist < len);
         if close && best.is_none_or(|(s, _)| score > s) {
             best = Some((score, c));
