@@ -432,14 +432,15 @@ fn trimmed(file: FileId, p: &Pair<Rule>) -> Span {
     let s = p.as_span();
     let text = p.as_str();
     let mut end = s.start() + text.trim_end().len();
-    // A trailing comment inside the pair (rare): cut at its start.
-    if let Some(i) = text[..end - s.start()].rfind("//") {
-        if !text[..i].contains('\n')
-            && text[i..].lines().count() == 1
-            && !text[..i].trim_end().is_empty()
-        {
-            end = s.start() + text[..i].trim_end().len();
-        }
+    // pest keeps the white space and comments skipped before a trailing
+    // repetition that matched nothing (`path = { name ~ ("." ~ name)* }`):
+    // cut a trailing `//` comment too.
+    if let Some(i) = text[..end - s.start()].rfind("//")
+        && !text[..i].contains('\n')
+        && text[i..].lines().count() == 1
+        && !text[..i].trim_end().is_empty()
+    {
+        end = s.start() + text[..i].trim_end().len();
     }
     Span::new(file, s.start(), end.max(s.start()))
 }
