@@ -1,0 +1,65 @@
+//! The compile pipeline on synthetic models of 100, 1 000 and 10 000 rules.
+//!
+//! - `check`: parse and check the source (`sit_parser::check_source`);
+//! - `emit`: generate the Rust code from the checked program (`sit_codegen::generate`,
+//!   code generation and prettyplease formatting);
+//! - `interp_load`: compile the checked program for the interpreter
+//!   (`sit_interp::Instance::try_new`), the interpreter's counterpart of rustc.
+//!
+//! The models come from `sit_synth::synthetic`. rustc's time on the generated code is
+//! measured by the ignored test `tests/rustc_build_time.rs`. Run:
+//! `cargo bench -p sit-bench --bench compile` (see `docs/performance.md`).
+
+use divan::counter::ItemsCount;
+use divan::{Bencher, black_box};
+use sit_parser::ir::Program;
+
+/// Rules of the synthetic models.
+const SIZES: &[usize] = &[100, 1_000, 10_000];
+
+fn main() {
+    divan::main();
+}
+
+/// The checked program of the synthetic model with `rules` rules.
+fn program(rules: usize) -> Program {
+    let out = sit_parser::check_source(
+        format!("synthetic{rules}.sit"),
+        &sit_synth::synthetic(rules),
+    );
+    match out.program {
+        Some(p) if !out.has_errors() => p,
+        _ => panic!("synthetic({rules}) does not check:\n{}", out.render()),
+    }
+}
+
+#[divan::bench(args = SIZES, sample_count = 10, sample_size = 1)]
+fn check(b: Bencher, rules: usize) {
+    let text = sit_synth::synthetic(rules);
+    let name = format!("synthetic{rules}.sit");
+    b.counter(ItemsCount::new(rules)).bench(|| {
+        let out = sit_parser::check_source(&name, black_box(&text));
+        assert!(!out.has_errors());
+        out
+    });
+}
+
+#[divan::bench(args = SIZES, sample_count = 10, sample_size = 1)]
+fn emit(b: Bencher, rules: usize) {
+    let program = program(rules);
+    let options = sit_codegen::Options::default();
+    b.counter(ItemsCount::new(rules)).bench(|| {
+        sit_codegen::generate(black_box(&program), &options)
+            .unwrap_or_else(|e| panic!("synthetic({rules}): {e}"))
+    });
+}
+
+#[divan::bench(args = SIZES, sample_count = 10, sample_size = 1)]
+fn interp_load(b: Bencher, rules: usize) {
+    let program = program(rules);
+    let root = program.roots()[0];
+    b.counter(ItemsCount::new(rules)).bench(|| {
+        sit_interp::Instance::try_new(black_box(&program), root)
+            .unwrap_or_else(|e| panic!("synthetic({rules}): {e}"))
+    });
+}

@@ -1,0 +1,94 @@
+//! Wall time of the generated pendulum or Van der Pol step over a whole run, for
+//! `scripts/peer_scipy.py`.
+//!
+//! Usage: `peer_timing MODEL DT T_END [REPEATS]` with MODEL `pendulum` or
+//! `van_der_pol`. Runs `round(T_END / DT)` steps from the initial state (as `sitc
+//! run` does), REPEATS times (default 21), and prints one line of JSON: the model, the
+//! number of steps, the median wall time in seconds and the final state.
+
+use sit_bench::generated::{pendulum::Pendulum, van_der_pol::VanDerPol};
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::Instant;
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// Runs `steps` steps of a fresh model `repeats` times; the median time and the final state.
+fn time<M>(
+    new: fn() -> M,
+    step: fn(&mut M, f64),
+    state: fn(&M) -> [f64; 2],
+    dt: f64,
+    steps: u64,
+    repeats: usize,
+) -> (f64, [f64; 2]) {
+    let mut times = Vec::with_capacity(repeats);
+    let mut last = [0.0; 2];
+    for _ in 0..repeats {
+        let mut m = new();
+        let dt = black_box(dt);
+        let start = Instant::now();
+        for _ in 0..steps {
+            step(&mut m, dt);
+        }
+        times.push(start.elapsed().as_secs_f64());
+        last = state(black_box(&m));
+    }
+    (median(times), last)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: peer_timing pendulum|van_der_pol DT T_END [REPEATS]";
+    let (Some(model), Some(dt), Some(t_end)) = (
+        args.first(),
+        args.get(1).and_then(|s| s.parse::<f64>().ok()),
+        args.get(2).and_then(|s| s.parse::<f64>().ok()),
+    ) else {
+        eprintln!("{usage}");
+        return ExitCode::from(2);
+    };
+    let repeats = match args.get(3).map(|s| s.parse::<usize>()) {
+        None => 21,
+        Some(Ok(n)) if n > 0 => n,
+        Some(_) => {
+            eprintln!("{usage}");
+            return ExitCode::from(2);
+        }
+    };
+    if !(dt > 0.0 && t_end >= 0.0 && (t_end / dt).is_finite()) {
+        eprintln!("DT must be > 0 and T_END >= 0");
+        return ExitCode::from(2);
+    }
+    let steps = (t_end / dt).round() as u64;
+    let (seconds, state) = match model.as_str() {
+        "pendulum" => time(
+            Pendulum::new,
+            Pendulum::step,
+            |m| [m.angle, m.omega],
+            dt,
+            steps,
+            repeats,
+        ),
+        "van_der_pol" => time(
+            VanDerPol::new,
+            VanDerPol::step,
+            |m| [m.x0, m.x1],
+            dt,
+            steps,
+            repeats,
+        ),
+        _ => {
+            eprintln!("{usage}");
+            return ExitCode::from(2);
+        }
+    };
+    println!(
+        "{{\"model\": \"{model}\", \"steps\": {steps}, \"seconds\": {seconds:e}, \"state\": [{:?}, {:?}]}}",
+        state[0], state[1]
+    );
+    ExitCode::SUCCESS
+}
