@@ -5,7 +5,8 @@
 //! procedure and compiled and interpreted runs agree to the bit. All arithmetic beyond
 //! `+ - * /` goes through `libm`, so results do not depend on the platform or on `std`.
 //!
-//! The crate is `no_std` without its default `std` feature, which only adds `trace`.
+//! The crate is `no_std` without its default `std` feature, which only adds `trace`; the
+//! `parallel` feature (which implies `std`) adds `sweep`, parameter studies on rayon.
 //!
 //! ```
 //! use sit_runtime::{integral, lag, math};
@@ -30,6 +31,8 @@ extern crate std;
 pub mod math;
 pub mod model;
 pub mod procedures;
+#[cfg(feature = "parallel")]
+pub mod sweep;
 #[cfg(feature = "std")]
 pub mod trace;
 

@@ -1,0 +1,266 @@
+//! `sitc sweep`: the table, bit-identity of a row with `sitc run`, thread-independent
+//! output, summaries, and the usage errors (one line, exit 2).
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use std::path::PathBuf;
+
+fn sitc() -> assert_cmd::Command {
+    cargo_bin_cmd!("sitc")
+}
+
+fn model(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../examples/models/{name}.sit"))
+}
+
+fn stdout(cmd: &mut assert_cmd::Command) -> String {
+    let out = cmd
+        .assert()
+        .success()
+        .stderr("")
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).expect("UTF-8")
+}
+
+const VDP: [&str; 10] = [
+    "--param",
+    "mu=0..2:5",
+    "--param",
+    "x0=1,2.5",
+    "--dt",
+    "0.01",
+    "--t-end",
+    "7",
+    "--record",
+    "x0,x1",
+];
+
+#[test]
+fn one_row_per_combination_in_order() {
+    let csv = stdout(sitc().arg("sweep").arg(model("van_der_pol")).args(VDP));
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "mu,x0,final(x0),x1");
+    assert_eq!(lines.len(), 1 + 5 * 2);
+    let axes: Vec<(&str, &str)> = lines[1..]
+        .iter()
+        .map(|l| {
+            let mut f = l.split(',');
+            (f.next().unwrap(), f.next().unwrap())
+        })
+        .collect();
+    let want = [
+        ("0", "1"),
+        ("0", "2.5"),
+        ("0.5", "1"),
+        ("0.5", "2.5"),
+        ("1", "1"),
+        ("1", "2.5"),
+        ("1.5", "1"),
+        ("1.5", "2.5"),
+        ("2", "1"),
+        ("2", "2.5"),
+    ];
+    assert_eq!(axes, want);
+}
+
+/// Every row's final values are the last row of `sitc run` with the same `--set`s, as
+/// text (both print `f64` with `{}`, so equal text is equal bits).
+#[test]
+fn rows_are_bit_identical_to_sitc_run() {
+    let csv = stdout(sitc().arg("sweep").arg(model("van_der_pol")).args(VDP));
+    for line in csv.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let trace = stdout(
+            sitc()
+                .arg("run")
+                .arg(model("van_der_pol"))
+                .args(["--set", &format!("mu={}", fields[0])])
+                .args(["--set", &format!("x0={}", fields[1])])
+                .args(["--dt", "0.01", "--t-end", "7", "--record", "x0,x1"]),
+        );
+        let last = trace.lines().last().unwrap();
+        let run_values: Vec<&str> = last.split(',').skip(1).collect();
+        assert_eq!(run_values, fields[2..], "row {line}");
+    }
+}
+
+/// A study whose every row is decided by a guard (σ rules and `otherwise`): the same
+/// identity with `sitc run`, here on the thermostat.
+#[test]
+fn guarded_model_rows_match_sitc_run() {
+    let csv = stdout(sitc().arg("sweep").arg(model("thermostat")).args([
+        "--param",
+        "k=100..200:3",
+        "--param",
+        "heating=false,true",
+        "--dt",
+        "1",
+        "--t-end",
+        "5000",
+        "--record",
+        "T,Q,heating",
+    ]));
+    for line in csv.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let trace = stdout(
+            sitc()
+                .arg("run")
+                .arg(model("thermostat"))
+                .args([
+                    "--set",
+                    &format!("k={}", f[0]),
+                    "--set",
+                    &format!("heating={}", f[1]),
+                ])
+                .args(["--dt", "1", "--t-end", "5000", "--record", "T,Q,heating"]),
+        );
+        let last: Vec<&str> = trace.lines().last().unwrap().split(',').skip(1).collect();
+        assert_eq!(last, f[2..], "row {line}");
+    }
+}
+
+#[test]
+fn output_does_not_depend_on_the_number_of_threads() {
+    let run = |threads: &str| {
+        stdout(
+            sitc()
+                .env("RAYON_NUM_THREADS", threads)
+                .arg("sweep")
+                .arg(model("van_der_pol"))
+                .args(VDP)
+                .args(["--summary", "final,max,min,first-crossing=0"]),
+        )
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    assert_eq!(one, run("3"));
+}
+
+/// Dahlquist: x_n = (1 − k·dt)^n from x = 1, forward Euler. The max is the start, the
+/// min the end, and x first falls below 1/2 after ceil(ln 2 / −ln(1 − k·dt)) steps.
+#[test]
+fn summaries_against_the_closed_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("study.csv");
+    sitc()
+        .arg("sweep")
+        .arg(model("dahlquist"))
+        .args([
+            "--param", "k=1,2", "--dt", "0.1", "--t-end", "10", "--record", "x",
+        ])
+        .args([
+            "--summary",
+            "final",
+            "--summary",
+            "max,min,first-crossing=0.5",
+        ])
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout("");
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("k,x,max(x),min(x),crossing(x=0.5)"));
+    for (line, k) in lines.zip([1.0f64, 2.0]) {
+        let v: Vec<f64> = line.split(',').map(|x| x.parse().unwrap()).collect();
+        let factor = 1.0 - k * 0.1;
+        // 100 steps of two roundings each against powi's few: relative 1e-13 is ample.
+        assert!(
+            (v[1] - factor.powi(100)).abs() <= 1e-13 * factor.powi(100),
+            "{line}"
+        );
+        assert_eq!(v[2], 1.0);
+        assert_eq!(v[3], v[1]);
+        let n = (2f64.ln() / -factor.ln()).ceil();
+        // The time is a sum of n steps of 0.1, not n·0.1: apart by a few ulps.
+        assert!((v[4] - n * 0.1).abs() < 1e-12, "{line}: n = {n}");
+    }
+}
+
+fn fails(args: &[&str], message: &str) {
+    let out = sitc()
+        .arg("sweep")
+        .arg(model("van_der_pol"))
+        .args(args)
+        .assert()
+        .code(2)
+        .stdout("")
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(out).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(err.trim_end(), message);
+}
+
+#[test]
+fn usage_errors_are_one_line_and_exit_2() {
+    fails(
+        &["--param", "mux=0..1:3"],
+        "error: --param mux: no variable named `mux`; did you mean `mu`?",
+    );
+    fails(
+        &["--param", "mu=0..1:0"],
+        "error: --param mu: `0..1:0` has N = 0 values; N must be at least 1",
+    );
+    fails(
+        &["--param", "mu=0..1"],
+        "error: --param mu: `0..1` is not LO..HI:N (e.g. 0..1:11)",
+    );
+    fails(
+        &["--param", "mu=1,x"],
+        "error: --param mu: `x` is not a number",
+    );
+    fails(
+        &["--param", "mu=1", "--param", "mu=2"],
+        "error: --param mu: given twice",
+    );
+    fails(
+        &["--param", "mu=1", "--summary", "mean"],
+        "error: --summary `mean`: expected final, max, min or first-crossing=THRESH",
+    );
+    fails(
+        &["--param", "mu=1", "--record", "x9"],
+        "error: --record: no variable named `x9`; did you mean `x0`?",
+    );
+    fails(
+        &["--param", "mu=1", "--dt", "0"],
+        "error: --dt must be a finite number > 0, not 0",
+    );
+}
+
+#[test]
+fn values_that_cannot_be_set_are_reported() {
+    let err = sitc()
+        .arg("sweep")
+        .arg(model("thermostat"))
+        .args(["--param", "heating=0,0.5", "--t-end", "1"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert_eq!(
+        String::from_utf8(err).unwrap(),
+        "error: the run with heating=0.5: `heating` is logical: expected 0 or 1, got 0.5\n"
+    );
+}
+
+#[test]
+fn derived_params_cannot_be_swept() {
+    let err = sitc()
+        .arg("sweep")
+        .arg(model("hoop_spin"))
+        .args(["--param", "J=1,2", "--t-end", "0"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert_eq!(
+        String::from_utf8(err).unwrap(),
+        "error: --param J: `J` is a param: it is derived from other params and cannot be set\n"
+    );
+}

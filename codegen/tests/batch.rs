@@ -1,0 +1,85 @@
+//! The batch form (`generate_with_batch`): snapshots of the batch items of small models,
+//! what gets a batch form, and that the scalar code before it is unchanged. Compiling the
+//! batch code and its bit-identity with the scalar step are tested in `examples/batch`.
+
+use sit_codegen::{Options, generate, generate_with_batch};
+
+fn program(text: &str) -> sit_parser::ir::Program {
+    let out = sit_parser::check_source("m.sit", text);
+    assert!(!out.has_errors(), "{}", out.render());
+    out.program.expect("checked")
+}
+
+/// The batch part: everything after the scalar code.
+fn batch_part(p: &sit_parser::ir::Program) -> String {
+    let scalar = generate(p, &Options::default()).unwrap();
+    let both = generate_with_batch(p, &Options::default()).unwrap();
+    assert!(
+        both.starts_with(&scalar),
+        "the scalar code comes first, unchanged"
+    );
+    both[scalar.len()..].to_string()
+}
+
+#[test]
+fn guards_otherwise_events_and_deriv() {
+    let p = program(
+        "model M {\n\
+         param k = 2;\n\
+         param k2 = 2 * k;\n\
+         real x = 1;\n\
+         real y;\n\
+         real v;\n\
+         flag q;\n\
+         pred high = x > 0.5;\n\
+         event up = x > k2;\n\
+         when high & !q { y = x * k2; when x < 3 { v = 1; } }\n\
+         when x > 0.9 => q;\n\
+         when x < 0.1 => !q;\n\
+         y = 0 otherwise;\n\
+         v = deriv(x) when up;\n\
+         x = integral(-k * x + dt);\n\
+         }\n",
+    );
+    insta::assert_snapshot!(batch_part(&p));
+}
+
+#[test]
+fn models_with_submodels_have_no_batch_form() {
+    let p = program(
+        "model Leaf { input real u; output real y; y = integral(u); }\n\
+         model Top { sub a: Leaf(u = 1); output real z; z = a.y; }\n",
+    );
+    let batch = batch_part(&p);
+    assert!(
+        batch.contains("pub struct LeafBatch<const N: usize>"),
+        "{batch}"
+    );
+    assert!(!batch.contains("TopBatch"), "{batch}");
+    let only_top = Options {
+        model: Some("Top".into()),
+    };
+    assert!(
+        generate_with_batch(&p, &only_top)
+            .unwrap()
+            .contains("LeafBatch")
+    );
+    let unknown = Options {
+        model: Some("Nope".into()),
+    };
+    assert!(generate_with_batch(&p, &unknown).is_err());
+}
+
+#[test]
+fn batch_names_do_not_collide_with_models() {
+    let p = program("model A { real x; }\nmodel ABatch { real y; }\n");
+    let batch = batch_part(&p);
+    assert!(
+        batch.contains("pub struct ABatch_<const N: usize>"),
+        "{batch}"
+    );
+    assert!(
+        batch.contains("pub struct ABatchBatch<const N: usize>"),
+        "{batch}"
+    );
+}

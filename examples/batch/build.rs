@@ -1,0 +1,125 @@
+//! Generates every model of `examples/models` (subfolders included) and a set of random
+//! models from `sit-synth` with `sit_codegen::generate_with_batch`, one module each, and
+//! a registry of the models that have a batch form, with the step and run length taken
+//! from the `Run:` line of the model's documentation (`--dt`, `--t-end`).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// How many random models are compiled.
+const RANDOM_MODELS: u64 = 20;
+
+fn main() {
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let examples = Path::new("../models");
+    println!("cargo:rerun-if-changed={}", examples.display());
+    let mut files = Vec::new();
+    sit_files(examples, &mut files);
+    files.sort();
+    let random = out.join("random");
+    std::fs::create_dir_all(&random).expect("OUT_DIR is writable");
+    for seed in 0..RANDOM_MODELS {
+        let path = random.join(format!("random_{seed}.sit"));
+        write_if_changed(
+            &path,
+            &sit_synth::random_file(seed, sit_synth::Size::default()),
+        );
+        files.push(path);
+    }
+    let mut modules = String::new();
+    let mut impls = String::new();
+    let mut registry = String::from(
+        "/// Every model with a batch form: (file stem, model, dt, steps, bit-identity check).\n\
+         pub fn all() -> Vec<(&'static str, &'static str, f64, u64, crate::Check)> {\n    vec![\n",
+    );
+    for file in &files {
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let module = format!("m_{stem}");
+        let checked = sit_parser::check_file(file).expect("readable");
+        let errors = checked.has_errors();
+        let Some(program) = checked.program.as_ref().filter(|_| !errors) else {
+            eprintln!("{}: {}", file.display(), checked.render());
+            std::process::exit(1)
+        };
+        let code =
+            sit_codegen::generate_with_batch(program, &Default::default()).unwrap_or_else(|e| {
+                eprintln!("{}: {e}", file.display());
+                std::process::exit(1)
+            });
+        write_if_changed(&out.join(format!("{module}.rs")), &code);
+        // The code of some random models trips clippy's boolean lints on `&&`/`||` chains
+        // such as `q && q` (a report to the scalar generator); the library models are
+        // checked without allowance.
+        let allow = if stem.starts_with("random_") {
+            "#[allow(clippy::all)]\n"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            modules,
+            "/// Generated from `{stem}.sit`, with batch forms.\n{allow}pub mod {module} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\"));\n}}"
+        );
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let (dt, t_end) = run_line(&text);
+        // At most 50 000 steps per model: enough for every guard of the library to fire.
+        let steps = ((t_end / dt).round() as u64).min(50_000);
+        for m in &program.models {
+            if m.subs.is_empty() && code.contains(&format!("pub struct {}Batch<", m.name)) {
+                let name = &m.name;
+                let batch = format!("{module}::{name}Batch<8>");
+                let _ = writeln!(
+                    registry,
+                    "        ({stem:?}, {name:?}, {dt:?}, {steps}, crate::check::<{batch}>),"
+                );
+                let _ = writeln!(
+                    impls,
+                    "impl crate::Lanes for {batch} {{\n    type Scalar = {module}::{name};\n    fn splat(m: &Self::Scalar) -> Self {{ Self::splat(m) }}\n    fn lane(&self, i: usize) -> Option<Self::Scalar> {{ Self::lane(self, i) }}\n    fn set_lane(&mut self, i: usize, m: &Self::Scalar) -> bool {{ Self::set_lane(self, i, m) }}\n    fn step(&mut self, dt: f64) {{ Self::step(self, dt) }}\n    fn reset(&mut self) {{ Self::reset(self) }}\n}}"
+                );
+            }
+        }
+    }
+    registry.push_str("    ]\n}\n");
+    write_if_changed(&out.join("models.rs"), &(modules + &impls + &registry));
+}
+
+/// `--dt` and `--t-end` of the `Run:` line of a model's documentation, or `sitc run`'s
+/// defaults (0.01, 10).
+fn run_line(text: &str) -> (f64, f64) {
+    let line = text
+        .lines()
+        .find(|l| l.contains("Run: `sitc run"))
+        .unwrap_or("");
+    let words: Vec<&str> = line
+        .split_whitespace()
+        .map(|w| w.trim_end_matches('`'))
+        .collect();
+    let after = |flag: &str| {
+        let i = words.iter().position(|w| *w == flag)?;
+        words.get(i + 1)?.parse::<f64>().ok()
+    };
+    (
+        after("--dt").unwrap_or(0.01),
+        after("--t-end").unwrap_or(10.0),
+    )
+}
+
+fn write_if_changed(path: &Path, text: &str) {
+    if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
+        std::fs::write(path, text).expect("OUT_DIR is writable");
+    }
+}
+
+/// Every `.sit` file under `dir`.
+fn sit_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            sit_files(&path, out);
+        } else if path.extension().is_some_and(|x| x == "sit") {
+            out.push(path);
+        }
+    }
+}
