@@ -19,9 +19,24 @@ fn main() {
     std::fs::create_dir_all(&random_dir).expect("OUT_DIR is writable");
     for seed in 0..RANDOM_MODELS {
         let path = random_dir.join(format!("random_{seed}.sit"));
-        write_if_changed(&path, &sit_synth::random_file(seed, sit_synth::Size::default()));
+        write_if_changed(
+            &path,
+            &sit_synth::random_file(seed, sit_synth::Size::default()),
+        );
         files.push(path);
     }
+    // Over 500 top-level rules, so `step` is generated in pieces; `y`'s `otherwise` flag
+    // is set in the first piece and read in the last.
+    let big = random_dir.join("random_synthetic1200.sit");
+    let text = sit_synth::synthetic(1200)
+        .replacen(
+            "    pred hot",
+            "    output real y = 0;\n    y = 1 when time > 5;\n    pred hot",
+            1,
+        )
+        .replacen("\n}\n", "\n    y = 2 otherwise;\n}\n", 1);
+    write_if_changed(&big, &text);
+    files.push(big);
     let mut registry = String::from(
         "/// Every compiled model: (file stem, model name, constructor).\n\
          pub fn all() -> Vec<(&'static str, &'static str, fn() -> Box<dyn ::sit_runtime::Model>)> {\n    vec![\n",

@@ -5,6 +5,7 @@ mod params;
 mod plot;
 mod progress;
 mod run;
+mod sweep;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
@@ -46,6 +47,9 @@ enum Command {
     Run(run::RunArgs),
     /// Draw a CSV trace written by `sitc run` as an SVG figure (exit 0; 2: usage or I/O).
     Plot(plot::PlotArgs),
+    /// Run a model for every combination of parameter values, in parallel, and write one
+    /// CSV row per combination (exit 0; 1: the model has errors; 2: usage or I/O).
+    Sweep(sweep::SweepArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -73,6 +77,7 @@ fn main() -> ExitCode {
         Command::Emit { file, out, model } => emit::run(&file, out.as_ref(), model),
         Command::Run(args) => run::run(args),
         Command::Plot(args) => plot::plot(args),
+        Command::Sweep(args) => sweep::sweep(args),
     }
 }
 

@@ -508,7 +508,7 @@ mod tests {
     #[test]
     fn ticks_near_zero_show_as_zero() {
         assert_eq!(tick(snap(-2.220446049250313e-16, 2.0)), "0");
-        assert_eq!(tick(snap(1e-6, 2e-6)), "0.000001");
+        assert_eq!(tick(snap(1e-6, 2e-6)), "1.00e-6");
     }
 
     fn trace(columns: Vec<(&str, bool, Vec<f64>)>) -> Trace {

@@ -57,6 +57,11 @@ pub struct RunArgs {
     /// Also draw the recorded variables into this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Stop at the first value that is not finite (NaN or infinity) and report the
+    /// variable, the rule that computed it and the time (exit 1); the rows before it
+    /// are written.
+    #[arg(long = "check-finite")]
+    pub check_finite: bool,
 }
 
 /// Why a run stopped: a usage or I/O error (exit 2) or an error in the model (exit 1).
@@ -101,6 +106,8 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     }
     let loaded = match sit_interp::load_file(&args.file, args.model.as_deref()) {
         Ok(l) => l,
+        // The interpreter's own errors are one line, not rendered diagnostics.
+        Err(sit_interp::LoadError::Interp(e)) => return Err(Fail::Model(format!("error: {e}\n"))),
         Err(e) if e.is_model_error() => return Err(Fail::Model(e.to_string())),
         Err(e) => return Err(Fail::Usage(e.to_string())),
     };
@@ -108,7 +115,10 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         eprint!("{}", loaded.warnings);
     }
     let mut model = loaded.instance;
-    apply(&mut model, &values)?;
+    apply(&mut model, &values, args.check_finite)?;
+    if args.check_finite {
+        model.check_values().map_err(non_finite)?;
+    }
     let record = record_list(&model, args.record.as_deref())?;
     let recorder = Recorder::new(&model, &record).map_err(|e| e.to_string())?;
     let mut trace = args.plot.as_ref().map(|_| {
@@ -134,17 +144,16 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         None => (Box::new(std::io::stdout().lock()), "the trace".into()),
     };
     let mut out = BufWriter::new(out);
-    let written = simulate(
-        &mut model,
-        &recorder,
-        args.dt,
+    let run = Run {
+        dt: args.dt,
         steps,
-        args.every,
-        &mut out,
-        trace.as_mut(),
-    );
+        every: args.every,
+        check_finite: args.check_finite,
+    };
+    let written = simulate(&mut model, &recorder, &run, &mut out, trace.as_mut());
     match written {
-        Ok(()) => {}
+        Ok(None) => {}
+        Ok(Some(fault)) => return Err(non_finite(fault)),
         // The reader went away (`sitc run ... | head`): stop quietly.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
         Err(e) => return Err(format!("cannot write {shown}: {}", io_reason(&e)).into()),
@@ -171,8 +180,18 @@ fn step_count(dt: f64, t_end: f64) -> Result<u64, String> {
     Ok(steps as u64)
 }
 
-/// Sets the values: params and inputs, then reset, then the rest (states, `on`).
-fn apply(model: &mut sit_interp::Instance, values: &[(String, f64, String)]) -> Result<(), String> {
+/// The error of `--check-finite` (exit 1).
+fn non_finite(fault: sit_interp::NonFinite) -> Fail {
+    Fail::Model(format!("error: {fault}\n"))
+}
+
+/// Sets the values: params and inputs, then reset (checked with `check_finite`), then
+/// the rest (states, `on`).
+fn apply(
+    model: &mut sit_interp::Instance,
+    values: &[(String, f64, String)],
+    check_finite: bool,
+) -> Result<(), Fail> {
     let mut resolved = Vec::with_capacity(values.len());
     for (name, value, source) in values {
         let index = model
@@ -195,7 +214,11 @@ fn apply(model: &mut sit_interp::Instance, values: &[(String, f64, String)]) -> 
     for x in early {
         set(model, x)?;
     }
-    model.reset();
+    if check_finite {
+        model.reset_checked().map_err(non_finite)?;
+    } else {
+        model.reset();
+    }
     for x in late {
         set(model, x)?;
     }
@@ -232,17 +255,30 @@ fn record_list(model: &sit_interp::Instance, record: Option<&str>) -> Result<Vec
     }
 }
 
-/// Runs `steps` steps, writing the initial row and every `every`-th row to `out` (and
-/// into `trace` if any).
-fn simulate(
-    model: &mut sit_interp::Instance,
-    recorder: &Recorder,
+/// How to run: the step, the number of steps, the row interval and the checked mode.
+struct Run {
     dt: f64,
     steps: u64,
     every: u64,
+    check_finite: bool,
+}
+
+/// Runs the steps, writing the initial row and every `every`-th row to `out` (and
+/// into `trace` if any). With `check_finite`, stops at the first non-finite value and
+/// returns it (the rows before it are written).
+fn simulate(
+    model: &mut sit_interp::Instance,
+    recorder: &Recorder,
+    run: &Run,
     out: &mut dyn Write,
     mut trace: Option<&mut Trace>,
-) -> std::io::Result<()> {
+) -> std::io::Result<Option<sit_interp::NonFinite>> {
+    let Run {
+        dt,
+        steps,
+        every,
+        check_finite,
+    } = *run;
     let keep = |model: &sit_interp::Instance, trace: &mut Option<&mut Trace>| {
         if let Some(trace) = trace {
             let values = recorder
@@ -256,7 +292,15 @@ fn simulate(
     keep(model, &mut trace);
     let progress = Progress::new(steps);
     for k in 1..=steps {
-        model.step(dt);
+        if check_finite {
+            if let Err(fault) = model.step_checked(dt) {
+                progress.finish();
+                out.flush()?;
+                return Ok(Some(fault));
+            }
+        } else {
+            model.step(dt);
+        }
         if k % every == 0 {
             recorder.write_row(model, out)?;
             keep(model, &mut trace);
@@ -266,7 +310,8 @@ fn simulate(
         }
     }
     progress.finish();
-    out.flush()
+    out.flush()?;
+    Ok(None)
 }
 
 #[cfg(test)]

@@ -1,11 +1,12 @@
 //! The bodies of `new`, `reset` and `step`: the semantics of `ir.rs`, statement for statement.
 
 use crate::expr::ExprGen;
+use crate::fired::Fired;
 use crate::lints::Lints;
 use crate::names::ident;
-use crate::plan::Plan;
+use crate::plan::{Plan, step_pieces};
 use crate::provenance::{Comments, Provenance};
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::{Ident, Literal, TokenStream, TokenTree};
 use quote::{format_ident, quote};
 use sit_parser::Span;
 use sit_parser::ir::{Assign, Expr, ModelId, Rhs, Stmt, Sub, Ty, VarKind};
@@ -28,6 +29,8 @@ pub(crate) struct Body {
     pub tokens: TokenStream,
     /// Lints to allow on the function.
     pub lints: Lints,
+    /// Private methods the function calls (the pieces of a long `step`), or nothing.
+    pub methods: TokenStream,
 }
 
 /// Whether an expression reads nothing (only literals and operators), so that it can
@@ -56,27 +59,18 @@ fn fired_ident(k: usize) -> Ident {
     format_ident!("fired_{}", k)
 }
 
-/// Per `otherwise` flag: the pre-order positions of the rules that set it and of the
-/// `otherwise` rules that read it, in the body's textual order.
-#[derive(Default, Clone)]
-struct FiredUse {
-    last_read: Option<usize>,
-}
-
-/// Records, for each flag, the position of its last read.
-fn scan_fired(body: &[Stmt], pos: &mut usize, uses: &mut [FiredUse]) {
-    for s in body {
-        *pos += 1;
-        match s {
-            Stmt::Otherwise { fired, .. } => {
-                if let Some(u) = uses.get_mut(*fired) {
-                    u.last_read = Some(*pos);
-                }
-            }
-            Stmt::If { then, .. } => scan_fired(then, pos, uses),
-            _ => {}
-        }
-    }
+/// Whether `tokens` use the local `name` (an identifier not after a `.`).
+fn uses_local(tokens: &TokenStream, name: &str) -> bool {
+    let mut after_dot = false;
+    tokens.clone().into_iter().any(|t| {
+        let found = match &t {
+            TokenTree::Ident(i) => !after_dot && i == name,
+            TokenTree::Group(g) => uses_local(&g.stream(), name),
+            _ => false,
+        };
+        after_dot = matches!(&t, TokenTree::Punct(p) if p.as_char() == '.');
+        found
+    })
 }
 
 impl BodyGen<'_, '_> {
@@ -152,6 +146,7 @@ impl BodyGen<'_, '_> {
                 this
             },
             lints,
+            methods: TokenStream::new(),
         }
     }
 
@@ -219,6 +214,7 @@ impl BodyGen<'_, '_> {
         Body {
             tokens: quote!(#(#out)*),
             lints,
+            methods: TokenStream::new(),
         }
     }
 
@@ -277,30 +273,98 @@ impl BodyGen<'_, '_> {
             });
         }
         // 3. The rules.
-        let mut uses = vec![FiredUse::default(); m.fired];
-        scan_fired(&m.body, &mut 0, &mut uses);
-        let mut sets = vec![false; m.fired];
-        mark_sets(&m.body, &mut 0, &uses, &mut sets);
-        for (k, u) in uses.iter().enumerate() {
-            if u.last_read.is_some() {
-                let f = fired_ident(k);
-                let target = fired_target(&m.body, k)
-                    .map(|v| m.vars[v].name.clone())
-                    .unwrap_or_default();
-                let comment = self.comments.marker(format!(
-                    "{f}: whether a rule assigned `{target}` in this step (for `otherwise`)"
-                ));
-                let decl = if sets[k] {
-                    quote!(let mut #f = false;)
-                } else {
-                    quote!(let #f = false;)
-                };
-                out.push(quote!(#comment #decl));
+        let fired = Fired::new(&m.body, m.fired);
+        let pieces = step_pieces(m.body.len());
+        let chunked = !names.step_parts.is_empty() && names.step_parts.len() == pieces.len();
+        // Chunked: the flags live in one local array, passed to every piece using it.
+        let mut slots = vec![None; m.fired];
+        let mut initial = Vec::new();
+        for (k, slot) in slots.iter_mut().enumerate() {
+            if !fired.read.get(k).copied().unwrap_or(false) {
+                continue;
             }
+            let target = fired_target(&m.body, k)
+                .map(|v| m.vars[v].name.clone())
+                .unwrap_or_default();
+            let constant = !fired.initial_live[k];
+            if chunked {
+                *slot = Some(initial.len());
+                let j = initial.len();
+                initial.push(constant);
+                let comment = self.comments.marker(format!(
+                    "fired[{j}]: whether a rule assigned `{target}` in this step (for `otherwise`)"
+                ));
+                out.push(comment);
+                continue;
+            }
+            let f = fired_ident(k);
+            let comment = self.comments.marker(format!(
+                "{f}: whether a rule assigned `{target}` in this step (for `otherwise`)"
+            ));
+            let decl = if constant {
+                quote!(let #f = true;)
+            } else if fired.ever_set(&m.body, k) {
+                quote!(let mut #f = false;)
+            } else {
+                quote!(let #f = false;)
+            };
+            out.push(quote!(#comment #decl));
+        }
+        if chunked {
+            let n = Literal::usize_unsuffixed(initial.len());
+            if !initial.is_empty() {
+                let init = if initial.iter().all(|c| !c) {
+                    quote!([false; #n])
+                } else {
+                    quote!([#(#initial),*])
+                };
+                out.push(quote!(let mut fired = #init;));
+            }
+            let mut methods = Vec::new();
+            let mut pos = 0;
+            for (range, part) in pieces.into_iter().zip(&names.step_parts) {
+                let mut piece_lints = Lints::default();
+                let mut ctx = StmtCtx {
+                    pos,
+                    fired: &fired,
+                    slots: Some(&slots),
+                    lints: &mut piece_lints,
+                };
+                let rules = self.stmts(&m.body[range], None, &mut ctx);
+                pos = ctx.pos;
+                let part = ident(part);
+                let allow = piece_lints.attr();
+                let dt_arg = if uses_local(&rules, "dt") {
+                    quote!(dt)
+                } else {
+                    quote!(_dt)
+                };
+                let (param, arg) = if uses_local(&rules, "fired") {
+                    (quote!(, fired: &mut [bool; #n]), quote!(, &mut fired))
+                } else {
+                    (TokenStream::new(), TokenStream::new())
+                };
+                out.push(quote!(self.#part(dt #arg);));
+                methods.push(quote! {
+                    #[inline(never)]
+                    #allow
+                    fn #part(&mut self, #dt_arg: f64 #param) {
+                        #rules
+                    }
+                });
+            }
+            let time = ident(&names.time);
+            out.push(quote!(self.#time += dt;));
+            return Body {
+                tokens: quote!(#(#out)*),
+                lints,
+                methods: quote!(#(#methods)*),
+            };
         }
         let mut ctx = StmtCtx {
             pos: 0,
-            uses: &uses,
+            fired: &fired,
+            slots: None,
             lints: &mut lints,
         };
         let rules = self.stmts(&m.body, None, &mut ctx);
@@ -311,6 +375,7 @@ impl BodyGen<'_, '_> {
         Body {
             tokens: quote!(#(#out)*),
             lints,
+            methods: TokenStream::new(),
         }
     }
 
@@ -350,7 +415,7 @@ impl BodyGen<'_, '_> {
             Stmt::Otherwise { assign, fired } => {
                 let c = self.rule_comment(assign.span);
                 let body = self.assign(assign, ctx);
-                let f = fired_ident(*fired);
+                let f = ctx.flag(*fired);
                 quote! {
                     #c
                     if !#f {
@@ -491,13 +556,8 @@ impl BodyGen<'_, '_> {
             }
         };
         let set = match a.fired {
-            Some(k)
-                if ctx
-                    .uses
-                    .get(k)
-                    .is_some_and(|u| u.last_read.is_some_and(|r| r > ctx.pos)) =>
-            {
-                let f = fired_ident(k);
+            Some(k) if ctx.fired.sets(k, ctx.pos) => {
+                let f = ctx.flag(k);
                 quote!(#f = true;)
             }
             _ => TokenStream::new(),
@@ -513,42 +573,45 @@ impl BodyGen<'_, '_> {
 struct StmtCtx<'u, 'l> {
     /// Pre-order position of the current statement.
     pos: usize,
-    /// Where each `otherwise` flag is last read.
-    uses: &'u [FiredUse],
-    /// Lints of `step`.
+    /// Where each `otherwise` flag is set and read.
+    fired: &'u Fired,
+    /// In a chunked `step`, each flag's slot in the array `fired`; `None` for locals.
+    slots: Option<&'u [Option<usize>]>,
+    /// Lints of the function.
     lints: &'l mut Lints,
+}
+
+impl StmtCtx<'_, '_> {
+    /// The place of flag `k`: the local `fired_k`, or `fired[j]` in a chunked `step`.
+    fn flag(&self, k: usize) -> TokenStream {
+        match self.slots {
+            Some(slots) => {
+                let j = slots.get(k).copied().flatten().unwrap_or(0);
+                let j = Literal::usize_unsuffixed(j);
+                quote!(fired[#j])
+            }
+            None => {
+                let f = fired_ident(k);
+                quote!(#f)
+            }
+        }
+    }
 }
 
 /// Lints of `y = x` and `y = y + x` (kept as written, not as `y += x`).
 fn check_assign_lints(target: usize, x: &Expr, lints: &mut Lints) {
     let is_target = |e: &Expr| *e == Expr::Var(target);
     match x {
-        e if is_target(e) => lints.add("clippy::self_assignment"),
+        e if is_target(e) => {
+            lints.add("clippy::self_assignment");
+            // rustc reports `self.x = self.x` as a useless assignment under `dead_code`.
+            lints.add("dead_code");
+        }
         Expr::Arith(_, a, b) if is_target(a) || is_target(b) => {
             lints.add("clippy::assign_op_pattern");
             lints.add("clippy::misrefactored_assign_op");
         }
         _ => {}
-    }
-}
-
-/// Which `otherwise` flags some rule sets before a later read (the flag is `mut` then).
-fn mark_sets(body: &[Stmt], pos: &mut usize, uses: &[FiredUse], sets: &mut [bool]) {
-    for s in body {
-        *pos += 1;
-        match s {
-            Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => {
-                if let Some(k) = a.fired
-                    && uses
-                        .get(k)
-                        .is_some_and(|u| u.last_read.is_some_and(|r| r > *pos))
-                {
-                    sets[k] = true;
-                }
-            }
-            Stmt::If { then, .. } => mark_sets(then, pos, uses, sets),
-            _ => {}
-        }
     }
 }
 

@@ -134,6 +134,7 @@ pub(crate) fn model_items(
     );
     let (new_tokens, step_tokens, reset_tokens) =
         (new_body.tokens, step_body.tokens, reset_body.tokens);
+    let step_parts = step_body.methods;
     let g = ExprGen {
         plan,
         model: id,
@@ -216,6 +217,8 @@ pub(crate) fn model_items(
             pub fn step(&mut self, dt: f64) {
                 #step_tokens
             }
+
+            #step_parts
 
             #[doc = " Returns the model to its initial values and time 0; params and inputs keep"]
             #[doc = " their values."]

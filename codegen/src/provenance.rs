@@ -26,7 +26,7 @@ impl Comments {
     /// A marker statement standing for the line comment `// text`.
     pub(crate) fn marker(&mut self, text: String) -> TokenStream {
         let n = Literal::usize_unsuffixed(self.texts.len());
-        self.texts.push(text);
+        self.texts.push(comment_safe(&text));
         let name = proc_macro2::Ident::new(MARKER, proc_macro2::Span::call_site());
         quote!(#name!(#n);)
     }
@@ -90,18 +90,44 @@ impl Provenance<'_> {
 
 /// `#[doc = " text"]`.
 pub(crate) fn doc(text: &str) -> TokenStream {
-    let text = format!(" {}", text.trim_end());
+    let text = format!(" {}", comment_safe(text.trim_end()));
     quote!(#[doc = #text])
 }
 
 /// Doc attributes for the `///` lines of a `.sit` declaration, then a blank doc line
-/// when there are any.
+/// when there are any. The lines are Markdown about the model, not Rust: every fenced
+/// code block is marked `text` so that rustdoc never runs it as a doctest, and a block
+/// left open is closed (else it would swallow the provenance line).
 pub(crate) fn docs(lines: &[String]) -> TokenStream {
     if lines.is_empty() {
         return TokenStream::new();
     }
-    let attrs = lines.iter().map(|l| {
-        let text = l.strip_prefix(' ').unwrap_or(l).trim_end().to_string();
+    let mut open: Option<(char, usize)> = None;
+    let mut texts = Vec::with_capacity(lines.len() + 1);
+    for l in lines {
+        let mut text = comment_safe(l.strip_prefix(' ').unwrap_or(l).trim_end());
+        let body = text.trim_start();
+        let indent = text.len() - body.len();
+        if let Some((c, n)) = fence(body) {
+            match open {
+                None => {
+                    text = format!("{}{}text", &text[..indent], c.to_string().repeat(n));
+                    open = Some((c, n));
+                }
+                Some((oc, on))
+                    if c == oc && n >= on && body[n * c.len_utf8()..].trim().is_empty() =>
+                {
+                    open = None;
+                }
+                Some(_) => {}
+            }
+        }
+        texts.push(text);
+    }
+    if let Some((c, n)) = open {
+        texts.push(c.to_string().repeat(n));
+    }
+    let attrs = texts.into_iter().map(|text| {
         let text = if text.is_empty() {
             text
         } else {
@@ -110,6 +136,29 @@ pub(crate) fn docs(lines: &[String]) -> TokenStream {
         quote!(#[doc = #text])
     });
     quote!(#(#attrs)* #[doc = ""])
+}
+
+/// `text` made safe inside a `//` or `///` comment line: control characters (a bare
+/// CR, which rustc refuses in doc comments, a line feed, NUL, ...) become spaces, tabs
+/// excepted, and the bidirectional-text controls that rustc denies in comments
+/// (`text_direction_codepoint_in_comment`) become U+FFFD.
+pub(crate) fn comment_safe(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' => c,
+            c if c.is_control() => ' ',
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => '\u{fffd}',
+            c => c,
+        })
+        .collect()
+}
+
+/// The fence character and length if `line` (without its indentation) starts a fenced
+/// code block or closes one: three or more `` ` `` or `~`.
+fn fence(line: &str) -> Option<(char, usize)> {
+    let c = line.chars().next().filter(|&c| c == '`' || c == '~')?;
+    let n = line.chars().take_while(|&x| x == c).count();
+    (n >= 3).then_some((c, n))
 }
 
 /// Source text on one line: spaces collapsed, `//` comments removed when asked, and at

@@ -232,6 +232,8 @@ pub(crate) enum Stmt {
         rhs: Update,
         /// The flag slot of the target's `otherwise` bookkeeping.
         fired: Option<usize>,
+        /// Index of the rule in [`Code::sites`] (for the checked-finite mode).
+        site: usize,
     },
     /// Run `assign` (an [`Stmt::Assign`]) if the flag slot `fired` is false.
     Otherwise {
@@ -261,20 +263,29 @@ pub(crate) enum Stmt {
 /// An assignment of a value to a slot (initial values, defaults, bindings).
 #[derive(Debug)]
 pub(crate) enum Init {
-    /// A real slot and its value.
-    Real(usize, NumFn),
+    /// A real slot, its value and the index of its declaration or binding in
+    /// [`Code::sites`].
+    Real(usize, NumFn, usize),
     /// A flag slot and its value.
     Flag(usize, LogicFn),
 }
 
 impl Init {
-    /// Evaluates the value and stores it.
+    /// Evaluates the value and stores it. With `CHECK`, a real value that is not finite
+    /// is an error carrying its site (the value is stored all the same).
     #[inline]
-    pub(crate) fn apply(&self, s: &mut State) {
+    pub(crate) fn apply<const CHECK: bool>(&self, s: &mut State) -> Result<(), (usize, f64)> {
         match self {
-            Init::Real(slot, e) => s.reals[*slot] = e.eval(&s.reals),
+            Init::Real(slot, e, site) => {
+                let value = e.eval(&s.reals);
+                s.reals[*slot] = value;
+                if CHECK && !value.is_finite() {
+                    return Err((*site, value));
+                }
+            }
             Init::Flag(slot, e) => s.flags[*slot] = e.eval(&s.reals, &s.flags),
         }
+        Ok(())
     }
 }
 
@@ -374,6 +385,24 @@ pub(crate) struct Code {
     pub flags: usize,
     /// Number of `deriv` memories.
     pub mems: usize,
+    /// Where each stored real value comes from (rules, declarations, bindings), for
+    /// the checked-finite mode.
+    pub sites: Vec<Site>,
+}
+
+/// The origin of a real value stored by a step, reset or construction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Site {
+    /// Dotted name of the variable written.
+    pub var: String,
+    /// What writes it.
+    pub kind: crate::SiteKind,
+    /// The `.sit` file.
+    pub file: std::path::PathBuf,
+    /// 1-based line.
+    pub line: usize,
+    /// The source text (whitespace collapsed, without the final `;`).
+    pub text: String,
 }
 
 /// The mutable values of an instance tree.

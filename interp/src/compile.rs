@@ -4,18 +4,27 @@
 //! slots, then each submodel's), then every expression is compiled per node, with derived
 //! params and conditions inlined where they are read, exactly as the IR tree writes them.
 
-use crate::InterpError;
 use crate::code::{
-    Cmp, Code, EventCode, Init, Logic, Node, Num, Read, Stmt, SubNode, Update, VarEntry,
+    Cmp, Code, EventCode, Init, Logic, Node, Num, Read, Site, Stmt, SubNode, Update, VarEntry,
 };
+use crate::{InterpError, SiteKind};
+use sit_parser::Span;
 use sit_parser::ir::{self, ArithOp, CmpOp, Expr, Func, ModelId, Program, Rhs, Ty};
 use sit_runtime::{SetError, ValueType, VarKind, math};
+use std::cell::RefCell;
 
-/// Deepest nesting of submodels, inlined params and conditions accepted (a checked
-/// program has no cycles; this only turns a malformed one into an error).
-const MAX_DEPTH: u32 = 256;
-/// Most instances in one tree (a guard against exponential instance trees).
-const MAX_NODES: usize = 1 << 20;
+/// Deepest nesting of submodels, and of expressions with derived params and conditions
+/// inlined, accepted: above the checker's 1000 operators per expression, so that every
+/// single expression it accepts compiles; beyond it (long chains of derived params or
+/// conditions, or a cycle in a malformed program) is an error, not a stack overflow.
+const MAX_DEPTH: u32 = 2048;
+/// Most expression nodes in one compiled tree once derived params and conditions are
+/// inlined where they are read: `p1 = p0 + p0; p2 = p1 + p1; ...` doubles at each
+/// line, so 40 lines would expand to 2^40 nodes (a hang); this turns it into an error.
+const MAX_OPS: usize = 1 << 22;
+/// Most instances in one tree (a guard against exponential instance trees: 20 levels
+/// of two submodels each, a few hundred bytes of source, already reach it).
+pub(crate) const MAX_NODES: usize = 1 << 20;
 
 /// Why a param cannot be set: it is computed from other params.
 const DERIVED: &str = "it is derived from other params and cannot be set";
@@ -33,6 +42,8 @@ enum Loc {
 #[derive(Debug, Clone)]
 struct Layout {
     model: ModelId,
+    /// Dotted prefix of the instance's variable names (`""` for the root, `"a.b."`).
+    prefix: String,
     vars: Vec<Loc>,
     event_value: Vec<usize>,
     event_prev: Vec<usize>,
@@ -51,19 +62,37 @@ struct Compiler<'p> {
     reals: usize,
     flags: usize,
     mems: usize,
+    /// The sites of the stored real values, appended while compiling.
+    sites: RefCell<Vec<Site>>,
+    /// Expression nodes compiled so far (see [`MAX_OPS`]).
+    ops: std::cell::Cell<usize>,
 }
 
 /// Compiles the instance tree rooted at `root`.
 pub(crate) fn compile(program: &Program, root: ModelId) -> Result<Code, InterpError> {
     let name = model_of(program, root)?.name.clone();
+    let count = instances(program, root, &mut vec![None; program.models.len()], 0)?;
+    if count > MAX_NODES {
+        return Err(InterpError::too_large(format!(
+            "model `{name}` has {} instances with its submodels; the interpreter accepts at \
+             most {MAX_NODES}",
+            if count == usize::MAX {
+                "too many".to_string()
+            } else {
+                count.to_string()
+            }
+        )));
+    }
     let mut c = Compiler {
         program,
         layouts: Vec::new(),
         reals: 0,
         flags: 0,
         mems: 0,
+        sites: RefCell::new(Vec::new()),
+        ops: std::cell::Cell::new(0),
     };
-    c.layout(root, 0)?;
+    c.layout(root, 0, String::new())?;
     let nodes = (0..c.layouts.len())
         .map(|n| c.node(n))
         .collect::<Result<Vec<_>, _>>()?;
@@ -76,7 +105,33 @@ pub(crate) fn compile(program: &Program, root: ModelId) -> Result<Code, InterpEr
         reals: c.reals,
         flags: c.flags,
         mems: c.mems,
+        sites: c.sites.into_inner(),
     })
+}
+
+/// The number of instances in the tree of `model` (itself included), saturating;
+/// `memo` holds the counts already known, per model.
+fn instances(
+    program: &Program,
+    model: ModelId,
+    memo: &mut Vec<Option<usize>>,
+    depth: u32,
+) -> Result<usize, InterpError> {
+    if depth > MAX_DEPTH {
+        return Err(malformed(
+            "the instance tree is too deep (cyclic submodels?)".into(),
+        ));
+    }
+    if let Some(Some(n)) = memo.get(model) {
+        return Ok(*n);
+    }
+    let m = model_of(program, model)?;
+    let mut n = 1usize;
+    for s in &m.subs {
+        n = n.saturating_add(instances(program, s.model, memo, depth + 1)?);
+    }
+    memo[model] = Some(n);
+    Ok(n)
 }
 
 fn model_of(program: &Program, id: ModelId) -> Result<&ir::Model, InterpError> {
@@ -107,7 +162,7 @@ impl Compiler<'_> {
     }
 
     /// Allocates the node of an instance of `model` and, recursively, its submodels'.
-    fn layout(&mut self, model: ModelId, depth: u32) -> Result<usize, InterpError> {
+    fn layout(&mut self, model: ModelId, depth: u32, prefix: String) -> Result<usize, InterpError> {
         if depth > MAX_DEPTH || self.layouts.len() >= MAX_NODES {
             return Err(malformed(
                 "the instance tree is too deep or too large (cyclic submodels?)".into(),
@@ -135,6 +190,7 @@ impl Compiler<'_> {
         let on = m.subs.iter().map(|_| self.flag()).collect();
         self.layouts.push(Layout {
             model,
+            prefix: prefix.clone(),
             vars,
             event_value,
             event_prev,
@@ -147,7 +203,7 @@ impl Compiler<'_> {
         });
         let mut subs = Vec::with_capacity(m.subs.len());
         for s in &m.subs {
-            subs.push(self.layout(s.model, depth + 1)?);
+            subs.push(self.layout(s.model, depth + 1, format!("{prefix}{}.", s.name))?);
         }
         self.layouts[index].subs = subs;
         Ok(index)
@@ -170,7 +226,12 @@ impl Compiler<'_> {
                 ir::VarKind::Param { derived: false } | ir::VarKind::Input => &mut defaults,
                 ir::VarKind::State => &mut inits,
             };
-            list.push(self.init(n, l.vars[v], &var.init)?);
+            let site = self.site(
+                format!("{}{}", l.prefix, var.name),
+                SiteKind::Declaration,
+                var.span,
+            );
+            list.push(self.init(n, l.vars[v], &var.init, site)?);
         }
         let mut subs = Vec::with_capacity(m.subs.len());
         for (s, sub) in m.subs.iter().enumerate() {
@@ -187,7 +248,9 @@ impl Compiler<'_> {
                                 var.name
                             )));
                         }
-                        self.init(n, loc, &b.value)
+                        let name = format!("{}{}", self.layouts[child].prefix, var.name);
+                        let site = self.site(name, SiteKind::Binding, b.span);
+                        self.init(n, loc, &b.value, site)
                     })
                     .collect()
             };
@@ -224,10 +287,53 @@ impl Compiler<'_> {
         })
     }
 
-    /// `loc = value` with `value` compiled in node `n`.
-    fn init(&self, n: usize, loc: Loc, value: &Expr) -> Result<Init, InterpError> {
+    /// Counts one expression node at `depth` against [`MAX_DEPTH`] and [`MAX_OPS`].
+    fn budget(&self, depth: u32) -> Result<(), InterpError> {
+        self.ops.set(self.ops.get() + 1);
+        if depth > MAX_DEPTH {
+            return Err(InterpError::too_large(format!(
+                "an expression is nested more than {MAX_DEPTH} levels deep once derived \
+                 params and conditions are inlined where they are read"
+            )));
+        }
+        if self.ops.get() > MAX_OPS {
+            return Err(InterpError::too_large(format!(
+                "the expressions expand to more than {MAX_OPS} operations once derived \
+                 params and conditions are inlined where they are read"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Records where a stored real value comes from; returns its index in the sites.
+    fn site(&self, var: String, kind: SiteKind, span: Span) -> usize {
+        let file = self.program.sources.files.get(span.file);
+        let text = file.map_or("", |f| match kind {
+            // A declaration's span is its name: show the whole declaration line.
+            SiteKind::Declaration => {
+                let before = f.text.get(..span.start).unwrap_or("");
+                let start = before.rfind('\n').map_or(0, |i| i + 1);
+                let line = f.text.get(start..).unwrap_or("");
+                line.split('\n').next().unwrap_or("")
+            }
+            SiteKind::Rule | SiteKind::Binding => f.text.get(span.start..span.end).unwrap_or(""),
+        });
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut sites = self.sites.borrow_mut();
+        sites.push(Site {
+            var,
+            kind,
+            file: file.map(|f| f.path.clone()).unwrap_or_default(),
+            line: file.map_or(0, |f| f.line(span.start)),
+            text: text.trim_end_matches(';').trim_end().to_string(),
+        });
+        sites.len() - 1
+    }
+
+    /// `loc = value` with `value` compiled in node `n`; `site` is where it is written.
+    fn init(&self, n: usize, loc: Loc, value: &Expr, site: usize) -> Result<Init, InterpError> {
         match loc {
-            Loc::Real(slot) => Ok(Init::Real(slot, self.num(n, value, 0)?.compile())),
+            Loc::Real(slot) => Ok(Init::Real(slot, self.num(n, value, 0)?.compile(), site)),
             Loc::Flag(slot) => Ok(Init::Flag(slot, self.logic(n, value, 0)?.compile())),
             Loc::Derived => Err(malformed("assignment to a derived param".into())),
         }
@@ -302,16 +408,19 @@ impl Compiler<'_> {
             Some(f) => return Err(malformed(format!("`otherwise` flag {f} out of range"))),
             None => None,
         };
-        Ok(Stmt::Assign { slot, rhs, fired })
+        let name = format!("{}{}", l.prefix, self.model(n).vars[a.target].name);
+        let site = self.site(name, SiteKind::Rule, a.span);
+        Ok(Stmt::Assign {
+            slot,
+            rhs,
+            fired,
+            site,
+        })
     }
 
     /// A real expression in the scope of node `n`.
     fn num(&self, n: usize, e: &Expr, depth: u32) -> Result<Num, InterpError> {
-        if depth > MAX_DEPTH {
-            return Err(malformed(
-                "expression nested too deeply (cyclic params?)".into(),
-            ));
-        }
+        self.budget(depth)?;
         let l = &self.layouts[n];
         let m = self.model(n);
         let two = |a: &Expr, b: &Expr| -> Result<Box<(Num, Num)>, InterpError> {
@@ -382,11 +491,7 @@ impl Compiler<'_> {
 
     /// A logical expression in the scope of node `n`.
     fn logic(&self, n: usize, e: &Expr, depth: u32) -> Result<Logic, InterpError> {
-        if depth > MAX_DEPTH {
-            return Err(malformed(
-                "expression nested too deeply (cyclic conditions?)".into(),
-            ));
-        }
+        self.budget(depth)?;
         let l = &self.layouts[n];
         let m = self.model(n);
         let two = |a: &Expr, b: &Expr| -> Result<Box<(Logic, Logic)>, InterpError> {

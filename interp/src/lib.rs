@@ -25,8 +25,10 @@
 mod code;
 mod compile;
 mod exec;
+mod finite;
 mod load;
 
+pub use finite::{NonFinite, Origin, SiteKind};
 pub use load::{LoadError, Loaded, RootError, load_file, select_root};
 
 use code::{Code, Read, State};
@@ -37,19 +39,43 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// The IR given to the interpreter is not a valid checked program (an index out of
-/// range, a type mismatch, a cycle). Never happens for the output of `sit_parser`.
+/// range, a type mismatch, a cycle; never happens for the output of `sit_parser`), or its
+/// instance tree is beyond the interpreter's limit (see [`InterpError::is_too_large`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InterpError(String);
+pub struct InterpError {
+    what: String,
+    too_large: bool,
+}
 
 impl InterpError {
     pub(crate) fn malformed(what: String) -> InterpError {
-        InterpError(what)
+        InterpError {
+            what,
+            too_large: false,
+        }
+    }
+
+    pub(crate) fn too_large(what: String) -> InterpError {
+        InterpError {
+            what,
+            too_large: true,
+        }
+    }
+
+    /// Whether the program is valid but its instance tree has more instances than the
+    /// interpreter accepts (submodels instantiating submodels, doubling at each level).
+    pub fn is_too_large(&self) -> bool {
+        self.too_large
     }
 }
 
 impl fmt::Display for InterpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid checked program: {}", self.0)
+        if self.too_large {
+            f.write_str(&self.what)
+        } else {
+            write!(f, "invalid checked program: {}", self.what)
+        }
     }
 }
 
@@ -128,11 +154,11 @@ impl Instance {
 
 impl Model for Instance {
     fn step(&mut self, dt: f64) {
-        exec::step(&self.code, &mut self.state, 0, dt);
+        let _ = exec::step::<false>(&self.code, &mut self.state, 0, dt);
     }
 
     fn reset(&mut self) {
-        exec::reset(&self.code, &mut self.state, 0);
+        let _ = exec::reset::<false>(&self.code, &mut self.state, 0);
     }
 
     fn time(&self) -> f64 {

@@ -154,7 +154,12 @@ impl Gen {
                     }
                 }
                 let off = if self.rng.u8(..5) == 0 { " off" } else { "" };
-                let _ = writeln!(body, "    sub {inst}: {}({}){off};", child.name, binds.join(", "));
+                let _ = writeln!(
+                    body,
+                    "    sub {inst}: {}({}){off};",
+                    child.name,
+                    binds.join(", ")
+                );
                 d.subs.push((inst, mi));
             }
         }
@@ -338,7 +343,10 @@ impl Gen {
 pub fn synthetic(rules: usize) -> String {
     let states = rules / 4 + 1;
     let mut s = String::new();
-    let _ = writeln!(s, "/// Synthetic model with {rules} rules.\nmodel Synthetic{rules} {{");
+    let _ = writeln!(
+        s,
+        "/// Synthetic model with {rules} rules.\nmodel Synthetic{rules} {{"
+    );
     let _ = writeln!(s, "    param k = 0.5;\n    param gain = 1.5;");
     for i in 0..states {
         let _ = writeln!(s, "    output real x{i} = {};", (i % 7) as f64 * 0.1);

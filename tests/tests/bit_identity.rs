@@ -5,7 +5,7 @@
 use sit_runtime::Model;
 use std::path::PathBuf;
 
-#[allow(clippy::all, missing_docs)]
+#[allow(clippy::all, missing_docs, dead_code)]
 mod compiled {
     include!(concat!(env!("OUT_DIR"), "/compiled.rs"));
 }
@@ -18,7 +18,11 @@ fn source_of(stem: &str) -> PathBuf {
         return dir.join(format!("{stem}.sit"));
     }
     let mut found = Vec::new();
-    find(&root.join("examples/models"), &format!("{stem}.sit"), &mut found);
+    find(
+        &root.join("examples/models"),
+        &format!("{stem}.sit"),
+        &mut found,
+    );
     assert_eq!(found.len(), 1, "one example named {stem}.sit");
     found.pop().unwrap()
 }
@@ -62,7 +66,11 @@ fn check_pair(stem: &str, model: &str, make: fn() -> Box<dyn Model>, dt: f64, st
     let mut interp = sit_interp::Instance::new(&program, id);
     let mut comp = make();
     // Same variable table: names, kinds, types, settability.
-    assert_eq!(comp.var_count(), interp.var_count(), "{label}: variable count");
+    assert_eq!(
+        comp.var_count(),
+        interp.var_count(),
+        "{label}: variable count"
+    );
     for i in 0..comp.var_count() {
         assert_eq!(
             comp.var_info(i),

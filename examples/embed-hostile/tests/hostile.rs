@@ -1,0 +1,88 @@
+//! The generated code of the hostile models runs like the interpreter, to the bit, and
+//! keeps the `.sit` names in its variable table.
+
+use embed_hostile::{collisions, docs, keywords};
+use sit_runtime::Model;
+
+/// Steps the generated model and the interpreted one side by side and compares every
+/// variable bit for bit (NaN compared as NaN).
+fn same_as_interpreter(generated: &mut dyn Model, file: &str, model: &str) {
+    let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
+    let mut interp = sit_interp::Instance::from_file(&path, Some(model)).unwrap();
+    assert_eq!(generated.var_count(), interp.var_count(), "{model}");
+    for i in 0..interp.var_count() {
+        assert_eq!(
+            generated.var_info(i),
+            interp.var_info(i),
+            "{model} variable {i}"
+        );
+    }
+    for step in 0..200 {
+        let dt = if step % 3 == 0 { 0.01 } else { 0.02 };
+        generated.step(dt);
+        interp.step(dt);
+        for i in 0..interp.var_count() {
+            let (g, r) = (generated.get_at(i).unwrap(), interp.get_at(i).unwrap());
+            assert!(
+                g.to_bits() == r.to_bits() || (g.is_nan() && r.is_nan()),
+                "{model}: `{}` is {g} generated, {r} interpreted, at step {step}",
+                interp.var_info(i).unwrap().name
+            );
+        }
+    }
+}
+
+#[test]
+fn keywords_compile_and_run_like_the_interpreter() {
+    let mut m = keywords::r#type::new();
+    m.r#fn = 3.0;
+    m.self_ = 0.5;
+    m.reset();
+    m.step(0.1);
+    assert_eq!(m.crate_, 3.0 * 1.0);
+    assert_eq!(m.get("Self"), Some(1.0));
+    assert_eq!(m.get("crate"), Some(3.0));
+    assert!(m.r#impl());
+    assert!(m.r#loop);
+    same_as_interpreter(&mut keywords::r#type::new(), "keywords.sit", "type");
+}
+
+#[test]
+fn names_of_generated_items_and_crates() {
+    let mut m = collisions::f64_::new();
+    assert_eq!(m.get("new"), Some(1.0));
+    assert_eq!(m.get("VARIABLES"), Some(0.0));
+    m.set("get", 5.0).unwrap();
+    m.set("set", 2.0).unwrap();
+    m.step(0.5);
+    assert_eq!(m.get("Self.core"), Some(3.0));
+    assert_eq!(m.Self_.core, 3.0);
+    assert_eq!(m.core.core, 1.0 + 2.0 + 3.0);
+    assert_eq!(collisions::f64_::VARIABLES[0].name, "new");
+    same_as_interpreter(&mut collisions::f64_::new(), "collisions.sit", "f64");
+    let mut model = collisions::Model::new();
+    assert_eq!((model.Model, model.f64, model.Default), (1.0, 2.0, 3.0));
+    model.step(0.25);
+    assert_eq!(model.Model, 1.0 + 2.0 * 0.25);
+}
+
+#[test]
+fn doc_comments_literals_and_cyrillic_names() {
+    let m = docs::Docs::new();
+    assert_eq!(m.k, 1e-320);
+    assert!(
+        m.k > 0.0 && !m.k.is_normal(),
+        "1e-320 is kept as a subnormal"
+    );
+    assert_eq!(m.x.to_bits(), (-0.0f64).to_bits(), "-0 is negative zero");
+    assert_eq!(m.y, f64::MAX);
+    assert_eq!(m.z, 5e-324);
+    assert_eq!(m.w, std::f64::consts::PI);
+    assert_eq!(m.v, 1e-303);
+    same_as_interpreter(&mut docs::Docs::new(), "docs.sit", "Docs");
+    let mut p = docs::Маятник::new();
+    p.set("длина", 2.0).unwrap();
+    p.step(0.01);
+    assert!(p.скорость < 0.0);
+    same_as_interpreter(&mut docs::Маятник::new(), "docs.sit", "Маятник");
+}
