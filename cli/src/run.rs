@@ -165,7 +165,7 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
 }
 
 /// round(t_end / dt), with the checks of both.
-fn step_count(dt: f64, t_end: f64) -> Result<u64, String> {
+pub(crate) fn step_count(dt: f64, t_end: f64) -> Result<u64, String> {
     if !(dt.is_finite() && dt > 0.0) {
         return Err(format!("--dt must be a finite number > 0, not {dt}"));
     }
@@ -226,13 +226,16 @@ fn apply(
 }
 
 /// `; did you mean `x`?` for a misspelt variable name, or nothing.
-fn hint(model: &dyn Model, name: &str) -> String {
+pub(crate) fn hint(model: &dyn Model, name: &str) -> String {
     let names: Vec<&str> = sit_runtime::Variables::new(model).map(|v| v.name).collect();
     did_you_mean(name, names).map_or_else(String::new, |s| format!("; did you mean `{s}`?"))
 }
 
 /// The indices to record.
-fn record_list(model: &sit_interp::Instance, record: Option<&str>) -> Result<Vec<usize>, String> {
+pub(crate) fn record_list(
+    model: &sit_interp::Instance,
+    record: Option<&str>,
+) -> Result<Vec<usize>, String> {
     let all = || (0..model.var_count()).collect::<Vec<_>>();
     match record.map(str::trim) {
         None => {

@@ -8,8 +8,8 @@
 //! bit for bit (both print `f64` with `{}`).
 
 use crate::params::{io_reason, parse_set};
+use crate::run::{hint, record_list, step_count};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sit_parser::suggest::did_you_mean;
 use sit_runtime::Model;
 use sit_runtime::sweep::{Collect, Sweep, grid, linspace};
 use std::io::{BufWriter, IsTerminal, Write};
@@ -331,54 +331,6 @@ fn parse_summaries(args: &[String]) -> Result<Vec<Summary>, String> {
         }
     }
     Ok(out)
-}
-
-/// round(t_end / dt), with the checks of both: the rule of `sitc run`.
-fn step_count(dt: f64, t_end: f64) -> Result<u64, String> {
-    if !(dt.is_finite() && dt > 0.0) {
-        return Err(format!("--dt must be a finite number > 0, not {dt}"));
-    }
-    if !(t_end.is_finite() && t_end >= 0.0) {
-        return Err(format!("--t-end must be a finite number >= 0, not {t_end}"));
-    }
-    let steps = (t_end / dt).round();
-    // 2^53: every step count is exact and the loop counter never overflows.
-    if steps > 9_007_199_254_740_992.0 {
-        return Err(format!("--t-end {t_end} with --dt {dt} is too many steps"));
-    }
-    Ok(steps as u64)
-}
-
-/// `; did you mean `x`?` for a misspelt variable name, or nothing.
-fn hint(model: &dyn Model, name: &str) -> String {
-    let names: Vec<&str> = sit_runtime::Variables::new(model).map(|v| v.name).collect();
-    did_you_mean(name, names).map_or_else(String::new, |s| format!("; did you mean `{s}`?"))
-}
-
-/// The indices to record.
-fn record_list(model: &sit_interp::Instance, record: Option<&str>) -> Result<Vec<usize>, String> {
-    match record.map(str::trim) {
-        None => {
-            let outputs = model.root_outputs();
-            Ok(if outputs.is_empty() {
-                (0..model.var_count()).collect()
-            } else {
-                outputs
-            })
-        }
-        Some(list) => list
-            .split(',')
-            .map(str::trim)
-            .map(|name| {
-                if name.is_empty() {
-                    return Err(format!("--record `{list}`: empty name"));
-                }
-                model.var_index(name).ok_or_else(|| {
-                    format!("--record: no variable named `{name}`{}", hint(model, name))
-                })
-            })
-            .collect(),
-    }
 }
 
 #[cfg(test)]
