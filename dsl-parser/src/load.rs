@@ -80,7 +80,9 @@ fn visit(
     let file = match crate::parse::parse_file(id, &text) {
         Ok(f) => f,
         Err(d) => {
+            let more = crate::parse::more_syntax_errors(id, &text, &d);
             diags.push(d);
+            diags.extend(more);
             return;
         }
     };

@@ -45,7 +45,88 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::infix(Rule::pow, Assoc::Right))
 });
 
-/// Parse one file. Syntax errors stop the parse of the file (one error).
+/// Most syntax errors reported for one file.
+pub const MAX_SYNTAX_ERRORS: usize = 10;
+
+/// The syntax errors after `first` (an E0001 error of `text`): the statement
+/// holding each error is blanked out (bytes replaced by spaces, so offsets
+/// stay) and the file parsed again, until it parses, makes no progress, or
+/// [`MAX_SYNTAX_ERRORS`] are found. Large files stop at the first error.
+pub fn more_syntax_errors(file: FileId, text: &str, first: &Diagnostic) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    if first.code != "E0001" || text.len() > 1 << 20 {
+        return out;
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    let mut at = first.span.start;
+    // The reported position may have been moved back to the end of the line
+    // before a missing `;`: blank from there.
+    for _ in 1..MAX_SYNTAX_ERRORS {
+        if !blank_statement(&mut bytes, at) {
+            break;
+        }
+        let Ok(patched) = std::str::from_utf8(&bytes) else {
+            break;
+        };
+        match SitParser::parse(Rule::file, patched) {
+            Ok(_) => break,
+            Err(e) => {
+                let d = syntax_error(file, patched, e);
+                if d.span.start <= at && out.last().is_some_and(|l: &Diagnostic| l.span == d.span) {
+                    break;
+                }
+                at = d.span.start;
+                if d.span.start >= patched.trim_end().len() {
+                    break; // an error at the end of the file is caused by the blanking
+                }
+                out.push(d);
+            }
+        }
+    }
+    out
+}
+
+/// Replace the statement around `at` by spaces: from after the previous
+/// `;`, `{` or `}` to the next `;` (included) or up to the next `}`. Returns
+/// whether anything changed.
+fn blank_statement(bytes: &mut [u8], at: usize) -> bool {
+    let at = at.min(bytes.len());
+    let start = bytes[..at]
+        .iter()
+        .rposition(|b| matches!(b, b';' | b'{' | b'}'))
+        .map_or(0, |p| p + 1);
+    let mut end = at;
+    while end < bytes.len() {
+        match bytes[end] {
+            b';' => {
+                end += 1;
+                break;
+            }
+            b'}' => break,
+            _ => end += 1,
+        }
+    }
+    // A `{` blanked with the statement takes its block with it, so that the
+    // block's `}` does not become an error of its own.
+    let mut depth = bytes[start..end].iter().fold(0i64, |d, b| {
+        d + i64::from(*b == b'{') - i64::from(*b == b'}')
+    });
+    while depth > 0 && end < bytes.len() {
+        depth += i64::from(bytes[end] == b'{') - i64::from(bytes[end] == b'}');
+        end += 1;
+    }
+    let mut changed = false;
+    for b in &mut bytes[start..end] {
+        if !b.is_ascii_whitespace() {
+            *b = b' ';
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// Parse one file. A syntax error stops the parse of the file; see
+/// [`more_syntax_errors`] for the ones after it.
 pub fn parse_file(file: FileId, text: &str) -> Result<File, Diagnostic> {
     if text.len() > MAX_FILE_BYTES {
         return Err(Diagnostic::error(

@@ -513,3 +513,25 @@ fn many_rules(k: usize) -> String {
     s.push_str("    x = integral(1);\n}\n");
     s
 }
+
+/// A 50 MB file (a small model, then 50 MB of comments and blank space, the
+/// shape of a generated file with a large header) is checked without a
+/// crash, valid, and in linear time.
+#[test]
+fn fifty_megabyte_file() {
+    let mut src = String::from("model M {\n    output real x = 1;\n    x = integral(-x);\n}\n");
+    let line = "// a comment line of a large generated header, padded to eighty chars ....\n";
+    while src.len() < 50_000_000 {
+        src.push_str(line);
+    }
+    src.push_str("/* and a block comment at the end */\n");
+    let start = Instant::now();
+    let out = check_on_stack("fifty.sit", src.into_bytes());
+    assert!(!out.has_errors(), "{}", out.render());
+    // Generous, for a shared machine: about a second of scanning here.
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "took {:?}",
+        start.elapsed()
+    );
+}
