@@ -202,6 +202,9 @@ pub(crate) fn model_items(
             #(#fields)*
         }
 
+        // A crate uses only part of a model's API (a binary including the
+        // code in a private module would warn about every unused method).
+        #[allow(dead_code)]
         impl #ty {
             #constant
 
