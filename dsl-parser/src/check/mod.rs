@@ -130,6 +130,7 @@ pub fn check(
         sub_models.push(v);
     }
     let order = topo_order(&asts, &tables, &sub_models, diags)?;
+    instance_counts(&asts, &order, &sub_models, diags);
     // Pass 2: lower every model.
     let mut lowered: Vec<Option<Model>> = vec![None; asts.len()];
     let new_index: HashMap<usize, usize> = order.iter().enumerate().map(|(n, &o)| (o, n)).collect();
@@ -393,6 +394,52 @@ fn declare(m: &ast::Model, diags: &mut Vec<Diagnostic>) -> Table {
         }
     }
     t
+}
+
+/// Most model instances in one tree (the model itself and all its submodels,
+/// recursively). A generated model is one struct holding its whole tree, built
+/// on the stack by `new()`: far beyond this it would not fit.
+pub const MAX_INSTANCES: u64 = 10_000;
+
+/// Report the models whose tree of instances exceeds [`MAX_INSTANCES`]
+/// (submodels that instantiate several submodels that instantiate several…
+/// grow exponentially with depth).
+fn instance_counts(
+    asts: &[&ast::Model],
+    order: &[usize],
+    subs: &[Vec<Option<usize>>],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let mut count = vec![1u64; asts.len()];
+    for &m in order {
+        let total = subs[m]
+            .iter()
+            .flatten()
+            .fold(1u64, |acc, &c| acc.saturating_add(count[c]));
+        count[m] = total;
+        let over = |c: usize| count[c] > MAX_INSTANCES;
+        // Report only the smallest models over the limit.
+        if total > MAX_INSTANCES && !subs[m].iter().flatten().any(|&c| over(c)) {
+            diags.push(
+                Diagnostic::error(
+                    "E0185",
+                    asts[m].name.span,
+                    format!(
+                        "model `{}` holds {} model instances (the limit is {MAX_INSTANCES})",
+                        asts[m].name.text,
+                        if total == u64::MAX {
+                            "more than 10^19".to_string()
+                        } else {
+                            total.to_string()
+                        }
+                    ),
+                )
+                .with_label("counting itself and all its submodels, recursively")
+                .with_note("a compiled model is one struct holding its whole tree of instances")
+                .with_help("use fewer levels of submodels that each hold several instances"),
+            );
+        }
+    }
 }
 
 /// Order models leaves first; report recursive instantiation.
