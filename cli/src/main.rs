@@ -1,6 +1,7 @@
 //! `sitc`: the Sit command-line tool.
 
 mod emit;
+mod fail;
 mod params;
 mod plot;
 mod progress;
@@ -8,7 +9,6 @@ mod run;
 mod sweep;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -109,6 +109,5 @@ fn check(files: &[PathBuf], format: Format) -> ExitCode {
             worst = worst.max(1);
         }
     }
-    let _ = std::io::stderr().is_terminal();
     ExitCode::from(worst)
 }

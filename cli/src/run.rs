@@ -4,6 +4,7 @@
 //! dt)` steps of exactly `dt`, so the time of a row is the sum of the steps before it
 //! (as `Model::time` adds them up), which may differ from `k·dt` in the last digits.
 
+use crate::fail::{Fail, exit};
 use crate::params::{io_reason, parse_set, read_params};
 use crate::plot::{self, Trace};
 use crate::progress::{CHUNK, Progress};
@@ -64,31 +65,9 @@ pub struct RunArgs {
     pub check_finite: bool,
 }
 
-/// Why a run stopped: a usage or I/O error (exit 2) or an error in the model (exit 1).
-enum Fail {
-    Usage(String),
-    Model(String),
-}
-
-impl From<String> for Fail {
-    fn from(message: String) -> Fail {
-        Fail::Usage(message)
-    }
-}
-
 /// `sitc run`: exit 0, 1 (the model has errors) or 2 (usage, I/O).
 pub fn run(args: RunArgs) -> ExitCode {
-    match try_run(args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Fail::Usage(message)) => {
-            eprintln!("error: {message}");
-            ExitCode::from(2)
-        }
-        Err(Fail::Model(rendered)) => {
-            eprint!("{rendered}");
-            ExitCode::from(1)
-        }
-    }
+    exit(try_run(args))
 }
 
 fn try_run(args: RunArgs) -> Result<(), Fail> {

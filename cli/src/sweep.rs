@@ -7,6 +7,7 @@
 //! the same `--set` values, so the final values of a row are the last row of that run,
 //! bit for bit (both print `f64` with `{}`).
 
+use crate::fail::{Fail, exit};
 use crate::params::{io_reason, parse_set};
 use crate::run::{hint, record_list, step_count};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -72,31 +73,9 @@ enum Summary {
     Crossing(f64),
 }
 
-/// Why a sweep stopped: a usage or I/O error (exit 2) or an error in the model (exit 1).
-enum Fail {
-    Usage(String),
-    Model(String),
-}
-
-impl From<String> for Fail {
-    fn from(message: String) -> Fail {
-        Fail::Usage(message)
-    }
-}
-
 /// `sitc sweep`: exit 0, 1 (the model has errors) or 2 (usage, I/O).
 pub fn sweep(args: SweepArgs) -> ExitCode {
-    match try_sweep(args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Fail::Usage(message)) => {
-            eprintln!("error: {message}");
-            ExitCode::from(2)
-        }
-        Err(Fail::Model(rendered)) => {
-            eprint!("{rendered}");
-            ExitCode::from(1)
-        }
-    }
+    exit(try_sweep(args))
 }
 
 fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
