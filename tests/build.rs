@@ -12,9 +12,7 @@ fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let examples = Path::new("../examples/models");
     println!("cargo:rerun-if-changed={}", examples.display());
-    let mut files = Vec::new();
-    sit_files(examples, &mut files);
-    files.sort();
+    let mut files = sit_codegen::sit_files(examples);
     let random_dir = out.join("random");
     std::fs::create_dir_all(&random_dir).expect("OUT_DIR is writable");
     for seed in 0..RANDOM_MODELS {
@@ -70,21 +68,5 @@ fn main() {
 }
 
 fn write_if_changed(path: &Path, text: &str) {
-    if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
-        std::fs::write(path, text).expect("OUT_DIR is writable");
-    }
-}
-
-fn sit_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            sit_files(&path, out);
-        } else if path.extension().is_some_and(|x| x == "sit") {
-            out.push(path);
-        }
-    }
+    sit_codegen::write_if_changed(path, text).expect("OUT_DIR is writable");
 }

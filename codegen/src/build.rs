@@ -132,7 +132,32 @@ pub fn compile_to_out_dir(files: &[impl AsRef<Path>]) -> Result<Vec<PathBuf>, Er
 
 /// Writes `text` to `path` unless the file already holds exactly that text, so that an
 /// unchanged model does not trigger a rebuild of the including crate.
-pub(crate) fn write_if_changed(path: &Path, text: &str) -> Result<(), Error> {
+/// Every `.sit` file under `dir`, subfolders included, sorted (for build
+/// scripts that compile a folder of models). A folder that cannot be read
+/// gives no files.
+pub fn sit_files(dir: impl AsRef<Path>) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|x| x == "sit") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir.as_ref(), &mut out);
+    out.sort();
+    out
+}
+
+/// Writes `text` to `path` unless the file already holds it (so that cargo
+/// does not rebuild what includes it).
+pub fn write_if_changed(path: &Path, text: &str) -> Result<(), Error> {
     if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(());
     }

@@ -33,7 +33,7 @@ mod plan;
 mod provenance;
 mod table;
 
-pub use build::{Builder, compile_to_out_dir};
+pub use build::{Builder, compile_to_out_dir, sit_files, write_if_changed};
 
 use sit_parser::ir::Program;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! into `all_models.rs`, one module per file, so that the crate's `#![deny(warnings)]`
 //! and clippy check the generated code of every example model.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn main() {
     sit_codegen::Builder::new()
@@ -12,9 +12,7 @@ fn main() {
         .run();
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     println!("cargo:rerun-if-changed=../models");
-    let mut files = Vec::new();
-    sit_files(Path::new("../models"), &mut files);
-    files.sort();
+    let files = sit_codegen::sit_files("../models");
     let mut modules = String::new();
     for file in files {
         let rel = file.strip_prefix("../models").unwrap_or(&file);
@@ -38,19 +36,4 @@ fn main() {
         ));
     }
     std::fs::write(out_dir.join("all_models.rs"), modules).expect("OUT_DIR is writable");
-}
-
-/// Every `.sit` file under `dir`.
-fn sit_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            sit_files(&path, out);
-        } else if path.extension().is_some_and(|x| x == "sit") {
-            out.push(path);
-        }
-    }
 }
