@@ -17,6 +17,41 @@ use std::process::ExitCode;
 
 /// Simulate a model with the interpreter and write its CSV trace (exit 0; 1: the model
 /// has errors; 2: usage or I/O).
+/// The step and the end time, shared by `run` and `sweep`.
+#[derive(clap::Args)]
+pub struct Timing {
+    /// The step, > 0.
+    #[arg(long, default_value_t = 0.01, allow_negative_numbers = true)]
+    pub dt: f64,
+    /// The end time: a run has round(T / DT) steps.
+    #[arg(
+        long = "t-end",
+        value_name = "T",
+        default_value_t = 10.0,
+        allow_negative_numbers = true
+    )]
+    pub t_end: f64,
+}
+
+impl Timing {
+    /// round(t_end / dt), with the checks of both.
+    pub fn steps(&self) -> Result<u64, String> {
+        let (dt, t_end) = (self.dt, self.t_end);
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(format!("--dt must be a finite number > 0, not {dt}"));
+        }
+        if !(t_end.is_finite() && t_end >= 0.0) {
+            return Err(format!("--t-end must be a finite number >= 0, not {t_end}"));
+        }
+        let steps = (t_end / dt).round();
+        // 2^53: every step count is exact and the loop counter never overflows.
+        if steps > 9_007_199_254_740_992.0 {
+            return Err(format!("--t-end {t_end} with --dt {dt} is too many steps"));
+        }
+        Ok(steps as u64)
+    }
+}
+
 #[derive(clap::Args)]
 pub struct RunArgs {
     /// The `.sit` file.
@@ -25,17 +60,8 @@ pub struct RunArgs {
     /// instantiates).
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
-    /// The step, > 0.
-    #[arg(long, default_value_t = 0.01, allow_negative_numbers = true)]
-    pub dt: f64,
-    /// The end time: the run has round(T / DT) steps.
-    #[arg(
-        long = "t-end",
-        value_name = "T",
-        default_value_t = 10.0,
-        allow_negative_numbers = true
-    )]
-    pub t_end: f64,
+    #[command(flatten)]
+    pub timing: Timing,
     /// Set a param, input, state or `NAME.on` by its dotted path (repeatable). Params
     /// and inputs are set first, then the model is reset (so param bindings, derived
     /// params and initial values follow them), then states are set.
@@ -71,7 +97,7 @@ pub fn run(args: RunArgs) -> ExitCode {
 }
 
 fn try_run(args: RunArgs) -> Result<(), Fail> {
-    let steps = step_count(args.dt, args.t_end)?;
+    let steps = args.timing.steps()?;
     let mut values = match &args.params {
         Some(path) => read_params(path)?
             .into_iter()
@@ -124,7 +150,7 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     };
     let mut out = BufWriter::new(out);
     let run = Run {
-        dt: args.dt,
+        dt: args.timing.dt,
         steps,
         every: args.every,
         check_finite: args.check_finite,
@@ -141,22 +167,6 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         plot::write_svg(trace, path)?;
     }
     Ok(())
-}
-
-/// round(t_end / dt), with the checks of both.
-pub(crate) fn step_count(dt: f64, t_end: f64) -> Result<u64, String> {
-    if !(dt.is_finite() && dt > 0.0) {
-        return Err(format!("--dt must be a finite number > 0, not {dt}"));
-    }
-    if !(t_end.is_finite() && t_end >= 0.0) {
-        return Err(format!("--t-end must be a finite number >= 0, not {t_end}"));
-    }
-    let steps = (t_end / dt).round();
-    // 2^53: every step count is exact and the loop counter never overflows.
-    if steps > 9_007_199_254_740_992.0 {
-        return Err(format!("--t-end {t_end} with --dt {dt} is too many steps"));
-    }
-    Ok(steps as u64)
 }
 
 /// The error of `--check-finite` (exit 1).
@@ -298,7 +308,11 @@ fn simulate(
 
 #[cfg(test)]
 mod tests {
-    use super::step_count;
+    use super::Timing;
+
+    fn step_count(dt: f64, t_end: f64) -> Result<u64, String> {
+        Timing { dt, t_end }.steps()
+    }
 
     #[test]
     fn steps_round_the_ratio() {

@@ -9,7 +9,7 @@
 
 use crate::fail::{Fail, exit};
 use crate::params::{io_reason, parse_set};
-use crate::run::{hint, record_list, step_count};
+use crate::run::{Timing, hint, record_list};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sit_runtime::Model;
 use sit_runtime::sweep::{Collect, Sweep, grid, linspace};
@@ -37,17 +37,8 @@ pub struct SweepArgs {
     /// A value set in every run (repeatable), as with `sitc run --set`.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
-    /// The step, > 0.
-    #[arg(long, default_value_t = 0.01, allow_negative_numbers = true)]
-    pub dt: f64,
-    /// The end time: each run has round(T / DT) steps.
-    #[arg(
-        long = "t-end",
-        value_name = "T",
-        default_value_t = 10.0,
-        allow_negative_numbers = true
-    )]
-    pub t_end: f64,
+    #[command(flatten)]
+    pub timing: Timing,
     /// The variables to collect, comma-separated (default: the root model's outputs, or
     /// every variable when it declares none).
     #[arg(long, value_name = "NAMES")]
@@ -79,7 +70,7 @@ pub fn sweep(args: SweepArgs) -> ExitCode {
 }
 
 fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
-    let steps = step_count(args.dt, args.t_end)?;
+    let steps = args.timing.steps()?;
     let axes = (args.param.iter())
         .map(|a| parse_axis(a))
         .collect::<Result<Vec<_>, _>>()?;
@@ -115,7 +106,7 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
         fixed_values.push((i, *value));
     }
     let record = record_list(&model, args.record.as_deref())?;
-    let mut sweep = Sweep::new(args.dt, steps);
+    let mut sweep = Sweep::new(args.timing.dt, steps);
     let mut header: Vec<String> = axes.iter().map(|(n, _)| n.clone()).collect();
     for &r in &record {
         let name = model.var_info(r).map_or("?", |v| v.name);
