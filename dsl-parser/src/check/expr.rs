@@ -1,6 +1,6 @@
 //! Lowering of expressions: name resolution, types, and where each name may be read.
 
-use super::{Ctx, Lowerer, STATEFUL, Sym, signature};
+use super::{Ctx, Lowerer, STATEFUL, Sym};
 use crate::ast::{self, ExprKind, Name};
 use crate::diag::Diagnostic;
 use crate::ir::*;
@@ -171,21 +171,7 @@ impl Lowerer<'_> {
                 };
                 if args.len() != f.arity() {
                     let n = args.len();
-                    let k = f.arity();
-                    self.err(
-                        Diagnostic::error(
-                            "E0151",
-                            e.span,
-                            format!(
-                                "`{}` takes {k} argument{}, but {n} {} given",
-                                f.name(),
-                                if k == 1 { "" } else { "s" },
-                                if n == 1 { "was" } else { "were" }
-                            ),
-                        )
-                        .with_label("wrong number of arguments")
-                        .with_note(signature(f.name())),
-                    );
+                    self.arity_error(e.span, f.name(), &f.arity().to_string(), n);
                     return (Expr::Num(0.0), Ty::Real);
                 }
                 let xs = args.iter().map(|a| self.expr(a, Ty::Real, ctx)).collect();
@@ -278,14 +264,7 @@ impl Lowerer<'_> {
                 return bad;
             }
             Some(_) => {
-                self.err(
-                    Diagnostic::error(
-                        "E0141",
-                        first.span,
-                        format!("`{}` is not a submodel", first.text),
-                    )
-                    .with_label("only submodels have `.` members"),
-                );
+                self.not_a_submodel(first);
                 return bad;
             }
         };

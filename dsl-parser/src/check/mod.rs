@@ -1092,14 +1092,7 @@ impl Lowerer<'_> {
                             return None;
                         }
                         Some(_) => {
-                            self.err(
-                                Diagnostic::error(
-                                    "E0141",
-                                    first.span,
-                                    format!("`{}` is not a submodel", first.text),
-                                )
-                                .with_label("only submodels have `.` members"),
-                            );
+                            self.not_a_submodel(first);
                             return None;
                         }
                     }
@@ -1196,20 +1189,7 @@ impl Lowerer<'_> {
         if let ExprKind::Call(name, args) = &e.kind {
             let n = args.len();
             let arity_err = |s: &mut Self, expected: &str| {
-                s.err(
-                    Diagnostic::error(
-                        "E0151",
-                        e.span,
-                        format!(
-                            "`{}` takes {expected} argument{}, but {n} {} given",
-                            name.text,
-                            if expected == "1" { "" } else { "s" },
-                            if n == 1 { "was" } else { "were" }
-                        ),
-                    )
-                    .with_label("wrong number of arguments")
-                    .with_note(signature(&name.text)),
-                );
+                s.arity_error(e.span, &name.text, expected, n);
                 Rhs::Expr(Expr::Num(0.0))
             };
             let a = |s: &mut Self, i: usize| s.expr(&args[i], Ty::Real, Ctx::Rule);
@@ -1266,6 +1246,37 @@ impl Lowerer<'_> {
             }
         }
         Rhs::Expr(self.expr(e, Ty::Real, Ctx::Rule))
+    }
+}
+
+impl Lowerer<'_> {
+    /// E0151: `name` called with `n` arguments where it takes `expected`.
+    fn arity_error(&mut self, span: Span, name: &str, expected: &str, n: usize) {
+        self.err(
+            Diagnostic::error(
+                "E0151",
+                span,
+                format!(
+                    "`{name}` takes {expected} argument{}, but {n} {} given",
+                    if expected == "1" { "" } else { "s" },
+                    if n == 1 { "was" } else { "were" }
+                ),
+            )
+            .with_label("wrong number of arguments")
+            .with_note(signature(name)),
+        );
+    }
+
+    /// E0141: a dotted path whose first name is not a submodel.
+    fn not_a_submodel(&mut self, first: &Name) {
+        self.err(
+            Diagnostic::error(
+                "E0141",
+                first.span,
+                format!("`{}` is not a submodel", first.text),
+            )
+            .with_label("only submodels have `.` members"),
+        );
     }
 }
 
