@@ -19,7 +19,7 @@
 //! Models with submodels get no batch form (a submodel's switch and reset are per lane
 //! control flow, not selects).
 
-use crate::expr::float_text;
+use crate::expr::literal;
 use crate::lints::Lints;
 use crate::names::{ident, is_camel_case};
 use crate::plan::Plan;
@@ -682,23 +682,10 @@ fn fired_ident(k: usize) -> Ident {
     format_ident!("fired_{}", k)
 }
 
-/// A real literal, as in `expr.rs`.
+/// A real literal (see `expr::literal`) with this module's precedence.
 fn num(v: f64) -> (TokenStream, Prec) {
-    if v.is_nan() {
-        return (quote!(f64::NAN), Prec::Atom);
-    }
-    let lit = if v.is_infinite() {
-        quote!(f64::INFINITY)
-    } else {
-        let text = float_text(v.abs());
-        let lit = syn::LitFloat::new(&text, proc_macro2::Span::call_site());
-        quote!(#lit)
-    };
-    if v.is_sign_negative() {
-        (quote!(-#lit), Prec::Unary)
-    } else {
-        (lit, Prec::Atom)
-    }
+    let (t, negated) = literal(v);
+    (t, if negated { Prec::Unary } else { Prec::Atom })
 }
 
 #[cfg(test)]

@@ -193,10 +193,11 @@ impl ExprGen<'_> {
 }
 
 /// A real literal: `-x` for negative values (`-0.0` included), named constants for
-/// infinities and NaN.
-fn num(v: f64) -> (TokenStream, Prec) {
+/// infinities and NaN; `true` when it is a negation (unary precedence), so that the
+/// scalar and the batch generators can each map it to their own precedence.
+pub(crate) fn literal(v: f64) -> (TokenStream, bool) {
     if v.is_nan() {
-        return (quote!(f64::NAN), Prec::Atom);
+        return (quote!(f64::NAN), false);
     }
     let lit = if v.is_infinite() {
         quote!(f64::INFINITY)
@@ -206,10 +207,15 @@ fn num(v: f64) -> (TokenStream, Prec) {
         quote!(#lit)
     };
     if v.is_sign_negative() {
-        (quote!(-#lit), Prec::Unary)
+        (quote!(-#lit), true)
     } else {
-        (lit, Prec::Atom)
+        (lit, false)
     }
+}
+
+fn num(v: f64) -> (TokenStream, Prec) {
+    let (t, negated) = literal(v);
+    (t, if negated { Prec::Unary } else { Prec::Atom })
 }
 
 #[cfg(test)]
