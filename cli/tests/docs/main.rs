@@ -1,0 +1,192 @@
+//! Every code block of README.md, CONTRIBUTING.md and docs/*.md works as written.
+//!
+//! Blocks run by kind, page by page in order, each page in its own sandbox
+//! ([`sandbox::Sandbox`]): `sh` blocks run with `sitc` (the binary under test) on the
+//! `PATH` and must end with the status their `fails=N` marker says (0 without it), and
+//! print the codes of `error=...`; `sit` blocks are checked with `sitc check` and must give
+//! exactly the codes of their `error=`/`warning=` markers (none without); `toml` blocks
+//! parse and their dependencies resolve ([`toml_block`]); `rust` blocks are compiled (and
+//! run) by the `doc-blocks` crate, which this test checks is up to date; `file=PATH`
+//! blocks are also written to the sandbox for the `sh` blocks after them. An unknown kind
+//! or marker, or an indented code block, fails. The markers: `CONTRIBUTING.md`.
+
+mod sandbox;
+mod toml_block;
+
+use doc_blocks::page::{self, Block, Kind};
+use sandbox::Sandbox;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .unwrap()
+}
+
+/// The diagnostic codes in `text`: `(errors, warnings)` from `error[E....]` and `warning[W....]`.
+fn codes(text: &str) -> (BTreeSet<String>, BTreeSet<String>) {
+    let find = |prefix: &str| {
+        text.match_indices(prefix)
+            .filter_map(|(i, _)| {
+                let code = text.get(i + prefix.len()..i + prefix.len() + 5)?;
+                (text.get(i + prefix.len() + 5..i + prefix.len() + 6) == Some("]"))
+                    .then(|| code.to_string())
+            })
+            .collect()
+    };
+    (find("error["), find("warning["))
+}
+
+/// The last lines of a command's output, for messages.
+fn tail(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(15)..].join("\n")
+}
+
+/// What went wrong with `block`, if anything.
+fn run_block(block: &Block, sandbox: &mut Sandbox, ws: &toml_block::Workspace) -> Option<String> {
+    let written = block.file.as_ref().map(|f| sandbox.write(f, &block.code));
+    match block.kind {
+        Kind::Output | Kind::Rust => None,
+        Kind::Sh if block.norun => None,
+        Kind::Sh => {
+            let out = sandbox.sh(&block.code);
+            let status = out.status.code().unwrap_or(-1);
+            let (errors, _) = codes(&String::from_utf8_lossy(&out.stderr));
+            let expected: BTreeSet<String> = block.errors.iter().cloned().collect();
+            if status != block.fails {
+                Some(format!(
+                    "exit status {status}, expected {} (mark a block meant to fail `sh fails=N`)\nstdout:\n{}\nstderr:\n{}",
+                    block.fails,
+                    tail(&out.stdout),
+                    tail(&out.stderr)
+                ))
+            } else if !expected.is_subset(&errors) {
+                Some(format!(
+                    "expected errors {expected:?}, got {errors:?}\nstderr:\n{}",
+                    tail(&out.stderr)
+                ))
+            } else {
+                None
+            }
+        }
+        Kind::Sit if block.fragment => None,
+        Kind::Sit => {
+            let path = written.unwrap_or_else(|| {
+                let path = sandbox.scratch(&format!("{}.sit", page::ident(block)));
+                std::fs::write(&path, &block.code).unwrap();
+                path
+            });
+            let out = sandbox
+                .command(env!("CARGO_BIN_EXE_sitc"))
+                .arg("check")
+                .arg(&path)
+                .output()
+                .expect("sitc runs");
+            let (errors, warnings) = codes(&String::from_utf8_lossy(&out.stderr));
+            let want_e: BTreeSet<String> = block.errors.iter().cloned().collect();
+            let want_w: BTreeSet<String> = block.warnings.iter().cloned().collect();
+            let want_status = if want_e.is_empty() { 0 } else { 1 };
+            let status = out.status.code().unwrap_or(-1);
+            (errors != want_e || warnings != want_w || status != want_status).then(|| {
+                format!(
+                    "`sitc check`: status {status}, errors {errors:?}, warnings {warnings:?}; the markers say status {want_status}, errors {want_e:?}, warnings {want_w:?} (```sit error=E0101 warning=W0201; ```sit fragment for a deliberately partial block)\n{}",
+                    tail(&out.stderr)
+                )
+            })
+        }
+        Kind::Toml => {
+            let problems = ws.check(&block.code, written.as_deref());
+            (!problems.is_empty()).then(|| problems.join("\n"))
+        }
+    }
+}
+
+#[test]
+fn every_block_of_every_page_works_as_written() {
+    let root = root();
+    let start = Instant::now();
+    let blocks = match page::all(&root) {
+        Ok(b) => b,
+        Err(problems) => panic!("bad code blocks:\n{}", problems.join("\n")),
+    };
+    // The rust blocks: compiled by `doc-blocks`, which must have seen every one.
+    let compiled: BTreeSet<&str> = doc_blocks::COMPILED.iter().copied().collect();
+    let stale: Vec<String> = blocks
+        .iter()
+        .filter(|b| b.kind == Kind::Rust && !b.fragment && !compiled.contains(b.at().as_str()))
+        .map(Block::at)
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "rust blocks not compiled by doc-blocks (its build script is stale?): {stale:?}"
+    );
+    let ws = toml_block::Workspace::read(&root);
+    let sitc = Path::new(env!("CARGO_BIN_EXE_sitc"));
+    let pages = page::pages(&root);
+    let failures = Mutex::new(Vec::new());
+    let counts = Mutex::new(std::collections::BTreeMap::<String, usize>::new());
+    // Pages in parallel, each in its own sandbox, blocks in order.
+    std::thread::scope(|s| {
+        for page in &pages {
+            let (root, ws, blocks, failures, counts) = (&root, &ws, &blocks, &failures, &counts);
+            s.spawn(move || {
+                let mut sandbox = Sandbox::new(root, sitc);
+                let mut section = 0;
+                for block in blocks.iter().filter(|b| &b.page == page) {
+                    if block.section != section {
+                        sandbox.home();
+                        section = block.section;
+                    }
+                    let t = Instant::now();
+                    let problem = run_block(block, &mut sandbox, ws);
+                    let key = format!(
+                        "{:?}{}",
+                        block.kind,
+                        if block.fragment || block.norun {
+                            " (not run)"
+                        } else {
+                            ""
+                        }
+                    );
+                    *counts.lock().unwrap().entry(key).or_default() += 1;
+                    if t.elapsed().as_secs() >= 5 {
+                        eprintln!("{}: {:.1} s", block.at(), t.elapsed().as_secs_f64());
+                    }
+                    if let Some(p) = problem {
+                        failures.lock().unwrap().push(format!(
+                            "{}: ```{:?} block: {p}",
+                            block.at(),
+                            block.kind
+                        ));
+                    }
+                }
+            });
+        }
+    });
+    eprintln!(
+        "{} pages, blocks: {:?}, {:.1} s",
+        pages.len(),
+        counts.lock().unwrap(),
+        start.elapsed().as_secs_f64()
+    );
+    let failures = failures.into_inner().unwrap();
+    assert!(
+        failures.is_empty(),
+        "{} blocks do not work as written:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn codes_are_read_from_diagnostics() {
+    let (e, w) = codes("a.sit:1:2: error[E0101]: x\nb: warning[W0202]: y\nerror[E01]: z");
+    assert_eq!(e.into_iter().collect::<Vec<_>>(), ["E0101"]);
+    assert_eq!(w.into_iter().collect::<Vec<_>>(), ["W0202"]);
+}
