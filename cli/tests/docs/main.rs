@@ -41,6 +41,13 @@ fn codes(text: &str) -> (BTreeSet<String>, BTreeSet<String>) {
     (find("error["), find("warning["))
 }
 
+/// The options of a model's run line, ``/// Run: `sitc run FILE OPTIONS...` ``, if it has one.
+fn run_line(code: &str) -> Option<Vec<String>> {
+    let line = code.lines().find_map(|l| l.split_once("Run: `sitc run "))?.1;
+    let command = line.split('`').next()?;
+    Some(command.split_whitespace().skip(1).map(String::from).collect())
+}
+
 /// The last lines of a command's output, for messages.
 fn tail(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(bytes);
@@ -93,9 +100,24 @@ fn run_block(block: &Block, sandbox: &mut Sandbox, ws: &toml_block::Workspace) -
             let want_w: BTreeSet<String> = block.warnings.iter().cloned().collect();
             let want_status = if want_e.is_empty() { 0 } else { 1 };
             let status = out.status.code().unwrap_or(-1);
-            (errors != want_e || warnings != want_w || status != want_status).then(|| {
-                format!(
+            if errors != want_e || warnings != want_w || status != want_status {
+                return Some(format!(
                     "`sitc check`: status {status}, errors {errors:?}, warnings {warnings:?}; the markers say status {want_status}, errors {want_e:?}, warnings {want_w:?} (```sit error=E0101 warning=W0201; ```sit fragment for a deliberately partial block)\n{}",
+                    tail(&out.stderr)
+                ));
+            }
+            let args = run_line(&block.code)?;
+            let out = sandbox
+                .command(env!("CARGO_BIN_EXE_sitc"))
+                .arg("run")
+                .arg(&path)
+                .args(&args)
+                .output()
+                .expect("sitc runs");
+            (!out.status.success()).then(|| {
+                format!(
+                    "the run line (`sitc run FILE {}`) fails:\n{}",
+                    args.join(" "),
                     tail(&out.stderr)
                 )
             })
@@ -182,6 +204,47 @@ fn every_block_of_every_page_works_as_written() {
         failures.len(),
         failures.join("\n\n")
     );
+}
+
+#[test]
+fn run_lines_are_read() {
+    let code = "/// A ball.\n///\n/// Run: `sitc run ball.sit --dt 0.1 --t-end 2`\nmodel Ball {}\n";
+    assert_eq!(run_line(code).unwrap(), ["--dt", "0.1", "--t-end", "2"]);
+    assert_eq!(run_line("model M {}"), None);
+}
+
+/// A page whose blocks are each wrong in one way: every one is reported.
+#[test]
+fn wrong_blocks_are_reported() {
+    let md = "```sh\nsitc check no_such_file.sit\n```\n\n\
+              ```sh fails=1\nsitc check examples/models/hoop.sit\n```\n\n\
+              ```sit\nmodel M { output real v; v = integral(-g); }\n```\n\n\
+              ```sit error=E0102\nmodel M { output real v; v = integral(-g); }\n```\n\n\
+              ```sit\n/// Run: `sitc run m.sit --dt 0`\nmodel M { output real x = 1; }\n```\n\n\
+              ```toml\n[dependencies]\nsit-runtime = \"0.1\"\n```\n\n\
+              ```toml\n[dependencies]\nsit-runtime = { path = \"../sit/codegen\" }\n```\n\n\
+              ```toml\n[dependencies]\nsit-runtime = { path = \"../sit/runtime\", features = [\"fast\"] }\n```\n\n\
+              ```toml\n[dependencies]\nsit-runtime = { git = \"https://example.org/other\" }\n```\n";
+    let blocks = page::parse(Path::new("wrong.md"), md).unwrap();
+    assert_eq!(blocks.len(), 9);
+    let root = root();
+    let ws = toml_block::Workspace::read(&root);
+    let mut sandbox = Sandbox::new(&root, Path::new(env!("CARGO_BIN_EXE_sitc")));
+    for block in &blocks {
+        assert!(
+            run_block(block, &mut sandbox, &ws).is_some(),
+            "not reported: {}",
+            block.code
+        );
+    }
+    // And their right forms pass.
+    let md = "```sh fails=2 error=E0101\nprintf 'model M { output real v; v = integral(-g); }' > m.sit\n\
+              sitc check m.sit || exit 2\n```\n\n\
+              ```sit error=E0101\nmodel M { output real v; v = integral(-g); }\n```\n\n\
+              ```toml\n[dependencies]\nsit-runtime = { path = \"../sit/runtime\", features = [\"parallel\"] }\n```\n";
+    for block in page::parse(Path::new("right.md"), md).unwrap() {
+        assert_eq!(run_block(&block, &mut sandbox, &ws), None, "{}", block.code);
+    }
 }
 
 #[test]
