@@ -43,9 +43,18 @@ fn codes(text: &str) -> (BTreeSet<String>, BTreeSet<String>) {
 
 /// The options of a model's run line, ``/// Run: `sitc run FILE OPTIONS...` ``, if it has one.
 fn run_line(code: &str) -> Option<Vec<String>> {
-    let line = code.lines().find_map(|l| l.split_once("Run: `sitc run "))?.1;
+    let line = code
+        .lines()
+        .find_map(|l| l.split_once("Run: `sitc run "))?
+        .1;
     let command = line.split('`').next()?;
-    Some(command.split_whitespace().skip(1).map(String::from).collect())
+    Some(
+        command
+            .split_whitespace()
+            .skip(1)
+            .map(String::from)
+            .collect(),
+    )
 }
 
 /// The last lines of a command's output, for messages.
@@ -146,7 +155,7 @@ fn every_block_of_every_page_works_as_written() {
         .collect();
     assert!(
         stale.is_empty(),
-        "rust blocks not compiled by doc-blocks (its build script is stale?): {stale:?}"
+        "rust blocks not compiled by doc-blocks: {stale:?}; a new page at the root is seen after `touch docs/blocks/build.rs`"
     );
     let ws = toml_block::Workspace::read(&root);
     let sitc = Path::new(env!("CARGO_BIN_EXE_sitc"));
