@@ -68,7 +68,21 @@ fn tail(bytes: &[u8]) -> String {
 fn run_block(block: &Block, sandbox: &mut Sandbox, ws: &toml_block::Workspace) -> Option<String> {
     let written = block.file.as_ref().map(|f| sandbox.write(f, &block.code));
     match block.kind {
-        Kind::Output | Kind::Rust => None,
+        Kind::Rust => None,
+        Kind::Output => {
+            let from = block.from.as_ref()?;
+            let path = sandbox.cwd().join(from);
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            (!text.starts_with(&block.code)).then(|| {
+                format!(
+                    "`{from}` does not start with the block's text; it starts with:\n{}",
+                    text.lines()
+                        .take(block.code.lines().count())
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                )
+            })
+        }
         Kind::Sh if block.norun => None,
         Kind::Sh => {
             let out = sandbox.sh(&block.code);
@@ -233,15 +247,18 @@ fn wrong_blocks_are_reported() {
               ```toml\n[dependencies]\nsit-runtime = \"0.1\"\n```\n\n\
               ```toml\n[dependencies]\nsit-runtime = { path = \"../sit/codegen\" }\n```\n\n\
               ```toml\n[dependencies]\nsit-runtime = { path = \"../sit/runtime\", features = [\"fast\"] }\n```\n\n\
-              ```toml\n[dependencies]\nsit-runtime = { git = \"https://example.org/other\" }\n```\n";
+              ```toml\n[dependencies]\nsit-runtime = { git = \"https://example.org/other\" }\n```\n\n\
+              ```sh\necho a,b > out.csv\n```\n\n```csv from=out.csv\na,c\n```\n";
     let blocks = page::parse(Path::new("wrong.md"), md).unwrap();
-    assert_eq!(blocks.len(), 9);
+    assert_eq!(blocks.len(), 11);
     let root = root();
     let ws = toml_block::Workspace::read(&root);
     let mut sandbox = Sandbox::new(&root, Path::new(env!("CARGO_BIN_EXE_sitc")));
     for block in &blocks {
+        let problem = run_block(block, &mut sandbox, &ws);
+        // The `echo` block writes the file the wrong `csv` block is compared with.
         assert!(
-            run_block(block, &mut sandbox, &ws).is_some(),
+            problem.is_some() || block.code.starts_with("echo"),
             "not reported: {}",
             block.code
         );
@@ -250,7 +267,8 @@ fn wrong_blocks_are_reported() {
     let md = "```sh fails=2 error=E0101\nprintf 'model M { output real v; v = integral(-g); }' > m.sit\n\
               sitc check m.sit || exit 2\n```\n\n\
               ```sit error=E0101\nmodel M { output real v; v = integral(-g); }\n```\n\n\
-              ```toml\n[dependencies]\nsit-runtime = { path = \"../sit/runtime\", features = [\"parallel\"] }\n```\n";
+              ```toml\n[dependencies]\nsit-runtime = { path = \"../sit/runtime\", features = [\"parallel\"] }\n```\n\n\
+              ```csv from=out.csv\na,b\n```\n";
     for block in page::parse(Path::new("right.md"), md).unwrap() {
         assert_eq!(run_block(&block, &mut sandbox, &ws), None, "{}", block.code);
     }

@@ -68,6 +68,11 @@ impl Sandbox {
         Sandbox { dir, cwd: sit }
     }
 
+    /// The folder the next block runs in.
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
     /// Runs the next blocks from the repository root again (after a heading).
     pub fn home(&mut self) {
         self.cwd = self.dir.path().join("sit");

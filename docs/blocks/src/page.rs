@@ -67,6 +67,9 @@ pub struct Block {
     pub norun: bool,
     /// `fragment` (`sit`, `rust`): deliberately partial, not checked.
     pub fragment: bool,
+    /// `from=PATH` (`text`, `csv`, `json`): the block is the start of this file, written
+    /// by the blocks before it (relative to the sandbox's current directory).
+    pub from: Option<String>,
     /// The block's text.
     pub code: String,
 }
@@ -85,7 +88,7 @@ fn allowed(kind: Kind) -> &'static [&'static str] {
         Kind::Sit => &["error", "warning", "file", "fragment"],
         Kind::Rust => &["file", "norun", "fragment"],
         Kind::Toml => &["file"],
-        Kind::Output => &[],
+        Kind::Output => &["from"],
     }
 }
 
@@ -121,6 +124,7 @@ fn parse_info(info: &str) -> Result<Block, String> {
         file: None,
         norun: false,
         fragment: false,
+        from: None,
         code: String::new(),
     };
     for word in words {
@@ -157,6 +161,7 @@ fn parse_info(info: &str) -> Result<Block, String> {
             "error" => block.errors = codes(value("`error=E0101`")?, 'E')?,
             "warning" => block.warnings = codes(value("`warning=W0201`")?, 'W')?,
             "file" => block.file = Some(value("`file=src/main.rs`")?.to_string()),
+            "from" => block.from = Some(value("`from=trace.csv`")?.to_string()),
             "norun" => block.norun = true,
             "fragment" => block.fragment = true,
             _ => unreachable!("checked against `allowed`"),
@@ -294,6 +299,7 @@ mod tests {
             "```sit error=101\nx\n```\n",
             "```sh fails=0\nx\n```\n",
             "```text norun\nx\n```\n",
+            "```csv from\nx\n```\n",
             "text\n\n    sitc run x.sit\n",
         ] {
             assert!(one(md).is_err(), "{md}");
