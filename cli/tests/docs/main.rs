@@ -229,6 +229,34 @@ fn every_block_of_every_page_works_as_written() {
     );
 }
 
+/// Every relative link and image of the pages leads to a file, and every `#anchor` to a
+/// heading of its page.
+#[test]
+fn links_lead_somewhere() {
+    let root = root();
+    let mut broken = Vec::new();
+    for page in page::pages(&root) {
+        let text = std::fs::read_to_string(root.join(&page)).unwrap();
+        let dir = page.parent().unwrap_or(Path::new(""));
+        for (line, dest) in page::links(&text) {
+            let (file, anchor) = dest.split_once('#').unwrap_or((&dest, ""));
+            let target = if file.is_empty() {
+                page.clone()
+            } else {
+                dir.join(file)
+            };
+            let ok = match std::fs::read_to_string(root.join(&target)) {
+                Err(_) => root.join(&target).exists() && anchor.is_empty(),
+                Ok(text) => anchor.is_empty() || page::anchors(&text).iter().any(|a| a == anchor),
+            };
+            if !ok {
+                broken.push(format!("{}:{line}: {dest}", page.display()));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
 #[test]
 fn run_lines_are_read() {
     let code = "/// A ball.\n///\n/// Run: `sitc run ball.sit --dt 0.1 --t-end 2`\nmodel Ball {}\n";

@@ -251,6 +251,52 @@ pub fn all(root: &Path) -> Result<Vec<Block>, Vec<String>> {
     }
 }
 
+/// The relative links and images of a page (`docs/language.md#one-step-exactly`,
+/// `img/hoop.svg`, `#hierarchy`) with their lines; links with a scheme are left out.
+pub fn links(text: &str) -> Vec<(usize, String)> {
+    Parser::new(text)
+        .into_offset_iter()
+        .filter_map(|(event, range)| match event {
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                Some((line_of(text, range.start), dest_url.into_string()))
+            }
+            _ => None,
+        })
+        .filter(|(_, dest)| !dest.contains("://") && !dest.starts_with("mailto:"))
+        .collect()
+}
+
+/// The anchors of a page's headings as GitHub makes them: lower case, punctuation other
+/// than `-` and `_` dropped, spaces as `-` (`## One step, exactly` is `one-step-exactly`).
+pub fn anchors(text: &str) -> Vec<String> {
+    let mut anchors = Vec::new();
+    let mut heading: Option<String> = None;
+    for event in Parser::new(text) {
+        match event {
+            Event::Start(Tag::Heading { .. }) => heading = Some(String::new()),
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(h) = &mut heading {
+                    h.push_str(&t);
+                }
+            }
+            Event::End(pulldown_cmark::TagEnd::Heading(_)) => {
+                if let Some(h) = heading.take() {
+                    anchors.push(
+                        h.trim()
+                            .to_lowercase()
+                            .chars()
+                            .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+                            .map(|c| if c == ' ' { '-' } else { c })
+                            .collect(),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    anchors
+}
+
 /// A Rust identifier for a block: `docs_embedding_md_l25`.
 pub fn ident(block: &Block) -> String {
     let page: String = block
@@ -304,6 +350,16 @@ mod tests {
         ] {
             assert!(one(md).is_err(), "{md}");
         }
+    }
+
+    #[test]
+    fn links_and_anchors() {
+        let md = "# One step, exactly\n\nSee [a](docs/a.md#x), ![i](img/h.svg), [w](https://x.org).\n\n## `no_std` use\n";
+        assert_eq!(
+            links(md),
+            [(3, "docs/a.md#x".to_string()), (3, "img/h.svg".to_string())]
+        );
+        assert_eq!(anchors(md), ["one-step-exactly", "no_std-use"]);
     }
 
     #[test]
