@@ -109,6 +109,8 @@ impl Sandbox {
             .env("CARGO_NET_OFFLINE", "true")
             .env("CARGO_TARGET_DIR", repo.join("target/docs-sandbox"))
             .env("CARGO_TERM_COLOR", "never")
+            // Debug info only slows the build of the crates the docs make.
+            .env("CARGO_PROFILE_DEV_DEBUG", "false")
             .env_remove("RUSTFLAGS");
         cmd
     }
