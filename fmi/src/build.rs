@@ -221,7 +221,7 @@ fn compile(opts: &Options, d: &Description, code: &str) -> Result<PathBuf, Error
          [package]\nname = \"sit-fmu-{}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
          [lib]\nname = \"{}\"\ncrate-type = [\"cdylib\"]\n\n\
          [dependencies]\nsit-runtime = {{ path = {}, default-features = false }}\n\
-         sit-fmi = {{ path = {} }}\n\n[workspace]\n",
+         sit-fmi = {{ path = {}, default-features = false }}\n\n[workspace]\n",
         d.identifier.to_lowercase().replace('_', "-"),
         d.identifier,
         toml_path(&sit_dir.join("runtime")),
