@@ -236,9 +236,9 @@ fn compile(opts: &Options, d: &Description, code: &str) -> Result<PathBuf, Error
             Access::Start => "Start",
             Access::Computed => "Computed",
         };
-        let _ = write!(
+        let _ = writeln!(
             access,
-            "        sit_fmi::Access::{a}, // {}\n",
+            "        sit_fmi::Access::{a}, // {}",
             v.name.replace('\n', " ")
         );
     }

@@ -416,7 +416,7 @@ impl<M: Model + Clone + Default> Instance<M> {
             ));
         }
         let tolerance = 1e-6 * self.fmu.dt;
-        if !((t - self.s.time).abs() <= tolerance) {
+        if (t - self.s.time).abs() > tolerance || t.is_nan() {
             return self.error(&format!(
                 "fmi2DoStep: the communication point {t} is not the current time {} of the FMU",
                 self.s.time
