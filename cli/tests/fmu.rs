@@ -244,12 +244,13 @@ fn fmpy_validates_every_library_model() {
 #[test]
 fn fmpy_reproduces_the_reference_fmus() {
     let Some(python) = python() else { return };
-    // (FMU, oracle, stop time, communication step of the oracle)
-    for (stem, model, stop, interval) in [
-        ("dahlquist", "Dahlquist", "10", "0.1"),
-        ("van_der_pol", "VanDerPol", "20", "0.01"),
-        ("bouncing_ball", "BouncingBall", "3", "0.01"),
-        ("stair", "Stair", "9", "0.2"),
+    // (FMU, oracle, stop time, communication step of the oracle, internal step of the
+    // model's documented run, internal steps per communication step)
+    for (stem, model, stop, interval, dt, every) in [
+        ("dahlquist", "Dahlquist", "10", "0.1", "0.1", "1"),
+        ("van_der_pol", "VanDerPol", "20", "0.01", "0.01", "1"),
+        ("bouncing_ball", "BouncingBall", "3", "0.01", "0.001", "10"),
+        ("stair", "Stair", "9", "0.2", "0.2", "1"),
     ] {
         let oracle = std::fs::read_to_string(
             root().join(format!("tests/oracles/reference-fmus/{model}_out.csv")),
@@ -260,7 +261,79 @@ fn fmpy_reproduces_the_reference_fmus() {
         let got = driver(&python, &["simulate", &f, stop, interval, &names]);
         // Relative 1e-12, the oracle README's bound (as `sitc run` is checked).
         assert_close(&format!("FMPy {stem}"), &got, &oracle, 1e-12);
+        // And to the bit what `sitc run` gives at the FMU's internal step.
+        let file = format!("examples/models/{stem}.sit");
+        let run = sitc_run(&file, dt, stop, every, &names, &[]);
+        assert_close(&format!("FMPy {stem} vs sitc run"), &got, &run, 0.0);
     }
+}
+
+#[test]
+fn submodels_run_through_fmpy_as_in_sitc_run() {
+    let Some(python) = python() else { return };
+    // Outputs, and variables of submodels two levels down.
+    let names = "x1,x2,done,p1.roll.x,p2.roll.v,p2.on";
+    let f = fmu("coordinator").display().to_string();
+    let got = driver(&python, &["simulate", &f, "6", "0.1", names, "target=4"]);
+    let file = "examples/models/complex/coordinator.sit";
+    let run = sitc_run(file, "0.001", "6", "100", names, &["target=4"]);
+    assert_close("FMPy coordinator vs sitc run", &got, &run, 0.0);
+}
+
+/// `sitc fmu` with `args`, and `env`: the exit code and stderr.
+fn sitc_fmu(args: &[&str], env: &[(&str, &str)]) -> (i32, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sitc"))
+        .arg("fmu")
+        .args(args)
+        .arg("-o")
+        .arg(dir.path().join("out.fmu"))
+        .arg("--build-dir")
+        .arg(dir.path().join("build"))
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn sitc_fmu_says_what_is_missing() {
+    let ball = root().join("examples/models/bouncing_ball.sit");
+    let ball = ball.to_str().unwrap();
+    let (code, err) = sitc_fmu(&[ball], &[("CARGO", "/nonexistent/cargo")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("cannot run `/nonexistent/cargo`") && err.contains("Rust toolchain"),
+        "{err}"
+    );
+    let (code, err) = sitc_fmu(&[ball, "--sit-source", "/nonexistent"], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("the Sit sources are not in `/nonexistent`"),
+        "{err}"
+    );
+    let (code, err) = sitc_fmu(&[ball, "--model", "Hoop"], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("Hoop"), "{err}");
+    let (code, err) = sitc_fmu(&[ball, "--dt", "0"], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("> 0"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.sit");
+    std::fs::write(
+        &bad,
+        "model M {\n    real x = 1;\n    x = integral(y);\n}\n",
+    )
+    .unwrap();
+    let (code, err) = sitc_fmu(&[bad.to_str().unwrap()], &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("bad.sit:3:") && err.contains("unknown name `y`"),
+        "{err}"
+    );
 }
 
 /// `sitc run` of `file` with `--set` values and `--every`, recording `names`.
