@@ -108,6 +108,7 @@ pub unsafe fn instantiate<M: Model + Clone + Default + 'static>(
     fmu_type: c_int,
     guid: *const c_char,
     functions: *const CallbackFunctions,
+    logging_on: c_int,
 ) -> Component {
     // SAFETY: null or a valid struct by the FMI contract.
     let Some(functions) = (unsafe { functions.as_ref() }) else {
@@ -135,9 +136,10 @@ pub unsafe fn instantiate<M: Model + Clone + Default + 'static>(
         ));
     }
     let _ = name;
-    let slot = catch_unwind(AssertUnwindSafe(|| Slot {
-        tag: TAG,
-        instance: Instance::<M>::new(fmu, log),
+    let slot = catch_unwind(AssertUnwindSafe(|| {
+        let mut instance = Instance::<M>::new(fmu, log);
+        instance.set_debug_logging(logging_on != 0, &[]);
+        Slot { tag: TAG, instance }
     }));
     match slot {
         Ok(slot) => Box::into_raw(Box::new(slot)).cast(),

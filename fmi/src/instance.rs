@@ -153,7 +153,9 @@ impl<M: Model + Clone + Default> Instance<M> {
         }
     }
 
-    /// `fmi2SetDebugLogging`: every category must be one of the model description's.
+    /// `fmi2SetDebugLogging` (and `loggingOn` of `fmi2Instantiate`): every category must
+    /// be one of the model description's. Debug logging adds the `logCalls` messages;
+    /// errors are always logged.
     pub fn set_debug_logging(&mut self, on: bool, categories: &[&str]) -> Status {
         if let Some(bad) = categories
             .iter()

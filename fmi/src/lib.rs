@@ -72,9 +72,9 @@ macro_rules! export_fmu {
                 _resources: *const c_char,
                 functions: *const CallbackFunctions,
                 _visible: c_int,
-                _logging_on: c_int,
+                logging_on: c_int,
             ) -> Component {
-                unsafe { abi::instantiate::<M>(&FMU, name, fmu_type, guid, functions) }
+                unsafe { abi::instantiate::<M>(&FMU, name, fmu_type, guid, functions, logging_on) }
             }
 
             #[unsafe(no_mangle)]

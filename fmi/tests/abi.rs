@@ -391,3 +391,21 @@ fn bad_calls_return_errors_and_the_instance_survives() {
         "fmi2DoStep is not allowed when the instance is terminated"
     ));
 }
+
+#[test]
+fn debug_logging_reports_the_internal_steps() {
+    let fmu = fmu();
+    let i = fmu.initialized();
+    let debug: Symbol<
+        unsafe extern "C" fn(*mut c_void, c_int, usize, *const *const c_char) -> c_int,
+    > = fmu.sym("fmi2SetDebugLogging");
+    let bad = [c"logNothing".as_ptr()];
+    // SAFETY: a live instance and an array of one C string.
+    assert_eq!(unsafe { debug(i.c, 1, 1, bad.as_ptr()) }, ERROR);
+    assert!(logged("unknown log category `logNothing`"));
+    let good = [c"logCalls".as_ptr()];
+    // SAFETY: as above.
+    assert_eq!(unsafe { debug(i.c, 1, 1, good.as_ptr()) }, OK);
+    assert_eq!(i.step(0.0, 0.0025), OK);
+    assert!(logged("fmi2DoStep: t = 0, h = 0.0025: 2 steps of 0.001"));
+}
