@@ -58,6 +58,8 @@ pub struct Variable {
     pub start: Option<f64>,
     /// The `///` documentation.
     pub description: Option<String>,
+    /// The unit, from the doc comment (see [`crate::unit`]); Real variables only.
+    pub unit: Option<String>,
     /// When `fmi2Set…` accepts it.
     pub access: Access,
 }
@@ -179,6 +181,9 @@ pub fn describe(
             }
         };
         let description = paragraph(&ir.doc);
+        let unit = (info.ty == ValueType::Real)
+            .then(|| crate::unit::unit_of(&ir.doc))
+            .flatten();
         variables.push(Variable {
             name: info.name.to_string(),
             ty: info.ty,
@@ -186,6 +191,7 @@ pub fn describe(
             variability,
             start,
             description,
+            unit,
             access,
         });
     }
@@ -454,6 +460,24 @@ impl Description {
                         ("providesDirectionalDerivative", "false"),
                     ])
                     .write_empty()?;
+                let mut units: Vec<&str> = self
+                    .variables
+                    .iter()
+                    .filter_map(|v| v.unit.as_deref())
+                    .collect();
+                units.sort_unstable();
+                units.dedup();
+                if !units.is_empty() {
+                    w.create_element("UnitDefinitions")
+                        .write_inner_content(|w| {
+                            for unit in units {
+                                w.create_element("Unit")
+                                    .with_attribute(("name", unit))
+                                    .write_empty()?;
+                            }
+                            Ok(())
+                        })?;
+                }
                 w.create_element("LogCategories").write_inner_content(|w| {
                     for (name, description) in LOG_CATEGORIES {
                         w.create_element("Category")
@@ -500,13 +524,14 @@ impl Description {
             w.create_element("ScalarVariable")
                 .with_attributes(attrs)
                 .write_inner_content(|w| {
-                    let element = w.create_element(ty);
-                    match &start {
-                        Some(s) => element
-                            .with_attribute(("start", s.as_str()))
-                            .write_empty()?,
-                        None => element.write_empty()?,
-                    };
+                    let mut element = w.create_element(ty);
+                    if let Some(unit) = &v.unit {
+                        element = element.with_attribute(("unit", unit.as_str()));
+                    }
+                    if let Some(start) = &start {
+                        element = element.with_attribute(("start", start.as_str()));
+                    }
+                    element.write_empty()?;
                     Ok(())
                 })?;
         }

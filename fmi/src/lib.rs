@@ -24,6 +24,8 @@ pub mod instance;
 pub mod build;
 #[cfg(feature = "build")]
 pub mod describe;
+#[cfg(feature = "build")]
+pub mod unit;
 
 pub use instance::{Access, Fmu, Instance, Snapshot, Status};
 
