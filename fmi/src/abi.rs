@@ -13,6 +13,7 @@
 //! the cdylib itself; each is one call of the generic function of the same name here.
 
 use crate::instance::{Fmu, Instance, Logger, Snapshot, Status};
+use crate::state::State;
 use sit_runtime::Model;
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -382,8 +383,94 @@ pub unsafe fn free_fmu_state<M: Model + Clone + Default>(
     }
 }
 
-/// A function of the API that the model description declares unsupported (serialising
-/// states, directional derivatives, input and output derivatives): `fmi2Error` with the
+/// `fmi2SerializedFMUstateSize`.
+///
+/// # Safety
+/// FMI contract; `state` is null or from [`get_fmu_state`] or [`deserialize`].
+pub unsafe fn serialized_size<M: Model + Clone + Default + State>(
+    c: Component,
+    state: FmuState,
+    size: *mut usize,
+) -> c_int {
+    // SAFETY: FMI contract.
+    unsafe {
+        with::<M>(c, |i| {
+            match (state.cast::<Snapshot<M>>().as_ref(), size.as_mut()) {
+                (Some(state), Some(size)) => {
+                    *size = i.serialize(state).len();
+                    Status::Ok
+                }
+                _ => null_error(i, "fmi2SerializedFMUstateSize"),
+            }
+        })
+    }
+}
+
+/// `fmi2SerializeFMUstate`: the bytes into `bytes[..size]`, which must be large enough.
+///
+/// # Safety
+/// FMI contract; `bytes` is valid for `size` writes.
+pub unsafe fn serialize<M: Model + Clone + Default + State>(
+    c: Component,
+    state: FmuState,
+    bytes: *mut u8,
+    size: usize,
+) -> c_int {
+    // SAFETY: FMI contract.
+    unsafe {
+        with::<M>(c, |i| {
+            match (state.cast::<Snapshot<M>>().as_ref(), slice_mut(bytes, size)) {
+                (Some(state), Some(buffer)) => {
+                    let data = i.serialize(state);
+                    match buffer.get_mut(..data.len()) {
+                    Some(head) => {
+                        head.copy_from_slice(&data);
+                        Status::Ok
+                    }
+                    None => i.error(&format!(
+                        "fmi2SerializeFMUstate: the buffer has {size} bytes, the state needs {}",
+                        data.len()
+                    )),
+                }
+                }
+                _ => null_error(i, "fmi2SerializeFMUstate"),
+            }
+        })
+    }
+}
+
+/// `fmi2DeSerializeFMUstate`: a new state from `bytes[..size]` into `*state` (an existing
+/// state there is overwritten).
+///
+/// # Safety
+/// FMI contract; `bytes` is valid for `size` reads; a non-null `*state` is from this FMU.
+pub unsafe fn deserialize<M: Model + Clone + Default + State>(
+    c: Component,
+    bytes: *const u8,
+    size: usize,
+    state: *mut FmuState,
+) -> c_int {
+    // SAFETY: FMI contract.
+    unsafe {
+        with::<M>(c, |i| {
+            let (Some(bytes), Some(state)) = (slice(bytes, size), state.as_mut()) else {
+                return null_error(i, "fmi2DeSerializeFMUstate");
+            };
+            let snapshot = match i.deserialize(bytes) {
+                Ok(s) => s,
+                Err(status) => return status,
+            };
+            match state.cast::<Snapshot<M>>().as_mut() {
+                Some(existing) => *existing = snapshot,
+                None => *state = Box::into_raw(Box::new(snapshot)).cast(),
+            }
+            Status::Ok
+        })
+    }
+}
+
+/// A function of the API that the model description declares unsupported (directional
+/// derivatives, input and output derivatives): `fmi2Error` with the
 /// capability that says so.
 ///
 /// # Safety

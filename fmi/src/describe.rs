@@ -456,7 +456,7 @@ impl Description {
                         ("canBeInstantiatedOnlyOncePerProcess", "false"),
                         ("canNotUseMemoryManagementFunctions", "true"),
                         ("canGetAndSetFMUstate", "true"),
-                        ("canSerializeFMUstate", "false"),
+                        ("canSerializeFMUstate", "true"),
                         ("providesDirectionalDerivative", "false"),
                     ])
                     .write_empty()?;

@@ -5,6 +5,7 @@
 //! wrong through its logger and returns [`Status::Error`], leaving the instance as it was:
 //! an instance survives bad calls. The C boundary (`abi`) only converts pointers.
 
+use crate::state::{Reader, State};
 use sit_runtime::{Model, ValueType};
 use std::fmt;
 
@@ -516,6 +517,89 @@ impl<M: Model + Clone + Default> Instance<M> {
     /// Whether only `fmi2FreeInstance` is allowed any more.
     pub fn is_fatal(&self) -> bool {
         self.s.mode == Mode::Fatal
+    }
+}
+
+/// The start of every serialised state, followed by the GUID.
+const MAGIC: &[u8; 8] = b"SITFMI2\0";
+/// The modes a state can be taken in, by their serialised code.
+const MODES: [Mode; 4] = [
+    Mode::Instantiated,
+    Mode::Initialization,
+    Mode::StepComplete,
+    Mode::Terminated,
+];
+
+impl<M: Model + Clone + Default + State> Instance<M> {
+    /// `fmi2SerializeFMUstate`: the magic bytes, the GUID (a state is only read back by
+    /// the same FMU), then every field of `state` (see [`crate::state`]).
+    pub fn serialize(&self, state: &Snapshot<M>) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(self.fmu.guid.len() as u64).to_le_bytes());
+        out.extend_from_slice(self.fmu.guid.as_bytes());
+        let mode = MODES.iter().position(|m| *m == state.mode).unwrap_or(0);
+        out.push(mode as u8);
+        state.start_time.save(&mut out);
+        out.extend_from_slice(&state.steps.to_le_bytes());
+        state.time.save(&mut out);
+        out.extend_from_slice(&(state.starts.len() as u64).to_le_bytes());
+        for (index, value) in &state.starts {
+            out.extend_from_slice(&(*index as u64).to_le_bytes());
+            value.save(&mut out);
+        }
+        state.model.save(&mut out);
+        out
+    }
+
+    /// `fmi2DeSerializeFMUstate`: the state [`Instance::serialize`] wrote, or an error
+    /// for bytes that are not such a state of this FMU.
+    pub fn deserialize(&self, bytes: &[u8]) -> Result<Snapshot<M>, Status> {
+        self.read_state(&mut Reader::new(bytes))
+            .map_err(|e| self.error(&format!("fmi2DeSerializeFMUstate: {e}")))
+    }
+
+    fn read_state(&self, input: &mut Reader<'_>) -> Result<Snapshot<M>, String> {
+        if input.take(MAGIC.len())? != MAGIC {
+            return Err("the bytes are not a serialized state of a Sit FMU".into());
+        }
+        let len = usize::try_from(input.u64()?).map_err(|e| e.to_string())?;
+        if input.take(len)? != self.fmu.guid.as_bytes() {
+            return Err("the state was serialized by another FMU (its GUID differs)".into());
+        }
+        let mode = *MODES
+            .get(usize::from(input.take(1)?[0]))
+            .ok_or("the serialized state has an unknown mode")?;
+        let mut start_time = 0.0;
+        start_time.load(input)?;
+        let steps = input.u64()?;
+        let mut time = 0.0;
+        time.load(input)?;
+        let mut state = Snapshot {
+            model: M::default(),
+            mode,
+            starts: Vec::new(),
+            start_time,
+            steps,
+            time,
+        };
+        let count = input.u64()?;
+        for _ in 0..count {
+            let index = usize::try_from(input.u64()?).map_err(|e| e.to_string())?;
+            if self.fmu.access.get(index) != Some(&Access::Start) {
+                return Err(format!(
+                    "the serialized state sets variable {index}, which has no start value"
+                ));
+            }
+            let mut value = 0.0;
+            value.load(input)?;
+            state.starts.push((index, value));
+        }
+        state.model.load(input)?;
+        if !input.is_empty() {
+            return Err("the serialized state has bytes after its end".into());
+        }
+        Ok(state)
     }
 }
 

@@ -19,6 +19,7 @@
 #[allow(unsafe_code)] // The C ABI of FMI 2.0: raw pointers from the importer. See `abi`.
 pub mod abi;
 pub mod instance;
+pub mod state;
 
 #[cfg(feature = "build")]
 pub mod build;
@@ -28,9 +29,10 @@ pub mod describe;
 pub mod unit;
 
 pub use instance::{Access, Fmu, Instance, Snapshot, Status};
+pub use state::State;
 
 /// Defines the `extern "C"` functions of the FMI 2.0 co-simulation API for the model type
-/// `$model` (a `sit_runtime::Model + Clone + Default`) and the [`Fmu`] description
+/// `$model` (a `sit_runtime::Model + Clone + Default + sit_fmi::State`) and the [`Fmu`] description
 /// `$fmu`, in the cdylib crate of an FMU (`#[no_mangle]` functions must be defined in
 /// the library that exports them). Each function is one call into [`abi`].
 #[macro_export]
@@ -234,48 +236,30 @@ macro_rules! export_fmu {
             #[unsafe(no_mangle)]
             pub unsafe extern "C" fn fmi2SerializedFMUstateSize(
                 c: Component,
-                _state: FmuState,
-                _size: *mut usize,
+                state: FmuState,
+                size: *mut usize,
             ) -> c_int {
-                unsafe {
-                    abi::unsupported::<M>(
-                        c,
-                        "fmi2SerializedFMUstateSize",
-                        "canSerializeFMUstate=\"false\"",
-                    )
-                }
+                unsafe { abi::serialized_size::<M>(c, state, size) }
             }
 
             #[unsafe(no_mangle)]
             pub unsafe extern "C" fn fmi2SerializeFMUstate(
                 c: Component,
-                _state: FmuState,
-                _bytes: *mut c_char,
-                _size: usize,
+                state: FmuState,
+                bytes: *mut u8,
+                size: usize,
             ) -> c_int {
-                unsafe {
-                    abi::unsupported::<M>(
-                        c,
-                        "fmi2SerializeFMUstate",
-                        "canSerializeFMUstate=\"false\"",
-                    )
-                }
+                unsafe { abi::serialize::<M>(c, state, bytes, size) }
             }
 
             #[unsafe(no_mangle)]
             pub unsafe extern "C" fn fmi2DeSerializeFMUstate(
                 c: Component,
-                _bytes: *const c_char,
-                _size: usize,
-                _state: *mut FmuState,
+                bytes: *const u8,
+                size: usize,
+                state: *mut FmuState,
             ) -> c_int {
-                unsafe {
-                    abi::unsupported::<M>(
-                        c,
-                        "fmi2DeSerializeFMUstate",
-                        "canSerializeFMUstate=\"false\"",
-                    )
-                }
+                unsafe { abi::deserialize::<M>(c, bytes, size, state) }
             }
 
             #[unsafe(no_mangle)]

@@ -375,12 +375,31 @@ fn bad_calls_return_errors_and_the_instance_survives() {
     );
     assert!(logged("a null pointer"));
     // Unsupported functions say which capability is false.
-    let size: Symbol<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut usize) -> c_int> =
-        fmu.sym("fmi2SerializedFMUstateSize");
-    let mut n = 0usize;
-    // SAFETY: a live instance; the FMU refuses before reading the state.
-    assert_eq!(unsafe { size(i.c, std::ptr::null_mut(), &mut n) }, ERROR);
-    assert!(logged("canSerializeFMUstate"));
+    let derivative: Symbol<
+        unsafe extern "C" fn(
+            *mut c_void,
+            *const u32,
+            usize,
+            *const u32,
+            usize,
+            *const f64,
+            *mut f64,
+        ) -> c_int,
+    > = fmu.sym("fmi2GetDirectionalDerivative");
+    // SAFETY: a live instance; the FMU refuses before reading the arrays.
+    let status = unsafe {
+        derivative(
+            i.c,
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            std::ptr::null_mut(),
+        )
+    };
+    assert_eq!(status, ERROR);
+    assert!(logged("providesDirectionalDerivative"));
     // Still running: the same as the interpreter with e = 0.5 from the second step on
     // (e is only read at a bounce, long after these steps).
     assert_eq!(i.step(0.01, 0.01), OK);
@@ -408,4 +427,73 @@ fn debug_logging_reports_the_internal_steps() {
     assert_eq!(unsafe { debug(i.c, 1, 1, good.as_ptr()) }, OK);
     assert_eq!(i.step(0.0, 0.0025), OK);
     assert!(logged("fmi2DoStep: t = 0, h = 0.0025: 2 steps of 0.001"));
+}
+
+#[test]
+fn a_serialized_state_is_read_back_and_damaged_bytes_are_refused() {
+    let fmu = fmu();
+    let i = fmu.initialized();
+    for k in 0..30 {
+        assert_eq!(i.step(k as f64 * 0.01, 0.01), OK);
+    }
+    let mut state: *mut c_void = std::ptr::null_mut();
+    assert_eq!(i.state("fmi2GetFMUstate", &mut state), OK);
+    let size_of: Symbol<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut usize) -> c_int> =
+        fmu.sym("fmi2SerializedFMUstateSize");
+    let serialize: Symbol<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut u8, usize) -> c_int> =
+        fmu.sym("fmi2SerializeFMUstate");
+    let deserialize: Symbol<
+        unsafe extern "C" fn(*mut c_void, *const u8, usize, *mut *mut c_void) -> c_int,
+    > = fmu.sym("fmi2DeSerializeFMUstate");
+    let mut size = 0usize;
+    // SAFETY: a live instance and state, buffers of the sizes passed.
+    let bytes = unsafe {
+        assert_eq!(size_of(i.c, state, &mut size), OK);
+        let mut bytes = vec![0u8; size];
+        assert_eq!(serialize(i.c, state, bytes.as_mut_ptr(), size - 1), ERROR);
+        assert!(logged("the state needs"));
+        assert_eq!(serialize(i.c, state, bytes.as_mut_ptr(), size), OK);
+        bytes
+    };
+    assert_eq!(i.state("fmi2FreeFMUstate", &mut state), OK);
+    // Damaged copies: truncated, another magic, another GUID (bytes 16.. after the magic
+    // and the GUID's length), trailing bytes.
+    let mut other_guid = bytes.clone();
+    other_guid[17] ^= 1;
+    let mut trailing = bytes.clone();
+    trailing.push(0);
+    for (damaged, message) in [
+        (bytes[..bytes.len() - 1].to_vec(), "ends too early"),
+        (
+            [b"NOTASIT!", &bytes[8..]].concat(),
+            "not a serialized state",
+        ),
+        (other_guid, "another FMU"),
+        (trailing, "bytes after its end"),
+    ] {
+        let mut out: *mut c_void = std::ptr::null_mut();
+        // SAFETY: a live instance and a buffer of the size passed.
+        let status = unsafe { deserialize(i.c, damaged.as_ptr(), damaged.len(), &mut out) };
+        assert_eq!(status, ERROR, "{message}");
+        assert!(out.is_null());
+        assert!(logged(message), "{message}");
+    }
+    // The good bytes: the run continues from step 300 as the interpreter's does.
+    let mut back: *mut c_void = std::ptr::null_mut();
+    for k in 30..60 {
+        assert_eq!(i.step(k as f64 * 0.01, 0.01), OK);
+    }
+    // SAFETY: as above.
+    assert_eq!(
+        unsafe { deserialize(i.c, bytes.as_ptr(), bytes.len(), &mut back) },
+        OK
+    );
+    let set: Symbol<unsafe extern "C" fn(*mut c_void, *mut c_void) -> c_int> =
+        fmu.sym("fmi2SetFMUstate");
+    // SAFETY: a state of this FMU.
+    assert_eq!(unsafe { set(i.c, back) }, OK);
+    assert_eq!(i.get_real(&[H, V]).unwrap(), interpreted(300, 0.001));
+    assert_eq!(i.step(0.3, 0.01), OK);
+    assert_eq!(i.get_real(&[H, V]).unwrap(), interpreted(310, 0.001));
+    assert_eq!(i.state("fmi2FreeFMUstate", &mut back), OK);
 }

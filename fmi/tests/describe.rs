@@ -16,6 +16,10 @@ fn bouncing_ball_model_description() {
     let p = prepare(&model("examples/models/bouncing_ball.sit"), None, None).unwrap();
     insta::assert_snapshot!(p.description.xml());
     insta::assert_snapshot!(p.lib_rs().unwrap());
+    // The `State` impls appended to the generated code.
+    let model_rs = p.model_rs().unwrap();
+    assert!(model_rs.starts_with(&p.code));
+    insta::assert_snapshot!(&model_rs[p.code.len()..]);
 }
 
 #[test]
