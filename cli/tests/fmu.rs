@@ -115,9 +115,13 @@ elif cmd == 'simulate':
     start = pairs(sys.argv[6]) if len(sys.argv) > 6 else {}
     signals = None
     if len(sys.argv) > 7 and sys.argv[7]:
-        name, value = sys.argv[7].split('=')
-        signals = np.array([(0.0, float(value)), (stop, float(value))],
-                           dtype=[('time', np.double), (name, np.double)])
+        # Constant signals NAME=VALUE;...: `true`/`false` for Boolean inputs.
+        inputs = [p.split('=') for p in sys.argv[7].split(';')]
+        value = lambda v: v == 'true' if v in ('true', 'false') else float(v)
+        kind = lambda v: np.bool_ if v in ('true', 'false') else np.double
+        dtype = [('time', np.double)] + [(n, kind(v)) for n, v in inputs]
+        row = [value(v) for _, v in inputs]
+        signals = np.array([tuple([0.0] + row), tuple([stop] + row)], dtype=dtype)
     r = simulate_fmu(f, stop_time=stop, output_interval=interval, output=names,
                      start_values=start, input=signals)
     print(','.join(['time'] + names))
