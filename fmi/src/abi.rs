@@ -122,9 +122,9 @@ pub unsafe fn instantiate<M: Model + Clone + Default + 'static>(
         log(Status::Error, "logStatusError", message);
         std::ptr::null_mut()
     };
-    let Some(name) = name.filter(|n| !n.is_empty()) else {
+    if name.is_none_or(str::is_empty) {
         return refuse("fmi2Instantiate: the instance name must be a non-empty string");
-    };
+    }
     if guid != Some(fmu.guid) {
         return refuse(&format!(
             "fmi2Instantiate: GUID {guid:?} does not match this FMU's {:?}",
@@ -136,7 +136,6 @@ pub unsafe fn instantiate<M: Model + Clone + Default + 'static>(
             "fmi2Instantiate: fmuType {fmu_type}: this FMU is co-simulation only (fmi2CoSimulation = 1)"
         ));
     }
-    let _ = name;
     let slot = catch_unwind(AssertUnwindSafe(|| {
         let mut instance = Instance::<M>::new(fmu, log);
         instance.set_debug_logging(logging_on != 0, &[]);

@@ -98,6 +98,20 @@ pub struct Snapshot<M> {
     time: f64,
 }
 
+impl<M: Default> Snapshot<M> {
+    /// The state after `fmi2Instantiate`: the model as constructed, at t = 0.
+    fn initial() -> Self {
+        Snapshot {
+            model: M::default(),
+            mode: Mode::Instantiated,
+            starts: Vec::new(),
+            start_time: 0.0,
+            steps: 0,
+            time: 0.0,
+        }
+    }
+}
+
 /// One FMU instance (see the module documentation).
 pub struct Instance<M> {
     fmu: &'static Fmu,
@@ -114,14 +128,7 @@ impl<M: Model + Clone + Default> Instance<M> {
             fmu,
             logger,
             debug: false,
-            s: Snapshot {
-                model: M::default(),
-                mode: Mode::Instantiated,
-                starts: Vec::new(),
-                start_time: 0.0,
-                steps: 0,
-                time: 0.0,
-            },
+            s: Snapshot::initial(),
         }
     }
 
@@ -221,7 +228,8 @@ impl<M: Model + Clone + Default> Instance<M> {
         Status::Ok
     }
 
-    /// `fmi2Reset`: back to the state after `fmi2Instantiate` (params at their defaults).
+    /// `fmi2Reset`: back to the state after `fmi2Instantiate` (params at their defaults;
+    /// the logger and debug logging stay).
     pub fn reset(&mut self) -> Status {
         if let Err(s) = self.check_mode(
             "fmi2Reset",
@@ -234,11 +242,7 @@ impl<M: Model + Clone + Default> Instance<M> {
         ) {
             return s;
         }
-        let Instance { fmu, .. } = *self;
-        let logger = std::mem::replace(&mut self.logger, Box::new(|_, _, _| {}));
-        let debug = self.debug;
-        *self = Instance::new(fmu, logger);
-        self.debug = debug;
+        self.s = Snapshot::initial();
         Status::Ok
     }
 
