@@ -2,6 +2,7 @@
 
 mod emit;
 mod fail;
+mod fmu;
 mod params;
 mod plot;
 mod progress;
@@ -50,6 +51,9 @@ enum Command {
     /// Run a model for every combination of parameter values, in parallel, and write one
     /// CSV row per combination (exit 0; 1: the model has errors; 2: usage or I/O).
     Sweep(sweep::SweepArgs),
+    /// Build an FMI 2.0 co-simulation FMU of a model (exit 0; 1: the model has errors;
+    /// 2: usage, I/O, or the build failed).
+    Fmu(fmu::FmuArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -78,6 +82,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Plot(args) => plot::plot(args),
         Command::Sweep(args) => sweep::sweep(args),
+        Command::Fmu(args) => fmu::fmu(args),
     }
 }
 

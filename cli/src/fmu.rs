@@ -1,0 +1,60 @@
+//! `sitc fmu FILE [--model NAME] [--dt DT] -o OUT.fmu`: an FMI 2.0 co-simulation FMU.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Build an FMI 2.0 co-simulation FMU of a model (exit 0; 1: the model has errors; 2:
+/// usage, I/O, or the build failed).
+#[derive(clap::Args)]
+pub struct FmuArgs {
+    /// The `.sit` file.
+    pub file: PathBuf,
+    /// The model to export (default: the one model of the file that no other model
+    /// instantiates).
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// The internal step: `fmi2DoStep` advances the model in steps of exactly DT
+    /// (default: the `--dt` of the `sitc run` line in the model's documentation, else 0.01).
+    #[arg(long, value_name = "DT", allow_negative_numbers = true)]
+    pub dt: Option<f64>,
+    /// The `.fmu` file to write.
+    #[arg(short, long, value_name = "OUT.fmu")]
+    pub out: PathBuf,
+    /// Where the generated crates and their shared cargo target go (default:
+    /// $SIT_FMU_BUILD_DIR, else TMPDIR/sit-fmu).
+    #[arg(long, value_name = "DIR")]
+    pub build_dir: Option<PathBuf>,
+    /// The Sit sources the FMU crate depends on (default: $SIT_SOURCE_DIR, else the
+    /// checkout sitc was built from).
+    #[arg(long, value_name = "DIR")]
+    pub sit_source: Option<PathBuf>,
+}
+
+/// Runs `sitc fmu`.
+pub fn fmu(args: FmuArgs) -> ExitCode {
+    let mut opts = sit_fmi::build::Options::new(args.file, args.out);
+    opts.model = args.model;
+    opts.dt = args.dt;
+    if let Some(dir) = args.build_dir {
+        opts.build_dir = dir;
+    }
+    if let Some(dir) = args.sit_source {
+        opts.sit_dir = dir;
+    }
+    match sit_fmi::build::build(&opts) {
+        Ok(built) => {
+            if !built.warnings.is_empty() {
+                eprint!("{}", built.warnings);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e @ sit_fmi::build::Error::Model(_)) => {
+            eprint!("{e}");
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,492 @@
+//! `sitc fmu` against FMPy (the Python FMI library, from PyPI): every library model
+//! validates; the Reference FMU models reproduce the published results; start values,
+//! inputs, FMU states and bad calls behave as FMI 2.0 says.
+//!
+//! FMPy runs in the venv that `.ci/run` creates (`target/ci-venv`, or the Python in
+//! `SIT_FMPY_PYTHON`). Without it the tests are skipped with a message, except in CI
+//! (`CI=true`), where a missing FMPy is a failure. The FMUs are built once per test
+//! binary, into one shared cargo target directory (`target/fmu-build`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The Python with FMPy, or `None` (outside CI) when there is none.
+fn python() -> Option<PathBuf> {
+    let python = std::env::var_os("SIT_FMPY_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target/ci-venv/bin/python"));
+    let ok = Command::new(&python)
+        .args(["-c", "import fmpy"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if ok {
+        return Some(python);
+    }
+    let message = format!(
+        "FMPy is not available at `{}`: run .ci/run, or create the venv with \
+         `python3 -m venv target/ci-venv && target/ci-venv/bin/pip install fmpy`",
+        python.display()
+    );
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{message}");
+    }
+    eprintln!("\n!!!!! SKIPPED: {message} !!!!!\n");
+    None
+}
+
+/// Every `.sit` file of the model library.
+fn library() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in ["examples/models", "examples/models/complex"] {
+        for entry in std::fs::read_dir(root().join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "sit") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Builds the FMU of every library model once: `target/fmu-tests/STEM.fmu`.
+fn fmus() -> &'static Vec<PathBuf> {
+    static FMUS: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    FMUS.get_or_init(|| {
+        let out = root().join("target/fmu-tests");
+        std::fs::create_dir_all(&out).unwrap();
+        let mut built = Vec::new();
+        for file in library() {
+            let fmu = out.join(file.file_stem().unwrap()).with_extension("fmu");
+            let run = Command::new(env!("CARGO_BIN_EXE_sitc"))
+                .arg("fmu")
+                .arg(&file)
+                .arg("-o")
+                .arg(&fmu)
+                .arg("--build-dir")
+                .arg(root().join("target/fmu-build"))
+                .output()
+                .expect("sitc runs");
+            assert!(
+                run.status.success(),
+                "sitc fmu {}: {}",
+                file.display(),
+                String::from_utf8_lossy(&run.stderr)
+            );
+            built.push(fmu);
+        }
+        built
+    })
+}
+
+fn fmu(stem: &str) -> PathBuf {
+    let path = root().join(format!("target/fmu-tests/{stem}.fmu"));
+    assert!(fmus().contains(&path), "no FMU for {stem}");
+    path
+}
+
+/// The Python side: `validate FMU...`, `simulate FMU STOP INTERVAL NAMES [START] [INPUT]`,
+/// `state FMU`, `bad FMU`. Results on stdout (CSV or JSON).
+const DRIVER: &str = r#"
+import sys, json
+import numpy as np
+from fmpy import simulate_fmu, read_model_description, extract
+from fmpy.validation import validate_fmu
+from fmpy.fmi2 import (FMU2Slave, fmi2CallbackFunctions, fmi2CallbackLoggerTYPE,
+                       fmi2CallbackAllocateMemoryTYPE, fmi2CallbackFreeMemoryTYPE)
+from fmpy.fmi1 import FMICallException
+from fmpy import calloc, free
+
+def pairs(text):
+    return dict((k, float(v)) for k, v in (p.split('=') for p in text.split(';') if p))
+
+cmd = sys.argv[1]
+if cmd == 'validate':
+    for f in sys.argv[2:]:
+        for p in validate_fmu(f):
+            print(f'{f}: {p}')
+elif cmd == 'simulate':
+    f, stop, interval, names = sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), sys.argv[5].split(',')
+    start = pairs(sys.argv[6]) if len(sys.argv) > 6 else {}
+    signals = None
+    if len(sys.argv) > 7 and sys.argv[7]:
+        # Constant signals NAME=VALUE;...: `true`/`false` for Boolean inputs.
+        inputs = [p.split('=') for p in sys.argv[7].split(';')]
+        value = lambda v: v == 'true' if v in ('true', 'false') else float(v)
+        kind = lambda v: np.bool_ if v in ('true', 'false') else np.double
+        dtype = [('time', np.double)] + [(n, kind(v)) for n, v in inputs]
+        row = [value(v) for _, v in inputs]
+        signals = np.array([tuple([0.0] + row), tuple([stop] + row)], dtype=dtype)
+    r = simulate_fmu(f, stop_time=stop, output_interval=interval, output=names,
+                     start_values=start, input=signals)
+    print(','.join(['time'] + names))
+    for row in r:
+        print(','.join(repr(float(row[n])) for n in ['time'] + names))
+else:
+    f = sys.argv[2]
+    md = read_model_description(f)
+    vr = dict((v.name, v.valueReference) for v in md.modelVariables)
+    log = []
+    def logger(env, name, status, category, message):
+        log.append([status, message.decode()])
+    callbacks = fmi2CallbackFunctions()
+    callbacks.logger = fmi2CallbackLoggerTYPE(logger)
+    callbacks.allocateMemory = fmi2CallbackAllocateMemoryTYPE(calloc)
+    callbacks.freeMemory = fmi2CallbackFreeMemoryTYPE(free)
+    s = FMU2Slave(guid=md.guid, unzipDirectory=extract(f),
+                  modelIdentifier=md.coSimulation.modelIdentifier, instanceName='test')
+    s.instantiate(callbacks=callbacks)
+    s.setupExperiment(startTime=0.0)
+    s.enterInitializationMode()
+    s.exitInitializationMode()
+    h, dt = 0.01, md.defaultExperiment.stepSize
+    t = 0.0
+    names = sys.argv[3].split(',') if len(sys.argv) > 3 else ['h', 'v']
+    def run(n):
+        global t
+        out = []
+        for _ in range(n):
+            s.doStep(t, h)
+            t += h
+            out.append([repr(x) for x in s.getReal([vr[n] for n in names])])
+        return out
+    if cmd == 'state':
+        run(50)
+        state = s.getFMUstate()
+        t0 = t
+        a = run(100)
+        s.setFMUstate(state)
+        t = t0
+        b = run(100)
+        # Serialized, freed, read back: the same again.
+        data = s.serializeFMUstate(state)
+        s.freeFMUstate(state)
+        s.setFMUstate(s.deSerializeFMUstate(data))
+        t = t0
+        c = run(100)
+        print(json.dumps({'a': a, 'b': b, 'c': c}))
+    else:
+        results = {}
+        def attempt(label, f):
+            try:
+                f()
+                results[label] = 0
+            except FMICallException as e:
+                results[label] = e.status
+        run(10)
+        attempt('unknown_vr', lambda: s.getReal([99999]))
+        attempt('boolean_as_real', lambda: s.getBoolean([vr['h']]))
+        attempt('fixed_after_init', lambda: s.setReal([vr['h0']], [5.0]))
+        attempt('state_after_init', lambda: s.setReal([vr['v']], [5.0]))
+        attempt('tunable_after_init', lambda: s.setReal([vr['e']], [0.7]))
+        attempt('computed', lambda: s.setReal([vr['g']], [1.0]))
+        attempt('wrong_time', lambda: s.doStep(t + 1.0, h))
+        attempt('enter_init_again', lambda: s.enterInitializationMode())
+        attempt('integer', lambda: s.getInteger([0]))
+        attempt('deserialize_garbage', lambda: s.deSerializeFMUstate(b'not a state'))
+        after = run(10)
+        s.terminate()
+        attempt('step_after_terminate', lambda: s.doStep(t, h))
+        s.freeInstance()
+        print(json.dumps({'status': results, 'log': log, 'after': after}))
+"#;
+
+fn driver(python: &Path, args: &[&str]) -> String {
+    let out = Command::new(python)
+        .arg("-c")
+        .arg(DRIVER)
+        .args(args)
+        .output()
+        .expect("python runs");
+    assert!(
+        out.status.success(),
+        "FMPy {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn parse_csv(text: &str) -> (Vec<String>, Vec<Vec<f64>>) {
+    let mut lines = text.lines();
+    let header = lines.next().unwrap().split(',').map(String::from).collect();
+    let rows = lines
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    (header, rows)
+}
+
+/// Every column but time of `got` equals `want`'s to relative `tol` (0: to the bit).
+fn assert_close(label: &str, got: &str, want: &str, tol: f64) {
+    let (names, want) = parse_csv(want);
+    let (header, got) = parse_csv(got);
+    assert_eq!(got.len(), want.len(), "{label}: row count");
+    for (i, name) in names.iter().enumerate().skip(1) {
+        let col = header
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("{label}: no column {name}"));
+        for (r, (g, w)) in got.iter().zip(&want).enumerate() {
+            let (g, w) = (g[col], w[i]);
+            assert!(
+                g == w || (g - w).abs() <= tol * w.abs().max(1e-300),
+                "{label}: {name} row {r}: {g} vs {w}"
+            );
+        }
+    }
+}
+
+#[test]
+fn fmpy_validates_every_library_model() {
+    let Some(python) = python() else { return };
+    let files: Vec<String> = fmus().iter().map(|f| f.display().to_string()).collect();
+    assert!(files.len() >= 13, "{files:?}");
+    let mut args = vec!["validate"];
+    args.extend(files.iter().map(String::as_str));
+    let problems = driver(&python, &args);
+    assert!(problems.is_empty(), "fmpy validate:\n{problems}");
+}
+
+#[test]
+fn fmpy_reproduces_the_reference_fmus() {
+    let Some(python) = python() else { return };
+    // (FMU, oracle, stop time, communication step of the oracle, internal step of the
+    // model's documented run, internal steps per communication step)
+    for (stem, model, stop, interval, dt, every) in [
+        ("dahlquist", "Dahlquist", "10", "0.1", "0.1", "1"),
+        ("van_der_pol", "VanDerPol", "20", "0.01", "0.01", "1"),
+        ("bouncing_ball", "BouncingBall", "3", "0.01", "0.001", "10"),
+        ("stair", "Stair", "9", "0.2", "0.2", "1"),
+    ] {
+        let oracle = std::fs::read_to_string(
+            root().join(format!("tests/oracles/reference-fmus/{model}_out.csv")),
+        )
+        .unwrap();
+        let names = oracle.lines().next().unwrap().replacen("time,", "", 1);
+        let f = fmu(stem).display().to_string();
+        let got = driver(&python, &["simulate", &f, stop, interval, &names]);
+        // Relative 1e-12, the oracle README's bound (as `sitc run` is checked).
+        assert_close(&format!("FMPy {stem}"), &got, &oracle, 1e-12);
+        // And to the bit what `sitc run` gives at the FMU's internal step.
+        let file = format!("examples/models/{stem}.sit");
+        let run = sitc_run(&file, dt, stop, every, &names, &[]);
+        assert_close(&format!("FMPy {stem} vs sitc run"), &got, &run, 0.0);
+    }
+}
+
+#[test]
+fn submodels_run_through_fmpy_as_in_sitc_run() {
+    let Some(python) = python() else { return };
+    // Outputs, and variables of submodels two levels down.
+    let names = "x1,x2,done,p1.roll.x,p2.roll.v,p2.on";
+    let f = fmu("coordinator").display().to_string();
+    let got = driver(&python, &["simulate", &f, "6", "0.1", names, "target=4"]);
+    let file = "examples/models/complex/coordinator.sit";
+    let run = sitc_run(file, "0.001", "6", "100", names, &["target=4"]);
+    assert_close("FMPy coordinator vs sitc run", &got, &run, 0.0);
+}
+
+/// `sitc fmu` with `args`, and `env`: the exit code and stderr.
+fn sitc_fmu(args: &[&str], env: &[(&str, &str)]) -> (i32, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sitc"))
+        .arg("fmu")
+        .args(args)
+        .arg("-o")
+        .arg(dir.path().join("out.fmu"))
+        .arg("--build-dir")
+        .arg(dir.path().join("build"))
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn sitc_fmu_says_what_is_missing() {
+    let ball = root().join("examples/models/bouncing_ball.sit");
+    let ball = ball.to_str().unwrap();
+    let (code, err) = sitc_fmu(&[ball], &[("CARGO", "/nonexistent/cargo")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("cannot run `/nonexistent/cargo`") && err.contains("Rust toolchain"),
+        "{err}"
+    );
+    let (code, err) = sitc_fmu(&[ball, "--sit-source", "/nonexistent"], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("the Sit sources are not in `/nonexistent`"),
+        "{err}"
+    );
+    let (code, err) = sitc_fmu(&[ball, "--model", "Hoop"], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("Hoop"), "{err}");
+    let (code, err) = sitc_fmu(&[ball, "--dt", "0"], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("> 0"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.sit");
+    std::fs::write(
+        &bad,
+        "model M {\n    real x = 1;\n    x = integral(y);\n}\n",
+    )
+    .unwrap();
+    let (code, err) = sitc_fmu(&[bad.to_str().unwrap()], &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("bad.sit:3:") && err.contains("unknown name `y`"),
+        "{err}"
+    );
+}
+
+/// `sitc run` of `file` with `--set` values and `--every`, recording `names`.
+fn sitc_run(file: &str, dt: &str, t_end: &str, every: &str, names: &str, set: &[&str]) -> String {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sitc"));
+    cmd.arg("run").arg(root().join(file)).args([
+        "--dt", dt, "--t-end", t_end, "--every", every, "--record", names,
+    ]);
+    for s in set {
+        cmd.args(["--set", s]);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn start_values_and_inputs_take_effect_exactly() {
+    let Some(python) = python() else { return };
+    // A fixed param (read by an initial value) and a tunable one, set as start values:
+    // the same bits as `sitc run --set`, and not the default run.
+    let ball = fmu("bouncing_ball").display().to_string();
+    let got = driver(
+        &python,
+        &["simulate", &ball, "3", "0.01", "h,v", "h0=2;e=0.5"],
+    );
+    let set = sitc_run(
+        "examples/models/bouncing_ball.sit",
+        "0.001",
+        "3",
+        "10",
+        "h,v",
+        &["h0=2", "e=0.5"],
+    );
+    assert_close("start values", &got, &set, 0.0);
+    let (_, rows) = parse_csv(&got);
+    assert_eq!(rows[0][1], 2.0, "h starts at h0");
+    // An input signal (a constant force on the cart): the same as `sitc run --set`.
+    let cart = fmu("cart_pendulum").display().to_string();
+    let names = "X_cart,angle";
+    let got = driver(
+        &python,
+        &["simulate", &cart, "2", "0.01", names, "", "F_ext=3"],
+    );
+    let set = sitc_run(
+        "examples/models/cart_pendulum.sit",
+        "0.001",
+        "2",
+        "10",
+        names,
+        &["F_ext=3"],
+    );
+    let free = sitc_run(
+        "examples/models/cart_pendulum.sit",
+        "0.001",
+        "2",
+        "10",
+        names,
+        &[],
+    );
+    assert_close("input", &got, &set, 0.0);
+    assert_ne!(
+        parse_csv(&got).1,
+        parse_csv(&free).1,
+        "the input changes the run"
+    );
+}
+
+#[test]
+fn restoring_an_fmu_state_repeats_the_run() {
+    let Some(python) = python() else { return };
+    // A model with events, one with a differentiator's memory, one with submodels.
+    for (stem, names) in [
+        ("bouncing_ball", "h,v"),
+        ("pendulum_elastic", "angle,L_cur,dLdt"),
+        ("coordinator", "x1,x2,p1.v,p2.ctl.dir"),
+    ] {
+        let f = fmu(stem).display().to_string();
+        let out: serde_json::Value =
+            serde_json::from_str(&driver(&python, &["state", &f, names])).unwrap();
+        assert_eq!(
+            out["a"], out["b"],
+            "{stem}: the run after restoring the state differs"
+        );
+        assert_eq!(
+            out["a"], out["c"],
+            "{stem}: the run after deserializing the state differs"
+        );
+        assert_ne!(out["a"][0], out["a"][99], "{stem}: the run moves");
+    }
+}
+
+#[test]
+fn bad_calls_give_errors_and_the_instance_survives() {
+    let Some(python) = python() else { return };
+    let ball = fmu("bouncing_ball").display().to_string();
+    let out: serde_json::Value = serde_json::from_str(&driver(&python, &["bad", &ball])).unwrap();
+    let status = &out["status"];
+    for (call, want) in [
+        ("unknown_vr", 3),
+        ("boolean_as_real", 3),
+        ("fixed_after_init", 3),
+        ("state_after_init", 3),
+        ("tunable_after_init", 0),
+        ("computed", 3),
+        ("wrong_time", 3),
+        ("enter_init_again", 3),
+        ("integer", 3),
+        ("deserialize_garbage", 3),
+        ("step_after_terminate", 3),
+    ] {
+        assert_eq!(status[call], want, "{call}: {out}");
+    }
+    let log = out["log"].to_string();
+    for message in [
+        "unknown value reference 99999",
+        "`h0` (value reference 3) is a fixed parameter",
+        "fmi2DoStep is not allowed when the instance is terminated",
+        "the bytes are not a serialized state of a Sit FMU",
+    ] {
+        assert!(log.contains(message), "no log message {message:?} in {log}");
+    }
+    // After the bad calls the ball keeps falling as it would have: the run equals
+    // `sitc run` at t = 0.11 .. 0.20.
+    let run = sitc_run(
+        "examples/models/bouncing_ball.sit",
+        "0.001",
+        "0.2",
+        "10",
+        "h,v",
+        &[],
+    );
+    let (_, rows) = parse_csv(&run);
+    let after = out["after"].as_array().unwrap();
+    for (k, pair) in after.iter().enumerate() {
+        let row = &rows[11 + k];
+        // Values travel as Python's `repr` (serde_json's own float parsing may round).
+        let value = |i: usize| pair[i].as_str().unwrap().parse::<f64>().unwrap();
+        assert_eq!(value(0), row[1], "h at row {}", 11 + k);
+        assert_eq!(value(1), row[2], "v at row {}", 11 + k);
+    }
+}

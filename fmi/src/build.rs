@@ -1,0 +1,431 @@
+//! Building an FMU: the generated crate, `cargo build --release --offline`, the `.fmu` zip.
+//!
+//! The FMU crate (in `build_dir/crates/IDENTIFIER/`) holds the model's generated Rust and
+//! one [`export_fmu!`](crate::export_fmu) line; it depends on `sit-runtime` and `sit-fmi`
+//! by path, in the Sit sources (`sit_dir`). All FMU crates share one target directory
+//! (`build_dir/target`), so the Sit crates compile once.
+
+use crate::describe::{self, Description, LOG_CATEGORIES};
+use crate::instance::Access;
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The `.sit` file.
+    pub file: PathBuf,
+    /// The model (default: the one model of the file no other model instantiates).
+    pub model: Option<String>,
+    /// The internal step (default: the `--dt` of the model's documented `sitc run`, else
+    /// 0.01).
+    pub dt: Option<f64>,
+    /// The `.fmu` to write.
+    pub out: PathBuf,
+    /// Where the FMU crates and their shared target directory go.
+    pub build_dir: PathBuf,
+    /// The root of the Sit sources (holding `runtime/` and `fmi/`).
+    pub sit_dir: PathBuf,
+    /// The cargo program.
+    pub cargo: OsString,
+}
+
+impl Options {
+    /// Options with the defaults: build directory `$SIT_FMU_BUILD_DIR` or
+    /// `TMPDIR/sit-fmu`, Sit sources `$SIT_SOURCE_DIR` or those `sit-fmi` was built from,
+    /// cargo `$CARGO` or `cargo`.
+    pub fn new(file: PathBuf, out: PathBuf) -> Options {
+        let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+        Options {
+            file,
+            model: None,
+            dt: None,
+            out,
+            build_dir: env("SIT_FMU_BUILD_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| std::env::temp_dir().join("sit-fmu")),
+            sit_dir: env("SIT_SOURCE_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(default_sit_dir),
+            cargo: env("CARGO").unwrap_or_else(|| "cargo".into()),
+        }
+    }
+}
+
+/// The Sit sources `sit-fmi` was compiled from.
+pub fn default_sit_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap_or(Path::new("."))
+        .to_path_buf()
+}
+
+/// Why an FMU could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The file could not be read.
+    #[error("{0}")]
+    Read(#[from] sit_parser::ReadError),
+    /// The model has errors (rendered diagnostics).
+    #[error("{0}")]
+    Model(String),
+    /// No such model, or no single root.
+    #[error("{0}")]
+    Root(String),
+    /// The model cannot be described (a bad step, an internal inconsistency).
+    #[error("{0}")]
+    Describe(String),
+    /// The Sit sources are not where they should be.
+    #[error(
+        "the Sit sources are not in `{}` (no runtime/Cargo.toml and fmi/Cargo.toml there): \
+         set SIT_SOURCE_DIR or --sit-source to a checkout of Sit",
+        .0.display()
+    )]
+    NoSources(PathBuf),
+    /// cargo could not be started.
+    #[error(
+        "cannot run `{}` ({source}): building an FMU needs the Rust toolchain (cargo), \
+         see https://rustup.rs, or set CARGO to its path",
+        cargo.to_string_lossy()
+    )]
+    NoCargo {
+        /// The program tried.
+        cargo: OsString,
+        /// Why it did not start.
+        source: std::io::Error,
+    },
+    /// cargo failed.
+    #[error("cargo could not build the FMU library (crate in `{}`):\n{stderr}", dir.display())]
+    Cargo {
+        /// The crate.
+        dir: PathBuf,
+        /// cargo's output.
+        stderr: String,
+    },
+    /// No FMI platform name for this host.
+    #[error(
+        "FMI 2.0 defines no binaries folder for this platform ({0}); supported: x86_64 Linux, Windows and macOS, aarch64 macOS"
+    )]
+    Platform(String),
+    /// A file could not be written or read.
+    #[error("cannot write `{}`: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The zip could not be written.
+    #[error("cannot write `{}`: {source}", path.display())]
+    Zip {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: zip::result::ZipError,
+    },
+}
+
+/// A built FMU.
+#[derive(Debug)]
+pub struct Built {
+    /// Its description (what `modelDescription.xml` says).
+    pub description: Description,
+    /// The model's warnings, rendered (empty when none).
+    pub warnings: String,
+    /// The shared library inside the build directory.
+    pub library: PathBuf,
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
+    move |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The FMI 2.0 name of the host's binaries folder.
+pub fn platform() -> Result<&'static str, Error> {
+    use std::env::consts::{ARCH, OS};
+    match (OS, ARCH) {
+        ("linux", "x86_64") => Ok("linux64"),
+        ("windows", "x86_64") => Ok("win64"),
+        ("macos", "x86_64" | "aarch64") => Ok("darwin64"),
+        (os, arch) => Err(Error::Platform(format!("{arch} {os}"))),
+    }
+}
+
+/// A checked and described model, ready to be built.
+#[derive(Debug)]
+pub struct Prepared {
+    /// What `modelDescription.xml` says.
+    pub description: Description,
+    /// The generated Rust code of the model and its submodels.
+    pub code: String,
+    /// The model's warnings, rendered (empty when none).
+    pub warnings: String,
+    /// The `.sit` files read (the root and its imports).
+    pub files: Vec<PathBuf>,
+}
+
+impl Prepared {
+    /// The `src/lib.rs` of the FMU crate: the model module and the `export_fmu!` line.
+    pub fn lib_rs(&self) -> Result<String, Error> {
+        lib_rs(&self.description, &self.code)
+    }
+
+    /// The `src/model.rs` of the FMU crate: the generated code, then a
+    /// [`State`](crate::State) impl for each model struct, saving and loading every
+    /// field in declaration order (in the same module, so private fields are included).
+    pub fn model_rs(&self) -> Result<String, Error> {
+        let file = syn::parse_file(&self.code)
+            .map_err(|e| Error::Describe(format!("internal error: generated code: {e}")))?;
+        let mut out = self.code.clone();
+        out.push_str("\n// The `sit_fmi::State` impls below are @generated by sitc fmu.\n");
+        for item in &file.items {
+            let syn::Item::Struct(s) = item else { continue };
+            let fields: Vec<String> = s
+                .fields
+                .iter()
+                .filter_map(|f| f.ident.as_ref().map(|i| i.to_string()))
+                .collect();
+            let save: String = fields
+                .iter()
+                .map(|f| format!("        ::sit_fmi::State::save(&self.{f}, out);\n"))
+                .collect();
+            let load: String = fields
+                .iter()
+                .map(|f| format!("        ::sit_fmi::State::load(&mut self.{f}, input)?;\n"))
+                .collect();
+            let _ = write!(
+                out,
+                "\nimpl ::sit_fmi::State for {name} {{\n\
+                 \x20   fn save(&self, out: &mut Vec<u8>) {{\n{save}    }}\n\n\
+                 \x20   fn load(\n        &mut self,\n        input: &mut ::sit_fmi::state::Reader<'_>,\n\
+                 \x20   ) -> Result<(), String> {{\n{load}        Ok(())\n    }}\n}}\n",
+                name = s.ident,
+            );
+        }
+        Ok(out)
+    }
+}
+
+/// Checks the model (`file`, `model`) and describes it with the internal step `dt`.
+pub fn prepare(file: &Path, model: Option<&str>, dt: Option<f64>) -> Result<Prepared, Error> {
+    let checked = sit_parser::check_file(file)?;
+    let rendered = checked.render();
+    let Some(program) = checked.program.as_ref().filter(|_| !checked.has_errors()) else {
+        return Err(Error::Model(rendered));
+    };
+    let root = sit_interp::select_root(program, model).map_err(|e| Error::Root(e.to_string()))?;
+    let name = program.models[root].name.clone();
+    let code = sit_codegen::generate(program, &sit_codegen::Options { model: Some(name) })
+        .map_err(|e| Error::Describe(e.to_string()))?;
+    let description = describe::describe(program, root, dt, &code).map_err(Error::Describe)?;
+    Ok(Prepared {
+        description,
+        code,
+        warnings: if checked.diagnostics.is_empty() {
+            String::new()
+        } else {
+            rendered
+        },
+        files: checked.files(),
+    })
+}
+
+/// Checks the model, writes and builds its FMU crate, and writes the `.fmu`.
+pub fn build(opts: &Options) -> Result<Built, Error> {
+    let platform = platform()?;
+    let prepared = prepare(&opts.file, opts.model.as_deref(), opts.dt)?;
+    for dir in ["runtime", "fmi"] {
+        if !opts.sit_dir.join(dir).join("Cargo.toml").is_file() {
+            return Err(Error::NoSources(opts.sit_dir.clone()));
+        }
+    }
+    let library = compile(opts, &prepared)?;
+    write_fmu(
+        opts,
+        &prepared.description,
+        platform,
+        &library,
+        &prepared.files,
+    )?;
+    Ok(Built {
+        description: prepared.description,
+        warnings: prepared.warnings,
+        library,
+    })
+}
+
+/// The Rust type name of the root model: the last `impl ::sit_runtime::Model for NAME`
+/// of the generated code (the root is emitted after the models it instantiates).
+fn rust_type(code: &str) -> Result<&str, Error> {
+    const IMPL: &str = "impl ::sit_runtime::Model for ";
+    let at = code.rfind(IMPL).ok_or_else(|| {
+        Error::Describe("internal error: no Model impl in the generated code".into())
+    })?;
+    let rest = &code[at + IMPL.len()..];
+    Ok(rest.split([' ', '{']).next().unwrap_or_default())
+}
+
+fn toml_path(p: &Path) -> String {
+    format!("{:?}", p.to_string_lossy())
+}
+
+/// Writes the crate (only the files that changed) and builds it; the library's path.
+fn compile(opts: &Options, prepared: &Prepared) -> Result<PathBuf, Error> {
+    let d = &prepared.description;
+    let dir = opts.build_dir.join("crates").join(&d.identifier);
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).map_err(io(&src))?;
+    let sit_dir = opts.sit_dir.canonicalize().map_err(io(&opts.sit_dir))?;
+    let manifest = format!(
+        "# This file is @generated by sitc fmu. Do not edit.\n\
+         [package]\nname = \"sit-fmu-{}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+         [lib]\nname = \"sit_fmu_{}\"\ncrate-type = [\"cdylib\"]\n\n\
+         [dependencies]\nsit-runtime = {{ path = {}, default-features = false }}\n\
+         sit-fmi = {{ path = {}, default-features = false }}\n\n[workspace]\n",
+        d.identifier.to_lowercase().replace('_', "-"),
+        d.identifier,
+        toml_path(&sit_dir.join("runtime")),
+        toml_path(&sit_dir.join("fmi")),
+    );
+    let lib = prepared.lib_rs()?;
+    let model_rs = prepared.model_rs()?;
+    for (path, text) in [
+        (dir.join("Cargo.toml"), manifest.as_str()),
+        (src.join("lib.rs"), lib.as_str()),
+        (src.join("model.rs"), model_rs.as_str()),
+    ] {
+        sit_codegen::write_if_changed(&path, text).map_err(|e| Error::Describe(e.to_string()))?;
+    }
+    // The workspace's lock file: the same dependency versions as Sit's own build, and no
+    // registry access needed beyond what building Sit already fetched.
+    let lock = dir.join("Cargo.lock");
+    if !lock.exists()
+        && let Ok(text) = std::fs::read_to_string(sit_dir.join("Cargo.lock"))
+    {
+        std::fs::write(&lock, text).map_err(io(&lock))?;
+    }
+    let target = opts.build_dir.join("target");
+    let out = Command::new(&opts.cargo)
+        .args([
+            "build",
+            "--release",
+            "--offline",
+            "--quiet",
+            "--manifest-path",
+        ])
+        .arg(dir.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(&target)
+        .output()
+        .map_err(|source| Error::NoCargo {
+            cargo: opts.cargo.clone(),
+            source,
+        })?;
+    if !out.status.success() {
+        return Err(Error::Cargo {
+            dir,
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        });
+    }
+    // The library is `sit_fmu_IDENTIFIER` so that no model name can clash with a crate
+    // (`core`, `std`, ...); it is renamed `IDENTIFIER` in the zip.
+    Ok(target.join("release").join(format!(
+        "{}sit_fmu_{}{}",
+        std::env::consts::DLL_PREFIX,
+        d.identifier,
+        std::env::consts::DLL_SUFFIX
+    )))
+}
+
+/// Zips `modelDescription.xml`, the library and the `.sit` sources into `opts.out`.
+fn write_fmu(
+    opts: &Options,
+    d: &Description,
+    platform: &str,
+    library: &Path,
+    sources: &[PathBuf],
+) -> Result<(), Error> {
+    use zip::write::SimpleFileOptions;
+    let zip_err = |source| Error::Zip {
+        path: opts.out.clone(),
+        source,
+    };
+    let binary = std::fs::read(library).map_err(io(library))?;
+    let file = std::fs::File::create(&opts.out).map_err(io(&opts.out))?;
+    let mut zip = zip::ZipWriter::new(file);
+    let options = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    let mut entries: Vec<(String, Vec<u8>)> = vec![
+        ("modelDescription.xml".into(), d.xml().into_bytes()),
+        (
+            format!(
+                "binaries/{platform}/{}{}",
+                d.identifier,
+                std::env::consts::DLL_SUFFIX
+            ),
+            binary,
+        ),
+    ];
+    let mut names: Vec<String> = Vec::new();
+    for source in sources {
+        let base = source
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "model.sit".into());
+        let mut name = base.clone();
+        let mut k = 1;
+        while names.contains(&name) {
+            k += 1;
+            name = format!("{k}_{base}");
+        }
+        names.push(name.clone());
+        let text = std::fs::read(source).map_err(io(source))?;
+        entries.push((format!("sources/{name}"), text));
+    }
+    for (name, bytes) in entries {
+        zip.start_file(name, options).map_err(zip_err)?;
+        zip.write_all(&bytes).map_err(io(&opts.out))?;
+    }
+    zip.finish().map_err(zip_err)?;
+    Ok(())
+}
+
+/// The `src/lib.rs` of the FMU crate of `d` with the generated `code`.
+fn lib_rs(d: &Description, code: &str) -> Result<String, Error> {
+    let mut access = String::new();
+    for v in &d.variables {
+        let a = match v.access {
+            Access::Fixed => "Fixed",
+            Access::Tunable => "Tunable",
+            Access::Input => "Input",
+            Access::Start => "Start",
+            Access::Computed => "Computed",
+        };
+        let _ = writeln!(
+            access,
+            "            sit_fmi::Access::{a}, // {}",
+            v.name.replace('\n', " ")
+        );
+    }
+    let categories: Vec<String> = LOG_CATEGORIES
+        .iter()
+        .map(|(n, _)| format!("{n:?}"))
+        .collect();
+    Ok(format!(
+        "//! FMI 2.0 co-simulation FMU of `{name}`, @generated by sitc fmu. Do not edit.\n\n\
+         #![allow(non_snake_case)]\n\nmod model;\n\n\
+         sit_fmi::export_fmu!(\n    model::{ty},\n    sit_fmi::Fmu {{\n        guid: {guid:?},\n\
+         \x20       dt: {dt:?},\n        access: &[\n{access}        ],\n\
+         \x20       log_categories: &[{cats}],\n    }}\n);\n",
+        name = d.model_name.replace('`', "'"),
+        ty = rust_type(code)?,
+        guid = d.guid,
+        dt = d.dt,
+        cats = categories.join(", "),
+    ))
+}
