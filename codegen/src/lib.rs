@@ -24,10 +24,8 @@ mod batch;
 mod body;
 mod build;
 mod expr;
-mod fired;
 mod format;
 mod items;
-mod lints;
 mod names;
 mod plan;
 mod provenance;
@@ -110,6 +108,10 @@ pub enum Error {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// The model cannot be lowered: derived params or conditions inlined for the batch
+    /// form grow too large, or the program is malformed.
+    #[error("{0}")]
+    Lower(#[from] sit_parser::lower::LowerError),
     /// A bug of the generator: its own output did not parse as Rust.
     #[error("internal error of sit-codegen, please report it: {0}")]
     Internal(String),
@@ -137,7 +139,7 @@ pub fn generate(program: &Program, opts: &Options) -> Result<String, Error> {
     let mut comments = provenance::Comments::default();
     let mut tokens = proc_macro2::TokenStream::new();
     for &id in &plan.emit {
-        tokens.extend(items::model_items(&plan, id, &prov, &mut comments));
+        tokens.extend(items::model_items(&plan, id, &prov, &mut comments)?);
     }
     let body = format::format(tokens, &comments).map_err(|e| Error::Internal(e.0))?;
     let root = program
@@ -155,7 +157,7 @@ pub fn generate(program: &Program, opts: &Options) -> Result<String, Error> {
 
 /// [`generate`], followed by the batch form (`NameBatch<const N: usize>`, N instances in
 /// structure-of-arrays form stepped at once, bit-identical to the scalar step lane by
-/// lane) of every generated model without submodels. See `docs/embedding.md`,
+/// lane) of every generated model. See `docs/embedding.md`,
 /// "Parameter studies".
 pub fn generate_with_batch(program: &Program, opts: &Options) -> Result<String, Error> {
     let scalar = generate(program, opts)?;
@@ -167,9 +169,7 @@ pub fn generate_with_batch(program: &Program, opts: &Options) -> Result<String, 
     let mut comments = provenance::Comments::default();
     let mut tokens = proc_macro2::TokenStream::new();
     for &id in &plan.emit {
-        if let Some(items) = batch::batch_items(&plan, id, &prov, &mut comments) {
-            tokens.extend(items);
-        }
+        tokens.extend(batch::batch_items(&plan, id, &prov, &mut comments)?);
     }
     let batch = format::format(tokens, &comments).map_err(|e| Error::Internal(e.0))?;
     Ok(format!("{scalar}\n{batch}"))

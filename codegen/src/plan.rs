@@ -1,7 +1,7 @@
 //! What to generate: the models to emit and the Rust name of every item of each.
 
 use crate::names::{Namespace, RESERVED_METHODS};
-use sit_parser::ir::{Expr, ModelId, Program, Rhs, Stmt, VarKind};
+use sit_parser::ir::{Expr, ModelId, Program, Rhs, Stmt};
 use std::ops::Range;
 
 /// The most top-level statements of the rule list that `step` holds itself; a longer
@@ -102,10 +102,10 @@ fn model_names_of(m: &sit_parser::ir::Model, ty: String) -> ModelNames {
 
     // User-visible names first, in their own namespaces.
     let field_vars: Vec<usize> = (0..m.vars.len())
-        .filter(|&i| !matches!(m.vars[i].kind, VarKind::Param { derived: true }))
+        .filter(|&i| !m.vars[i].is_derived())
         .collect();
     let method_vars: Vec<usize> = (0..m.vars.len())
-        .filter(|&i| matches!(m.vars[i].kind, VarKind::Param { derived: true }))
+        .filter(|&i| m.vars[i].is_derived())
         .collect();
     let mut user_fields: Vec<&str> = field_vars
         .iter()
