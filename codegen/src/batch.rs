@@ -355,11 +355,10 @@ impl StepGen<'_, '_> {
 
     fn comment(&mut self, span: sit_parser::Span, whole_line: bool) -> TokenStream {
         let text = if whole_line {
-            self.prov.line_text(span)
+            self.prov.line_note(span)
         } else {
-            self.prov.span_text(span)
+            self.prov.rule_note(span)
         };
-        let text = format!("{}: {}", self.prov.location(span), text);
         self.comments.marker(text)
     }
 
@@ -407,14 +406,11 @@ impl StepGen<'_, '_> {
             Stmt::If {
                 cond,
                 then,
-                span,
                 one_rule,
+                ..
             } => {
                 // `x = e when c;`: one comment, the rule's, above the guard.
-                let c = match (one_rule, then.as_slice()) {
-                    (true, [Stmt::Assign(a)]) => self.comment(a.span, false),
-                    _ => self.comment(*span, true),
-                };
+                let c = self.comments.marker(self.prov.guard_note(s));
                 let (cond, prec) = self.g.lower(cond);
                 let cond = if mask.is_some() && prec < Prec::BitAnd {
                     quote!((#cond))

@@ -218,11 +218,7 @@ impl BodyGen<'_, '_> {
                     quote!(self.#f.#v = #value;)
                 })
                 .collect();
-            let comment = self.comments.marker(format!(
-                "{}: {}",
-                prov.location(link.span),
-                prov.line_text(link.span)
-            ));
+            let comment = self.comments.marker(prov.line_note(link.span));
             out.push(quote! {
                 #comment
                 if self.#on {
@@ -236,11 +232,7 @@ impl BodyGen<'_, '_> {
             let e = ev.event;
             let (v, p) = (ident(&names.event_fields[e]), ident(&names.event_prev[e]));
             let cond = self.exprs(quote!(self)).expr(&ev.cond);
-            let comment = self.comments.marker(format!(
-                "{}: {}",
-                prov.location(ev.span),
-                prov.line_text(ev.span)
-            ));
+            let comment = self.comments.marker(prov.line_note(ev.span));
             out.push(quote! {
                 #comment
                 self.#v = ::sit_runtime::rising(#cond, &mut self.#p);
@@ -373,17 +365,10 @@ impl BodyGen<'_, '_> {
             Stmt::If {
                 cond,
                 then,
-                span,
                 one_rule,
+                span,
             } => {
-                let c = match (one_rule, then.as_slice()) {
-                    (true, [Stmt::Assign(a)]) => self.rule_comment(a.span),
-                    _ => self.comments.marker(format!(
-                        "{}: {}",
-                        prov.location(*span),
-                        prov.line_text(*span)
-                    )),
-                };
+                let c = self.comments.marker(prov.guard_note(s));
                 let cond = self.exprs(quote!(self)).expr(cond);
                 let then = if *one_rule {
                     // The rule's comment is already above the `if`.
@@ -431,12 +416,7 @@ impl BodyGen<'_, '_> {
 
     /// `// hoop.sit:12: Fy = k_press * defl when braking;`
     fn rule_comment(&mut self, span: Span) -> TokenStream {
-        let text = format!(
-            "{}: {}",
-            self.prov.location(span),
-            self.prov.span_text(span)
-        );
-        self.comments.marker(text)
+        self.comments.marker(self.prov.rule_note(span))
     }
 
     /// A comment for a σ action, unless it is on the line of its guard.
@@ -444,12 +424,7 @@ impl BodyGen<'_, '_> {
         if guard == Some(Guard::Above) || guard == Some(self.where_(span)) {
             return TokenStream::new();
         }
-        let text = format!(
-            "{}: {}",
-            self.prov.location(span),
-            self.prov.line_text(span)
-        );
-        self.comments.marker(text)
+        self.comments.marker(self.prov.line_note(span))
     }
 
     /// `self.y = <rhs>;` and the `otherwise` bookkeeping, when a later rule reads it.

@@ -67,6 +67,7 @@ fn models_with_submodels_have_a_batch_form() {
     insta::assert_snapshot!(batch);
     let only_top = Options {
         model: Some("Top".into()),
+        ..Options::default()
     };
     assert!(
         generate_with_batch(&p, &only_top)
@@ -75,6 +76,7 @@ fn models_with_submodels_have_a_batch_form() {
     );
     let unknown = Options {
         model: Some("Nope".into()),
+        ..Options::default()
     };
     assert!(generate_with_batch(&p, &unknown).is_err());
 }
