@@ -460,8 +460,8 @@ pub(crate) fn call(
 ) -> TokenStream {
     let operands = a.operands.iter().map(|x| g.expr(x));
     match (a.proc, a.proc.runtime()) {
-        (Proc::Deriv, _) => {
-            let mem = memory(a.mem.unwrap_or(0));
+        (Proc::Deriv { mem }, _) => {
+            let mem = memory(mem);
             quote!(#mem.next(#(#operands),*, dt))
         }
         (_, Some(f)) => {

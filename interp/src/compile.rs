@@ -380,9 +380,10 @@ impl Compiler<'_> {
             Proc::Integral => Update::Integral(next()?),
             Proc::IntegralLimited => Update::IntegralLimited(Box::new((next()?, next()?, next()?))),
             Proc::Lag => Update::Lag(Box::new((next()?, next()?, next()?))),
-            Proc::Deriv => {
-                let mem = a.mem.filter(|m| *m < l.mems.len());
-                let mem = mem.ok_or_else(|| malformed("`deriv` memory out of range".into()))?;
+            Proc::Deriv { mem } => {
+                if mem >= l.mems.len() {
+                    return Err(malformed(format!("`deriv` memory {mem} out of range")));
+                }
                 Update::Deriv(next()?, l.mems.start + mem)
             }
             Proc::Hysteresis => Update::Hysteresis(Box::new((next()?, next()?, next()?, next()?))),

@@ -410,7 +410,10 @@ mod tests {
                         } else {
                             "assign"
                         };
-                        seen.insert(format!("{kind} {:?} guarded={guarded}", a.proc));
+                        seen.insert(format!(
+                            "{kind} {:?} guarded={guarded}",
+                            a.proc.runtime().unwrap_or(a.proc.name())
+                        ));
                         continue;
                     }
                     Stmt::If { cond, then, .. } => {
@@ -463,13 +466,14 @@ mod tests {
             Proc::Integral,
             Proc::IntegralLimited,
             Proc::Lag,
-            Proc::Deriv,
+            Proc::Deriv { mem: 0 },
             Proc::Hysteresis,
         ] {
+            let p = p.runtime().unwrap_or(p.name());
             want.push(format!("assign {p:?} guarded=true"));
             want.push(format!("assign {p:?} guarded=false"));
         }
-        want.push("otherwise Expr guarded=false".into());
+        want.push("otherwise \"expr\" guarded=false".into());
         for w in ["set flag", "switch", "reset", "if"] {
             want.push(format!("{w} guarded=true"));
         }

@@ -24,6 +24,8 @@
 
 mod fired;
 mod term;
+#[cfg(test)]
+mod tests;
 mod vars;
 
 pub use term::{LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term};
@@ -173,8 +175,11 @@ pub enum Proc {
     IntegralLimited,
     /// `sit_runtime::lag(y, x, t, k, dt)`.
     Lag,
-    /// `Deriv::next(memory, x, dt)` on the rule's memory ([`Assign::mem`]).
-    Deriv,
+    /// `Deriv::next(x, dt)` on the rule's hidden memory.
+    Deriv {
+        /// The memory.
+        mem: MemId,
+    },
     /// `sit_runtime::hysteresis(y, x, lo, hi, a)`.
     Hysteresis,
 }
@@ -185,7 +190,7 @@ impl Proc {
     /// expression and for `deriv`, a method of its memory (`Deriv::next(x, dt)`).
     pub fn runtime(self) -> Option<&'static str> {
         match self {
-            Proc::Expr | Proc::Deriv => None,
+            Proc::Expr | Proc::Deriv { .. } => None,
             Proc::Integral => Some("integral"),
             Proc::IntegralLimited => Some("integral_limited"),
             Proc::Lag => Some("lag"),
@@ -195,7 +200,7 @@ impl Proc {
 
     /// Whether the target's current value is the first argument.
     pub fn reads_target(self) -> bool {
-        !matches!(self, Proc::Expr | Proc::Deriv)
+        !matches!(self, Proc::Expr | Proc::Deriv { .. })
     }
 
     /// Whether `dt` is the last argument.
@@ -206,7 +211,18 @@ impl Proc {
     /// Whether the procedure updates a hidden memory (so it may run only where the
     /// rule runs).
     pub fn has_memory(self) -> bool {
-        self == Proc::Deriv
+        matches!(self, Proc::Deriv { .. })
+    }
+
+    /// The procedure's name in `.sit` source (`expr` for a plain expression).
+    pub fn name(self) -> &'static str {
+        match self {
+            Proc::Expr => "expr",
+            Proc::Integral | Proc::IntegralLimited => "integral",
+            Proc::Lag => "lag",
+            Proc::Deriv { .. } => "deriv",
+            Proc::Hysteresis => "hysteresis",
+        }
     }
 }
 
@@ -219,8 +235,6 @@ pub struct Assign {
     pub proc: Proc,
     /// Its operands, in evaluation order (`x`, then `lo, hi` / `t, k` / `lo, hi, a`).
     pub operands: Vec<Term>,
-    /// The memory of a `deriv` rule.
-    pub mem: Option<MemId>,
     /// The `otherwise` flag this rule sets, when a later read can see it.
     pub sets: Option<FiredId>,
     /// The whole rule.
@@ -414,16 +428,16 @@ impl Rules<'_, '_> {
                 v.name
             )));
         }
-        let (proc, mem) = match &a.rhs {
-            Rhs::Expr(_) => (Proc::Expr, None),
-            Rhs::Integral { .. } => (Proc::Integral, None),
-            Rhs::IntegralLimited { .. } => (Proc::IntegralLimited, None),
-            Rhs::Lag { .. } => (Proc::Lag, None),
+        let proc = match &a.rhs {
+            Rhs::Expr(_) => Proc::Expr,
+            Rhs::Integral { .. } => Proc::Integral,
+            Rhs::IntegralLimited { .. } => Proc::IntegralLimited,
+            Rhs::Lag { .. } => Proc::Lag,
             Rhs::Deriv { mem, .. } => {
                 get(&self.m.memories, *mem, "memory")?;
-                (Proc::Deriv, Some(*mem))
+                Proc::Deriv { mem: *mem }
             }
-            Rhs::Hysteresis { .. } => (Proc::Hysteresis, None),
+            Rhs::Hysteresis { .. } => Proc::Hysteresis,
         };
         let operands = a
             .rhs
@@ -436,7 +450,6 @@ impl Rules<'_, '_> {
             target: a.target,
             proc,
             operands,
-            mem,
             sets,
             span: a.span,
         })
