@@ -38,13 +38,15 @@ pub(crate) struct ModelNames {
     pub subs: Vec<String>,
     /// Per submodel: the public `on` field.
     pub sub_on: Vec<String>,
-    /// Per hidden memory: its private field.
+    /// Per hidden memory: its private field, named after the target of the `deriv`
+    /// rule that owns it (`x_deriv`).
     pub mems: Vec<String>,
     /// The private clock field.
     pub time: String,
     /// The private field of the last step's length.
     pub dt: String,
-    /// Whether the model reads `dt` anywhere (the field exists only then).
+    /// Whether the model reads `dt` anywhere: the field exists only then, so that a
+    /// model that never reads it does not store it.
     pub uses_dt: bool,
     /// The private methods holding the pieces of a long rule list (see
     /// [`step_pieces`]); empty when `step` holds the rules itself.
