@@ -36,8 +36,10 @@ fn main() {
     write_if_changed(&big, &text);
     files.push(big);
     let mut registry = String::from(
-        "/// Every compiled model: (file stem, model name, constructor).\n\
-         pub fn all() -> Vec<(&'static str, &'static str, fn() -> Box<dyn ::sit_runtime::Model>)> {\n    vec![\n",
+        "/// A constructor of a compiled model.\n\
+         pub type Constructor = fn() -> Box<dyn ::sit_runtime::Model>;\n\
+         /// Every compiled model: (file stem, model name, constructor).\n\
+         pub fn all() -> Vec<(&'static str, &'static str, Constructor)> {\n    vec![\n",
     );
     let mut modules = String::new();
     for file in &files {

@@ -4,7 +4,9 @@
 //! - `emit`: generate the Rust code from the checked program (`sit_codegen::generate`,
 //!   code generation and prettyplease formatting);
 //! - `interp_load`: compile the checked program for the interpreter
-//!   (`sit_interp::Instance::try_new`), the interpreter's counterpart of rustc.
+//!   (`sit_interp::Instance::try_new`), the interpreter's counterpart of rustc;
+//! - `interp_load_one_line`: the same with every declaration and rule of the model on
+//!   one line (its cost must not depend on the layout: compare with `interp_load`).
 //!
 //! The models come from `sit_synth::synthetic`. rustc's time on the generated code is
 //! measured by the ignored test `tests/rustc_build_time.rs`. Run:
@@ -57,6 +59,27 @@ fn emit(b: Bencher, rules: usize) {
 #[divan::bench(args = SIZES, sample_count = 10, sample_size = 1)]
 fn interp_load(b: Bencher, rules: usize) {
     let program = program(rules);
+    let root = program.roots()[0];
+    b.counter(ItemsCount::new(rules)).bench(|| {
+        sit_interp::Instance::try_new(black_box(&program), root)
+            .unwrap_or_else(|e| panic!("synthetic({rules}): {e}"))
+    });
+}
+
+#[divan::bench(args = SIZES, sample_count = 10, sample_size = 1)]
+fn interp_load_one_line(b: Bencher, rules: usize) {
+    let text = sit_synth::synthetic(rules);
+    // The doc line stays alone (a `///` comment runs to the end of its line).
+    let (doc, body) = text.split_once('\n').expect("a doc line");
+    let text = format!("{doc}\n{}", body.replace('\n', " "));
+    let out = sit_parser::check_source(format!("synthetic{rules}.sit"), &text);
+    let program = match out.program {
+        Some(p) if !out.has_errors() => p,
+        _ => panic!(
+            "synthetic({rules}) on one line does not check:\n{}",
+            out.render()
+        ),
+    };
     let root = program.roots()[0];
     b.counter(ItemsCount::new(rules)).bench(|| {
         sit_interp::Instance::try_new(black_box(&program), root)

@@ -1,13 +1,14 @@
-//! `sitc emit FILE [-o OUT.rs] [--model NAME]`: the generated Rust of a `.sit` file.
+//! `sitc emit FILE [-o OUT.rs] [--model NAME] [--batch]`: the generated Rust of a `.sit` file.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Generates the Rust code of `file` (all its models, or `model` and the models it
-/// instantiates) into `out`, or on stdout. Diagnostics go to stderr. Exit status: 0
+/// instantiates; with `batch`, followed by their batch forms) into `out`, or on
+/// stdout. Diagnostics go to stderr. Exit status: 0
 /// done, 1 model errors, 2 I/O or usage (unknown model, unreadable or unwritable file).
-pub fn run(file: &Path, out: Option<&PathBuf>, model: Option<String>) -> ExitCode {
-    let opts = sit_codegen::Options { model };
+pub fn run(file: &Path, out: Option<&PathBuf>, model: Option<String>, batch: bool) -> ExitCode {
+    let opts = sit_codegen::Options { model, batch };
     let generated = match sit_codegen::compile_file_with(file, &opts) {
         Ok(g) => g,
         Err(e @ sit_codegen::Error::Model { .. }) => {

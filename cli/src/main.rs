@@ -42,6 +42,9 @@ enum Command {
         /// Emit only this model and the models it instantiates.
         #[arg(long)]
         model: Option<String>,
+        /// Also emit the batch form of every model (`NameBatch<const N: usize>`).
+        #[arg(long)]
+        batch: bool,
     },
     /// Simulate a model with the interpreter and write its CSV trace (exit 0; 1: the
     /// model has errors; 2: usage or I/O).
@@ -78,7 +81,12 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { files, format } => check(&files, format),
-        Command::Emit { file, out, model } => emit::run(&file, out.as_ref(), model),
+        Command::Emit {
+            file,
+            out,
+            model,
+            batch,
+        } => emit::run(&file, out.as_ref(), model, batch),
         Command::Run(args) => run::run(args),
         Command::Plot(args) => plot::plot(args),
         Command::Sweep(args) => sweep::sweep(args),

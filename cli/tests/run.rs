@@ -1,4 +1,4 @@
-//! `sitc run`: every flag, the trace format and the error cases (exit codes 0, 1, 2).
+//! `sitc run`: every flag, the trace format and the error cases (exit codes 0, 1, 2); `sitc emit --batch`.
 
 use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
@@ -386,4 +386,21 @@ fn plot_option_writes_svg() {
     for name in ["Plant", "tank.level", "full", "x", "t"] {
         assert!(lines.contains(&name), "{name} missing");
     }
+}
+
+#[test]
+fn emit_batch_adds_the_batch_form_of_every_model() {
+    let (_dir, path) = file("m.sit", PLANT);
+    let scalar = stdout_of(sitc().arg("emit").arg(&path));
+    let both = stdout_of(sitc().arg("emit").arg(&path).arg("--batch"));
+    assert!(both.starts_with(&scalar), "the scalar code comes first");
+    assert!(!scalar.contains("Batch<const N: usize>"));
+    assert!(
+        both.contains("pub struct TankBatch<const N: usize>"),
+        "{both}"
+    );
+    assert!(
+        both.contains("pub struct PlantBatch<const N: usize>"),
+        "{both}"
+    );
 }

@@ -1,45 +1,34 @@
-//! The batch form of a model: `NameBatch<const N: usize>`, N instances stepped at once.
+//! Lane storage for the lowered step: `NameBatch<const N: usize>`, N instances stepped at once.
 //!
-//! Structure of arrays: every field of the scalar struct becomes an array of N lanes, and
-//! `step` is one loop over the lanes whose body is the scalar step of lane `i` written
-//! without branches, which the compiler vectorises. The lanes share nothing, so each lane
-//! gets exactly the scalar step. Guards become masks (`bool` locals, evaluated once per
-//! guard, ANDed with the enclosing mask), and a guarded rule becomes a select: its
-//! right-hand side is computed on every lane (expressions and the dynamic links are pure
-//! functions of their operands, so the unused results change nothing) and stored only
-//! where the mask holds; σ actions on flags are `|=`/`&=` with the mask. `otherwise`
-//! flags are `[bool; N]` locals. A `deriv` rule, which updates a hidden memory, runs
-//! under a real branch (its model's loop is not vectorised).
+//! Structure of arrays: every field of the scalar struct becomes an array of N lanes (a
+//! submodel becomes the batch of its model), and `step` is one loop over the lanes whose
+//! body, `step_lane`, is the scalar step of lane `i` written without branches where it
+//! can be, which the compiler vectorises. The lanes share nothing, so each lane gets
+//! exactly the scalar step. Guards become masks (`bool` locals, evaluated once per guard,
+//! ANDed with the enclosing mask), and a guarded rule becomes a select: its right-hand
+//! side is computed on every lane (expressions and the dynamic links are pure functions of
+//! their operands, so the unused results change nothing) and stored only where the mask
+//! holds; σ actions on flags and `on` switches are `|=`/`&=` with the mask. What changes
+//! more than the target runs under a real branch: a `deriv` rule (it updates a hidden
+//! memory), a submodel's step (under its `on` flag) and `reset(sub)`; a model with them is
+//! not vectorised.
 //!
 //! One loop over the whole body, rather than one loop per rule, keeps each lane's values
-//! in registers between rules: on VanDerPol it halves the memory traffic. Derived params and conditions are inlined where they are read (the same tree,
-//! so the same operations in the same order). Reset and the conversions to and from the
-//! scalar model go lane by lane through the scalar struct's own `reset`.
-//!
-//! Models with submodels get no batch form (a submodel's switch and reset are per lane
-//! control flow, not selects).
+//! in registers between rules: on VanDerPol it halves the memory traffic. Derived params
+//! and conditions are inlined where they are read (`sit_parser::lower::Reads::Inline`: the
+//! same tree, so the same operations in the same order). Reset and the conversions to and
+//! from the scalar model go lane by lane through the scalar struct's own `reset`.
 
-use crate::expr::literal;
-use crate::lints::Lints;
+use crate::body::{call, fired_ident};
+use crate::expr::{ExprGen, Prec, Storage};
+use crate::items::allowance;
 use crate::names::{ident, is_camel_case};
 use crate::plan::Plan;
 use crate::provenance::{Comments, Provenance};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-use sit_parser::ir::{ArithOp, Assign, CmpOp, Expr, ModelId, Rhs, Stmt, Ty, VarKind};
-
-/// Binding strength of a generated Rust expression (higher binds tighter). Logical `&`
-/// and `|` are the non-short-circuit operators, which bind tighter than comparisons.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Prec {
-    Cmp,
-    BitOr,
-    BitAnd,
-    Add,
-    Mul,
-    Unary,
-    Atom,
-}
+use sit_parser::ir::{ModelId, Ty, VarKind};
+use sit_parser::lower::{self, Assign, FlagUse, Reads, Stmt};
 
 /// The name of the batch struct of a model whose struct is `ty`, unique among `taken`.
 pub(crate) fn batch_name(ty: &str, taken: &[String]) -> String {
@@ -50,27 +39,31 @@ pub(crate) fn batch_name(ty: &str, taken: &[String]) -> String {
     name
 }
 
-/// Every item of the batch form of model `id`, or `None` for a model with submodels.
+/// The batch struct's name of model `id`.
+fn batch_ident(plan: &Plan<'_>, id: ModelId) -> (Ident, String) {
+    let types: Vec<String> = plan.names.iter().map(|n| n.ty.clone()).collect();
+    let spelling = batch_name(&plan.names[id].ty, &types);
+    (ident(&spelling), spelling)
+}
+
+/// Every item of the batch form of model `id`.
 pub(crate) fn batch_items(
     plan: &Plan<'_>,
     id: ModelId,
     prov: &Provenance<'_>,
     comments: &mut Comments,
-) -> Option<TokenStream> {
+) -> Result<TokenStream, lower::LowerError> {
     let m = &plan.program.models[id];
-    if !m.subs.is_empty() {
-        return None;
-    }
+    let lowered = lower::model(plan.program, id, Reads::Inline)?;
     let names = &plan.names[id];
-    let types: Vec<String> = plan.names.iter().map(|n| n.ty.clone()).collect();
-    let batch_spelling = batch_name(&names.ty, &types);
-    let batch = ident(&batch_spelling);
+    let (batch, batch_spelling) = batch_ident(plan, id);
     let ty = ident(&names.ty);
 
-    // Fields, as (identifier, element type, public, doc).
-    let mut fields: Vec<(Ident, TokenStream, bool, String)> = Vec::new();
+    // Fields, as (identifier, lanes type, public, doc, submodel).
+    let mut fields: Vec<(Ident, TokenStream, bool, String, bool)> = Vec::new();
+    let array = |elem: TokenStream| quote!([#elem; N]);
     for (i, v) in m.vars.iter().enumerate() {
-        if matches!(v.kind, VarKind::Param { derived: true }) {
+        if v.is_derived() {
             continue;
         }
         let elem = match v.ty {
@@ -83,58 +76,83 @@ pub(crate) fn batch_items(
             VarKind::State => "state",
         };
         let doc = format!("The {what} `{}` of every lane.", v.name);
-        fields.push((ident(&names.vars[i]), elem, true, doc));
+        fields.push((ident(&names.vars[i]), array(elem), true, doc, false));
+    }
+    for (s, sub) in m.subs.iter().enumerate() {
+        let (sub_batch, _) = batch_ident(plan, sub.model);
+        let doc = format!("The submodel `{}` of every lane.", sub.name);
+        fields.push((
+            ident(&names.subs[s]),
+            quote!(#sub_batch<N>),
+            true,
+            doc,
+            true,
+        ));
+        let doc = format!("Whether `{}` is switched on, per lane.", sub.name);
+        fields.push((
+            ident(&names.sub_on[s]),
+            array(quote!(bool)),
+            true,
+            doc,
+            false,
+        ));
     }
     for (e, ev) in m.events.iter().enumerate() {
         let doc = format!("Value of event `{}` in this step, per lane.", ev.name);
-        fields.push((ident(&names.event_fields[e]), quote!(bool), false, doc));
+        let value = (ident(&names.event_fields[e]), array(quote!(bool)));
+        fields.push((value.0, value.1, false, doc, false));
         let doc = format!(
             "Value of the condition of `{}` in the previous step, per lane.",
             ev.name
         );
-        fields.push((ident(&names.event_prev[e]), quote!(bool), false, doc));
+        let prev = (ident(&names.event_prev[e]), array(quote!(bool)));
+        fields.push((prev.0, prev.1, false, doc, false));
     }
     for k in &names.mems {
         let doc = "Memory of a `deriv` rule, per lane.".to_string();
-        fields.push((ident(k), quote!(::sit_runtime::Deriv), false, doc));
+        let elem = array(quote!(::sit_runtime::Deriv));
+        fields.push((ident(k), elem, false, doc, false));
     }
-    fields.push((
-        ident(&names.time),
-        quote!(f64),
-        false,
-        "The clock of every lane.".into(),
-    ));
+    let doc = "The clock of every lane.".to_string();
+    fields.push((ident(&names.time), array(quote!(f64)), false, doc, false));
     if names.uses_dt {
         let doc = "Length of the last step, per lane.".to_string();
-        fields.push((ident(&names.dt), quote!(f64), false, doc));
+        fields.push((ident(&names.dt), array(quote!(f64)), false, doc, false));
     }
 
-    let decls = fields.iter().map(|(f, elem, public, doc)| {
+    let decls = fields.iter().map(|(f, ty, public, doc, _)| {
         let vis = if *public { quote!(pub) } else { quote!() };
         let doc = format!(" {doc}");
-        quote!(#[doc = #doc] #vis #f: [#elem; N],)
+        quote!(#[doc = #doc] #vis #f: #ty,)
     });
-    let splat = fields.iter().map(|(f, ..)| quote!(#f: [m.#f; N],));
-    let load = fields.iter().map(|(f, ..)| quote!(#f: self.#f[i],));
-    let store = fields.iter().map(|(f, ..)| quote!(self.#f[i] = m.#f;));
+    let splat = fields.iter().map(|(f, ty, _, _, sub)| match sub {
+        true => quote!(#f: <#ty>::splat(&m.#f),),
+        false => quote!(#f: [m.#f; N],),
+    });
+    let load = fields.iter().map(|(f, _, _, _, sub)| match sub {
+        true => quote!(#f: self.#f.load(i),),
+        false => quote!(#f: self.#f[i],),
+    });
+    let store = fields.iter().map(|(f, _, _, _, sub)| match sub {
+        true => quote!(self.#f.store(i, &m.#f);),
+        false => quote!(self.#f[i] = m.#f;),
+    });
 
     let mut steps = StepGen {
-        plan,
-        model: id,
+        g: ExprGen {
+            plan,
+            model: id,
+            recv: quote!(self),
+            storage: Storage::Lanes,
+        },
+        lowered: &lowered,
         prov,
         comments,
-        lints: Lints::default(),
         masks: 0,
-        pos: 0,
-        fired: FiredUses::scan(&m.body, m.fired),
     };
-    let step = steps.step()?;
-    let mut lints = steps.lints;
-    lints.add("clippy::needless_range_loop");
-    lints.add("clippy::manual_memcpy");
-    let step_allow = lints.attr();
+    let step = steps.step_lane();
 
-    let mut allows = TokenStream::new();
+    let mut allows = allowance();
     let snake = fields
         .iter()
         .any(|(f, ..)| !crate::names::is_snake_case(&f.to_string()));
@@ -151,7 +169,7 @@ pub(crate) fn batch_items(
         " [`{}`] for one instance). Lane `i` of a field is instance `i`'s value; `step` gives",
         names.ty.strip_prefix("r#").unwrap_or(&names.ty)
     );
-    Some(quote! {
+    Ok(quote! {
         #[doc = #struct_doc]
         #[doc = #struct_doc2]
         #[doc = " every lane exactly the values of the scalar `step`."]
@@ -162,6 +180,7 @@ pub(crate) fn batch_items(
         }
 
         #allows
+        #[allow(dead_code)]
         impl<const N: usize> #batch<N> {
             #[doc = " N instances, each as `new()` of the scalar model makes it."]
             pub fn new() -> Self {
@@ -220,17 +239,27 @@ pub(crate) fn batch_items(
             #[doc = " their values."]
             pub fn reset(&mut self) {
                 for i in 0..N {
-                    let mut m = self.load(i);
-                    m.reset();
-                    self.store(i, &m);
+                    self.reset_lane(i);
                 }
             }
 
             #[doc = " Advances every lane by one step of `dt`, exactly as the scalar `step`"]
             #[doc = " advances each instance."]
-            #step_allow
             pub fn step(&mut self, dt: f64) {
+                for i in 0..N {
+                    self.step_lane(i, dt);
+                }
+            }
+
+            #[inline(always)]
+            fn step_lane(&mut self, i: usize, dt: f64) {
                 #step
+            }
+
+            fn reset_lane(&mut self, i: usize) {
+                let mut m = self.load(i);
+                m.reset();
+                self.store(i, &m);
             }
 
             fn load(&self, i: usize) -> #ty {
@@ -251,140 +280,91 @@ pub(crate) fn batch_items(
     })
 }
 
-/// Per `otherwise` flag: the pre-order positions of its reads, to know which sets matter.
-struct FiredUses {
-    last_read: Vec<Option<usize>>,
-    set_before_read: Vec<bool>,
-}
-
-impl FiredUses {
-    fn scan(body: &[Stmt], count: usize) -> FiredUses {
-        fn reads(body: &[Stmt], pos: &mut usize, out: &mut [Option<usize>]) {
-            for s in body {
-                *pos += 1;
-                match s {
-                    Stmt::Otherwise { fired, .. } => {
-                        if let Some(r) = out.get_mut(*fired) {
-                            *r = Some(*pos);
-                        }
-                    }
-                    Stmt::If { then, .. } => reads(then, pos, out),
-                    _ => {}
-                }
-            }
-        }
-        fn sets(body: &[Stmt], pos: &mut usize, last: &[Option<usize>], out: &mut [bool]) {
-            for s in body {
-                *pos += 1;
-                match s {
-                    Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => {
-                        if let Some(k) = a.fired
-                            && last.get(k).copied().flatten().is_some_and(|r| r > *pos)
-                        {
-                            out[k] = true;
-                        }
-                    }
-                    Stmt::If { then, .. } => sets(then, pos, last, out),
-                    _ => {}
-                }
-            }
-        }
-        let mut last_read = vec![None; count];
-        reads(body, &mut 0, &mut last_read);
-        let mut set_before_read = vec![false; count];
-        sets(body, &mut 0, &last_read, &mut set_before_read);
-        FiredUses {
-            last_read,
-            set_before_read,
-        }
-    }
-
-    /// Whether the assignment at `pos` must record that flag `k` fired.
-    fn needs_set(&self, k: usize, pos: usize) -> bool {
-        self.last_read
-            .get(k)
-            .copied()
-            .flatten()
-            .is_some_and(|r| r > pos)
-    }
-}
-
-/// Generates the batch `step` of one model.
+/// Generates the `step_lane` of one model.
 struct StepGen<'a, 'c> {
-    plan: &'a Plan<'a>,
-    model: ModelId,
+    g: ExprGen<'a>,
+    lowered: &'a lower::Model,
     prov: &'a Provenance<'a>,
     comments: &'c mut Comments,
-    lints: Lints,
     /// Number of mask locals made so far.
     masks: usize,
-    /// Pre-order position of the current statement (as in [`FiredUses::scan`]).
-    pos: usize,
-    fired: FiredUses,
 }
 
 impl StepGen<'_, '_> {
-    fn ir(&self) -> &sit_parser::ir::Model {
-        &self.plan.program.models[self.model]
-    }
-
-    fn step(&mut self) -> Option<TokenStream> {
-        let plan = self.plan;
-        let m = &plan.program.models[self.model];
-        let names = &plan.names[self.model];
+    /// The step of lane `i`, in the order of the lowering.
+    fn step_lane(&mut self) -> TokenStream {
+        let plan = self.g.plan;
+        let low = self.lowered;
+        let names = &plan.names[self.g.model];
         let mut out = Vec::new();
         if names.uses_dt {
             let f = ident(&names.dt);
-            out.push(quote!(self.#f = [dt; N];));
+            out.push(quote!(self.#f[i] = dt;));
         }
-        for k in 0..m.fired {
-            if self.fired.last_read[k].is_some() {
-                let f = fired_ident(k);
-                out.push(if self.fired.set_before_read[k] {
-                    quote!(let mut #f = [false; N];)
-                } else {
-                    quote!(let #f = [false; N];)
-                });
-            }
+        for link in &low.subs {
+            let f = ident(&names.subs[link.sub]);
+            let on = ident(&names.sub_on[link.sub]);
+            let binds = self.binds(link, &link.inputs);
+            let c = self.comment(link.span, true);
+            out.push(quote! {
+                #c
+                if self.#on[i] {
+                    #binds
+                    self.#f.step_lane(i, dt);
+                }
+            });
         }
-        let mut lane = Vec::new();
-        for (e, ev) in m.events.iter().enumerate() {
-            let (v, p) = (ident(&names.event_fields[e]), ident(&names.event_prev[e]));
-            let cond = self.expr(&ev.cond)?;
+        for ev in &low.events {
+            let (v, p) = (
+                ident(&names.event_fields[ev.event]),
+                ident(&names.event_prev[ev.event]),
+            );
+            let cond = self.g.expr(&ev.cond);
             let c = self.comment(ev.span, true);
-            lane.push(quote! {
+            out.push(quote! {
                 #c
                 self.#v[i] = ::sit_runtime::rising(#cond, &mut self.#p[i]);
             });
         }
-        lane.push(self.stmts(&m.body, None)?);
+        for (k, flag) in low.flags.iter().enumerate() {
+            let f = fired_ident(k);
+            out.push(match flag {
+                FlagUse::Unread => continue,
+                FlagUse::AlwaysSet => quote!(let #f = true;),
+                FlagUse::Tracked { mutated: true } => quote!(let mut #f = false;),
+                FlagUse::Tracked { mutated: false } => quote!(let #f = false;),
+            });
+        }
+        out.push(self.stmts(&low.body, None));
         let time = ident(&names.time);
-        lane.push(quote!(self.#time[i] += dt;));
-        out.push(quote! {
-            for i in 0..N {
-                #(#lane)*
-            }
+        out.push(quote!(self.#time[i] += dt;));
+        quote!(#(#out)*)
+    }
+
+    /// `self.sub.var[i] = value;` for each binding of `link` in `list`.
+    fn binds(&self, link: &lower::SubLink, list: &[lower::Init]) -> TokenStream {
+        let f = ident(&self.g.plan.names[self.g.model].subs[link.sub]);
+        let sub_names = &self.g.plan.names[link.model];
+        let binds = list.iter().map(|b| {
+            let v = ident(&sub_names.vars[b.var]);
+            let value = self.g.expr(&b.value);
+            quote!(self.#f.#v[i] = #value;)
         });
-        Some(quote!(#(#out)*))
+        quote!(#(#binds)*)
     }
 
     fn comment(&mut self, span: sit_parser::Span, whole_line: bool) -> TokenStream {
         let text = if whole_line {
-            self.prov.line_text(span)
+            self.prov.line_note(span)
         } else {
-            self.prov.span_text(span)
+            self.prov.rule_note(span)
         };
-        let text = format!("{}: {}", self.prov.location(span), text);
         self.comments.marker(text)
     }
 
-    fn stmts(&mut self, body: &[Stmt], mask: Option<&Ident>) -> Option<TokenStream> {
-        let mut out = Vec::new();
-        for s in body {
-            self.pos += 1;
-            out.push(self.stmt(s, mask)?);
-        }
-        Some(quote!(#(#out)*))
+    fn stmts(&mut self, body: &[Stmt], mask: Option<&Ident>) -> TokenStream {
+        let out: Vec<TokenStream> = body.iter().map(|s| self.stmt(s, mask)).collect();
+        quote!(#(#out)*)
     }
 
     /// A new mask local `mask_K` of lane `i`: `outer & cond` (or `cond`).
@@ -399,110 +379,88 @@ impl StepGen<'_, '_> {
         (g, tokens)
     }
 
-    fn stmt(&mut self, s: &Stmt, mask: Option<&Ident>) -> Option<TokenStream> {
-        let plan = self.plan;
-        let names = &plan.names[self.model];
+    /// `flag = value` on the lanes of `mask`.
+    fn set_flag(place: TokenStream, value: bool, mask: Option<&Ident>) -> TokenStream {
+        match (mask, value) {
+            (None, v) => quote!(#place = #v;),
+            (Some(g), true) => quote!(#place |= #g;),
+            (Some(g), false) => quote!(#place &= !#g;),
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, mask: Option<&Ident>) -> TokenStream {
+        let names = &self.g.plan.names[self.g.model];
         match s {
             Stmt::Assign(a) => {
                 let c = self.comment(a.span, false);
-                let body = self.assign(a, mask)?;
-                Some(quote!(#c #body))
+                let body = self.assign(a, mask);
+                quote!(#c #body)
             }
             Stmt::Otherwise { assign, fired } => {
                 let c = self.comment(assign.span, false);
                 let f = fired_ident(*fired);
-                let (g, decl) = self.new_mask(mask, quote!(!#f[i]));
-                let body = self.assign(assign, Some(&g))?;
-                Some(quote!(#c #decl #body))
+                let (g, decl) = self.new_mask(mask, quote!(!#f));
+                let body = self.assign(assign, Some(&g));
+                quote!(#c #decl #body)
             }
-            Stmt::If { cond, then, span } => {
+            Stmt::If {
+                cond,
+                then,
+                one_rule,
+                ..
+            } => {
                 // `x = e when c;`: one comment, the rule's, above the guard.
-                let one_rule = match then.as_slice() {
-                    [Stmt::Assign(a)] if a.span.start <= span.start && span.end <= a.span.end => {
-                        Some(a)
-                    }
-                    _ => None,
-                };
-                let c = match one_rule {
-                    Some(a) => self.comment(a.span, false),
-                    None => self.comment(*span, true),
-                };
-                let (cond, prec) = self.lower_checked(cond)?;
+                let c = self.comments.marker(self.prov.guard_note(s));
+                let (cond, prec) = self.g.lower(cond);
                 let cond = if mask.is_some() && prec < Prec::BitAnd {
                     quote!((#cond))
                 } else {
                     cond
                 };
                 let (g, decl) = self.new_mask(mask, cond);
-                let then = match one_rule {
-                    Some(a) => {
-                        self.pos += 1;
-                        self.assign(a, Some(&g))?
-                    }
-                    None => self.stmts(then, Some(&g))?,
+                let then = match (one_rule, then.as_slice()) {
+                    (true, [Stmt::Assign(a)]) => self.assign(a, Some(&g)),
+                    _ => self.stmts(then, Some(&g)),
                 };
-                Some(quote!(#c #decl #then))
+                quote!(#c #decl #then)
             }
             Stmt::SetFlag { var, value, .. } => {
                 let f = ident(&names.vars[*var]);
-                Some(match (mask, value) {
-                    (None, v) => quote!(self.#f[i] = #v;),
-                    (Some(g), true) => quote!(self.#f[i] |= #g;),
-                    (Some(g), false) => quote!(self.#f[i] &= !#g;),
-                })
+                Self::set_flag(quote!(self.#f[i]), *value, mask)
             }
-            // Submodels have no batch form (see the module documentation).
-            Stmt::Switch { .. } | Stmt::Reset { .. } => None,
+            Stmt::Switch { sub, on, .. } => {
+                let f = ident(&names.sub_on[*sub]);
+                Self::set_flag(quote!(self.#f[i]), *on, mask)
+            }
+            Stmt::Reset { sub, .. } => {
+                let link = &self.lowered.subs[*sub];
+                let f = ident(&names.subs[*sub]);
+                let binds = self.binds(link, &link.params);
+                let reset = quote! {
+                    #binds
+                    self.#f.reset_lane(i);
+                };
+                match mask {
+                    None => reset,
+                    Some(g) => quote! {
+                        if #g {
+                            #reset
+                        }
+                    },
+                }
+            }
         }
     }
 
     /// One δ rule over the lanes of `mask` (all lanes when `None`).
-    fn assign(&mut self, a: &Assign, mask: Option<&Ident>) -> Option<TokenStream> {
-        let plan = self.plan;
-        let names = &plan.names[self.model];
+    fn assign(&mut self, a: &Assign, mask: Option<&Ident>) -> TokenStream {
+        let names = &self.g.plan.names[self.g.model];
         let y = ident(&names.vars[a.target]);
-        if let Rhs::Expr(x) = &a.rhs {
-            let is_target = |e: &Expr| *e == Expr::Var(a.target);
-            match x {
-                e if is_target(e) => self.lints.add("clippy::self_assignment"),
-                Expr::Arith(_, l, r) if is_target(l) || is_target(r) => {
-                    self.lints.add("clippy::assign_op_pattern");
-                    self.lints.add("clippy::misrefactored_assign_op");
-                }
-                _ => {}
-            }
-        }
-        let mut e = |x: &Expr| self.expr(x);
-        let (rhs, stateful) = match &a.rhs {
-            Rhs::Expr(x) => (e(x)?, false),
-            Rhs::Integral { x } => {
-                let x = e(x)?;
-                (quote!(::sit_runtime::integral(self.#y[i], #x, dt)), false)
-            }
-            Rhs::IntegralLimited { x, lo, hi } => {
-                let (x, lo, hi) = (e(x)?, e(lo)?, e(hi)?);
-                let call = quote!(::sit_runtime::integral_limited(self.#y[i], #x, #lo, #hi, dt));
-                (call, false)
-            }
-            Rhs::Lag { x, t, k } => {
-                let (x, t, k) = (e(x)?, e(t)?, e(k)?);
-                (
-                    quote!(::sit_runtime::lag(self.#y[i], #x, #t, #k, dt)),
-                    false,
-                )
-            }
-            Rhs::Deriv { x, mem } => {
-                let x = e(x)?;
-                let mem = ident(names.mems.get(*mem)?);
-                (quote!(self.#mem[i].next(#x, dt)), true)
-            }
-            Rhs::Hysteresis { x, lo, hi, a } => {
-                let (x, lo, hi, a) = (e(x)?, e(lo)?, e(hi)?, e(a)?);
-                let call = quote!(::sit_runtime::hysteresis(self.#y[i], #x, #lo, #hi, #a));
-                (call, false)
-            }
-        };
-        let body = match (mask, stateful) {
+        let rhs = call(a, &self.g, quote!(self.#y[i]), |mem| {
+            let mem = ident(&names.mems[mem]);
+            quote!(self.#mem[i])
+        });
+        let body = match (mask, a.proc.has_memory()) {
             (None, _) => quote!(self.#y[i] = #rhs;),
             // The memory may change only where the rule runs: a real branch.
             (Some(g), true) => quote! {
@@ -516,176 +474,18 @@ impl StepGen<'_, '_> {
                 self.#y[i] = if #g { next } else { self.#y[i] };
             },
         };
-        let fired = match a.fired {
-            Some(k) if self.fired.needs_set(k, self.pos) => {
+        let fired = match a.sets {
+            Some(k) => {
                 let f = fired_ident(k);
                 match mask {
-                    None => quote!(#f[i] = true;),
-                    Some(g) => quote!(#f[i] |= #g;),
+                    None => quote!(#f = true;),
+                    Some(g) => quote!(#f |= #g;),
                 }
             }
-            _ => TokenStream::new(),
+            None => TokenStream::new(),
         };
-        Some(quote!(#body #fired))
+        quote!(#body #fired)
     }
-
-    /// The tokens of `e` read in lane `i`, with its lints recorded.
-    fn expr(&mut self, e: &Expr) -> Option<TokenStream> {
-        Some(self.lower_checked(e)?.0)
-    }
-
-    /// `e` with derived params and conditions inlined, its lints recorded, lowered.
-    fn lower_checked(&mut self, e: &Expr) -> Option<(TokenStream, Prec)> {
-        let inlined = self.inline(e, 0)?;
-        self.lints.check_tree(&inlined);
-        self.lower(&inlined)
-    }
-
-    /// `e` with every derived param and condition replaced by its definition (the
-    /// checker rejects cycles; `depth` guards against a malformed IR anyway).
-    fn inline(&self, e: &Expr, depth: usize) -> Option<Expr> {
-        if depth > 256 {
-            return None;
-        }
-        let m = self.ir();
-        let rec = |x: &Expr| self.inline(x, depth + 1).map(Box::new);
-        Some(match e {
-            Expr::Var(v) if matches!(m.vars.get(*v)?.kind, VarKind::Param { derived: true }) => {
-                self.inline(&m.vars[*v].init, depth + 1)?
-            }
-            Expr::Cond(c) => self.inline(&m.conds.get(*c)?.expr, depth + 1)?,
-            Expr::Neg(a) => Expr::Neg(rec(a)?),
-            Expr::Not(a) => Expr::Not(rec(a)?),
-            Expr::Arith(op, a, b) => Expr::Arith(*op, rec(a)?, rec(b)?),
-            Expr::Cmp(op, a, b) => Expr::Cmp(*op, rec(a)?, rec(b)?),
-            Expr::And(a, b) => Expr::And(rec(a)?, rec(b)?),
-            Expr::Or(a, b) => Expr::Or(rec(a)?, rec(b)?),
-            Expr::Call(f, args) => Expr::Call(
-                *f,
-                args.iter()
-                    .map(|x| self.inline(x, depth + 1))
-                    .collect::<Option<_>>()?,
-            ),
-            other => other.clone(),
-        })
-    }
-
-    /// An inlined expression in lane `i`; `None` for what has no batch form.
-    fn lower(&self, e: &Expr) -> Option<(TokenStream, Prec)> {
-        let n = &self.plan.names[self.model];
-        let atom = |t: TokenStream| Some((t, Prec::Atom));
-        match e {
-            Expr::Num(v) => Some(num(*v)),
-            Expr::Bool(b) => atom(quote!(#b)),
-            Expr::Var(v) => {
-                let f = ident(n.vars.get(*v)?);
-                atom(quote!(self.#f[i]))
-            }
-            Expr::Event(ev) => {
-                let f = ident(n.event_fields.get(*ev)?);
-                atom(quote!(self.#f[i]))
-            }
-            Expr::Time => {
-                let f = ident(&n.time);
-                atom(quote!(self.#f[i]))
-            }
-            Expr::Dt => {
-                let f = ident(&n.dt);
-                atom(quote!(self.#f[i]))
-            }
-            Expr::Neg(a) => {
-                let t = self.unary_operand(a)?;
-                Some((quote!(-#t), Prec::Unary))
-            }
-            Expr::Not(a) => {
-                let t = self.unary_operand(a)?;
-                Some((quote!(!#t), Prec::Unary))
-            }
-            Expr::Arith(ArithOp::Pow, a, b) => {
-                let (a, b) = (self.lower(a)?.0, self.lower(b)?.0);
-                atom(quote!(::sit_runtime::math::pow(#a, #b)))
-            }
-            Expr::Arith(op, a, b) => {
-                let (tok, prec) = match op {
-                    ArithOp::Add => (quote!(+), Prec::Add),
-                    ArithOp::Sub => (quote!(-), Prec::Add),
-                    ArithOp::Mul => (quote!(*), Prec::Mul),
-                    _ => (quote!(/), Prec::Mul),
-                };
-                self.binary(tok, prec, a, b, false)
-            }
-            Expr::Cmp(op, a, b) => {
-                let tok = match op {
-                    CmpOp::Lt => quote!(<),
-                    CmpOp::Le => quote!(<=),
-                    CmpOp::Gt => quote!(>),
-                    CmpOp::Ge => quote!(>=),
-                    CmpOp::Eq => quote!(==),
-                    CmpOp::Ne => quote!(!=),
-                };
-                self.binary(tok, Prec::Cmp, a, b, true)
-            }
-            // Expressions have no side effects: `&` and `|` give the values of `&&` and
-            // `||`, without a branch.
-            Expr::And(a, b) => self.binary(quote!(&), Prec::BitAnd, a, b, false),
-            Expr::Or(a, b) => self.binary(quote!(|), Prec::BitOr, a, b, false),
-            Expr::Call(f, args) => {
-                let name = ident(f.name());
-                let args = args
-                    .iter()
-                    .map(|a| self.lower(a).map(|x| x.0))
-                    .collect::<Option<Vec<_>>>()?;
-                let path = if f.is_math() {
-                    quote!(::sit_runtime::math::#name)
-                } else {
-                    quote!(::sit_runtime::#name)
-                };
-                atom(quote!(#path(#(#args),*)))
-            }
-            // Inlined away, or submodels (no batch form).
-            Expr::Cond(_)
-            | Expr::SubVar(..)
-            | Expr::SubCond(..)
-            | Expr::SubEvent(..)
-            | Expr::SubOn(_) => None,
-        }
-    }
-
-    fn unary_operand(&self, a: &Expr) -> Option<TokenStream> {
-        let (t, p) = self.lower(a)?;
-        Some(if p == Prec::Atom { t } else { quote!((#t)) })
-    }
-
-    /// `a op b`, parenthesised by the tree as in `expr.rs`.
-    fn binary(
-        &self,
-        op: TokenStream,
-        prec: Prec,
-        a: &Expr,
-        b: &Expr,
-        non_assoc: bool,
-    ) -> Option<(TokenStream, Prec)> {
-        let (at, ap) = self.lower(a)?;
-        let (bt, bp) = self.lower(b)?;
-        let at = if ap < prec || (non_assoc && ap == prec) {
-            quote!((#at))
-        } else {
-            at
-        };
-        let bt = if bp <= prec { quote!((#bt)) } else { bt };
-        Some((quote!(#at #op #bt), prec))
-    }
-}
-
-/// The local flag of `otherwise` bookkeeping number `k`.
-fn fired_ident(k: usize) -> Ident {
-    format_ident!("fired_{}", k)
-}
-
-/// A real literal (see `expr::literal`) with this module's precedence.
-fn num(v: f64) -> (TokenStream, Prec) {
-    let (t, negated) = literal(v);
-    (t, if negated { Prec::Unary } else { Prec::Atom })
 }
 
 #[cfg(test)]

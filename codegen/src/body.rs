@@ -1,15 +1,14 @@
-//! The bodies of `new`, `reset` and `step`: the semantics of `ir.rs`, statement for statement.
+//! The bodies of `new`, `reset` and `step` on struct fields: the lowered model, statement for statement.
 
-use crate::expr::ExprGen;
-use crate::fired::Fired;
-use crate::lints::Lints;
+use crate::expr::{ExprGen, Storage};
 use crate::names::ident;
 use crate::plan::{Plan, step_pieces};
 use crate::provenance::{Comments, Provenance};
 use proc_macro2::{Ident, Literal, TokenStream, TokenTree};
 use quote::{format_ident, quote};
 use sit_parser::Span;
-use sit_parser::ir::{Assign, Expr, ModelId, Rhs, Stmt, Sub, Ty, VarKind};
+use sit_parser::ir::{ModelId, Ty};
+use sit_parser::lower::{self, Assign, FlagUse, Proc, Stmt, Term};
 
 /// Generates the bodies of one model's functions.
 pub(crate) struct BodyGen<'a, 'c> {
@@ -17,45 +16,24 @@ pub(crate) struct BodyGen<'a, 'c> {
     pub plan: &'a Plan<'a>,
     /// The model.
     pub model: ModelId,
+    /// The model, lowered with derived params and conditions read through accessors.
+    pub lowered: &'a lower::Model,
     /// Source excerpts.
     pub prov: &'a Provenance<'a>,
     /// The file's comment markers.
     pub comments: &'c mut Comments,
 }
 
-/// A generated function body and the lints it must allow.
+/// A generated function body.
 pub(crate) struct Body {
     /// The statements.
     pub tokens: TokenStream,
-    /// Lints to allow on the function.
-    pub lints: Lints,
     /// Private methods the function calls (the pieces of a long `step`), or nothing.
     pub methods: TokenStream,
 }
 
-/// Whether an expression reads nothing (only literals and operators), so that it can
-/// be written in a struct literal.
-fn is_constant(e: &Expr) -> bool {
-    let mut constant = true;
-    e.visit(&mut |x| {
-        constant &= matches!(
-            x,
-            Expr::Num(_)
-                | Expr::Bool(_)
-                | Expr::Neg(_)
-                | Expr::Not(_)
-                | Expr::Arith(..)
-                | Expr::Cmp(..)
-                | Expr::And(..)
-                | Expr::Or(..)
-                | Expr::Call(..)
-        )
-    });
-    constant
-}
-
 /// The local flag of `otherwise` bookkeeping number `k`.
-fn fired_ident(k: usize) -> Ident {
+pub(crate) fn fired_ident(k: usize) -> Ident {
     format_ident!("fired_{}", k)
 }
 
@@ -79,6 +57,7 @@ impl BodyGen<'_, '_> {
             plan: self.plan,
             model: self.model,
             recv,
+            storage: Storage::Fields,
         }
     }
 
@@ -89,28 +68,30 @@ impl BodyGen<'_, '_> {
     /// The body of `new()`: a struct literal with the constant defaults, then the
     /// defaults that read params, in declaration order, then `reset()`.
     pub(crate) fn new_body(&mut self) -> Body {
-        let mut lints = Lints::default();
         let m = self.ir();
+        let low = self.lowered;
         let names = &self.plan.names[self.model];
         let g = self.exprs(quote!(this));
         let mut inits = Vec::new();
         let mut later = Vec::new();
-        for (i, v) in m.vars.iter().enumerate() {
-            if matches!(v.kind, VarKind::Param { derived: true }) {
-                continue;
-            }
-            let f = ident(&names.vars[i]);
-            let zero = match v.ty {
+        // Defaults and initial values in declaration order (states get theirs in reset).
+        let mut values: Vec<(usize, &Term, bool)> = Vec::new();
+        values.extend(low.defaults.iter().map(|i| (i.var, &i.value, true)));
+        values.extend(low.inits.iter().map(|i| (i.var, &i.value, false)));
+        values.sort_by_key(|v| v.0);
+        for (v, value, is_default) in values {
+            let f = ident(&names.vars[v]);
+            let zero = match m.vars[v].ty {
                 Ty::Real => quote!(0.0),
                 Ty::Flag => quote!(false),
             };
-            if is_constant(&v.init) {
-                let value = g.expr(&v.init, &mut lints);
+            if value.is_constant() {
+                let value = g.expr(value);
                 inits.push(quote!(#f: #value));
             } else {
                 inits.push(quote!(#f: #zero));
-                if v.kind != VarKind::State {
-                    let value = g.expr(&v.init, &mut lints);
+                if is_default {
+                    let value = g.expr(value);
                     later.push(quote!(this.#f = #value;));
                 }
             }
@@ -145,20 +126,19 @@ impl BodyGen<'_, '_> {
                 this.reset();
                 this
             },
-            lints,
             methods: TokenStream::new(),
         }
     }
 
     /// The statements re-applying a submodel's param bindings and resetting it.
-    fn reset_sub(&mut self, s: usize, sub: &Sub, lints: &mut Lints) -> TokenStream {
+    fn reset_sub(&self, link: &lower::SubLink) -> TokenStream {
         let names = &self.plan.names[self.model];
-        let f = ident(&names.subs[s]);
+        let f = ident(&names.subs[link.sub]);
         let g = self.exprs(quote!(self));
-        let sub_names = &self.plan.names[sub.model];
-        let binds = sub.param_bindings.iter().map(|b| {
+        let sub_names = &self.plan.names[link.model];
+        let binds = link.params.iter().map(|b| {
             let v = ident(&sub_names.vars[b.var]);
-            let value = g.expr(&b.value, lints);
+            let value = g.expr(&b.value);
             quote!(self.#f.#v = #value;)
         });
         quote! {
@@ -167,31 +147,24 @@ impl BodyGen<'_, '_> {
         }
     }
 
-    /// The body of `reset()`, in the order of `ir.rs`.
+    /// The body of `reset()`, in the order of the lowering.
     pub(crate) fn reset_body(&mut self) -> Body {
-        let mut lints = Lints::default();
-        let plan = self.plan;
-        let m = &plan.program.models[self.model];
-        let names = &plan.names[self.model];
+        let low = self.lowered;
+        let names = &self.plan.names[self.model];
         let mut out = Vec::new();
-        for (s, sub) in m.subs.iter().enumerate() {
-            out.push(self.reset_sub(s, sub, &mut lints));
+        for link in &low.subs {
+            out.push(self.reset_sub(link));
         }
-        for (s, sub) in m.subs.iter().enumerate() {
-            let on = ident(&names.sub_on[s]);
-            let initially = sub.initially_on;
+        for link in &low.subs {
+            let on = ident(&names.sub_on[link.sub]);
+            let initially = link.initially_on;
             out.push(quote!(self.#on = #initially;));
         }
         let g = self.exprs(quote!(self));
-        for (i, v) in m.vars.iter().enumerate() {
-            if v.kind == VarKind::State {
-                let f = ident(&names.vars[i]);
-                let value = g.expr(&v.init, &mut lints);
-                if v.init == Expr::Var(i) {
-                    lints.add("clippy::self_assignment");
-                }
-                out.push(quote!(self.#f = #value;));
-            }
+        for init in &low.inits {
+            let f = ident(&names.vars[init.var]);
+            let value = g.expr(&init.value);
+            out.push(quote!(self.#f = #value;));
         }
         for k in &names.mems {
             let k = ident(k);
@@ -203,9 +176,10 @@ impl BodyGen<'_, '_> {
             let dt = ident(&names.dt);
             out.push(quote!(self.#dt = 0.0;));
         }
-        for (e, ev) in m.events.iter().enumerate() {
+        for ev in &low.events {
+            let e = ev.event;
             let (v, p) = (ident(&names.event_fields[e]), ident(&names.event_prev[e]));
-            let cond = g.expr(&ev.cond, &mut lints);
+            let cond = g.expr(&ev.cond);
             out.push(quote! {
                 self.#v = false;
                 self.#p = #cond;
@@ -213,17 +187,16 @@ impl BodyGen<'_, '_> {
         }
         Body {
             tokens: quote!(#(#out)*),
-            lints,
             methods: TokenStream::new(),
         }
     }
 
-    /// The body of `step(dt)`, in the order of `ir.rs`.
+    /// The body of `step(dt)`, in the order of the lowering.
     pub(crate) fn step_body(&mut self) -> Body {
-        let mut lints = Lints::default();
         let plan = self.plan;
         let prov = self.prov;
         let m = &plan.program.models[self.model];
+        let low = self.lowered;
         let names = &plan.names[self.model];
         let mut out = Vec::new();
         if names.uses_dt {
@@ -231,25 +204,21 @@ impl BodyGen<'_, '_> {
             out.push(quote!(self.#dt = dt;));
         }
         // 1. Submodels: bind inputs, step.
-        for (s, sub) in m.subs.iter().enumerate() {
-            let f = ident(&names.subs[s]);
-            let on = ident(&names.sub_on[s]);
-            let sub_names = &plan.names[sub.model];
+        for link in &low.subs {
+            let f = ident(&names.subs[link.sub]);
+            let on = ident(&names.sub_on[link.sub]);
+            let sub_names = &plan.names[link.model];
             let g = self.exprs(quote!(self));
-            let binds: Vec<TokenStream> = sub
-                .input_bindings
+            let binds: Vec<TokenStream> = link
+                .inputs
                 .iter()
                 .map(|b| {
                     let v = ident(&sub_names.vars[b.var]);
-                    let value = g.expr(&b.value, &mut lints);
+                    let value = g.expr(&b.value);
                     quote!(self.#f.#v = #value;)
                 })
                 .collect();
-            let comment = self.comments.marker(format!(
-                "{}: {}",
-                prov.location(sub.span),
-                prov.line_text(sub.span)
-            ));
+            let comment = self.comments.marker(prov.line_note(link.span));
             out.push(quote! {
                 #comment
                 if self.#on {
@@ -259,34 +228,31 @@ impl BodyGen<'_, '_> {
             });
         }
         // 2. Events.
-        for (e, ev) in m.events.iter().enumerate() {
+        for ev in &low.events {
+            let e = ev.event;
             let (v, p) = (ident(&names.event_fields[e]), ident(&names.event_prev[e]));
-            let cond = self.exprs(quote!(self)).expr(&ev.cond, &mut lints);
-            let comment = self.comments.marker(format!(
-                "{}: {}",
-                prov.location(ev.span),
-                prov.line_text(ev.span)
-            ));
+            let cond = self.exprs(quote!(self)).expr(&ev.cond);
+            let comment = self.comments.marker(prov.line_note(ev.span));
             out.push(quote! {
                 #comment
                 self.#v = ::sit_runtime::rising(#cond, &mut self.#p);
             });
         }
         // 3. The rules.
-        let fired = Fired::new(&m.body, m.fired);
-        let pieces = step_pieces(m.body.len());
+        let pieces = step_pieces(low.body.len());
         let chunked = !names.step_parts.is_empty() && names.step_parts.len() == pieces.len();
         // Chunked: the flags live in one local array, passed to every piece using it.
-        let mut slots = vec![None; m.fired];
+        let mut slots = vec![None; low.flags.len()];
         let mut initial = Vec::new();
         for (k, slot) in slots.iter_mut().enumerate() {
-            if !fired.read.get(k).copied().unwrap_or(false) {
-                continue;
-            }
-            let target = fired_target(&m.body, k)
+            let (constant, mutated) = match low.flags[k] {
+                FlagUse::Unread => continue,
+                FlagUse::AlwaysSet => (true, false),
+                FlagUse::Tracked { mutated } => (false, mutated),
+            };
+            let target = fired_target(&low.body, k)
                 .map(|v| m.vars[v].name.clone())
                 .unwrap_or_default();
-            let constant = !fired.initial_live[k];
             if chunked {
                 *slot = Some(initial.len());
                 let j = initial.len();
@@ -303,7 +269,7 @@ impl BodyGen<'_, '_> {
             ));
             let decl = if constant {
                 quote!(let #f = true;)
-            } else if fired.ever_set(&m.body, k) {
+            } else if mutated {
                 quote!(let mut #f = false;)
             } else {
                 quote!(let #f = false;)
@@ -321,19 +287,12 @@ impl BodyGen<'_, '_> {
                 out.push(quote!(let mut fired = #init;));
             }
             let mut methods = Vec::new();
-            let mut pos = 0;
             for (range, part) in pieces.into_iter().zip(&names.step_parts) {
-                let mut piece_lints = Lints::default();
-                let mut ctx = StmtCtx {
-                    pos,
-                    fired: &fired,
+                let ctx = Flags {
                     slots: Some(&slots),
-                    lints: &mut piece_lints,
                 };
-                let rules = self.stmts(&m.body[range], None, &mut ctx);
-                pos = ctx.pos;
+                let rules = self.stmts(&low.body[range], None, &ctx);
                 let part = ident(part);
-                let allow = piece_lints.attr();
                 let dt_arg = if uses_local(&rules, "dt") {
                     quote!(dt)
                 } else {
@@ -347,7 +306,6 @@ impl BodyGen<'_, '_> {
                 out.push(quote!(self.#part(dt #arg);));
                 methods.push(quote! {
                     #[inline(never)]
-                    #allow
                     fn #part(&mut self, #dt_arg: f64 #param) {
                         #rules
                     }
@@ -357,53 +315,34 @@ impl BodyGen<'_, '_> {
             out.push(quote!(self.#time += dt;));
             return Body {
                 tokens: quote!(#(#out)*),
-                lints,
                 methods: quote!(#(#methods)*),
             };
         }
-        let mut ctx = StmtCtx {
-            pos: 0,
-            fired: &fired,
-            slots: None,
-            lints: &mut lints,
-        };
-        let rules = self.stmts(&m.body, None, &mut ctx);
+        let rules = self.stmts(&low.body, None, &Flags { slots: None });
         out.push(rules);
         // 4. Time.
         let time = ident(&names.time);
         out.push(quote!(self.#time += dt;));
         Body {
             tokens: quote!(#(#out)*),
-            lints,
             methods: TokenStream::new(),
         }
     }
 
-    /// Statements of the body; `guard` is the file and line of the enclosing guard.
-    fn stmts(
-        &mut self,
-        body: &[Stmt],
-        guard: Option<(usize, usize)>,
-        ctx: &mut StmtCtx<'_, '_>,
-    ) -> TokenStream {
+    /// Statements of the body; `guard` is where the enclosing guard's comment stands.
+    fn stmts(&mut self, body: &[Stmt], guard: Option<Guard>, ctx: &Flags<'_>) -> TokenStream {
         let mut out = Vec::new();
         for s in body {
-            ctx.pos += 1;
             out.push(self.stmt(s, guard, ctx));
         }
         quote!(#(#out)*)
     }
 
-    fn where_(&self, span: Span) -> (usize, usize) {
-        (span.file, self.prov.line(span))
+    fn where_(&self, span: Span) -> Guard {
+        Guard::Line(span.file, self.prov.line(span))
     }
 
-    fn stmt(
-        &mut self,
-        s: &Stmt,
-        guard: Option<(usize, usize)>,
-        ctx: &mut StmtCtx<'_, '_>,
-    ) -> TokenStream {
+    fn stmt(&mut self, s: &Stmt, guard: Option<Guard>, ctx: &Flags<'_>) -> TokenStream {
         let prov = self.prov;
         let names = &self.plan.names[self.model];
         match s {
@@ -423,32 +362,21 @@ impl BodyGen<'_, '_> {
                     }
                 }
             }
-            Stmt::If { cond, then, span } => {
-                let one_rule = match then.as_slice() {
-                    [Stmt::Assign(a)] if a.span.start <= span.start && span.end <= a.span.end => {
-                        Some(a.span)
-                    }
-                    _ => None,
-                };
-                if matches!(then.as_slice(), [Stmt::If { .. }]) {
-                    ctx.lints.add("clippy::collapsible_if");
-                }
-                let c = match one_rule {
-                    Some(rule) => self.rule_comment(rule),
-                    None => self.comments.marker(format!(
-                        "{}: {}",
-                        prov.location(*span),
-                        prov.line_text(*span)
-                    )),
-                };
-                let cond = self.exprs(quote!(self)).expr(cond, ctx.lints);
-                let inner_guard = if one_rule.is_some() {
+            Stmt::If {
+                cond,
+                then,
+                one_rule,
+                span,
+            } => {
+                let c = self.comments.marker(prov.guard_note(s));
+                let cond = self.exprs(quote!(self)).expr(cond);
+                let then = if *one_rule {
                     // The rule's comment is already above the `if`.
-                    Some((usize::MAX, 0))
+                    self.stmts_quiet(then, ctx)
                 } else {
-                    Some(self.where_(*span))
+                    let inner = Some(self.where_(*span));
+                    self.stmts(then, inner, ctx)
                 };
-                let then = self.stmts_quiet(then, inner_guard, one_rule.is_some(), ctx);
                 quote! {
                     #c
                     if #cond {
@@ -468,31 +396,19 @@ impl BodyGen<'_, '_> {
             }
             Stmt::Reset { sub, span } => {
                 let c = self.action_comment(*span, guard);
-                let sub_ir = &self.plan.program.models[self.model].subs[*sub];
-                let reset = self.reset_sub(*sub, sub_ir, ctx.lints);
+                let reset = self.reset_sub(&self.lowered.subs[*sub]);
                 quote!(#c #reset)
             }
         }
     }
 
-    /// Statements under a guard; when `quiet`, the single rule's comment is omitted
-    /// (it was written above the `if`).
-    fn stmts_quiet(
-        &mut self,
-        body: &[Stmt],
-        guard: Option<(usize, usize)>,
-        quiet: bool,
-        ctx: &mut StmtCtx<'_, '_>,
-    ) -> TokenStream {
-        if !quiet {
-            return self.stmts(body, guard, ctx);
-        }
+    /// The statements of a guard written on one rule, whose comment is above the `if`.
+    fn stmts_quiet(&mut self, body: &[Stmt], ctx: &Flags<'_>) -> TokenStream {
         let mut out = Vec::new();
         for s in body {
-            ctx.pos += 1;
             out.push(match s {
                 Stmt::Assign(a) => self.assign(a, ctx),
-                other => self.stmt(other, guard, ctx),
+                other => self.stmt(other, Some(Guard::Above), ctx),
             });
         }
         quote!(#(#out)*)
@@ -500,67 +416,32 @@ impl BodyGen<'_, '_> {
 
     /// `// hoop.sit:12: Fy = k_press * defl when braking;`
     fn rule_comment(&mut self, span: Span) -> TokenStream {
-        let text = format!(
-            "{}: {}",
-            self.prov.location(span),
-            self.prov.span_text(span)
-        );
-        self.comments.marker(text)
+        self.comments.marker(self.prov.rule_note(span))
     }
 
     /// A comment for a σ action, unless it is on the line of its guard.
-    fn action_comment(&mut self, span: Span, guard: Option<(usize, usize)>) -> TokenStream {
-        if guard == Some(self.where_(span)) || guard == Some((usize::MAX, 0)) {
+    fn action_comment(&mut self, span: Span, guard: Option<Guard>) -> TokenStream {
+        if guard == Some(Guard::Above) || guard == Some(self.where_(span)) {
             return TokenStream::new();
         }
-        let text = format!(
-            "{}: {}",
-            self.prov.location(span),
-            self.prov.line_text(span)
-        );
-        self.comments.marker(text)
+        self.comments.marker(self.prov.line_note(span))
     }
 
     /// `self.y = <rhs>;` and the `otherwise` bookkeeping, when a later rule reads it.
-    fn assign(&mut self, a: &Assign, ctx: &mut StmtCtx<'_, '_>) -> TokenStream {
-        if let Rhs::Expr(x) = &a.rhs {
-            check_assign_lints(a.target, x, ctx.lints);
-        }
+    fn assign(&mut self, a: &Assign, ctx: &Flags<'_>) -> TokenStream {
         let names = &self.plan.names[self.model];
         let y = ident(&names.vars[a.target]);
         let g = self.exprs(quote!(self));
-        let lints = &mut *ctx.lints;
-        let mut e = |x: &Expr| g.expr(x, lints);
-        let rhs = match &a.rhs {
-            Rhs::Expr(x) => e(x),
-            Rhs::Integral { x } => {
-                let x = e(x);
-                quote!(::sit_runtime::integral(self.#y, #x, dt))
-            }
-            Rhs::IntegralLimited { x, lo, hi } => {
-                let (x, lo, hi) = (e(x), e(lo), e(hi));
-                quote!(::sit_runtime::integral_limited(self.#y, #x, #lo, #hi, dt))
-            }
-            Rhs::Lag { x, t, k } => {
-                let (x, t, k) = (e(x), e(t), e(k));
-                quote!(::sit_runtime::lag(self.#y, #x, #t, #k, dt))
-            }
-            Rhs::Deriv { x, mem } => {
-                let x = e(x);
-                let mem = ident(&names.mems[*mem]);
-                quote!(self.#mem.next(#x, dt))
-            }
-            Rhs::Hysteresis { x, lo, hi, a } => {
-                let (x, lo, hi, a) = (e(x), e(lo), e(hi), e(a));
-                quote!(::sit_runtime::hysteresis(self.#y, #x, #lo, #hi, #a))
-            }
-        };
-        let set = match a.fired {
-            Some(k) if ctx.fired.sets(k, ctx.pos) => {
+        let rhs = call(a, &g, quote!(self.#y), |mem| {
+            let mem = ident(&names.mems[mem]);
+            quote!(self.#mem)
+        });
+        let set = match a.sets {
+            Some(k) => {
                 let f = ctx.flag(k);
                 quote!(#f = true;)
             }
-            _ => TokenStream::new(),
+            None => TokenStream::new(),
         };
         quote! {
             self.#y = #rhs;
@@ -569,19 +450,48 @@ impl BodyGen<'_, '_> {
     }
 }
 
-/// State threaded through the statements of `step`.
-struct StmtCtx<'u, 'l> {
-    /// Pre-order position of the current statement.
-    pos: usize,
-    /// Where each `otherwise` flag is set and read.
-    fired: &'u Fired,
-    /// In a chunked `step`, each flag's slot in the array `fired`; `None` for locals.
-    slots: Option<&'u [Option<usize>]>,
-    /// Lints of the function.
-    lints: &'l mut Lints,
+/// The value of a δ rule: its procedure called on its operands, the target read as
+/// `y` and the memory of a `deriv` rule as `memory(mem)`.
+pub(crate) fn call(
+    a: &Assign,
+    g: &ExprGen<'_>,
+    y: TokenStream,
+    memory: impl Fn(usize) -> TokenStream,
+) -> TokenStream {
+    let operands = a.operands.iter().map(|x| g.expr(x));
+    match (a.proc, a.proc.runtime()) {
+        (Proc::Deriv { mem }, _) => {
+            let mem = memory(mem);
+            quote!(#mem.next(#(#operands),*, dt))
+        }
+        (_, Some(f)) => {
+            let f = ident(f);
+            let y = a.proc.reads_target().then_some(y);
+            let dt = a.proc.takes_dt().then(|| quote!(dt));
+            let args = y.into_iter().chain(operands).chain(dt);
+            quote!(::sit_runtime::#f(#(#args),*))
+        }
+        (_, None) => quote!(#(#operands)*),
+    }
 }
 
-impl StmtCtx<'_, '_> {
+/// Where the comment of an enclosing guard stands, so that a σ action on the same line
+/// gets none of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Guard {
+    /// On this line of this file.
+    Line(usize, usize),
+    /// Above the `if`: the guard was written on one rule.
+    Above,
+}
+
+/// Where the `otherwise` flags of `step` live.
+struct Flags<'u> {
+    /// In a chunked `step`, each flag's slot in the array `fired`; `None` for locals.
+    slots: Option<&'u [Option<usize>]>,
+}
+
+impl Flags<'_> {
     /// The place of flag `k`: the local `fired_k`, or `fired[j]` in a chunked `step`.
     fn flag(&self, k: usize) -> TokenStream {
         match self.slots {
@@ -595,23 +505,6 @@ impl StmtCtx<'_, '_> {
                 quote!(#f)
             }
         }
-    }
-}
-
-/// Lints of `y = x` and `y = y + x` (kept as written, not as `y += x`).
-fn check_assign_lints(target: usize, x: &Expr, lints: &mut Lints) {
-    let is_target = |e: &Expr| *e == Expr::Var(target);
-    match x {
-        e if is_target(e) => {
-            lints.add("clippy::self_assignment");
-            // rustc reports `self.x = self.x` as a useless assignment under `dead_code`.
-            lints.add("dead_code");
-        }
-        Expr::Arith(_, a, b) if is_target(a) || is_target(b) => {
-            lints.add("clippy::assign_op_pattern");
-            lints.add("clippy::misrefactored_assign_op");
-        }
-        _ => {}
     }
 }
 

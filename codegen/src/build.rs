@@ -21,6 +21,7 @@ pub struct Builder {
     files: Vec<PathBuf>,
     out_dir: Option<PathBuf>,
     cargo: bool,
+    batch: bool,
 }
 
 impl Builder {
@@ -30,6 +31,7 @@ impl Builder {
             files: Vec::new(),
             out_dir: None,
             cargo: true,
+            batch: false,
         }
     }
 
@@ -42,6 +44,13 @@ impl Builder {
     /// Writes into `dir` instead of `$OUT_DIR`.
     pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Builder {
         self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Whether to also generate the batch form of every model (see
+    /// [`Options::batch`]); off by default.
+    pub fn batch(mut self, on: bool) -> Builder {
+        self.batch = on;
         self
     }
 
@@ -82,7 +91,11 @@ impl Builder {
                     output,
                 });
             }
-            let generated = match compile_file_with(input, &Options::default()) {
+            let opts = Options {
+                batch: self.batch,
+                ..Options::default()
+            };
+            let generated = match compile_file_with(input, &opts) {
                 Ok(g) => g,
                 Err(e) => {
                     self.rerun(&e.files());
@@ -186,6 +199,27 @@ mod tests {
         );
         write_if_changed(&path, "b").unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "b");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn batch_adds_the_batch_forms() {
+        let dir = std::env::temp_dir().join(format!("sit-codegen-batch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let input = dir.join("m.sit");
+        std::fs::write(&input, "model M { real x = 1; x = integral(-x); }").unwrap();
+        let build = |batch: bool| {
+            let out = Builder::new()
+                .file(&input)
+                .out_dir(&dir)
+                .cargo_directives(false)
+                .batch(batch)
+                .compile()
+                .unwrap();
+            std::fs::read_to_string(&out[0]).unwrap()
+        };
+        assert!(!build(false).contains("pub struct MBatch<const N: usize>"));
+        assert!(build(true).contains("pub struct MBatch<const N: usize>"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

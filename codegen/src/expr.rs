@@ -1,22 +1,36 @@
-//! Expressions of the IR to Rust tokens, operation for operation, parenthesised by the tree.
+//! Lowered terms to Rust tokens, operation for operation, parenthesised by the tree, for struct fields or lanes.
 
-use crate::lints::Lints;
 use crate::names::ident;
-use crate::plan::{ModelNames, Plan};
+use crate::plan::Plan;
 use proc_macro2::TokenStream;
 use quote::quote;
-use sit_parser::ir::{ArithOp, CmpOp, Expr, ModelId, VarKind};
+use sit_parser::ir::{ArithOp, CmpOp, ModelId};
+use sit_parser::lower::{Place, Slot, Term};
 
-/// Binding strength of a generated Rust expression (higher binds tighter).
+/// Binding strength of a generated Rust expression (higher binds tighter): Rust's own
+/// order, so that one table serves `&&`/`||` (struct fields) and `&`/`|` (lanes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Prec {
+pub(crate) enum Prec {
     Or,
     And,
     Cmp,
+    BitOr,
+    BitAnd,
     Add,
     Mul,
     Unary,
     Atom,
+}
+
+/// Where the values an expression reads are stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Storage {
+    /// The fields of one model struct; a submodel's event through its method.
+    Fields,
+    /// Lane `i` of the arrays of a batch struct. Logical `&` and `|` are written
+    /// without short circuit (expressions have no side effects: the values are those
+    /// of `&&` and `||`, without a branch).
+    Lanes,
 }
 
 /// The shortest text that reads back as exactly `n` (`n` finite and not negative),
@@ -41,92 +55,49 @@ pub(crate) struct ExprGen<'a> {
     pub model: ModelId,
     /// The receiver: `self`, or `this` in `new()`.
     pub recv: TokenStream,
+    /// Fields or lanes.
+    pub storage: Storage,
 }
 
 impl ExprGen<'_> {
-    fn names(&self) -> &ModelNames {
-        &self.plan.names[self.model]
+    /// The tokens of `t`.
+    pub(crate) fn expr(&self, t: &Term) -> TokenStream {
+        self.lower(t).0
     }
 
-    /// The tokens of `e`, and the lints they trigger added to `lints`.
-    pub(crate) fn expr(&self, e: &Expr, lints: &mut Lints) -> TokenStream {
-        lints.check_tree(e);
-        self.lower(e).0
-    }
-
-    /// Reading variable `var` of model `model` through the path `base`.
-    pub(crate) fn var_read(
-        plan: &Plan<'_>,
-        model: ModelId,
-        var: usize,
-        base: &TokenStream,
-    ) -> TokenStream {
-        let m = &plan.program.models[model];
-        let name = ident(&plan.names[model].vars[var]);
-        match m.vars[var].kind {
-            VarKind::Param { derived: true } => quote!(#base.#name()),
-            _ => quote!(#base.#name),
-        }
-    }
-
-    fn lower(&self, e: &Expr) -> (TokenStream, Prec) {
-        let r = &self.recv;
-        let n = self.names();
+    /// The tokens of `t` and their binding strength.
+    pub(crate) fn lower(&self, t: &Term) -> (TokenStream, Prec) {
         let atom = |t: TokenStream| (t, Prec::Atom);
-        match e {
-            Expr::Num(v) => num(*v),
-            Expr::Bool(b) => atom(quote!(#b)),
-            Expr::Var(v) => atom(Self::var_read(self.plan, self.model, *v, r)),
-            Expr::Cond(c) => {
-                let f = ident(&n.conds[*c]);
-                atom(quote!(#r.#f()))
+        match t {
+            Term::Num(v) => num(*v),
+            Term::Bool(b) => atom(quote!(#b)),
+            Term::Read(p) => atom(self.place(p)),
+            Term::Derived(p) => {
+                let (base, model) = self.base(&p.path);
+                let Slot::Var(v) = p.slot else {
+                    return atom(self.place(p));
+                };
+                let f = ident(&self.plan.names[model].vars[v]);
+                atom(quote!(#base.#f()))
             }
-            Expr::Event(ev) => {
-                let f = ident(&n.event_fields[*ev]);
-                atom(quote!(#r.#f))
+            Term::Cond(path, c) => {
+                let (base, model) = self.base(path);
+                let f = ident(&self.plan.names[model].conds[*c]);
+                atom(quote!(#base.#f()))
             }
-            Expr::SubVar(s, v) => {
-                let sub = ident(&n.subs[*s]);
-                let sm = self.plan.program.models[self.model].subs[*s].model;
-                atom(Self::var_read(self.plan, sm, *v, &quote!(#r.#sub)))
-            }
-            Expr::SubCond(s, c) => {
-                let sub = ident(&n.subs[*s]);
-                let sm = self.plan.program.models[self.model].subs[*s].model;
-                let f = ident(&self.plan.names[sm].conds[*c]);
-                atom(quote!(#r.#sub.#f()))
-            }
-            Expr::SubEvent(s, ev) => {
-                let sub = ident(&n.subs[*s]);
-                let sm = self.plan.program.models[self.model].subs[*s].model;
-                let f = ident(&self.plan.names[sm].events[*ev]);
-                atom(quote!(#r.#sub.#f()))
-            }
-            Expr::SubOn(s) => {
-                let f = ident(&n.sub_on[*s]);
-                atom(quote!(#r.#f))
-            }
-            Expr::Time => {
-                let f = ident(&n.time);
-                atom(quote!(#r.#f))
-            }
-            Expr::Dt => {
-                let f = ident(&n.dt);
-                atom(quote!(#r.#f))
-            }
-            Expr::Neg(a) => {
+            Term::Neg(a) => {
                 let t = self.unary_operand(a);
                 (quote!(-#t), Prec::Unary)
             }
-            Expr::Not(a) => {
+            Term::Not(a) => {
                 let t = self.unary_operand(a);
                 (quote!(!#t), Prec::Unary)
             }
-            Expr::Arith(ArithOp::Pow, a, b) => {
-                let (a, b) = (self.lower(a).0, self.lower(b).0);
+            Term::Arith(ArithOp::Pow, a, b) => {
+                let (a, b) = (self.expr(a), self.expr(b));
                 atom(quote!(::sit_runtime::math::pow(#a, #b)))
             }
-            Expr::Arith(op, a, b) => {
+            Term::Arith(op, a, b) => {
                 let (tok, prec) = match op {
                     ArithOp::Add => (quote!(+), Prec::Add),
                     ArithOp::Sub => (quote!(-), Prec::Add),
@@ -135,7 +106,7 @@ impl ExprGen<'_> {
                 };
                 self.binary(tok, prec, a, b, false)
             }
-            Expr::Cmp(op, a, b) => {
+            Term::Cmp(op, a, b) => {
                 let tok = match op {
                     CmpOp::Lt => quote!(<),
                     CmpOp::Le => quote!(<=),
@@ -146,11 +117,17 @@ impl ExprGen<'_> {
                 };
                 self.binary(tok, Prec::Cmp, a, b, true)
             }
-            Expr::And(a, b) => self.binary(quote!(&&), Prec::And, a, b, false),
-            Expr::Or(a, b) => self.binary(quote!(||), Prec::Or, a, b, false),
-            Expr::Call(f, args) => {
+            Term::And(a, b) => match self.storage {
+                Storage::Fields => self.binary(quote!(&&), Prec::And, a, b, false),
+                Storage::Lanes => self.binary(quote!(&), Prec::BitAnd, a, b, false),
+            },
+            Term::Or(a, b) => match self.storage {
+                Storage::Fields => self.binary(quote!(||), Prec::Or, a, b, false),
+                Storage::Lanes => self.binary(quote!(|), Prec::BitOr, a, b, false),
+            },
+            Term::Call(f, args) => {
                 let name = ident(f.name());
-                let args = args.iter().map(|a| self.lower(a).0);
+                let args = args.iter().map(|a| self.expr(a));
                 let path = if f.is_math() {
                     quote!(::sit_runtime::math::#name)
                 } else {
@@ -161,9 +138,43 @@ impl ExprGen<'_> {
         }
     }
 
+    /// The instance at `path` (`self.roll.wheel`) and its model.
+    pub(crate) fn base(&self, path: &[usize]) -> (TokenStream, ModelId) {
+        let mut base = self.recv.clone();
+        let mut model = self.model;
+        for &s in path {
+            let f = ident(&self.plan.names[model].subs[s]);
+            base = quote!(#base.#f);
+            model = self.plan.program.models[model].subs[s].model;
+        }
+        (base, model)
+    }
+
+    /// Reading the stored value `p`.
+    pub(crate) fn place(&self, p: &Place) -> TokenStream {
+        let (base, model) = self.base(&p.path);
+        let n = &self.plan.names[model];
+        let f = match p.slot {
+            Slot::Var(v) => ident(&n.vars[v]),
+            // A submodel's event field is private to its struct's impl.
+            Slot::Event(e) if self.storage == Storage::Fields && !p.path.is_empty() => {
+                let f = ident(&n.events[e]);
+                return quote!(#base.#f());
+            }
+            Slot::Event(e) => ident(&n.event_fields[e]),
+            Slot::On(s) => ident(&n.sub_on[s]),
+            Slot::Time => ident(&n.time),
+            Slot::Dt => ident(&n.dt),
+        };
+        match self.storage {
+            Storage::Fields => quote!(#base.#f),
+            Storage::Lanes => quote!(#base.#f[i]),
+        }
+    }
+
     /// The operand of `-` or `!`: parenthesised unless it is an atom, so that `-(-x)`
     /// and `!(a && b)` keep the tree's meaning.
-    fn unary_operand(&self, a: &Expr) -> TokenStream {
+    fn unary_operand(&self, a: &Term) -> TokenStream {
         let (t, p) = self.lower(a);
         if p == Prec::Atom { t } else { quote!((#t)) }
     }
@@ -176,8 +187,8 @@ impl ExprGen<'_> {
         &self,
         op: TokenStream,
         prec: Prec,
-        a: &Expr,
-        b: &Expr,
+        a: &Term,
+        b: &Term,
         non_assoc: bool,
     ) -> (TokenStream, Prec) {
         let (at, ap) = self.lower(a);
@@ -193,11 +204,10 @@ impl ExprGen<'_> {
 }
 
 /// A real literal: `-x` for negative values (`-0.0` included), named constants for
-/// infinities and NaN; `true` when it is a negation (unary precedence), so that the
-/// scalar and the batch generators can each map it to their own precedence.
-pub(crate) fn literal(v: f64) -> (TokenStream, bool) {
+/// infinities and NaN.
+fn num(v: f64) -> (TokenStream, Prec) {
     if v.is_nan() {
-        return (quote!(f64::NAN), false);
+        return (quote!(f64::NAN), Prec::Atom);
     }
     let lit = if v.is_infinite() {
         quote!(f64::INFINITY)
@@ -207,15 +217,10 @@ pub(crate) fn literal(v: f64) -> (TokenStream, bool) {
         quote!(#lit)
     };
     if v.is_sign_negative() {
-        (quote!(-#lit), true)
+        (quote!(-#lit), Prec::Unary)
     } else {
-        (lit, false)
+        (lit, Prec::Atom)
     }
-}
-
-fn num(v: f64) -> (TokenStream, Prec) {
-    let (t, negated) = literal(v);
-    (t, if negated { Prec::Unary } else { Prec::Atom })
 }
 
 #[cfg(test)]

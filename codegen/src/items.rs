@@ -1,15 +1,15 @@
 //! The items of one model: its struct, inherent impl, `Default` and `sit_runtime::Model`.
 
 use crate::body::BodyGen;
-use crate::expr::ExprGen;
-use crate::lints::Lints;
+use crate::expr::{ExprGen, Storage};
 use crate::names::{ident, is_camel_case, is_snake_case};
 use crate::plan::Plan;
 use crate::provenance::{Comments, Provenance, doc, docs};
 use crate::table::table;
 use proc_macro2::TokenStream;
 use quote::quote;
-use sit_parser::ir::{ModelId, Ty, VarKind};
+use sit_parser::ir::{ModelId, Ty};
+use sit_parser::lower::{self, Reads};
 
 /// `#[allow(non_snake_case)]` when one of `idents` needs it.
 fn snake_allow<'s>(idents: impl IntoIterator<Item = &'s String>) -> TokenStream {
@@ -20,13 +20,11 @@ fn snake_allow<'s>(idents: impl IntoIterator<Item = &'s String>) -> TokenStream 
     }
 }
 
-/// Allowances for the clippy lints about Markdown layout, on an item that carries the
-/// `.sit` file's own `///` text (written for `.sit` readers, not reformatted).
-fn doc_allow(user_docs: bool) -> TokenStream {
-    if user_docs {
-        quote!(#[allow(clippy::doc_lazy_continuation, clippy::doc_overindented_list_items)])
-    } else {
-        TokenStream::new()
+/// The one lint allowance of generated code, on every generated item: the code is
+/// exact, not idiomatic (see `docs/codegen.md`, "Warnings").
+pub(crate) fn allowance() -> TokenStream {
+    quote! {
+        #[allow(clippy::all, clippy::pedantic, reason = "generated: exact, not idiomatic")]
     }
 }
 
@@ -36,7 +34,8 @@ pub(crate) fn model_items(
     id: ModelId,
     prov: &Provenance<'_>,
     comments: &mut Comments,
-) -> TokenStream {
+) -> Result<TokenStream, lower::LowerError> {
+    let lowered = lower::model(plan.program, id, Reads::Named)?;
     let m = &plan.program.models[id];
     let names = &plan.names[id];
     let ty = ident(&names.ty);
@@ -46,7 +45,7 @@ pub(crate) fn model_items(
     let mut fields = Vec::new();
     let mut field_idents: Vec<&String> = Vec::new();
     for (i, v) in m.vars.iter().enumerate() {
-        if matches!(v.kind, VarKind::Param { derived: true }) {
+        if v.is_derived() {
             continue;
         }
         let f = ident(&names.vars[i]);
@@ -108,12 +107,7 @@ pub(crate) fn model_items(
     if !is_camel_case(&names.ty) {
         struct_allows.extend(quote!(#[allow(non_camel_case_types)]));
     }
-    let user_docs = !m.doc.is_empty()
-        || m.vars
-            .iter()
-            .any(|v| !v.doc.is_empty() && !matches!(v.kind, VarKind::Param { derived: true }))
-        || m.subs.iter().any(|s| !s.doc.is_empty());
-    struct_allows.extend(doc_allow(user_docs));
+    struct_allows.extend(allowance());
     let model_docs = docs(&m.doc);
     let model_from = prov.provenance_doc(m.span, &prov.line_text(m.span));
 
@@ -121,17 +115,13 @@ pub(crate) fn model_items(
     let mut bodies = BodyGen {
         plan,
         model: id,
+        lowered: &lowered,
         prov,
         comments,
     };
     let new_body = bodies.new_body();
     let step_body = bodies.step_body();
     let reset_body = bodies.reset_body();
-    let (new_allow, step_allow, reset_allow) = (
-        new_body.lints.attr(),
-        step_body.lints.attr(),
-        reset_body.lints.attr(),
-    );
     let (new_tokens, step_tokens, reset_tokens) =
         (new_body.tokens, step_body.tokens, reset_body.tokens);
     let step_parts = step_body.methods;
@@ -139,37 +129,32 @@ pub(crate) fn model_items(
         plan,
         model: id,
         recv: quote!(self),
+        storage: Storage::Fields,
     };
     let mut accessors = Vec::new();
     for (i, v) in m.vars.iter().enumerate() {
-        if !matches!(v.kind, VarKind::Param { derived: true }) {
+        if !v.is_derived() {
             continue;
         }
-        let mut lints = Lints::default();
-        let body = g.expr(&v.init, &mut lints);
+        let body = g.expr(&lower::term(plan.program, id, &v.init, Reads::Named)?);
         let f = ident(&names.vars[i]);
-        let allow = lints.attr();
         let snake = snake_allow([&names.vars[i]]);
         let d = docs(&v.doc);
         let from = prov.provenance_doc(v.span, &prov.line_text(v.span));
         let derived = doc("A derived param: computed from the other params where it is read.");
-        let allow_docs = doc_allow(!v.doc.is_empty());
         accessors.push(quote! {
-            #d #from #derived #allow #snake #allow_docs
+            #d #from #derived #snake
             pub fn #f(&self) -> f64 { #body }
         });
     }
     for (c, cond) in m.conds.iter().enumerate() {
-        let mut lints = Lints::default();
-        let body = g.expr(&cond.expr, &mut lints);
+        let body = g.expr(&lower::term(plan.program, id, &cond.expr, Reads::Named)?);
         let f = ident(&names.conds[c]);
-        let allow = lints.attr();
         let snake = snake_allow([&names.conds[c]]);
         let d = docs(&cond.doc);
         let from = prov.provenance_doc(cond.span, &prov.line_text(cond.span));
-        let allow_docs = doc_allow(!cond.doc.is_empty());
         accessors.push(quote! {
-            #d #from #allow #snake #allow_docs
+            #d #from #snake
             pub fn #f(&self) -> bool { #body }
         });
     }
@@ -180,20 +165,20 @@ pub(crate) fn model_items(
         let d = docs(&ev.doc);
         let from = prov.provenance_doc(ev.span, &prov.line_text(ev.span));
         let what = doc("An event: true in the step where its condition becomes true.");
-        let allow_docs = doc_allow(!ev.doc.is_empty());
         accessors.push(quote! {
-            #d #from #what #snake #allow_docs
+            #d #from #what #snake
             pub fn #f(&self) -> bool { self.#v }
         });
     }
-    let t = table(plan, id);
+    let t = table(plan, id)?;
     let constant = t.constant;
     let table_methods = t.methods;
     let name = &m.name;
+    let allow = allowance();
     let new_doc = doc(&format!(
         "Creates the model `{name}` with the defaults of {file}, reset to its initial values."
     ));
-    quote! {
+    Ok(quote! {
         #model_docs
         #model_from
         #[derive(Debug, Clone)]
@@ -205,18 +190,17 @@ pub(crate) fn model_items(
         // A crate uses only part of a model's API (a binary including the
         // code in a private module would warn about every unused method).
         #[allow(dead_code)]
+        #allow
         impl #ty {
             #constant
 
             #new_doc
-            #new_allow
             pub fn new() -> Self {
                 #new_tokens
             }
 
             #[doc = " Advances the model by one step of `dt`: submodels, events, rules in textual"]
             #[doc = " order, then the clock."]
-            #step_allow
             pub fn step(&mut self, dt: f64) {
                 #step_tokens
             }
@@ -225,7 +209,6 @@ pub(crate) fn model_items(
 
             #[doc = " Returns the model to its initial values and time 0; params and inputs keep"]
             #[doc = " their values."]
-            #reset_allow
             pub fn reset(&mut self) {
                 #reset_tokens
             }
@@ -238,12 +221,14 @@ pub(crate) fn model_items(
             #(#accessors)*
         }
 
+        #allow
         impl ::core::default::Default for #ty {
             fn default() -> Self {
                 Self::new()
             }
         }
 
+        #allow
         impl ::sit_runtime::Model for #ty {
             fn step(&mut self, dt: f64) {
                 Self::step(self, dt);
@@ -256,5 +241,5 @@ pub(crate) fn model_items(
             }
             #table_methods
         }
-    }
+    })
 }

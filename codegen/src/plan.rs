@@ -1,7 +1,7 @@
 //! What to generate: the models to emit and the Rust name of every item of each.
 
 use crate::names::{Namespace, RESERVED_METHODS};
-use sit_parser::ir::{Expr, ModelId, Program, Rhs, Stmt, VarKind};
+use sit_parser::ir::{Expr, ModelId, Program, Rhs, Stmt};
 use std::ops::Range;
 
 /// The most top-level statements of the rule list that `step` holds itself; a longer
@@ -38,13 +38,15 @@ pub(crate) struct ModelNames {
     pub subs: Vec<String>,
     /// Per submodel: the public `on` field.
     pub sub_on: Vec<String>,
-    /// Per hidden memory: its private field.
+    /// Per hidden memory: its private field, named after the target of the `deriv`
+    /// rule that owns it (`x_deriv`).
     pub mems: Vec<String>,
     /// The private clock field.
     pub time: String,
     /// The private field of the last step's length.
     pub dt: String,
-    /// Whether the model reads `dt` anywhere (the field exists only then).
+    /// Whether the model reads `dt` anywhere: the field exists only then, so that a
+    /// model that never reads it does not store it.
     pub uses_dt: bool,
     /// The private methods holding the pieces of a long rule list (see
     /// [`step_pieces`]); empty when `step` holds the rules itself.
@@ -102,10 +104,10 @@ fn model_names_of(m: &sit_parser::ir::Model, ty: String) -> ModelNames {
 
     // User-visible names first, in their own namespaces.
     let field_vars: Vec<usize> = (0..m.vars.len())
-        .filter(|&i| !matches!(m.vars[i].kind, VarKind::Param { derived: true }))
+        .filter(|&i| !m.vars[i].is_derived())
         .collect();
     let method_vars: Vec<usize> = (0..m.vars.len())
-        .filter(|&i| matches!(m.vars[i].kind, VarKind::Param { derived: true }))
+        .filter(|&i| m.vars[i].is_derived())
         .collect();
     let mut user_fields: Vec<&str> = field_vars
         .iter()

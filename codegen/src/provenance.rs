@@ -7,6 +7,7 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
+use sit_parser::lower::Stmt;
 use sit_parser::{SourceMap, Span};
 
 /// The name of the marker macro; no real macro has it (the markers never reach rustc).
@@ -71,6 +72,36 @@ impl Provenance<'_> {
     /// The text the span covers, on one line, without `//` comments.
     pub(crate) fn span_text(&self, span: Span) -> String {
         excerpt(self.sources.text(span), true)
+    }
+
+    /// `hoop.sit:12: Fy = k_press * defl when braking;`: the comment of a rule.
+    pub(crate) fn rule_note(&self, span: Span) -> String {
+        format!("{}: {}", self.location(span), self.span_text(span))
+    }
+
+    /// `hoop.sit:12: <the whole line>`: the comment of a declaration, guard or action.
+    pub(crate) fn line_note(&self, span: Span) -> String {
+        format!("{}: {}", self.location(span), self.line_text(span))
+    }
+
+    /// The comment above a guard `s` (a [`Stmt::If`]): the rule's when the guard was
+    /// written on one rule (`x = e when c;`), else the guard's line.
+    pub(crate) fn guard_note(&self, s: &Stmt) -> String {
+        match s {
+            Stmt::If {
+                then,
+                one_rule: true,
+                ..
+            } if matches!(then.as_slice(), [Stmt::Assign(_)]) => match then.as_slice() {
+                [Stmt::Assign(a)] => self.rule_note(a.span),
+                _ => String::new(),
+            },
+            Stmt::If { span, .. }
+            | Stmt::SetFlag { span, .. }
+            | Stmt::Switch { span, .. }
+            | Stmt::Reset { span, .. } => self.line_note(*span),
+            Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => self.rule_note(a.span),
+        }
     }
 
     /// `/// From hoop.sit line 12: `text`` as a doc attribute.

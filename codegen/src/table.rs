@@ -1,17 +1,15 @@
 //! The variable list of a model (`VARIABLES`) and the `Model` accessors by index and name.
 //!
-//! The list follows `ir.rs`: the model's vars, conds and events in declaration order,
-//! then for each submodel `NAME.on` followed by the submodel's own list with every name
-//! prefixed by `NAME.`. Accessors read and write through direct field paths
+//! The list is `sit_parser::lower::variables`. Accessors read and write through direct field paths
 //! (`self.p1.roll.x`), so there is no re-indexing at run time.
 
-use crate::expr::ExprGen;
+use crate::expr::{ExprGen, Storage};
 use crate::names::ident;
 use crate::plan::Plan;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use sit_parser::ir::{CondKind, ModelId, Ty, VarKind};
-use std::collections::HashSet;
+use sit_parser::lower::{self, Access, Item, Place, Slot, Term};
 
 /// One variable of the flattened list.
 struct Entry {
@@ -27,90 +25,66 @@ struct Entry {
     read: TokenStream,
 }
 
-/// Appends the entries of `model` seen through `base` (`self`, `self.roll`, ...), with
-/// names prefixed by `prefix`; `bound` holds the vars its parent binds.
-fn flatten(
-    plan: &Plan<'_>,
-    model: ModelId,
-    prefix: &str,
-    base: &TokenStream,
-    bound: &HashSet<usize>,
-    out: &mut Vec<Entry>,
-) {
-    let m = &plan.program.models[model];
-    let names = &plan.names[model];
-    for (i, v) in m.vars.iter().enumerate() {
-        let (kind, settable) = match v.kind {
-            VarKind::Param { derived } => (quote!(Param), !derived && !bound.contains(&i)),
-            VarKind::Input => (quote!(Input), !bound.contains(&i)),
-            VarKind::State => (quote!(State), true),
-        };
-        let field = ident(&names.vars[i]);
-        out.push(Entry {
-            name: format!("{prefix}{}", v.name),
-            kind,
-            logical: v.ty == Ty::Flag,
-            output: v.output,
-            write: settable.then(|| quote!(#base.#field)),
-            derived: matches!(v.kind, VarKind::Param { derived: true }),
-            read: ExprGen::var_read(plan, model, i, base),
-        });
-    }
-    for (c, cond) in m.conds.iter().enumerate() {
-        let f = ident(&names.conds[c]);
-        out.push(Entry {
-            name: format!("{prefix}{}", cond.name),
-            kind: match cond.kind {
-                CondKind::Pred => quote!(Predicate),
-                CondKind::Situation => quote!(Situation),
-            },
-            logical: true,
-            output: cond.output,
-            write: None,
-            derived: false,
-            read: quote!(#base.#f()),
-        });
-    }
-    for (e, ev) in m.events.iter().enumerate() {
-        let f = ident(&names.events[e]);
-        out.push(Entry {
-            name: format!("{prefix}{}", ev.name),
-            kind: quote!(Event),
-            logical: true,
-            output: ev.output,
-            write: None,
-            derived: false,
-            read: quote!(#base.#f()),
-        });
-    }
-    for (s, sub) in m.subs.iter().enumerate() {
-        let on = ident(&names.sub_on[s]);
-        out.push(Entry {
-            name: format!("{prefix}{}.on", sub.name),
-            kind: quote!(SubmodelOn),
-            logical: true,
-            output: false,
-            write: Some(quote!(#base.#on)),
-            derived: false,
-            read: quote!(#base.#on),
-        });
-        let field = ident(&names.subs[s]);
-        let bound: HashSet<usize> = sub
-            .param_bindings
-            .iter()
-            .chain(&sub.input_bindings)
-            .map(|b| b.var)
-            .collect();
-        let sub_prefix = format!("{prefix}{}.", sub.name);
-        flatten(
-            plan,
-            sub.model,
-            &sub_prefix,
-            &quote!(#base.#field),
-            &bound,
-            out,
-        );
-    }
+/// The entries of the variable list of `model` (`sit_parser::lower::variables`), read
+/// and written through field paths from `self`.
+fn flatten(plan: &Plan<'_>, model: ModelId) -> Result<Vec<Entry>, lower::LowerError> {
+    let g = ExprGen {
+        plan,
+        model,
+        recv: quote!(self),
+        storage: Storage::Fields,
+    };
+    let entries = lower::variables(plan.program, model)?;
+    Ok(entries
+        .into_iter()
+        .map(|e| {
+            let (base, m) = g.base(&e.path);
+            let names = &plan.names[m];
+            let place = |slot| Place {
+                path: e.path.clone(),
+                slot,
+            };
+            let (kind, read, field) = match e.item {
+                Item::Var(v, kind) => {
+                    let kind = match kind {
+                        VarKind::Param { .. } => quote!(Param),
+                        VarKind::Input => quote!(Input),
+                        VarKind::State => quote!(State),
+                    };
+                    let read = match e.access {
+                        Access::Derived => Term::Derived(place(Slot::Var(v))),
+                        _ => Term::Read(place(Slot::Var(v))),
+                    };
+                    (kind, g.expr(&read), ident(&names.vars[v]))
+                }
+                Item::Cond(c, kind) => {
+                    let kind = match kind {
+                        CondKind::Pred => quote!(Predicate),
+                        CondKind::Situation => quote!(Situation),
+                    };
+                    let f = ident(&names.conds[c]);
+                    (kind, quote!(#base.#f()), f)
+                }
+                Item::Event(ev) => {
+                    let f = ident(&names.events[ev]);
+                    (quote!(Event), quote!(#base.#f()), f)
+                }
+                Item::On(s) => {
+                    let f = ident(&names.sub_on[s]);
+                    (quote!(SubmodelOn), quote!(#base.#f), f)
+                }
+            };
+            Entry {
+                name: e.name,
+                kind,
+                logical: e.ty == Ty::Flag,
+                output: e.output,
+                write: (e.access == Access::Settable).then(|| quote!(#base.#field)),
+                derived: e.access == Access::Derived,
+                read,
+            }
+        })
+        .collect())
 }
 
 /// `pub const VARIABLES` and the body of `impl Model` except `step`, `reset`, `time`.
@@ -122,16 +96,8 @@ pub(crate) struct Table {
 }
 
 /// The variable table of `model`.
-pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Table {
-    let mut entries = Vec::new();
-    flatten(
-        plan,
-        model,
-        "",
-        &quote!(self),
-        &HashSet::new(),
-        &mut entries,
-    );
+pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::LowerError> {
+    let entries = flatten(plan, model)?;
 
     let infos = entries.iter().map(|e| {
         let (name, kind, output) = (&e.name, &e.kind, e.output);
@@ -259,7 +225,7 @@ pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Table {
             }
         }
     };
-    Table { constant, methods }
+    Ok(Table { constant, methods })
 }
 
 /// Index patterns for a sorted list: runs become `a..=b`.

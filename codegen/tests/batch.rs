@@ -45,19 +45,29 @@ fn guards_otherwise_events_and_deriv() {
 }
 
 #[test]
-fn models_with_submodels_have_no_batch_form() {
+fn models_with_submodels_have_a_batch_form() {
     let p = program(
-        "model Leaf { input real u; output real y; y = integral(u); }\n\
-         model Top { sub a: Leaf(u = 1); output real z; z = a.y; }\n",
+        "model Leaf { param g = 1; input real u; output real y; y = integral(g * u); }\n\
+         model Top {\n\
+         param k = 2;\n\
+         sub a: Leaf(g = k, u = 1);\n\
+         sub b: Leaf(u = a.y) off;\n\
+         output real z;\n\
+         z = a.y + b.y;\n\
+         when z > 3 => b.on, reset(a);\n\
+         when z > 5 => !b.on;\n\
+         }\n",
     );
     let batch = batch_part(&p);
     assert!(
-        batch.contains("pub struct LeafBatch<const N: usize>"),
+        batch.contains("pub struct TopBatch<const N: usize>"),
         "{batch}"
     );
-    assert!(!batch.contains("TopBatch"), "{batch}");
+    assert!(batch.contains("pub a: LeafBatch<N>"), "{batch}");
+    insta::assert_snapshot!(batch);
     let only_top = Options {
         model: Some("Top".into()),
+        ..Options::default()
     };
     assert!(
         generate_with_batch(&p, &only_top)
@@ -66,6 +76,7 @@ fn models_with_submodels_have_no_batch_form() {
     );
     let unknown = Options {
         model: Some("Nope".into()),
+        ..Options::default()
     };
     assert!(generate_with_batch(&p, &unknown).is_err());
 }

@@ -53,6 +53,14 @@
 //! Arithmetic is IEEE-754 `f64` without fused multiply-add or reassociation:
 //! back ends evaluate exactly the operations written, in the order of the
 //! tree, and call the functions of `sit_runtime` for every procedure.
+//!
+//! # One implementation
+//!
+//! This contract is implemented once, by [`crate::lower`]: it turns each model
+//! into the ordered statements of construction, reset and step, and the
+//! variable list above. The back ends (generated structs, generated batches,
+//! the interpreter) only decide where each value is stored; a new construct is
+//! added here, then in the lowering, then in each back end's storage.
 
 use crate::source::Span;
 
@@ -603,6 +611,20 @@ impl Func {
     /// Look a pure procedure up by its source name.
     pub fn from_name(name: &str) -> Option<Func> {
         Func::ALL.iter().copied().find(|f| f.name() == name)
+    }
+}
+
+impl VarKind {
+    /// Whether this is a derived param (no storage, evaluated where read).
+    pub fn is_derived(self) -> bool {
+        matches!(self, VarKind::Param { derived: true })
+    }
+}
+
+impl Var {
+    /// Whether this is a derived param (no storage, evaluated where read).
+    pub fn is_derived(&self) -> bool {
+        self.kind.is_derived()
     }
 }
 

@@ -17,6 +17,7 @@ pub mod ir;
 mod ir_print;
 pub mod lint;
 pub mod load;
+pub mod lower;
 pub mod parse;
 pub mod source;
 pub mod suggest;

@@ -74,9 +74,26 @@ impl SourceFile {
         (line + 1, col + 1)
     }
 
-    /// 1-based line of a byte offset.
+    /// 1-based line of a byte offset (a binary search: no scan of the line).
     pub fn line(&self, offset: usize) -> usize {
-        self.line_col(offset).0
+        let offset = offset.min(self.text.len());
+        match self.line_starts.binary_search(&offset) {
+            Ok(l) => l + 1,
+            Err(l) => l,
+        }
+    }
+
+    /// The text of the 1-based line `line`, without its line break.
+    pub fn line_text(&self, line: usize) -> &str {
+        let start = self.line_starts.get(line.wrapping_sub(1)).copied();
+        let end = self
+            .line_starts
+            .get(line)
+            .map_or(self.text.len(), |e| e - 1);
+        start
+            .and_then(|s| self.text.get(s..end.max(s)))
+            .unwrap_or("")
+            .trim_end_matches('\r')
     }
 
     /// The file name to show in generated code and messages.

@@ -1,6 +1,6 @@
 //! Generates every model of `examples/models` (subfolders included) and a set of random
 //! models from `sit-synth` with `sit_codegen::generate_with_batch`, one module each, and
-//! a registry of the models that have a batch form, with the step and run length taken
+//! a registry of their batch forms (every model has one), with the step and run length taken
 //! from the `Run:` line of the model's documentation (`--dt`, `--t-end`).
 
 use std::fmt::Write as _;
@@ -27,7 +27,7 @@ fn main() {
     let mut modules = String::new();
     let mut impls = String::new();
     let mut registry = String::from(
-        "/// Every model with a batch form: (file stem, model, dt, steps, bit-identity check).\n\
+        "/// Every model's batch form: (file stem, model, dt, steps, bit-identity check).\n\
          pub fn all() -> Vec<(&'static str, &'static str, f64, u64, crate::Check)> {\n    vec![\n",
     );
     for file in &files {
@@ -45,24 +45,16 @@ fn main() {
                 std::process::exit(1)
             });
         write_if_changed(&out.join(format!("{module}.rs")), &code);
-        // The code of some random models trips clippy's boolean lints on `&&`/`||` chains
-        // such as `q && q` (a report to the scalar generator); the library models are
-        // checked without allowance.
-        let allow = if stem.starts_with("random_") {
-            "#[allow(clippy::all)]\n"
-        } else {
-            ""
-        };
         let _ = writeln!(
             modules,
-            "/// Generated from `{stem}.sit`, with batch forms.\n{allow}pub mod {module} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\"));\n}}"
+            "/// Generated from `{stem}.sit`, with batch forms.\npub mod {module} {{\n    include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\"));\n}}"
         );
         let text = std::fs::read_to_string(file).unwrap_or_default();
         let (dt, t_end) = run_line(&text);
         // At most 50 000 steps per model: enough for every guard of the library to fire.
         let steps = ((t_end / dt).round() as u64).min(50_000);
         for m in &program.models {
-            if m.subs.is_empty() && code.contains(&format!("pub struct {}Batch<", m.name)) {
+            if code.contains(&format!("pub struct {}Batch<", m.name)) {
                 let name = &m.name;
                 let batch = format!("{module}::{name}Batch<8>");
                 let _ = writeln!(

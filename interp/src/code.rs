@@ -388,6 +388,8 @@ pub(crate) struct Code {
     /// Where each stored real value comes from (rules, declarations, bindings), for
     /// the checked-finite mode.
     pub sites: Vec<Site>,
+    /// The `.sit` sources, to render a site.
+    pub sources: sit_parser::SourceMap,
 }
 
 /// The origin of a real value stored by a step, reset or construction.
@@ -397,12 +399,9 @@ pub(crate) struct Site {
     pub var: String,
     /// What writes it.
     pub kind: crate::SiteKind,
-    /// The `.sit` file.
-    pub file: std::path::PathBuf,
-    /// 1-based line.
-    pub line: usize,
-    /// The source text (whitespace collapsed, without the final `;`).
-    pub text: String,
+    /// The rule or binding, or the declared name (rendered only when a fault is
+    /// reported, from [`Code::sources`]).
+    pub span: sit_parser::Span,
 }
 
 /// The mutable values of an instance tree.

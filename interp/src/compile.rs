@@ -1,27 +1,22 @@
-//! Lowering of a checked `ir::Program` rooted at one model into flat slot code ([`Code`]).
+//! Flat slot storage for the lowered step (`sit_parser::lower`) of an instance tree: [`Code`].
 //!
 //! First every instance of the tree gets a node and its slots (pre-order: a model's own
-//! slots, then each submodel's), then every expression is compiled per node, with derived
-//! params and conditions inlined where they are read, exactly as the IR tree writes them.
+//! slots, then each submodel's), then each model is lowered once (derived params and
+//! conditions inlined where they are read) and its statements are placed on the slots of
+//! each of its nodes.
 
 use crate::code::{
     Cmp, Code, EventCode, Init, Logic, Node, Num, Read, Site, Stmt, SubNode, Update, VarEntry,
 };
 use crate::{InterpError, SiteKind};
 use sit_parser::Span;
-use sit_parser::ir::{self, ArithOp, CmpOp, Expr, Func, ModelId, Program, Rhs, Ty};
+use sit_parser::ir::{self, ArithOp, CmpOp, Func, ModelId, Program, Ty};
+use sit_parser::lower::{
+    self, Access, FlagUse, Item, LowerError, MAX_DEPTH, Place, Proc, Reads, Slot, Term,
+};
 use sit_runtime::{SetError, ValueType, VarKind, math};
 use std::cell::RefCell;
 
-/// Deepest nesting of submodels, and of expressions with derived params and conditions
-/// inlined, accepted: above the checker's 1000 operators per expression, so that every
-/// single expression it accepts compiles; beyond it (long chains of derived params or
-/// conditions, or a cycle in a malformed program) is an error, not a stack overflow.
-const MAX_DEPTH: u32 = 2048;
-/// Most expression nodes in one compiled tree once derived params and conditions are
-/// inlined where they are read: `p1 = p0 + p0; p2 = p1 + p1; ...` doubles at each
-/// line, so 40 lines would expand to 2^40 nodes (a hang); this turns it into an error.
-const MAX_OPS: usize = 1 << 22;
 /// Most instances in one tree (a guard against exponential instance trees: 20 levels
 /// of two submodels each, a few hundred bytes of source, already reach it).
 pub(crate) const MAX_NODES: usize = 1 << 20;
@@ -64,23 +59,17 @@ struct Compiler<'p> {
     mems: usize,
     /// The sites of the stored real values, appended while compiling.
     sites: RefCell<Vec<Site>>,
-    /// Expression nodes compiled so far (see [`MAX_OPS`]).
-    ops: std::cell::Cell<usize>,
 }
 
 /// Compiles the instance tree rooted at `root`.
 pub(crate) fn compile(program: &Program, root: ModelId) -> Result<Code, InterpError> {
     let name = model_of(program, root)?.name.clone();
     let count = instances(program, root, &mut vec![None; program.models.len()], 0)?;
-    if count > MAX_NODES {
+    if count.is_none_or(|n| n > MAX_NODES) {
+        let count = count.map_or("too many".to_string(), |n| n.to_string());
         return Err(InterpError::too_large(format!(
-            "model `{name}` has {} instances with its submodels; the interpreter accepts at \
-             most {MAX_NODES}",
-            if count == usize::MAX {
-                "too many".to_string()
-            } else {
-                count.to_string()
-            }
+            "model `{name}` has {count} instances with its submodels; the interpreter \
+             accepts at most {MAX_NODES}"
         )));
     }
     let mut c = Compiler {
@@ -90,14 +79,20 @@ pub(crate) fn compile(program: &Program, root: ModelId) -> Result<Code, InterpEr
         flags: 0,
         mems: 0,
         sites: RefCell::new(Vec::new()),
-        ops: std::cell::Cell::new(0),
     };
     c.layout(root, 0, String::new())?;
-    let nodes = (0..c.layouts.len())
-        .map(|n| c.node(n))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut vars = Vec::new();
-    c.var_list(0, "", 0, None, &mut vars)?;
+    let mut lowered: Vec<Option<lower::Model>> = vec![None; program.models.len()];
+    let mut nodes = Vec::with_capacity(c.layouts.len());
+    for n in 0..c.layouts.len() {
+        let id = c.layouts[n].model;
+        if lowered[id].is_none() {
+            lowered[id] = Some(lower::model(program, id, Reads::Inline).map_err(error)?);
+        }
+        if let Some(m) = &lowered[id] {
+            nodes.push(c.node(n, m)?);
+        }
+    }
+    let vars = c.var_list(root)?;
     Ok(Code {
         name,
         nodes,
@@ -106,17 +101,18 @@ pub(crate) fn compile(program: &Program, root: ModelId) -> Result<Code, InterpEr
         flags: c.flags,
         mems: c.mems,
         sites: c.sites.into_inner(),
+        sources: program.sources.clone(),
     })
 }
 
-/// The number of instances in the tree of `model` (itself included), saturating;
-/// `memo` holds the counts already known, per model.
+/// The number of instances in the tree of `model` (itself included), `None` beyond
+/// `usize`; `memo` holds the counts already known, per model.
 fn instances(
     program: &Program,
     model: ModelId,
-    memo: &mut Vec<Option<usize>>,
+    memo: &mut Vec<Option<Option<usize>>>,
     depth: u32,
-) -> Result<usize, InterpError> {
+) -> Result<Option<usize>, InterpError> {
     if depth > MAX_DEPTH {
         return Err(malformed(
             "the instance tree is too deep (cyclic submodels?)".into(),
@@ -126,9 +122,10 @@ fn instances(
         return Ok(*n);
     }
     let m = model_of(program, model)?;
-    let mut n = 1usize;
+    let mut n = Some(1usize);
     for s in &m.subs {
-        n = n.saturating_add(instances(program, s.model, memo, depth + 1)?);
+        let k = instances(program, s.model, memo, depth + 1)?;
+        n = n.zip(k).and_then(|(n, k)| n.checked_add(k));
     }
     memo[model] = Some(n);
     Ok(n)
@@ -143,6 +140,14 @@ fn model_of(program: &Program, id: ModelId) -> Result<&ir::Model, InterpError> {
 
 fn malformed(what: String) -> InterpError {
     InterpError::malformed(what)
+}
+
+/// The interpreter's error for a lowering error.
+fn error(e: LowerError) -> InterpError {
+    match e {
+        LowerError::TooLarge(what) => InterpError::too_large(what),
+        LowerError::Malformed(what) => malformed(what),
+    }
 }
 
 fn get<'a, T>(xs: &'a [T], i: usize, what: &str) -> Result<&'a T, InterpError> {
@@ -175,10 +180,10 @@ impl Compiler<'_> {
         let vars = m
             .vars
             .iter()
-            .map(|v| match (v.kind, v.ty) {
-                (ir::VarKind::Param { derived: true }, _) => Loc::Derived,
-                (_, Ty::Real) => Loc::Real(self.real()),
-                (_, Ty::Flag) => Loc::Flag(self.flag()),
+            .map(|v| match v.ty {
+                _ if v.is_derived() => Loc::Derived,
+                Ty::Real => Loc::Real(self.real()),
+                Ty::Flag => Loc::Flag(self.flag()),
             })
             .collect();
         let event_value = m.events.iter().map(|_| self.flag()).collect();
@@ -214,63 +219,57 @@ impl Compiler<'_> {
         &self.program.models[self.layouts[node].model]
     }
 
-    /// The compiled code of one node.
-    fn node(&self, n: usize) -> Result<Node, InterpError> {
-        let m = self.model(n);
+    /// The node reached from node `n` through the submodels of `path`.
+    fn node_at(&self, n: usize, path: &[usize]) -> Result<usize, InterpError> {
+        path.iter().try_fold(n, |n, &s| {
+            get(&self.layouts[n].subs, s, "submodel").copied()
+        })
+    }
+
+    /// The dotted name of variable `var` of node `n`.
+    fn name(&self, n: usize, var: usize) -> Result<String, InterpError> {
+        let v = get(&self.model(n).vars, var, "variable")?;
+        Ok(format!("{}{}", self.layouts[n].prefix, v.name))
+    }
+
+    /// The compiled code of node `n`, an instance of the lowered model `m`.
+    fn node(&self, n: usize, m: &lower::Model) -> Result<Node, InterpError> {
         let l = &self.layouts[n];
-        let mut defaults = Vec::new();
-        let mut inits = Vec::new();
-        for (v, var) in m.vars.iter().enumerate() {
-            let list = match var.kind {
-                ir::VarKind::Param { derived: true } => continue,
-                ir::VarKind::Param { derived: false } | ir::VarKind::Input => &mut defaults,
-                ir::VarKind::State => &mut inits,
-            };
-            let site = self.site(
-                format!("{}{}", l.prefix, var.name),
-                SiteKind::Declaration,
-                var.span,
-            );
-            list.push(self.init(n, l.vars[v], &var.init, site)?);
-        }
+        let inits = |list: &[lower::Init]| -> Result<Vec<Init>, InterpError> {
+            list.iter()
+                .map(|i| {
+                    let site = self.site(self.name(n, i.var)?, SiteKind::Declaration, i.span);
+                    self.init(n, n, i, site)
+                })
+                .collect()
+        };
         let mut subs = Vec::with_capacity(m.subs.len());
-        for (s, sub) in m.subs.iter().enumerate() {
-            let child = l.subs[s];
-            let child_model = self.model(child);
-            let bind = |bs: &[ir::Binding]| -> Result<Vec<Init>, InterpError> {
+        for link in &m.subs {
+            let child = *get(&l.subs, link.sub, "submodel")?;
+            let bind = |bs: &[lower::Init]| -> Result<Vec<Init>, InterpError> {
                 bs.iter()
                     .map(|b| {
-                        let var = get(&child_model.vars, b.var, "bound variable")?;
-                        let loc = self.layouts[child].vars[b.var];
-                        if matches!(loc, Loc::Derived) {
-                            return Err(malformed(format!(
-                                "binding of the derived param `{}`",
-                                var.name
-                            )));
-                        }
-                        let name = format!("{}{}", self.layouts[child].prefix, var.name);
-                        let site = self.site(name, SiteKind::Binding, b.span);
-                        self.init(n, loc, &b.value, site)
+                        let site = self.site(self.name(child, b.var)?, SiteKind::Binding, b.span);
+                        self.init(n, child, b, site)
                     })
                     .collect()
             };
             subs.push(SubNode {
                 node: child,
-                on: l.on[s],
-                initially_on: sub.initially_on,
-                params: bind(&sub.param_bindings)?,
-                inputs: bind(&sub.input_bindings)?,
+                on: *get(&l.on, link.sub, "submodel")?,
+                initially_on: link.initially_on,
+                params: bind(&link.params)?,
+                inputs: bind(&link.inputs)?,
             });
         }
         let events = m
             .events
             .iter()
-            .enumerate()
-            .map(|(e, ev)| {
+            .map(|ev| {
                 Ok(EventCode {
-                    value: l.event_value[e],
-                    prev: l.event_prev[e],
-                    cond: self.logic(n, &ev.cond, 0)?.compile(),
+                    value: *get(&l.event_value, ev.event, "event")?,
+                    prev: *get(&l.event_prev, ev.event, "event")?,
+                    cond: self.logic(n, &ev.cond)?.compile(),
                 })
             })
             .collect::<Result<_, InterpError>>()?;
@@ -279,105 +278,91 @@ impl Compiler<'_> {
             dt: l.dt,
             subs,
             events,
-            body: self.stmts(n, &m.body)?,
-            defaults,
-            inits,
+            body: self.stmts(n, m, &m.body)?,
+            defaults: inits(&m.defaults)?,
+            inits: inits(&m.inits)?,
             fired: l.fired.clone(),
             mems: l.mems.clone(),
         })
     }
 
-    /// Counts one expression node at `depth` against [`MAX_DEPTH`] and [`MAX_OPS`].
-    fn budget(&self, depth: u32) -> Result<(), InterpError> {
-        self.ops.set(self.ops.get() + 1);
-        if depth > MAX_DEPTH {
-            return Err(InterpError::too_large(format!(
-                "an expression is nested more than {MAX_DEPTH} levels deep once derived \
-                 params and conditions are inlined where they are read"
-            )));
-        }
-        if self.ops.get() > MAX_OPS {
-            return Err(InterpError::too_large(format!(
-                "the expressions expand to more than {MAX_OPS} operations once derived \
-                 params and conditions are inlined where they are read"
-            )));
-        }
-        Ok(())
-    }
-
     /// Records where a stored real value comes from; returns its index in the sites.
     fn site(&self, var: String, kind: SiteKind, span: Span) -> usize {
-        let file = self.program.sources.files.get(span.file);
-        let text = file.map_or("", |f| match kind {
-            // A declaration's span is its name: show the whole declaration line.
-            SiteKind::Declaration => {
-                let before = f.text.get(..span.start).unwrap_or("");
-                let start = before.rfind('\n').map_or(0, |i| i + 1);
-                let line = f.text.get(start..).unwrap_or("");
-                line.split('\n').next().unwrap_or("")
-            }
-            SiteKind::Rule | SiteKind::Binding => f.text.get(span.start..span.end).unwrap_or(""),
-        });
-        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         let mut sites = self.sites.borrow_mut();
-        sites.push(Site {
-            var,
-            kind,
-            file: file.map(|f| f.path.clone()).unwrap_or_default(),
-            line: file.map_or(0, |f| f.line(span.start)),
-            text: text.trim_end_matches(';').trim_end().to_string(),
-        });
+        sites.push(Site { var, kind, span });
         sites.len() - 1
     }
 
-    /// `loc = value` with `value` compiled in node `n`; `site` is where it is written.
-    fn init(&self, n: usize, loc: Loc, value: &Expr, site: usize) -> Result<Init, InterpError> {
-        match loc {
-            Loc::Real(slot) => Ok(Init::Real(slot, self.num(n, value, 0)?.compile(), site)),
-            Loc::Flag(slot) => Ok(Init::Flag(slot, self.logic(n, value, 0)?.compile())),
+    /// `init.var` of node `target` set to `init.value` evaluated in node `n`; `site` is
+    /// where it is written.
+    fn init(
+        &self,
+        n: usize,
+        target: usize,
+        init: &lower::Init,
+        site: usize,
+    ) -> Result<Init, InterpError> {
+        match *get(&self.layouts[target].vars, init.var, "variable")? {
+            Loc::Real(slot) => Ok(Init::Real(slot, self.num(n, &init.value)?.compile(), site)),
+            Loc::Flag(slot) => Ok(Init::Flag(slot, self.logic(n, &init.value)?.compile())),
             Loc::Derived => Err(malformed("assignment to a derived param".into())),
         }
     }
 
-    fn stmts(&self, n: usize, body: &[ir::Stmt]) -> Result<Box<[Stmt]>, InterpError> {
-        body.iter().map(|s| self.stmt(n, s)).collect()
-    }
-
-    fn stmt(&self, n: usize, s: &ir::Stmt) -> Result<Stmt, InterpError> {
-        let l = &self.layouts[n];
-        let fired = |f: usize| -> Result<usize, InterpError> {
-            if f < l.fired.len() {
-                Ok(l.fired.start + f)
-            } else {
-                Err(malformed(format!("`otherwise` flag {f} out of range")))
-            }
-        };
-        Ok(match s {
-            ir::Stmt::Assign(a) => self.assign(n, a)?,
-            ir::Stmt::Otherwise { assign, fired: f } => Stmt::Otherwise {
-                fired: fired(*f)?,
-                assign: Box::new(self.assign(n, assign)?),
-            },
-            ir::Stmt::If { cond, then, .. } => Stmt::If {
-                cond: self.logic(n, cond, 0)?.compile(),
-                then: self.stmts(n, then)?,
-            },
-            ir::Stmt::SetFlag { var, value, .. } => match get(&l.vars, *var, "variable")? {
-                Loc::Flag(slot) => Stmt::SetFlag {
-                    slot: *slot,
-                    value: *value,
+    /// The statements of `body`; an `otherwise` rule whose flag is always set by then
+    /// never runs and is left out.
+    fn stmts(
+        &self,
+        n: usize,
+        m: &lower::Model,
+        body: &[lower::Stmt],
+    ) -> Result<Box<[Stmt]>, InterpError> {
+        let mut out = Vec::with_capacity(body.len());
+        for s in body {
+            let l = &self.layouts[n];
+            out.push(match s {
+                lower::Stmt::Assign(a) => self.assign(n, a)?,
+                lower::Stmt::Otherwise { assign, fired } => {
+                    if get(&m.flags, *fired, "`otherwise` flag")? == &FlagUse::AlwaysSet {
+                        continue;
+                    }
+                    Stmt::Otherwise {
+                        fired: self.fired(n, *fired)?,
+                        assign: Box::new(self.assign(n, assign)?),
+                    }
+                }
+                lower::Stmt::If { cond, then, .. } => Stmt::If {
+                    cond: self.logic(n, cond)?.compile(),
+                    then: self.stmts(n, m, then)?,
                 },
-                _ => return Err(malformed(format!("σ action on the real variable {var}"))),
-            },
-            ir::Stmt::Switch { sub, on, .. } => Stmt::SetFlag {
-                slot: *get(&l.on, *sub, "submodel")?,
-                value: *on,
-            },
-            ir::Stmt::Reset { sub, .. } => Stmt::Reset(*get(&l.subs, *sub, "submodel")?),
-        })
+                lower::Stmt::SetFlag { var, value, .. } => match *get(&l.vars, *var, "variable")? {
+                    Loc::Flag(slot) => Stmt::SetFlag {
+                        slot,
+                        value: *value,
+                    },
+                    _ => return Err(malformed(format!("σ action on the real variable {var}"))),
+                },
+                lower::Stmt::Switch { sub, on, .. } => Stmt::SetFlag {
+                    slot: *get(&l.on, *sub, "submodel")?,
+                    value: *on,
+                },
+                lower::Stmt::Reset { sub, .. } => Stmt::Reset(*get(&l.subs, *sub, "submodel")?),
+            });
+        }
+        Ok(out.into_boxed_slice())
     }
 
-    fn assign(&self, n: usize, a: &ir::Assign) -> Result<Stmt, InterpError> {
+    /// The flag slot of `otherwise` flag `k` of node `n`.
+    fn fired(&self, n: usize, k: usize) -> Result<usize, InterpError> {
+        let fired = &self.layouts[n].fired;
+        if k < fired.len() {
+            Ok(fired.start + k)
+        } else {
+            Err(malformed(format!("`otherwise` flag {k} out of range")))
+        }
+    }
+
+    fn assign(&self, n: usize, a: &lower::Assign) -> Result<Stmt, InterpError> {
         let l = &self.layouts[n];
         let Loc::Real(slot) = *get(&l.vars, a.target, "variable")? else {
             return Err(malformed(format!(
@@ -385,31 +370,26 @@ impl Compiler<'_> {
                 a.target
             )));
         };
-        let num = |e: &Expr| self.num(n, e, 0).map(Num::compile);
-        let rhs = match &a.rhs {
-            Rhs::Expr(e) => Update::Expr(num(e)?),
-            Rhs::Integral { x } => Update::Integral(num(x)?),
-            Rhs::IntegralLimited { x, lo, hi } => {
-                Update::IntegralLimited(Box::new((num(x)?, num(lo)?, num(hi)?)))
-            }
-            Rhs::Lag { x, t, k } => Update::Lag(Box::new((num(x)?, num(t)?, num(k)?))),
-            Rhs::Deriv { x, mem } => {
-                if *mem >= l.mems.len() {
-                    return Err(malformed(format!("memory {mem} out of range")));
+        let mut ops = a.operands.iter().map(|t| self.num(n, t).map(Num::compile));
+        let mut next = || {
+            ops.next()
+                .unwrap_or_else(|| Err(malformed("a δ rule lacks an operand".into())))
+        };
+        let rhs = match a.proc {
+            Proc::Expr => Update::Expr(next()?),
+            Proc::Integral => Update::Integral(next()?),
+            Proc::IntegralLimited => Update::IntegralLimited(Box::new((next()?, next()?, next()?))),
+            Proc::Lag => Update::Lag(Box::new((next()?, next()?, next()?))),
+            Proc::Deriv { mem } => {
+                if mem >= l.mems.len() {
+                    return Err(malformed(format!("`deriv` memory {mem} out of range")));
                 }
-                Update::Deriv(num(x)?, l.mems.start + mem)
+                Update::Deriv(next()?, l.mems.start + mem)
             }
-            Rhs::Hysteresis { x, lo, hi, a } => {
-                Update::Hysteresis(Box::new((num(x)?, num(lo)?, num(hi)?, num(a)?)))
-            }
+            Proc::Hysteresis => Update::Hysteresis(Box::new((next()?, next()?, next()?, next()?))),
         };
-        let fired = match a.fired {
-            Some(f) if f < l.fired.len() => Some(l.fired.start + f),
-            Some(f) => return Err(malformed(format!("`otherwise` flag {f} out of range"))),
-            None => None,
-        };
-        let name = format!("{}{}", l.prefix, self.model(n).vars[a.target].name);
-        let site = self.site(name, SiteKind::Rule, a.span);
+        let fired = a.sets.map(|k| self.fired(n, k)).transpose()?;
+        let site = self.site(self.name(n, a.target)?, SiteKind::Rule, a.span);
         Ok(Stmt::Assign {
             slot,
             rhs,
@@ -418,31 +398,32 @@ impl Compiler<'_> {
         })
     }
 
-    /// A real expression in the scope of node `n`.
-    fn num(&self, n: usize, e: &Expr, depth: u32) -> Result<Num, InterpError> {
-        self.budget(depth)?;
+    /// Where `p`, read from node `n`, is stored.
+    fn place(&self, n: usize, p: &Place) -> Result<Loc, InterpError> {
+        let n = self.node_at(n, &p.path)?;
         let l = &self.layouts[n];
-        let m = self.model(n);
-        let two = |a: &Expr, b: &Expr| -> Result<Box<(Num, Num)>, InterpError> {
-            Ok(Box::new((
-                self.num(n, a, depth + 1)?,
-                self.num(n, b, depth + 1)?,
-            )))
+        Ok(match p.slot {
+            Slot::Var(v) => *get(&l.vars, v, "variable")?,
+            Slot::Event(e) => Loc::Flag(*get(&l.event_value, e, "event")?),
+            Slot::On(s) => Loc::Flag(*get(&l.on, s, "submodel")?),
+            Slot::Time => Loc::Real(l.time),
+            Slot::Dt => Loc::Real(l.dt),
+        })
+    }
+
+    /// A real term in the scope of node `n`.
+    fn num(&self, n: usize, t: &Term) -> Result<Num, InterpError> {
+        let two = |a: &Term, b: &Term| -> Result<Box<(Num, Num)>, InterpError> {
+            Ok(Box::new((self.num(n, a)?, self.num(n, b)?)))
         };
-        Ok(match e {
-            Expr::Num(x) => Num::Const(*x),
-            Expr::Var(v) => match *get(&l.vars, *v, "variable")? {
+        Ok(match t {
+            Term::Num(x) => Num::Const(*x),
+            Term::Read(p) => match self.place(n, p)? {
                 Loc::Real(slot) => Num::Slot(slot),
-                Loc::Derived => self.num(n, &m.vars[*v].init, depth + 1)?,
-                Loc::Flag(_) => return Err(malformed(format!("flag {v} read as a real"))),
+                _ => return Err(malformed(format!("{p:?} read as a real"))),
             },
-            Expr::SubVar(s, v) => {
-                self.num(*get(&l.subs, *s, "submodel")?, &Expr::Var(*v), depth + 1)?
-            }
-            Expr::Time => Num::Slot(l.time),
-            Expr::Dt => Num::Slot(l.dt),
-            Expr::Neg(a) => Num::Neg(Box::new(self.num(n, a, depth + 1)?)),
-            Expr::Arith(op, a, b) => {
+            Term::Neg(a) => Num::Neg(Box::new(self.num(n, a)?)),
+            Term::Arith(op, a, b) => {
                 let ab = two(a, b)?;
                 match op {
                     ArithOp::Add => Num::Add(ab),
@@ -452,76 +433,40 @@ impl Compiler<'_> {
                     ArithOp::Pow => Num::F2(math::pow, ab),
                 }
             }
-            Expr::Call(f, args) => {
+            Term::Call(f, args) => {
                 let arg = |i: usize| -> Result<Num, InterpError> {
-                    let a = args.get(i).ok_or_else(|| {
-                        malformed(format!(
-                            "`{}` called with {} arguments",
-                            f.name(),
-                            args.len()
-                        ))
-                    })?;
-                    self.num(n, a, depth + 1)
+                    self.num(n, get(args, i, "argument")?)
                 };
-                if args.len() != f.arity() {
-                    return Err(malformed(format!(
-                        "`{}` called with {} arguments",
-                        f.name(),
-                        args.len()
-                    )));
-                }
                 match func(*f) {
                     Fun::One(g) => Num::F1(g, Box::new(arg(0)?)),
                     Fun::Two(g) => Num::F2(g, Box::new((arg(0)?, arg(1)?))),
                     Fun::Three(g) => Num::F3(g, Box::new((arg(0)?, arg(1)?, arg(2)?))),
                 }
             }
-            Expr::Bool(_)
-            | Expr::Cond(_)
-            | Expr::Event(_)
-            | Expr::SubCond(..)
-            | Expr::SubEvent(..)
-            | Expr::SubOn(_)
-            | Expr::Not(_)
-            | Expr::Cmp(..)
-            | Expr::And(..)
-            | Expr::Or(..) => return Err(malformed("logical expression read as a real".into())),
+            Term::Derived(_) | Term::Cond(..) => {
+                return Err(malformed("a read left by name in inlined code".into()));
+            }
+            Term::Bool(_) | Term::Not(_) | Term::Cmp(..) | Term::And(..) | Term::Or(..) => {
+                return Err(malformed("logical expression read as a real".into()));
+            }
         })
     }
 
-    /// A logical expression in the scope of node `n`.
-    fn logic(&self, n: usize, e: &Expr, depth: u32) -> Result<Logic, InterpError> {
-        self.budget(depth)?;
-        let l = &self.layouts[n];
-        let m = self.model(n);
-        let two = |a: &Expr, b: &Expr| -> Result<Box<(Logic, Logic)>, InterpError> {
-            Ok(Box::new((
-                self.logic(n, a, depth + 1)?,
-                self.logic(n, b, depth + 1)?,
-            )))
+    /// A logical term in the scope of node `n`.
+    fn logic(&self, n: usize, t: &Term) -> Result<Logic, InterpError> {
+        let two = |a: &Term, b: &Term| -> Result<Box<(Logic, Logic)>, InterpError> {
+            Ok(Box::new((self.logic(n, a)?, self.logic(n, b)?)))
         };
-        Ok(match e {
-            Expr::Bool(b) => Logic::Const(*b),
-            Expr::Var(v) => match *get(&l.vars, *v, "variable")? {
+        Ok(match t {
+            Term::Bool(b) => Logic::Const(*b),
+            Term::Read(p) => match self.place(n, p)? {
                 Loc::Flag(slot) => Logic::Slot(slot),
-                _ => return Err(malformed(format!("real {v} read as a flag"))),
+                _ => return Err(malformed(format!("{p:?} read as a flag"))),
             },
-            Expr::Cond(c) => self.logic(n, &get(&m.conds, *c, "condition")?.expr, depth + 1)?,
-            Expr::Event(ev) => Logic::Slot(*get(&l.event_value, *ev, "event")?),
-            Expr::SubVar(s, v) => {
-                self.logic(*get(&l.subs, *s, "submodel")?, &Expr::Var(*v), depth + 1)?
-            }
-            Expr::SubCond(s, c) => {
-                self.logic(*get(&l.subs, *s, "submodel")?, &Expr::Cond(*c), depth + 1)?
-            }
-            Expr::SubEvent(s, ev) => {
-                self.logic(*get(&l.subs, *s, "submodel")?, &Expr::Event(*ev), depth + 1)?
-            }
-            Expr::SubOn(s) => Logic::Slot(*get(&l.on, *s, "submodel")?),
-            Expr::Not(a) => Logic::Not(Box::new(self.logic(n, a, depth + 1)?)),
-            Expr::And(a, b) => Logic::And(two(a, b)?),
-            Expr::Or(a, b) => Logic::Or(two(a, b)?),
-            Expr::Cmp(op, a, b) => {
+            Term::Not(a) => Logic::Not(Box::new(self.logic(n, a)?)),
+            Term::And(a, b) => Logic::And(two(a, b)?),
+            Term::Or(a, b) => Logic::Or(two(a, b)?),
+            Term::Cmp(op, a, b) => {
                 let op = match op {
                     CmpOp::Lt => Cmp::Lt,
                     CmpOp::Le => Cmp::Le,
@@ -530,110 +475,75 @@ impl Compiler<'_> {
                     CmpOp::Eq => Cmp::Eq,
                     CmpOp::Ne => Cmp::Ne,
                 };
-                Logic::Cmp(
-                    op,
-                    Box::new((self.num(n, a, depth + 1)?, self.num(n, b, depth + 1)?)),
-                )
+                Logic::Cmp(op, Box::new((self.num(n, a)?, self.num(n, b)?)))
             }
-            Expr::Num(_)
-            | Expr::Time
-            | Expr::Dt
-            | Expr::Neg(_)
-            | Expr::Arith(..)
-            | Expr::Call(..) => return Err(malformed("real expression read as a flag".into())),
+            Term::Derived(_) | Term::Cond(..) => {
+                return Err(malformed("a read left by name in inlined code".into()));
+            }
+            Term::Num(_) | Term::Neg(_) | Term::Arith(..) | Term::Call(..) => {
+                return Err(malformed("real expression read as a flag".into()));
+            }
         })
     }
 
-    /// Appends the public variables of node `n` (names prefixed by `prefix`).
-    /// `bound` lists the variables of `n` bound by its parent.
-    fn var_list(
-        &self,
-        n: usize,
-        prefix: &str,
-        depth: usize,
-        bound: Option<&ir::Sub>,
-        out: &mut Vec<VarEntry>,
-    ) -> Result<(), InterpError> {
-        let l = &self.layouts[n];
-        let m = self.model(n);
-        let is_bound = |v: usize| {
-            bound.is_some_and(|s| {
-                s.param_bindings
-                    .iter()
-                    .chain(&s.input_bindings)
-                    .any(|b| b.var == v)
-            })
-        };
-        for (v, var) in m.vars.iter().enumerate() {
-            let (kind, locked) = match var.kind {
-                ir::VarKind::Param { derived: true } => (VarKind::Param, Some(DERIVED)),
-                ir::VarKind::Param { derived: false } => {
-                    (VarKind::Param, is_bound(v).then_some(SetError::BOUND))
+    /// The public variable list of the tree rooted at `root` (node 0).
+    fn var_list(&self, root: ModelId) -> Result<Vec<VarEntry>, InterpError> {
+        let entries = lower::variables(self.program, root).map_err(error)?;
+        let mut out = Vec::with_capacity(entries.len());
+        for e in entries {
+            let n = self.node_at(0, &e.path)?;
+            let l = &self.layouts[n];
+            let term = |x: &ir::Expr| lower::term(self.program, e.model, x, Reads::Inline);
+            let (kind, read) = match e.item {
+                Item::Var(v, kind) => {
+                    let read = match *get(&l.vars, v, "variable")? {
+                        Loc::Real(slot) => Read::Real(slot),
+                        Loc::Flag(slot) => Read::Flag(slot),
+                        Loc::Derived => {
+                            let t = term(&ir::Expr::Var(v)).map_err(error)?;
+                            Read::Num(self.num(n, &t)?.compile())
+                        }
+                    };
+                    let kind = match kind {
+                        ir::VarKind::Param { .. } => VarKind::Param,
+                        ir::VarKind::Input => VarKind::Input,
+                        ir::VarKind::State => VarKind::State,
+                    };
+                    (kind, read)
                 }
-                ir::VarKind::Input => (VarKind::Input, is_bound(v).then_some(SetError::BOUND)),
-                ir::VarKind::State => (VarKind::State, None),
-            };
-            let read = match l.vars[v] {
-                Loc::Real(slot) => Read::Real(slot),
-                Loc::Flag(slot) => Read::Flag(slot),
-                Loc::Derived => Read::Num(self.num(n, &Expr::Var(v), 0)?.compile()),
+                Item::Cond(c, kind) => {
+                    let t = term(&ir::Expr::Cond(c)).map_err(error)?;
+                    let kind = match kind {
+                        ir::CondKind::Pred => VarKind::Predicate,
+                        ir::CondKind::Situation => VarKind::Situation,
+                    };
+                    (kind, Read::Logic(self.logic(n, &t)?.compile()))
+                }
+                Item::Event(ev) => (
+                    VarKind::Event,
+                    Read::Flag(*get(&l.event_value, ev, "event")?),
+                ),
+                Item::On(s) => (VarKind::SubmodelOn, Read::Flag(*get(&l.on, s, "submodel")?)),
             };
             out.push(VarEntry {
-                name: format!("{prefix}{}", var.name),
+                name: e.name,
                 kind,
-                ty: value_type(var.ty),
-                output: var.output,
-                depth,
-                locked,
+                ty: match e.ty {
+                    Ty::Real => ValueType::Real,
+                    Ty::Flag => ValueType::Logical,
+                },
+                output: e.output,
+                depth: e.path.len(),
+                locked: match e.access {
+                    Access::Settable => None,
+                    Access::Bound => Some(SetError::BOUND),
+                    Access::Derived => Some(DERIVED),
+                    Access::Computed => Some(SetError::COMPUTED),
+                },
                 read,
             });
         }
-        for (c, cond) in m.conds.iter().enumerate() {
-            out.push(VarEntry {
-                name: format!("{prefix}{}", cond.name),
-                kind: match cond.kind {
-                    ir::CondKind::Pred => VarKind::Predicate,
-                    ir::CondKind::Situation => VarKind::Situation,
-                },
-                ty: ValueType::Logical,
-                output: cond.output,
-                depth,
-                locked: Some(SetError::COMPUTED),
-                read: Read::Logic(self.logic(n, &Expr::Cond(c), 0)?.compile()),
-            });
-        }
-        for (e, ev) in m.events.iter().enumerate() {
-            out.push(VarEntry {
-                name: format!("{prefix}{}", ev.name),
-                kind: VarKind::Event,
-                ty: ValueType::Logical,
-                output: ev.output,
-                depth,
-                locked: Some(SetError::COMPUTED),
-                read: Read::Flag(l.event_value[e]),
-            });
-        }
-        for (s, sub) in m.subs.iter().enumerate() {
-            let name = format!("{prefix}{}", sub.name);
-            out.push(VarEntry {
-                name: format!("{name}.on"),
-                kind: VarKind::SubmodelOn,
-                ty: ValueType::Logical,
-                output: false,
-                depth,
-                locked: None,
-                read: Read::Flag(l.on[s]),
-            });
-            self.var_list(l.subs[s], &format!("{name}."), depth + 1, Some(sub), out)?;
-        }
-        Ok(())
-    }
-}
-
-fn value_type(ty: Ty) -> ValueType {
-    match ty {
-        Ty::Real => ValueType::Real,
-        Ty::Flag => ValueType::Logical,
+        Ok(out)
     }
 }
 

@@ -119,15 +119,23 @@ impl Instance {
 
 fn fault(code: &Code, site: usize, value: f64, time: f64) -> NonFinite {
     let s = &code.sites[site];
+    let file = code.sources.files.get(s.span.file);
+    let line = file.map_or(0, |f| f.line(s.span.start));
+    let text = file.map_or("", |f| match s.kind {
+        // A declaration's span is its name: show the whole declaration line.
+        SiteKind::Declaration => f.line_text(line),
+        SiteKind::Rule | SiteKind::Binding => f.text.get(s.span.start..s.span.end).unwrap_or(""),
+    });
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     NonFinite {
         var: s.var.clone(),
         value,
         time,
         origin: Some(Origin {
             kind: s.kind,
-            file: s.file.clone(),
-            line: s.line,
-            text: s.text.clone(),
+            file: file.map(|f| f.path.clone()).unwrap_or_default(),
+            line,
+            text: text.trim_end_matches(';').trim_end().to_string(),
         }),
     }
 }

@@ -14,6 +14,9 @@
 //! editing a model recompiles the crate. A model with errors expands to
 //! `compile_error!("path:line:col: error[E0101]: ...")` with the rendered diagnostics;
 //! the macro never panics.
+//!
+//! `include_model!("models/hoop.sit", batch)` also expands to the batch form of every
+//! model (`HoopBatch<const N: usize>`, see `sit_codegen::Options::batch`).
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;
@@ -23,6 +26,7 @@ use std::path::PathBuf;
 /// Compiles the `.sit` file at the given path (relative to `CARGO_MANIFEST_DIR`) into
 /// Rust items: one struct per model, with `new`, `step`, `reset`, `time`, public
 /// fields and `impl sit_runtime::Model` (the calling crate depends on `sit-runtime`).
+/// With a second argument `batch`, also the batch form of every model.
 #[proc_macro]
 pub fn include_model(input: TokenStream) -> TokenStream {
     expand(input.into()).into()
@@ -30,14 +34,11 @@ pub fn include_model(input: TokenStream) -> TokenStream {
 
 /// The expansion, or a `compile_error!` spanned at the argument.
 fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
-    let lit: syn::LitStr = match syn::parse2(input) {
-        Ok(l) => l,
-        Err(_) => {
-            return error(
-                Span::call_site(),
-                "include_model! takes one string literal: the path of a .sit file relative to the crate's Cargo.toml, as in `include_model!(\"models/hoop.sit\")`",
-            );
-        }
+    let Ok(Args { lit, batch }) = syn::parse2::<Args>(input) else {
+        return error(
+            Span::call_site(),
+            "include_model! takes a string literal, the path of a .sit file relative to the crate's Cargo.toml, and optionally `batch`, as in `include_model!(\"models/hoop.sit\")` or `include_model!(\"models/hoop.sit\", batch)`",
+        );
     };
     let span = lit.span();
     let Some(root) = std::env::var_os("CARGO_MANIFEST_DIR") else {
@@ -48,7 +49,11 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     };
     let root = PathBuf::from(root);
     let path = root.join(lit.value());
-    match sit_codegen::compile_file(&path) {
+    let opts = sit_codegen::Options {
+        batch,
+        ..Default::default()
+    };
+    match sit_codegen::compile_file_with(&path, &opts) {
         Ok(generated) => {
             let code: proc_macro2::TokenStream = match generated.code.parse() {
                 Ok(c) => c,
@@ -83,6 +88,31 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
             let err = error(span, message.trim_end());
             quote!(#err #(#tracked)*)
         }
+    }
+}
+
+/// The arguments: the path, then optionally `, batch`.
+struct Args {
+    lit: syn::LitStr,
+    batch: bool,
+}
+
+impl syn::parse::Parse for Args {
+    fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Args> {
+        let lit = input.parse()?;
+        let mut batch = false;
+        if input.parse::<Option<syn::Token![,]>>()?.is_some() && !input.is_empty() {
+            let word: syn::Ident = input.parse()?;
+            if word != "batch" {
+                return Err(syn::Error::new(word.span(), "expected `batch`"));
+            }
+            batch = true;
+            input.parse::<Option<syn::Token![,]>>()?;
+        }
+        if !input.is_empty() {
+            return Err(input.error("unexpected tokens"));
+        }
+        Ok(Args { lit, batch })
     }
 }
 

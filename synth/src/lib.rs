@@ -47,8 +47,9 @@ struct Decls {
 
 /// A random valid `.sit` file for `seed`: several models, the last of which
 /// holds instances of earlier ones, exercising params (free and derived),
-/// inputs, states, flags, preds, situations, events, δ rules with every
-/// procedure, `otherwise`, blocks, σ rules, switching and reset. The same
+/// inputs, states, flags, preds, situations, events (and the logical outputs of
+/// submodels: flags, events, conditions), δ rules with every procedure,
+/// `otherwise`, blocks, σ rules, switching and reset. The same
 /// seed always gives the same text.
 pub fn random_file(seed: u64, size: Size) -> String {
     let mut g = Gen {
@@ -168,7 +169,9 @@ impl Gen {
             let name = format!("c{c}");
             let e = self.cmp(&d, earlier);
             let kw = if c % 2 == 0 { "pred" } else { "situation" };
-            let _ = writeln!(body, "    {kw} {name} = {e};");
+            // The first is an output, which parents read (inlined through the submodel).
+            let out = if c == 0 { "output " } else { "" };
+            let _ = writeln!(body, "    {out}{kw} {name} = {e};");
             d.conds.push(name);
         }
         let ev = "e0".to_string();
@@ -243,7 +246,7 @@ impl Gen {
 
     fn logic(&mut self, d: &Decls, earlier: &[Decls], depth: u32) -> String {
         if depth > 2 || self.rng.bool() {
-            return match self.rng.u8(..7) {
+            return match self.rng.u8(..8) {
                 0 => self.cmp(d, earlier),
                 1 if !d.conds.is_empty() => self.pick(&d.conds).to_string(),
                 2 if !d.events.is_empty() => self.pick(&d.events).to_string(),
@@ -253,6 +256,16 @@ impl Gen {
                 }
                 4 => "en".to_string(),
                 5 => "always".to_string(),
+                // A submodel's logical output: a flag, its event or its output condition.
+                6 if !d.subs.is_empty() => {
+                    let (inst, mi) = d.subs[self.rng.usize(..d.subs.len())].clone();
+                    let child = &earlier[mi];
+                    let mut outs: Vec<String> = child.flags.clone();
+                    outs.extend(child.events.iter().cloned());
+                    outs.extend(child.conds.first().cloned());
+                    let o = self.pick(&outs).to_string();
+                    format!("{inst}.{o}")
+                }
                 _ => self.pick(&d.flags).to_string(),
             };
         }
@@ -379,6 +392,112 @@ mod tests {
             let out = sit_parser::check_source(format!("random{seed}.sit"), &text);
             assert!(!out.has_errors(), "seed {seed}:\n{}\n{text}", out.render());
         }
+    }
+
+    /// Every construct of the lowered step (`sit_parser::lower`) occurs in the first 40
+    /// random files, the ones the bit-identity tests compile (`tests/build.rs`).
+    #[test]
+    fn random_files_cover_every_construct_of_the_lowering() {
+        use sit_parser::lower::{self, FlagUse, Place, Proc, Reads, Slot, Stmt, Term};
+        use std::collections::BTreeSet;
+        fn stmts(body: &[Stmt], seen: &mut BTreeSet<String>, guarded: bool) {
+            for s in body {
+                let what = match s {
+                    Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => {
+                        terms(&a.operands, seen);
+                        let kind = if matches!(s, Stmt::Otherwise { .. }) {
+                            "otherwise"
+                        } else {
+                            "assign"
+                        };
+                        seen.insert(format!(
+                            "{kind} {:?} guarded={guarded}",
+                            a.proc.runtime().unwrap_or(a.proc.name())
+                        ));
+                        continue;
+                    }
+                    Stmt::If { cond, then, .. } => {
+                        terms(std::slice::from_ref(cond), seen);
+                        stmts(then, seen, true);
+                        "if"
+                    }
+                    Stmt::SetFlag { .. } => "set flag",
+                    Stmt::Switch { .. } => "switch",
+                    Stmt::Reset { .. } => "reset",
+                };
+                seen.insert(format!("{what} guarded={guarded}"));
+            }
+        }
+        fn terms(ts: &[Term], seen: &mut BTreeSet<String>) {
+            for t in ts {
+                t.visit(&mut |t| {
+                    if let Term::Read(Place { path, slot }) = t {
+                        let slot = match slot {
+                            Slot::Var(_) => "var",
+                            Slot::Event(_) => "event",
+                            Slot::On(_) => "on",
+                            Slot::Time => "time",
+                            Slot::Dt => "dt",
+                        };
+                        seen.insert(format!("read {slot} depth={}", path.len().min(2)));
+                    }
+                });
+            }
+        }
+        let mut seen = BTreeSet::new();
+        for seed in 0..40 {
+            let out = sit_parser::check_source("r.sit", &random_file(seed, Size::default()));
+            let program = out.program.expect("valid");
+            for id in 0..program.models.len() {
+                let m = lower::model(&program, id, Reads::Inline).expect("lowers");
+                stmts(&m.body, &mut seen, false);
+                for f in &m.flags {
+                    seen.insert(format!("flag {f:?}"));
+                }
+                for link in &m.subs {
+                    seen.insert(format!("sub on={}", link.initially_on));
+                }
+            }
+        }
+        let mut missing = Vec::new();
+        let mut want: Vec<String> = Vec::new();
+        for p in [
+            Proc::Expr,
+            Proc::Integral,
+            Proc::IntegralLimited,
+            Proc::Lag,
+            Proc::Deriv { mem: 0 },
+            Proc::Hysteresis,
+        ] {
+            let p = p.runtime().unwrap_or(p.name());
+            want.push(format!("assign {p:?} guarded=true"));
+            want.push(format!("assign {p:?} guarded=false"));
+        }
+        want.push("otherwise \"expr\" guarded=false".into());
+        for w in ["set flag", "switch", "reset", "if"] {
+            want.push(format!("{w} guarded=true"));
+        }
+        want.push("if guarded=false".into());
+        for f in [FlagUse::AlwaysSet, FlagUse::Tracked { mutated: true }] {
+            want.push(format!("flag {f:?}"));
+        }
+        want.extend(["sub on=true".into(), "sub on=false".into()]);
+        for slot in ["var", "event", "on", "time", "dt"] {
+            want.push(format!("read {slot} depth=0"));
+        }
+        // Through a submodel (its outputs, and its conditions inlined where read).
+        for slot in ["var", "event", "time"] {
+            want.push(format!("read {slot} depth=1"));
+        }
+        for w in want {
+            if !seen.contains(&w) {
+                missing.push(w);
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "never generated: {missing:?}\nseen: {seen:?}"
+        );
     }
 
     #[test]

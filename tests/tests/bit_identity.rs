@@ -5,7 +5,7 @@
 use sit_runtime::Model;
 use std::path::PathBuf;
 
-#[allow(clippy::all, missing_docs, dead_code)]
+#[allow(missing_docs, dead_code)]
 mod compiled {
     include!(concat!(env!("OUT_DIR"), "/compiled.rs"));
 }

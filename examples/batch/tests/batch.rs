@@ -1,5 +1,5 @@
 //! The batch form against the scalar model, bit for bit, on every model of the library
-//! without submodels and on random models; and the speed of a batch step (ignored test).
+//! (submodels included) and on random models; and the speed of a batch step (ignored test).
 
 use embed_batch::{all, m_van_der_pol::VanDerPol, m_van_der_pol::VanDerPolBatch};
 use sit_runtime::Model;
@@ -22,6 +22,9 @@ fn every_batch_is_bit_identical_to_its_scalar_model() {
         "thermostat",
         "dahlquist",
         "bouncing_ball",
+        // Submodels: steps under `on`, switches and `reset(sub)` per lane.
+        "coordinator",
+        "positioning",
     ] {
         assert!(
             cases.iter().any(|c| c.0 == stem),

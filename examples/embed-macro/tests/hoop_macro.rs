@@ -1,5 +1,6 @@
 //! The hoop compiled by `include_model!` is the hoop of the build script, bit for bit,
-//! and it comes to rest at the static deflection.
+//! and it comes to rest at the static deflection; the batch form from
+//! `include_model!(PATH, batch)` steps each lane as the scalar model does.
 
 use embed_macro::hoop::Hoop;
 
@@ -22,4 +23,23 @@ fn same_bits_as_the_build_script_and_comes_to_rest() {
         deflection > 0.9 * lo && deflection < 1.1 * hi,
         "{deflection}"
     );
+}
+
+#[test]
+fn the_batch_form_of_the_macro_steps_each_lane_as_the_scalar_model() {
+    use embed_macro::van_der_pol::{VanDerPol, VanDerPolBatch};
+    let mut batch = VanDerPolBatch::<4>::new();
+    let mut scalars: Vec<VanDerPol> = (0..4).map(|_| VanDerPol::new()).collect();
+    for (l, m) in scalars.iter_mut().enumerate() {
+        m.mu = 0.5 + l as f64;
+        assert!(batch.set_lane(l, m));
+    }
+    for _ in 0..10_000 {
+        batch.step(1e-3);
+        scalars.iter_mut().for_each(|m| m.step(1e-3));
+    }
+    for (l, m) in scalars.iter().enumerate() {
+        assert_eq!(batch.x0[l].to_bits(), m.x0.to_bits(), "lane {l}");
+        assert_eq!(batch.x1[l].to_bits(), m.x1.to_bits(), "lane {l}");
+    }
 }

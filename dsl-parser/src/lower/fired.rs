@@ -1,13 +1,13 @@
 //! Liveness of the `otherwise` flags: which sets of a flag some later read can see.
 //!
-//! The rules of `step` set flag `k` (`fired_k = true`) when they assign the target of
-//! an `otherwise` rule, which reads it (`if !fired_k { ... }`). A set is emitted only
-//! when a read can see it, that is when the flag is live after the set (some path from
-//! it reaches a read without passing another set), so rustc's `unused_assignments`
-//! never fires. A flag whose initial `false` no read can see (every path to every read
-//! sets it) is `true` at every read: it is declared `true` and never set.
+//! The rules of `step` set flag `k` when they assign the target of an `otherwise`
+//! rule, which reads it. A set is kept only when a read can see it, that is when the
+//! flag is live after the set (some path from it reaches a read without passing another
+//! set), so generated code has no dead store (rustc's `unused_assignments`). A flag
+//! whose initial `false` no read can see (every path to every read sets it) is `true`
+//! at every read: it is [`crate::lower::FlagUse::AlwaysSet`] and never set.
 
-use sit_parser::ir::{Assign, Stmt};
+use crate::ir::{Assign, Stmt};
 
 /// Where each `otherwise` flag is set and read, by pre-order position of the statements
 /// (the first top-level statement is 1; a block's first statement follows its `if`).
@@ -111,7 +111,7 @@ fn nested(s: &Stmt) -> usize {
 }
 
 /// The number of statements of `body`, nested ones included.
-pub(crate) fn size(body: &[Stmt]) -> usize {
+fn size(body: &[Stmt]) -> usize {
     body.iter().map(|s| 1 + nested(s)).sum()
 }
 
@@ -131,8 +131,8 @@ fn visit_assigns(body: &[Stmt], pos: &mut usize, f: &mut impl FnMut(&Assign, usi
 mod tests {
     use super::*;
 
-    fn fired_of(src: &str) -> (sit_parser::ir::Model, Fired) {
-        let out = sit_parser::check_source("t.sit", src);
+    fn fired_of(src: &str) -> (crate::ir::Model, Fired) {
+        let out = crate::check_source("t.sit", src);
         let program = out.program.expect("checks");
         let m = program.models[0].clone();
         let fired = Fired::new(&m.body, m.fired);

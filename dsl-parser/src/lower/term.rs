@@ -1,0 +1,264 @@
+//! Expressions with every name resolved to a place of the instance tree, derived params and conditions inlined on request.
+
+use crate::ir::{self, ArithOp, CmpOp, CondId, EventId, Func, ModelId, Program, SubId, VarId};
+
+/// Deepest nesting of submodels, and of expressions with derived params and conditions
+/// inlined, accepted: above the checker's 1000 operators per expression, so that every
+/// single expression it accepts lowers; beyond it (long chains of derived params or
+/// conditions, or a cycle in a malformed program) is an error, not a stack overflow.
+pub const MAX_DEPTH: u32 = 2048;
+
+/// Most expression nodes in one lowered model once derived params and conditions are
+/// inlined where they are read: `p1 = p0 + p0; p2 = p1 + p1; ...` doubles at each line,
+/// so 40 lines would expand to 2^40 nodes (a hang); this turns it into an error.
+pub const MAX_OPS: usize = 1 << 22;
+
+/// A stored value of one instance, as seen from the instance whose code reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Place {
+    /// The submodels to go through, outermost first (empty: the reading instance).
+    pub path: Vec<SubId>,
+    /// The value in that instance.
+    pub slot: Slot,
+}
+
+/// A stored value of an instance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Slot {
+    /// A free param, input or state (never a derived param: see [`Term::Derived`]).
+    Var(VarId),
+    /// The value of an event in this step.
+    Event(EventId),
+    /// Whether a direct submodel is switched on.
+    On(SubId),
+    /// The instance's clock.
+    Time,
+    /// The length of the current step.
+    Dt,
+}
+
+/// A typed expression over [`Place`]s: [`ir::Expr`] with names resolved through
+/// submodels. Operands are evaluated in the order of the tree, exactly as written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Term {
+    /// A real literal.
+    Num(f64),
+    /// A logical literal.
+    Bool(bool),
+    /// A stored value (real or flag, by the type of the variable).
+    Read(Place),
+    /// A derived param left by name ([`Reads::Named`]): the slot is a [`Slot::Var`].
+    Derived(Place),
+    /// A pred or situation left by name ([`Reads::Named`]), in the instance at `path`.
+    Cond(Vec<SubId>, CondId),
+    /// Unary real minus.
+    Neg(Box<Term>),
+    /// Logical not.
+    Not(Box<Term>),
+    /// Real arithmetic (`^` is `sit_runtime::math::pow`).
+    Arith(ArithOp, Box<Term>, Box<Term>),
+    /// Comparison of two reals.
+    Cmp(CmpOp, Box<Term>, Box<Term>),
+    /// Logical and (no side effects: evaluating both sides is allowed).
+    And(Box<Term>, Box<Term>),
+    /// Logical or.
+    Or(Box<Term>, Box<Term>),
+    /// A pure procedure of the runtime library.
+    Call(Func, Vec<Term>),
+}
+
+impl Term {
+    /// Call `f` on this term and every subterm, parents first.
+    pub fn visit(&self, f: &mut impl FnMut(&Term)) {
+        f(self);
+        match self {
+            Term::Neg(a) | Term::Not(a) => a.visit(f),
+            Term::Arith(_, a, b) | Term::Cmp(_, a, b) | Term::And(a, b) | Term::Or(a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            Term::Call(_, xs) => xs.iter().for_each(|x| x.visit(f)),
+            _ => {}
+        }
+    }
+
+    /// Whether the term reads nothing (literals and operators only).
+    pub fn is_constant(&self) -> bool {
+        let mut constant = true;
+        self.visit(&mut |t| {
+            constant &= !matches!(t, Term::Read(_) | Term::Derived(_) | Term::Cond(..))
+        });
+        constant
+    }
+}
+
+/// How reads of derived params and conditions are lowered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reads {
+    /// Replaced by their definitions, where they are read (the same tree, so the same
+    /// operations in the same order): for back ends without accessors.
+    Inline,
+    /// Kept as [`Term::Derived`] and [`Term::Cond`]: for back ends that evaluate them
+    /// through an accessor of their own.
+    Named,
+}
+
+/// Why an expression could not be lowered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LowerError {
+    /// Inlining nests deeper than [`MAX_DEPTH`] or grows beyond [`MAX_OPS`].
+    #[error("{0}")]
+    TooLarge(String),
+    /// The program is not a checked one (an index out of range, a type mismatch).
+    #[error("malformed program: {0}")]
+    Malformed(String),
+}
+
+/// Lowers the expressions of one model (see [`Reads`]), counting against [`MAX_OPS`].
+pub(crate) struct Lowerer<'p> {
+    program: &'p Program,
+    reads: Reads,
+    ops: usize,
+}
+
+impl<'p> Lowerer<'p> {
+    pub(crate) fn new(program: &'p Program, reads: Reads) -> Lowerer<'p> {
+        Lowerer {
+            program,
+            reads,
+            ops: 0,
+        }
+    }
+
+    fn model(&self, id: ModelId) -> Result<&'p ir::Model, LowerError> {
+        self.program
+            .models
+            .get(id)
+            .ok_or_else(|| LowerError::Malformed(format!("no model with index {id}")))
+    }
+
+    /// `e`, written in the scope of model `model`, as a term of that scope.
+    pub(crate) fn term(&mut self, model: ModelId, e: &ir::Expr) -> Result<Term, LowerError> {
+        let mut path = Vec::new();
+        self.go(model, &mut path, e, 0)
+    }
+
+    /// `e` in the scope of `model`, reached from the reading instance through `path`.
+    fn go(
+        &mut self,
+        model: ModelId,
+        path: &mut Vec<SubId>,
+        e: &ir::Expr,
+        depth: u32,
+    ) -> Result<Term, LowerError> {
+        use ir::Expr as E;
+        self.ops += 1;
+        if depth > MAX_DEPTH {
+            return Err(LowerError::TooLarge(format!(
+                "an expression is nested more than {MAX_DEPTH} levels deep once derived \
+                 params and conditions are inlined where they are read"
+            )));
+        }
+        if self.ops > MAX_OPS {
+            return Err(LowerError::TooLarge(format!(
+                "the expressions expand to more than {MAX_OPS} operations once derived \
+                 params and conditions are inlined where they are read"
+            )));
+        }
+        let m = self.model(model)?;
+        let d = depth + 1;
+        let place = |path: &[SubId], slot| Place {
+            path: path.to_vec(),
+            slot,
+        };
+        let boxed = |t: Result<Term, LowerError>| t.map(Box::new);
+        Ok(match e {
+            E::Num(x) => Term::Num(*x),
+            E::Bool(b) => Term::Bool(*b),
+            E::Var(v) => {
+                let var = get(&m.vars, *v, "variable")?;
+                match (var.is_derived(), self.reads) {
+                    (false, _) => Term::Read(place(path, Slot::Var(*v))),
+                    (true, Reads::Named) => Term::Derived(place(path, Slot::Var(*v))),
+                    (true, Reads::Inline) => self.go(model, path, &var.init, d)?,
+                }
+            }
+            E::Cond(c) => {
+                let cond = get(&m.conds, *c, "condition")?;
+                match self.reads {
+                    Reads::Named => Term::Cond(path.clone(), *c),
+                    Reads::Inline => self.go(model, path, &cond.expr, d)?,
+                }
+            }
+            E::Event(ev) => {
+                get(&m.events, *ev, "event")?;
+                Term::Read(place(path, Slot::Event(*ev)))
+            }
+            E::SubOn(s) => {
+                get(&m.subs, *s, "submodel")?;
+                Term::Read(place(path, Slot::On(*s)))
+            }
+            E::SubVar(s, x) => self.sub(model, path, *s, &E::Var(*x), d)?,
+            E::SubCond(s, x) => self.sub(model, path, *s, &E::Cond(*x), d)?,
+            E::SubEvent(s, x) => self.sub(model, path, *s, &E::Event(*x), d)?,
+            E::Time => Term::Read(place(path, Slot::Time)),
+            E::Dt => Term::Read(place(path, Slot::Dt)),
+            E::Neg(a) => Term::Neg(boxed(self.go(model, path, a, d))?),
+            E::Not(a) => Term::Not(boxed(self.go(model, path, a, d))?),
+            E::Arith(op, a, b) => Term::Arith(
+                *op,
+                boxed(self.go(model, path, a, d))?,
+                boxed(self.go(model, path, b, d))?,
+            ),
+            E::Cmp(op, a, b) => Term::Cmp(
+                *op,
+                boxed(self.go(model, path, a, d))?,
+                boxed(self.go(model, path, b, d))?,
+            ),
+            E::And(a, b) => Term::And(
+                boxed(self.go(model, path, a, d))?,
+                boxed(self.go(model, path, b, d))?,
+            ),
+            E::Or(a, b) => Term::Or(
+                boxed(self.go(model, path, a, d))?,
+                boxed(self.go(model, path, b, d))?,
+            ),
+            E::Call(f, args) => {
+                if args.len() != f.arity() {
+                    return Err(LowerError::Malformed(format!(
+                        "`{}` called with {} arguments",
+                        f.name(),
+                        args.len()
+                    )));
+                }
+                let args = args
+                    .iter()
+                    .map(|a| self.go(model, path, a, d))
+                    .collect::<Result<_, _>>()?;
+                Term::Call(*f, args)
+            }
+        })
+    }
+
+    /// `e` read in submodel `s` of `model`.
+    fn sub(
+        &mut self,
+        model: ModelId,
+        path: &mut Vec<SubId>,
+        s: SubId,
+        e: &ir::Expr,
+        depth: u32,
+    ) -> Result<Term, LowerError> {
+        let child = get(&self.model(model)?.subs, s, "submodel")?.model;
+        path.push(s);
+        let t = self.go(child, path, e, depth);
+        path.pop();
+        t
+    }
+}
+
+/// `xs[i]`, or an error naming `what`.
+pub(crate) fn get<'a, T>(xs: &'a [T], i: usize, what: &str) -> Result<&'a T, LowerError> {
+    xs.get(i)
+        .ok_or_else(|| LowerError::Malformed(format!("{what} index {i} out of range")))
+}

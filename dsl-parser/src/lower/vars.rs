@@ -1,0 +1,125 @@
+//! The variables of a model seen through `sit_runtime::Model`, in index order, with what may be set.
+
+use super::term::{LowerError, MAX_DEPTH, get};
+use crate::ir::{CondId, CondKind, EventId, ModelId, Program, SubId, Ty, VarId, VarKind};
+
+/// One variable of the flattened list.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// Dotted name (`roll.x`, `roll.on`).
+    pub name: String,
+    /// The instance it belongs to, from the root (empty: the root's own); for
+    /// [`Item::On`], the parent of the submodel switched.
+    pub path: Vec<SubId>,
+    /// The model of that instance.
+    pub model: ModelId,
+    /// What it is in that model.
+    pub item: Item,
+    /// Real or logical.
+    pub ty: Ty,
+    /// Declared `output` in its own model (`false` for `NAME.on`).
+    pub output: bool,
+    /// Whether it can be set, and why not.
+    pub access: Access,
+}
+
+/// What a variable of the list is, in its instance's model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Item {
+    /// A param, input or state.
+    Var(VarId, VarKind),
+    /// A pred or situation.
+    Cond(CondId, CondKind),
+    /// An event.
+    Event(EventId),
+    /// `NAME.on` of a direct submodel.
+    On(SubId),
+}
+
+/// Whether a variable can be set from outside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// A free param or input not bound by the parent, a state, or `NAME.on`.
+    Settable,
+    /// A param or input bound by the parent.
+    Bound,
+    /// A derived param: computed from other params.
+    Derived,
+    /// A pred, situation or event: computed.
+    Computed,
+}
+
+/// The variables of `root`: its vars, conds and events in declaration order, then for
+/// each submodel `NAME.on` followed by the submodel's own list prefixed by `NAME.`.
+pub fn variables(program: &Program, root: ModelId) -> Result<Vec<Entry>, LowerError> {
+    let mut out = Vec::new();
+    flatten(program, root, "", &mut Vec::new(), &[], &mut out)?;
+    Ok(out)
+}
+
+/// Appends the entries of an instance of `model` at `path`, named with `prefix`;
+/// `bound` lists the variables its parent binds.
+fn flatten(
+    program: &Program,
+    model: ModelId,
+    prefix: &str,
+    path: &mut Vec<SubId>,
+    bound: &[VarId],
+    out: &mut Vec<Entry>,
+) -> Result<(), LowerError> {
+    if path.len() > MAX_DEPTH as usize {
+        return Err(LowerError::TooLarge(
+            "the instance tree is too deep (cyclic submodels?)".into(),
+        ));
+    }
+    let m = get(&program.models, model, "model")?;
+    let here = path.clone();
+    let entry = |name: String, item, ty, output, access| Entry {
+        name,
+        path: here.clone(),
+        model,
+        item,
+        ty,
+        output,
+        access,
+    };
+    for (i, v) in m.vars.iter().enumerate() {
+        let access = match v.kind {
+            _ if v.is_derived() => Access::Derived,
+            VarKind::Param { .. } | VarKind::Input if bound.contains(&i) => Access::Bound,
+            _ => Access::Settable,
+        };
+        let name = format!("{prefix}{}", v.name);
+        out.push(entry(name, Item::Var(i, v.kind), v.ty, v.output, access));
+    }
+    for (c, cond) in m.conds.iter().enumerate() {
+        let name = format!("{prefix}{}", cond.name);
+        let item = Item::Cond(c, cond.kind);
+        out.push(entry(name, item, Ty::Flag, cond.output, Access::Computed));
+    }
+    for (e, ev) in m.events.iter().enumerate() {
+        let name = format!("{prefix}{}", ev.name);
+        out.push(entry(
+            name,
+            Item::Event(e),
+            Ty::Flag,
+            ev.output,
+            Access::Computed,
+        ));
+    }
+    for (s, sub) in m.subs.iter().enumerate() {
+        let name = format!("{prefix}{}.on", sub.name);
+        out.push(entry(name, Item::On(s), Ty::Flag, false, Access::Settable));
+        let bound: Vec<VarId> = sub
+            .param_bindings
+            .iter()
+            .chain(&sub.input_bindings)
+            .map(|b| b.var)
+            .collect();
+        path.push(s);
+        let sub_prefix = format!("{prefix}{}.", sub.name);
+        flatten(program, sub.model, &sub_prefix, path, &bound, out)?;
+        path.pop();
+    }
+    Ok(())
+}
