@@ -5,11 +5,11 @@
 //! params and conditions inlined where they are read, exactly as the IR tree writes them.
 
 use crate::code::{
-    Cmp, Code, EventCode, Init, Logic, Node, Num, Read, Site, Stmt, SubNode, Update, VarEntry,
+    Code, EventCode, Init, Logic, Node, Num, Read, Site, Stmt, SubNode, Update, VarEntry,
 };
 use crate::{InterpError, SiteKind};
 use sit_parser::Span;
-use sit_parser::ir::{self, ArithOp, CmpOp, Expr, Func, ModelId, Program, Rhs, Ty};
+use sit_parser::ir::{self, ArithOp, Expr, Func, ModelId, Program, Rhs, Ty};
 use sit_runtime::{SetError, ValueType, VarKind, math};
 use std::cell::RefCell;
 
@@ -522,16 +522,8 @@ impl Compiler<'_> {
             Expr::And(a, b) => Logic::And(two(a, b)?),
             Expr::Or(a, b) => Logic::Or(two(a, b)?),
             Expr::Cmp(op, a, b) => {
-                let op = match op {
-                    CmpOp::Lt => Cmp::Lt,
-                    CmpOp::Le => Cmp::Le,
-                    CmpOp::Gt => Cmp::Gt,
-                    CmpOp::Ge => Cmp::Ge,
-                    CmpOp::Eq => Cmp::Eq,
-                    CmpOp::Ne => Cmp::Ne,
-                };
                 Logic::Cmp(
-                    op,
+                    *op,
                     Box::new((self.num(n, a, depth + 1)?, self.num(n, b, depth + 1)?)),
                 )
             }
