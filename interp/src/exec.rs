@@ -70,3 +70,6 @@ pub(crate) fn reset<const CHECK: bool>(m: &Machine, s: &mut State) -> Result<(),
 pub(crate) fn step<const CHECK: bool>(m: &Machine, s: &mut State, dt: f64) -> Result<(), Fault> {
     m.run(&m.programs.step[usize::from(CHECK)], s, dt)
 }
+impl Machine {
+    pub(crate) fn programs_step(&self) -> &[Op] { &self.programs.step[0] }
+}

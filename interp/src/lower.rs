@@ -42,7 +42,7 @@ pub(crate) fn lower(code: &Code) -> Option<Programs> {
     lower_all(code, &mut consts, code.reals)?;
     let temp_base = code.reals.checked_add(consts.values.len())?;
     let (step, resets, construct, temps) = lower_all(code, &mut consts, temp_base)?;
-    let reals = temp_base.checked_add(temps.0)?;
+    let reals = temp_base.checked_add(temps.0 + 1)?;
     let flags = code.flags.checked_add(temps.1)?;
     Slot::try_from(reals.max(flags)).ok()?;
     Some(Programs {
@@ -112,6 +112,8 @@ struct Lowerer<'c> {
     flag_temps: (usize, usize),
     /// Some slot or site did not fit a [`Slot`].
     overflow: bool,
+    /// The real slot whose value `acc` holds at this point of the program, if known.
+    held: Option<Slot>,
 }
 
 /// A jump target, before it is placed.
@@ -130,6 +132,7 @@ impl<'c> Lowerer<'c> {
             temps: (0, 0),
             flag_temps: (0, 0),
             overflow: false,
+            held: None,
         }
     }
 
@@ -167,6 +170,8 @@ impl<'c> Lowerer<'c> {
 
     fn place(&mut self, l: Label) {
         self.labels[l.0 as usize] = Some(self.ops.len());
+        // Paths join here: what `acc` holds is no longer known.
+        self.held = None;
     }
 
     fn constant(&mut self, c: f64) -> Slot {
@@ -180,7 +185,8 @@ impl<'c> Lowerer<'c> {
     }
 
     fn temp(&mut self) -> Slot {
-        let t = self.temp_base + self.temps.0;
+        // The first temporary is the junk slot.
+        let t = self.temp_base + 1 + self.temps.0;
         self.temps.0 += 1;
         self.temps.1 = self.temps.1.max(self.temps.0);
         self.slot(t)
@@ -197,7 +203,7 @@ impl<'c> Lowerer<'c> {
     fn step(&mut self, n: usize) {
         let node = &self.code.nodes[n];
         let d = self.slot(node.dt);
-        self.emit(Op::SetDt { d });
+        self.put(Op::SetDt { d }, d);
         for sub in &node.subs {
             let skip = self.label();
             let a = self.slot(sub.on);
@@ -217,7 +223,7 @@ impl<'c> Lowerer<'c> {
         self.clear_flags(node.fired.clone());
         self.stmts(&node.body);
         let d = self.slot(node.time);
-        self.emit(Op::AdvanceTime { d });
+        self.put(Op::AdvanceTime { d }, d);
     }
 
     /// The reset of node `n`; its submodels' resets are calls.
@@ -228,8 +234,7 @@ impl<'c> Lowerer<'c> {
                 self.init(b);
             }
             let node = self.slot(sub.node);
-            let check = self.check;
-            self.emit(Op::Reset { node, check });
+            self.call_reset(node);
         }
         for sub in &node.subs {
             let d = self.slot(sub.on);
@@ -249,7 +254,7 @@ impl<'c> Lowerer<'c> {
         let zero = self.constant(0.0);
         for d in [node.time, node.dt] {
             let d = self.slot(d);
-            self.emit(Op::Copy { d, a: zero });
+            self.put(Op::Copy { d, a: zero }, d);
         }
         for ev in &node.events {
             let d = self.slot(ev.value);
@@ -257,6 +262,13 @@ impl<'c> Lowerer<'c> {
             let prev = self.slot(ev.prev);
             self.flag_into(&ev.cond.0, prev);
         }
+    }
+
+    /// Resets `node`: any real slot may change.
+    fn call_reset(&mut self, node: Slot) {
+        let check = self.check;
+        self.emit(Op::Reset { node, check });
+        self.held = None;
     }
 
     fn clear_flags(&mut self, r: std::ops::Range<usize>) {
@@ -271,7 +283,7 @@ impl<'c> Lowerer<'c> {
         match i {
             Init::Real(slot, e, site) => {
                 let d = self.slot(*slot);
-                self.num(&e.0, Some(d));
+                self.value(&e.0, d);
                 self.checked(d, *site);
             }
             Init::Flag(slot, e) => {
@@ -333,112 +345,173 @@ impl<'c> Lowerer<'c> {
             }
             Stmt::Reset(node) => {
                 let node = self.slot(*node);
-                let check = self.check;
-                self.emit(Op::Reset { node, check });
+                self.call_reset(node);
             }
         }
     }
 
     /// `r[d] = rhs`, calling the runtime procedure of the right-hand side.
     fn update(&mut self, d: Slot, rhs: &Update) {
-        match rhs {
-            Update::Expr(e) => {
-                self.num(&e.0, Some(d));
-            }
-            Update::Integral(x) => {
-                let a = self.num(&x.0, None);
-                self.emit(Op::Integral { d, a });
-            }
+        let op = match rhs {
+            Update::Expr(e) => return self.value(&e.0, d),
+            Update::Integral(x) => match self.operand(&x.0) {
+                V::S(a) => Op::IntegralS { d, a },
+                V::A => Op::IntegralA { d },
+            },
             Update::IntegralLimited(xs) => {
-                let a = self.num(&xs.0.0, None);
-                let lo = self.num(&xs.1.0, None);
-                let hi = self.num(&xs.2.0, None);
-                self.emit(Op::IntegralLimited { d, a, lo, hi });
+                let a = self.in_slot(&xs.0.0);
+                let lo = self.in_slot(&xs.1.0);
+                let hi = self.in_slot(&xs.2.0);
+                Op::IntegralLimited { d, a, lo, hi }
             }
             Update::Lag(xs) => {
-                let a = self.num(&xs.0.0, None);
-                let t = self.num(&xs.1.0, None);
-                let k = self.num(&xs.2.0, None);
-                self.emit(Op::Lag { d, a, t, k });
+                let a = self.in_slot(&xs.0.0);
+                let t = self.in_slot(&xs.1.0);
+                let k = self.in_slot(&xs.2.0);
+                Op::Lag { d, a, t, k }
             }
             Update::Deriv(x, mem) => {
-                let a = self.num(&x.0, None);
+                let a = self.in_slot(&x.0);
                 let mem = self.slot(*mem);
-                self.emit(Op::Deriv { d, a, mem });
+                Op::Deriv { d, a, mem }
             }
             Update::Hysteresis(xs) => {
-                let a = self.num(&xs.0.0, None);
-                let lo = self.num(&xs.1.0, None);
-                let hi = self.num(&xs.2.0, None);
-                let b = self.num(&xs.3.0, None);
-                self.emit(Op::Hysteresis { d, a, lo, hi, b });
+                let a = self.in_slot(&xs.0.0);
+                let lo = self.in_slot(&xs.1.0);
+                let hi = self.in_slot(&xs.2.0);
+                let b = self.in_slot(&xs.3.0);
+                Op::Hysteresis { d, a, lo, hi, b }
+            }
+        };
+        self.put(op, d);
+    }
+
+    /// The slot holding a leaf's value (a model slot or a literal's), `None` if `e` is
+    /// an operation.
+    fn leaf(&mut self, e: &Num) -> Option<Slot> {
+        match e {
+            Num::Const(c) => Some(self.constant(*c)),
+            Num::Slot(i) => Some(self.slot(*i)),
+            _ => None,
+        }
+    }
+
+    /// Emits the operations computing `e`, leaving its value in `acc` and in `r[d]`.
+    fn value(&mut self, e: &Num, d: Slot) {
+        let mark = self.temps.0;
+        let (kind, ab) = match e {
+            Num::Const(_) | Num::Slot(_) => {
+                if let Some(a) = self.leaf(e) {
+                    self.put(Op::Copy { d, a }, d);
+                }
+                return;
+            }
+            Num::Neg(x) => {
+                let op = match self.operand(x) {
+                    V::S(a) => Op::NegS { d, a },
+                    V::A => Op::NegA { d },
+                };
+                return self.put(op, d);
+            }
+            Num::F1(f, x) => {
+                let f = *f;
+                let op = match self.operand(x) {
+                    V::S(a) => Op::F1S { f, d, a },
+                    V::A => Op::F1A { f, d },
+                };
+                return self.put(op, d);
+            }
+            Num::F2(f, ab) => {
+                let (a, b) = (self.in_slot(&ab.0), self.in_slot(&ab.1));
+                self.temps.0 = mark;
+                return self.put(Op::F2 { f: *f, d, a, b }, d);
+            }
+            Num::F3(f, abc) => {
+                let a = self.in_slot(&abc.0);
+                let b = self.in_slot(&abc.1);
+                let c = self.in_slot(&abc.2);
+                self.temps.0 = mark;
+                return self.put(Op::F3(Box::new((*f, [d, a, b, c]))), d);
+            }
+            Num::Add(ab) => (Arith::Add, ab),
+            Num::Sub(ab) => (Arith::Sub, ab),
+            Num::Mul(ab) => (Arith::Mul, ab),
+            Num::Div(ab) => (Arith::Div, ab),
+        };
+        let two = self.operands(&ab.0, &ab.1);
+        let op = kind.op(d, two);
+        self.temps.0 = mark;
+        self.put(op, d);
+    }
+
+    /// One operand: `acc` if it is a leaf whose value `acc` holds or an operation
+    /// (computed into `acc`), else its slot.
+    fn operand(&mut self, e: &Num) -> V {
+        match self.leaf(e) {
+            Some(a) if self.held == Some(a) => V::A,
+            Some(a) => V::S(a),
+            None => {
+                let junk = self.junk();
+                self.value(e, junk);
+                V::A
             }
         }
     }
 
-    /// Emits the operations computing `e`; returns the slot holding its value: `dst`
-    /// if given (the last operation writes it, after every operand is read), else a
-    /// model slot, a literal's slot or a temporary.
-    fn num(&mut self, e: &Num, dst: Option<Slot>) -> Slot {
-        let leaf = |l: &mut Self, a: Slot| match dst {
-            Some(d) => {
-                l.emit(Op::Copy { d, a });
-                d
+    /// Two operands, computed left to right; at most one is `acc` (an operation on the
+    /// left is spilled to a temporary when the right is an operation too).
+    fn operands(&mut self, x: &Num, y: &Num) -> Two {
+        match (self.leaf(x), self.leaf(y)) {
+            (Some(a), Some(b)) => {
+                if self.held == Some(a) {
+                    Two::AS(b)
+                } else if self.held == Some(b) {
+                    Two::SA(a)
+                } else {
+                    Two::SS(a, b)
+                }
             }
-            None => a,
-        };
-        let mark = self.temps.0;
-        let (op, d): (fn(Slot, Slot, Slot) -> Op, _) = match e {
-            Num::Const(c) => {
-                let a = self.constant(*c);
-                return leaf(self, a);
+            (None, Some(b)) => {
+                let junk = self.junk();
+                self.value(x, junk);
+                Two::AS(b)
             }
-            Num::Slot(i) => {
-                let a = self.slot(*i);
-                return leaf(self, a);
+            (Some(a), None) => {
+                // Reading the slot after `y` is computed reads the same value: an
+                // expression writes only temporaries.
+                let junk = self.junk();
+                self.value(y, junk);
+                Two::SA(a)
             }
-            Num::Neg(a) => {
-                let a = self.num(a, None);
-                let d = self.result(mark, dst);
-                self.emit(Op::Neg { d, a });
-                return d;
+            (None, None) => {
+                let t = self.temp();
+                self.value(x, t);
+                let junk = self.junk();
+                self.value(y, junk);
+                Two::SA(t)
             }
-            Num::F1(f, a) => {
-                let a = self.num(a, None);
-                let d = self.result(mark, dst);
-                self.emit(Op::F1 { f: *f, d, a });
-                return d;
-            }
-            Num::F2(f, ab) => {
-                let (a, b) = (self.num(&ab.0, None), self.num(&ab.1, None));
-                let d = self.result(mark, dst);
-                self.emit(Op::F2 { f: *f, d, a, b });
-                return d;
-            }
-            Num::F3(f, abc) => {
-                let a = self.num(&abc.0, None);
-                let b = self.num(&abc.1, None);
-                let c = self.num(&abc.2, None);
-                let d = self.result(mark, dst);
-                self.emit(Op::F3(Box::new((*f, [d, a, b, c]))));
-                return d;
-            }
-            Num::Add(ab) => (|d, a, b| Op::Add { d, a, b }, ab),
-            Num::Sub(ab) => (|d, a, b| Op::Sub { d, a, b }, ab),
-            Num::Mul(ab) => (|d, a, b| Op::Mul { d, a, b }, ab),
-            Num::Div(ab) => (|d, a, b| Op::Div { d, a, b }, ab),
-        };
-        let (a, b) = (self.num(&d.0, None), self.num(&d.1, None));
-        let d = self.result(mark, dst);
-        self.emit(op(d, a, b));
-        d
+        }
     }
 
-    /// The slot of an operation's result: `dst`, or a temporary (the operands'
-    /// temporaries from `mark` on are free again, since the operation reads them first).
-    fn result(&mut self, mark: usize, dst: Option<Slot>) -> Slot {
-        self.temps.0 = mark;
-        dst.unwrap_or_else(|| self.temp())
+    /// The slot holding the value of `e`: a leaf's own, or a temporary it is computed
+    /// into (freed by the caller).
+    fn in_slot(&mut self, e: &Num) -> Slot {
+        self.leaf(e).unwrap_or_else(|| {
+            let t = self.temp();
+            self.value(e, t);
+            t
+        })
+    }
+
+    /// Emits an operation that leaves its result in `acc` and in `r[d]`.
+    fn put(&mut self, op: Op, d: Slot) {
+        self.ops.push(op);
+        self.held = Some(d);
+    }
+
+    /// The slot that receives intermediate results nobody reads.
+    fn junk(&mut self) -> Slot {
+        self.slot(self.temp_base)
     }
 
     /// The flag slot holding the value of `e` (a model flag, or a temporary).
@@ -507,22 +580,97 @@ impl<'c> Lowerer<'c> {
             }
             Logic::Cmp(op, ab) => {
                 let mark = self.temps.0;
-                let (a, b) = (self.num(&ab.0, None), self.num(&ab.1, None));
+                let two = self.operands(&ab.0, &ab.1);
                 self.temps.0 = mark;
-                // `a > b` is `b < a` (also for NaN); `a != b` is `!(a == b)`.
-                let (a, b) = match op {
-                    CmpOp::Gt | CmpOp::Ge => (b, a),
-                    _ => (a, b),
-                };
-                self.emit(match (op, when) {
-                    (CmpOp::Lt | CmpOp::Gt, true) => Op::JumpIfLt { a, b, t },
-                    (CmpOp::Lt | CmpOp::Gt, false) => Op::JumpUnlessLt { a, b, t },
-                    (CmpOp::Le | CmpOp::Ge, true) => Op::JumpIfLe { a, b, t },
-                    (CmpOp::Le | CmpOp::Ge, false) => Op::JumpUnlessLe { a, b, t },
-                    (CmpOp::Eq, true) | (CmpOp::Ne, false) => Op::JumpIfEq { a, b, t },
-                    (CmpOp::Eq, false) | (CmpOp::Ne, true) => Op::JumpUnlessEq { a, b, t },
-                });
+                self.emit(compare_jump(*op, when, two, t));
             }
+        }
+    }
+}
+
+/// An operand of one operation: a slot, or the accumulator.
+enum V {
+    S(Slot),
+    A,
+}
+
+/// The two operands of an operation (at most one is the accumulator).
+#[derive(Clone, Copy)]
+enum Two {
+    /// `r[a]`, `r[b]`.
+    SS(Slot, Slot),
+    /// `acc`, `r[b]`.
+    AS(Slot),
+    /// `r[a]`, `acc`.
+    SA(Slot),
+}
+
+impl Two {
+    /// The operands in the other order.
+    fn swap(self) -> Two {
+        match self {
+            Two::SS(a, b) => Two::SS(b, a),
+            Two::AS(b) => Two::SA(b),
+            Two::SA(a) => Two::AS(a),
+        }
+    }
+}
+
+/// An arithmetic operator.
+#[derive(Clone, Copy)]
+enum Arith {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+impl Arith {
+    /// The operation `r[d] = acc = x op y`.
+    fn op(self, d: Slot, two: Two) -> Op {
+        match (self, two) {
+            (Arith::Add, Two::SS(a, b)) => Op::AddSS { d, a, b },
+            (Arith::Add, Two::AS(b)) => Op::AddAS { d, b },
+            (Arith::Add, Two::SA(a)) => Op::AddSA { d, a },
+            (Arith::Sub, Two::SS(a, b)) => Op::SubSS { d, a, b },
+            (Arith::Sub, Two::AS(b)) => Op::SubAS { d, b },
+            (Arith::Sub, Two::SA(a)) => Op::SubSA { d, a },
+            (Arith::Mul, Two::SS(a, b)) => Op::MulSS { d, a, b },
+            (Arith::Mul, Two::AS(b)) => Op::MulAS { d, b },
+            (Arith::Mul, Two::SA(a)) => Op::MulSA { d, a },
+            (Arith::Div, Two::SS(a, b)) => Op::DivSS { d, a, b },
+            (Arith::Div, Two::AS(b)) => Op::DivAS { d, b },
+            (Arith::Div, Two::SA(a)) => Op::DivSA { d, a },
+        }
+    }
+}
+
+/// The jump to `t` if `x op y` is `when`. `x > y` is `y < x` (also for NaN), `x != y`
+/// is `!(x == y)`, and `==` is symmetric.
+fn compare_jump(op: CmpOp, when: bool, two: Two, t: Slot) -> Op {
+    let two = match op {
+        CmpOp::Gt | CmpOp::Ge => two.swap(),
+        _ => two,
+    };
+    let when = if op == CmpOp::Ne { !when } else { when };
+    match (op, when, two) {
+        (CmpOp::Lt | CmpOp::Gt, true, Two::SS(a, b)) => Op::JumpIfLtSS { a, b, t },
+        (CmpOp::Lt | CmpOp::Gt, true, Two::AS(b)) => Op::JumpIfLtAS { b, t },
+        (CmpOp::Lt | CmpOp::Gt, true, Two::SA(a)) => Op::JumpIfLtSA { a, t },
+        (CmpOp::Lt | CmpOp::Gt, false, Two::SS(a, b)) => Op::JumpUnlessLtSS { a, b, t },
+        (CmpOp::Lt | CmpOp::Gt, false, Two::AS(b)) => Op::JumpUnlessLtAS { b, t },
+        (CmpOp::Lt | CmpOp::Gt, false, Two::SA(a)) => Op::JumpUnlessLtSA { a, t },
+        (CmpOp::Le | CmpOp::Ge, true, Two::SS(a, b)) => Op::JumpIfLeSS { a, b, t },
+        (CmpOp::Le | CmpOp::Ge, true, Two::AS(b)) => Op::JumpIfLeAS { b, t },
+        (CmpOp::Le | CmpOp::Ge, true, Two::SA(a)) => Op::JumpIfLeSA { a, t },
+        (CmpOp::Le | CmpOp::Ge, false, Two::SS(a, b)) => Op::JumpUnlessLeSS { a, b, t },
+        (CmpOp::Le | CmpOp::Ge, false, Two::AS(b)) => Op::JumpUnlessLeAS { b, t },
+        (CmpOp::Le | CmpOp::Ge, false, Two::SA(a)) => Op::JumpUnlessLeSA { a, t },
+        (CmpOp::Eq | CmpOp::Ne, true, Two::SS(a, b)) => Op::JumpIfEqSS { a, b, t },
+        (CmpOp::Eq | CmpOp::Ne, true, Two::AS(b) | Two::SA(b)) => Op::JumpIfEqAS { b, t },
+        (CmpOp::Eq | CmpOp::Ne, false, Two::SS(a, b)) => Op::JumpUnlessEqSS { a, b, t },
+        (CmpOp::Eq | CmpOp::Ne, false, Two::AS(b) | Two::SA(b)) => {
+            Op::JumpUnlessEqAS { b, t }
         }
     }
 }
@@ -533,12 +681,22 @@ fn target(op: &mut Op) -> Option<&mut Slot> {
         Op::Jump { t }
         | Op::JumpIf { t, .. }
         | Op::JumpUnless { t, .. }
-        | Op::JumpIfLt { t, .. }
-        | Op::JumpUnlessLt { t, .. }
-        | Op::JumpIfLe { t, .. }
-        | Op::JumpUnlessLe { t, .. }
-        | Op::JumpIfEq { t, .. }
-        | Op::JumpUnlessEq { t, .. } => Some(t),
+        | Op::JumpIfLtSS { t, .. }
+        | Op::JumpIfLtAS { t, .. }
+        | Op::JumpIfLtSA { t, .. }
+        | Op::JumpUnlessLtSS { t, .. }
+        | Op::JumpUnlessLtAS { t, .. }
+        | Op::JumpUnlessLtSA { t, .. }
+        | Op::JumpIfLeSS { t, .. }
+        | Op::JumpIfLeAS { t, .. }
+        | Op::JumpIfLeSA { t, .. }
+        | Op::JumpUnlessLeSS { t, .. }
+        | Op::JumpUnlessLeAS { t, .. }
+        | Op::JumpUnlessLeSA { t, .. }
+        | Op::JumpIfEqSS { t, .. }
+        | Op::JumpIfEqAS { t, .. }
+        | Op::JumpUnlessEqSS { t, .. }
+        | Op::JumpUnlessEqAS { t, .. } => Some(t),
         _ => None,
     }
 }

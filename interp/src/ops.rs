@@ -1,59 +1,87 @@
-//! The execution engine: flat programs of operations over slots, and the loop that runs them.
+//! The execution engine: flat programs of operations over slots and an accumulator.
 //!
 //! A program ([`Op`] list) is the step or the reset of a model instance tree, lowered from
-//! the statement trees of [`crate::code`] by [`crate::lower`]. Every operand is a slot:
-//! the model's own reals and flags, literals (real slots written once at construction)
-//! and temporaries (slots past the model's, reused from statement to statement). Each
-//! arithmetic operation is exactly one IEEE operation of the IR tree, in the tree's order,
-//! stored to a slot (an `f64` store rounds nothing), so values are those of the generated
-//! code to the bit. Control flow is forward jumps; `&` and `|` are lowered to jumps.
+//! the statement trees of [`crate::code`] by [`crate::lower`]. Operands are slots (the
+//! model's reals and flags, literals written once at construction, temporaries) or the
+//! accumulator `acc`, a local of [`run`] that stays in a register: every real operation
+//! leaves its result in `acc` *and* stores it to its slot `d`, so the next operation of
+//! an expression chain reads it from the register instead of waiting for the store to
+//! be forwarded from memory (which would double the latency of a dependency chain).
+//!
+//! Each arithmetic operation is exactly one IEEE operation of the IR tree, in the tree's
+//! order (an `f64` in a register or a slot is the same value: nothing is fused or
+//! widened), so values are those of the generated code to the bit. Control flow is
+//! forward jumps; `&` and `|` are lowered to jumps.
 
 use sit_runtime::{Deriv, hysteresis, integral, integral_limited, lag, rising};
 
 /// A slot index (reals or flags, depending on the operation).
 pub(crate) type Slot = u32;
 
-/// One operation. `d` is the slot written, `a`, `b`, ... the slots read, `t` a jump
-/// target (an index into the program).
+/// One operation. `d` is the real slot written (the result is also left in `acc`), `a`,
+/// `b`, ... the slots read, `t` a jump target (an index into the program). In names,
+/// `SS` reads `r[a]` and `r[b]`, `AS` reads `acc` and `r[b]`, `SA` reads `r[a]` and `acc`.
 #[derive(Debug, Clone)]
 pub(crate) enum Op {
-    /// `r[d] = r[a]`.
+    /// `r[a]`.
     Copy { d: Slot, a: Slot },
-    /// `r[d] = -r[a]`.
-    Neg { d: Slot, a: Slot },
-    /// `r[d] = r[a] + r[b]`.
-    Add { d: Slot, a: Slot, b: Slot },
-    /// `r[d] = r[a] - r[b]`.
-    Sub { d: Slot, a: Slot, b: Slot },
-    /// `r[d] = r[a] * r[b]`.
-    Mul { d: Slot, a: Slot, b: Slot },
-    /// `r[d] = r[a] / r[b]`.
-    Div { d: Slot, a: Slot, b: Slot },
-    /// `r[d] = f(r[a])`.
-    F1 { f: fn(f64) -> f64, d: Slot, a: Slot },
-    /// `r[d] = f(r[a], r[b])`.
+    /// `-r[a]`.
+    NegS { d: Slot, a: Slot },
+    /// `-acc`.
+    NegA { d: Slot },
+    /// `r[a] + r[b]`.
+    AddSS { d: Slot, a: Slot, b: Slot },
+    /// `acc + r[b]`.
+    AddAS { d: Slot, b: Slot },
+    /// `r[a] + acc`.
+    AddSA { d: Slot, a: Slot },
+    /// `r[a] - r[b]`.
+    SubSS { d: Slot, a: Slot, b: Slot },
+    /// `acc - r[b]`.
+    SubAS { d: Slot, b: Slot },
+    /// `r[a] - acc`.
+    SubSA { d: Slot, a: Slot },
+    /// `r[a] * r[b]`.
+    MulSS { d: Slot, a: Slot, b: Slot },
+    /// `acc * r[b]`.
+    MulAS { d: Slot, b: Slot },
+    /// `r[a] * acc`.
+    MulSA { d: Slot, a: Slot },
+    /// `r[a] / r[b]`.
+    DivSS { d: Slot, a: Slot, b: Slot },
+    /// `acc / r[b]`.
+    DivAS { d: Slot, b: Slot },
+    /// `r[a] / acc`.
+    DivSA { d: Slot, a: Slot },
+    /// `f(r[a])`.
+    F1S { f: fn(f64) -> f64, d: Slot, a: Slot },
+    /// `f(acc)`.
+    F1A { f: fn(f64) -> f64, d: Slot },
+    /// `f(r[a], r[b])`.
     F2 {
         f: fn(f64, f64) -> f64,
         d: Slot,
         a: Slot,
         b: Slot,
     },
-    /// `r[d] = f(r[a], r[b], r[c])` (boxed: rare, and it would double the size of `Op`).
+    /// `f(r[a], r[b], r[c])` (boxed: rare, and it would make `Op` larger).
     F3(Box<(fn(f64, f64, f64) -> f64, [Slot; 4])>),
-    /// `r[d] = integral(r[d], r[a], dt)`.
-    Integral { d: Slot, a: Slot },
-    /// `r[d] = integral_limited(r[d], r[a], r[lo], r[hi], dt)`.
+    /// `integral(r[d], r[a], dt)`.
+    IntegralS { d: Slot, a: Slot },
+    /// `integral(r[d], acc, dt)`.
+    IntegralA { d: Slot },
+    /// `integral_limited(r[d], r[a], r[lo], r[hi], dt)`.
     IntegralLimited {
         d: Slot,
         a: Slot,
         lo: Slot,
         hi: Slot,
     },
-    /// `r[d] = lag(r[d], r[a], r[t], r[k], dt)`.
+    /// `lag(r[d], r[a], r[t], r[k], dt)`.
     Lag { d: Slot, a: Slot, t: Slot, k: Slot },
-    /// `r[d] = derivs[mem].next(r[a], dt)`.
+    /// `derivs[mem].next(r[a], dt)`.
     Deriv { d: Slot, a: Slot, mem: Slot },
-    /// `r[d] = hysteresis(r[d], r[a], r[lo], r[hi], r[b])`.
+    /// `hysteresis(r[d], r[a], r[lo], r[hi], r[b])`.
     Hysteresis {
         d: Slot,
         a: Slot,
@@ -61,9 +89,9 @@ pub(crate) enum Op {
         hi: Slot,
         b: Slot,
     },
-    /// `r[d] = dt`.
+    /// `dt`.
     SetDt { d: Slot },
-    /// `r[d] += dt`.
+    /// `r[d] + dt`.
     AdvanceTime { d: Slot },
     /// Stops the program with the fault `(site, r[a])` if `r[a]` is not finite (only in
     /// checked programs).
@@ -86,18 +114,38 @@ pub(crate) enum Op {
     JumpIf { a: Slot, t: Slot },
     /// Jumps to `t` unless `f[a]`.
     JumpUnless { a: Slot, t: Slot },
-    /// Jumps to `t` if `r[a] < r[b]`.
-    JumpIfLt { a: Slot, b: Slot, t: Slot },
-    /// Jumps to `t` unless `r[a] < r[b]` (also when either is NaN).
-    JumpUnlessLt { a: Slot, b: Slot, t: Slot },
-    /// Jumps to `t` if `r[a] <= r[b]`.
-    JumpIfLe { a: Slot, b: Slot, t: Slot },
-    /// Jumps to `t` unless `r[a] <= r[b]`.
-    JumpUnlessLe { a: Slot, b: Slot, t: Slot },
-    /// Jumps to `t` if `r[a] == r[b]`.
-    JumpIfEq { a: Slot, b: Slot, t: Slot },
-    /// Jumps to `t` unless `r[a] == r[b]`.
-    JumpUnlessEq { a: Slot, b: Slot, t: Slot },
+    /// Jumps to `t` if `x < y` (`x`, `y` as in the names of the arithmetic).
+    JumpIfLtSS { a: Slot, b: Slot, t: Slot },
+    /// See [`Op::JumpIfLtSS`].
+    JumpIfLtAS { b: Slot, t: Slot },
+    /// See [`Op::JumpIfLtSS`].
+    JumpIfLtSA { a: Slot, t: Slot },
+    /// Jumps to `t` unless `x < y` (also when either is NaN).
+    JumpUnlessLtSS { a: Slot, b: Slot, t: Slot },
+    /// See [`Op::JumpUnlessLtSS`].
+    JumpUnlessLtAS { b: Slot, t: Slot },
+    /// See [`Op::JumpUnlessLtSS`].
+    JumpUnlessLtSA { a: Slot, t: Slot },
+    /// Jumps to `t` if `x <= y`.
+    JumpIfLeSS { a: Slot, b: Slot, t: Slot },
+    /// See [`Op::JumpIfLeSS`].
+    JumpIfLeAS { b: Slot, t: Slot },
+    /// See [`Op::JumpIfLeSS`].
+    JumpIfLeSA { a: Slot, t: Slot },
+    /// Jumps to `t` unless `x <= y`.
+    JumpUnlessLeSS { a: Slot, b: Slot, t: Slot },
+    /// See [`Op::JumpUnlessLeSS`].
+    JumpUnlessLeAS { b: Slot, t: Slot },
+    /// See [`Op::JumpUnlessLeSS`].
+    JumpUnlessLeSA { a: Slot, t: Slot },
+    /// Jumps to `t` if `x == y`.
+    JumpIfEqSS { a: Slot, b: Slot, t: Slot },
+    /// See [`Op::JumpIfEqSS`].
+    JumpIfEqAS { b: Slot, t: Slot },
+    /// Jumps to `t` unless `x == y`.
+    JumpUnlessEqSS { a: Slot, b: Slot, t: Slot },
+    /// See [`Op::JumpUnlessEqSS`].
+    JumpUnlessEqAS { b: Slot, t: Slot },
 }
 
 /// The first non-finite value stored: the index of its site, and the value.
@@ -127,6 +175,7 @@ pub(crate) fn run(
     resets: &impl Resets,
 ) -> Result<(), Fault> {
     let (r, f) = (&mut *s.r, &mut *s.f);
+    let mut acc = 0.0f64;
     let mut pc = 0;
     while let Some(op) = ops.get(pc) {
         pc += 1;
@@ -140,6 +189,13 @@ pub(crate) fn run(
                 f[$i as usize]
             };
         }
+        // `acc = value; r[d] = acc`.
+        macro_rules! set {
+            ($d:expr, $value:expr) => {{
+                acc = $value;
+                r!($d) = acc;
+            }};
+        }
         macro_rules! jump {
             ($cond:expr, $t:expr) => {
                 if $cond {
@@ -148,29 +204,40 @@ pub(crate) fn run(
             };
         }
         match *op {
-            Op::Copy { d, a } => r!(d) = r!(a),
-            Op::Neg { d, a } => r!(d) = -r!(a),
-            Op::Add { d, a, b } => r!(d) = r!(a) + r!(b),
-            Op::Sub { d, a, b } => r!(d) = r!(a) - r!(b),
-            Op::Mul { d, a, b } => r!(d) = r!(a) * r!(b),
-            Op::Div { d, a, b } => r!(d) = r!(a) / r!(b),
-            Op::F1 { f, d, a } => r!(d) = f(r!(a)),
-            Op::F2 { f, d, a, b } => r!(d) = f(r!(a), r!(b)),
+            Op::Copy { d, a } => set!(d, r!(a)),
+            Op::NegS { d, a } => set!(d, -r!(a)),
+            Op::NegA { d } => set!(d, -acc),
+            Op::AddSS { d, a, b } => set!(d, r!(a) + r!(b)),
+            Op::AddAS { d, b } => set!(d, acc + r!(b)),
+            Op::AddSA { d, a } => set!(d, r!(a) + acc),
+            Op::SubSS { d, a, b } => set!(d, r!(a) - r!(b)),
+            Op::SubAS { d, b } => set!(d, acc - r!(b)),
+            Op::SubSA { d, a } => set!(d, r!(a) - acc),
+            Op::MulSS { d, a, b } => set!(d, r!(a) * r!(b)),
+            Op::MulAS { d, b } => set!(d, acc * r!(b)),
+            Op::MulSA { d, a } => set!(d, r!(a) * acc),
+            Op::DivSS { d, a, b } => set!(d, r!(a) / r!(b)),
+            Op::DivAS { d, b } => set!(d, acc / r!(b)),
+            Op::DivSA { d, a } => set!(d, r!(a) / acc),
+            Op::F1S { f, d, a } => set!(d, f(r!(a))),
+            Op::F1A { f, d } => set!(d, f(acc)),
+            Op::F2 { f, d, a, b } => set!(d, f(r!(a), r!(b))),
             Op::F3(ref x) => {
                 let (f, [d, a, b, c]) = **x;
-                r!(d) = f(r!(a), r!(b), r!(c));
+                set!(d, f(r!(a), r!(b), r!(c)));
             }
-            Op::Integral { d, a } => r!(d) = integral(r!(d), r!(a), dt),
+            Op::IntegralS { d, a } => set!(d, integral(r!(d), r!(a), dt)),
+            Op::IntegralA { d } => set!(d, integral(r!(d), acc, dt)),
             Op::IntegralLimited { d, a, lo, hi } => {
-                r!(d) = integral_limited(r!(d), r!(a), r!(lo), r!(hi), dt)
+                set!(d, integral_limited(r!(d), r!(a), r!(lo), r!(hi), dt))
             }
-            Op::Lag { d, a, t, k } => r!(d) = lag(r!(d), r!(a), r!(t), r!(k), dt),
-            Op::Deriv { d, a, mem } => r!(d) = s.m[mem as usize].next(r!(a), dt),
+            Op::Lag { d, a, t, k } => set!(d, lag(r!(d), r!(a), r!(t), r!(k), dt)),
+            Op::Deriv { d, a, mem } => set!(d, s.m[mem as usize].next(r!(a), dt)),
             Op::Hysteresis { d, a, lo, hi, b } => {
-                r!(d) = hysteresis(r!(d), r!(a), r!(lo), r!(hi), r!(b))
+                set!(d, hysteresis(r!(d), r!(a), r!(lo), r!(hi), r!(b)))
             }
-            Op::SetDt { d } => r!(d) = dt,
-            Op::AdvanceTime { d } => r!(d) += dt,
+            Op::SetDt { d } => set!(d, dt),
+            Op::AdvanceTime { d } => set!(d, r!(d) + dt),
             Op::Check { a, site } => {
                 if !r!(a).is_finite() {
                     return Err((site as usize, r!(a)));
@@ -200,12 +267,22 @@ pub(crate) fn run(
             Op::Jump { t } => pc = t as usize,
             Op::JumpIf { a, t } => jump!(f!(a), t),
             Op::JumpUnless { a, t } => jump!(!f!(a), t),
-            Op::JumpIfLt { a, b, t } => jump!(r!(a) < r!(b), t),
-            Op::JumpUnlessLt { a, b, t } => jump!(!(r!(a) < r!(b)), t),
-            Op::JumpIfLe { a, b, t } => jump!(r!(a) <= r!(b), t),
-            Op::JumpUnlessLe { a, b, t } => jump!(!(r!(a) <= r!(b)), t),
-            Op::JumpIfEq { a, b, t } => jump!(r!(a) == r!(b), t),
-            Op::JumpUnlessEq { a, b, t } => jump!(r!(a) != r!(b), t),
+            Op::JumpIfLtSS { a, b, t } => jump!(r!(a) < r!(b), t),
+            Op::JumpIfLtAS { b, t } => jump!(acc < r!(b), t),
+            Op::JumpIfLtSA { a, t } => jump!(r!(a) < acc, t),
+            Op::JumpUnlessLtSS { a, b, t } => jump!(!(r!(a) < r!(b)), t),
+            Op::JumpUnlessLtAS { b, t } => jump!(!(acc < r!(b)), t),
+            Op::JumpUnlessLtSA { a, t } => jump!(!(r!(a) < acc), t),
+            Op::JumpIfLeSS { a, b, t } => jump!(r!(a) <= r!(b), t),
+            Op::JumpIfLeAS { b, t } => jump!(acc <= r!(b), t),
+            Op::JumpIfLeSA { a, t } => jump!(r!(a) <= acc, t),
+            Op::JumpUnlessLeSS { a, b, t } => jump!(!(r!(a) <= r!(b)), t),
+            Op::JumpUnlessLeAS { b, t } => jump!(!(acc <= r!(b)), t),
+            Op::JumpUnlessLeSA { a, t } => jump!(!(r!(a) <= acc), t),
+            Op::JumpIfEqSS { a, b, t } => jump!(r!(a) == r!(b), t),
+            Op::JumpIfEqAS { b, t } => jump!(acc == r!(b), t),
+            Op::JumpUnlessEqSS { a, b, t } => jump!(r!(a) != r!(b), t),
+            Op::JumpUnlessEqAS { b, t } => jump!(acc != r!(b), t),
         }
     }
     Ok(())
