@@ -68,7 +68,12 @@ pub(crate) fn reset<const CHECK: bool>(m: &Machine, s: &mut State) -> Result<(),
 
 /// Advances the tree (the root and its switched-on submodels) by one step of `dt`.
 pub(crate) fn step<const CHECK: bool>(m: &Machine, s: &mut State, dt: f64) -> Result<(), Fault> {
-    m.run(&m.programs.step[usize::from(CHECK)], s, dt)
+    for &f in &m.programs.root_fired {
+        s.flags[f] = false;
+    }
+    m.run(&m.programs.step[usize::from(CHECK)], s, dt)?;
+    s.reals[m.code.nodes[0].time] += dt;
+    Ok(())
 }
 impl Machine {
     pub(crate) fn programs_step(&self) -> &[Op] { &self.programs.step[0] }

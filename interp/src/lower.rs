@@ -9,7 +9,7 @@
 //! literals are only known once everything is lowered, so lowering runs twice: the first
 //! pass numbers the literals, the second places the temporaries after them.
 
-use crate::code::{Code, Init, Logic, Num, Stmt, Update};
+use crate::code::{Code, Init, Logic, Num, Read, Stmt, Update};
 use crate::ops::{Op, Slot};
 use sit_parser::ir::CmpOp;
 use std::collections::HashMap;
@@ -20,8 +20,11 @@ pub(crate) type Pair = [Box<[Op]>; 2];
 /// Everything lowered from one [`Code`].
 #[derive(Debug)]
 pub(crate) struct Programs {
-    /// The step of the whole tree.
+    /// The step of the whole tree, but for the root's `otherwise` flags, cleared
+    /// before it, and the root's time, advanced after it.
     pub step: Pair,
+    /// The root's `otherwise` flags that some `otherwise` reads.
+    pub root_fired: Box<[usize]>,
     /// The reset of each node (with its submodels).
     pub resets: Vec<Pair>,
     /// Construction: every default, then the root's reset (unchecked only).
@@ -37,16 +40,34 @@ pub(crate) struct Programs {
 /// Lowers every program of `code`; `None` if a slot or site index does not fit a
 /// [`Slot`] (more than 2³² values).
 pub(crate) fn lower(code: &Code) -> Option<Programs> {
-    let mut consts = Consts::default();
-    // First pass: number the literals (temporaries placed anywhere, then discarded).
+    let mut consts = Consts {
+        read: vec![false; code.reals],
+        ..Consts::default()
+    };
+    // First pass: number the literals and find the slots read (temporaries placed
+    // anywhere, then discarded). The reads from outside count too.
     lower_all(code, &mut consts, code.reals)?;
+    let mut l = Lowerer::new(code, &mut consts, code.reals, false);
+    for v in &code.vars {
+        match &v.read {
+            Read::Num(e) => {
+                let junk = l.junk();
+                l.value(&e.0, junk);
+            }
+            Read::Logic(e) => {
+                l.flag_value(&e.0);
+            }
+            Read::Real(_) | Read::Flag(_) => {}
+        }
+    }
     let temp_base = code.reals.checked_add(consts.values.len())?;
-    let (step, resets, construct, temps) = lower_all(code, &mut consts, temp_base)?;
+    let (step, root_fired, resets, construct, temps) = lower_all(code, &mut consts, temp_base)?;
     let reals = temp_base.checked_add(temps.0 + 1)?;
     let flags = code.flags.checked_add(temps.1)?;
     Slot::try_from(reals.max(flags)).ok()?;
     Some(Programs {
         step,
+        root_fired,
         resets,
         construct,
         consts: consts.values,
@@ -55,22 +76,26 @@ pub(crate) fn lower(code: &Code) -> Option<Programs> {
     })
 }
 
-/// The step, the resets, construction, and the most real and flag temporaries used.
-type Lowered = (Pair, Vec<Pair>, Box<[Op]>, (usize, usize));
+/// The step, the root's live `otherwise` flags, the resets, construction, and the most
+/// real and flag temporaries used.
+type Lowered = (Pair, Box<[usize]>, Vec<Pair>, Box<[Op]>, (usize, usize));
 
 fn lower_all(code: &Code, consts: &mut Consts, temp_base: usize) -> Option<Lowered> {
     let mut max = (0, 0);
+    let root_fired = std::cell::Cell::new(Vec::new());
     let mut pair = |f: &dyn Fn(&mut Lowerer)| -> Option<Pair> {
         let mut out = [Box::default(), Box::default()];
         for (check, slot) in out.iter_mut().enumerate() {
             let mut l = Lowerer::new(code, &mut *consts, temp_base, check == 1);
             f(&mut l);
             max = (max.0.max(l.temps.1), max.1.max(l.flag_temps.1));
+            root_fired.set(std::mem::take(&mut l.root_fired));
             *slot = l.finish()?;
         }
         Some(out)
     };
     let step = pair(&|l| l.step(0))?;
+    let root_fired = root_fired.take().into_boxed_slice();
     let resets = (0..code.nodes.len())
         .map(|n| pair(&|l| l.reset(n)))
         .collect::<Option<Vec<_>>>()?;
@@ -86,14 +111,16 @@ fn lower_all(code: &Code, consts: &mut Consts, temp_base: usize) -> Option<Lower
     });
     max = (max.0.max(l.temps.1), max.1.max(l.flag_temps.1));
     let construct = l.finish()?;
-    Some((step, resets, construct, max))
+    Some((step, root_fired, resets, construct, max))
 }
 
-/// The literals met so far, by bit pattern, with their slot.
+/// What the passes share: the literals met so far (by bit pattern, with their slot),
+/// and which model real slots some expression reads (known after the first pass).
 #[derive(Default)]
 struct Consts {
     slots: HashMap<u64, usize>,
     values: Vec<f64>,
+    read: Vec<bool>,
 }
 
 /// The builder of one program.
@@ -114,6 +141,14 @@ struct Lowerer<'c> {
     overflow: bool,
     /// The real slot whose value `acc` holds at this point of the program, if known.
     held: Option<Slot>,
+    /// Number of the statement being lowered in the body of its node (see
+    /// [`last_reads`]).
+    counter: usize,
+    /// For each `otherwise` flag of the node, the number of the last statement that
+    /// reads it.
+    last_read: HashMap<usize, usize>,
+    /// The root's `otherwise` flags that an `otherwise` reads.
+    root_fired: Vec<usize>,
 }
 
 /// A jump target, before it is placed.
@@ -133,6 +168,9 @@ impl<'c> Lowerer<'c> {
             flag_temps: (0, 0),
             overflow: false,
             held: None,
+            counter: 0,
+            last_read: HashMap::new(),
+            root_fired: Vec::new(),
         }
     }
 
@@ -202,8 +240,12 @@ impl<'c> Lowerer<'c> {
     /// The step of node `n` and, inlined, of its switched-on submodels.
     fn step(&mut self, n: usize) {
         let node = &self.code.nodes[n];
-        let d = self.slot(node.dt);
-        self.put(Op::SetDt { d }, d);
+        // `dt` and a submodel's time are stored only if an expression reads them (the
+        // root's time is also read from outside).
+        if self.is_read(node.dt) {
+            let d = self.slot(node.dt);
+            self.put(Op::SetDt { d }, d);
+        }
         for sub in &node.subs {
             let skip = self.label();
             let a = self.slot(sub.on);
@@ -220,10 +262,36 @@ impl<'c> Lowerer<'c> {
             self.emit(Op::Rising { d, a, prev });
             self.flag_temps.0 = 0;
         }
-        self.clear_flags(node.fired.clone());
+        // The `otherwise` flags: only those an `otherwise` reads are kept, and a rule
+        // sets its flag only if an `otherwise` after it reads it.
+        self.last_read.clear();
+        self.counter = 0;
+        last_reads(&node.body, &mut self.counter, &mut self.last_read);
+        self.counter = 0;
+        let mut live: Vec<usize> = self.last_read.keys().copied().collect();
+        live.sort_unstable();
+        if n == 0 {
+            // The root's are cleared by `exec::step`, before the program runs.
+            self.root_fired = live;
+        } else if live.len() <= 3 {
+            for f in live {
+                let d = self.slot(f);
+                self.emit(Op::SetFlag { d, v: false });
+            }
+        } else {
+            self.clear_flags(node.fired.clone());
+        }
         self.stmts(&node.body);
-        let d = self.slot(node.time);
-        self.put(Op::AdvanceTime { d }, d);
+        // The root's time is advanced by `exec::step`, after the program.
+        if n != 0 && self.is_read(node.time) {
+            let d = self.slot(node.time);
+            self.put(Op::AdvanceTime { d }, d);
+        }
+    }
+
+    /// Whether an expression reads real slot `i` (always, in the first pass).
+    fn is_read(&self, i: usize) -> bool {
+        self.consts.read.get(i).is_none_or(|r| *r)
     }
 
     /// The reset of node `n`; its submodels' resets are calls.
@@ -308,6 +376,8 @@ impl<'c> Lowerer<'c> {
     }
 
     fn stmt(&mut self, st: &Stmt) {
+        self.counter += 1;
+        let at = self.counter;
         match st {
             Stmt::Assign {
                 slot,
@@ -318,13 +388,20 @@ impl<'c> Lowerer<'c> {
                 let d = self.slot(*slot);
                 self.update(d, rhs);
                 self.temps.0 = 0;
-                if let Some(f) = fired {
-                    let f = self.slot(*f);
+                if let Some(f) = fired.filter(|f| self.last_read.get(f).is_some_and(|l| *l > at)) {
+                    let f = self.slot(f);
                     self.emit(Op::SetFlag { d: f, v: true });
                 }
                 self.checked(d, *site);
             }
             Stmt::Otherwise { fired, assign } => {
+                if let Some((d, a)) = self.leaf_assign(assign) {
+                    let flag = self.slot(*fired);
+                    self.emit(Op::CopyUnless { flag, d, a });
+                    // `acc` now holds either value.
+                    self.held = None;
+                    return;
+                }
                 let skip = self.label();
                 let a = self.slot(*fired);
                 self.emit(Op::JumpIf { a, t: skip.0 });
@@ -348,6 +425,30 @@ impl<'c> Lowerer<'c> {
                 self.call_reset(node);
             }
         }
+    }
+
+    /// `(d, a)` if `st` is `r[d] = r[a]` (a slot or a literal) that neither checks its
+    /// value nor sets a flag that is read later: an `otherwise` then needs one
+    /// operation, [`Op::CopyUnless`].
+    fn leaf_assign(&mut self, st: &Stmt) -> Option<(Slot, Slot)> {
+        let Stmt::Assign {
+            slot,
+            rhs: Update::Expr(e),
+            fired,
+            ..
+        } = st
+        else {
+            return None;
+        };
+        let after = self.counter + 1;
+        let flag_read = fired.is_some_and(|f| self.last_read.get(&f).is_some_and(|l| *l > after));
+        if self.check || flag_read {
+            return None;
+        }
+        let a = self.leaf(&e.0)?;
+        // The statement is lowered here: count it as `stmt` would.
+        self.counter += 1;
+        Some((self.slot(*slot), a))
     }
 
     /// `r[d] = rhs`, calling the runtime procedure of the right-hand side.
@@ -391,7 +492,12 @@ impl<'c> Lowerer<'c> {
     fn leaf(&mut self, e: &Num) -> Option<Slot> {
         match e {
             Num::Const(c) => Some(self.constant(*c)),
-            Num::Slot(i) => Some(self.slot(*i)),
+            Num::Slot(i) => {
+                if let Some(r) = self.consts.read.get_mut(*i) {
+                    *r = true;
+                }
+                Some(self.slot(*i))
+            }
             _ => None,
         }
     }
@@ -671,6 +777,22 @@ fn compare_jump(op: CmpOp, when: bool, two: Two, t: Slot) -> Op {
         (CmpOp::Eq | CmpOp::Ne, false, Two::SS(a, b)) => Op::JumpUnlessEqSS { a, b, t },
         (CmpOp::Eq | CmpOp::Ne, false, Two::AS(b) | Two::SA(b)) => {
             Op::JumpUnlessEqAS { b, t }
+        }
+    }
+}
+
+/// Numbers the statements of `body` in the order [`Lowerer::stmt`] meets them (from
+/// `counter + 1` on) and records, per `otherwise` flag, the last one that reads it.
+fn last_reads(body: &[Stmt], counter: &mut usize, out: &mut HashMap<usize, usize>) {
+    for st in body {
+        *counter += 1;
+        match st {
+            Stmt::Otherwise { fired, assign } => {
+                out.insert(*fired, *counter);
+                last_reads(std::slice::from_ref(assign), counter, out);
+            }
+            Stmt::If { then, .. } => last_reads(then, counter, out),
+            Stmt::Assign { .. } | Stmt::SetFlag { .. } | Stmt::Reset(_) => {}
         }
     }
 }

@@ -25,6 +25,8 @@ pub(crate) type Slot = u32;
 pub(crate) enum Op {
     /// `r[a]`.
     Copy { d: Slot, a: Slot },
+    /// `r[a]` unless `f[flag]` (then nothing is stored and `acc` is left alone).
+    CopyUnless { flag: Slot, d: Slot, a: Slot },
     /// `-r[a]`.
     NegS { d: Slot, a: Slot },
     /// `-acc`.
@@ -205,6 +207,11 @@ pub(crate) fn run(
         }
         match *op {
             Op::Copy { d, a } => set!(d, r!(a)),
+            Op::CopyUnless { flag, d, a } => {
+                if !f!(flag) {
+                    set!(d, r!(a));
+                }
+            }
             Op::NegS { d, a } => set!(d, -r!(a)),
             Op::NegA { d } => set!(d, -acc),
             Op::AddSS { d, a, b } => set!(d, r!(a) + r!(b)),
