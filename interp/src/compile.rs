@@ -521,12 +521,10 @@ impl Compiler<'_> {
             Expr::Not(a) => Logic::Not(Box::new(self.logic(n, a, depth + 1)?)),
             Expr::And(a, b) => Logic::And(two(a, b)?),
             Expr::Or(a, b) => Logic::Or(two(a, b)?),
-            Expr::Cmp(op, a, b) => {
-                Logic::Cmp(
-                    *op,
-                    Box::new((self.num(n, a, depth + 1)?, self.num(n, b, depth + 1)?)),
-                )
-            }
+            Expr::Cmp(op, a, b) => Logic::Cmp(
+                *op,
+                Box::new((self.num(n, a, depth + 1)?, self.num(n, b, depth + 1)?)),
+            ),
             Expr::Num(_)
             | Expr::Time
             | Expr::Dt

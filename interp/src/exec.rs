@@ -75,6 +75,3 @@ pub(crate) fn step<const CHECK: bool>(m: &Machine, s: &mut State, dt: f64) -> Re
     s.reals[m.code.nodes[0].time] += dt;
     Ok(())
 }
-impl Machine {
-    pub(crate) fn programs_step(&self) -> &[Op] { &self.programs.step[0] }
-}

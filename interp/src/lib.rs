@@ -212,4 +212,6 @@ impl Model for Instance {
 }
 
 #[cfg(test)]
+mod ops_tests;
+#[cfg(test)]
 mod tests;

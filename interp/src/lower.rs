@@ -10,7 +10,7 @@
 //! pass numbers the literals, the second places the temporaries after them.
 
 use crate::code::{Code, Init, Logic, Num, Read, Stmt, Update};
-use crate::ops::{Op, Slot};
+use crate::ops::{Call, Op, Slot};
 use sit_parser::ir::CmpOp;
 use std::collections::HashMap;
 
@@ -463,25 +463,25 @@ impl<'c> Lowerer<'c> {
                 let a = self.in_slot(&xs.0.0);
                 let lo = self.in_slot(&xs.1.0);
                 let hi = self.in_slot(&xs.2.0);
-                Op::IntegralLimited { d, a, lo, hi }
+                call(Call::IntegralLimited { d, a, lo, hi })
             }
             Update::Lag(xs) => {
                 let a = self.in_slot(&xs.0.0);
                 let t = self.in_slot(&xs.1.0);
                 let k = self.in_slot(&xs.2.0);
-                Op::Lag { d, a, t, k }
+                call(Call::Lag { d, a, t, k })
             }
             Update::Deriv(x, mem) => {
                 let a = self.in_slot(&x.0);
                 let mem = self.slot(*mem);
-                Op::Deriv { d, a, mem }
+                call(Call::Deriv { d, a, mem })
             }
             Update::Hysteresis(xs) => {
                 let a = self.in_slot(&xs.0.0);
                 let lo = self.in_slot(&xs.1.0);
                 let hi = self.in_slot(&xs.2.0);
                 let b = self.in_slot(&xs.3.0);
-                Op::Hysteresis { d, a, lo, hi, b }
+                call(Call::Hysteresis { d, a, lo, hi, b })
             }
         };
         self.put(op, d);
@@ -522,22 +522,23 @@ impl<'c> Lowerer<'c> {
             Num::F1(f, x) => {
                 let f = *f;
                 let op = match self.operand(x) {
-                    V::S(a) => Op::F1S { f, d, a },
-                    V::A => Op::F1A { f, d },
+                    V::S(a) => call(Call::F1S { f, d, a }),
+                    V::A => call(Call::F1A { f, d }),
                 };
                 return self.put(op, d);
             }
             Num::F2(f, ab) => {
                 let (a, b) = (self.in_slot(&ab.0), self.in_slot(&ab.1));
                 self.temps.0 = mark;
-                return self.put(Op::F2 { f: *f, d, a, b }, d);
+                return self.put(call(Call::F2 { f: *f, d, a, b }), d);
             }
             Num::F3(f, abc) => {
                 let a = self.in_slot(&abc.0);
                 let b = self.in_slot(&abc.1);
                 let c = self.in_slot(&abc.2);
                 self.temps.0 = mark;
-                return self.put(Op::F3(Box::new((*f, [d, a, b, c]))), d);
+                let f = *f;
+                return self.put(call(Call::F3 { f, d, a, b, c }), d);
             }
             Num::Add(ab) => (Arith::Add, ab),
             Num::Sub(ab) => (Arith::Sub, ab),
@@ -775,9 +776,7 @@ fn compare_jump(op: CmpOp, when: bool, two: Two, t: Slot) -> Op {
         (CmpOp::Eq | CmpOp::Ne, true, Two::SS(a, b)) => Op::JumpIfEqSS { a, b, t },
         (CmpOp::Eq | CmpOp::Ne, true, Two::AS(b) | Two::SA(b)) => Op::JumpIfEqAS { b, t },
         (CmpOp::Eq | CmpOp::Ne, false, Two::SS(a, b)) => Op::JumpUnlessEqSS { a, b, t },
-        (CmpOp::Eq | CmpOp::Ne, false, Two::AS(b) | Two::SA(b)) => {
-            Op::JumpUnlessEqAS { b, t }
-        }
+        (CmpOp::Eq | CmpOp::Ne, false, Two::AS(b) | Two::SA(b)) => Op::JumpUnlessEqAS { b, t },
     }
 }
 
@@ -795,6 +794,11 @@ fn last_reads(body: &[Stmt], counter: &mut usize, out: &mut HashMap<usize, usize
             Stmt::Assign { .. } | Stmt::SetFlag { .. } | Stmt::Reset(_) => {}
         }
     }
+}
+
+/// The operation calling `c`.
+fn call(c: Call) -> Op {
+    Op::Call(Box::new(c))
 }
 
 /// The jump target of `op`, if it is a jump.

@@ -15,6 +15,8 @@
 
 use sit_runtime::{Deriv, hysteresis, integral, integral_limited, lag, rising};
 
+const _: () = assert!(std::mem::size_of::<Op>() == 16);
+
 /// A slot index (reals or flags, depending on the operation).
 pub(crate) type Slot = u32;
 
@@ -55,42 +57,13 @@ pub(crate) enum Op {
     DivAS { d: Slot, b: Slot },
     /// `r[a] / acc`.
     DivSA { d: Slot, a: Slot },
-    /// `f(r[a])`.
-    F1S { f: fn(f64) -> f64, d: Slot, a: Slot },
-    /// `f(acc)`.
-    F1A { f: fn(f64) -> f64, d: Slot },
-    /// `f(r[a], r[b])`.
-    F2 {
-        f: fn(f64, f64) -> f64,
-        d: Slot,
-        a: Slot,
-        b: Slot,
-    },
-    /// `f(r[a], r[b], r[c])` (boxed: rare, and it would make `Op` larger).
-    F3(Box<(fn(f64, f64, f64) -> f64, [Slot; 4])>),
     /// `integral(r[d], r[a], dt)`.
     IntegralS { d: Slot, a: Slot },
     /// `integral(r[d], acc, dt)`.
     IntegralA { d: Slot },
-    /// `integral_limited(r[d], r[a], r[lo], r[hi], dt)`.
-    IntegralLimited {
-        d: Slot,
-        a: Slot,
-        lo: Slot,
-        hi: Slot,
-    },
-    /// `lag(r[d], r[a], r[t], r[k], dt)`.
-    Lag { d: Slot, a: Slot, t: Slot, k: Slot },
-    /// `derivs[mem].next(r[a], dt)`.
-    Deriv { d: Slot, a: Slot, mem: Slot },
-    /// `hysteresis(r[d], r[a], r[lo], r[hi], r[b])`.
-    Hysteresis {
-        d: Slot,
-        a: Slot,
-        lo: Slot,
-        hi: Slot,
-        b: Slot,
-    },
+    /// A call of a runtime function or procedure other than `integral` (boxed, so
+    /// that an `Op` takes 16 bytes).
+    Call(Box<Call>),
     /// `dt`.
     SetDt { d: Slot },
     /// `r[d] + dt`.
@@ -150,6 +123,72 @@ pub(crate) enum Op {
     JumpUnlessEqAS { b: Slot, t: Slot },
 }
 
+/// The operations of [`Op::Call`]; each stores its result to `r[d]` and `acc`.
+#[derive(Debug, Clone)]
+pub(crate) enum Call {
+    /// `f(r[a])`.
+    F1S { f: fn(f64) -> f64, d: Slot, a: Slot },
+    /// `f(acc)`.
+    F1A { f: fn(f64) -> f64, d: Slot },
+    /// `f(r[a], r[b])`.
+    F2 {
+        f: fn(f64, f64) -> f64,
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    /// `f(r[a], r[b], r[c])`.
+    F3 {
+        f: fn(f64, f64, f64) -> f64,
+        d: Slot,
+        a: Slot,
+        b: Slot,
+        c: Slot,
+    },
+    /// `integral_limited(r[d], r[a], r[lo], r[hi], dt)`.
+    IntegralLimited {
+        d: Slot,
+        a: Slot,
+        lo: Slot,
+        hi: Slot,
+    },
+    /// `lag(r[d], r[a], r[t], r[k], dt)`.
+    Lag { d: Slot, a: Slot, t: Slot, k: Slot },
+    /// `derivs[mem].next(r[a], dt)`.
+    Deriv { d: Slot, a: Slot, mem: Slot },
+    /// `hysteresis(r[d], r[a], r[lo], r[hi], r[b])`.
+    Hysteresis {
+        d: Slot,
+        a: Slot,
+        lo: Slot,
+        hi: Slot,
+        b: Slot,
+    },
+}
+
+/// Runs one [`Call`]; returns the value stored (kept out of [`run`]'s loop, whose
+/// registers it would otherwise crowd).
+#[inline(never)]
+fn call(c: &Call, r: &mut [f64], m: &mut [Deriv], acc: f64, dt: f64) -> f64 {
+    let r_ = |i: Slot| r[i as usize];
+    let (d, value) = match *c {
+        Call::F1S { f, d, a } => (d, f(r_(a))),
+        Call::F1A { f, d } => (d, f(acc)),
+        Call::F2 { f, d, a, b } => (d, f(r_(a), r_(b))),
+        Call::F3 { f, d, a, b, c } => (d, f(r_(a), r_(b), r_(c))),
+        Call::IntegralLimited { d, a, lo, hi } => {
+            (d, integral_limited(r_(d), r_(a), r_(lo), r_(hi), dt))
+        }
+        Call::Lag { d, a, t, k } => (d, lag(r_(d), r_(a), r_(t), r_(k), dt)),
+        Call::Deriv { d, a, mem } => (d, m[mem as usize].next(r_(a), dt)),
+        Call::Hysteresis { d, a, lo, hi, b } => {
+            (d, hysteresis(r_(d), r_(a), r_(lo), r_(hi), r_(b)))
+        }
+    };
+    r[d as usize] = value;
+    value
+}
+
 /// The first non-finite value stored: the index of its site, and the value.
 pub(crate) type Fault = (usize, f64);
 
@@ -170,6 +209,10 @@ pub(crate) trait Resets {
 }
 
 /// Runs `ops` from the first operation to the end, `dt` being the current step.
+#[expect(
+    clippy::neg_cmp_op_on_partial_ord,
+    reason = "`!(x < y)` is the guard's negation, also true when x or y is NaN"
+)]
 pub(crate) fn run(
     ops: &[Op],
     s: &mut Regs<'_>,
@@ -226,23 +269,9 @@ pub(crate) fn run(
             Op::DivSS { d, a, b } => set!(d, r!(a) / r!(b)),
             Op::DivAS { d, b } => set!(d, acc / r!(b)),
             Op::DivSA { d, a } => set!(d, r!(a) / acc),
-            Op::F1S { f, d, a } => set!(d, f(r!(a))),
-            Op::F1A { f, d } => set!(d, f(acc)),
-            Op::F2 { f, d, a, b } => set!(d, f(r!(a), r!(b))),
-            Op::F3(ref x) => {
-                let (f, [d, a, b, c]) = **x;
-                set!(d, f(r!(a), r!(b), r!(c)));
-            }
             Op::IntegralS { d, a } => set!(d, integral(r!(d), r!(a), dt)),
             Op::IntegralA { d } => set!(d, integral(r!(d), acc, dt)),
-            Op::IntegralLimited { d, a, lo, hi } => {
-                set!(d, integral_limited(r!(d), r!(a), r!(lo), r!(hi), dt))
-            }
-            Op::Lag { d, a, t, k } => set!(d, lag(r!(d), r!(a), r!(t), r!(k), dt)),
-            Op::Deriv { d, a, mem } => set!(d, s.m[mem as usize].next(r!(a), dt)),
-            Op::Hysteresis { d, a, lo, hi, b } => {
-                set!(d, hysteresis(r!(d), r!(a), r!(lo), r!(hi), r!(b)))
-            }
+            Op::Call(ref c) => acc = call(c, r, s.m, acc, dt),
             Op::SetDt { d } => set!(d, dt),
             Op::AdvanceTime { d } => set!(d, r!(d) + dt),
             Op::Check { a, site } => {

@@ -595,12 +595,3 @@ fn instances_can_move_between_threads() {
     moved.step(0.5);
     assert_eq!(v(&moved, "x"), 0.5);
 }
-#[test]
-#[ignore]
-fn dump_programs() {
-    for f in ["hoop", "van_der_pol", "thermostat", "complex/coordinator"] {
-        let path = format!("{}/../examples/models/{f}.sit", env!("CARGO_MANIFEST_DIR"));
-        let i = crate::Instance::from_file(&path, None).unwrap();
-        eprintln!("{f}: {:#?}", i.machine.programs_step());
-    }
-}
