@@ -37,13 +37,13 @@ impl Machine {
         Ok(Machine { code, programs })
     }
 
-    fn run(&self, ops: &[Op], s: &mut State, dt: f64) -> Result<(), Fault> {
+    fn run(&self, ops: &[Op], s: &mut State) -> Result<(), Fault> {
         let mut regs = Regs {
             r: &mut s.reals,
             f: &mut s.flags,
             m: &mut s.derivs,
         };
-        run(ops, &mut regs, dt, self)
+        run(ops, &mut regs, self)
     }
 }
 
@@ -57,13 +57,13 @@ pub(crate) fn construct(m: &Machine) -> State {
         flags: vec![false; p.flags],
         derivs: vec![Deriv::new(); m.code.mems],
     };
-    let _ = m.run(&p.construct, &mut s, 0.0);
+    let _ = m.run(&p.construct, &mut s);
     s
 }
 
 /// Resets the whole tree (params and inputs are left alone).
 pub(crate) fn reset<const CHECK: bool>(m: &Machine, s: &mut State) -> Result<(), Fault> {
-    m.run(&m.programs.resets[0][usize::from(CHECK)], s, 0.0)
+    m.run(&m.programs.resets[0][usize::from(CHECK)], s)
 }
 
 /// Advances the tree (the root and its switched-on submodels) by one step of `dt`.
@@ -71,7 +71,9 @@ pub(crate) fn step<const CHECK: bool>(m: &Machine, s: &mut State, dt: f64) -> Re
     for &f in &m.programs.root_fired {
         s.flags[f] = false;
     }
-    m.run(&m.programs.step[usize::from(CHECK)], s, dt)?;
-    s.reals[m.code.nodes[0].time] += dt;
+    let root = &m.code.nodes[0];
+    s.reals[root.dt] = dt;
+    m.run(&m.programs.step[usize::from(CHECK)], s)?;
+    s.reals[root.time] += dt;
     Ok(())
 }

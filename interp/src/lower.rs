@@ -240,11 +240,12 @@ impl<'c> Lowerer<'c> {
     /// The step of node `n` and, inlined, of its switched-on submodels.
     fn step(&mut self, n: usize) {
         let node = &self.code.nodes[n];
-        // `dt` and a submodel's time are stored only if an expression reads them (the
-        // root's time is also read from outside).
-        if self.is_read(node.dt) {
+        // A submodel's `dt` and time are stored only if an expression reads them (the
+        // root's are stored by `exec::step`).
+        if n != 0 && self.is_read(node.dt) {
             let d = self.slot(node.dt);
-            self.put(Op::SetDt { d }, d);
+            let a = self.dt();
+            self.put(Op::Copy { d, a }, d);
         }
         for sub in &node.subs {
             let skip = self.label();
@@ -285,7 +286,8 @@ impl<'c> Lowerer<'c> {
         // The root's time is advanced by `exec::step`, after the program.
         if n != 0 && self.is_read(node.time) {
             let d = self.slot(node.time);
-            self.put(Op::AdvanceTime { d }, d);
+            let b = self.dt();
+            self.put(Op::AddSS { d, a: d, b }, d);
         }
     }
 
@@ -453,28 +455,29 @@ impl<'c> Lowerer<'c> {
 
     /// `r[d] = rhs`, calling the runtime procedure of the right-hand side.
     fn update(&mut self, d: Slot, rhs: &Update) {
+        let dt = self.dt();
         let op = match rhs {
             Update::Expr(e) => return self.value(&e.0, d),
             Update::Integral(x) => match self.operand(&x.0) {
-                V::S(a) => Op::IntegralS { d, a },
-                V::A => Op::IntegralA { d },
+                V::S(a) => Op::IntegralS { d, a, dt },
+                V::A => Op::IntegralA { d, dt },
             },
             Update::IntegralLimited(xs) => {
                 let a = self.in_slot(&xs.0.0);
                 let lo = self.in_slot(&xs.1.0);
                 let hi = self.in_slot(&xs.2.0);
-                call(Call::IntegralLimited { d, a, lo, hi })
+                call(Call::IntegralLimited { d, a, lo, hi, dt })
             }
             Update::Lag(xs) => {
                 let a = self.in_slot(&xs.0.0);
                 let t = self.in_slot(&xs.1.0);
                 let k = self.in_slot(&xs.2.0);
-                call(Call::Lag { d, a, t, k })
+                call(Call::Lag { d, a, t, k, dt })
             }
             Update::Deriv(x, mem) => {
                 let a = self.in_slot(&x.0);
                 let mem = self.slot(*mem);
-                call(Call::Deriv { d, a, mem })
+                call(Call::Deriv { d, a, mem, dt })
             }
             Update::Hysteresis(xs) => {
                 let a = self.in_slot(&xs.0.0);
@@ -614,6 +617,12 @@ impl<'c> Lowerer<'c> {
     fn put(&mut self, op: Op, d: Slot) {
         self.ops.push(op);
         self.held = Some(d);
+    }
+
+    /// The slot of the step's `dt`: the root's (`exec::step` stores it there before
+    /// the program runs).
+    fn dt(&mut self) -> Slot {
+        self.slot(self.code.nodes[0].dt)
     }
 
     /// The slot that receives intermediate results nobody reads.

@@ -57,17 +57,13 @@ pub(crate) enum Op {
     DivAS { d: Slot, b: Slot },
     /// `r[a] / acc`.
     DivSA { d: Slot, a: Slot },
-    /// `integral(r[d], r[a], dt)`.
-    IntegralS { d: Slot, a: Slot },
-    /// `integral(r[d], acc, dt)`.
-    IntegralA { d: Slot },
+    /// `integral(r[d], r[a], r[dt])`.
+    IntegralS { d: Slot, a: Slot, dt: Slot },
+    /// `integral(r[d], acc, r[dt])`.
+    IntegralA { d: Slot, dt: Slot },
     /// A call of a runtime function or procedure other than `integral` (boxed, so
     /// that an `Op` takes 16 bytes).
     Call(Box<Call>),
-    /// `dt`.
-    SetDt { d: Slot },
-    /// `r[d] + dt`.
-    AdvanceTime { d: Slot },
     /// Stops the program with the fault `(site, r[a])` if `r[a]` is not finite (only in
     /// checked programs).
     Check { a: Slot, site: u32 },
@@ -145,17 +141,29 @@ pub(crate) enum Call {
         b: Slot,
         c: Slot,
     },
-    /// `integral_limited(r[d], r[a], r[lo], r[hi], dt)`.
+    /// `integral_limited(r[d], r[a], r[lo], r[hi], r[dt])`.
     IntegralLimited {
         d: Slot,
         a: Slot,
         lo: Slot,
         hi: Slot,
+        dt: Slot,
     },
-    /// `lag(r[d], r[a], r[t], r[k], dt)`.
-    Lag { d: Slot, a: Slot, t: Slot, k: Slot },
-    /// `derivs[mem].next(r[a], dt)`.
-    Deriv { d: Slot, a: Slot, mem: Slot },
+    /// `lag(r[d], r[a], r[t], r[k], r[dt])`.
+    Lag {
+        d: Slot,
+        a: Slot,
+        t: Slot,
+        k: Slot,
+        dt: Slot,
+    },
+    /// `derivs[mem].next(r[a], r[dt])`.
+    Deriv {
+        d: Slot,
+        a: Slot,
+        mem: Slot,
+        dt: Slot,
+    },
     /// `hysteresis(r[d], r[a], r[lo], r[hi], r[b])`.
     Hysteresis {
         d: Slot,
@@ -169,24 +177,40 @@ pub(crate) enum Call {
 /// Runs one [`Call`]; returns the value stored (kept out of [`run`]'s loop, whose
 /// registers it would otherwise crowd).
 #[inline(never)]
-fn call(c: &Call, r: &mut [f64], m: &mut [Deriv], acc: f64, dt: f64) -> f64 {
+fn call(c: &Call, r: &mut [f64], m: &mut [Deriv], acc: f64) -> f64 {
     let r_ = |i: Slot| r[i as usize];
     let (d, value) = match *c {
         Call::F1S { f, d, a } => (d, f(r_(a))),
         Call::F1A { f, d } => (d, f(acc)),
         Call::F2 { f, d, a, b } => (d, f(r_(a), r_(b))),
         Call::F3 { f, d, a, b, c } => (d, f(r_(a), r_(b), r_(c))),
-        Call::IntegralLimited { d, a, lo, hi } => {
-            (d, integral_limited(r_(d), r_(a), r_(lo), r_(hi), dt))
+        Call::IntegralLimited { d, a, lo, hi, dt } => {
+            (d, integral_limited(r_(d), r_(a), r_(lo), r_(hi), r_(dt)))
         }
-        Call::Lag { d, a, t, k } => (d, lag(r_(d), r_(a), r_(t), r_(k), dt)),
-        Call::Deriv { d, a, mem } => (d, m[mem as usize].next(r_(a), dt)),
+        Call::Lag { d, a, t, k, dt } => (d, lag(r_(d), r_(a), r_(t), r_(k), r_(dt))),
+        Call::Deriv { d, a, mem, dt } => (d, m[mem as usize].next(r_(a), r_(dt))),
         Call::Hysteresis { d, a, lo, hi, b } => {
             (d, hysteresis(r_(d), r_(a), r_(lo), r_(hi), r_(b)))
         }
     };
     r[d as usize] = value;
     value
+}
+
+/// `f = false`, giving back `acc` (see [`run`]).
+#[inline(never)]
+fn clear(f: &mut [bool], acc: f64) -> f64 {
+    f.fill(false);
+    acc
+}
+
+/// Resets the memories `m`, giving back `acc` (see [`run`]).
+#[inline(never)]
+fn reset_derivs(m: &mut [Deriv], acc: f64) -> f64 {
+    for m in m {
+        m.reset();
+    }
+    acc
 }
 
 /// The first non-finite value stored: the index of its site, and the value.
@@ -208,17 +232,17 @@ pub(crate) trait Resets {
     fn reset(&self, node: usize, check: bool) -> &[Op];
 }
 
-/// Runs `ops` from the first operation to the end, `dt` being the current step.
+/// Runs `ops` from the first operation to the end.
+///
+/// The step's `dt` is read from its slot rather than passed, and every call that the
+/// loop makes takes `acc` and gives it back or overwrites it: no `f64` lives across a
+/// call, so that the compiler can keep `acc` in a register (the calling convention
+/// saves no floating-point register across calls).
 #[expect(
     clippy::neg_cmp_op_on_partial_ord,
     reason = "`!(x < y)` is the guard's negation, also true when x or y is NaN"
 )]
-pub(crate) fn run(
-    ops: &[Op],
-    s: &mut Regs<'_>,
-    dt: f64,
-    resets: &impl Resets,
-) -> Result<(), Fault> {
+pub(crate) fn run(ops: &[Op], s: &mut Regs<'_>, resets: &impl Resets) -> Result<(), Fault> {
     let (r, f) = (&mut *s.r, &mut *s.f);
     let mut acc = 0.0f64;
     let mut pc = 0;
@@ -269,11 +293,9 @@ pub(crate) fn run(
             Op::DivSS { d, a, b } => set!(d, r!(a) / r!(b)),
             Op::DivAS { d, b } => set!(d, acc / r!(b)),
             Op::DivSA { d, a } => set!(d, r!(a) / acc),
-            Op::IntegralS { d, a } => set!(d, integral(r!(d), r!(a), dt)),
-            Op::IntegralA { d } => set!(d, integral(r!(d), acc, dt)),
-            Op::Call(ref c) => acc = call(c, r, s.m, acc, dt),
-            Op::SetDt { d } => set!(d, dt),
-            Op::AdvanceTime { d } => set!(d, r!(d) + dt),
+            Op::IntegralS { d, a, dt } => set!(d, integral(r!(d), r!(a), r!(dt))),
+            Op::IntegralA { d, dt } => set!(d, integral(r!(d), acc, r!(dt))),
+            Op::Call(ref c) => acc = call(c, r, s.m, acc),
             Op::Check { a, site } => {
                 if !r!(a).is_finite() {
                     return Err((site as usize, r!(a)));
@@ -281,16 +303,14 @@ pub(crate) fn run(
             }
             Op::SetFlag { d, v } => f!(d) = v,
             Op::CopyFlag { d, a } => f!(d) = f!(a),
-            Op::ClearFlags { start, end } => f[start as usize..end as usize].fill(false),
+            Op::ClearFlags { start, end } => acc = clear(&mut f[start as usize..end as usize], acc),
             Op::Rising { d, a, prev } => {
                 let mut p = f!(prev);
                 f!(d) = rising(f!(a), &mut p);
                 f!(prev) = p;
             }
             Op::ResetDerivs { start, end } => {
-                for m in &mut s.m[start as usize..end as usize] {
-                    m.reset();
-                }
+                acc = reset_derivs(&mut s.m[start as usize..end as usize], acc);
             }
             Op::Reset { node, check } => {
                 let mut inner = Regs {
@@ -298,7 +318,8 @@ pub(crate) fn run(
                     f: &mut *f,
                     m: &mut *s.m,
                 };
-                run(resets.reset(node as usize, check), &mut inner, dt, resets)?;
+                run(resets.reset(node as usize, check), &mut inner, resets)?;
+                acc = 0.0;
             }
             Op::Jump { t } => pc = t as usize,
             Op::JumpIf { a, t } => jump!(f!(a), t),
