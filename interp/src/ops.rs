@@ -197,22 +197,6 @@ fn call(c: &Call, r: &mut [f64], m: &mut [Deriv], acc: f64) -> f64 {
     value
 }
 
-/// `f = false`, giving back `acc` (see [`run`]).
-#[inline(never)]
-fn clear(f: &mut [bool], acc: f64) -> f64 {
-    f.fill(false);
-    acc
-}
-
-/// Resets the memories `m`, giving back `acc` (see [`run`]).
-#[inline(never)]
-fn reset_derivs(m: &mut [Deriv], acc: f64) -> f64 {
-    for m in m {
-        m.reset();
-    }
-    acc
-}
-
 /// The first non-finite value stored: the index of its site, and the value.
 pub(crate) type Fault = (usize, f64);
 
@@ -234,19 +218,57 @@ pub(crate) trait Resets {
 
 /// Runs `ops` from the first operation to the end.
 ///
-/// The step's `dt` is read from its slot rather than passed, and every call that the
-/// loop makes takes `acc` and gives it back or overwrites it: no `f64` lives across a
-/// call, so that the compiler can keep `acc` in a register (the calling convention
-/// saves no floating-point register across calls).
+/// The operations that call functions (runtime functions, resets, clearing ranges)
+/// leave the loop of [`fast`] and are run here: the loop itself makes no call, so the
+/// compiler keeps its values in registers (the calling convention saves no
+/// floating-point register, and few general ones, across a call). The step's `dt` is
+/// read from its slot for the same reason.
+pub(crate) fn run(ops: &[Op], s: &mut Regs<'_>, resets: &impl Resets) -> Result<(), Fault> {
+    let mut acc = 0.0f64;
+    let mut pc = 0;
+    while let Some(op) = fast(ops, &mut pc, s.r, s.f, &mut acc)? {
+        match *op {
+            Op::Call(ref c) => acc = call(c, s.r, s.m, acc),
+            Op::ClearFlags { start, end } => s.f[start as usize..end as usize].fill(false),
+            Op::ResetDerivs { start, end } => {
+                for m in &mut s.m[start as usize..end as usize] {
+                    m.reset();
+                }
+            }
+            Op::Reset { node, check } => {
+                let mut inner = Regs {
+                    r: &mut *s.r,
+                    f: &mut *s.f,
+                    m: &mut *s.m,
+                };
+                run(resets.reset(node as usize, check), &mut inner, resets)?;
+            }
+            // `fast` runs every other operation.
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Runs `ops` from `pc` on until the end (`None`) or an operation that calls a
+/// function (returned, with `pc` after it), or a failed [`Op::Check`].
+#[inline(always)]
 #[expect(
     clippy::neg_cmp_op_on_partial_ord,
     reason = "`!(x < y)` is the guard's negation, also true when x or y is NaN"
 )]
-pub(crate) fn run(ops: &[Op], s: &mut Regs<'_>, resets: &impl Resets) -> Result<(), Fault> {
-    let (r, f) = (&mut *s.r, &mut *s.f);
-    let mut acc = 0.0f64;
-    let mut pc = 0;
-    while let Some(op) = ops.get(pc) {
+fn fast<'o>(
+    ops: &'o [Op],
+    pc_: &mut usize,
+    r: &mut [f64],
+    f: &mut [bool],
+    acc_: &mut f64,
+) -> Result<Option<&'o Op>, Fault> {
+    let (mut pc, mut acc) = (*pc_, *acc_);
+    let out = loop {
+        let Some(op) = ops.get(pc) else {
+            break Ok(None);
+        };
         pc += 1;
         macro_rules! r {
             ($i:expr) => {
@@ -265,10 +287,13 @@ pub(crate) fn run(ops: &[Op], s: &mut Regs<'_>, resets: &impl Resets) -> Result<
                 r!($d) = acc;
             }};
         }
+        // A taken jump goes through `black_box`, so that the compiler keeps a real
+        // (predicted) branch instead of selecting the next `pc` with a conditional
+        // move, which would make every following operation wait for the comparison.
         macro_rules! jump {
             ($cond:expr, $t:expr) => {
                 if $cond {
-                    pc = $t as usize;
+                    pc = std::hint::black_box($t) as usize;
                 }
             };
         }
@@ -295,31 +320,20 @@ pub(crate) fn run(ops: &[Op], s: &mut Regs<'_>, resets: &impl Resets) -> Result<
             Op::DivSA { d, a } => set!(d, r!(a) / acc),
             Op::IntegralS { d, a, dt } => set!(d, integral(r!(d), r!(a), r!(dt))),
             Op::IntegralA { d, dt } => set!(d, integral(r!(d), acc, r!(dt))),
-            Op::Call(ref c) => acc = call(c, r, s.m, acc),
             Op::Check { a, site } => {
                 if !r!(a).is_finite() {
-                    return Err((site as usize, r!(a)));
+                    break Err((site as usize, r!(a)));
                 }
             }
             Op::SetFlag { d, v } => f!(d) = v,
             Op::CopyFlag { d, a } => f!(d) = f!(a),
-            Op::ClearFlags { start, end } => acc = clear(&mut f[start as usize..end as usize], acc),
             Op::Rising { d, a, prev } => {
                 let mut p = f!(prev);
                 f!(d) = rising(f!(a), &mut p);
                 f!(prev) = p;
             }
-            Op::ResetDerivs { start, end } => {
-                acc = reset_derivs(&mut s.m[start as usize..end as usize], acc);
-            }
-            Op::Reset { node, check } => {
-                let mut inner = Regs {
-                    r: &mut *r,
-                    f: &mut *f,
-                    m: &mut *s.m,
-                };
-                run(resets.reset(node as usize, check), &mut inner, resets)?;
-                acc = 0.0;
+            Op::Call(_) | Op::ClearFlags { .. } | Op::ResetDerivs { .. } | Op::Reset { .. } => {
+                break Ok(Some(op));
             }
             Op::Jump { t } => pc = t as usize,
             Op::JumpIf { a, t } => jump!(f!(a), t),
@@ -341,6 +355,8 @@ pub(crate) fn run(ops: &[Op], s: &mut Regs<'_>, resets: &impl Resets) -> Result<
             Op::JumpUnlessEqSS { a, b, t } => jump!(r!(a) != r!(b), t),
             Op::JumpUnlessEqAS { b, t } => jump!(acc != r!(b), t),
         }
-    }
-    Ok(())
+    };
+    *pc_ = pc;
+    *acc_ = acc;
+    out
 }
