@@ -141,6 +141,8 @@ struct Lowerer<'c> {
     overflow: bool,
     /// The real slot whose value `acc` holds at this point of the program, if known.
     held: Option<Slot>,
+    /// The last position a label was placed at (no operation is fused across it).
+    landing: Option<usize>,
     /// Number of the statement being lowered in the body of its node (see
     /// [`last_reads`]).
     counter: usize,
@@ -168,6 +170,7 @@ impl<'c> Lowerer<'c> {
             flag_temps: (0, 0),
             overflow: false,
             held: None,
+            landing: None,
             counter: 0,
             last_read: HashMap::new(),
             root_fired: Vec::new(),
@@ -196,7 +199,25 @@ impl<'c> Lowerer<'c> {
         })
     }
 
+    /// Appends `op`, or fuses it with the previous operation when no jump lands
+    /// between them: two jumps on flags to one target, or two flag stores.
     fn emit(&mut self, op: Op) {
+        let joined = self.landing == Some(self.ops.len());
+        if let Some(last) = self.ops.last_mut().filter(|_| !joined) {
+            let fused = match (&*last, &op) {
+                (&Op::JumpIf { a, t }, &Op::JumpIf { a: b, t: u }) if t == u => {
+                    Some(Op::JumpIfEither { a, b, t })
+                }
+                (&Op::SetFlag { d, v }, &Op::SetFlag { d: e, v: w }) => {
+                    Some(Op::SetFlag2 { d, v, e, w })
+                }
+                _ => None,
+            };
+            if let Some(fused) = fused {
+                *last = fused;
+                return;
+            }
+        }
         self.ops.push(op);
     }
 
@@ -208,6 +229,7 @@ impl<'c> Lowerer<'c> {
 
     fn place(&mut self, l: Label) {
         self.labels[l.0 as usize] = Some(self.ops.len());
+        self.landing = Some(self.ops.len());
         // Paths join here: what `acc` holds is no longer known.
         self.held = None;
     }
@@ -816,6 +838,7 @@ fn target(op: &mut Op) -> Option<&mut Slot> {
         Op::Jump { t }
         | Op::JumpIf { t, .. }
         | Op::JumpUnless { t, .. }
+        | Op::JumpIfEither { t, .. }
         | Op::JumpIfLtSS { t, .. }
         | Op::JumpIfLtAS { t, .. }
         | Op::JumpIfLtSA { t, .. }

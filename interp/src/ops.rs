@@ -69,6 +69,8 @@ pub(crate) enum Op {
     Check { a: Slot, site: u32 },
     /// `f[d] = v`.
     SetFlag { d: Slot, v: bool },
+    /// `f[d] = v; f[e] = w`.
+    SetFlag2 { d: Slot, e: Slot, v: bool, w: bool },
     /// `f[d] = f[a]`.
     CopyFlag { d: Slot, a: Slot },
     /// `f[start..end] = false`.
@@ -85,6 +87,8 @@ pub(crate) enum Op {
     JumpIf { a: Slot, t: Slot },
     /// Jumps to `t` unless `f[a]`.
     JumpUnless { a: Slot, t: Slot },
+    /// Jumps to `t` if `f[a]` or `f[b]`.
+    JumpIfEither { a: Slot, b: Slot, t: Slot },
     /// Jumps to `t` if `x < y` (`x`, `y` as in the names of the arithmetic).
     JumpIfLtSS { a: Slot, b: Slot, t: Slot },
     /// See [`Op::JumpIfLtSS`].
@@ -326,6 +330,10 @@ fn fast<'o>(
                 }
             }
             Op::SetFlag { d, v } => f!(d) = v,
+            Op::SetFlag2 { d, e, v, w } => {
+                f!(d) = v;
+                f!(e) = w;
+            }
             Op::CopyFlag { d, a } => f!(d) = f!(a),
             Op::Rising { d, a, prev } => {
                 let mut p = f!(prev);
@@ -338,6 +346,7 @@ fn fast<'o>(
             Op::Jump { t } => pc = t as usize,
             Op::JumpIf { a, t } => jump!(f!(a), t),
             Op::JumpUnless { a, t } => jump!(!f!(a), t),
+            Op::JumpIfEither { a, b, t } => jump!(f!(a) | f!(b), t),
             Op::JumpIfLtSS { a, b, t } => jump!(r!(a) < r!(b), t),
             Op::JumpIfLtAS { b, t } => jump!(acc < r!(b), t),
             Op::JumpIfLtSA { a, t } => jump!(r!(a) < acc, t),

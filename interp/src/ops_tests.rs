@@ -286,3 +286,27 @@ fn division_by_zero_is_caught_by_the_checked_step_in_every_form() {
         assert!(fault.to_string().contains(rule), "{fault}");
     }
 }
+
+#[test]
+fn fused_flag_stores_and_flag_jumps() {
+    // `f1, !f2` is one store of two flags; `!f1 & !f2` jumps on either flag in one
+    // operation; `f1 | f2` jumps on either to the then-branch.
+    let m = model(
+        "a",
+        "flag f1; flag f2 = true; when a > 0 => f1, !f2; when b > 0 => !f1, f2; \
+         y = 1 when !f1 & !f2; y = 2 otherwise; z = 3 when f1 | f2; z = 4 otherwise;",
+    );
+    each(&m, |a, b, c, i| {
+        let at = (a, b, c);
+        let (mut f1, mut f2) = (false, true);
+        if a > 0.0 {
+            (f1, f2) = (true, false);
+        }
+        if b > 0.0 {
+            (f1, f2) = (false, true);
+        }
+        same("y", i.get("y"), if !f1 && !f2 { 1.0 } else { 2.0 }, at);
+        same("z", i.get("z"), if f1 || f2 { 3.0 } else { 4.0 }, at);
+        same("f1", i.get("f1"), if f1 { 1.0 } else { 0.0 }, at);
+    });
+}
