@@ -188,8 +188,8 @@ impl<'c> Lowerer<'c> {
                 }
             }
         }
-        self.ops = ops;
-        (!self.overflow).then(|| self.ops.into_boxed_slice())
+        thread_jumps(&mut ops);
+        (!self.overflow).then(|| ops.into_boxed_slice())
     }
 
     fn slot(&mut self, i: usize) -> Slot {
@@ -635,10 +635,22 @@ impl<'c> Lowerer<'c> {
         })
     }
 
-    /// Emits an operation that leaves its result in `acc` and in `r[d]`.
+    /// Emits an operation that leaves its result in `acc` and in `r[d]`. Two
+    /// integrals where the second integrates the first (`v = integral(a);
+    /// x = integral(v)`) become one operation.
     fn put(&mut self, op: Op, d: Slot) {
-        self.ops.push(op);
         self.held = Some(d);
+        let joined = self.landing == Some(self.ops.len());
+        if let (Some(last), Op::IntegralA { d: e, dt: dt2 }) = (self.ops.last_mut(), &op) {
+            if let Op::IntegralA { d, dt } = *last
+                && dt == *dt2
+                && !joined
+            {
+                *last = Op::Integral2A { d, e: *e, dt };
+                return;
+            }
+        }
+        self.ops.push(op);
     }
 
     /// The slot of the step's `dt`: the root's (`exec::step` stores it there before
@@ -823,6 +835,73 @@ fn last_reads(body: &[Stmt], counter: &mut usize, out: &mut HashMap<usize, usize
             }
             Stmt::If { then, .. } => last_reads(then, counter, out),
             Stmt::Assign { .. } | Stmt::SetFlag { .. } | Stmt::Reset(_) => {}
+        }
+    }
+}
+
+/// What a conditional jump tests, without its polarity and target.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Test {
+    Flag(Slot),
+    LtSS(Slot, Slot),
+    LtAS(Slot),
+    LtSA(Slot),
+    LeSS(Slot, Slot),
+    LeAS(Slot),
+    LeSA(Slot),
+    EqSS(Slot, Slot),
+    EqAS(Slot),
+}
+
+/// The test of a conditional jump, whether it jumps when the test holds, and its target.
+fn test(op: &Op) -> Option<(Test, bool, Slot)> {
+    Some(match *op {
+        Op::JumpIf { a, t } => (Test::Flag(a), true, t),
+        Op::JumpUnless { a, t } => (Test::Flag(a), false, t),
+        Op::JumpIfLtSS { a, b, t } => (Test::LtSS(a, b), true, t),
+        Op::JumpIfLtAS { b, t } => (Test::LtAS(b), true, t),
+        Op::JumpIfLtSA { a, t } => (Test::LtSA(a), true, t),
+        Op::JumpUnlessLtSS { a, b, t } => (Test::LtSS(a, b), false, t),
+        Op::JumpUnlessLtAS { b, t } => (Test::LtAS(b), false, t),
+        Op::JumpUnlessLtSA { a, t } => (Test::LtSA(a), false, t),
+        Op::JumpIfLeSS { a, b, t } => (Test::LeSS(a, b), true, t),
+        Op::JumpIfLeAS { b, t } => (Test::LeAS(b), true, t),
+        Op::JumpIfLeSA { a, t } => (Test::LeSA(a), true, t),
+        Op::JumpUnlessLeSS { a, b, t } => (Test::LeSS(a, b), false, t),
+        Op::JumpUnlessLeAS { b, t } => (Test::LeAS(b), false, t),
+        Op::JumpUnlessLeSA { a, t } => (Test::LeSA(a), false, t),
+        Op::JumpIfEqSS { a, b, t } => (Test::EqSS(a, b), true, t),
+        Op::JumpIfEqAS { b, t } => (Test::EqAS(b), true, t),
+        Op::JumpUnlessEqSS { a, b, t } => (Test::EqSS(a, b), false, t),
+        Op::JumpUnlessEqAS { b, t } => (Test::EqAS(b), false, t),
+        _ => return None,
+    })
+}
+
+/// Jump threading: a conditional jump that lands on a jump with the same test (as
+/// guards on the same condition, `x = .. when contact; y = .. when contact`) goes
+/// straight on to where that one leads, since nothing runs in between and the test
+/// gives the same answer; likewise through unconditional jumps.
+fn thread_jumps(ops: &mut [Op]) {
+    for i in (0..ops.len()).rev() {
+        let Some((mine, when, mut to)) = test(&ops[i]) else {
+            continue;
+        };
+        while let Some(next) = ops.get(to as usize) {
+            to = match (test(next), next) {
+                (Some((theirs, w, t)), _) if theirs == mine => {
+                    if w == when {
+                        t
+                    } else {
+                        to + 1
+                    }
+                }
+                (_, Op::Jump { t }) => *t,
+                _ => break,
+            };
+        }
+        if let Some(t) = target(&mut ops[i]) {
+            *t = to;
         }
     }
 }

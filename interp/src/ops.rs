@@ -61,6 +61,9 @@ pub(crate) enum Op {
     IntegralS { d: Slot, a: Slot, dt: Slot },
     /// `integral(r[d], acc, r[dt])`.
     IntegralA { d: Slot, dt: Slot },
+    /// `integral(r[d], acc, r[dt])` stored to `r[d]`, then `integral(r[e], r[d],
+    /// r[dt])` (a velocity, then the position it moves).
+    Integral2A { d: Slot, e: Slot, dt: Slot },
     /// A call of a runtime function or procedure other than `integral` (boxed, so
     /// that an `Op` takes 16 bytes).
     Call(Box<Call>),
@@ -324,6 +327,10 @@ fn fast<'o>(
             Op::DivSA { d, a } => set!(d, r!(a) / acc),
             Op::IntegralS { d, a, dt } => set!(d, integral(r!(d), r!(a), r!(dt))),
             Op::IntegralA { d, dt } => set!(d, integral(r!(d), acc, r!(dt))),
+            Op::Integral2A { d, e, dt } => {
+                set!(d, integral(r!(d), acc, r!(dt)));
+                set!(e, integral(r!(e), acc, r!(dt)));
+            }
             Op::Check { a, site } => {
                 if !r!(a).is_finite() {
                     break Err((site as usize, r!(a)));

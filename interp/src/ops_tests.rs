@@ -310,3 +310,23 @@ fn fused_flag_stores_and_flag_jumps() {
         same("f1", i.get("f1"), if f1 { 1.0 } else { 0.0 }, at);
     });
 }
+
+#[test]
+fn repeated_guards_jump_through_each_other() {
+    // The guards of `y`, `z` and `w` test `a < b` again right where the previous one
+    // jumps to: a jump goes on to the last one's target (same sense) or past it
+    // (opposite sense), also when a or b is NaN.
+    let m = model(
+        "a",
+        "y = a when a < b; z = b when a < b; w = c when !(a < b); \
+         real k; k = 5 when a < b; k = 6 when a < b; k = 7 otherwise;",
+    );
+    each(&m, |a, b, c, i| {
+        let at = (a, b, c);
+        let lt = a < b;
+        same("y", i.get("y"), if lt { a } else { 0.0 }, at);
+        same("z", i.get("z"), if lt { b } else { 0.0 }, at);
+        same("w", i.get("w"), if lt { 0.0 } else { c }, at);
+        same("k", i.get("k"), if lt { 6.0 } else { 7.0 }, at);
+    });
+}
