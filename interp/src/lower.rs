@@ -641,14 +641,13 @@ impl<'c> Lowerer<'c> {
     fn put(&mut self, op: Op, d: Slot) {
         self.held = Some(d);
         let joined = self.landing == Some(self.ops.len());
-        if let (Some(last), Op::IntegralA { d: e, dt: dt2 }) = (self.ops.last_mut(), &op) {
-            if let Op::IntegralA { d, dt } = *last
-                && dt == *dt2
-                && !joined
-            {
-                *last = Op::Integral2A { d, e: *e, dt };
-                return;
-            }
+        if let (Some(last), Op::IntegralA { d: e, dt: dt2 }) = (self.ops.last_mut(), &op)
+            && let Op::IntegralA { d, dt } = *last
+            && dt == *dt2
+            && !joined
+        {
+            *last = Op::Integral2A { d, e: *e, dt };
+            return;
         }
         self.ops.push(op);
     }
