@@ -68,7 +68,7 @@ pub(crate) fn reset<const CHECK: bool>(m: &Machine, s: &mut State) -> Result<(),
 
 /// Advances the tree (the root and its switched-on submodels) by one step of `dt`.
 pub(crate) fn step<const CHECK: bool>(m: &Machine, s: &mut State, dt: f64) -> Result<(), Fault> {
-    for &f in &m.programs.root_fired {
+    for &f in &m.programs.fired {
         s.flags[f] = false;
     }
     let root = &m.code.nodes[0];

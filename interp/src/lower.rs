@@ -20,11 +20,11 @@ pub(crate) type Pair = [Box<[Op]>; 2];
 /// Everything lowered from one [`Code`].
 #[derive(Debug)]
 pub(crate) struct Programs {
-    /// The step of the whole tree, but for the root's `otherwise` flags, cleared
-    /// before it, and the root's time, advanced after it.
+    /// The step of the whole tree, but for the `otherwise` flags, cleared before it,
+    /// and the root's time, advanced after it.
     pub step: Pair,
-    /// The root's `otherwise` flags that some `otherwise` reads.
-    pub root_fired: Box<[usize]>,
+    /// The `otherwise` flags (of every node) that some `otherwise` reads.
+    pub fired: Box<[usize]>,
     /// The reset of each node (with its submodels).
     pub resets: Vec<Pair>,
     /// Construction: every default, then the root's reset (unchecked only).
@@ -61,13 +61,13 @@ pub(crate) fn lower(code: &Code) -> Option<Programs> {
         }
     }
     let temp_base = code.reals.checked_add(consts.values.len())?;
-    let (step, root_fired, resets, construct, temps) = lower_all(code, &mut consts, temp_base)?;
+    let (step, fired, resets, construct, temps) = lower_all(code, &mut consts, temp_base)?;
     let reals = temp_base.checked_add(temps.0 + 1)?;
     let flags = code.flags.checked_add(temps.1)?;
     Slot::try_from(reals.max(flags)).ok()?;
     Some(Programs {
         step,
-        root_fired,
+        fired,
         resets,
         construct,
         consts: consts.values,
@@ -76,26 +76,26 @@ pub(crate) fn lower(code: &Code) -> Option<Programs> {
     })
 }
 
-/// The step, the root's live `otherwise` flags, the resets, construction, and the most
+/// The step, the live `otherwise` flags, the resets, construction, and the most
 /// real and flag temporaries used.
 type Lowered = (Pair, Box<[usize]>, Vec<Pair>, Box<[Op]>, (usize, usize));
 
 fn lower_all(code: &Code, consts: &mut Consts, temp_base: usize) -> Option<Lowered> {
     let mut max = (0, 0);
-    let root_fired = std::cell::Cell::new(Vec::new());
+    let fired = std::cell::Cell::new(Vec::new());
     let mut pair = |f: &dyn Fn(&mut Lowerer)| -> Option<Pair> {
         let mut out = [Box::default(), Box::default()];
         for (check, slot) in out.iter_mut().enumerate() {
             let mut l = Lowerer::new(code, &mut *consts, temp_base, check == 1);
             f(&mut l);
             max = (max.0.max(l.temps.1), max.1.max(l.flag_temps.1));
-            root_fired.set(std::mem::take(&mut l.root_fired));
+            fired.set(std::mem::take(&mut l.fired));
             *slot = l.finish()?;
         }
         Some(out)
     };
     let step = pair(&|l| l.step(0))?;
-    let root_fired = root_fired.take().into_boxed_slice();
+    let fired = fired.take().into_boxed_slice();
     let resets = (0..code.nodes.len())
         .map(|n| pair(&|l| l.reset(n)))
         .collect::<Option<Vec<_>>>()?;
@@ -111,7 +111,7 @@ fn lower_all(code: &Code, consts: &mut Consts, temp_base: usize) -> Option<Lower
     });
     max = (max.0.max(l.temps.1), max.1.max(l.flag_temps.1));
     let construct = l.finish()?;
-    Some((step, root_fired, resets, construct, max))
+    Some((step, fired, resets, construct, max))
 }
 
 /// What the passes share: the literals met so far (by bit pattern, with their slot),
@@ -149,8 +149,8 @@ struct Lowerer<'c> {
     /// For each `otherwise` flag of the node, the number of the last statement that
     /// reads it.
     last_read: HashMap<usize, usize>,
-    /// The root's `otherwise` flags that an `otherwise` reads.
-    root_fired: Vec<usize>,
+    /// The `otherwise` flags of the nodes stepped so far that an `otherwise` reads.
+    fired: Vec<usize>,
 }
 
 /// A jump target, before it is placed.
@@ -173,7 +173,7 @@ impl<'c> Lowerer<'c> {
             landing: None,
             counter: 0,
             last_read: HashMap::new(),
-            root_fired: Vec::new(),
+            fired: Vec::new(),
         }
     }
 
@@ -291,19 +291,11 @@ impl<'c> Lowerer<'c> {
         self.counter = 0;
         last_reads(&node.body, &mut self.counter, &mut self.last_read);
         self.counter = 0;
+        // They are cleared by `exec::step` before the program runs: only this node's
+        // body touches them, so clearing them earlier is the same.
         let mut live: Vec<usize> = self.last_read.keys().copied().collect();
         live.sort_unstable();
-        if n == 0 {
-            // The root's are cleared by `exec::step`, before the program runs.
-            self.root_fired = live;
-        } else if live.len() <= 3 {
-            for f in live {
-                let d = self.slot(f);
-                self.emit(Op::SetFlag { d, v: false });
-            }
-        } else {
-            self.clear_flags(node.fired.clone());
-        }
+        self.fired.extend(live);
         self.stmts(&node.body);
         // The root's time is advanced by `exec::step`, after the program.
         if n != 0 && self.is_read(node.time) {
@@ -641,12 +633,14 @@ impl<'c> Lowerer<'c> {
     fn put(&mut self, op: Op, d: Slot) {
         self.held = Some(d);
         let joined = self.landing == Some(self.ops.len());
-        if let (Some(last), Op::IntegralA { d: e, dt: dt2 }) = (self.ops.last_mut(), &op)
-            && let Op::IntegralA { d, dt } = *last
-            && dt == *dt2
-            && !joined
-        {
-            *last = Op::Integral2A { d, e: *e, dt };
+        let fused = match (self.ops.last(), &op) {
+            (Some(&Op::IntegralA { d, dt }), &Op::IntegralA { d: e, dt: dt2 }) if dt == dt2 => {
+                Some(Op::Integral2A { d, e, dt })
+            }
+            _ => None,
+        };
+        if let (Some(fused), Some(last)) = (fused.filter(|_| !joined), self.ops.last_mut()) {
+            *last = fused;
             return;
         }
         self.ops.push(op);

@@ -330,3 +330,17 @@ fn repeated_guards_jump_through_each_other() {
         same("k", i.get("k"), if lt { 6.0 } else { 7.0 }, at);
     });
 }
+
+#[test]
+fn copies_in_a_row() {
+    // Three copies in a row (as input bindings are), the third reading what the
+    // first stored, then an operation on the second through the accumulator.
+    let m = model("a", "y = a; z = b; w = y; real k; k = z * c;");
+    each(&m, |a, b, c, i| {
+        let at = (a, b, c);
+        same("y", i.get("y"), a, at);
+        same("z", i.get("z"), b, at);
+        same("w", i.get("w"), a, at);
+        same("k", i.get("k"), b * c, at);
+    });
+}
