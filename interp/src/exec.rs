@@ -37,6 +37,7 @@ impl Machine {
         Ok(Machine { code, programs })
     }
 
+    #[inline]
     fn run(&self, ops: &[Op], s: &mut State) -> Result<(), Fault> {
         let mut regs = Regs {
             r: &mut s.reals,
@@ -67,6 +68,7 @@ pub(crate) fn reset<const CHECK: bool>(m: &Machine, s: &mut State) -> Result<(),
 }
 
 /// Advances the tree (the root and its switched-on submodels) by one step of `dt`.
+#[inline]
 pub(crate) fn step<const CHECK: bool>(m: &Machine, s: &mut State, dt: f64) -> Result<(), Fault> {
     for &f in &m.programs.fired {
         s.flags[f] = false;

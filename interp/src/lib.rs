@@ -159,6 +159,7 @@ impl Instance {
 }
 
 impl Model for Instance {
+    #[inline]
     fn step(&mut self, dt: f64) {
         let _ = exec::step::<false>(&self.machine, &mut self.state, dt);
     }
