@@ -26,6 +26,7 @@ mod code;
 mod compile;
 mod exec;
 mod finite;
+mod forms;
 mod load;
 mod lower;
 mod ops;
