@@ -4,10 +4,11 @@
 //! [`State`]: reals (`f64`), flags (`bool`) and `deriv` memories. The code refers to them
 //! by index only; there are no names left and nothing allocates while it runs.
 //!
-//! Expressions are built as small trees ([`Num`], [`Logic`]) and then turned into
-//! closures ([`NumFn`], [`LogicFn`]): each node's call to its operands is then a call
-//! site of its own, which branch predictors follow far better than one shared `match`.
+//! Expressions and statements are trees ([`Num`], [`Logic`], [`Stmt`]): the input of
+//! [`crate::lower`], which turns the step and reset of the whole tree into flat programs
+//! of [`crate::ops`].
 
+use sit_parser::ir::CmpOp;
 use sit_runtime::{Deriv, ValueType, VarKind};
 
 /// A real expression. Operands are evaluated left to right, exactly as in the IR tree.
@@ -36,115 +37,51 @@ pub(crate) enum Num {
 }
 
 impl Num {
-    /// The closure computing this expression: the same operations in the same order,
-    /// with leaves read directly from the slots (no tree walk at run time).
+    /// The expression, checked and ready for [`crate::lower`] (which turns it into
+    /// operations over slots for the step and reset programs).
     pub(crate) fn compile(self) -> NumFn {
-        macro_rules! bin {
-            ($ab:expr, $op:tt) => {{
-                match *$ab {
-                    (Num::Slot(i), Num::Slot(j)) => NumFn::new(move |r| r[i] $op r[j]),
-                    (Num::Slot(i), Num::Const(c)) => NumFn::new(move |r| r[i] $op c),
-                    (Num::Const(c), Num::Slot(j)) => NumFn::new(move |r| c $op r[j]),
-                    (a, b) => {
-                        let (a, b) = (a.compile(), b.compile());
-                        NumFn::new(move |r| a.eval(r) $op b.eval(r))
-                    }
-                }
-            }};
-        }
+        NumFn(self)
+    }
+
+    /// The value, reading the real slots: a direct walk of the tree, left to right.
+    /// Only for reads of derived params from outside (the step and reset run the
+    /// lowered programs of [`crate::ops`]).
+    fn eval(&self, r: &[f64]) -> f64 {
         match self {
-            Num::Const(c) => NumFn::new(move |_| c),
-            Num::Slot(i) => NumFn::new(move |r| r[i]),
-            Num::Neg(a) => match *a {
-                Num::Slot(i) => NumFn::new(move |r| -r[i]),
-                a => {
-                    let a = a.compile();
-                    NumFn::new(move |r| -a.eval(r))
-                }
-            },
-            Num::Add(ab) => bin!(ab, +),
-            Num::Sub(ab) => bin!(ab, -),
-            Num::Mul(ab) => bin!(ab, *),
-            Num::Div(ab) => bin!(ab, /),
-            Num::F1(f, a) => {
-                let a = a.compile();
-                NumFn::new(move |r| f(a.eval(r)))
-            }
-            Num::F2(f, ab) => {
-                let (a, b) = (ab.0.compile(), ab.1.compile());
-                NumFn::new(move |r| f(a.eval(r), b.eval(r)))
-            }
-            Num::F3(f, abc) => {
-                let (a, b, c) = (abc.0.compile(), abc.1.compile(), abc.2.compile());
-                NumFn::new(move |r| f(a.eval(r), b.eval(r), c.eval(r)))
-            }
+            Num::Const(c) => *c,
+            Num::Slot(i) => r[*i],
+            Num::Neg(a) => -a.eval(r),
+            Num::Add(ab) => ab.0.eval(r) + ab.1.eval(r),
+            Num::Sub(ab) => ab.0.eval(r) - ab.1.eval(r),
+            Num::Mul(ab) => ab.0.eval(r) * ab.1.eval(r),
+            Num::Div(ab) => ab.0.eval(r) / ab.1.eval(r),
+            Num::F1(f, a) => f(a.eval(r)),
+            Num::F2(f, ab) => f(ab.0.eval(r), ab.1.eval(r)),
+            Num::F3(f, abc) => f(abc.0.eval(r), abc.1.eval(r), abc.2.eval(r)),
         }
     }
 }
 
-/// A compiled real expression: a closure over the real slots.
-pub(crate) struct NumFn(Box<RealClosure>);
-
-/// The closure type behind [`NumFn`].
-type RealClosure = dyn Fn(&[f64]) -> f64 + Send + Sync;
-
-/// The closure type behind [`LogicFn`].
-type FlagClosure = dyn Fn(&[f64], &[bool]) -> bool + Send + Sync;
+/// A checked real expression (see [`Num::compile`]).
+#[derive(Debug)]
+pub(crate) struct NumFn(pub Num);
 
 impl NumFn {
-    fn new(f: impl Fn(&[f64]) -> f64 + Send + Sync + 'static) -> NumFn {
-        NumFn(Box::new(f))
-    }
-
-    /// The value, reading the real slots.
-    #[inline]
+    /// The value, reading the real slots (the cold path of reads from outside).
     pub(crate) fn eval(&self, r: &[f64]) -> f64 {
-        (self.0)(r)
+        self.0.eval(r)
     }
 }
 
-impl std::fmt::Debug for NumFn {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("NumFn")
-    }
-}
-
-/// A compiled logical expression: a closure over the real and flag slots.
-pub(crate) struct LogicFn(Box<FlagClosure>);
+/// A checked logical expression (see [`Logic::compile`]).
+#[derive(Debug)]
+pub(crate) struct LogicFn(pub Logic);
 
 impl LogicFn {
-    fn new(f: impl Fn(&[f64], &[bool]) -> bool + Send + Sync + 'static) -> LogicFn {
-        LogicFn(Box::new(f))
-    }
-
-    /// The value, reading the real and flag slots.
-    #[inline]
+    /// The value, reading the real and flag slots (the cold path of reads from outside).
     pub(crate) fn eval(&self, r: &[f64], f: &[bool]) -> bool {
-        (self.0)(r, f)
+        self.0.eval(r, f)
     }
-}
-
-impl std::fmt::Debug for LogicFn {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("LogicFn")
-    }
-}
-
-/// A comparison of two reals.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Cmp {
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-    /// `==`
-    Eq,
-    /// `!=`
-    Ne,
 }
 
 /// A logical expression.
@@ -161,45 +98,35 @@ pub(crate) enum Logic {
     /// `a | b`.
     Or(Box<(Logic, Logic)>),
     /// A comparison.
-    Cmp(Cmp, Box<(Num, Num)>),
+    Cmp(CmpOp, Box<(Num, Num)>),
 }
 
 impl Logic {
-    /// The closure computing this expression (see [`Num::compile`]).
+    /// The expression, checked and ready for [`crate::lower`] (see [`Num::compile`]).
     pub(crate) fn compile(self) -> LogicFn {
-        macro_rules! cmp {
-            ($ab:expr, $op:tt) => {{
-                match *$ab {
-                    (Num::Slot(i), Num::Slot(j)) => LogicFn::new(move |r, _| r[i] $op r[j]),
-                    (Num::Slot(i), Num::Const(c)) => LogicFn::new(move |r, _| r[i] $op c),
-                    (a, b) => {
-                        let (a, b) = (a.compile(), b.compile());
-                        LogicFn::new(move |r, _| a.eval(r) $op b.eval(r))
-                    }
-                }
-            }};
-        }
+        LogicFn(self)
+    }
+
+    /// The value (see [`Num::eval`]); `&` and `|` stop early, which changes nothing
+    /// since expressions have no side effects.
+    fn eval(&self, r: &[f64], f: &[bool]) -> bool {
         match self {
-            Logic::Const(b) => LogicFn::new(move |_, _| b),
-            Logic::Slot(i) => LogicFn::new(move |_, f| f[i]),
-            Logic::Not(a) => {
-                let a = a.compile();
-                LogicFn::new(move |r, f| !a.eval(r, f))
+            Logic::Const(b) => *b,
+            Logic::Slot(i) => f[*i],
+            Logic::Not(a) => !a.eval(r, f),
+            Logic::And(ab) => ab.0.eval(r, f) && ab.1.eval(r, f),
+            Logic::Or(ab) => ab.0.eval(r, f) || ab.1.eval(r, f),
+            Logic::Cmp(op, ab) => {
+                let (a, b) = (ab.0.eval(r), ab.1.eval(r));
+                match op {
+                    CmpOp::Lt => a < b,
+                    CmpOp::Le => a <= b,
+                    CmpOp::Gt => a > b,
+                    CmpOp::Ge => a >= b,
+                    CmpOp::Eq => a == b,
+                    CmpOp::Ne => a != b,
+                }
             }
-            Logic::And(ab) => {
-                let (a, b) = (ab.0.compile(), ab.1.compile());
-                LogicFn::new(move |r, f| a.eval(r, f) && b.eval(r, f))
-            }
-            Logic::Or(ab) => {
-                let (a, b) = (ab.0.compile(), ab.1.compile());
-                LogicFn::new(move |r, f| a.eval(r, f) || b.eval(r, f))
-            }
-            Logic::Cmp(Cmp::Lt, ab) => cmp!(ab, <),
-            Logic::Cmp(Cmp::Le, ab) => cmp!(ab, <=),
-            Logic::Cmp(Cmp::Gt, ab) => cmp!(ab, >),
-            Logic::Cmp(Cmp::Ge, ab) => cmp!(ab, >=),
-            Logic::Cmp(Cmp::Eq, ab) => cmp!(ab, ==),
-            Logic::Cmp(Cmp::Ne, ab) => cmp!(ab, !=),
         }
     }
 }
@@ -268,25 +195,6 @@ pub(crate) enum Init {
     Real(usize, NumFn, usize),
     /// A flag slot and its value.
     Flag(usize, LogicFn),
-}
-
-impl Init {
-    /// Evaluates the value and stores it. With `CHECK`, a real value that is not finite
-    /// is an error carrying its site (the value is stored all the same).
-    #[inline]
-    pub(crate) fn apply<const CHECK: bool>(&self, s: &mut State) -> Result<(), (usize, f64)> {
-        match self {
-            Init::Real(slot, e, site) => {
-                let value = e.eval(&s.reals);
-                s.reals[*slot] = value;
-                if CHECK && !value.is_finite() {
-                    return Err((*site, value));
-                }
-            }
-            Init::Flag(slot, e) => s.flags[*slot] = e.eval(&s.reals, &s.flags),
-        }
-        Ok(())
-    }
 }
 
 /// A submodel instance as seen from its parent node.

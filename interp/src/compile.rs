@@ -6,11 +6,11 @@
 //! each of its nodes.
 
 use crate::code::{
-    Cmp, Code, EventCode, Init, Logic, Node, Num, Read, Site, Stmt, SubNode, Update, VarEntry,
+    Code, EventCode, Init, Logic, Node, Num, Read, Site, Stmt, SubNode, Update, VarEntry,
 };
 use crate::{InterpError, SiteKind};
 use sit_parser::Span;
-use sit_parser::ir::{self, ArithOp, CmpOp, Func, ModelId, Program, Ty};
+use sit_parser::ir::{self, ArithOp, Func, ModelId, Program, Ty};
 use sit_parser::lower::{
     self, Access, FlagUse, Item, LowerError, MAX_DEPTH, Place, Proc, Reads, Slot, Term,
 };
@@ -466,17 +466,7 @@ impl Compiler<'_> {
             Term::Not(a) => Logic::Not(Box::new(self.logic(n, a)?)),
             Term::And(a, b) => Logic::And(two(a, b)?),
             Term::Or(a, b) => Logic::Or(two(a, b)?),
-            Term::Cmp(op, a, b) => {
-                let op = match op {
-                    CmpOp::Lt => Cmp::Lt,
-                    CmpOp::Le => Cmp::Le,
-                    CmpOp::Gt => Cmp::Gt,
-                    CmpOp::Ge => Cmp::Ge,
-                    CmpOp::Eq => Cmp::Eq,
-                    CmpOp::Ne => Cmp::Ne,
-                };
-                Logic::Cmp(op, Box::new((self.num(n, a)?, self.num(n, b)?)))
-            }
+            Term::Cmp(op, a, b) => Logic::Cmp(*op, Box::new((self.num(n, a)?, self.num(n, b)?))),
             Term::Derived(_) | Term::Cond(..) => {
                 return Err(malformed("a read left by name in inlined code".into()));
             }

@@ -81,15 +81,15 @@ impl Instance {
     /// [`Model::step`] when it succeeds.
     pub fn step_checked(&mut self, dt: f64) -> Result<(), NonFinite> {
         let time = self.time();
-        exec::step::<true>(&self.code, &mut self.state, 0, dt)
-            .map_err(|(site, value)| fault(&self.code, site, value, time))
+        exec::step::<true>(&self.machine, &mut self.state, dt)
+            .map_err(|(site, value)| fault(self.code(), site, value, time))
     }
 
     /// [`Model::reset`], stopping at the first initial value or param binding that is
     /// not finite (as [`Instance::step_checked`]).
     pub fn reset_checked(&mut self) -> Result<(), NonFinite> {
-        exec::reset::<true>(&self.code, &mut self.state, 0)
-            .map_err(|(site, value)| fault(&self.code, site, value, 0.0))
+        exec::reset::<true>(&self.machine, &mut self.state)
+            .map_err(|(site, value)| fault(self.code(), site, value, 0.0))
     }
 
     /// The first real variable of the public list (params, derived params, inputs and

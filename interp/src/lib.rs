@@ -2,7 +2,7 @@
 //!
 //! [`Instance::new`] flattens the instance tree of a root model into slot arrays (reals,
 //! flags, `deriv` memories), resolves every name to a slot once and compiles the rules
-//! into a small tree of enums over slot indices. [`Instance`] then implements
+//! into flat programs of operations over slot indices. [`Instance`] then implements
 //! [`sit_runtime::Model`] with exactly the semantics of `sit_parser::ir` (step order,
 //! reset, events, `otherwise`, derived params and conditions evaluated where they are
 //! read) and calls the very same `sit_runtime` functions, with the arithmetic of the IR
@@ -26,7 +26,10 @@ mod code;
 mod compile;
 mod exec;
 mod finite;
+mod forms;
 mod load;
+mod lower;
+mod ops;
 
 pub use finite::{NonFinite, Origin, SiteKind};
 pub use load::{LoadError, Loaded, RootError, load_file, select_root};
@@ -87,7 +90,7 @@ impl std::error::Error for InterpError {}
 /// sweep constructs once and clones per run.
 #[derive(Debug, Clone)]
 pub struct Instance {
-    code: Arc<Code>,
+    machine: Arc<exec::Machine>,
     state: State,
 }
 
@@ -108,10 +111,10 @@ impl Instance {
 
     /// [`Instance::new`], with an error instead of a panic for an invalid `root` or IR.
     pub fn try_new(program: &Program, root: ModelId) -> Result<Instance, InterpError> {
-        let code = compile::compile(program, root)?;
-        let state = exec::construct(&code);
+        let machine = exec::Machine::new(compile::compile(program, root)?)?;
+        let state = exec::construct(&machine);
         Ok(Instance {
-            code: Arc::new(code),
+            machine: Arc::new(machine),
             state,
         })
     }
@@ -122,14 +125,18 @@ impl Instance {
         load_file(path, model).map(|l| l.instance)
     }
 
+    fn code(&self) -> &Code {
+        &self.machine.code
+    }
+
     /// The root model's name.
     pub fn model_name(&self) -> &str {
-        &self.code.name
+        &self.code().name
     }
 
     /// Indices of the root model's own variables declared `output`, in index order.
     pub fn root_outputs(&self) -> Vec<usize> {
-        (self.code.vars.iter().enumerate())
+        (self.code().vars.iter().enumerate())
             .filter(|(_, v)| v.depth == 0 && v.output)
             .map(|(i, _)| i)
             .collect()
@@ -138,7 +145,7 @@ impl Instance {
     /// Whether variable `index` belongs to the root model itself (not to a submodel;
     /// `NAME.on` belongs to the model that declares `NAME`).
     pub fn is_root_var(&self, index: usize) -> bool {
-        self.code.vars.get(index).is_some_and(|v| v.depth == 0)
+        self.code().vars.get(index).is_some_and(|v| v.depth == 0)
     }
 
     fn read(&self, read: &Read) -> f64 {
@@ -153,24 +160,25 @@ impl Instance {
 }
 
 impl Model for Instance {
+    #[inline]
     fn step(&mut self, dt: f64) {
-        let _ = exec::step::<false>(&self.code, &mut self.state, 0, dt);
+        let _ = exec::step::<false>(&self.machine, &mut self.state, dt);
     }
 
     fn reset(&mut self) {
-        let _ = exec::reset::<false>(&self.code, &mut self.state, 0);
+        let _ = exec::reset::<false>(&self.machine, &mut self.state);
     }
 
     fn time(&self) -> f64 {
-        self.state.reals[self.code.nodes[0].time]
+        self.state.reals[self.code().nodes[0].time]
     }
 
     fn var_count(&self) -> usize {
-        self.code.vars.len()
+        self.code().vars.len()
     }
 
     fn var_info(&self, index: usize) -> Option<VarInfo<'_>> {
-        let v = self.code.vars.get(index)?;
+        let v = self.code().vars.get(index)?;
         Some(VarInfo {
             name: &v.name,
             kind: v.kind,
@@ -181,11 +189,11 @@ impl Model for Instance {
     }
 
     fn get_at(&self, index: usize) -> Option<f64> {
-        Some(self.read(&self.code.vars.get(index)?.read))
+        Some(self.read(&self.code().vars.get(index)?.read))
     }
 
     fn set_at(&mut self, index: usize, value: f64) -> Result<(), SetError<'static>> {
-        let v = (self.code.vars.get(index)).ok_or(SetError::Unknown(index.into()))?;
+        let v = (self.machine.code.vars.get(index)).ok_or(SetError::Unknown(index.into()))?;
         if let Some(reason) = v.locked {
             return Err(SetError::NotSettable {
                 var: index.into(),
@@ -205,5 +213,7 @@ impl Model for Instance {
     }
 }
 
+#[cfg(test)]
+mod ops_tests;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,748 @@
+//! Lowering of the statement trees of [`Code`] into the flat programs of [`crate::ops`].
+//!
+//! The step of the whole instance tree becomes one program (each submodel's step inlined
+//! behind a jump on its `on` flag); every node gets a reset program (a submodel's reset
+//! is an [`Op::Reset`] call), and construction one more. Each comes unchecked and checked
+//! (with an [`Op::Check`] after every real value a rule, declaration or binding stores).
+//!
+//! Literals get real slots after the model's own, temporaries after the literals. The
+//! literals are only known once everything is lowered, so lowering runs twice: the first
+//! pass numbers the literals, the second places the temporaries after them.
+
+use crate::code::{Code, Init, Logic, Num, Read, Stmt, Update};
+use crate::forms::{Arith, Two, V, call, compare_jump, target, thread_jumps};
+use crate::ops::{Call, Op, Slot};
+use std::collections::HashMap;
+
+/// A program: its operations, the checked variant second.
+pub(crate) type Pair = [Box<[Op]>; 2];
+
+/// Everything lowered from one [`Code`].
+#[derive(Debug)]
+pub(crate) struct Programs {
+    /// The step of the whole tree, but for the `otherwise` flags, cleared before it,
+    /// and the root's time, advanced after it.
+    pub step: Pair,
+    /// The `otherwise` flags (of every node) that some `otherwise` reads.
+    pub fired: Box<[usize]>,
+    /// The reset of each node (with its submodels).
+    pub resets: Vec<Pair>,
+    /// Construction: every default, then the root's reset (unchecked only).
+    pub construct: Box<[Op]>,
+    /// The literals, stored from real slot [`Code::reals`] on.
+    pub consts: Vec<f64>,
+    /// Number of real slots: the model's, the literals, the temporaries.
+    pub reals: usize,
+    /// Number of flag slots: the model's, then the temporaries.
+    pub flags: usize,
+}
+
+/// Lowers every program of `code`; `None` if a slot or site index does not fit a
+/// [`Slot`] (more than 2³² values).
+pub(crate) fn lower(code: &Code) -> Option<Programs> {
+    let mut consts = Consts {
+        read: vec![false; code.reals],
+        ..Consts::default()
+    };
+    // First pass: number the literals and find the slots read (temporaries placed
+    // anywhere, then discarded). The reads from outside count too.
+    lower_all(code, &mut consts, code.reals)?;
+    let mut l = Lowerer::new(code, &mut consts, code.reals, false);
+    for v in &code.vars {
+        match &v.read {
+            Read::Num(e) => {
+                let junk = l.junk();
+                l.value(&e.0, junk);
+            }
+            Read::Logic(e) => {
+                l.flag_value(&e.0);
+            }
+            Read::Real(_) | Read::Flag(_) => {}
+        }
+    }
+    let temp_base = code.reals.checked_add(consts.values.len())?;
+    let (step, fired, resets, construct, temps) = lower_all(code, &mut consts, temp_base)?;
+    let reals = temp_base.checked_add(temps.0 + 1)?;
+    let flags = code.flags.checked_add(temps.1)?;
+    Slot::try_from(reals.max(flags)).ok()?;
+    Some(Programs {
+        step,
+        fired,
+        resets,
+        construct,
+        consts: consts.values,
+        reals,
+        flags,
+    })
+}
+
+/// The step, the live `otherwise` flags, the resets, construction, and the most
+/// real and flag temporaries used.
+type Lowered = (Pair, Box<[usize]>, Vec<Pair>, Box<[Op]>, (usize, usize));
+
+fn lower_all(code: &Code, consts: &mut Consts, temp_base: usize) -> Option<Lowered> {
+    let mut max = (0, 0);
+    let fired = std::cell::Cell::new(Vec::new());
+    let mut pair = |f: &dyn Fn(&mut Lowerer)| -> Option<Pair> {
+        let mut out = [Box::default(), Box::default()];
+        for (check, slot) in out.iter_mut().enumerate() {
+            let mut l = Lowerer::new(code, &mut *consts, temp_base, check == 1);
+            f(&mut l);
+            max = (max.0.max(l.temps.1), max.1.max(l.flag_temps.1));
+            fired.set(std::mem::take(&mut l.fired));
+            *slot = l.finish()?;
+        }
+        Some(out)
+    };
+    let step = pair(&|l| l.step(0))?;
+    let fired = fired.take().into_boxed_slice();
+    let resets = (0..code.nodes.len())
+        .map(|n| pair(&|l| l.reset(n)))
+        .collect::<Option<Vec<_>>>()?;
+    let mut l = Lowerer::new(code, consts, temp_base, false);
+    for node in &code.nodes {
+        for d in &node.defaults {
+            l.init(d);
+        }
+    }
+    l.emit(Op::Reset {
+        node: 0,
+        check: false,
+    });
+    max = (max.0.max(l.temps.1), max.1.max(l.flag_temps.1));
+    let construct = l.finish()?;
+    Some((step, fired, resets, construct, max))
+}
+
+/// What the passes share: the literals met so far (by bit pattern, with their slot),
+/// and which model real slots some expression reads (known after the first pass).
+#[derive(Default)]
+struct Consts {
+    slots: HashMap<u64, usize>,
+    values: Vec<f64>,
+    read: Vec<bool>,
+}
+
+/// The builder of one program.
+struct Lowerer<'c> {
+    code: &'c Code,
+    consts: &'c mut Consts,
+    check: bool,
+    ops: Vec<Op>,
+    /// Position of each label, once placed.
+    labels: Vec<Option<usize>>,
+    /// First real temporary slot.
+    temp_base: usize,
+    /// Real temporaries in use, and the most in use at once.
+    temps: (usize, usize),
+    /// Flag temporaries in use, and the most in use at once.
+    flag_temps: (usize, usize),
+    /// Some slot or site did not fit a [`Slot`].
+    overflow: bool,
+    /// The real slot whose value `acc` holds at this point of the program, if known.
+    held: Option<Slot>,
+    /// The last position a label was placed at (no operation is fused across it).
+    landing: Option<usize>,
+    /// Number of the statement being lowered in the body of its node (see
+    /// [`last_reads`]).
+    counter: usize,
+    /// For each `otherwise` flag of the node, the number of the last statement that
+    /// reads it.
+    last_read: HashMap<usize, usize>,
+    /// The `otherwise` flags of the nodes stepped so far that an `otherwise` reads.
+    fired: Vec<usize>,
+}
+
+/// A jump target, before it is placed.
+#[derive(Clone, Copy)]
+struct Label(Slot);
+
+impl<'c> Lowerer<'c> {
+    fn new(code: &'c Code, consts: &'c mut Consts, temp_base: usize, check: bool) -> Self {
+        Lowerer {
+            code,
+            consts,
+            check,
+            ops: Vec::new(),
+            labels: Vec::new(),
+            temp_base,
+            temps: (0, 0),
+            flag_temps: (0, 0),
+            overflow: false,
+            held: None,
+            landing: None,
+            counter: 0,
+            last_read: HashMap::new(),
+            fired: Vec::new(),
+        }
+    }
+
+    /// The program, with jump targets resolved.
+    fn finish(mut self) -> Option<Box<[Op]>> {
+        let mut ops = std::mem::take(&mut self.ops);
+        for op in &mut ops {
+            if let Some(t) = target(op) {
+                match self.labels[*t as usize] {
+                    Some(at) => *t = self.slot(at),
+                    None => self.overflow = true,
+                }
+            }
+        }
+        thread_jumps(&mut ops);
+        (!self.overflow).then(|| ops.into_boxed_slice())
+    }
+
+    fn slot(&mut self, i: usize) -> Slot {
+        Slot::try_from(i).unwrap_or_else(|_| {
+            self.overflow = true;
+            0
+        })
+    }
+
+    /// Appends `op`, or fuses it with the previous operation when no jump lands
+    /// between them: two jumps on flags to one target, or two flag stores.
+    fn emit(&mut self, op: Op) {
+        let joined = self.landing == Some(self.ops.len());
+        if let Some(last) = self.ops.last_mut().filter(|_| !joined) {
+            let fused = match (&*last, &op) {
+                (&Op::JumpIf { a, t }, &Op::JumpIf { a: b, t: u }) if t == u => {
+                    Some(Op::JumpIfEither { a, b, t })
+                }
+                (&Op::SetFlag { d, v }, &Op::SetFlag { d: e, v: w }) => {
+                    Some(Op::SetFlag2 { d, v, e, w })
+                }
+                _ => None,
+            };
+            if let Some(fused) = fused {
+                *last = fused;
+                return;
+            }
+        }
+        self.ops.push(op);
+    }
+
+    fn label(&mut self) -> Label {
+        self.labels.push(None);
+        let l = self.labels.len() - 1;
+        Label(self.slot(l))
+    }
+
+    fn place(&mut self, l: Label) {
+        self.labels[l.0 as usize] = Some(self.ops.len());
+        self.landing = Some(self.ops.len());
+        // Paths join here: what `acc` holds is no longer known.
+        self.held = None;
+    }
+
+    fn constant(&mut self, c: f64) -> Slot {
+        let base = self.code.reals;
+        let consts = &mut *self.consts;
+        let i = *consts.slots.entry(c.to_bits()).or_insert_with(|| {
+            consts.values.push(c);
+            base + consts.values.len() - 1
+        });
+        self.slot(i)
+    }
+
+    fn temp(&mut self) -> Slot {
+        // The first temporary is the junk slot.
+        let t = self.temp_base + 1 + self.temps.0;
+        self.temps.0 += 1;
+        self.temps.1 = self.temps.1.max(self.temps.0);
+        self.slot(t)
+    }
+
+    fn flag_temp(&mut self) -> Slot {
+        let t = self.code.flags + self.flag_temps.0;
+        self.flag_temps.0 += 1;
+        self.flag_temps.1 = self.flag_temps.1.max(self.flag_temps.0);
+        self.slot(t)
+    }
+
+    /// The step of node `n` and, inlined, of its switched-on submodels.
+    fn step(&mut self, n: usize) {
+        let node = &self.code.nodes[n];
+        // A submodel's `dt` and time are stored only if an expression reads them (the
+        // root's are stored by `exec::step`).
+        if n != 0 && self.is_read(node.dt) {
+            let d = self.slot(node.dt);
+            let a = self.dt();
+            self.put(Op::Copy { d, a }, d);
+        }
+        for sub in &node.subs {
+            let skip = self.label();
+            let a = self.slot(sub.on);
+            self.emit(Op::JumpUnless { a, t: skip.0 });
+            for b in &sub.inputs {
+                self.init(b);
+            }
+            self.step(sub.node);
+            self.place(skip);
+        }
+        for ev in &node.events {
+            let a = self.flag_value(&ev.cond.0);
+            let (d, prev) = (self.slot(ev.value), self.slot(ev.prev));
+            self.emit(Op::Rising { d, a, prev });
+            self.flag_temps.0 = 0;
+        }
+        // The `otherwise` flags: only those an `otherwise` reads are kept, and a rule
+        // sets its flag only if an `otherwise` after it reads it.
+        self.last_read.clear();
+        self.counter = 0;
+        last_reads(&node.body, &mut self.counter, &mut self.last_read);
+        self.counter = 0;
+        // They are cleared by `exec::step` before the program runs: only this node's
+        // body touches them, so clearing them earlier is the same.
+        let mut live: Vec<usize> = self.last_read.keys().copied().collect();
+        live.sort_unstable();
+        self.fired.extend(live);
+        self.stmts(&node.body);
+        // The root's time is advanced by `exec::step`, after the program.
+        if n != 0 && self.is_read(node.time) {
+            let d = self.slot(node.time);
+            let b = self.dt();
+            self.put(Op::AddSS { d, a: d, b }, d);
+        }
+    }
+
+    /// Whether an expression reads real slot `i` (always, in the first pass).
+    fn is_read(&self, i: usize) -> bool {
+        self.consts.read.get(i).is_none_or(|r| *r)
+    }
+
+    /// The reset of node `n`; its submodels' resets are calls.
+    fn reset(&mut self, n: usize) {
+        let node = &self.code.nodes[n];
+        for sub in &node.subs {
+            for b in &sub.params {
+                self.init(b);
+            }
+            let node = self.slot(sub.node);
+            self.call_reset(node);
+        }
+        for sub in &node.subs {
+            let d = self.slot(sub.on);
+            self.emit(Op::SetFlag {
+                d,
+                v: sub.initially_on,
+            });
+        }
+        for init in &node.inits {
+            self.init(init);
+        }
+        if !node.mems.is_empty() {
+            let (start, end) = (self.slot(node.mems.start), self.slot(node.mems.end));
+            self.emit(Op::ResetDerivs { start, end });
+        }
+        self.clear_flags(node.fired.clone());
+        let zero = self.constant(0.0);
+        for d in [node.time, node.dt] {
+            let d = self.slot(d);
+            self.put(Op::Copy { d, a: zero }, d);
+        }
+        for ev in &node.events {
+            let d = self.slot(ev.value);
+            self.emit(Op::SetFlag { d, v: false });
+            let prev = self.slot(ev.prev);
+            self.flag_into(&ev.cond.0, prev);
+        }
+    }
+
+    /// Resets `node`: any real slot may change.
+    fn call_reset(&mut self, node: Slot) {
+        let check = self.check;
+        self.emit(Op::Reset { node, check });
+        self.held = None;
+    }
+
+    fn clear_flags(&mut self, r: std::ops::Range<usize>) {
+        if !r.is_empty() {
+            let (start, end) = (self.slot(r.start), self.slot(r.end));
+            self.emit(Op::ClearFlags { start, end });
+        }
+    }
+
+    /// Stores a value (then checks it, in a checked program).
+    fn init(&mut self, i: &Init) {
+        match i {
+            Init::Real(slot, e, site) => {
+                let d = self.slot(*slot);
+                self.value(&e.0, d);
+                self.checked(d, *site);
+            }
+            Init::Flag(slot, e) => {
+                let d = self.slot(*slot);
+                self.flag_into(&e.0, d);
+            }
+        }
+        self.temps.0 = 0;
+    }
+
+    fn checked(&mut self, a: Slot, site: usize) {
+        if self.check {
+            let site = self.slot(site);
+            self.emit(Op::Check { a, site });
+        }
+    }
+
+    fn stmts(&mut self, body: &[Stmt]) {
+        for st in body {
+            self.stmt(st);
+        }
+    }
+
+    fn stmt(&mut self, st: &Stmt) {
+        self.counter += 1;
+        let at = self.counter;
+        match st {
+            Stmt::Assign {
+                slot,
+                rhs,
+                fired,
+                site,
+            } => {
+                let d = self.slot(*slot);
+                self.update(d, rhs);
+                self.temps.0 = 0;
+                if let Some(f) = fired.filter(|f| self.last_read.get(f).is_some_and(|l| *l > at)) {
+                    let f = self.slot(f);
+                    self.emit(Op::SetFlag { d: f, v: true });
+                }
+                self.checked(d, *site);
+            }
+            Stmt::Otherwise { fired, assign } => {
+                if let Some((d, a)) = self.leaf_assign(assign) {
+                    let flag = self.slot(*fired);
+                    self.emit(Op::CopyUnless { flag, d, a });
+                    // `acc` now holds either value.
+                    self.held = None;
+                    return;
+                }
+                let skip = self.label();
+                let a = self.slot(*fired);
+                self.emit(Op::JumpIf { a, t: skip.0 });
+                self.stmt(assign);
+                self.place(skip);
+            }
+            Stmt::If { cond, then } => {
+                let skip = self.label();
+                self.branch(&cond.0, false, skip);
+                self.temps.0 = 0;
+                self.flag_temps.0 = 0;
+                self.stmts(then);
+                self.place(skip);
+            }
+            Stmt::SetFlag { slot, value } => {
+                let d = self.slot(*slot);
+                self.emit(Op::SetFlag { d, v: *value });
+            }
+            Stmt::Reset(node) => {
+                let node = self.slot(*node);
+                self.call_reset(node);
+            }
+        }
+    }
+
+    /// `(d, a)` if `st` is `r[d] = r[a]` (a slot or a literal) that neither checks its
+    /// value nor sets a flag that is read later: an `otherwise` then needs one
+    /// operation, [`Op::CopyUnless`].
+    fn leaf_assign(&mut self, st: &Stmt) -> Option<(Slot, Slot)> {
+        let Stmt::Assign {
+            slot,
+            rhs: Update::Expr(e),
+            fired,
+            ..
+        } = st
+        else {
+            return None;
+        };
+        let after = self.counter + 1;
+        let flag_read = fired.is_some_and(|f| self.last_read.get(&f).is_some_and(|l| *l > after));
+        if self.check || flag_read {
+            return None;
+        }
+        let a = self.leaf(&e.0)?;
+        // The statement is lowered here: count it as `stmt` would.
+        self.counter += 1;
+        Some((self.slot(*slot), a))
+    }
+
+    /// `r[d] = rhs`, calling the runtime procedure of the right-hand side.
+    fn update(&mut self, d: Slot, rhs: &Update) {
+        let dt = self.dt();
+        let op = match rhs {
+            Update::Expr(e) => return self.value(&e.0, d),
+            Update::Integral(x) => match self.operand(&x.0) {
+                V::S(a) => Op::IntegralS { d, a, dt },
+                V::A => Op::IntegralA { d, dt },
+            },
+            Update::IntegralLimited(xs) => {
+                let a = self.in_slot(&xs.0.0);
+                let lo = self.in_slot(&xs.1.0);
+                let hi = self.in_slot(&xs.2.0);
+                call(Call::IntegralLimited { d, a, lo, hi, dt })
+            }
+            Update::Lag(xs) => {
+                let a = self.in_slot(&xs.0.0);
+                let t = self.in_slot(&xs.1.0);
+                let k = self.in_slot(&xs.2.0);
+                call(Call::Lag { d, a, t, k, dt })
+            }
+            Update::Deriv(x, mem) => {
+                let a = self.in_slot(&x.0);
+                let mem = self.slot(*mem);
+                call(Call::Deriv { d, a, mem, dt })
+            }
+            Update::Hysteresis(xs) => {
+                let a = self.in_slot(&xs.0.0);
+                let lo = self.in_slot(&xs.1.0);
+                let hi = self.in_slot(&xs.2.0);
+                let b = self.in_slot(&xs.3.0);
+                call(Call::Hysteresis { d, a, lo, hi, b })
+            }
+        };
+        self.put(op, d);
+    }
+
+    /// The slot holding a leaf's value (a model slot or a literal's), `None` if `e` is
+    /// an operation.
+    fn leaf(&mut self, e: &Num) -> Option<Slot> {
+        match e {
+            Num::Const(c) => Some(self.constant(*c)),
+            Num::Slot(i) => {
+                if let Some(r) = self.consts.read.get_mut(*i) {
+                    *r = true;
+                }
+                Some(self.slot(*i))
+            }
+            _ => None,
+        }
+    }
+
+    /// Emits the operations computing `e`, leaving its value in `acc` and in `r[d]`.
+    fn value(&mut self, e: &Num, d: Slot) {
+        let mark = self.temps.0;
+        let (kind, ab) = match e {
+            Num::Const(_) | Num::Slot(_) => {
+                if let Some(a) = self.leaf(e) {
+                    self.put(Op::Copy { d, a }, d);
+                }
+                return;
+            }
+            Num::Neg(x) => {
+                let op = match self.operand(x) {
+                    V::S(a) => Op::NegS { d, a },
+                    V::A => Op::NegA { d },
+                };
+                return self.put(op, d);
+            }
+            Num::F1(f, x) => {
+                let f = *f;
+                let op = match self.operand(x) {
+                    V::S(a) => call(Call::F1S { f, d, a }),
+                    V::A => call(Call::F1A { f, d }),
+                };
+                return self.put(op, d);
+            }
+            Num::F2(f, ab) => {
+                let (a, b) = (self.in_slot(&ab.0), self.in_slot(&ab.1));
+                self.temps.0 = mark;
+                return self.put(call(Call::F2 { f: *f, d, a, b }), d);
+            }
+            Num::F3(f, abc) => {
+                let a = self.in_slot(&abc.0);
+                let b = self.in_slot(&abc.1);
+                let c = self.in_slot(&abc.2);
+                self.temps.0 = mark;
+                let f = *f;
+                return self.put(call(Call::F3 { f, d, a, b, c }), d);
+            }
+            Num::Add(ab) => (Arith::Add, ab),
+            Num::Sub(ab) => (Arith::Sub, ab),
+            Num::Mul(ab) => (Arith::Mul, ab),
+            Num::Div(ab) => (Arith::Div, ab),
+        };
+        let two = self.operands(&ab.0, &ab.1);
+        let op = kind.op(d, two);
+        self.temps.0 = mark;
+        self.put(op, d);
+    }
+
+    /// One operand: `acc` if it is a leaf whose value `acc` holds or an operation
+    /// (computed into `acc`), else its slot.
+    fn operand(&mut self, e: &Num) -> V {
+        match self.leaf(e) {
+            Some(a) if self.held == Some(a) => V::A,
+            Some(a) => V::S(a),
+            None => {
+                let junk = self.junk();
+                self.value(e, junk);
+                V::A
+            }
+        }
+    }
+
+    /// Two operands, computed left to right; at most one is `acc` (an operation on the
+    /// left is spilled to a temporary when the right is an operation too).
+    fn operands(&mut self, x: &Num, y: &Num) -> Two {
+        match (self.leaf(x), self.leaf(y)) {
+            (Some(a), Some(b)) => {
+                if self.held == Some(a) {
+                    Two::AS(b)
+                } else if self.held == Some(b) {
+                    Two::SA(a)
+                } else {
+                    Two::SS(a, b)
+                }
+            }
+            (None, Some(b)) => {
+                let junk = self.junk();
+                self.value(x, junk);
+                Two::AS(b)
+            }
+            (Some(a), None) => {
+                // Reading the slot after `y` is computed reads the same value: an
+                // expression writes only temporaries.
+                let junk = self.junk();
+                self.value(y, junk);
+                Two::SA(a)
+            }
+            (None, None) => {
+                let t = self.temp();
+                self.value(x, t);
+                let junk = self.junk();
+                self.value(y, junk);
+                Two::SA(t)
+            }
+        }
+    }
+
+    /// The slot holding the value of `e`: a leaf's own, or a temporary it is computed
+    /// into (freed by the caller).
+    fn in_slot(&mut self, e: &Num) -> Slot {
+        self.leaf(e).unwrap_or_else(|| {
+            let t = self.temp();
+            self.value(e, t);
+            t
+        })
+    }
+
+    /// Emits an operation that leaves its result in `acc` and in `r[d]`. Two
+    /// integrals where the second integrates the first (`v = integral(a);
+    /// x = integral(v)`) become one operation.
+    fn put(&mut self, op: Op, d: Slot) {
+        self.held = Some(d);
+        let joined = self.landing == Some(self.ops.len());
+        let fused = match (self.ops.last(), &op) {
+            (Some(&Op::IntegralA { d, dt }), &Op::IntegralA { d: e, dt: dt2 }) if dt == dt2 => {
+                Some(Op::Integral2A { d, e, dt })
+            }
+            _ => None,
+        };
+        if let (Some(fused), Some(last)) = (fused.filter(|_| !joined), self.ops.last_mut()) {
+            *last = fused;
+            return;
+        }
+        self.ops.push(op);
+    }
+
+    /// The slot of the step's `dt`: the root's (`exec::step` stores it there before
+    /// the program runs).
+    fn dt(&mut self) -> Slot {
+        self.slot(self.code.nodes[0].dt)
+    }
+
+    /// The slot that receives intermediate results nobody reads.
+    fn junk(&mut self) -> Slot {
+        self.slot(self.temp_base)
+    }
+
+    /// The flag slot holding the value of `e` (a model flag, or a temporary).
+    fn flag_value(&mut self, e: &Logic) -> Slot {
+        if let Logic::Slot(i) = e {
+            return self.slot(*i);
+        }
+        let t = self.flag_temp();
+        self.flag_into(e, t);
+        t
+    }
+
+    /// `f[d] = e` (through a temporary when `e` may read `d`).
+    fn flag_into(&mut self, e: &Logic, d: Slot) {
+        match e {
+            Logic::Const(v) => self.emit(Op::SetFlag { d, v: *v }),
+            Logic::Slot(i) => {
+                let a = self.slot(*i);
+                self.emit(Op::CopyFlag { d, a });
+            }
+            _ => {
+                let t = self.flag_temp();
+                let end = self.label();
+                self.emit(Op::SetFlag { d: t, v: true });
+                self.branch(e, true, end);
+                self.emit(Op::SetFlag { d: t, v: false });
+                self.place(end);
+                self.emit(Op::CopyFlag { d, a: t });
+                self.flag_temps.0 -= 1;
+            }
+        }
+        self.temps.0 = 0;
+    }
+
+    /// Jumps to `to` if `e` is `when`, else falls through. `&` and `|` stop early (no
+    /// expression has side effects, so this is only faster).
+    fn branch(&mut self, e: &Logic, when: bool, to: Label) {
+        let t = to.0;
+        match e {
+            Logic::Const(v) => {
+                if *v == when {
+                    self.emit(Op::Jump { t });
+                }
+            }
+            Logic::Slot(i) => {
+                let a = self.slot(*i);
+                self.emit(if when {
+                    Op::JumpIf { a, t }
+                } else {
+                    Op::JumpUnless { a, t }
+                });
+            }
+            Logic::Not(a) => self.branch(a, !when, to),
+            Logic::And(ab) | Logic::Or(ab) => {
+                // `a & b` is false as soon as `a` is; `a | b` true as soon as `a` is.
+                let stop = matches!(e, Logic::Or(_));
+                if when == stop {
+                    self.branch(&ab.0, when, to);
+                    self.branch(&ab.1, when, to);
+                } else {
+                    let skip = self.label();
+                    self.branch(&ab.0, stop, skip);
+                    self.branch(&ab.1, when, to);
+                    self.place(skip);
+                }
+            }
+            Logic::Cmp(op, ab) => {
+                let mark = self.temps.0;
+                let two = self.operands(&ab.0, &ab.1);
+                self.temps.0 = mark;
+                self.emit(compare_jump(*op, when, two, t));
+            }
+        }
+    }
+}
+
+/// Numbers the statements of `body` in the order [`Lowerer::stmt`] meets them (from
+/// `counter + 1` on) and records, per `otherwise` flag, the last one that reads it.
+fn last_reads(body: &[Stmt], counter: &mut usize, out: &mut HashMap<usize, usize>) {
+    for st in body {
+        *counter += 1;
+        match st {
+            Stmt::Otherwise { fired, assign } => {
+                out.insert(*fired, *counter);
+                last_reads(std::slice::from_ref(assign), counter, out);
+            }
+            Stmt::If { then, .. } => last_reads(then, counter, out),
+            Stmt::Assign { .. } | Stmt::SetFlag { .. } | Stmt::Reset(_) => {}
+        }
+    }
+}

@@ -1,0 +1,378 @@
+//! The execution engine: flat programs of operations over slots and an accumulator.
+//!
+//! A program ([`Op`] list) is the step or the reset of a model instance tree, lowered from
+//! the statement trees of [`crate::code`] by [`crate::lower`]. Operands are slots (the
+//! model's reals and flags, literals written once at construction, temporaries) or the
+//! accumulator `acc`, a local of [`run`] that stays in a register: every real operation
+//! leaves its result in `acc` *and* stores it to its slot `d`, so the next operation of
+//! an expression chain reads it from the register instead of waiting for the store to
+//! be forwarded from memory (which would double the latency of a dependency chain).
+//!
+//! Each arithmetic operation is exactly one IEEE operation of the IR tree, in the tree's
+//! order (an `f64` in a register or a slot is the same value: nothing is fused or
+//! widened), so values are those of the generated code to the bit. Control flow is
+//! forward jumps; `&` and `|` are lowered to jumps.
+
+use sit_runtime::{Deriv, hysteresis, integral, integral_limited, lag, rising};
+
+const _: () = assert!(std::mem::size_of::<Op>() == 16);
+
+/// A slot index (reals or flags, depending on the operation).
+pub(crate) type Slot = u32;
+
+/// One operation. `d` is the real slot written (the result is also left in `acc`), `a`,
+/// `b`, ... the slots read, `t` a jump target (an index into the program). In names,
+/// `SS` reads `r[a]` and `r[b]`, `AS` reads `acc` and `r[b]`, `SA` reads `r[a]` and `acc`.
+#[derive(Debug, Clone)]
+pub(crate) enum Op {
+    /// `r[a]`.
+    Copy { d: Slot, a: Slot },
+    /// `r[a]` unless `f[flag]` (then nothing is stored and `acc` is left alone).
+    CopyUnless { flag: Slot, d: Slot, a: Slot },
+    /// `-r[a]`.
+    NegS { d: Slot, a: Slot },
+    /// `-acc`.
+    NegA { d: Slot },
+    /// `r[a] + r[b]`.
+    AddSS { d: Slot, a: Slot, b: Slot },
+    /// `acc + r[b]`.
+    AddAS { d: Slot, b: Slot },
+    /// `r[a] + acc`.
+    AddSA { d: Slot, a: Slot },
+    /// `r[a] - r[b]`.
+    SubSS { d: Slot, a: Slot, b: Slot },
+    /// `acc - r[b]`.
+    SubAS { d: Slot, b: Slot },
+    /// `r[a] - acc`.
+    SubSA { d: Slot, a: Slot },
+    /// `r[a] * r[b]`.
+    MulSS { d: Slot, a: Slot, b: Slot },
+    /// `acc * r[b]`.
+    MulAS { d: Slot, b: Slot },
+    /// `r[a] * acc`.
+    MulSA { d: Slot, a: Slot },
+    /// `r[a] / r[b]`.
+    DivSS { d: Slot, a: Slot, b: Slot },
+    /// `acc / r[b]`.
+    DivAS { d: Slot, b: Slot },
+    /// `r[a] / acc`.
+    DivSA { d: Slot, a: Slot },
+    /// `integral(r[d], r[a], r[dt])`.
+    IntegralS { d: Slot, a: Slot, dt: Slot },
+    /// `integral(r[d], acc, r[dt])`.
+    IntegralA { d: Slot, dt: Slot },
+    /// `integral(r[d], acc, r[dt])` stored to `r[d]`, then `integral(r[e], r[d],
+    /// r[dt])` (a velocity, then the position it moves).
+    Integral2A { d: Slot, e: Slot, dt: Slot },
+    /// A call of a runtime function or procedure other than `integral` (boxed, so
+    /// that an `Op` takes 16 bytes).
+    Call(Box<Call>),
+    /// Stops the program with the fault `(site, r[a])` if `r[a]` is not finite (only in
+    /// checked programs).
+    Check { a: Slot, site: u32 },
+    /// `f[d] = v`.
+    SetFlag { d: Slot, v: bool },
+    /// `f[d] = v; f[e] = w`.
+    SetFlag2 { d: Slot, e: Slot, v: bool, w: bool },
+    /// `f[d] = f[a]`.
+    CopyFlag { d: Slot, a: Slot },
+    /// `f[start..end] = false`.
+    ClearFlags { start: Slot, end: Slot },
+    /// `f[d] = rising(f[a], &mut f[prev])`.
+    Rising { d: Slot, a: Slot, prev: Slot },
+    /// Resets the `deriv` memories `start..end`.
+    ResetDerivs { start: Slot, end: Slot },
+    /// Runs the reset program of node `node` (its checked one if `check`).
+    Reset { node: Slot, check: bool },
+    /// Jumps to `t`.
+    Jump { t: Slot },
+    /// Jumps to `t` if `f[a]`.
+    JumpIf { a: Slot, t: Slot },
+    /// Jumps to `t` unless `f[a]`.
+    JumpUnless { a: Slot, t: Slot },
+    /// Jumps to `t` if `f[a]` or `f[b]`.
+    JumpIfEither { a: Slot, b: Slot, t: Slot },
+    /// Jumps to `t` if `x < y` (`x`, `y` as in the names of the arithmetic).
+    JumpIfLtSS { a: Slot, b: Slot, t: Slot },
+    /// See [`Op::JumpIfLtSS`].
+    JumpIfLtAS { b: Slot, t: Slot },
+    /// See [`Op::JumpIfLtSS`].
+    JumpIfLtSA { a: Slot, t: Slot },
+    /// Jumps to `t` unless `x < y` (also when either is NaN).
+    JumpUnlessLtSS { a: Slot, b: Slot, t: Slot },
+    /// See [`Op::JumpUnlessLtSS`].
+    JumpUnlessLtAS { b: Slot, t: Slot },
+    /// See [`Op::JumpUnlessLtSS`].
+    JumpUnlessLtSA { a: Slot, t: Slot },
+    /// Jumps to `t` if `x <= y`.
+    JumpIfLeSS { a: Slot, b: Slot, t: Slot },
+    /// See [`Op::JumpIfLeSS`].
+    JumpIfLeAS { b: Slot, t: Slot },
+    /// See [`Op::JumpIfLeSS`].
+    JumpIfLeSA { a: Slot, t: Slot },
+    /// Jumps to `t` unless `x <= y`.
+    JumpUnlessLeSS { a: Slot, b: Slot, t: Slot },
+    /// See [`Op::JumpUnlessLeSS`].
+    JumpUnlessLeAS { b: Slot, t: Slot },
+    /// See [`Op::JumpUnlessLeSS`].
+    JumpUnlessLeSA { a: Slot, t: Slot },
+    /// Jumps to `t` if `x == y`.
+    JumpIfEqSS { a: Slot, b: Slot, t: Slot },
+    /// See [`Op::JumpIfEqSS`].
+    JumpIfEqAS { b: Slot, t: Slot },
+    /// Jumps to `t` unless `x == y`.
+    JumpUnlessEqSS { a: Slot, b: Slot, t: Slot },
+    /// See [`Op::JumpUnlessEqSS`].
+    JumpUnlessEqAS { b: Slot, t: Slot },
+}
+
+/// The operations of [`Op::Call`]; each stores its result to `r[d]` and `acc`.
+#[derive(Debug, Clone)]
+pub(crate) enum Call {
+    /// `f(r[a])`.
+    F1S { f: fn(f64) -> f64, d: Slot, a: Slot },
+    /// `f(acc)`.
+    F1A { f: fn(f64) -> f64, d: Slot },
+    /// `f(r[a], r[b])`.
+    F2 {
+        f: fn(f64, f64) -> f64,
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
+    /// `f(r[a], r[b], r[c])`.
+    F3 {
+        f: fn(f64, f64, f64) -> f64,
+        d: Slot,
+        a: Slot,
+        b: Slot,
+        c: Slot,
+    },
+    /// `integral_limited(r[d], r[a], r[lo], r[hi], r[dt])`.
+    IntegralLimited {
+        d: Slot,
+        a: Slot,
+        lo: Slot,
+        hi: Slot,
+        dt: Slot,
+    },
+    /// `lag(r[d], r[a], r[t], r[k], r[dt])`.
+    Lag {
+        d: Slot,
+        a: Slot,
+        t: Slot,
+        k: Slot,
+        dt: Slot,
+    },
+    /// `derivs[mem].next(r[a], r[dt])`.
+    Deriv {
+        d: Slot,
+        a: Slot,
+        mem: Slot,
+        dt: Slot,
+    },
+    /// `hysteresis(r[d], r[a], r[lo], r[hi], r[b])`.
+    Hysteresis {
+        d: Slot,
+        a: Slot,
+        lo: Slot,
+        hi: Slot,
+        b: Slot,
+    },
+}
+
+/// Runs one [`Call`]; returns the value stored (kept out of [`run`]'s loop, whose
+/// registers it would otherwise crowd).
+#[inline(never)]
+fn call(c: &Call, r: &mut [f64], m: &mut [Deriv], acc: f64) -> f64 {
+    let r_ = |i: Slot| r[i as usize];
+    let (d, value) = match *c {
+        Call::F1S { f, d, a } => (d, f(r_(a))),
+        Call::F1A { f, d } => (d, f(acc)),
+        Call::F2 { f, d, a, b } => (d, f(r_(a), r_(b))),
+        Call::F3 { f, d, a, b, c } => (d, f(r_(a), r_(b), r_(c))),
+        Call::IntegralLimited { d, a, lo, hi, dt } => {
+            (d, integral_limited(r_(d), r_(a), r_(lo), r_(hi), r_(dt)))
+        }
+        Call::Lag { d, a, t, k, dt } => (d, lag(r_(d), r_(a), r_(t), r_(k), r_(dt))),
+        Call::Deriv { d, a, mem, dt } => (d, m[mem as usize].next(r_(a), r_(dt))),
+        Call::Hysteresis { d, a, lo, hi, b } => {
+            (d, hysteresis(r_(d), r_(a), r_(lo), r_(hi), r_(b)))
+        }
+    };
+    r[d as usize] = value;
+    value
+}
+
+/// The first non-finite value stored: the index of its site, and the value.
+pub(crate) type Fault = (usize, f64);
+
+/// The mutable values a program works on.
+pub(crate) struct Regs<'s> {
+    /// Real slots (model values, literals, temporaries).
+    pub r: &'s mut [f64],
+    /// Flag slots.
+    pub f: &'s mut [bool],
+    /// `deriv` memories.
+    pub m: &'s mut [Deriv],
+}
+
+/// The reset programs of every node, unchecked and checked (for [`Op::Reset`]).
+pub(crate) trait Resets {
+    /// The reset program of `node`.
+    fn reset(&self, node: usize, check: bool) -> &[Op];
+}
+
+/// Runs `ops` from the first operation to the end.
+///
+/// The operations that call functions (runtime functions, resets, clearing ranges)
+/// leave the loop of [`fast`] and are run here: the loop itself makes no call, so the
+/// compiler keeps its values in registers (the calling convention saves no
+/// floating-point register, and few general ones, across a call). The step's `dt` is
+/// read from its slot for the same reason.
+pub(crate) fn run(ops: &[Op], s: &mut Regs<'_>, resets: &impl Resets) -> Result<(), Fault> {
+    let mut acc = 0.0f64;
+    let mut pc = 0;
+    while let Some(op) = fast(ops, &mut pc, s.r, s.f, &mut acc)? {
+        match *op {
+            Op::Call(ref c) => acc = call(c, s.r, s.m, acc),
+            Op::ClearFlags { start, end } => s.f[start as usize..end as usize].fill(false),
+            Op::ResetDerivs { start, end } => {
+                for m in &mut s.m[start as usize..end as usize] {
+                    m.reset();
+                }
+            }
+            Op::Reset { node, check } => {
+                let mut inner = Regs {
+                    r: &mut *s.r,
+                    f: &mut *s.f,
+                    m: &mut *s.m,
+                };
+                run(resets.reset(node as usize, check), &mut inner, resets)?;
+            }
+            // `fast` runs every other operation.
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Runs `ops` from `pc` on until the end (`None`) or an operation that calls a
+/// function (returned, with `pc` after it), or a failed [`Op::Check`].
+#[inline(always)]
+#[expect(
+    clippy::neg_cmp_op_on_partial_ord,
+    reason = "`!(x < y)` is the guard's negation, also true when x or y is NaN"
+)]
+fn fast<'o>(
+    ops: &'o [Op],
+    pc_: &mut usize,
+    r: &mut [f64],
+    f: &mut [bool],
+    acc_: &mut f64,
+) -> Result<Option<&'o Op>, Fault> {
+    let (mut pc, mut acc) = (*pc_, *acc_);
+    let out = loop {
+        let Some(op) = ops.get(pc) else {
+            break Ok(None);
+        };
+        pc += 1;
+        macro_rules! r {
+            ($i:expr) => {
+                r[$i as usize]
+            };
+        }
+        macro_rules! f {
+            ($i:expr) => {
+                f[$i as usize]
+            };
+        }
+        // `acc = value; r[d] = acc`.
+        macro_rules! set {
+            ($d:expr, $value:expr) => {{
+                acc = $value;
+                r!($d) = acc;
+            }};
+        }
+        // A taken jump goes through `black_box`, so that the compiler keeps a real
+        // (predicted) branch instead of selecting the next `pc` with a conditional
+        // move, which would make every following operation wait for the comparison.
+        macro_rules! jump {
+            ($cond:expr, $t:expr) => {
+                if $cond {
+                    pc = std::hint::black_box($t) as usize;
+                }
+            };
+        }
+        match *op {
+            Op::Copy { d, a } => set!(d, r!(a)),
+            Op::CopyUnless { flag, d, a } => {
+                if !f!(flag) {
+                    set!(d, r!(a));
+                }
+            }
+            Op::NegS { d, a } => set!(d, -r!(a)),
+            Op::NegA { d } => set!(d, -acc),
+            Op::AddSS { d, a, b } => set!(d, r!(a) + r!(b)),
+            Op::AddAS { d, b } => set!(d, acc + r!(b)),
+            Op::AddSA { d, a } => set!(d, r!(a) + acc),
+            Op::SubSS { d, a, b } => set!(d, r!(a) - r!(b)),
+            Op::SubAS { d, b } => set!(d, acc - r!(b)),
+            Op::SubSA { d, a } => set!(d, r!(a) - acc),
+            Op::MulSS { d, a, b } => set!(d, r!(a) * r!(b)),
+            Op::MulAS { d, b } => set!(d, acc * r!(b)),
+            Op::MulSA { d, a } => set!(d, r!(a) * acc),
+            Op::DivSS { d, a, b } => set!(d, r!(a) / r!(b)),
+            Op::DivAS { d, b } => set!(d, acc / r!(b)),
+            Op::DivSA { d, a } => set!(d, r!(a) / acc),
+            Op::IntegralS { d, a, dt } => set!(d, integral(r!(d), r!(a), r!(dt))),
+            Op::IntegralA { d, dt } => set!(d, integral(r!(d), acc, r!(dt))),
+            Op::Integral2A { d, e, dt } => {
+                set!(d, integral(r!(d), acc, r!(dt)));
+                set!(e, integral(r!(e), acc, r!(dt)));
+            }
+            Op::Check { a, site } => {
+                if !r!(a).is_finite() {
+                    break Err((site as usize, r!(a)));
+                }
+            }
+            Op::SetFlag { d, v } => f!(d) = v,
+            Op::SetFlag2 { d, e, v, w } => {
+                f!(d) = v;
+                f!(e) = w;
+            }
+            Op::CopyFlag { d, a } => f!(d) = f!(a),
+            Op::Rising { d, a, prev } => {
+                let mut p = f!(prev);
+                f!(d) = rising(f!(a), &mut p);
+                f!(prev) = p;
+            }
+            Op::Call(_) | Op::ClearFlags { .. } | Op::ResetDerivs { .. } | Op::Reset { .. } => {
+                break Ok(Some(op));
+            }
+            Op::Jump { t } => pc = t as usize,
+            Op::JumpIf { a, t } => jump!(f!(a), t),
+            Op::JumpUnless { a, t } => jump!(!f!(a), t),
+            Op::JumpIfEither { a, b, t } => jump!(f!(a) | f!(b), t),
+            Op::JumpIfLtSS { a, b, t } => jump!(r!(a) < r!(b), t),
+            Op::JumpIfLtAS { b, t } => jump!(acc < r!(b), t),
+            Op::JumpIfLtSA { a, t } => jump!(r!(a) < acc, t),
+            Op::JumpUnlessLtSS { a, b, t } => jump!(!(r!(a) < r!(b)), t),
+            Op::JumpUnlessLtAS { b, t } => jump!(!(acc < r!(b)), t),
+            Op::JumpUnlessLtSA { a, t } => jump!(!(r!(a) < acc), t),
+            Op::JumpIfLeSS { a, b, t } => jump!(r!(a) <= r!(b), t),
+            Op::JumpIfLeAS { b, t } => jump!(acc <= r!(b), t),
+            Op::JumpIfLeSA { a, t } => jump!(r!(a) <= acc, t),
+            Op::JumpUnlessLeSS { a, b, t } => jump!(!(r!(a) <= r!(b)), t),
+            Op::JumpUnlessLeAS { b, t } => jump!(!(acc <= r!(b)), t),
+            Op::JumpUnlessLeSA { a, t } => jump!(!(r!(a) <= acc), t),
+            Op::JumpIfEqSS { a, b, t } => jump!(r!(a) == r!(b), t),
+            Op::JumpIfEqAS { b, t } => jump!(acc == r!(b), t),
+            Op::JumpUnlessEqSS { a, b, t } => jump!(r!(a) != r!(b), t),
+            Op::JumpUnlessEqAS { b, t } => jump!(acc != r!(b), t),
+        }
+    };
+    *pc_ = pc;
+    *acc_ = acc;
+    out
+}
