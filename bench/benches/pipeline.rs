@@ -43,8 +43,16 @@ fn main() {
     std::fs::create_dir_all(&dir).expect("cannot create the bench's folder");
     let text = sit_synth::synthetic(rules);
     let layouts = [
-        ("one per line", dir.join(format!("lines{rules}.sit")), text.clone()),
-        ("one long line", dir.join(format!("long{rules}.sit")), one_line(&text)),
+        (
+            "one per line",
+            dir.join(format!("lines{rules}.sit")),
+            text.clone(),
+        ),
+        (
+            "one long line",
+            dir.join(format!("long{rules}.sit")),
+            one_line(&text),
+        ),
     ];
     for (_, path, text) in &layouts {
         std::fs::write(path, text).expect("cannot write the model");

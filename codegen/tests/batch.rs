@@ -58,6 +58,7 @@ fn models_with_submodels_have_no_batch_form() {
     assert!(!batch.contains("TopBatch"), "{batch}");
     let only_top = Options {
         model: Some("Top".into()),
+        ..Options::default()
     };
     assert!(
         generate_with_batch(&p, &only_top)
@@ -66,6 +67,7 @@ fn models_with_submodels_have_no_batch_form() {
     );
     let unknown = Options {
         model: Some("Nope".into()),
+        ..Options::default()
     };
     assert!(generate_with_batch(&p, &unknown).is_err());
 }
