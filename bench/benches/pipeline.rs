@@ -15,8 +15,9 @@
 //! Each measurement runs in a fresh child process (this binary, re-executed with
 //! `--child COMMAND FILE`), so that its peak resident memory is the command's own: the
 //! child reads `VmHWM` from `/proc/self/status` (Linux), the figure `/usr/bin/time -v`
-//! reports as "Maximum resident set size". Times are the medians over the runs, peaks
-//! the largest. Run (see `docs/performance.md`, "Compile pipeline"):
+//! reports as "Maximum resident set size", and its CPU time from `/proc/self/schedstat`
+//! (time on a CPU, which a loaded machine disturbs less than the wall-clock time). Times
+//! are the medians over the runs, peaks the largest. Run (see `docs/performance.md`, "Compile pipeline"):
 //!
 //! ```text
 //! cargo bench -p sit-bench --bench pipeline
@@ -58,33 +59,35 @@ fn main() {
         std::fs::write(path, text).expect("cannot write the model");
     }
     println!("synthetic({rules}), {runs} runs per cell, each in a fresh process\n");
-    println!("| command | layout | time (median) | peak memory (VmHWM) |");
-    println!("|---|---|---|---|");
+    println!("| command | layout | wall time | CPU time | peak memory (VmHWM) |");
+    println!("|---|---|---|---|---|");
     let mut ratios = Vec::new();
     for command in COMMANDS {
         let mut medians = Vec::new();
         for (layout, path, _) in &layouts {
-            let (secs, peak_kb) = measure(command, path, runs);
+            let (wall, cpu, peak_kb) = measure(command, path, runs);
             println!(
-                "| `{command}` | {layout} | {} | {:.0} MB |",
-                show_time(secs),
+                "| `{command}` | {layout} | {} | {} | {:.0} MB |",
+                show_time(wall),
+                show_time(cpu),
                 peak_kb as f64 / 1024.0
             );
-            medians.push(secs);
+            medians.push(cpu);
         }
         ratios.push((command, medians[1] / medians[0]));
     }
-    println!("\nlong line / one per line (time):");
+    println!("\nlong line / one per line (CPU time):");
     for (command, ratio) in ratios {
         println!("  {command}: {ratio:.2}");
     }
 }
 
-/// Runs `command` on `path` `runs` times in fresh processes: the median time and the
-/// largest peak (kB).
-fn measure(command: &str, path: &Path, runs: usize) -> (f64, u64) {
+/// Runs `command` on `path` `runs` times in fresh processes: the median wall and CPU
+/// times (s) and the largest peak (kB).
+fn measure(command: &str, path: &Path, runs: usize) -> (f64, f64, u64) {
     let exe = std::env::current_exe().expect("cannot find the bench binary");
     let mut times = Vec::with_capacity(runs);
+    let mut cpus = Vec::with_capacity(runs);
     let mut peak = 0;
     for _ in 0..runs {
         let out = Command::new(&exe)
@@ -99,19 +102,28 @@ fn measure(command: &str, path: &Path, runs: usize) -> (f64, u64) {
             path.display(),
             String::from_utf8_lossy(&out.stderr)
         );
-        let (secs, kb) = stdout
-            .split_once(' ')
-            .and_then(|(s, k)| Some((s.parse::<f64>().ok()?, k.trim().parse::<u64>().ok()?)))
-            .unwrap_or_else(|| panic!("unexpected child output: {stdout}"));
-        times.push(secs);
-        peak = peak.max(kb);
+        let fields: Vec<f64> = stdout
+            .split_whitespace()
+            .filter_map(|f| f.parse().ok())
+            .collect();
+        let [wall, cpu, kb] = fields[..] else {
+            panic!("unexpected child output: {stdout}");
+        };
+        times.push(wall);
+        cpus.push(cpu);
+        peak = peak.max(kb as u64);
     }
-    times.sort_by(f64::total_cmp);
-    (times[times.len() / 2], peak)
+    (median(times), median(cpus), peak)
 }
 
-/// In the child: runs `command` once on `path`, prints `SECONDS PEAK_KB`.
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// In the child: runs `command` once on `path`, prints `WALL_S CPU_S PEAK_KB`.
 fn child(command: &str, path: &Path) {
+    let cpu_start = cpu_seconds();
     let start = Instant::now();
     match command {
         "check" => {
@@ -130,7 +142,16 @@ fn child(command: &str, path: &Path) {
         other => panic!("unknown command `{other}`"),
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("{secs} {}", peak_kb());
+    println!("{secs} {} {}", cpu_seconds() - cpu_start, peak_kb());
+}
+
+/// The CPU time of this (single-threaded) process so far, in seconds: the first field
+/// of `/proc/self/schedstat`, in nanoseconds (0 where `/proc` has none).
+fn cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(0.0, |ns| ns * 1e-9)
 }
 
 /// The process's peak resident set size in kB (`VmHWM`), 0 where `/proc` has none.

@@ -56,10 +56,14 @@ fn print_item(item: Piece, out: &mut String) -> Result<(), FormatError> {
     out.push_str(open);
     // ...then every other member as it is printed inside an `impl` (indented), without
     // the `impl` line and the closing brace of the block it is printed in.
+    let empty: syn::ItemImpl = syn::parse_quote!(impl S {});
     for member in members {
         let member: syn::ImplItem =
             syn::parse2(member.tokens.into_iter().collect()).map_err(parse_err)?;
-        let block = unparse_item(syn::Item::Impl(syn::parse_quote!(impl S { #member })));
+        let block = unparse_item(syn::Item::Impl(syn::ItemImpl {
+            items: vec![member],
+            ..empty.clone()
+        }));
         let inner = block
             .split_once('\n')
             .and_then(|(_, rest)| rest.strip_suffix("}\n"))
