@@ -5,8 +5,12 @@
 //! variable table and `impl sit_runtime::Model`); every front end goes through it:
 //!
 //! - build scripts: [`Builder`] (or [`compile_to_out_dir`]) writes `OUT_DIR/NAME.rs`;
-//! - the `sit_macros::include_model!` proc-macro: [`compile_file`];
+//! - the `sit_macros::include_model!` proc-macro: [`compile_file_with`];
 //! - the CLI: `sitc emit FILE [-o OUT.rs] [--model NAME]`.
+//!
+//! A model's errors and warnings come back as a [`Report`] (diagnostics with spans and
+//! the sources), which each front end renders its own way (text, JSON, paths relative
+//! to its crate); [`Options::front_end`] names the front end in the `@generated` header.
 //!
 //! The generated code follows the semantics of `sit_parser::ir` to the bit: the
 //! operations of the tree in its order, every procedure through `::sit_runtime::...`.
