@@ -75,7 +75,7 @@ impl FrontEnd {
         match self {
             FrontEnd::Library => "sit-codegen",
             FrontEnd::Cli => "`sitc emit`",
-            FrontEnd::BuildScript => "a build script (sit_codegen::Builder)",
+            FrontEnd::BuildScript => "sit_codegen::Builder in a build script",
             FrontEnd::Macro => "sit_macros::include_model!",
         }
     }
