@@ -8,11 +8,15 @@ use std::process::ExitCode;
 /// stdout. Diagnostics go to stderr. Exit status: 0
 /// done, 1 model errors, 2 I/O or usage (unknown model, unreadable or unwritable file).
 pub fn run(file: &Path, out: Option<&PathBuf>, model: Option<String>, batch: bool) -> ExitCode {
-    let opts = sit_codegen::Options { model, batch };
+    let opts = sit_codegen::Options {
+        model,
+        batch,
+        front_end: sit_codegen::FrontEnd::Cli,
+    };
     let generated = match sit_codegen::compile_file_with(file, &opts) {
         Ok(g) => g,
-        Err(e @ sit_codegen::Error::Model { .. }) => {
-            eprint!("{e}");
+        Err(sit_codegen::Error::Model { report }) => {
+            eprint!("{report}");
             return ExitCode::from(1);
         }
         Err(e) => {
@@ -23,10 +27,15 @@ pub fn run(file: &Path, out: Option<&PathBuf>, model: Option<String>, batch: boo
     if !generated.warnings.is_empty() {
         eprint!("{}", generated.warnings);
     }
+    let io_reason = sit_parser::load::io_reason;
     match out {
         Some(path) => {
             if let Err(e) = std::fs::write(path, &generated.code) {
-                eprintln!("error: cannot write `{}`: {e}", path.display());
+                eprintln!(
+                    "error: cannot write `{}`: {}",
+                    path.display(),
+                    io_reason(&e)
+                );
                 return ExitCode::from(2);
             }
         }
@@ -34,7 +43,7 @@ pub fn run(file: &Path, out: Option<&PathBuf>, model: Option<String>, batch: boo
             use std::io::Write as _;
             let mut stdout = std::io::stdout().lock();
             if let Err(e) = stdout.write_all(generated.code.as_bytes()) {
-                eprintln!("error: cannot write the output: {e}");
+                eprintln!("error: cannot write the output: {}", io_reason(&e));
                 return ExitCode::from(2);
             }
         }

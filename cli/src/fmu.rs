@@ -43,7 +43,7 @@ pub fn fmu(args: FmuArgs) -> ExitCode {
     }
     match sit_fmi::build::build(&opts) {
         Ok(built) => {
-            if !built.warnings.is_empty() {
+            if !built.warnings.diagnostics.is_empty() {
                 eprint!("{}", built.warnings);
             }
             ExitCode::SUCCESS

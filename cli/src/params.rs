@@ -1,5 +1,6 @@
 //! Values for `sitc run`: `--set NAME=VALUE` arguments and `--params FILE.toml` tables.
 
+pub use sit_parser::load::io_reason;
 use std::path::Path;
 
 /// Parses `NAME=VALUE`; the value is a number (Rust's `f64` syntax: `1`, `-2.5e-3`,
@@ -67,21 +68,6 @@ fn flatten(prefix: &str, table: &toml::Table, out: &mut Vec<(String, f64)>) -> R
         }
     }
     Ok(())
-}
-
-/// The reason of an I/O error without the "(os error N)" suffix.
-pub fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ => {
-            let s = e.to_string();
-            match s.find(" (os error") {
-                Some(i) => s[..i].to_string(),
-                None => s,
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -15,8 +15,6 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Simulate a model with the interpreter and write its CSV trace (exit 0; 1: the model
-/// has errors; 2: usage or I/O).
 /// The step and the end time, shared by `run` and `sweep`.
 #[derive(clap::Args)]
 pub struct Timing {
@@ -52,6 +50,7 @@ impl Timing {
     }
 }
 
+/// The arguments of `sitc run`.
 #[derive(clap::Args)]
 pub struct RunArgs {
     /// The `.sit` file.
@@ -91,7 +90,8 @@ pub struct RunArgs {
     pub check_finite: bool,
 }
 
-/// `sitc run`: exit 0, 1 (the model has errors) or 2 (usage, I/O).
+/// `sitc run`: simulates a model with the interpreter and writes its CSV trace (exit 0;
+/// 1: the model has errors; 2: usage or I/O).
 pub fn run(args: RunArgs) -> ExitCode {
     exit(try_run(args))
 }

@@ -2,7 +2,7 @@
 //! with 0, 1 or 2 and never prints a panic.
 
 use assert_cmd::cargo::cargo_bin_cmd;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Mutations per example model.
 const MUTATIONS: usize = 180;
@@ -100,21 +100,6 @@ fn mutate(text: &mut Vec<u8>, rng: &mut Rng) {
     }
 }
 
-/// Every `.sit` file under `dir`.
-fn sit_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir)
-        .expect("examples/models is readable")
-        .flatten()
-    {
-        let path = entry.path();
-        if path.is_dir() {
-            sit_files(&path, out);
-        } else if path.extension().is_some_and(|x| x == "sit") {
-            out.push(path);
-        }
-    }
-}
-
 fn sitc() -> assert_cmd::Command {
     cargo_bin_cmd!("sitc")
 }
@@ -135,9 +120,7 @@ fn survives(args: &[&str]) -> i32 {
 #[test]
 fn mutated_example_models_give_exit_codes_0_1_or_2() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/models");
-    let mut models = Vec::new();
-    sit_files(&root, &mut models);
-    models.sort();
+    let models = sit_codegen::sit_files(&root);
     assert!(models.len() >= 10, "the example models are there");
     let dir = tempfile::tempdir().expect("temp dir");
     let mut rng = Rng(0x5175_0b5e_ed00_0001);

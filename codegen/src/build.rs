@@ -1,7 +1,8 @@
 //! The build-script front end: `.sit` files to `OUT_DIR/NAME.rs`, rebuilt when they change.
 
-use crate::{Error, Options, compile_file_with};
+use crate::{Error, FrontEnd, Options, compile_file_with};
 use std::collections::HashMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Compiles `.sit` files from a build script.
@@ -62,8 +63,14 @@ impl Builder {
 
     /// Generates every file; returns the paths written (or left unchanged). Prints
     /// `cargo:rerun-if-changed` for every `.sit` file read and `cargo:warning` for
-    /// each line of the models' warnings.
+    /// each line of the models' rendered warnings.
     pub fn compile(&self) -> Result<Vec<PathBuf>, Error> {
+        self.compile_printing(&mut std::io::stdout().lock())
+    }
+
+    /// [`Builder::compile`], printing the `cargo:` directives (when they are on) to
+    /// `out` rather than to standard output.
+    fn compile_printing(&self, out: &mut dyn Write) -> Result<Vec<PathBuf>, Error> {
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
             None => std::env::var_os("OUT_DIR")
@@ -75,6 +82,11 @@ impl Builder {
                         "OUT_DIR is not set: call this from a build script or set out_dir()",
                     ),
                 })?,
+        };
+        let options = Options {
+            front_end: FrontEnd::BuildScript,
+            batch: self.batch,
+            ..Options::default()
         };
         let mut outputs: HashMap<String, PathBuf> = HashMap::new();
         let mut written = Vec::new();
@@ -91,21 +103,18 @@ impl Builder {
                     output,
                 });
             }
-            let opts = Options {
-                batch: self.batch,
-                ..Options::default()
-            };
-            let generated = match compile_file_with(input, &opts) {
+            let generated = match compile_file_with(input, &options) {
                 Ok(g) => g,
                 Err(e) => {
-                    self.rerun(&e.files());
+                    self.rerun(out, &e.files());
                     return Err(e);
                 }
             };
-            self.rerun(&generated.files);
+            self.rerun(out, &generated.files);
             if self.cargo {
-                for line in generated.warnings.lines().filter(|l| !l.trim().is_empty()) {
-                    println!("cargo:warning={line}");
+                let warnings = generated.warnings.render();
+                for line in warnings.lines().filter(|l| !l.trim().is_empty()) {
+                    let _ = writeln!(out, "cargo:warning={line}");
                 }
             }
             let path = out_dir.join(&output);
@@ -121,17 +130,26 @@ impl Builder {
     /// message instead of a panic's.
     pub fn run(&self) {
         if let Err(e) = self.compile() {
-            eprintln!("{e}");
+            eprint!("{}", run_message(&e));
             std::process::exit(1);
         }
     }
 
-    fn rerun(&self, files: &[PathBuf]) {
+    fn rerun(&self, out: &mut dyn Write, files: &[PathBuf]) {
         if self.cargo {
             for f in files {
-                println!("cargo:rerun-if-changed={}", f.display());
+                let _ = writeln!(out, "cargo:rerun-if-changed={}", f.display());
             }
         }
+    }
+}
+
+/// What [`Builder::run`] prints for an error: the rendered diagnostics as they are (they
+/// end with their summary line), any other error as one `error: ` line.
+fn run_message(e: &Error) -> String {
+    match e {
+        Error::Model { report } => report.render(),
+        other => format!("error: {other}\n"),
     }
 }
 
@@ -143,8 +161,6 @@ pub fn compile_to_out_dir(files: &[impl AsRef<Path>]) -> Result<Vec<PathBuf>, Er
         .compile()
 }
 
-/// Writes `text` to `path` unless the file already holds exactly that text, so that an
-/// unchanged model does not trigger a rebuild of the including crate.
 /// Every `.sit` file under `dir`, subfolders included, sorted (for build
 /// scripts that compile a folder of models). A folder that cannot be read
 /// gives no files.
@@ -168,8 +184,9 @@ pub fn sit_files(dir: impl AsRef<Path>) -> Vec<PathBuf> {
     out
 }
 
-/// Writes `text` to `path` unless the file already holds it (so that cargo
-/// does not rebuild what includes it).
+/// Writes `text` to `path` unless the file already holds exactly that text, so that an
+/// unchanged model does not trigger a rebuild of the including crate (for build scripts
+/// that write generated code themselves, as [`Builder`] does).
 pub fn write_if_changed(path: &Path, text: &str) -> Result<(), Error> {
     if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(());
@@ -183,6 +200,63 @@ pub fn write_if_changed(path: &Path, text: &str) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a build script prints (stdout, then stderr as `Builder::run` writes it)
+    /// for `files`, given as a build script gives them: relative to the crate.
+    fn build_script_output(files: &[&str]) -> String {
+        let dir = std::env::temp_dir().join(format!(
+            "sit-codegen-build-{}-{}",
+            std::process::id(),
+            files.len()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let builder = files
+            .iter()
+            .fold(Builder::new().out_dir(&dir), |b, f| b.file(f));
+        let mut stdout = Vec::new();
+        let result = builder.compile_printing(&mut stdout);
+        std::fs::remove_dir_all(&dir).unwrap();
+        let stderr = result.err().map(|e| run_message(&e)).unwrap_or_default();
+        format!(
+            "--- stdout\n{}--- stderr\n{stderr}",
+            String::from_utf8(stdout).unwrap()
+        )
+    }
+
+    #[test]
+    fn build_script_header_names_the_builder() {
+        let dir = std::env::temp_dir().join(format!("sit-codegen-header-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let written = Builder::new()
+            .cargo_directives(false)
+            .out_dir(&dir)
+            .file("tests/front_ends/warns.sit")
+            .compile()
+            .unwrap();
+        let code = std::fs::read_to_string(&written[0]).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let header = format!(
+            "// This file is @generated by sit_codegen::Builder in a build script (Sit {}) from warns.sit. Do not edit.\n",
+            crate::VERSION
+        );
+        assert!(code.starts_with(&header), "{}", &code[..200]);
+    }
+
+    #[test]
+    fn build_script_prints_errors_and_warnings() {
+        insta::assert_snapshot!(
+            "model_errors",
+            build_script_output(&["tests/front_ends/bad.sit"])
+        );
+        insta::assert_snapshot!(
+            "model_warnings",
+            build_script_output(&["tests/front_ends/warns.sit"])
+        );
+        insta::assert_snapshot!(
+            "missing_file",
+            build_script_output(&["tests/front_ends/missing.sit"])
+        );
+    }
 
     #[test]
     fn writes_only_on_change() {

@@ -59,14 +59,14 @@ impl Provenance<'_> {
         format!("{}:{}", self.file_name(span), self.line(span))
     }
 
-    /// The whole source line where `span` starts, trimmed, spaces collapsed.
+    /// The whole source line where `span` starts, trimmed, spaces collapsed (read only
+    /// as far as the excerpt reaches).
     pub(crate) fn line_text(&self, span: Span) -> String {
         let file = self.sources.file(span.file);
-        let text = &file.text;
-        let start = span.start.min(text.len());
-        let begin = text[..start].rfind('\n').map_or(0, |i| i + 1);
-        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        excerpt(&text[begin..end], false)
+        let begin = file.line_start(span.start);
+        let mut e = Excerpt::default();
+        e.push(file.text[begin..].chars().take_while(|&c| c != '\n'));
+        e.out
     }
 
     /// The text the span covers, on one line, without `//` comments.
@@ -193,29 +193,52 @@ fn fence(line: &str) -> Option<(char, usize)> {
 }
 
 /// Source text on one line: spaces collapsed, `//` comments removed when asked, and at
-/// most [`MAX_EXCERPT`] characters.
+/// most [`MAX_EXCERPT`] characters (then `…`).
 fn excerpt(text: &str, strip_comments: bool) -> String {
-    let joined: Vec<&str> = text
-        .lines()
-        .map(|l| {
-            if strip_comments {
-                l.find("//").map_or(l, |i| &l[..i])
-            } else {
-                l
+    let mut e = Excerpt::default();
+    for l in text.lines() {
+        let l = if strip_comments {
+            l.find("//").map_or(l, |i| &l[..i])
+        } else {
+            l
+        };
+        if !e.push(l.chars().chain([' '])) {
+            break;
+        }
+    }
+    e.out
+}
+
+/// An excerpt being built: whitespace runs collapsed to one space, none at the ends, cut
+/// after [`MAX_EXCERPT`] characters. It reads only as far as the excerpt reaches, so
+/// that the excerpt of a declaration on a very long line (a whole model on one line)
+/// costs the excerpt, not the line, and a file's comments cost time linear in its size.
+#[derive(Default)]
+struct Excerpt {
+    out: String,
+    chars: usize,
+    space: bool,
+}
+
+impl Excerpt {
+    /// Adds `text`; false once the excerpt is full (and ends with `…`).
+    fn push(&mut self, text: impl Iterator<Item = char>) -> bool {
+        for c in text {
+            if c.is_whitespace() {
+                self.space = self.chars > 0;
+                continue;
             }
-        })
-        .collect();
-    let one = joined
-        .join(" ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    if one.chars().count() > MAX_EXCERPT {
-        let mut cut: String = one.chars().take(MAX_EXCERPT).collect();
-        cut.push('…');
-        cut
-    } else {
-        one
+            let space = std::mem::take(&mut self.space).then_some(' ');
+            for c in space.into_iter().chain([c]) {
+                if self.chars == MAX_EXCERPT {
+                    self.out.push('…');
+                    return false;
+                }
+                self.out.push(c);
+                self.chars += 1;
+            }
+        }
+        true
     }
 }
 
@@ -228,5 +251,85 @@ mod tests {
         assert_eq!(excerpt("  x =  1;   // c", false), "x = 1; // c");
         assert_eq!(excerpt("x =\n  1 // c\n  + 2;", true), "x = 1 + 2;");
         assert_eq!(excerpt(&"a".repeat(150), true).chars().count(), 101);
+        assert_eq!(excerpt(&"a".repeat(100), true), "a".repeat(100));
+        // The 101st character is the space between two words: still cut.
+        let two = format!("{} b", "a".repeat(100));
+        assert_eq!(excerpt(&two, false), format!("{}…", "a".repeat(100)));
+        assert_eq!(excerpt(" \n x\r\n\t y // z\n", true), "x y");
+    }
+
+    /// The excerpt as first written (join every line, collapse, cut): the reading-only-
+    /// what-is-needed version must give the same text.
+    fn excerpt_whole(text: &str, strip_comments: bool) -> String {
+        let joined: Vec<&str> = text
+            .lines()
+            .map(|l| match (strip_comments, l.find("//")) {
+                (true, Some(i)) => &l[..i],
+                _ => l,
+            })
+            .collect();
+        let one = joined
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if one.chars().count() > MAX_EXCERPT {
+            let mut cut: String = one.chars().take(MAX_EXCERPT).collect();
+            cut.push('…');
+            cut
+        } else {
+            one
+        }
+    }
+
+    #[test]
+    fn excerpts_equal_the_whole_line_version() {
+        let pieces = [
+            "x",
+            "yé",
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\r\n",
+            "// c",
+            "/",
+            "a".repeat(40).leak(),
+        ];
+        let mut seed = 7u64;
+        for _ in 0..5_000 {
+            let mut text = String::new();
+            for _ in 0..(seed % 23) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            for strip in [false, true] {
+                assert_eq!(
+                    excerpt(&text, strip),
+                    excerpt_whole(&text, strip),
+                    "{text:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn line_text_reads_one_line() {
+        let mut sources = SourceMap::default();
+        let long = format!("a {}  b;\n  c  d \n", "x ".repeat(200));
+        sources.add("m.sit", long.clone());
+        let prov = Provenance { sources: &sources };
+        let at = |needle: &str| {
+            let start = long.rfind(needle).unwrap();
+            Span::new(0, start, start + needle.len())
+        };
+        let first = long.lines().next().unwrap();
+        assert_eq!(prov.line_text(at("b;")), excerpt_whole(first, false));
+        assert_eq!(prov.line_text(at("d")), "c d");
     }
 }

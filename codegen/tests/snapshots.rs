@@ -7,26 +7,9 @@ fn models_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/models")
 }
 
-/// Every `.sit` file under `dir` (subfolders included).
-fn sit_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let entries =
-        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
-    for entry in entries {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            sit_files(&path, out);
-        } else if path.extension().is_some_and(|x| x == "sit") {
-            out.push(path);
-        }
-    }
-}
-
 /// Every example model, sorted, so that new models are picked up.
 fn example_models() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    sit_files(&models_dir(), &mut files);
-    files.sort();
-    files
+    sit_codegen::sit_files(models_dir())
 }
 
 #[test]

@@ -19,10 +19,12 @@ pub mod lint;
 pub mod load;
 pub mod lower;
 pub mod parse;
+pub mod report;
 pub mod source;
 pub mod suggest;
 
 pub use diag::{Diagnostic, Severity};
+pub use report::Report;
 pub use source::{SourceMap, Span};
 
 use std::path::{Path, PathBuf};
@@ -54,10 +56,18 @@ impl Output {
     pub fn files(&self) -> Vec<PathBuf> {
         self.sources.files.iter().map(|f| f.path.clone()).collect()
     }
+
+    /// The program (when there is no error) and the [`Report`] of every diagnostic,
+    /// for a front end that renders them its own way.
+    pub fn into_report(self) -> (Option<ir::Program>, Report) {
+        let valid = !self.has_errors();
+        let program = self.program.filter(|_| valid);
+        (program, Report::new(self.diagnostics, self.sources))
+    }
 }
 
 /// The root file could not be read at all.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("cannot read `{path}`: {reason}")]
 pub struct ReadError {
     /// The path given.

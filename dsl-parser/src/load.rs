@@ -133,13 +133,21 @@ fn visit(
     l.files.push((id, file));
 }
 
-/// A short reason for an I/O error, without the OS error number.
+/// A short reason for an I/O error, without the OS error number: `no such file`,
+/// `permission denied`, `it is a folder`, else the system's message without its
+/// `(os error N)` suffix. Every front end words I/O errors with it.
 pub fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),
         std::io::ErrorKind::IsADirectory => "it is a folder".into(),
-        _ => e.to_string(),
+        _ => {
+            let s = e.to_string();
+            match s.find(" (os error") {
+                Some(i) => s[..i].to_string(),
+                None => s,
+            }
+        }
     }
 }
 

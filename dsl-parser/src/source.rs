@@ -61,10 +61,7 @@ impl SourceFile {
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
-        let line = match self.line_starts.binary_search(&offset) {
-            Ok(l) => l,
-            Err(l) => l - 1,
-        };
+        let line = self.line_index(offset);
         let start = self.line_starts[line];
         let col = self
             .text
@@ -74,12 +71,23 @@ impl SourceFile {
         (line + 1, col + 1)
     }
 
-    /// 1-based line of a byte offset (a binary search: no scan of the line).
+    /// 1-based line of a byte offset (a binary search: the column, which counts the
+    /// characters before the offset, is not computed).
     pub fn line(&self, offset: usize) -> usize {
+        self.line_index(offset) + 1
+    }
+
+    /// Byte offset of the start of the line holding `offset`.
+    pub fn line_start(&self, offset: usize) -> usize {
+        self.line_starts[self.line_index(offset)]
+    }
+
+    /// 0-based line of a byte offset.
+    fn line_index(&self, offset: usize) -> usize {
         let offset = offset.min(self.text.len());
         match self.line_starts.binary_search(&offset) {
-            Ok(l) => l + 1,
-            Err(l) => l,
+            Ok(l) => l,
+            Err(l) => l - 1,
         }
     }
 

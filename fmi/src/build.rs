@@ -69,9 +69,10 @@ pub enum Error {
     /// The file could not be read.
     #[error("{0}")]
     Read(#[from] sit_parser::ReadError),
-    /// The model has errors (rendered diagnostics).
+    /// The model has errors: the diagnostics with their sources, rendered by the
+    /// front end (text for `sitc fmu`, JSON or re-located paths for others).
     #[error("{0}")]
-    Model(String),
+    Model(sit_parser::Report),
     /// No such model, or no single root.
     #[error("{0}")]
     Root(String),
@@ -133,8 +134,8 @@ pub enum Error {
 pub struct Built {
     /// Its description (what `modelDescription.xml` says).
     pub description: Description,
-    /// The model's warnings, rendered (empty when none).
-    pub warnings: String,
+    /// The model's warnings (no diagnostics when none).
+    pub warnings: sit_parser::Report,
     /// The shared library inside the build directory.
     pub library: PathBuf,
 }
@@ -164,8 +165,8 @@ pub struct Prepared {
     pub description: Description,
     /// The generated Rust code of the model and its submodels.
     pub code: String,
-    /// The model's warnings, rendered (empty when none).
-    pub warnings: String,
+    /// The model's warnings (no diagnostics when none).
+    pub warnings: sit_parser::Report,
     /// The `.sit` files read (the root and its imports).
     pub files: Vec<PathBuf>,
 }
@@ -215,24 +216,28 @@ impl Prepared {
 /// Checks the model (`file`, `model`) and describes it with the internal step `dt`.
 pub fn prepare(file: &Path, model: Option<&str>, dt: Option<f64>) -> Result<Prepared, Error> {
     let checked = sit_parser::check_file(file)?;
-    let rendered = checked.render();
-    let Some(program) = checked.program.as_ref().filter(|_| !checked.has_errors()) else {
-        return Err(Error::Model(rendered));
+    let files = checked.files();
+    let (program, report) = checked.into_report();
+    let Some(program) = program.as_ref() else {
+        return Err(Error::Model(report));
     };
     let root = sit_interp::select_root(program, model).map_err(|e| Error::Root(e.to_string()))?;
     let name = program.models[root].name.clone();
-    let code = sit_codegen::generate(program, &sit_codegen::Options { model: Some(name) })
-        .map_err(|e| Error::Describe(e.to_string()))?;
+    let code = sit_codegen::generate(
+        program,
+        &sit_codegen::Options {
+            model: Some(name),
+            front_end: sit_codegen::FrontEnd::Fmu,
+            ..Default::default()
+        },
+    )
+    .map_err(|e| Error::Describe(e.to_string()))?;
     let description = describe::describe(program, root, dt, &code).map_err(Error::Describe)?;
     Ok(Prepared {
         description,
         code,
-        warnings: if checked.diagnostics.is_empty() {
-            String::new()
-        } else {
-            rendered
-        },
-        files: checked.files(),
+        warnings: report,
+        files,
     })
 }
 

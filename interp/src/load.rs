@@ -3,20 +3,26 @@
 use crate::{Instance, InterpError};
 use sit_parser::ir::{ModelId, Program};
 use sit_parser::suggest::did_you_mean;
+use sit_parser::{ReadError, Report};
 use std::fmt;
 use std::path::Path;
 
 /// Why a model could not be loaded from a file.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum LoadError {
     /// The file could not be read (`cannot read ...`).
-    Read(String),
-    /// The file has errors; the rendered diagnostics (warnings included).
-    Invalid(String),
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The file has errors: every diagnostic (warnings included) with its sources, to
+    /// render as text ([`Report::render`], or `Display`), as JSON or re-located.
+    #[error("{0}")]
+    Invalid(Report),
     /// Root selection failed.
-    Root(RootError),
+    #[error(transparent)]
+    Root(#[from] RootError),
     /// The checked program could not be compiled (a bug of the front end).
-    Interp(InterpError),
+    #[error(transparent)]
+    Interp(#[from] InterpError),
 }
 
 impl LoadError {
@@ -26,19 +32,6 @@ impl LoadError {
         matches!(self, LoadError::Invalid(_) | LoadError::Interp(_))
     }
 }
-
-impl fmt::Display for LoadError {
-    /// The message; for [`LoadError::Invalid`], the rendered diagnostics.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LoadError::Read(m) | LoadError::Invalid(m) => f.write_str(m),
-            LoadError::Root(e) => e.fmt(f),
-            LoadError::Interp(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for LoadError {}
 
 /// Why no root model could be chosen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,22 +118,21 @@ pub fn select_root(program: &Program, model: Option<&str>) -> Result<ModelId, Ro
 pub struct Loaded {
     /// The instance of the root model, constructed (t = 0).
     pub instance: Instance,
-    /// The rendered warnings (empty when there are none).
-    pub warnings: String,
+    /// The warnings, with their sources (empty when there are none).
+    pub warnings: Report,
 }
 
 /// Checks the file at `path` (and its imports), chooses the root (see [`select_root`])
 /// and constructs an instance of it.
 pub fn load_file(path: impl AsRef<Path>, model: Option<&str>) -> Result<Loaded, LoadError> {
-    let out = sit_parser::check_file(path).map_err(|e| LoadError::Read(e.to_string()))?;
-    let rendered = out.render();
-    let Some(program) = out.program.as_ref().filter(|_| !out.has_errors()) else {
-        return Err(LoadError::Invalid(rendered));
+    let (program, report) = sit_parser::check_file(path)?.into_report();
+    let Some(program) = program else {
+        return Err(LoadError::Invalid(report));
     };
-    let root = select_root(program, model).map_err(LoadError::Root)?;
-    let instance = Instance::try_new(program, root).map_err(LoadError::Interp)?;
+    let root = select_root(&program, model)?;
+    let instance = Instance::try_new(&program, root)?;
     Ok(Loaded {
         instance,
-        warnings: rendered,
+        warnings: report,
     })
 }

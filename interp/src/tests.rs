@@ -476,14 +476,31 @@ fn root_selection() {
 #[test]
 fn load_errors() {
     let missing = load_file("/nonexistent/x.sit", None).unwrap_err();
-    assert!(matches!(missing, LoadError::Read(_)) && !missing.is_model_error());
+    assert!(matches!(&missing, LoadError::Read(e) if e.reason == "no such file"));
+    assert!(!missing.is_model_error());
+    assert_eq!(
+        missing.to_string(),
+        "cannot read `/nonexistent/x.sit`: no such file"
+    );
     let dir = std::env::temp_dir().join(format!("sit-interp-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.sit");
     std::fs::write(&bad, "model M { real x; x = y; }").unwrap();
     let err = load_file(&bad, None).unwrap_err();
     assert!(err.is_model_error(), "{err}");
-    assert!(err.to_string().contains("error"), "{err}");
+    // The diagnostics stay structured: spans into the sources, rendered at the edge.
+    let LoadError::Invalid(report) = &err else {
+        panic!("not a model error: {err:?}");
+    };
+    let unknown = &report.diagnostics[0];
+    assert_eq!((unknown.code, unknown.is_error()), ("E0101", true));
+    assert_eq!(report.sources.text(unknown.span), "y");
+    assert_eq!(err.to_string(), report.render());
+    let relative = report.relative_to(&dir).render();
+    assert!(
+        relative.starts_with("bad.sit:1:23: error[E0101]"),
+        "{relative}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -21,7 +21,7 @@
 use proc_macro::TokenStream;
 use proc_macro2::Span;
 use quote::quote;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Compiles the `.sit` file at the given path (relative to `CARGO_MANIFEST_DIR`) into
 /// Rust items: one struct per model, with `new`, `step`, `reset`, `time`, public
@@ -51,6 +51,7 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     let path = root.join(lit.value());
     let opts = sit_codegen::Options {
         batch,
+        front_end: sit_codegen::FrontEnd::Macro,
         ..Default::default()
     };
     match sit_codegen::compile_file_with(&path, &opts) {
@@ -75,16 +76,15 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
         }
         Err(e) => {
             // Keep the files tracked, so that fixing the model recompiles the crate.
-            let tracked = e.files().into_iter().filter(|f| f.exists()).map(|f| {
+            let files = e.files();
+            let tracked = files.into_iter().filter(|f| f.exists()).map(|f| {
                 let abs = std::fs::canonicalize(&f).unwrap_or(f);
                 let abs = abs.display().to_string();
                 quote!(
                     const _: &str = include_str!(#abs);
                 )
             });
-            // Paths relative to the crate, as the user wrote them.
-            let prefix = format!("{}{}", root.display(), std::path::MAIN_SEPARATOR);
-            let message = e.to_string().replace(&prefix, "");
+            let message = message(e, &root);
             let err = error(span, message.trim_end());
             quote!(#err #(#tracked)*)
         }
@@ -113,6 +113,23 @@ impl syn::parse::Parse for Args {
             return Err(input.error("unexpected tokens"));
         }
         Ok(Args { lit, batch })
+    }
+}
+
+/// The message of an error, with the paths of the crate's files relative to the crate
+/// (`root`), as the user wrote them in the macro's argument.
+fn message(e: sit_codegen::Error, root: &Path) -> String {
+    match e {
+        sit_codegen::Error::Model { report } => report.relative_to(root).render(),
+        sit_codegen::Error::Read(read) => sit_parser::ReadError {
+            path: read
+                .path
+                .strip_prefix(root)
+                .map_or_else(|_| read.path.clone(), Path::to_path_buf),
+            ..read
+        }
+        .to_string(),
+        other => other.to_string(),
     }
 }
 
