@@ -103,7 +103,7 @@ pub fn read_signal(path: &Path, column: Option<&str>) -> Result<OwnedSignal, Str
             text.parse::<f64>()
                 .map_err(|_| format!("{shown}:{line}: {what}: `{text}` is not a number"))
         };
-        times.push(number(0, &format!("the time `{}`", header[0]))?);
+        times.push(number(0, &format!("time column `{}`", header[0]))?);
         values.push(number(index, &format!("column `{name}`"))?);
         lines.push(line);
     }
@@ -165,7 +165,7 @@ fn csv_error(path: &Path, e: &csv::Error) -> String {
 pub fn input_index(model: &dyn Model, name: &str) -> Result<usize, String> {
     let inputs = || {
         sit_runtime::Variables::new(model)
-            .filter(|v| v.kind == VarKind::Input)
+            .filter(|v| v.kind == VarKind::Input && v.ty == ValueType::Real && v.settable)
             .map(|v| v.name)
     };
     let Some(i) = model.var_index(name) else {
@@ -173,8 +173,8 @@ pub fn input_index(model: &dyn Model, name: &str) -> Result<usize, String> {
             .map_or_else(String::new, |s| format!("; did you mean `{s}`?"));
         let list: Vec<String> = inputs().map(|n| format!("`{n}`")).collect();
         let known = match list.len() {
-            0 => " (the model has no inputs)".to_string(),
-            _ => format!(" (its inputs are {})", list.join(", ")),
+            0 => " (the model has no real input that can be set)".to_string(),
+            _ => format!(" (its real inputs are {})", list.join(", ")),
         };
         return Err(format!(
             "--input {name}: the model has no variable named `{name}`{known}{hint}"
