@@ -1,7 +1,8 @@
 //! `--input NAME=DATA.csv[:COLUMN]`: inputs driven by time series read from CSV files.
 //!
-//! The file has a header row of names; the first column is the time, COLUMN (by name,
-//! default the second column) the values. The series is sampled by
+//! The file has a header row of names (lines starting with `#` before or between rows are
+//! comments); the first column is the time, COLUMN (by name, default the second column)
+//! the values. The series is sampled by
 //! `sit_runtime::signal` (linear between rows, held beyond the ends, a time given twice
 //! is a jump). A [`Driven`] model sets each driven input to the series' value at the
 //! model's time whenever that time changes (at reset and after each step), so step k+1
@@ -72,7 +73,7 @@ pub fn read_signal(path: &Path, column: Option<&str>) -> Result<OwnedSignal, Str
         .collect::<Vec<_>>();
     if header.len() < 2 {
         return Err(format!(
-            "{shown}:1: the header names {} column; expected the time column, then at \
+            "{shown}: the header names {} column; expected the time column, then at \
              least one column of values",
             header.len()
         ));
@@ -87,7 +88,7 @@ pub fn read_signal(path: &Path, column: Option<&str>) -> Result<OwnedSignal, Str
                     .map_or_else(String::new, |s| format!("; did you mean `{s}`?"));
                 let all: Vec<String> = names.map(|n| format!("`{n}`")).collect();
                 return Err(format!(
-                    "{shown}:1: no column named `{c}` (the value columns are {}){hint}",
+                    "{shown}: the header names no column `{c}` (the value columns are {}){hint}",
                     all.join(", ")
                 ));
             }

@@ -318,3 +318,44 @@ fn a_submodel_param_is_suggested_by_its_last_name() {
         "error: --param kp: no variable named `kp`; did you mean `pi.kp`?\n"
     );
 }
+
+#[test]
+fn rust_with_a_signal_gives_the_trace_of_run_input() {
+    // The loop of docs/embedding.md, on the interpreted model, against `sitc run --input`.
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let model = Path::new(root).join("examples/models/cart_pendulum.sit");
+    let data = Path::new(root).join("examples/data/push.csv");
+    let out = stdout(
+        sitc(Path::new(root))
+            .arg("run")
+            .arg(&model)
+            .arg("--input")
+            .arg(format!("F_ext={}:force", data.display()))
+            .args(["--dt", "1e-3", "--t-end", "4", "--every", "100"])
+            .args(["--record", "F_ext,X_cart,V_cart,angle"]),
+    );
+    let times = [0.0, 1.0, 1.5, 2.5, 3.0];
+    let force = [0.0, 0.0, 5.0, 5.0, 0.0];
+    let mut push = sit_runtime::Signal::new(&times, &force).unwrap();
+    let mut m = sit_interp::Instance::from_file(&model, None).unwrap();
+    let mut expected = String::from("t,F_ext,X_cart,V_cart,angle\n");
+    for k in 0..=4000 {
+        use sit_runtime::Model;
+        m.set("F_ext", push.sample(m.time())).unwrap();
+        if k % 100 == 0 {
+            let v = |n: &str| m.get(n).unwrap();
+            expected += &format!(
+                "{},{},{},{},{}\n",
+                m.time(),
+                v("F_ext"),
+                v("X_cart"),
+                v("V_cart"),
+                v("angle")
+            );
+        }
+        if k < 4000 {
+            m.step(1e-3);
+        }
+    }
+    assert_eq!(out, expected);
+}
