@@ -1,8 +1,10 @@
 //! `sitc`: the Sit command-line tool.
 
+mod axis;
 mod emit;
 mod fail;
 mod fmu;
+mod input;
 mod params;
 mod plot;
 mod progress;
@@ -25,7 +27,7 @@ struct Cli {
 enum Command {
     /// Check files for errors and warnings (exit 0: valid, 1: errors, 2: usage or I/O).
     Check {
-        /// The `.sit` files.
+        /// The `.sit` files, or folders: every `.sit` file below them, sorted.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Output format of the diagnostics.
@@ -94,9 +96,22 @@ fn main() -> ExitCode {
     }
 }
 
-fn check(files: &[PathBuf], format: Format) -> ExitCode {
+fn check(paths: &[PathBuf], format: Format) -> ExitCode {
     let mut worst = 0u8;
-    for f in files {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let found = sit_codegen::sit_files(path);
+            if found.is_empty() {
+                eprintln!("error: no `.sit` file under `{}`", path.display());
+                worst = 2;
+            }
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    for f in &files {
         let out = match sit_parser::check_file(f) {
             Ok(o) => o,
             Err(e) => {

@@ -1,10 +1,11 @@
 //! `sitc run`: simulate a model with the interpreter and write its CSV trace.
 //!
-//! The run is fixed-step forward Euler as the model's rules define it: `round(t_end /
-//! dt)` steps of exactly `dt`, so the time of a row is the sum of the steps before it
+//! The run is fixed-step forward Euler as the model's rules define it: `t_end / dt`
+//! steps of exactly `dt` (see `Timing::steps`), so the time of a row is the sum of the steps before it
 //! (as `Model::time` adds them up), which may differ from `k·dt` in the last digits.
 
 use crate::fail::{Fail, exit};
+use crate::input::{Driven, load_inputs};
 use crate::params::{io_reason, parse_set, read_params};
 use crate::plot::{self, Trace};
 use crate::progress::{CHUNK, Progress};
@@ -21,7 +22,8 @@ pub struct Timing {
     /// The step, > 0.
     #[arg(long, default_value_t = 0.01, allow_negative_numbers = true)]
     pub dt: f64,
-    /// The end time: a run has round(T / DT) steps.
+    /// The end time: a run has T / DT steps; when T is not a whole number of steps
+    /// (within 1e-9 of a step), the steps that fit in T, with a warning.
     #[arg(
         long = "t-end",
         value_name = "T",
@@ -32,7 +34,10 @@ pub struct Timing {
 }
 
 impl Timing {
-    /// round(t_end / dt), with the checks of both.
+    /// The number of steps: T / DT when that is a whole number (within 1e-9 of a step,
+    /// for the rounding of decimal steps), else the whole steps that fit in T (never
+    /// past T), with the checks of both. [`Timing::warning`] says when T is not a whole
+    /// number of steps.
     pub fn steps(&self) -> Result<u64, String> {
         let (dt, t_end) = (self.dt, self.t_end);
         if !(dt.is_finite() && dt > 0.0) {
@@ -41,13 +46,46 @@ impl Timing {
         if !(t_end.is_finite() && t_end >= 0.0) {
             return Err(format!("--t-end must be a finite number >= 0, not {t_end}"));
         }
-        let steps = (t_end / dt).round();
+        let steps = self.whole_steps().unwrap_or_else(|| (t_end / dt).floor());
         // 2^53: every step count is exact and the loop counter never overflows.
         if steps > 9_007_199_254_740_992.0 {
             return Err(format!("--t-end {t_end} with --dt {dt} is too many steps"));
         }
         Ok(steps as u64)
     }
+
+    /// round(T / DT) if T / DT is within 1e-9 (relative, at least 1e-9 absolute) of it.
+    fn whole_steps(&self) -> Option<f64> {
+        let ratio = self.t_end / self.dt;
+        let steps = ratio.round();
+        ((ratio - steps).abs() <= 1e-9 * steps.max(1.0)).then_some(steps)
+    }
+
+    /// The warning for a T that is not a whole number of steps of DT: what will be
+    /// simulated and the T of one step more. `None` when it is, or when `steps` fails.
+    pub fn warning(&self) -> Option<String> {
+        let steps = self.steps().ok()?;
+        if self.whole_steps().is_some() {
+            return None;
+        }
+        let s = |n: u64| if n == 1 { "" } else { "s" };
+        Some(format!(
+            "warning: --t-end {} is not a multiple of --dt {}: simulating {steps} step{} \
+             to t = {}; use --t-end {} for {} step{}",
+            self.t_end,
+            self.dt,
+            s(steps),
+            decimal(steps as f64 * self.dt),
+            decimal((steps + 1) as f64 * self.dt),
+            steps + 1,
+            s(steps + 1),
+        ))
+    }
+}
+
+/// `x` to 12 significant digits, shortest form (`0.9`, not `0.8999999999999999`).
+fn decimal(x: f64) -> f64 {
+    format!("{x:.11e}").parse().unwrap_or(x)
 }
 
 /// The arguments of `sitc run`.
@@ -66,12 +104,20 @@ pub struct RunArgs {
     /// params and initial values follow them), then states are set.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
+    /// Drive an input from a time series (repeatable): a CSV file with a header row,
+    /// the time in the first column and the values in COLUMN (default: the second).
+    /// Linear between rows, held beyond the first and last rows; the input holds the
+    /// value at the model's time from reset and after each step, so each step runs with
+    /// the value at its start time.
+    #[arg(long = "input", value_name = "NAME=FILE.csv[:COLUMN]")]
+    pub input: Vec<String>,
     /// A TOML file of `name = value` (nested tables for submodels), applied before
     /// `--set` and in the same way.
     #[arg(long, value_name = "FILE.toml")]
     pub params: Option<PathBuf>,
     /// The variables to record, comma-separated, or `all` (default: the root model's
-    /// outputs, or every variable when it declares none).
+    /// outputs, or every variable when it declares none). Globs select by name: `pi.*`,
+    /// `*.on`, `x?` (`*` any characters, `?` one).
     #[arg(long, value_name = "NAMES")]
     pub record: Option<String>,
     /// Write a row every N steps (and one at t = 0).
@@ -98,6 +144,9 @@ pub fn run(args: RunArgs) -> ExitCode {
 
 fn try_run(args: RunArgs) -> Result<(), Fail> {
     let steps = args.timing.steps()?;
+    if let Some(warning) = args.timing.warning() {
+        eprintln!("{warning}");
+    }
     let mut values = match &args.params {
         Some(path) => read_params(path)?
             .into_iter()
@@ -119,17 +168,18 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     if !loaded.warnings.is_empty() {
         eprint!("{}", loaded.warnings);
     }
-    let mut model = loaded.instance;
+    let inputs = load_inputs(&loaded.instance, &args.input)?;
+    let mut model = Driven::new(loaded.instance, inputs);
     apply(&mut model, &values, args.check_finite)?;
     if args.check_finite {
-        model.check_values().map_err(non_finite)?;
+        model.model.check_values().map_err(non_finite)?;
     }
-    let record = record_list(&model, args.record.as_deref())?;
+    let record = record_list(&model.model, args.record.as_deref())?;
     let recorder = Recorder::new(&model, &record).map_err(|e| e.to_string())?;
     let mut trace = args.plot.as_ref().map(|_| {
         let info = |i: usize| model.var_info(i);
         Trace::new(
-            model.model_name().to_string(),
+            model.model.model_name().to_string(),
             record
                 .iter()
                 .map(|&i| info(i).map_or_else(String::new, |v| v.name.into()))
@@ -177,7 +227,7 @@ fn non_finite(fault: sit_interp::NonFinite) -> Fail {
 /// Sets the values: params and inputs, then reset (checked with `check_finite`), then
 /// the rest (states, `on`).
 fn apply(
-    model: &mut sit_interp::Instance,
+    model: &mut Driven<sit_interp::Instance>,
     values: &[(String, f64, String)],
     check_finite: bool,
 ) -> Result<(), Fail> {
@@ -186,6 +236,9 @@ fn apply(
         let index = model
             .var_index(name)
             .ok_or_else(|| format!("{source}: no variable named `{name}`{}", hint(model, name)))?;
+        if model.drives(index) {
+            return Err(format!("{source}: `{name}` is driven by --input").into());
+        }
         resolved.push((index, *value, source));
     }
     let first = |i: usize| {
@@ -194,7 +247,7 @@ fn apply(
             .is_some_and(|v| matches!(v.kind, VarKind::Param | VarKind::Input))
     };
     let (early, late): (Vec<_>, Vec<_>) = resolved.into_iter().partition(|&(i, ..)| first(i));
-    let set = |model: &mut sit_interp::Instance, (i, v, source): (usize, f64, &String)| {
+    let set = |model: &mut Driven<sit_interp::Instance>, (i, v, source): (usize, f64, &String)| {
         model.set_at(i, v).map_err(|e| {
             let name = model.var_info(i).map_or("?", |v| v.name);
             format!("{source}: {}", e.named(name))
@@ -204,7 +257,8 @@ fn apply(
         set(model, x)?;
     }
     if check_finite {
-        model.reset_checked().map_err(non_finite)?;
+        model.model.reset_checked().map_err(non_finite)?;
+        model.drive();
     } else {
         model.reset();
     }
@@ -214,37 +268,63 @@ fn apply(
     Ok(())
 }
 
-/// `; did you mean `x`?` for a misspelt variable name, or nothing.
+/// `; did you mean `x`?` for a misspelt variable name, or nothing. A name that is the
+/// last part of submodel variables' paths (`kp` for `pi.kp`) suggests those.
 pub(crate) fn hint(model: &dyn Model, name: &str) -> String {
     let names: Vec<&str> = sit_runtime::Variables::new(model).map(|v| v.name).collect();
+    let inner: Vec<String> = (names.iter())
+        .filter(|n| n.rsplit_once('.').is_some_and(|(_, last)| last == name))
+        .map(|n| format!("`{n}`"))
+        .collect();
+    if !inner.is_empty() {
+        return format!("; did you mean {}?", inner.join(" or "));
+    }
     did_you_mean(name, names).map_or_else(String::new, |s| format!("; did you mean `{s}`?"))
 }
 
-/// The indices to record.
+/// The indices to record: `NAMES` is a comma-separated list of names and glob patterns
+/// (`*` any characters, dots included; `?` one character), each pattern standing for the
+/// variables it matches in index order; a variable listed twice is recorded once.
 pub(crate) fn record_list(
     model: &sit_interp::Instance,
     record: Option<&str>,
 ) -> Result<Vec<usize>, String> {
     let all = || (0..model.var_count()).collect::<Vec<_>>();
-    match record.map(str::trim) {
+    let list = match record.map(str::trim) {
         None => {
             let outputs = model.root_outputs();
-            Ok(if outputs.is_empty() { all() } else { outputs })
+            return Ok(if outputs.is_empty() { all() } else { outputs });
         }
-        Some("all") => Ok(all()),
-        Some(list) => list
-            .split(',')
-            .map(str::trim)
-            .map(|name| {
-                if name.is_empty() {
-                    return Err(format!("--record `{list}`: empty name"));
-                }
-                model.var_index(name).ok_or_else(|| {
-                    format!("--record: no variable named `{name}`{}", hint(model, name))
-                })
-            })
-            .collect(),
+        Some("all") => return Ok(all()),
+        Some(list) => list,
+    };
+    let mut out: Vec<usize> = Vec::new();
+    for name in list.split(',').map(str::trim) {
+        if name.is_empty() {
+            return Err(format!("--record `{list}`: empty name"));
+        }
+        let found = if name.contains(['*', '?']) {
+            let pattern = wildmatch::WildMatch::new(name);
+            let matched: Vec<usize> = (sit_runtime::Variables::new(model).enumerate())
+                .filter(|(_, v)| pattern.matches(v.name))
+                .map(|(i, _)| i)
+                .collect();
+            if matched.is_empty() {
+                return Err(format!("--record: `{name}` matches no variable"));
+            }
+            matched
+        } else {
+            vec![model.var_index(name).ok_or_else(|| {
+                format!("--record: no variable named `{name}`{}", hint(model, name))
+            })?]
+        };
+        for i in found {
+            if !out.contains(&i) {
+                out.push(i);
+            }
+        }
     }
+    Ok(out)
 }
 
 /// How to run: the step, the number of steps, the row interval and the checked mode.
@@ -259,7 +339,7 @@ struct Run {
 /// into `trace` if any). With `check_finite`, stops at the first non-finite value and
 /// returns it (the rows before it are written).
 fn simulate(
-    model: &mut sit_interp::Instance,
+    model: &mut Driven<sit_interp::Instance>,
     recorder: &Recorder,
     run: &Run,
     out: &mut dyn Write,
@@ -271,7 +351,7 @@ fn simulate(
         every,
         check_finite,
     } = *run;
-    let keep = |model: &sit_interp::Instance, trace: &mut Option<&mut Trace>| {
+    let keep = |model: &Driven<sit_interp::Instance>, trace: &mut Option<&mut Trace>| {
         if let Some(trace) = trace {
             let values = recorder
                 .indices()
@@ -285,11 +365,12 @@ fn simulate(
     let progress = Progress::new(steps);
     for k in 1..=steps {
         if check_finite {
-            if let Err(fault) = model.step_checked(dt) {
+            if let Err(fault) = model.model.step_checked(dt) {
                 progress.finish();
                 out.flush()?;
                 return Ok(Some(fault));
             }
+            model.drive();
         } else {
             model.step(dt);
         }
@@ -319,12 +400,42 @@ mod tests {
         assert_eq!(step_count(1e-4, 10.0), Ok(100_000));
         assert_eq!(step_count(0.01, 0.0), Ok(0));
         assert_eq!(step_count(0.3, 1.0), Ok(3));
-        assert_eq!(step_count(0.4, 1.0), Ok(3)); // 2.5 rounds away from zero
+        assert_eq!(step_count(0.4, 1.0), Ok(2)); // never past T
+        assert_eq!(step_count(0.3, 0.1), Ok(0));
+        // 0.3 / 0.1 = 2.9999999999999996: a whole number of steps, rounded.
+        assert_eq!(step_count(0.1, 0.3), Ok(3));
+        assert_eq!(step_count(1e-4, 5.0), Ok(50_000));
         assert!(step_count(0.0, 1.0).is_err());
         assert!(step_count(-0.1, 1.0).is_err());
         assert!(step_count(f64::NAN, 1.0).is_err());
         assert!(step_count(0.1, f64::INFINITY).is_err());
         assert!(step_count(0.1, -1.0).is_err());
         assert!(step_count(1e-300, 1e10).is_err());
+    }
+
+    #[test]
+    fn a_partial_last_step_is_reported() {
+        let warning = |dt, t_end| Timing { dt, t_end }.warning();
+        assert_eq!(
+            warning(0.3, 1.0).as_deref(),
+            Some(
+                "warning: --t-end 1 is not a multiple of --dt 0.3: simulating 3 steps to \
+                 t = 0.9; use --t-end 1.2 for 4 steps"
+            )
+        );
+        assert_eq!(
+            warning(0.4, 0.3).as_deref(),
+            Some(
+                "warning: --t-end 0.3 is not a multiple of --dt 0.4: simulating 0 steps to \
+                 t = 0; use --t-end 0.4 for 1 step"
+            )
+        );
+        assert_eq!(warning(0.1, 0.3), None);
+        assert_eq!(warning(1e-4, 10.0), None);
+        assert_eq!(warning(0.01, 0.0), None);
+        assert_eq!(warning(0.0, 1.0), None);
+        // Within 1e-9 of a step: whole; beyond: reported.
+        assert_eq!(warning(0.5, 2.0 + 1e-10), None);
+        assert!(warning(0.5, 2.0 + 1e-8).is_some());
     }
 }

@@ -3,16 +3,19 @@
 //! The sets are the Cartesian product of the `--param` axes (the first axis varies
 //! slowest). Each set runs through `sit_runtime::sweep` on a clone of the interpreted
 //! model, in parallel: its params and inputs are set, the model is reset, its states are
-//! set, then it runs `round(t_end / dt)` steps of `dt`, exactly as `sitc run` does with
-//! the same `--set` values, so the final values of a row are the last row of that run,
-//! bit for bit (both print `f64` with `{}`).
+//! set, then it runs `t_end / dt` steps of `dt` (see `Timing::steps`), with the inputs
+//! of `--input` driven, exactly as `sitc run` does with the same `--set` and `--input`
+//! values, so the final values of a row are the last row of that run, bit for bit (both
+//! print `f64` with `{}`). Axis values print as given (see `axis`).
 
+use crate::axis::parse_axis;
 use crate::fail::{Fail, exit};
+use crate::input::{Driven, load_inputs};
 use crate::params::{io_reason, parse_set};
 use crate::run::{Timing, hint, record_list};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sit_runtime::Model;
-use sit_runtime::sweep::{Collect, Sweep, grid, linspace};
+use sit_runtime::sweep::{Collect, Sweep, grid};
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -37,10 +40,14 @@ pub struct SweepArgs {
     /// A value set in every run (repeatable), as with `sitc run --set`.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
+    /// An input driven from a time series in every run (repeatable), as with `sitc run
+    /// --input`.
+    #[arg(long = "input", value_name = "NAME=FILE.csv[:COLUMN]")]
+    pub input: Vec<String>,
     #[command(flatten)]
     pub timing: Timing,
-    /// The variables to collect, comma-separated (default: the root model's outputs, or
-    /// every variable when it declares none).
+    /// The variables to collect, comma-separated, globs allowed as with `sitc run`
+    /// (default: the root model's outputs, or every variable when it declares none).
     #[arg(long, value_name = "NAMES")]
     pub record: Option<String>,
     /// What to collect of each recorded variable (repeatable, or comma-separated):
@@ -71,6 +78,9 @@ pub fn sweep(args: SweepArgs) -> ExitCode {
 
 fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
     let steps = args.timing.steps()?;
+    if let Some(warning) = args.timing.warning() {
+        eprintln!("{warning}");
+    }
     let axes = (args.param.iter())
         .map(|a| parse_axis(a))
         .collect::<Result<Vec<_>, _>>()?;
@@ -86,16 +96,18 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
     if !loaded.warnings.is_empty() {
         eprint!("{}", loaded.warnings);
     }
-    let model = loaded.instance;
+    let inputs = load_inputs(&loaded.instance, &args.input)?;
+    let model = Driven::new(loaded.instance, inputs);
     let mut seen: Vec<usize> = Vec::new();
     let mut index_axes = Vec::with_capacity(axes.len());
-    for (name, values) in &axes {
+    for axis in &axes {
+        let name = &axis.name;
         let i = settable(&model, name, "--param")?;
         if seen.contains(&i) {
             return Err(format!("--param {name}: given twice").into());
         }
         seen.push(i);
-        index_axes.push((i, values.clone()));
+        index_axes.push((i, axis.values.clone()));
     }
     let mut fixed_values = Vec::with_capacity(fixed.len());
     for (name, value) in &fixed {
@@ -105,15 +117,15 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
         }
         fixed_values.push((i, *value));
     }
-    let record = record_list(&model, args.record.as_deref())?;
+    let record = record_list(&model.model, args.record.as_deref())?;
     let mut sweep = Sweep::new(args.timing.dt, steps);
-    let mut header: Vec<String> = axes.iter().map(|(n, _)| n.clone()).collect();
+    let mut header: Vec<String> = axes.iter().map(|a| a.name.clone()).collect();
     for &r in &record {
         let name = model.var_info(r).map_or("?", |v| v.name);
         for s in &summaries {
             let (collect, column) = match *s {
                 // A swept variable's own column holds its set value: `final(x)` then.
-                Summary::Final if axes.iter().any(|(n, _)| n == name) => {
+                Summary::Final if axes.iter().any(|a| a.name == name) => {
                     (Collect::Final(r), format!("final({name})"))
                 }
                 Summary::Final => (Collect::Final(r), name.to_string()),
@@ -162,7 +174,20 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
         None => (Box::new(std::io::stdout().lock()), "the table".into()),
     };
     let mut out = BufWriter::new(out);
-    match write_csv(&mut out, &header, &sets, index_axes.len(), &rows) {
+    // The sets' axis labels, in the order of `sets` (the same grid over label indices).
+    let positions: Vec<(usize, Vec<f64>)> = (axes.iter())
+        .map(|a| (0, (0..a.labels.len()).map(|k| k as f64).collect()))
+        .collect();
+    let labels: Vec<Vec<&str>> = grid(&positions)
+        .iter()
+        .map(|set| {
+            set.iter()
+                .zip(&axes)
+                .map(|(&(_, k), a)| a.labels[k as usize].as_str())
+                .collect()
+        })
+        .collect();
+    match write_csv(&mut out, &header, &labels, &rows) {
         Ok(()) => Ok(()),
         // The reader went away (`sitc sweep ... | head`): stop quietly.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
@@ -170,14 +195,21 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
     }
 }
 
-/// Index of the variable `name`, which must be settable.
-fn settable(model: &sit_interp::Instance, name: &str, option: &str) -> Result<usize, String> {
+/// Index of the variable `name`, which must be settable and not driven by `--input`.
+fn settable(
+    model: &Driven<sit_interp::Instance>,
+    name: &str,
+    option: &str,
+) -> Result<usize, String> {
     let i = model.var_index(name).ok_or_else(|| {
         format!(
             "{option} {name}: no variable named `{name}`{}",
             hint(model, name)
         )
     })?;
+    if model.drives(i) {
+        return Err(format!("{option} {name}: `{name}` is driven by --input"));
+    }
     if model.var_info(i).is_some_and(|v| v.settable) {
         return Ok(i);
     }
@@ -188,22 +220,24 @@ fn settable(model: &sit_interp::Instance, name: &str, option: &str) -> Result<us
     }
 }
 
-/// The header, then one row per set: its axis values, then its collected values.
+/// The header, then one row per set: its axis labels, then its collected values.
 fn write_csv(
     out: &mut dyn Write,
     header: &[String],
-    sets: &[Vec<(usize, f64)>],
-    axes: usize,
+    labels: &[Vec<&str>],
     rows: &[Vec<f64>],
 ) -> std::io::Result<()> {
     writeln!(out, "{}", header.join(","))?;
-    for (set, row) in sets.iter().zip(rows) {
-        let values = set[..axes]
-            .iter()
-            .map(|&(_, v)| v)
-            .chain(row.iter().copied());
-        for (k, v) in values.enumerate() {
-            if k > 0 {
+    for (set, row) in labels.iter().zip(rows) {
+        let mut first = true;
+        for label in set {
+            if !std::mem::take(&mut first) {
+                out.write_all(b",")?;
+            }
+            out.write_all(label.as_bytes())?;
+        }
+        for v in row {
+            if !std::mem::take(&mut first) {
                 out.write_all(b",")?;
             }
             write!(out, "{v}")?;
@@ -226,54 +260,6 @@ fn progress_bar(sets: u64, steps: u64) -> Option<ProgressBar> {
         bar.set_style(style);
     }
     Some(bar)
-}
-
-/// `NAME=LO..HI:N` or `NAME=V1,V2,...`.
-fn parse_axis(arg: &str) -> Result<(String, Vec<f64>), String> {
-    let Some((name, values)) = arg.split_once('=') else {
-        return Err(format!(
-            "--param `{arg}`: expected NAME=LO..HI:N or NAME=V1,V2,..."
-        ));
-    };
-    let (name, values) = (name.trim(), values.trim());
-    if name.is_empty() {
-        return Err(format!("--param `{arg}`: the name is missing"));
-    }
-    if let Some((lo, rest)) = values.split_once("..") {
-        let bad = || format!("--param {name}: `{values}` is not LO..HI:N (e.g. 0..1:11)");
-        let (hi, n) = rest.split_once(':').ok_or_else(bad)?;
-        let lo: f64 = lo.trim().parse().map_err(|_| bad())?;
-        let hi: f64 = hi.trim().parse().map_err(|_| bad())?;
-        let n: usize = n.trim().parse().map_err(|_| bad())?;
-        if !(lo.is_finite() && hi.is_finite()) {
-            return Err(format!(
-                "--param {name}: the ends of `{values}` must be finite"
-            ));
-        }
-        if n == 0 {
-            return Err(format!(
-                "--param {name}: `{values}` has N = 0 values; N must be at least 1"
-            ));
-        }
-        return Ok((name.to_string(), linspace(lo, hi, n)));
-    }
-    let list = values
-        .split(',')
-        .map(|v| {
-            parse_value(v.trim())
-                .ok_or_else(|| format!("--param {name}: `{}` is not a number", v.trim()))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((name.to_string(), list))
-}
-
-/// A number (`f64` syntax), or `true`/`false` as 1/0, as `sitc run --set` reads them.
-fn parse_value(text: &str) -> Option<f64> {
-    match text {
-        "true" => Some(1.0),
-        "false" => Some(0.0),
-        _ => text.parse().ok(),
-    }
 }
 
 /// The `--summary` values, comma-separated or repeated, in order.
@@ -306,36 +292,6 @@ fn parse_summaries(args: &[String]) -> Result<Vec<Summary>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn axes() {
-        assert_eq!(
-            parse_axis("mu=0..1:5"),
-            Ok(("mu".into(), vec![0.0, 0.25, 0.5, 0.75, 1.0]))
-        );
-        assert_eq!(parse_axis("k = -1..1:1"), Ok(("k".into(), vec![-1.0])));
-        assert_eq!(
-            parse_axis("q=true,false,2.5"),
-            Ok(("q".into(), vec![1.0, 0.0, 2.5]))
-        );
-        assert_eq!(
-            parse_axis("mu=0..1:0").unwrap_err(),
-            "--param mu: `0..1:0` has N = 0 values; N must be at least 1"
-        );
-        assert_eq!(
-            parse_axis("mu=0..1").unwrap_err(),
-            "--param mu: `0..1` is not LO..HI:N (e.g. 0..1:11)"
-        );
-        assert!(parse_axis("mu=0..x:3").is_err());
-        assert!(parse_axis("mu=0..1:-2").is_err());
-        assert!(parse_axis("mu=0..inf:2").is_err());
-        assert_eq!(
-            parse_axis("mu=1,,2").unwrap_err(),
-            "--param mu: `` is not a number"
-        );
-        assert!(parse_axis("mu").is_err());
-        assert!(parse_axis("=1").is_err());
-    }
 
     #[test]
     fn summaries() {

@@ -5,6 +5,9 @@
 //! procedure and compiled and interpreted runs agree to the bit. All arithmetic beyond
 //! `+ - * /` goes through `libm`, so results do not depend on the platform or on `std`.
 //!
+//! Input signals from data (`signal`: a time series with linear interpolation) need no
+//! allocation; `OwnedSignal` needs `std`.
+//!
 //! The crate is `no_std` without its default `std` feature, which only adds `trace`; the
 //! `parallel` feature (which implies `std`) adds `sweep`, parameter studies on rayon.
 //!
@@ -31,6 +34,7 @@ extern crate std;
 pub mod math;
 pub mod model;
 pub mod procedures;
+pub mod signal;
 #[cfg(feature = "parallel")]
 pub mod sweep;
 #[cfg(feature = "std")]
@@ -42,3 +46,6 @@ pub use model::{
 pub use procedures::{
     Deriv, deadzone, hysteresis, integral, integral_limited, lag, limit, relay, rising,
 };
+#[cfg(feature = "std")]
+pub use signal::OwnedSignal;
+pub use signal::{Signal, SignalError};

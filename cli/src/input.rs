@@ -1,0 +1,327 @@
+//! `--input NAME=DATA.csv[:COLUMN]`: inputs driven by time series read from CSV files.
+//!
+//! The file has a header row of names (lines starting with `#` before or between rows are
+//! comments); the first column is the time, COLUMN (by name, default the second column)
+//! the values. The series is sampled by
+//! `sit_runtime::signal` (linear between rows, held beyond the ends, a time given twice
+//! is a jump). A [`Driven`] model sets each driven input to the series' value at the
+//! model's time whenever that time changes (at reset and after each step), so step k+1
+//! runs with `u(t_k)`, the value at its start time, and the row written at `t_k` shows
+//! `u(t_k)`: exactly what a Rust program does with `model.set("u", sig.sample(model.time()))`
+//! before each `step`.
+
+use crate::params::io_reason;
+use sit_parser::suggest::did_you_mean;
+use sit_runtime::signal::{OwnedSignal, SignalError};
+use sit_runtime::{Model, SetError, ValueType, VarInfo, VarKind};
+use std::path::{Path, PathBuf};
+
+/// One `--input` argument: the input's name, the file and the column (None: the second).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputArg {
+    /// The input's dotted name.
+    pub name: String,
+    /// The CSV file.
+    pub path: PathBuf,
+    /// The column's name, if given.
+    pub column: Option<String>,
+}
+
+/// Parses `NAME=FILE[:COLUMN]`. A `:` splits off the column unless the whole text names
+/// an existing file.
+pub fn parse_input(arg: &str) -> Result<InputArg, String> {
+    let Some((name, spec)) = arg.split_once('=') else {
+        return Err(format!("--input `{arg}`: expected NAME=FILE.csv[:COLUMN]"));
+    };
+    let (name, spec) = (name.trim(), spec.trim());
+    if name.is_empty() {
+        return Err(format!("--input `{arg}`: the input's name is missing"));
+    }
+    let (path, column) = match spec.rsplit_once(':') {
+        Some((path, column)) if !Path::new(spec).exists() => (path, Some(column.trim())),
+        _ => (spec, None),
+    };
+    if path.is_empty() {
+        return Err(format!("--input {name}: the file name is missing"));
+    }
+    if column == Some("") {
+        return Err(format!(
+            "--input {name}: the column name after `:` is missing"
+        ));
+    }
+    Ok(InputArg {
+        name: name.to_string(),
+        path: PathBuf::from(path),
+        column: column.map(str::to_string),
+    })
+}
+
+/// Reads the time column and the chosen column of a CSV file as a checked signal.
+pub fn read_signal(path: &Path, column: Option<&str>) -> Result<OwnedSignal, String> {
+    let shown = path.display();
+    let file = std::fs::File::open(path)
+        .map_err(|e| format!("cannot read `{shown}`: {}", io_reason(&e)))?;
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .comment(Some(b'#'))
+        .from_reader(file);
+    let header = reader
+        .headers()
+        .map_err(|e| csv_error(path, &e))?
+        .iter()
+        .map(str::to_string)
+        .collect::<Vec<_>>();
+    if header.len() < 2 {
+        return Err(format!(
+            "{shown}: the header names {} column; expected the time column, then at \
+             least one column of values",
+            header.len()
+        ));
+    }
+    let index = match column {
+        None => 1,
+        Some(c) => match header.iter().skip(1).position(|h| h == c) {
+            Some(i) => i + 1,
+            None => {
+                let names = header.iter().skip(1).map(String::as_str);
+                let hint = did_you_mean(c, names.clone())
+                    .map_or_else(String::new, |s| format!("; did you mean `{s}`?"));
+                let all: Vec<String> = names.map(|n| format!("`{n}`")).collect();
+                return Err(format!(
+                    "{shown}: the header names no column `{c}` (the value columns are {}){hint}",
+                    all.join(", ")
+                ));
+            }
+        },
+    };
+    let name = &header[index];
+    let (mut times, mut values, mut lines) = (Vec::new(), Vec::new(), Vec::new());
+    for record in reader.records() {
+        let record = record.map_err(|e| csv_error(path, &e))?;
+        let line = record.position().map_or(0, csv::Position::line);
+        let number = |k: usize, what: &str| -> Result<f64, String> {
+            let text = record.get(k).unwrap_or("");
+            text.parse::<f64>()
+                .map_err(|_| format!("{shown}:{line}: {what}: `{text}` is not a number"))
+        };
+        times.push(number(0, &format!("time column `{}`", header[0]))?);
+        values.push(number(index, &format!("column `{name}`"))?);
+        lines.push(line);
+    }
+    if times.is_empty() {
+        return Err(format!("{shown}: no data rows after the header"));
+    }
+    OwnedSignal::new(times, values).map_err(|e| {
+        let at = |row: usize| format!("{shown}:{}", lines[row]);
+        match e {
+            SignalError::TimeNotFinite { row, time } => {
+                format!("{}: the time is {time}; expected a finite number", at(row))
+            }
+            SignalError::ValueNotFinite { row, value } => format!(
+                "{}: column `{name}` is {value}; expected a finite number",
+                at(row)
+            ),
+            SignalError::Decreasing {
+                row,
+                time,
+                previous,
+            } => format!(
+                "{}: the time {time} is before the time {previous} of the row above; \
+                 times must increase (a time given twice is a jump)",
+                at(row)
+            ),
+            SignalError::Repeated { row, time } => format!(
+                "{}: the time {time} is given a third time; a time may appear at most \
+                 twice in a row (a jump)",
+                at(row)
+            ),
+            SignalError::Empty | SignalError::Lengths { .. } => format!("{shown}: {e}"),
+        }
+    })
+}
+
+/// A CSV syntax error as `file:line: what`.
+fn csv_error(path: &Path, e: &csv::Error) -> String {
+    let shown = path.display();
+    match e.kind() {
+        csv::ErrorKind::UnequalLengths {
+            pos,
+            expected_len,
+            len,
+        } => {
+            let line = pos.as_ref().map_or(0, csv::Position::line);
+            format!("{shown}:{line}: {len} fields, expected {expected_len} as in the header")
+        }
+        csv::ErrorKind::Utf8 { pos, .. } => {
+            let line = pos.as_ref().map_or(0, csv::Position::line);
+            format!("{shown}:{line}: not valid UTF-8")
+        }
+        csv::ErrorKind::Io(io) => format!("cannot read `{shown}`: {}", io_reason(io)),
+        _ => format!("{shown}: {e}"),
+    }
+}
+
+/// The index of the input `name` of `model`, which `--input` can drive: a real input
+/// that the host sets (not bound by a parent).
+pub fn input_index(model: &dyn Model, name: &str) -> Result<usize, String> {
+    let inputs = || {
+        sit_runtime::Variables::new(model)
+            .filter(|v| v.kind == VarKind::Input && v.ty == ValueType::Real && v.settable)
+            .map(|v| v.name)
+    };
+    let Some(i) = model.var_index(name) else {
+        let hint = did_you_mean(name, inputs())
+            .map_or_else(String::new, |s| format!("; did you mean `{s}`?"));
+        let list: Vec<String> = inputs().map(|n| format!("`{n}`")).collect();
+        let known = match list.len() {
+            0 => " (the model has no real input that can be set)".to_string(),
+            _ => format!(" (its real inputs are {})", list.join(", ")),
+        };
+        return Err(format!(
+            "--input {name}: the model has no variable named `{name}`{known}{hint}"
+        ));
+    };
+    let Some(VarInfo { kind, ty, .. }) = model.var_info(i) else {
+        return Err(format!("--input {name}: no variable named `{name}`"));
+    };
+    if kind != VarKind::Input {
+        let what = match kind {
+            VarKind::Event => "an event".to_string(),
+            VarKind::SubmodelOn => "a submodel's on state".to_string(),
+            _ => format!("a {kind}"),
+        };
+        return Err(format!(
+            "--input {name}: `{name}` is {what}, not an input; --input drives inputs \
+             (use --set for a value that does not change)"
+        ));
+    }
+    if ty == ValueType::Logical {
+        return Err(format!(
+            "--input {name}: `{name}` is a flag; --input drives real inputs"
+        ));
+    }
+    if !model.var_info(i).is_some_and(|v| v.settable) {
+        let e = SetError::not_settable(name, kind);
+        return Err(format!("--input {name}: {e}"));
+    }
+    Ok(i)
+}
+
+/// Reads every `--input` of `args` for `model`: the inputs' indices and their signals.
+pub fn load_inputs(
+    model: &dyn Model,
+    args: &[String],
+) -> Result<Vec<(usize, OwnedSignal)>, String> {
+    let mut out: Vec<(usize, OwnedSignal)> = Vec::with_capacity(args.len());
+    for arg in args {
+        let input = parse_input(arg)?;
+        let i = input_index(model, &input.name)?;
+        if out.iter().any(|&(j, _)| j == i) {
+            return Err(format!("--input {}: given twice", input.name));
+        }
+        let signal = read_signal(&input.path, input.column.as_deref())
+            .map_err(|e| format!("--input {}: {e}", input.name))?;
+        out.push((i, signal));
+    }
+    Ok(out)
+}
+
+/// A model whose inputs follow signals: each driven input is set to its signal's value
+/// at the model's time after construction ([`Driven::new`]), after `reset` and after
+/// every step, so each step starts with the values at its start time.
+#[derive(Clone)]
+pub struct Driven<M> {
+    /// The model.
+    pub model: M,
+    inputs: Vec<(usize, OwnedSignal)>,
+}
+
+impl<M: Model> Driven<M> {
+    /// `model` with `inputs` (indices of real, settable inputs and their signals, as
+    /// [`load_inputs`] returns them), set at the model's current time.
+    pub fn new(model: M, inputs: Vec<(usize, OwnedSignal)>) -> Driven<M> {
+        let mut driven = Driven { model, inputs };
+        driven.drive();
+        driven
+    }
+
+    /// Whether variable `index` is driven by a signal.
+    pub fn drives(&self, index: usize) -> bool {
+        self.inputs.iter().any(|&(i, _)| i == index)
+    }
+
+    /// Sets every driven input to its signal's value at the model's time.
+    pub fn drive(&mut self) {
+        let t = self.model.time();
+        for (i, signal) in &mut self.inputs {
+            // A real, settable input (checked by `input_index`) takes any finite value,
+            // and a checked signal gives finite values at a finite time.
+            let _ = self.model.set_at(*i, signal.sample(t));
+        }
+    }
+}
+
+impl<M: Model> Model for Driven<M> {
+    fn step(&mut self, dt: f64) {
+        self.model.step(dt);
+        self.drive();
+    }
+
+    fn reset(&mut self) {
+        self.model.reset();
+        self.drive();
+    }
+
+    fn time(&self) -> f64 {
+        self.model.time()
+    }
+
+    fn var_count(&self) -> usize {
+        self.model.var_count()
+    }
+
+    fn var_info(&self, index: usize) -> Option<VarInfo<'_>> {
+        self.model.var_info(index)
+    }
+
+    fn get_at(&self, index: usize) -> Option<f64> {
+        self.model.get_at(index)
+    }
+
+    fn set_at(&mut self, index: usize, value: f64) -> Result<(), SetError<'static>> {
+        self.model.set_at(index, value)
+    }
+
+    fn var_index(&self, name: &str) -> Option<usize> {
+        self.model.var_index(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_arguments() {
+        assert_eq!(
+            parse_input("u=data/p.csv:load"),
+            Ok(InputArg {
+                name: "u".into(),
+                path: "data/p.csv".into(),
+                column: Some("load".into())
+            })
+        );
+        assert_eq!(
+            parse_input(" pi.u = p.csv "),
+            Ok(InputArg {
+                name: "pi.u".into(),
+                path: "p.csv".into(),
+                column: None
+            })
+        );
+        assert!(parse_input("u").is_err());
+        assert!(parse_input("=p.csv").is_err());
+        assert!(parse_input("u=").is_err());
+        assert!(parse_input("u=p.csv:").is_err());
+    }
+}

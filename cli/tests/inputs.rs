@@ -1,0 +1,361 @@
+//! `--input NAME=DATA.csv[:COLUMN]` (inputs from data), the `--t-end` warning, `--record`
+//! globs, `sitc check` on folders and sweep axes printed as written.
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use predicates::str::contains;
+use std::path::Path;
+
+/// `y' = u`, forward Euler, and a submodel for names and globs.
+const RAMP: &str = "
+model Gain { param kp = 2; input real e; output real out; out = kp * e; }
+model Ramp {
+    param gain = 1;
+    input real u;
+    input flag go;
+    output real y;
+    output real z;
+    sub pi: Gain(e = u);
+    y = integral(gain * u);
+    z = pi.out;
+}
+";
+
+fn sitc(dir: &Path) -> assert_cmd::Command {
+    let mut cmd = cargo_bin_cmd!("sitc");
+    cmd.current_dir(dir);
+    cmd
+}
+
+/// A temporary folder holding `ramp.sit` and the given files.
+fn folder(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("ramp.sit"), RAMP).expect("write");
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).expect("write");
+    }
+    dir
+}
+
+fn stdout(cmd: &mut assert_cmd::Command) -> String {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    String::from_utf8(out).expect("utf-8")
+}
+
+/// The standard error of a run that fails with exit code `code`.
+fn failure(cmd: &mut assert_cmd::Command, code: i32) -> String {
+    let out = cmd.assert().code(code).get_output().stderr.clone();
+    String::from_utf8(out).expect("utf-8")
+}
+
+/// The rows of a CSV trace, as numbers.
+fn rows(csv: &str) -> Vec<Vec<f64>> {
+    (csv.lines().skip(1))
+        .map(|l| l.split(',').map(|x| x.parse().expect("number")).collect())
+        .collect()
+}
+
+#[test]
+fn a_ramp_integrates_to_t_squared_over_two_minus_the_euler_error() {
+    // u = t; forward Euler gives y_n = Σ_{k<n} t_k·dt = dt²·n(n−1)/2 = t²/2 − t·dt/2.
+    let dir = folder(&[("ramp.csv", "t,u\n0,0\n100,100\n")]);
+    let dt = 0.01;
+    let out = stdout(sitc(dir.path()).args([
+        "run",
+        "ramp.sit",
+        "--input",
+        "u=ramp.csv",
+        "--dt",
+        "0.01",
+        "--t-end",
+        "2",
+        "--record",
+        "u,y",
+    ]));
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 201);
+    for (n, row) in rows.iter().enumerate() {
+        let (t, u, y) = (row[0], row[1], row[2]);
+        // The input column shows u at the row's time (100·(t/100), to the rounding).
+        assert!(
+            (u - t).abs() <= 1e-15 * t.max(1.0),
+            "row {n}: u = {u}, t = {t}"
+        );
+        let n = n as f64;
+        let exact = dt * dt * n * (n - 1.0) / 2.0;
+        assert!(
+            (y - exact).abs() <= 1e-12,
+            "t = {t}: y = {y}, expected {exact}"
+        );
+        // Against the exact integral, the error is the scheme's: −t·dt/2.
+        let t_n = n * dt;
+        assert!((y - (t_n * t_n / 2.0 - t_n * dt / 2.0)).abs() <= 1e-12);
+    }
+}
+
+#[test]
+fn a_step_input_jumps_at_a_repeated_time_and_holds_after_the_last_row() {
+    // u = 0 until t = 1, then 1 (the time 1 is given twice: a jump); data end at 1.5.
+    let dir = folder(&[(
+        "step.csv",
+        "time, a, u\n0, 9, 0\n1, 9, 0\n1, 9, 1\n1.5, 9, 1\n",
+    )]);
+    let out = stdout(sitc(dir.path()).args([
+        "run",
+        "ramp.sit",
+        "--input",
+        "u=step.csv:u",
+        "--dt",
+        "0.25",
+        "--t-end",
+        "2",
+        "--record",
+        "u,y",
+    ]));
+    // Steps starting at 1, 1.25, 1.5 and 1.75 integrate u = 1: y(2) = 4 · 0.25.
+    assert_eq!(
+        out,
+        "t,u,y\n0,0,0\n0.25,0,0\n0.5,0,0\n0.75,0,0\n1,1,0\n1.25,1,0.25\n1.5,1,0.5\n\
+         1.75,1,0.75\n2,1,1\n"
+    );
+}
+
+#[test]
+fn sweep_rows_drive_the_input_like_run() {
+    let dir = folder(&[("ramp.csv", "t,u\n0,0\n100,100\n")]);
+    let sweep = stdout(sitc(dir.path()).args([
+        "sweep",
+        "ramp.sit",
+        "--input",
+        "u=ramp.csv",
+        "--param",
+        "gain=0.5,1",
+        "--dt",
+        "0.1",
+        "--t-end",
+        "1",
+        "--record",
+        "y",
+    ]));
+    let run = stdout(sitc(dir.path()).args([
+        "run",
+        "ramp.sit",
+        "--input",
+        "u=ramp.csv",
+        "--set",
+        "gain=0.5",
+        "--dt",
+        "0.1",
+        "--t-end",
+        "1",
+        "--record",
+        "y",
+    ]));
+    let last = run.lines().last().unwrap().split(',').nth(1).unwrap();
+    let first_row = sweep.lines().nth(1).unwrap();
+    assert_eq!(first_row, format!("0.5,{last}"));
+    // y(1) = gain · 0.1² · 10·9/2 = 0.45 · gain, up to rounding.
+    let y: f64 = last.parse().unwrap();
+    assert!((y - 0.225).abs() < 1e-12, "{y}");
+}
+
+/// Each bad `--input`, and its message.
+#[test]
+fn bad_inputs_are_reported() {
+    let dir = folder(&[
+        ("ok.csv", "t,u,load\n0,0,1\n1,1,1\n"),
+        ("letters.csv", "t,u\n0,0\n0.5,abc\n"),
+        ("back.csv", "t,u\n0,0\n1,1\n0.5,2\n"),
+        ("thrice.csv", "t,u\n0,0\n1,1\n1,2\n1,3\n"),
+        ("nan.csv", "t,u\n0,0\n1,NaN\n"),
+        ("bad_time.csv", "t,u\n0,0\n1e,1\n"),
+        ("ragged.csv", "t,u\n0,0\n1,1,1\n"),
+        ("one_column.csv", "t\n0\n1\n"),
+        ("header_only.csv", "t,u\n"),
+    ]);
+    let cases: &[(&str, &[&str])] = &[
+        ("missing_file", &["--input", "u=nowhere.csv"]),
+        ("missing_column", &["--input", "u=ok.csv:lod"]),
+        ("not_a_number", &["--input", "u=letters.csv"]),
+        ("time_goes_back", &["--input", "u=back.csv"]),
+        ("time_thrice", &["--input", "u=thrice.csv"]),
+        ("nan", &["--input", "u=nan.csv"]),
+        ("bad_time", &["--input", "u=bad_time.csv"]),
+        ("ragged", &["--input", "u=ragged.csv"]),
+        ("one_column", &["--input", "u=one_column.csv"]),
+        ("header_only", &["--input", "u=header_only.csv"]),
+        ("unknown_input", &["--input", "uu=ok.csv"]),
+        ("not_an_input", &["--input", "gain=ok.csv"]),
+        ("flag_input", &["--input", "go=ok.csv"]),
+        ("bound_input", &["--input", "pi.e=ok.csv"]),
+        (
+            "given_twice",
+            &["--input", "u=ok.csv", "--input", "u=ok.csv:load"],
+        ),
+        ("also_set", &["--input", "u=ok.csv", "--set", "u=1"]),
+        ("no_file", &["--input", "u="]),
+    ];
+    let mut all = String::new();
+    for (name, args) in cases {
+        let run = failure(sitc(dir.path()).arg("run").arg("ramp.sit").args(*args), 2);
+        all += &format!("{name}: {run}");
+    }
+    let swept = failure(
+        sitc(dir.path()).args([
+            "sweep", "ramp.sit", "--param", "u=1,2", "--input", "u=ok.csv",
+        ]),
+        2,
+    );
+    all += &format!("sweep_param_driven: {swept}");
+    insta::assert_snapshot!(all);
+}
+
+#[test]
+fn a_t_end_between_steps_is_reported() {
+    let dir = folder(&[]);
+    let warning = "warning: --t-end 1 is not a multiple of --dt 0.3: simulating 3 steps to \
+                   t = 0.9; use --t-end 1.2 for 4 steps\n";
+    let run = sitc(dir.path())
+        .args(["run", "ramp.sit", "--dt", "0.3", "--t-end", "1"])
+        .assert()
+        .success()
+        .stderr(warning)
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(String::from_utf8(run).unwrap().lines().count(), 1 + 4);
+    sitc(dir.path())
+        .args([
+            "sweep", "ramp.sit", "--param", "gain=1", "--dt", "0.3", "--t-end", "1",
+        ])
+        .assert()
+        .success()
+        .stderr(warning);
+    // A whole number of decimal steps: no warning.
+    sitc(dir.path())
+        .args(["run", "ramp.sit", "--dt", "0.1", "--t-end", "0.3"])
+        .assert()
+        .success()
+        .stderr("");
+}
+
+#[test]
+fn record_takes_globs() {
+    let dir = folder(&[]);
+    let header = |pattern: &str| {
+        let out =
+            stdout(sitc(dir.path()).args(["run", "ramp.sit", "--t-end", "0", "--record", pattern]));
+        out.lines().next().unwrap().to_string()
+    };
+    assert_eq!(header("pi.*"), "t,pi.on,pi.kp,pi.e,pi.out");
+    assert_eq!(header("*.on"), "t,pi.on");
+    assert_eq!(header("y,?,pi.?"), "t,y,u,z,pi.e");
+    // Listed twice (by name and by a glob): recorded once.
+    assert_eq!(header("pi.kp,pi.*"), "t,pi.kp,pi.on,pi.e,pi.out");
+    let err = failure(
+        sitc(dir.path()).args(["run", "ramp.sit", "--record", "q*"]),
+        2,
+    );
+    assert_eq!(err, "error: --record: `q*` matches no variable\n");
+}
+
+#[test]
+fn check_takes_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("models/more");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(dir.path().join("models/a.sit"), RAMP).unwrap();
+    std::fs::write(sub.join("b.sit"), "model B { real x; x = y; }").unwrap();
+    std::fs::write(sub.join("notes.txt"), "not a model").unwrap();
+    let err = failure(sitc(dir.path()).args(["check", "models"]), 1);
+    assert!(err.contains("b.sit:1:"), "{err}");
+    std::fs::remove_file(sub.join("b.sit")).unwrap();
+    sitc(dir.path())
+        .args(["check", "models"])
+        .assert()
+        .success();
+    std::fs::create_dir_all(dir.path().join("empty")).unwrap();
+    sitc(dir.path())
+        .args(["check", "empty"])
+        .assert()
+        .code(2)
+        .stderr(contains("no `.sit` file under `empty`"));
+}
+
+#[test]
+fn swept_values_print_as_written() {
+    let dir = folder(&[]);
+    let out = stdout(sitc(dir.path()).args([
+        "sweep",
+        "ramp.sit",
+        "--param",
+        "gain=0.1..0.2:3",
+        "--param",
+        "u=1e3,2.50",
+        "--t-end",
+        "0.01",
+        "--record",
+        "u",
+    ]));
+    let firsts: Vec<&str> = out.lines().map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(firsts, ["gain", "0.1", "0.1", "0.15", "0.15", "0.2", "0.2"]);
+    let seconds: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap())
+        .collect();
+    assert_eq!(seconds, ["1e3", "2.50", "1e3", "2.50", "1e3", "2.50"]);
+}
+
+#[test]
+fn a_submodel_param_is_suggested_by_its_last_name() {
+    let dir = folder(&[]);
+    let err = failure(
+        sitc(dir.path()).args(["sweep", "ramp.sit", "--param", "kp=1,2"]),
+        2,
+    );
+    assert_eq!(
+        err,
+        "error: --param kp: no variable named `kp`; did you mean `pi.kp`?\n"
+    );
+}
+
+#[test]
+fn rust_with_a_signal_gives_the_trace_of_run_input() {
+    // The loop of docs/embedding.md, on the interpreted model, against `sitc run --input`.
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let model = Path::new(root).join("examples/models/cart_pendulum.sit");
+    let data = Path::new(root).join("examples/data/push.csv");
+    let out = stdout(
+        sitc(Path::new(root))
+            .arg("run")
+            .arg(&model)
+            .arg("--input")
+            .arg(format!("F_ext={}:force", data.display()))
+            .args(["--dt", "1e-3", "--t-end", "4", "--every", "100"])
+            .args(["--record", "F_ext,X_cart,V_cart,angle"]),
+    );
+    let times = [0.0, 1.0, 1.5, 2.5, 3.0];
+    let force = [0.0, 0.0, 5.0, 5.0, 0.0];
+    let mut push = sit_runtime::Signal::new(&times, &force).unwrap();
+    let mut m = sit_interp::Instance::from_file(&model, None).unwrap();
+    let mut expected = String::from("t,F_ext,X_cart,V_cart,angle\n");
+    for k in 0..=4000 {
+        use sit_runtime::Model;
+        m.set("F_ext", push.sample(m.time())).unwrap();
+        if k % 100 == 0 {
+            let v = |n: &str| m.get(n).unwrap();
+            expected += &format!(
+                "{},{},{},{},{}\n",
+                m.time(),
+                v("F_ext"),
+                v("X_cart"),
+                v("V_cart"),
+                v("angle")
+            );
+        }
+        if k < 4000 {
+            m.step(1e-3);
+        }
+    }
+    assert_eq!(out, expected);
+}
