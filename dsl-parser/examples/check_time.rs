@@ -1,0 +1,42 @@
+//! Times the front end's phases on each file given (for measuring it).
+
+use std::time::Instant;
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+fn main() {
+    for path in std::env::args().skip(1) {
+        let text = std::fs::read_to_string(&path).expect("readable UTF-8 file");
+        let mut sources = sit_parser::SourceMap::default();
+        let id = sources.add(std::path::Path::new(&path), text.clone());
+        let t = Instant::now();
+        let parsed = sit_parser::parse::parse_file(id, &text);
+        let parse = ms(t);
+        let (mut check, mut lint) = (0.0, 0.0);
+        if let Ok(file) = parsed {
+            let mut diags = Vec::new();
+            let t = Instant::now();
+            let program = sit_parser::check::check(&[(id, file)], &sources, &mut diags);
+            check = ms(t);
+            let t = Instant::now();
+            if let Some(p) = &program {
+                sit_parser::lint::lint(p, &mut diags);
+            }
+            lint = ms(t);
+        }
+        let t = Instant::now();
+        let out = sit_parser::check_source(&path, &text);
+        let total = ms(t);
+        let t = Instant::now();
+        let rendered = out.render();
+        let render = ms(t);
+        println!(
+            "{path}: {} bytes, total {total:.1} ms (parse {parse:.1}, check {check:.1}, lint {lint:.1}), render {render:.1} ms, {} diagnostics, {} rendered bytes",
+            text.len(),
+            out.diagnostics.len(),
+            rendered.len()
+        );
+    }
+}
