@@ -1,6 +1,6 @@
 //! Lowering of expressions: name resolution, types, and where each name may be read.
 
-use super::{Ctx, Lowerer, STATEFUL, Sym};
+use super::{Ctx, Lowerer, Stateful, Sym};
 use crate::ast::{self, ExprKind, Name};
 use crate::diag::Diagnostic;
 use crate::ir::*;
@@ -129,7 +129,7 @@ impl Lowerer<'_> {
             }
             ExprKind::Call(name, args) => {
                 let Some(f) = Func::from_name(&name.text) else {
-                    if STATEFUL.iter().any(|(n, _)| *n == name.text) {
+                    if Stateful::from_name(&name.text).is_some() {
                         self.err(
                             Diagnostic::error(
                                 "E0152",
@@ -150,7 +150,7 @@ impl Lowerer<'_> {
                         let all = Func::ALL
                             .iter()
                             .map(|f| f.name())
-                            .chain(STATEFUL.iter().map(|(n, _)| *n));
+                            .chain(Stateful::ALL.iter().map(|s| s.name()));
                         let mut d = Diagnostic::error(
                             "E0150",
                             name.span,
@@ -306,7 +306,7 @@ impl Lowerer<'_> {
             return bad; // unknown model already reported
         };
         let ct = &self.tables[child];
-        let model_name = self.t().subs[s].1.text.clone();
+        let model_name = self.t().subs[s].model.text.clone();
         match ct.names.get(&member.text).copied() {
             Some(sym) => {
                 let (output, x, ty) = match sym {
@@ -420,7 +420,7 @@ impl Lowerer<'_> {
                 crate::diag::shorten(&name.text)
             ));
         }
-        if Func::from_name(&name.text).is_some() || STATEFUL.iter().any(|(n, _)| *n == name.text) {
+        if Func::from_name(&name.text).is_some() || Stateful::from_name(&name.text).is_some() {
             d = d.with_note(format!(
                 "`{}` is a procedure: call it as `{}(...)`",
                 name.text, name.text
