@@ -199,6 +199,28 @@ impl Diagnostic {
     }
 }
 
+/// Most items a note lists (`its outputs: …`) before "and N more".
+pub const MAX_LISTED: usize = 20;
+
+/// Items joined with `, `, the first [`MAX_LISTED`] of them, then "and N
+/// more": a message's length does not grow with the model.
+pub fn list(items: impl Iterator<Item = String>) -> String {
+    let mut shown = Vec::new();
+    let mut more = 0usize;
+    for item in items {
+        if shown.len() < MAX_LISTED {
+            shown.push(item);
+        } else {
+            more += 1;
+        }
+    }
+    let mut out = shown.join(", ");
+    if more > 0 {
+        let _ = write!(out, " and {more} more");
+    }
+    out
+}
+
 /// A name or excerpt cut to 40 characters for a message.
 pub fn shorten(text: &str) -> String {
     const MAX: usize = 40;

@@ -245,3 +245,23 @@ fn identical_warnings_are_counted_once() {
     );
     assert!(text.ends_with("5000 warnings emitted\n"), "{text}");
 }
+
+/// `k` states, each assigned from an unknown name: `k` errors, each looking
+/// for a likely typo among `k` declarations (within a budget).
+#[test]
+fn many_unknown_names() {
+    assert_linear(
+        "unknown names",
+        |k| {
+            let mut s = String::from("model M {\n");
+            for i in 0..k {
+                let _ = writeln!(s, "    real a{i} = 1;");
+            }
+            for i in 0..k {
+                let _ = writeln!(s, "    a{i} = b{i} + 1;");
+            }
+            s + "}\n"
+        },
+        1000,
+    );
+}

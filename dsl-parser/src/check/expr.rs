@@ -359,7 +359,7 @@ impl Lowerer<'_> {
                     ),
                 )
                 .with_label("unknown name");
-                if let Some(sug) = did_you_mean(&member.text, outputs.iter().copied().chain(["on"]))
+                if let Some(sug) = self.suggest(&member.text, outputs.iter().copied().chain(["on"]))
                 {
                     d = d.with_help(format!("did you mean `{}.{sug}`?", first.text));
                 } else if outputs.is_empty() {
@@ -367,11 +367,7 @@ impl Lowerer<'_> {
                 } else {
                     d = d.with_note(format!(
                         "its outputs: {}",
-                        outputs
-                            .iter()
-                            .map(|o| format!("`{o}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        crate::diag::list(outputs.iter().map(|o| format!("`{o}`")))
                     ));
                 }
                 self.err(d);
@@ -412,7 +408,7 @@ impl Lowerer<'_> {
             format!("unknown name `{}`", crate::diag::shorten(&name.text)),
         )
         .with_label("not declared in this model");
-        if let Some(s) = did_you_mean(&name.text, candidates.iter().copied()) {
+        if let Some(s) = self.suggest(&name.text, candidates.iter().copied()) {
             d = d.with_help(format!("did you mean `{s}`?"));
         } else if ctx == Ctx::Rule {
             d = d.with_help(format!(

@@ -5,6 +5,7 @@ use crate::ast::{self, Guard};
 use crate::diag::Diagnostic;
 use crate::ir::*;
 use crate::source::SourceMap;
+use crate::suggest::did_you_mean;
 use std::collections::HashMap;
 
 /// Lowers one model, with the tables of all.
@@ -17,7 +18,16 @@ pub(super) struct Lowerer<'a> {
     pub(super) diags: &'a mut Vec<Diagnostic>,
     pub(super) fired: HashMap<VarId, FiredId>,
     pub(super) memories: Vec<Memory>,
+    /// Name comparisons left for "did you mean" suggestions in this model
+    /// (see [`SUGGESTION_BUDGET`]).
+    pub(super) suggestions: std::cell::Cell<usize>,
 }
+
+/// Name comparisons that "did you mean" suggestions may make per model:
+/// thousands of unknown names in a model of thousands of declarations
+/// would otherwise cost time quadratic in the model's size. Past the
+/// budget, errors come without a suggestion.
+pub(super) const SUGGESTION_BUDGET: usize = 200_000;
 
 /// Where an expression stands, which decides what it may read.
 #[derive(Clone, Copy, PartialEq)]
@@ -33,6 +43,23 @@ pub(super) enum Ctx {
 }
 
 impl Lowerer<'_> {
+    /// The candidate closest to `name` (see [`did_you_mean`]), within the
+    /// model's budget of comparisons.
+    pub(super) fn suggest<'c>(
+        &self,
+        name: &str,
+        candidates: impl IntoIterator<Item = &'c str> + Clone,
+    ) -> Option<&'c str> {
+        let n = candidates.clone().into_iter().count();
+        let left = self.suggestions.get();
+        if n > left {
+            self.suggestions.set(0);
+            return None;
+        }
+        self.suggestions.set(left - n);
+        did_you_mean(name, candidates)
+    }
+
     pub(super) fn t(&self) -> &Table {
         &self.tables[self.this]
     }

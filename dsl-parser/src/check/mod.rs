@@ -141,6 +141,7 @@ pub fn check(
     let tables: Vec<Table> = asts.iter().map(|m| declare(m, diags)).collect();
     // Resolve submodel types and find recursive instantiation.
     let mut sub_models: Vec<Vec<Option<usize>>> = Vec::new();
+    let mut model_budget = lower::SUGGESTION_BUDGET;
     for (mi, t) in tables.iter().enumerate() {
         let mut v = Vec::new();
         for sub in &t.subs {
@@ -148,14 +149,21 @@ pub fn check(
             match by_name.get(model.text.as_str()) {
                 Some(&i) => v.push(Some(i)),
                 None => {
+                    // Suggestions within a budget of comparisons, as for names.
                     let names: Vec<&str> = by_name.keys().copied().collect();
+                    let suggestion = if names.len() <= model_budget {
+                        model_budget -= names.len();
+                        did_you_mean(&model.text, names.iter().copied())
+                    } else {
+                        None
+                    };
                     let mut d = Diagnostic::error(
                         "E0120",
                         model.span,
                         format!("unknown model `{}`", model.text),
                     )
                     .with_label("no model has this name");
-                    if let Some(s) = did_you_mean(&model.text, names.iter().copied()) {
+                    if let Some(s) = suggestion {
                         d = d.with_help(format!("did you mean `{s}`?"));
                     } else {
                         d = d.with_note(
@@ -185,6 +193,7 @@ pub fn check(
             diags,
             fired: HashMap::new(),
             memories: Vec::new(),
+            suggestions: std::cell::Cell::new(lower::SUGGESTION_BUDGET),
         }
         .lower(asts[mi]);
         lowered[mi] = Some(m);

@@ -5,7 +5,6 @@ use super::lower::{Ctx, Lowerer};
 use crate::diag::Diagnostic;
 use crate::ir::*;
 use crate::source::Span;
-use crate::suggest::did_you_mean;
 use std::collections::HashMap;
 
 impl Lowerer<'_> {
@@ -41,14 +40,14 @@ impl Lowerer<'_> {
                         ),
                     )
                     .with_label("cannot be bound");
-                    if let Some(s) = did_you_mean(&bn.text, candidates.clone()) {
+                    if let Some(s) = self.suggest(&bn.text, candidates.clone()) {
                         d = d.with_help(format!("did you mean `{s}`?"));
                     }
-                    let list: Vec<String> = candidates.map(|c| format!("`{c}`")).collect();
-                    d = d.with_note(if list.is_empty() {
+                    let mut list = candidates.map(|c| format!("`{c}`")).peekable();
+                    d = d.with_note(if list.peek().is_none() {
                         "it has no inputs or params".to_string()
                     } else {
-                        format!("its inputs and params: {}", list.join(", "))
+                        format!("its inputs and params: {}", crate::diag::list(list))
                     });
                     self.err(d);
                     continue;
@@ -124,7 +123,7 @@ impl Lowerer<'_> {
                 }
             }
             if !missing.is_empty() {
-                let list: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
+                let list = crate::diag::list(missing.iter().map(|m| format!("`{m}`")));
                 let first = &missing[0];
                 self.err(
                     Diagnostic::error(
@@ -139,7 +138,7 @@ impl Lowerer<'_> {
                             }
                             .to_string()
                                 + " "
-                                + &list.join(", "),
+                                + &list,
                             self.t().subs[si].model.text,
                             if missing.len() == 1 { "is" } else { "are" }
                         ),
