@@ -26,6 +26,8 @@ pub(super) struct Parser<'a> {
     errors: Vec<Diagnostic>,
     /// Operators counted so far in the current whole expression.
     pub(super) ops: usize,
+    /// Where the last recovery left the parser.
+    last_recovery: Option<usize>,
 }
 
 impl<'a> Parser<'a> {
@@ -39,6 +41,7 @@ impl<'a> Parser<'a> {
             balance: lexed.balance,
             errors: Vec::new(),
             ops: 0,
+            last_recovery: None,
         }
     }
 
@@ -213,9 +216,14 @@ impl<'a> Parser<'a> {
             .errors
             .last()
             .is_some_and(|d| d.label == "add `;` here");
-        if !missing_semi {
+        if !missing_semi || self.last_recovery == Some(self.pos) {
             self.sync();
         }
+        // Each recovery moves on, so statement loops always end.
+        if self.last_recovery == Some(self.pos) && !self.at_punct("}") {
+            self.bump();
+        }
+        self.last_recovery = Some(self.pos);
         Ok(())
     }
 
