@@ -1,10 +1,10 @@
 //! Name resolution, type checking and lowering of the syntax tree to the IR.
 //!
-//! The passes, each in its module: [`declare`] builds each model's table of
-//! names; [`order`] resolves submodel types, orders models leaves first and
-//! bounds the instance tree; [`lower`] lowers each model (declarations,
-//! cycles), with [`subs`] for submodel instances, [`rules`] for rules and
-//! actions and [`expr`] for expressions.
+//! The passes, each in its module: `declare` builds each model's table of
+//! names; `order` resolves submodel types, orders models leaves first and
+//! bounds the instance tree; `lower` lowers each model (declarations,
+//! cycles), with `subs` for submodel instances, `rules` for rules and
+//! actions and `expr` for expressions.
 
 use crate::ast::{self, Name};
 use crate::diag::Diagnostic;

@@ -1,7 +1,7 @@
 //! Parsing: source text to the syntax tree, with limits and readable syntax errors.
 //!
-//! A hand-written lexer ([`lexer`]) and recursive-descent parser
-//! ([`parser`], [`expr`]) with one token of lookahead: no backtracking, so
+//! A hand-written lexer (`lexer`) and recursive-descent parser
+//! (`parser`, `expr`) with one token of lookahead: no backtracking, so
 //! parsing is linear in the file's length, and a syntax error is followed by
 //! skipping to the end of its statement and going on, so one pass reports up
 //! to [`MAX_SYNTAX_ERRORS`] errors. `docs/language.md` describes the
