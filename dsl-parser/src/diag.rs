@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use unicode_width::UnicodeWidthStr;
 
 /// How bad a diagnostic is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// The model is invalid.
@@ -123,29 +123,28 @@ impl Diagnostic {
             if i > 0 {
                 let _ = writeln!(out, "{pad}--> {}", sources.location(*span));
             }
-            let line_start = file.text[..span.start.min(file.text.len())]
-                .rfind('\n')
-                .map_or(0, |p| p + 1);
-            let line_end = file.text[line_start..]
-                .find('\n')
-                .map_or(file.text.len(), |p| line_start + p);
+            // Every step below looks at a bounded window of the line, so that
+            // thousands of diagnostics on one long line cost linear time.
+            let (line_start, line_end) = file.line_bounds(span.start);
             let text = file.text[line_start..line_end].trim_end_matches('\r');
             let at = span.start.saturating_sub(line_start).min(text.len());
             let at = floor_char_boundary(text, at);
             let covered_end =
                 floor_char_boundary(text, span.end.min(line_start + text.len()) - line_start)
                     .max(at);
+            let covered_end = prefix_end(&text[at..covered_end], MAX_SHOWN) + at;
             // Long lines are shown as a window around the span.
-            let mut from = 0;
-            if text[..at].chars().count() > WINDOW_BEFORE {
-                from = text[..at]
-                    .char_indices()
-                    .rev()
-                    .nth(WINDOW_BEFORE - 1)
-                    .map_or(0, |(i, _)| i);
-            }
+            let from = text[..at]
+                .char_indices()
+                .rev()
+                .nth(WINDOW_BEFORE - 1)
+                .map_or(0, |(i, _)| i);
             let ellipsis = if from > 0 { "…" } else { "" };
-            let shown = format!("{ellipsis}{}", visible(&text[from..]));
+            let rest = &text[from..];
+            let shown = format!(
+                "{ellipsis}{}",
+                visible(&rest[..prefix_end(rest, MAX_SHOWN + 1)])
+            );
             let shown = truncate_for_display(&shown);
             let before = format!("{ellipsis}{}", visible(&text[from..at]));
             let covered = visible(&text[at..covered_end]);
@@ -200,6 +199,28 @@ impl Diagnostic {
     }
 }
 
+/// Most items a note lists (`its outputs: …`) before "and N more".
+pub const MAX_LISTED: usize = 20;
+
+/// Items joined with `, `, the first [`MAX_LISTED`] of them, then "and N
+/// more": a message's length does not grow with the model.
+pub fn list(items: impl Iterator<Item = String>) -> String {
+    let mut shown = Vec::new();
+    let mut more = 0usize;
+    for item in items {
+        if shown.len() < MAX_LISTED {
+            shown.push(item);
+        } else {
+            more += 1;
+        }
+    }
+    let mut out = shown.join(", ");
+    if more > 0 {
+        let _ = write!(out, " and {more} more");
+    }
+    out
+}
+
 /// A name or excerpt cut to 40 characters for a message.
 pub fn shorten(text: &str) -> String {
     const MAX: usize = 40;
@@ -245,6 +266,11 @@ fn visible(text: &str) -> String {
     out
 }
 
+/// The byte length of the first `n` characters of `text` (all of it if shorter).
+fn prefix_end(text: &str, n: usize) -> usize {
+    text.char_indices().nth(n).map_or(text.len(), |(i, _)| i)
+}
+
 fn floor_char_boundary(text: &str, mut i: usize) -> usize {
     i = i.min(text.len());
     while !text.is_char_boundary(i) {
@@ -253,12 +279,48 @@ fn floor_char_boundary(text: &str, mut i: usize) -> usize {
     i
 }
 
-/// Render a list of diagnostics with a closing summary line.
+/// Diagnostics with one code and message shown in full, at most; the rest
+/// are counted in one line.
+pub const MAX_IDENTICAL: usize = 3;
+
+/// Render a list of diagnostics with a closing summary line. Of identical
+/// diagnostics (one severity, code and message, as a rule repeated over
+/// thousands of rules gives), the first [`MAX_IDENTICAL`] are shown and the
+/// others counted in one line naming the first location.
 pub fn render_all(diags: &[Diagnostic], sources: &SourceMap) -> String {
     let mut out = String::new();
+    // (severity, code, message) -> (count, first diagnostic), in order of first appearance.
+    let mut seen: std::collections::HashMap<(Severity, &str, &str), usize> =
+        std::collections::HashMap::new();
+    let mut groups: Vec<(usize, &Diagnostic)> = Vec::new();
     for d in diags {
-        out.push_str(&d.render(sources));
-        out.push('\n');
+        let g = *seen
+            .entry((d.severity, d.code, d.message.as_str()))
+            .or_insert_with(|| {
+                groups.push((0, d));
+                groups.len() - 1
+            });
+        groups[g].0 += 1;
+        if groups[g].0 <= MAX_IDENTICAL {
+            out.push_str(&d.render(sources));
+            out.push('\n');
+        }
+    }
+    for (n, d) in groups {
+        if n > MAX_IDENTICAL {
+            let what = match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            let _ = writeln!(
+                out,
+                "{what}[{}]: {} ({} more, not shown; the first is at {})\n",
+                d.code,
+                d.message,
+                n - MAX_IDENTICAL,
+                sources.location(d.span)
+            );
+        }
     }
     let errors = diags.iter().filter(|d| d.is_error()).count();
     let warnings = diags.len() - errors;

@@ -50,6 +50,12 @@ const UNKNOWN: usize = 0;
 /// `T >= T_high` and `T <= T_low` do not overlap when `T_low < T_high`).
 const DEFAULTS: usize = 1;
 
+/// How many earlier rules for the same target (or actions on the same flag)
+/// W0202 and W0204 compare a rule with: a bound that keeps the lints linear
+/// in the number of rules when many rules share a target with exclusive
+/// guards (an overlap between rules further apart is not reported).
+const LOOKBACK: usize = 32;
+
 /// One model and the sources, for messages.
 struct Cx<'a> {
     m: &'a Model,
@@ -511,7 +517,7 @@ impl Cx<'_> {
             let earlier = &same[..same.partition_point(|&i| i < j)];
             // The nearest earlier guarded rule for the same target that can
             // apply in the same step.
-            for &i in earlier.iter().rev() {
+            for &i in earlier.iter().rev().take(LOOKBACK) {
                 let li = &body.leaves[i];
                 let Some((ai, false)) = assign(li.stmt) else {
                     continue;
@@ -561,23 +567,31 @@ impl Cx<'_> {
 
     /// W0203: a δ rule whose value is always overwritten before it is read.
     fn overwritten_rules(&self, body: &Body, diags: &mut Vec<Diagnostic>) {
-        for (i, li) in body.leaves.iter().enumerate() {
+        // For each plain rule, the next unconditional plain rule for its
+        // target, found in one backward pass over each target's rules.
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        for same in body.by_target.values() {
+            let mut next = None;
+            for &i in same.iter().rev() {
+                let li = &body.leaves[i];
+                if !matches!(li.stmt, Stmt::Assign(_)) {
+                    continue;
+                }
+                if let Some(k) = next {
+                    pairs.push((i, k));
+                }
+                if li.chain.is_empty() {
+                    next = Some(i);
+                }
+            }
+        }
+        pairs.sort_unstable();
+        for (i, k) in pairs {
+            let li = &body.leaves[i];
             let Some((ai, false)) = assign(li.stmt) else {
                 continue;
             };
             let t = ai.target;
-            let same = body.by_target.get(&t).map_or(&[][..], Vec::as_slice);
-            // The next unconditional plain rule for the target ...
-            let Some(k) = same[same.partition_point(|&x| x <= i)..]
-                .iter()
-                .copied()
-                .find(|&k| {
-                    body.leaves[k].chain.is_empty()
-                        && matches!(body.leaves[k].stmt, Stmt::Assign(_))
-                })
-            else {
-                continue;
-            };
             // ... comes before anything reads it (the rule itself included).
             if body.next_read(t, i).is_some_and(|r| r <= k) {
                 continue;
@@ -635,7 +649,7 @@ impl Cx<'_> {
             };
             let earlier = by_target.entry((is_flag, target)).or_default();
             earlier.push(j);
-            for &i in earlier[..earlier.len() - 1].iter().rev() {
+            for &i in earlier[..earlier.len() - 1].iter().rev().take(LOOKBACK) {
                 let li = &body.leaves[i];
                 let Some((_, _, _, vi, si)) = action(li.stmt) else {
                     continue;

@@ -79,10 +79,8 @@ fn visit(
     let text = l.sources.file(id).text.clone();
     let file = match crate::parse::parse_file(id, &text) {
         Ok(f) => f,
-        Err(d) => {
-            let more = crate::parse::more_syntax_errors(id, &text, &d);
-            diags.push(d);
-            diags.extend(more);
+        Err(errors) => {
+            diags.extend(errors);
             return;
         }
     };

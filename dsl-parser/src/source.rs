@@ -40,6 +40,18 @@ pub struct SourceFile {
     /// The text (a leading byte-order mark is removed).
     pub text: String,
     line_starts: Vec<usize>,
+    /// The number of characters before each [`CHUNK`] bytes of `text`, so
+    /// that columns on long lines cost constant time.
+    chars_before: Vec<usize>,
+}
+
+/// Bytes between two entries of `SourceFile::chars_before`.
+const CHUNK: usize = 4096;
+
+/// The number of characters starting in `bytes` (bytes that are not UTF-8
+/// continuation bytes).
+fn char_starts(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
 }
 
 impl SourceFile {
@@ -51,11 +63,26 @@ impl SourceFile {
         }
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        let mut chars_before = Vec::with_capacity(text.len() / CHUNK + 1);
+        let mut n = 0;
+        for chunk in text.as_bytes().chunks(CHUNK) {
+            chars_before.push(n);
+            n += char_starts(chunk);
+        }
         SourceFile {
             path: path.into(),
             text,
             line_starts,
+            chars_before,
         }
+    }
+
+    /// The number of characters before byte `offset`, in time bounded by
+    /// [`CHUNK`] (not by the length of the line).
+    fn chars_to(&self, offset: usize) -> usize {
+        let chunk = offset / CHUNK;
+        let base = self.chars_before.get(chunk).copied().unwrap_or(0);
+        base + char_starts(&self.text.as_bytes()[chunk * CHUNK..offset])
     }
 
     /// 1-based line and column (in characters) of a byte offset.
@@ -63,12 +90,19 @@ impl SourceFile {
         let offset = offset.min(self.text.len());
         let line = self.line_index(offset);
         let start = self.line_starts[line];
-        let col = self
-            .text
-            .get(start..offset)
-            .map(|s| s.chars().count())
-            .unwrap_or(offset - start);
+        let col = self.chars_to(offset) - self.chars_to(start);
         (line + 1, col + 1)
+    }
+
+    /// The byte range of the line holding `offset`, without its line end.
+    pub fn line_bounds(&self, offset: usize) -> (usize, usize) {
+        let line = self.line_index(offset);
+        let start = self.line_starts[line];
+        let end = self
+            .line_starts
+            .get(line + 1)
+            .map_or(self.text.len(), |next| next - 1);
+        (start, end)
     }
 
     /// 1-based line of a byte offset (a binary search: the column, which counts the

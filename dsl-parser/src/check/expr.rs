@@ -1,6 +1,6 @@
 //! Lowering of expressions: name resolution, types, and where each name may be read.
 
-use super::{Ctx, Lowerer, STATEFUL, Sym};
+use super::{Ctx, Lowerer, Stateful, Sym};
 use crate::ast::{self, ExprKind, Name};
 use crate::diag::Diagnostic;
 use crate::ir::*;
@@ -129,7 +129,7 @@ impl Lowerer<'_> {
             }
             ExprKind::Call(name, args) => {
                 let Some(f) = Func::from_name(&name.text) else {
-                    if STATEFUL.iter().any(|(n, _)| *n == name.text) {
+                    if Stateful::from_name(&name.text).is_some() {
                         self.err(
                             Diagnostic::error(
                                 "E0152",
@@ -150,7 +150,7 @@ impl Lowerer<'_> {
                         let all = Func::ALL
                             .iter()
                             .map(|f| f.name())
-                            .chain(STATEFUL.iter().map(|(n, _)| *n));
+                            .chain(Stateful::ALL.iter().map(|s| s.name()));
                         let mut d = Diagnostic::error(
                             "E0150",
                             name.span,
@@ -306,7 +306,7 @@ impl Lowerer<'_> {
             return bad; // unknown model already reported
         };
         let ct = &self.tables[child];
-        let model_name = self.t().subs[s].1.text.clone();
+        let model_name = self.t().subs[s].model.text.clone();
         match ct.names.get(&member.text).copied() {
             Some(sym) => {
                 let (output, x, ty) = match sym {
@@ -359,7 +359,7 @@ impl Lowerer<'_> {
                     ),
                 )
                 .with_label("unknown name");
-                if let Some(sug) = did_you_mean(&member.text, outputs.iter().copied().chain(["on"]))
+                if let Some(sug) = self.suggest(&member.text, outputs.iter().copied().chain(["on"]))
                 {
                     d = d.with_help(format!("did you mean `{}.{sug}`?", first.text));
                 } else if outputs.is_empty() {
@@ -367,11 +367,7 @@ impl Lowerer<'_> {
                 } else {
                     d = d.with_note(format!(
                         "its outputs: {}",
-                        outputs
-                            .iter()
-                            .map(|o| format!("`{o}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        crate::diag::list(outputs.iter().map(|o| format!("`{o}`")))
                     ));
                 }
                 self.err(d);
@@ -412,7 +408,7 @@ impl Lowerer<'_> {
             format!("unknown name `{}`", crate::diag::shorten(&name.text)),
         )
         .with_label("not declared in this model");
-        if let Some(s) = did_you_mean(&name.text, candidates.iter().copied()) {
+        if let Some(s) = self.suggest(&name.text, candidates.iter().copied()) {
             d = d.with_help(format!("did you mean `{s}`?"));
         } else if ctx == Ctx::Rule {
             d = d.with_help(format!(
@@ -420,7 +416,7 @@ impl Lowerer<'_> {
                 crate::diag::shorten(&name.text)
             ));
         }
-        if Func::from_name(&name.text).is_some() || STATEFUL.iter().any(|(n, _)| *n == name.text) {
+        if Func::from_name(&name.text).is_some() || Stateful::from_name(&name.text).is_some() {
             d = d.with_note(format!(
                 "`{}` is a procedure: call it as `{}(...)`",
                 name.text, name.text

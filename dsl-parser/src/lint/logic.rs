@@ -30,6 +30,7 @@
 //! `T >= T_high` exclude each other when `T_low < T_high` as written.
 
 use crate::ir::{ArithOp, CmpOp, Expr, Model, Ty, VarKind};
+use std::collections::HashMap;
 
 /// The most assignments one query enumerates before giving up.
 pub const MAX_COMBINATIONS: u64 = 4096;
@@ -148,6 +149,10 @@ pub struct Logic<'a> {
     atoms: Vec<Expr>,
     scalars: Vec<Expr>,
     symbols: Vec<Expr>,
+    /// The positions in `atoms`, `scalars` and `symbols`, by the
+    /// expression's `Debug` text: a lookup costs the expression's size, not
+    /// the number of leaves seen.
+    index: [HashMap<String, usize>; 3],
     /// Conditions whose formula is too large: nothing that reads them is
     /// analysed.
     hopeless: Vec<bool>,
@@ -166,6 +171,7 @@ impl<'a> Logic<'a> {
             atoms: Vec::new(),
             scalars: Vec::new(),
             symbols: Vec::new(),
+            index: Default::default(),
             hopeless: vec![false; model.conds.len()],
             expanding: Expanding {
                 conds: vec![false; model.conds.len()],
@@ -281,27 +287,15 @@ impl<'a> Logic<'a> {
     }
 
     fn atom(&mut self, e: &Expr) -> usize {
-        if let Some(i) = self.atoms.iter().position(|a| a == e) {
-            return i;
-        }
-        self.atoms.push(e.clone());
-        self.atoms.len() - 1
+        intern(&mut self.atoms, &mut self.index[0], e)
     }
 
     fn scalar(&mut self, e: &Expr) -> usize {
-        if let Some(i) = self.scalars.iter().position(|s| s == e) {
-            return i;
-        }
-        self.scalars.push(e.clone());
-        self.scalars.len() - 1
+        intern(&mut self.scalars, &mut self.index[1], e)
     }
 
     fn symbol(&mut self, e: &Expr) -> usize {
-        if let Some(i) = self.symbols.iter().position(|s| s == e) {
-            return i;
-        }
-        self.symbols.push(e.clone());
-        self.symbols.len() - 1
+        intern(&mut self.symbols, &mut self.index[2], e)
     }
 
     /// The value of a number literal, or with `defaults` of an expression
@@ -448,6 +442,14 @@ impl<'a> Logic<'a> {
             }
         }
     }
+}
+
+/// The position of `e` in `list`, added if new.
+fn intern(list: &mut Vec<Expr>, index: &mut HashMap<String, usize>, e: &Expr) -> usize {
+    *index.entry(format!("{e:?}")).or_insert_with(|| {
+        list.push(e.clone());
+        list.len() - 1
+    })
 }
 
 /// A number literal, possibly negated.

@@ -1,0 +1,271 @@
+//! Pass 2 for one model: declarations lowered in order, param and condition cycles.
+
+use super::{Sym, Table};
+use crate::ast::{self, Guard};
+use crate::diag::Diagnostic;
+use crate::ir::*;
+use crate::source::SourceMap;
+use crate::suggest::did_you_mean;
+use std::collections::HashMap;
+
+/// Lowers one model, with the tables of all.
+pub(super) struct Lowerer<'a> {
+    pub(super) tables: &'a [Table],
+    pub(super) sub_models: &'a [Vec<Option<usize>>],
+    pub(super) new_index: &'a HashMap<usize, usize>,
+    pub(super) this: usize,
+    pub(super) sources: &'a SourceMap,
+    pub(super) diags: &'a mut Vec<Diagnostic>,
+    pub(super) fired: HashMap<VarId, FiredId>,
+    pub(super) memories: Vec<Memory>,
+    /// Name comparisons left for "did you mean" suggestions in this model
+    /// (see [`SUGGESTION_BUDGET`]).
+    pub(super) suggestions: std::cell::Cell<usize>,
+}
+
+/// Name comparisons that "did you mean" suggestions may make per model:
+/// thousands of unknown names in a model of thousands of declarations
+/// would otherwise cost time quadratic in the model's size. Past the
+/// budget, errors come without a suggestion.
+pub(super) const SUGGESTION_BUDGET: usize = 200_000;
+
+/// Where an expression stands, which decides what it may read.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Ctx {
+    /// A param's value or a param binding: constants and params.
+    Param,
+    /// An input's default: constants and params.
+    InputDefault,
+    /// A state's initial value: constants, params, inputs.
+    Init,
+    /// Conditions and rules: everything.
+    Rule,
+}
+
+impl Lowerer<'_> {
+    /// The candidate closest to `name` (see [`did_you_mean`]), within the
+    /// model's budget of comparisons.
+    pub(super) fn suggest<'c>(
+        &self,
+        name: &str,
+        candidates: impl IntoIterator<Item = &'c str> + Clone,
+    ) -> Option<&'c str> {
+        let n = candidates.clone().into_iter().count();
+        let left = self.suggestions.get();
+        if n > left {
+            self.suggestions.set(0);
+            return None;
+        }
+        self.suggestions.set(left - n);
+        did_you_mean(name, candidates)
+    }
+
+    pub(super) fn t(&self) -> &Table {
+        &self.tables[self.this]
+    }
+
+    pub(super) fn err(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    pub(super) fn lower(mut self, m: &ast::Model) -> Model {
+        let t = self.t();
+        let mut vars = t.vars.clone();
+        let mut conds = t.conds.clone();
+        let mut events = t.events.clone();
+        // Params: derived or not, and cycles.
+        let var_exprs = t.var_exprs.clone();
+        for (i, e) in var_exprs.iter().enumerate() {
+            let v = &vars[i];
+            let ctx = match v.kind {
+                VarKind::Param { .. } => Ctx::Param,
+                VarKind::Input => Ctx::InputDefault,
+                VarKind::State => Ctx::Init,
+            };
+            let ty = v.ty;
+            if let Some(e) = e {
+                vars[i].init = self.expr(e, ty, ctx);
+            } else if ty == Ty::Real {
+                vars[i].init = Expr::Num(0.0);
+            }
+        }
+        for (i, v) in vars.iter_mut().enumerate() {
+            if let VarKind::Param { .. } = v.kind {
+                let derived = reads_var(&v.init);
+                v.kind = VarKind::Param { derived };
+                let _ = i;
+            }
+        }
+        self.param_cycles(&vars);
+        let cond_exprs = self.t().cond_exprs.clone();
+        for (i, e) in cond_exprs.iter().enumerate() {
+            if let Some(e) = e {
+                conds[i].expr = self.expr(e, Ty::Flag, Ctx::Rule);
+            }
+        }
+        self.cond_cycles(&conds);
+        let event_exprs = self.t().event_exprs.clone();
+        for (i, e) in event_exprs.iter().enumerate() {
+            if let Some(e) = e {
+                events[i].cond = self.expr(e, Ty::Flag, Ctx::Rule);
+            }
+        }
+        let subs = self.subs();
+        // Targets with an `otherwise` rule get a bookkeeping flag.
+        let mut otherwise_targets = Vec::new();
+        collect_otherwise(&m.rules, &mut otherwise_targets);
+        for name in otherwise_targets {
+            if let Some(Sym::Var(v)) = self.t().names.get(&name).copied() {
+                let n = self.fired.len();
+                self.fired.entry(v).or_insert(n);
+            }
+        }
+        let body = self.rules(&m.rules);
+        Model {
+            name: m.name.text.clone(),
+            doc: m.doc.clone(),
+            span: m.name.span,
+            vars,
+            conds,
+            events,
+            subs,
+            body,
+            memories: self.memories,
+            fired: self.fired.len(),
+        }
+    }
+
+    fn param_cycles(&mut self, vars: &[Var]) {
+        // Depth-first over param -> params read; report each cycle once.
+        let n = vars.len();
+        let deps: Vec<Vec<VarId>> = vars
+            .iter()
+            .map(|v| {
+                let mut d = Vec::new();
+                if matches!(v.kind, VarKind::Param { .. }) {
+                    collect_vars(&v.init, &mut d);
+                }
+                d
+            })
+            .collect();
+        let mut state = vec![0u8; n];
+        for start in 0..n {
+            if state[start] != 0 || !matches!(vars[start].kind, VarKind::Param { .. }) {
+                continue;
+            }
+            let mut stack = vec![(start, 0usize)];
+            state[start] = 1;
+            while let Some(&mut (v, ref mut k)) = stack.last_mut() {
+                if *k < deps[v].len() {
+                    let w = deps[v][*k];
+                    *k += 1;
+                    if state[w] == 1 {
+                        let pos = stack.iter().position(|&(x, _)| x == w).unwrap_or(0);
+                        let mut chain: Vec<String> = stack[pos..]
+                            .iter()
+                            .map(|&(x, _)| format!("`{}`", vars[x].name))
+                            .collect();
+                        chain.push(format!("`{}`", vars[w].name));
+                        self.err(
+                            Diagnostic::error(
+                                "E0130",
+                                vars[w].span,
+                                format!("cyclic param definitions: {}", chain.join(" uses ")),
+                            )
+                            .with_label("defined from itself, through the others")
+                            .with_help(
+                                "give one of them a value that does not depend on the others",
+                            ),
+                        );
+                    } else if state[w] == 0 {
+                        state[w] = 1;
+                        stack.push((w, 0));
+                    }
+                } else {
+                    state[v] = 2;
+                    stack.pop();
+                }
+            }
+        }
+    }
+
+    fn cond_cycles(&mut self, conds: &[Cond]) {
+        let n = conds.len();
+        let deps: Vec<Vec<CondId>> = conds
+            .iter()
+            .map(|c| {
+                let mut d = Vec::new();
+                collect_conds(&c.expr, &mut d);
+                d
+            })
+            .collect();
+        let mut state = vec![0u8; n];
+        for start in 0..n {
+            if state[start] != 0 {
+                continue;
+            }
+            let mut stack = vec![(start, 0usize)];
+            state[start] = 1;
+            while let Some(&mut (v, ref mut k)) = stack.last_mut() {
+                if *k < deps[v].len() {
+                    let w = deps[v][*k];
+                    *k += 1;
+                    if state[w] == 1 {
+                        self.err(
+                            Diagnostic::error(
+                                "E0131",
+                                conds[w].span,
+                                format!("`{}` is defined in terms of itself", conds[w].name),
+                            )
+                            .with_label("cyclic definition")
+                            .with_help("a situation that must remember its value is a `flag` set by σ rules"),
+                        );
+                    } else if state[w] == 0 {
+                        state[w] = 1;
+                        stack.push((w, 0));
+                    }
+                } else {
+                    state[v] = 2;
+                    stack.pop();
+                }
+            }
+        }
+    }
+}
+
+fn collect_otherwise(rules: &[ast::Rule], out: &mut Vec<String>) {
+    for r in rules {
+        match r {
+            ast::Rule::Assign {
+                target,
+                guard: Guard::Otherwise(_),
+                ..
+            } => out.push(target.text.clone()),
+            ast::Rule::Block { rules, .. } => collect_otherwise(rules, out),
+            _ => {}
+        }
+    }
+}
+
+fn reads_var(e: &Expr) -> bool {
+    let mut v = Vec::new();
+    collect_vars(e, &mut v);
+    !v.is_empty()
+}
+
+/// Every local variable an expression reads.
+pub fn collect_vars(e: &Expr, out: &mut Vec<VarId>) {
+    e.visit(&mut |x| {
+        if let Expr::Var(v) = x {
+            out.push(*v)
+        }
+    });
+}
+
+fn collect_conds(e: &Expr, out: &mut Vec<CondId>) {
+    e.visit(&mut |x| {
+        if let Expr::Cond(c) = x {
+            out.push(*c)
+        }
+    });
+}

@@ -1,0 +1,142 @@
+//! Parsing: source text to the syntax tree, with limits and readable syntax errors.
+//!
+//! A hand-written lexer (`lexer`) and recursive-descent parser
+//! (`parser`, `expr`) with one token of lookahead: no backtracking, so
+//! parsing is linear in the file's length, and a syntax error is followed by
+//! skipping to the end of its statement and going on, so one pass reports up
+//! to [`MAX_SYNTAX_ERRORS`] errors. `docs/language.md` describes the
+//! language; the doc comment of each parsing function gives the grammar
+//! production it reads.
+
+mod error;
+mod expr;
+mod lexer;
+mod parser;
+
+use crate::ast::File;
+use crate::diag::Diagnostic;
+use crate::source::{FileId, Span};
+
+/// Deepest nesting of brackets and block comments accepted.
+pub const MAX_NESTING: usize = 64;
+/// Most operators in one expression.
+pub const MAX_OPERATORS: usize = 1000;
+/// Largest source file accepted, in bytes.
+pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
+/// Most syntax errors reported for one file.
+pub const MAX_SYNTAX_ERRORS: usize = 10;
+
+/// Parse one file. `Err` holds its syntax errors (at least one, at most
+/// [`MAX_SYNTAX_ERRORS`]), in source order.
+pub fn parse_file(file: FileId, text: &str) -> Result<File, Vec<Diagnostic>> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(vec![Diagnostic::error(
+            "E0003",
+            Span::new(file, 0, 0),
+            format!(
+                "the file is too large ({} bytes; the limit is {} bytes)",
+                text.len(),
+                MAX_FILE_BYTES
+            ),
+        )]);
+    }
+    let lexed = lexer::lex(file, text).map_err(|d| vec![d])?;
+    parser::Parser::new(file, text, lexed).file()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_file;
+    use crate::ast::{Decl, Expr, ExprKind};
+
+    /// The value of `x` in `model M { real x = EXPR; }`, fully bracketed.
+    fn tree(expr: &str) -> String {
+        fn show(e: &Expr) -> String {
+            match &e.kind {
+                ExprKind::Num(v) => format!("{v}"),
+                ExprKind::Bool(b) => format!("{b}"),
+                ExprKind::Path(p) => p
+                    .iter()
+                    .map(|n| n.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join("."),
+                ExprKind::Call(n, args) => format!(
+                    "{}({})",
+                    n.text,
+                    args.iter().map(show).collect::<Vec<_>>().join(", ")
+                ),
+                ExprKind::Neg(a) => format!("(-{})", show(a)),
+                ExprKind::Not(a) => format!("(!{})", show(a)),
+                ExprKind::Binary(op, a, b) => format!("({} {} {})", show(a), op.symbol(), show(b)),
+                ExprKind::Compare(first, rest) => {
+                    let mut s = format!("({}", show(first));
+                    for (op, x) in rest {
+                        s += &format!(" {op:?} {}", show(x));
+                    }
+                    s + ")"
+                }
+                ExprKind::Paren(a) => format!("[{}]", show(a)),
+            }
+        }
+        let text = format!("model M {{ real x = {expr}; }}");
+        let file = parse_file(0, &text).unwrap_or_else(|e| panic!("{expr}: {e:?}"));
+        match &file.models[0].decls[0] {
+            Decl::Var { value: Some(v), .. } => show(v),
+            d => panic!("{d:?}"),
+        }
+    }
+
+    #[test]
+    fn precedence_and_associativity() {
+        assert_eq!(tree("1 - 2 - 3"), "((1 - 2) - 3)");
+        assert_eq!(tree("2 ^ 3 ^ 2"), "(2 ^ (3 ^ 2))");
+        assert_eq!(tree("-a ^ 2"), "(-(a ^ 2))");
+        assert_eq!(tree("-a * b"), "((-a) * b)");
+        assert_eq!(tree("a ^ -b ^ c"), "(a ^ (-(b ^ c)))");
+        assert_eq!(tree("a + b * c ^ d"), "(a + (b * (c ^ d)))");
+        assert_eq!(tree("a | b & !c"), "(a | (b & (!c)))");
+        assert_eq!(tree("a < b <= c + 1 & d"), "((a Lt b Le (c + 1)) & d)");
+        assert_eq!(tree("(a < b) < c"), "([(a Lt b)] Lt c)");
+        assert_eq!(tree("f(x, g(y),) + s.y"), "(f(x, g(y)) + s.y)");
+        assert_eq!(tree("- - 1e-3 + .5 + 3."), "(((-(-0.001)) + 0.5) + 3)");
+    }
+
+    #[test]
+    fn comments_nest_as_in_rust() {
+        let ok = |t: &str| parse_file(0, t).is_ok();
+        assert!(ok("/* a /* b */ c */ model M {}"));
+        assert!(
+            ok("/*/ */ model M {}"),
+            "`/*/` opens; the `*` is not reused"
+        );
+        assert!(!ok("/*/ model M {}"));
+        assert!(!ok("/* /* */ model M {}"));
+        assert!(ok("//// not a doc\nmodel M {}"));
+        assert!(ok("/// doc\nmodel M { /// doc\n real x; }"));
+        assert!(
+            !ok("model M { real x = 1 /// doc\n; }"),
+            "a doc comment is not a comment"
+        );
+    }
+
+    #[test]
+    fn errors_are_reported_in_one_pass_and_recovery_ends() {
+        let text = "model M {\n real x = 1\n real y = ;\n x = (1 + ;\n when x > 0 { y = ; }\n z = 2 ) ;\n}\n";
+        let errors = parse_file(0, text).expect_err("syntax errors");
+        let messages: Vec<&str> = errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "expected `;`, found `real`",
+                "expected an expression, found `;`",
+                "expected an expression, found `;`",
+                "expected an expression, found `;`",
+                "expected `;`, `otherwise`, `when` or an operator, found `)`",
+            ]
+        );
+        // Garbage of every kind ends with at most the maximum of errors.
+        let soup = "model { } ) ( ; ; when => ! reset( , . = == }".repeat(50);
+        let errors = parse_file(0, &soup).expect_err("soup");
+        assert!(errors.len() <= super::MAX_SYNTAX_ERRORS);
+    }
+}

@@ -1,0 +1,616 @@
+//! The recursive-descent parser: tokens to the syntax tree of files, models, declarations and rules.
+
+use super::MAX_SYNTAX_ERRORS;
+use super::error::{BLOCK_MEMBER, MEMBER, syntax_error};
+use super::lexer::{Lexed, Tok, Token};
+use crate::ast::*;
+use crate::diag::Diagnostic;
+use crate::source::{FileId, Span};
+
+/// An error was recorded in [`Parser::errors`]: unwind to the statement
+/// loop, which skips to the next statement.
+pub(super) struct Stop;
+
+/// What parsing functions return.
+pub(super) type Parsed<T> = Result<T, Stop>;
+
+/// The parser's state: the tokens, the position, the errors so far.
+pub(super) struct Parser<'a> {
+    pub(super) file: FileId,
+    pub(super) text: &'a str,
+    tokens: Vec<Token>,
+    pos: usize,
+    /// The first unbalanced bracket, reported instead of an error at the end
+    /// of the file (which it explains).
+    balance: Option<Diagnostic>,
+    errors: Vec<Diagnostic>,
+    /// Operators counted so far in the current whole expression.
+    pub(super) ops: usize,
+    /// Where the last recovery left the parser.
+    last_recovery: Option<usize>,
+}
+
+impl<'a> Parser<'a> {
+    /// A parser over `lexed`, the tokens of `text`.
+    pub(super) fn new(file: FileId, text: &'a str, lexed: Lexed) -> Parser<'a> {
+        Parser {
+            file,
+            text,
+            tokens: lexed.tokens,
+            pos: 0,
+            balance: lexed.balance,
+            errors: Vec::new(),
+            ops: 0,
+            last_recovery: None,
+        }
+    }
+
+    // --- tokens -----------------------------------------------------------
+
+    pub(super) fn peek(&self) -> Token {
+        self.tokens[self.pos]
+    }
+
+    pub(super) fn peek_at(&self, ahead: usize) -> Token {
+        self.tokens[(self.pos + ahead).min(self.tokens.len() - 1)]
+    }
+
+    pub(super) fn bump(&mut self) -> Token {
+        let t = self.tokens[self.pos];
+        if t.tok != Tok::Eof {
+            self.pos += 1;
+        }
+        t
+    }
+
+    /// The index of the next token.
+    pub(super) fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// How many `(` opened since the token at `from` are still open.
+    pub(super) fn open_parens_since(&self, from: usize) -> usize {
+        self.tokens[from..self.pos]
+            .iter()
+            .fold(0usize, |d, t| match t.tok {
+                Tok::Punct("(") => d + 1,
+                Tok::Punct(")") => d.saturating_sub(1),
+                _ => d,
+            })
+    }
+
+    pub(super) fn str(&self, t: Token) -> &'a str {
+        &self.text[t.start..t.end]
+    }
+
+    pub(super) fn span(&self, t: Token) -> Span {
+        Span::new(self.file, t.start, t.end)
+    }
+
+    pub(super) fn at_punct(&self, p: &'static str) -> bool {
+        self.peek().tok == Tok::Punct(p)
+    }
+
+    /// Whether the next token is the keyword `kw`.
+    pub(super) fn at_kw(&self, kw: &str) -> bool {
+        let t = self.peek();
+        t.tok == Tok::Ident && self.str(t) == kw
+    }
+
+    pub(super) fn eat_punct(&mut self, p: &'static str) -> bool {
+        let yes = self.at_punct(p);
+        if yes {
+            self.bump();
+        }
+        yes
+    }
+
+    pub(super) fn eat_kw(&mut self, kw: &str) -> bool {
+        let yes = self.at_kw(kw);
+        if yes {
+            self.bump();
+        }
+        yes
+    }
+
+    pub(super) fn expect_punct(&mut self, p: &'static str, expected: &[&str]) -> Parsed<Token> {
+        if self.at_punct(p) {
+            Ok(self.bump())
+        } else {
+            Err(self.error(expected))
+        }
+    }
+
+    /// Record "expected one of `expected`" at the next token.
+    pub(super) fn error(&mut self, expected: &[&str]) -> Stop {
+        let found = self.peek();
+        let prev_end = if self.pos == 0 {
+            0
+        } else {
+            self.tokens[self.pos - 1].end
+        };
+        let mut d = syntax_error(self.file, self.text, expected, found, prev_end);
+        if found.tok == Tok::Eof
+            && let Some(b) = self.balance.take()
+        {
+            d = b; // an unclosed bracket explains an error at the end of the file
+        }
+        self.push_error(d)
+    }
+
+    /// Record an error found by the parser (not a syntax error as such).
+    pub(super) fn push_error(&mut self, d: Diagnostic) -> Stop {
+        if self.errors.last() != Some(&d) {
+            self.errors.push(d);
+        }
+        Stop
+    }
+
+    fn name(&mut self) -> Parsed<Name> {
+        let t = self.peek();
+        if t.tok != Tok::Ident {
+            return Err(self.error(&["a name"]));
+        }
+        self.bump();
+        Ok(Name {
+            text: self.str(t).to_string(),
+            span: self.span(t),
+        })
+    }
+
+    /// The text of a run of `///` lines (possibly none), each without its
+    /// slashes, one leading space and a trailing CR.
+    fn docs(&mut self) -> Vec<String> {
+        let mut out = Vec::new();
+        while self.peek().tok == Tok::Doc {
+            let t = self.bump();
+            let s = &self.text[t.start + 3..t.end];
+            let s = s.trim_end_matches('\r');
+            out.push(s.strip_prefix(' ').unwrap_or(s).to_string());
+        }
+        out
+    }
+
+    /// Skip to the end of the statement holding the error: past the next
+    /// `;`, or past a `{ … }` block it opens, or up to the `}` that closes
+    /// the enclosing block.
+    fn sync(&mut self) {
+        loop {
+            match self.peek().tok {
+                Tok::Eof | Tok::Punct("}") => return,
+                Tok::Punct(";") => {
+                    self.bump();
+                    return;
+                }
+                Tok::Punct("{") => {
+                    let mut depth = 0usize;
+                    loop {
+                        match self.bump().tok {
+                            Tok::Punct("{") => depth += 1,
+                            Tok::Punct("}") => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    return;
+                                }
+                            }
+                            Tok::Eof => return,
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    /// After an error in a statement: `Err` when no more errors may be
+    /// reported, else skip the statement (unless the error was a missing
+    /// `;`, where the next statement starts right away).
+    fn recover(&mut self) -> Parsed<()> {
+        if self.errors.len() >= MAX_SYNTAX_ERRORS || self.peek().tok == Tok::Eof {
+            return Err(Stop);
+        }
+        let missing_semi = self
+            .errors
+            .last()
+            .is_some_and(|d| d.label == "add `;` here");
+        if !missing_semi || self.last_recovery == Some(self.pos) {
+            self.sync();
+        }
+        // Each recovery moves on, so statement loops always end.
+        if self.last_recovery == Some(self.pos) && !self.at_punct("}") {
+            self.bump();
+        }
+        self.last_recovery = Some(self.pos);
+        Ok(())
+    }
+
+    // --- files and models -------------------------------------------------
+
+    /// `file = (import | model)* EOF`.
+    pub(super) fn file(mut self) -> Result<File, Vec<Diagnostic>> {
+        let mut out = File::default();
+        loop {
+            let docs = self.docs();
+            let t = self.peek();
+            let item = match t.tok {
+                Tok::Eof if docs.is_empty() => break,
+                Tok::Ident if self.str(t) == "import" => self.import().map(|i| out.imports.push(i)),
+                Tok::Ident if self.str(t) == "model" => {
+                    self.model(docs).map(|m| out.models.push(m))
+                }
+                _ => Err(self.error(&["`import`", "`model`", "end of file"])),
+            };
+            if item.is_err() {
+                if self.errors.len() >= MAX_SYNTAX_ERRORS {
+                    break;
+                }
+                // Skip to the next `import` or `model` outside brackets.
+                let mut depth = 0usize;
+                loop {
+                    let t = self.peek();
+                    match t.tok {
+                        Tok::Eof => break,
+                        Tok::Ident if depth == 0 && matches!(self.str(t), "import" | "model") => {
+                            break;
+                        }
+                        Tok::Punct("(" | "{" | "[") => depth += 1,
+                        Tok::Punct(")" | "}" | "]") => depth = depth.saturating_sub(1),
+                        _ => {}
+                    }
+                    self.bump();
+                }
+                if self.peek().tok == Tok::Eof {
+                    break;
+                }
+            }
+        }
+        if self.errors.is_empty() {
+            Ok(out)
+        } else {
+            Err(self.errors)
+        }
+    }
+
+    /// `import = "import" string ";"`.
+    fn import(&mut self) -> Parsed<Import> {
+        self.bump();
+        let t = self.peek();
+        if t.tok != Tok::Str {
+            return Err(self.error(&["a string"]));
+        }
+        self.bump();
+        let raw = &self.text[t.start + 1..t.end - 1];
+        let path = raw.replace("\\\"", "\"").replace("\\\\", "\\");
+        self.expect_punct(";", &["`;`"])?;
+        Ok(Import {
+            path,
+            span: self.span(t),
+        })
+    }
+
+    /// `model = "model" name "{" member* "}"`.
+    fn model(&mut self, doc: Vec<String>) -> Parsed<Model> {
+        self.bump();
+        let name = self.name()?;
+        self.expect_punct("{", &["`{`"])?;
+        let mut m = Model {
+            doc,
+            name,
+            decls: Vec::new(),
+            rules: Vec::new(),
+        };
+        loop {
+            let first = self.peek().start;
+            let docs = self.docs();
+            if self.at_punct("}") && docs.is_empty() {
+                self.bump();
+                return Ok(m);
+            }
+            if self.peek().tok == Tok::Eof {
+                return Err(self.error(MEMBER));
+            }
+            if self.member(first, docs, &mut m).is_err() {
+                self.recover()?;
+            }
+        }
+    }
+
+    /// One declaration or rule of a model.
+    fn member(&mut self, first: usize, doc: Vec<String>, m: &mut Model) -> Parsed<()> {
+        let t = self.peek();
+        let word = if t.tok == Tok::Ident { self.str(t) } else { "" };
+        // A keyword followed by `=` is a rule assigning to it (which the
+        // checker rejects with a message naming the keyword).
+        if t.tok == Tok::Ident && self.peek_at(1).tok == Tok::Punct("=") {
+            m.rules.push(self.assign(first)?);
+            return Ok(());
+        }
+        match word {
+            "param" | "input" | "real" | "flag" => self.var_decl(doc, &mut m.decls),
+            "pred" | "situation" | "event" => {
+                m.decls.push(self.cond_decl(doc)?);
+                Ok(())
+            }
+            "output" => match self.peek_at(1) {
+                n if n.tok == Tok::Ident && matches!(self.str(n), "real" | "flag") => {
+                    self.var_decl(doc, &mut m.decls)
+                }
+                _ => {
+                    m.decls.push(self.cond_decl(doc)?);
+                    Ok(())
+                }
+            },
+            "sub" => {
+                m.decls.push(self.sub_decl(doc)?);
+                Ok(())
+            }
+            "when" => {
+                m.rules.push(self.when_rule(first)?);
+                Ok(())
+            }
+            "" => Err(self.error(MEMBER)),
+            _ => {
+                m.rules.push(self.assign(first)?);
+                Ok(())
+            }
+        }
+    }
+
+    /// `param_decl = "param" "real"? items ";"`, `input_decl = "input" type
+    /// items ";"`, `var_decl = "output"? type items ";"`, with `items =
+    /// name ("=" expr)? ("," name ("=" expr)?)*`.
+    fn var_decl(&mut self, doc: Vec<String>, out: &mut Vec<Decl>) -> Parsed<()> {
+        let kind = if self.eat_kw("param") {
+            self.eat_kw("real");
+            DeclKind::Param
+        } else {
+            let input = self.eat_kw("input");
+            let output = !input && self.eat_kw("output");
+            let flag = if self.eat_kw("flag") {
+                true
+            } else if self.eat_kw("real") {
+                false
+            } else {
+                return Err(self.error(&["`real`", "`flag`"]));
+            };
+            let kind = match (input, flag) {
+                (true, false) => DeclKind::InputReal,
+                (true, true) => DeclKind::InputFlag,
+                (false, false) => DeclKind::Real,
+                (false, true) => DeclKind::Flag,
+            };
+            if output {
+                return self.var_items(doc, kind, true, out);
+            }
+            kind
+        };
+        self.var_items(doc, kind, false, out)
+    }
+
+    fn var_items(
+        &mut self,
+        doc: Vec<String>,
+        kind: DeclKind,
+        output: bool,
+        out: &mut Vec<Decl>,
+    ) -> Parsed<()> {
+        loop {
+            let name = self.name()?;
+            let value = if self.eat_punct("=") {
+                Some(self.expr(&["`,`", "`;`"])?)
+            } else {
+                None
+            };
+            out.push(Decl::Var {
+                doc: doc.clone(),
+                kind,
+                output,
+                name,
+                value,
+            });
+            if self.eat_punct(";") {
+                return Ok(());
+            }
+            let expected: &[&str] = if value_is_none(out) {
+                &["`,`", "`;`", "`=`"]
+            } else {
+                &["`,`", "`;`"]
+            };
+            self.expect_punct(",", expected)?;
+        }
+    }
+
+    /// `cond_decl = "output"? ("pred" | "situation" | "event") name ("=" expr)? ";"`.
+    fn cond_decl(&mut self, doc: Vec<String>) -> Parsed<Decl> {
+        let output = self.eat_kw("output");
+        let kind = if self.eat_kw("pred") {
+            DeclKind::Pred
+        } else if self.eat_kw("situation") {
+            DeclKind::Situation
+        } else if self.eat_kw("event") {
+            DeclKind::Event
+        } else {
+            return Err(self.error(&["`event`", "`flag`", "`pred`", "`real`", "`situation`"]));
+        };
+        let name = self.name()?;
+        let value = if self.eat_punct("=") {
+            Some(self.expr(&["`;`"])?)
+        } else {
+            None
+        };
+        let expected: &[&str] = if value.is_none() {
+            &["`;`", "`=`"]
+        } else {
+            &["`;`"]
+        };
+        self.expect_punct(";", expected)?;
+        Ok(Decl::Var {
+            doc,
+            kind,
+            output,
+            name,
+            value,
+        })
+    }
+
+    /// `sub_decl = "sub" name ":" name ("(" (binding ("," binding)* ","?)? ")")? "off"? ";"`.
+    fn sub_decl(&mut self, doc: Vec<String>) -> Parsed<Decl> {
+        self.bump();
+        let name = self.name()?;
+        self.expect_punct(":", &["`:`"])?;
+        let model = self.name()?;
+        let mut bindings = Vec::new();
+        if self.eat_punct("(") {
+            while !self.eat_punct(")") {
+                let n = self.name()?;
+                self.expect_punct("=", &["`=`"])?;
+                let e = self.expr(&["`)`", "`,`"])?;
+                bindings.push((n, e));
+                if !self.at_punct(")") {
+                    self.expect_punct(",", &["`)`", "`,`"])?;
+                }
+            }
+        }
+        let off = self.eat_kw("off");
+        if !self.at_punct(";") {
+            let expected: &[&str] = match (bindings.is_empty(), off) {
+                (_, true) => &["`;`"],
+                (true, false) => &["`(`", "`;`", "`off`"],
+                (false, false) => &["`;`", "`off`"],
+            };
+            return Err(self.error(expected));
+        }
+        self.bump();
+        Ok(Decl::Sub {
+            doc,
+            name,
+            model,
+            bindings,
+            off,
+        })
+    }
+
+    // --- rules ------------------------------------------------------------
+
+    /// A rule of a `when` block: `sigma_rule | block | assign`.
+    fn body_rule(&mut self, first: usize) -> Parsed<Rule> {
+        let t = self.peek();
+        if t.tok == Tok::Ident && self.peek_at(1).tok == Tok::Punct("=") {
+            return self.assign(first);
+        }
+        match t.tok {
+            Tok::Ident if self.str(t) == "when" => self.when_rule(first),
+            Tok::Ident => self.assign(first),
+            _ => Err(self.error(BLOCK_MEMBER)),
+        }
+    }
+
+    /// `assign = name "=" expr ("when" expr | "otherwise")? ";"`.
+    fn assign(&mut self, first: usize) -> Parsed<Rule> {
+        let target = self.name()?;
+        self.expect_punct("=", &["`=`"])?;
+        let value = self.expr(&["`;`", "`otherwise`", "`when`"])?;
+        let guard = if self.at_kw("when") {
+            self.bump();
+            Guard::When(self.expr(&["`;`"])?)
+        } else if self.at_kw("otherwise") {
+            let t = self.bump();
+            Guard::Otherwise(self.span(t))
+        } else {
+            Guard::None
+        };
+        let end = self.expect_punct(";", &["`;`", "`otherwise`", "`when`"])?;
+        Ok(Rule::Assign {
+            target,
+            value,
+            guard,
+            span: Span::new(self.file, first, end.end),
+        })
+    }
+
+    /// `sigma_rule = "when" expr "=>" action ("," action)* ","? ";"` or
+    /// `block = "when" expr "{" body_rule* "}"`.
+    fn when_rule(&mut self, first: usize) -> Parsed<Rule> {
+        self.bump();
+        let cond = self.expr(&["`=>`", "`{`"])?;
+        if self.eat_punct("=>") {
+            let mut actions = vec![self.action()?];
+            loop {
+                if self.at_punct(";") {
+                    break;
+                }
+                self.expect_punct(",", &["`,`", "`;`"])?;
+                if self.at_punct(";") {
+                    break;
+                }
+                actions.push(self.action()?);
+            }
+            let end = self.bump();
+            return Ok(Rule::Sigma {
+                cond,
+                actions,
+                span: Span::new(self.file, first, end.end),
+            });
+        }
+        self.expect_punct("{", &["`=>`", "`{`"])?;
+        let head = Span::new(self.file, first, cond.span.end);
+        let mut rules = Vec::new();
+        loop {
+            let start = self.peek().start;
+            let docs = self.docs();
+            if self.at_punct("}") && docs.is_empty() {
+                self.bump();
+                break;
+            }
+            if self.peek().tok == Tok::Eof {
+                return Err(self.error(BLOCK_MEMBER));
+            }
+            match self.body_rule(start) {
+                Ok(r) => rules.push(r),
+                Err(Stop) => self.recover()?,
+            }
+        }
+        Ok(Rule::Block {
+            cond,
+            rules,
+            span: head,
+        })
+    }
+
+    /// `action = "reset" "(" name ")" | "!" path | path`.
+    fn action(&mut self) -> Parsed<Action> {
+        let first = self.peek();
+        if self.at_kw("reset") && self.peek_at(1).tok == Tok::Punct("(") {
+            self.bump();
+            self.bump();
+            let sub = self.name()?;
+            let end = self.expect_punct(")", &["`)`"])?;
+            return Ok(Action::Reset {
+                sub,
+                span: Span::new(self.file, first.start, end.end),
+            });
+        }
+        let value = !self.eat_punct("!");
+        if self.peek().tok != Tok::Ident {
+            return Err(self.error(&["an action"]));
+        }
+        let mut path = vec![self.name()?];
+        while self.eat_punct(".") {
+            path.push(self.name()?);
+        }
+        let end = path.last().map_or(first.end, |n| n.span.end);
+        Ok(Action::Set {
+            path,
+            value,
+            span: Span::new(self.file, first.start, end),
+        })
+    }
+}
+
+/// Whether the declaration just pushed has no value.
+fn value_is_none(out: &[Decl]) -> bool {
+    matches!(out.last(), Some(Decl::Var { value: None, .. }))
+}

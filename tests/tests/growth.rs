@@ -1,0 +1,267 @@
+//! The front end's cost grows linearly with its input: for each pathological
+//! family of inputs, checking (and rendering the diagnostics of) an input
+//! twice as large takes at most [`MAX_RATIO`] times as long. Ratios measured
+//! in one run, never a wall-clock threshold; each time is the minimum of a
+//! few repetitions, and a ratio over the bound is measured again before
+//! failing, since the machine may be busy.
+
+use std::fmt::Write as _;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The largest accepted time ratio between an input and one half its size.
+const MAX_RATIO: f64 = 2.5;
+/// Repetitions of each measurement (the minimum is kept).
+const REPS: usize = 7;
+
+/// Check `text` and render its diagnostics; the number of diagnostics.
+fn check(text: &str) -> usize {
+    let out = sit_parser::check_source("growth.sit", text);
+    std::hint::black_box(out.render());
+    out.diagnostics.len()
+}
+
+fn fastest(text: &str) -> Duration {
+    (0..REPS)
+        .map(|_| {
+            let t = Instant::now();
+            check(text);
+            t.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// Held while measuring, so that the tests of this file do not measure
+/// each other.
+static MEASURING: Mutex<()> = Mutex::new(());
+
+/// Assert that `family(2k)` costs at most [`MAX_RATIO`] times `family(k)`.
+fn assert_linear(name: &str, family: impl Fn(usize) -> String, k: usize) {
+    let (small, large) = (family(k), family(2 * k));
+    let _one_at_a_time = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
+    assert!(
+        large.len() as f64 >= 1.8 * small.len() as f64,
+        "{name}: the family does not grow"
+    );
+    let mut ratios = Vec::new();
+    for _ in 0..5 {
+        let (a, b) = (fastest(&small), fastest(&large));
+        let ratio = b.as_secs_f64() / a.as_secs_f64().max(1e-9);
+        ratios.push(format!("{a:?} -> {b:?} ({ratio:.2}x)"));
+        if ratio <= MAX_RATIO {
+            return;
+        }
+    }
+    panic!(
+        "{name}: {} bytes -> {} bytes grows faster than linearly: {}",
+        small.len(),
+        large.len(),
+        ratios.join(", ")
+    );
+}
+
+const MODEL: &str = "model M {\n    output real x = 1;\n    x = integral(-x);\n}\n";
+
+/// The family of issue 21: block comments nested 63 deep holding doc
+/// comments (`/*/// A time-optimal (ban` repeated), closed `k` times, then
+/// a model and one left unterminated.
+#[test]
+fn nested_comments_with_doc_comments() {
+    let level = "/*/// A time-optimal (ban";
+    assert_linear(
+        "nested comments",
+        |k| {
+            let unit = format!("{}{}\n", level.repeat(63), "*/".repeat(63));
+            format!("{}{MODEL}{}", unit.repeat(k), level.repeat(63))
+        },
+        200,
+    );
+    // At 63 levels the unterminated family alone is rejected at once.
+    let out = sit_parser::check_source("slow.sit", &level.repeat(63));
+    let codes: Vec<&str> = out.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["E0006"], "{}", out.render());
+}
+
+/// `k` expressions in brackets nested just under the limit, then one with
+/// an error inside.
+#[test]
+fn deep_brackets_with_an_error_inside() {
+    assert_linear(
+        "deep brackets",
+        |k| {
+            let deep = |inner: &str| format!("{}{inner}{}", "(".repeat(62), ")".repeat(62));
+            let mut s = String::from("model M {\n    output real x = 1;\n");
+            for _ in 0..k {
+                let _ = writeln!(s, "    x = {};", deep("x"));
+            }
+            let _ = writeln!(s, "    x = {};\n}}", deep("x +"));
+            s
+        },
+        1000,
+    );
+}
+
+/// A syntax error on each of `k` lines, between valid rules.
+#[test]
+fn many_syntax_errors() {
+    assert_linear(
+        "many syntax errors",
+        |k| {
+            let mut s = String::from("model M {\n    output real x = 1;\n");
+            for i in 0..k {
+                let _ = writeln!(s, "    x = x * {i} + ;\n    x = integral(-x) when x > {i};");
+            }
+            s + "}\n"
+        },
+        10_000,
+    );
+}
+
+/// `k` rules of 799 operators each, under the limit, so that they are
+/// checked, lowered and linted.
+#[test]
+fn long_operator_chains() {
+    assert_linear(
+        "long operator chains",
+        |k| {
+            let chain = vec!["x ^ 2 * 3"; 200].join(" + ");
+            let mut s = String::from("model M {\n    output real x = 1;\n    input real u;\n");
+            for i in 0..k {
+                let _ = writeln!(s, "    x = {chain} when u > {i};");
+            }
+            s + "}\n"
+        },
+        40,
+    );
+}
+
+/// One expression of `300 k` right-associative operators: over the limit,
+/// reported without building the tree.
+#[test]
+fn operator_chain_over_the_limit() {
+    assert_linear(
+        "operator chain over the limit",
+        |k| {
+            let chain = vec!["x"; 300 * k].join(" ^ ");
+            format!("model M {{\n    output real x = 1;\n    x = {chain};\n}}\n")
+        },
+        50,
+    );
+}
+
+/// The synthetic model of `k` rules with all its declarations on one line.
+#[test]
+fn one_very_long_line() {
+    assert_linear(
+        "one long line",
+        |k| {
+            let text = sit_synth::synthetic(k);
+            // The first line is the model's doc comment.
+            let (doc, rest) = text.split_once('\n').expect("a doc line");
+            format!("{doc}\n{}\n", rest.replace('\n', " "))
+        },
+        500,
+    );
+}
+
+/// `k` preds, each reading the one before, and guards reading them.
+#[test]
+fn preds_referring_to_each_other() {
+    assert_linear(
+        "chained preds",
+        |k| {
+            let mut s = String::from(
+                "model M {\n    output real x = 1;\n    input real u;\n    pred p0 = u > 0;\n",
+            );
+            for i in 1..k {
+                let _ = writeln!(s, "    pred p{i} = p{} & u > {i};", i - 1);
+            }
+            for i in (0..k).step_by(50) {
+                let _ = writeln!(s, "    x = x + {i} when p{i};");
+            }
+            s + "    x = integral(-x) otherwise;\n}\n"
+        },
+        500,
+    );
+}
+
+/// `k` guarded rules for one target.
+#[test]
+fn many_guarded_rules_for_one_target() {
+    assert_linear(
+        "guarded rules for one target",
+        |k| {
+            let mut s = String::from("model M {\n    output real x = 1;\n    input real u;\n");
+            for i in 0..k {
+                let _ = writeln!(s, "    x = {i} when u > {i} & u <= {};", i + 1);
+            }
+            s + "    x = integral(-x) otherwise;\n}\n"
+        },
+        500,
+    );
+}
+
+/// `k` unread states declared on one line: `k` warnings, each showing a
+/// window of the same long line.
+#[test]
+fn many_warnings_on_one_long_line() {
+    assert_linear(
+        "warnings on one long line",
+        |k| {
+            let mut s = String::from("model M {");
+            for i in 0..k {
+                let _ = write!(s, " real a{i} = 1;");
+            }
+            s + " }\n"
+        },
+        2000,
+    );
+}
+
+/// `k` guards that can never hold: `k` identical warnings, shown
+/// [`sit_parser::diag::MAX_IDENTICAL`] times and counted once.
+#[test]
+fn identical_warnings_are_counted_once() {
+    let family = |k: usize| {
+        let mut s = String::from("model M {\n    output real x = 1;\n    input real u;\n");
+        for i in 0..k {
+            let _ = writeln!(s, "    x = {i} when u > 1 & u < 0;");
+        }
+        s + "    x = integral(-x) otherwise;\n}\n"
+    };
+    assert_linear("identical warnings", family, 2000);
+    let out = sit_parser::check_source("same.sit", &family(5000));
+    assert_eq!(check(&family(5000)), 5000);
+    let text = out.render();
+    let shown = sit_parser::diag::MAX_IDENTICAL;
+    assert_eq!(text.matches(": warning[W0205]: ").count(), shown, "{text}");
+    assert!(
+        text.contains(&format!(
+            "warning[W0205]: this guard can never hold ({} more, not shown; the first is at same.sit:4:",
+            5000 - shown
+        )),
+        "{text}"
+    );
+    assert!(text.ends_with("5000 warnings emitted\n"), "{text}");
+}
+
+/// `k` states, each assigned from an unknown name: `k` errors, each looking
+/// for a likely typo among `k` declarations (within a budget).
+#[test]
+fn many_unknown_names() {
+    assert_linear(
+        "unknown names",
+        |k| {
+            let mut s = String::from("model M {\n");
+            for i in 0..k {
+                let _ = writeln!(s, "    real a{i} = 1;");
+            }
+            for i in 0..k {
+                let _ = writeln!(s, "    a{i} = b{i} + 1;");
+            }
+            s + "}\n"
+        },
+        1000,
+    );
+}
