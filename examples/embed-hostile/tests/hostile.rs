@@ -1,6 +1,5 @@
-//! The generated code of the hostile models runs like the interpreter, to the bit (its batch
-//! forms like the scalar code), and
-//! keeps the `.sit` names in its variable table.
+//! The generated code of the hostile models runs like the interpreter, to the bit (its
+//! batch forms like the scalar code), and keeps the `.sit` names in its variable table.
 
 use embed_hostile::{collisions, docs, keywords};
 use sit_runtime::Model;
