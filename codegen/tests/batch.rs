@@ -1,5 +1,6 @@
 //! The batch form (`generate_with_batch`): snapshots of the batch items of small models,
-//! what gets a batch form, and that the scalar code before it is unchanged. Compiling the
+//! what gets a batch form (every model, submodels included), that the scalar code before
+//! it is unchanged and that every item carries the one lint allowance. Compiling the
 //! batch code and its bit-identity with the scalar step are tested in `examples/batch`.
 
 use sit_codegen::{Options, generate, generate_with_batch};
