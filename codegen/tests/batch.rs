@@ -1,5 +1,6 @@
 //! The batch form (`generate_with_batch`): snapshots of the batch items of small models,
-//! what gets a batch form, and that the scalar code before it is unchanged. Compiling the
+//! what gets a batch form (every model, submodels included), that the scalar code before
+//! it is unchanged and that every item carries the one lint allowance. Compiling the
 //! batch code and its bit-identity with the scalar step are tested in `examples/batch`.
 
 use sit_codegen::{Options, generate, generate_with_batch};
@@ -93,4 +94,35 @@ fn batch_names_do_not_collide_with_models() {
         batch.contains("pub struct ABatchBatch<const N: usize>"),
         "{batch}"
     );
+}
+
+/// The warning policy of `docs/codegen.md`: every generated item (structs, `impl` blocks,
+/// scalar and batch) carries the one allowance `clippy::all, clippy::pedantic`.
+#[test]
+fn every_item_carries_the_one_allowance() {
+    let p = program(
+        "model Leaf { input real u; output real y; y = integral(u); }\n\
+         model Top { sub a: Leaf(u = 1); output real z; flag q;\n\
+         z = a.y when !(z < 1); when z > 2 => q; }\n",
+    );
+    let code = generate_with_batch(&p, &Options::default()).unwrap();
+    let file = syn::parse_file(&code).expect("generated code parses");
+    let mut items = 0;
+    for item in &file.items {
+        let attrs = match item {
+            syn::Item::Struct(s) => &s.attrs,
+            syn::Item::Impl(i) => &i.attrs,
+            other => panic!("unexpected item {}", quote::quote!(#other)),
+        };
+        items += 1;
+        let allowed = attrs.iter().any(|a| {
+            let text = quote::quote!(#a).to_string();
+            text.contains("allow")
+                && text.contains("clippy :: all")
+                && text.contains("clippy :: pedantic")
+        });
+        assert!(allowed, "{}", quote::quote!(#item));
+    }
+    // Per model: struct, inherent impl, Default, Model; batch: struct, impl, Default.
+    assert_eq!(items, 2 * 7);
 }

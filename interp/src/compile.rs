@@ -12,7 +12,7 @@ use crate::{InterpError, SiteKind};
 use sit_parser::Span;
 use sit_parser::ir::{self, ArithOp, Func, ModelId, Program, Ty};
 use sit_parser::lower::{
-    self, Access, FlagUse, Item, LowerError, MAX_DEPTH, Place, Proc, Reads, Slot, Term,
+    self, Access, FlagUse, Item, LowerError, MAX_DEPTH, MAX_OPS, Place, Proc, Reads, Slot, Term,
 };
 use sit_runtime::{SetError, ValueType, VarKind, math};
 use std::cell::RefCell;
@@ -59,6 +59,9 @@ struct Compiler<'p> {
     mems: usize,
     /// The sites of the stored real values, appended while compiling.
     sites: RefCell<Vec<Site>>,
+    /// Expression nodes compiled so far, over every node of the tree (at most
+    /// [`MAX_OPS`]: the lowering bounds one model, this bounds its many instances).
+    ops: std::cell::Cell<usize>,
 }
 
 /// Compiles the instance tree rooted at `root`.
@@ -79,6 +82,7 @@ pub(crate) fn compile(program: &Program, root: ModelId) -> Result<Code, InterpEr
         flags: 0,
         mems: 0,
         sites: RefCell::new(Vec::new()),
+        ops: std::cell::Cell::new(0),
     };
     c.layout(root, 0, String::new())?;
     let mut lowered: Vec<Option<lower::Model>> = vec![None; program.models.len()];
@@ -411,8 +415,21 @@ impl Compiler<'_> {
         })
     }
 
+    /// Counts one compiled expression node against [`MAX_OPS`].
+    fn budget(&self) -> Result<(), InterpError> {
+        self.ops.set(self.ops.get() + 1);
+        if self.ops.get() > MAX_OPS {
+            return Err(InterpError::too_large(format!(
+                "the expressions expand to more than {MAX_OPS} operations once derived \
+                 params and conditions are inlined where they are read"
+            )));
+        }
+        Ok(())
+    }
+
     /// A real term in the scope of node `n`.
     fn num(&self, n: usize, t: &Term) -> Result<Num, InterpError> {
+        self.budget()?;
         let two = |a: &Term, b: &Term| -> Result<Box<(Num, Num)>, InterpError> {
             Ok(Box::new((self.num(n, a)?, self.num(n, b)?)))
         };
@@ -454,6 +471,7 @@ impl Compiler<'_> {
 
     /// A logical term in the scope of node `n`.
     fn logic(&self, n: usize, t: &Term) -> Result<Logic, InterpError> {
+        self.budget()?;
         let two = |a: &Term, b: &Term| -> Result<Box<(Logic, Logic)>, InterpError> {
             Ok(Box::new((self.logic(n, a)?, self.logic(n, b)?)))
         };

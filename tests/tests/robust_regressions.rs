@@ -180,6 +180,28 @@ fn doubling_chains_of_derived_params_and_conditions_are_refused() {
     }
 }
 
+/// The same budget holds over a whole instance tree: conditions that expand to half a
+/// million nodes each, read only through the variable list, in 16 instances.
+#[test]
+fn the_expansion_budget_covers_every_instance() {
+    let mut text = String::from("model Leaf {\n  output real x;\n  pred c0 = x > 0;\n");
+    for i in 1..=17 {
+        let p = i - 1;
+        text.push_str(&format!("  output situation c{i} = c{p} & c{p};\n"));
+    }
+    text.push_str("  x = 1;\n}\nmodel Top {\n");
+    for s in 0..16 {
+        text.push_str(&format!("  sub s{s}: Leaf;\n"));
+    }
+    text.push_str("}\n");
+    let err = instance(&text).expect_err("too large");
+    assert!(err.is_too_large(), "{err}");
+    assert!(
+        err.to_string().contains("more than 4194304 operations"),
+        "{err}"
+    );
+}
+
 /// The checker accepts 1000 operators in one expression; the interpreter refused more
 /// than 256 levels ("invalid checked program: expression nested too deeply (cyclic
 /// params?)") for a valid model.

@@ -1,5 +1,5 @@
-//! The generated code of the hostile models runs like the interpreter, to the bit, and
-//! keeps the `.sit` names in its variable table.
+//! The generated code of the hostile models runs like the interpreter, to the bit (its
+//! batch forms like the scalar code), and keeps the `.sit` names in its variable table.
 
 use embed_hostile::{collisions, docs, keywords};
 use sit_runtime::Model;
@@ -85,4 +85,28 @@ fn doc_comments_literals_and_cyrillic_names() {
     p.step(0.01);
     assert!(p.скорость < 0.0);
     same_as_interpreter(&mut docs::Маятник::new(), "docs.sit", "Маятник");
+}
+
+/// The batch forms of the hostile models (`typeBatch`, `f64_Batch`, `МаятникBatch`, ...)
+/// compile warning-free with the crate, and a lane steps as the scalar model does.
+#[test]
+fn batch_forms_step_each_lane_as_the_scalar_model() {
+    let mut scalar = keywords::r#type::new();
+    scalar.r#fn = 2.5;
+    let mut batch = keywords::typeBatch::<3>::new();
+    assert!(batch.set_lane(1, &scalar));
+    for step in 0..200 {
+        let dt = if step % 3 == 0 { 0.01 } else { 0.02 };
+        scalar.step(dt);
+        batch.step(dt);
+    }
+    let lane = batch.lane(1).unwrap();
+    for i in 0..scalar.var_count() {
+        let (a, b) = (scalar.get_at(i).unwrap(), lane.get_at(i).unwrap());
+        assert!(
+            a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+            "variable {i}"
+        );
+    }
+    assert_eq!(batch.times()[1].to_bits(), scalar.time().to_bits());
 }
