@@ -1,12 +1,12 @@
-//! Wall time of the generated pendulum or Van der Pol step over a whole run, for
-//! `scripts/peer_scipy.py`.
+//! Wall time of the generated pendulum, Van der Pol or hoop step over a whole run, for
+//! `scripts/peer_scipy.py` and the end-to-end comparison with `sitc run`.
 //!
-//! Usage: `peer_timing MODEL DT T_END [REPEATS]` with MODEL `pendulum` or
-//! `van_der_pol`. Runs `round(T_END / DT)` steps from the initial state (as `sitc
+//! Usage: `peer_timing MODEL DT T_END [REPEATS]` with MODEL `pendulum`,
+//! `van_der_pol` or `hoop`. Runs `round(T_END / DT)` steps from the initial state (as `sitc
 //! run` does), REPEATS times (default 21), and prints one line of JSON: the model, the
 //! number of steps, the median wall time in seconds and the final state.
 
-use sit_bench::generated::{pendulum::Pendulum, van_der_pol::VanDerPol};
+use sit_bench::generated::{hoop::Hoop, pendulum::Pendulum, van_der_pol::VanDerPol};
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -42,7 +42,7 @@ fn time<M>(
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peer_timing pendulum|van_der_pol DT T_END [REPEATS]";
+    let usage = "usage: peer_timing pendulum|van_der_pol|hoop DT T_END [REPEATS]";
     let (Some(model), Some(dt), Some(t_end)) = (
         args.first(),
         args.get(1).and_then(|s| s.parse::<f64>().ok()),
@@ -81,6 +81,7 @@ fn main() -> ExitCode {
             steps,
             repeats,
         ),
+        "hoop" => time(Hoop::new, Hoop::step, |m| [m.h, m.Vy], dt, steps, repeats),
         _ => {
             eprintln!("{usage}");
             return ExitCode::from(2);
