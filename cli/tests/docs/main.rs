@@ -57,6 +57,25 @@ fn run_line(code: &str) -> Option<Vec<String>> {
     )
 }
 
+/// The Python that runs `python` blocks: `SIT_FMPY_PYTHON`, or the venv `.ci/run` makes
+/// (`target/ci-venv`), if it imports FMPy. In CI (`CI=true`) a missing one is a failure,
+/// not a skip, as for the FMU tests.
+fn fmpy_python() -> Option<PathBuf> {
+    let python = std::env::var_os("SIT_FMPY_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target/ci-venv/bin/python"));
+    let ok = std::process::Command::new(&python)
+        .args(["-c", "import fmpy"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok || std::env::var("CI").as_deref() != Ok("true"),
+        "CI=true but {} cannot import fmpy: .ci/run installs it",
+        python.display()
+    );
+    ok.then_some(python)
+}
+
 /// The last lines of a command's output, for messages.
 fn tail(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(bytes);
@@ -141,6 +160,31 @@ fn run_block(block: &Block, sandbox: &mut Sandbox, ws: &toml_block::Workspace) -
                 format!(
                     "the run line (`sitc run FILE {}`) fails:\n{}",
                     args.join(" "),
+                    tail(&out.stderr)
+                )
+            })
+        }
+        Kind::Python if block.norun => None,
+        Kind::Python => {
+            let Some(python) = fmpy_python() else {
+                eprintln!(
+                    "docs test: SKIPPED the python block at {}: no Python with FMPy \
+                     (target/ci-venv, made by .ci/run, or SIT_FMPY_PYTHON)",
+                    block.at()
+                );
+                return None;
+            };
+            let script = sandbox.scratch(&format!("{}.py", page::ident(block)));
+            std::fs::write(&script, &block.code).unwrap();
+            let out = sandbox
+                .command(python.to_str().expect("a UTF-8 path"))
+                .arg(&script)
+                .output()
+                .expect("python runs");
+            (!out.status.success()).then(|| {
+                format!(
+                    "the Python block fails:\nstdout:\n{}\nstderr:\n{}",
+                    tail(&out.stdout),
                     tail(&out.stderr)
                 )
             })

@@ -108,6 +108,8 @@ impl Sandbox {
             )
             .env("CARGO_NET_OFFLINE", "true")
             .env("CARGO_TARGET_DIR", repo.join("target/docs-sandbox"))
+            // `sitc fmu` builds in the FMU tests' folder, so the Sit crates compile once.
+            .env("SIT_FMU_BUILD_DIR", repo.join("target/fmu-build"))
             .env("CARGO_TERM_COLOR", "never")
             // Debug info only slows the build of the crates the docs make.
             .env("CARGO_PROFILE_DEV_DEBUG", "false")

@@ -38,6 +38,9 @@ pub enum Kind {
     Rust,
     /// `toml`: parsed; dependencies on workspace crates must resolve.
     Toml,
+    /// `python`: run by the Python of the FMPy venv (`target/ci-venv`, or
+    /// `SIT_FMPY_PYTHON`) in the sandbox's current folder.
+    Python,
     /// `text`, `csv`, `json`: output shown to the reader, not run.
     Output,
 }
@@ -88,6 +91,7 @@ fn allowed(kind: Kind) -> &'static [&'static str] {
         Kind::Sit => &["error", "warning", "file", "fragment"],
         Kind::Rust => &["file", "norun", "fragment"],
         Kind::Toml => &["file"],
+        Kind::Python => &["norun"],
         Kind::Output => &["from"],
     }
 }
@@ -100,10 +104,11 @@ fn parse_info(info: &str) -> Result<Block, String> {
         Some("sit") => Kind::Sit,
         Some("rust") => Kind::Rust,
         Some("toml") => Kind::Toml,
+        Some("python") => Kind::Python,
         Some("text" | "csv" | "json") => Kind::Output,
         Some(other) => {
             return Err(format!(
-                "unknown block kind `{other}` (expected sh, sit, rust, toml, text, csv or json)"
+                "unknown block kind `{other}` (expected sh, sit, rust, toml, python, text, csv or json)"
             ));
         }
         None => {
