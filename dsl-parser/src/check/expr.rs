@@ -396,10 +396,15 @@ impl Lowerer<'_> {
 
     pub(super) fn unknown(&mut self, name: &Name, ctx: Ctx) {
         let t = self.t();
+        // In declaration order, so that ties between suggestions are decided
+        // the same way in every run (a hash map's order is random).
         let candidates: Vec<&str> = t
-            .names
-            .keys()
-            .map(|s| s.as_str())
+            .vars
+            .iter()
+            .map(|v| v.name.as_str())
+            .chain(t.conds.iter().map(|c| c.name.as_str()))
+            .chain(t.events.iter().map(|e| e.name.as_str()))
+            .chain(t.subs.iter().map(|s| s.name.text.as_str()))
             .chain(["time", "dt"])
             .collect();
         let mut d = Diagnostic::error(

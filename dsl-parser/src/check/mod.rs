@@ -150,7 +150,8 @@ pub fn check(
                 Some(&i) => v.push(Some(i)),
                 None => {
                     // Suggestions within a budget of comparisons, as for names.
-                    let names: Vec<&str> = by_name.keys().copied().collect();
+                    // In definition order: ties are decided the same way in every run.
+                    let names: Vec<&str> = asts.iter().map(|m| m.name.text.as_str()).collect();
                     let suggestion = if names.len() <= model_budget {
                         model_budget -= names.len();
                         did_you_mean(&model.text, names.iter().copied())
