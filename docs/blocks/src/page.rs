@@ -344,7 +344,8 @@ mod tests {
     #[test]
     fn unknown_kinds_markers_and_indented_blocks_are_refused() {
         for md in [
-            "```python\nprint(1)\n```\n",
+            "```javascript\nconsole.log(1)\n```\n",
+            "```python fragment\nprint(1)\n```\n",
             "```\nbare\n```\n",
             "```sh fail=1\nx\n```\n",
             "```sit error=101\nx\n```\n",
