@@ -32,6 +32,13 @@ fn listing(args: &[&str]) -> String {
     out
 }
 
+/// The standard output of a successful `sitc ARGS` run from `dir` (nothing on stderr).
+fn listing_in(dir: &std::path::Path, args: &[&str]) -> String {
+    let (code, out, err) = sitc_in(dir, args);
+    assert_eq!((code, err.as_str()), (0, ""), "sitc {args:?}");
+    out
+}
+
 /// The JSON of `sitc info FILE --format json`.
 fn json(file: &str) -> serde_json::Value {
     serde_json::from_str(&listing(&["info", file, "--format", "json"])).expect("valid JSON")
@@ -80,22 +87,66 @@ fn json_tree_follows_the_sources() {
     assert_eq!(hold["kind"], "input");
     assert_eq!(hold["type"], "flag");
     assert_eq!(hold["file"], "examples/models/complex/roll.sit");
-    // Every variable's location points at its name in the file.
-    for v in c["variables"].as_array().unwrap() {
+}
+
+/// Checks that every variable and instance of `tree` (recursively) is located at its
+/// name, and that a written value is found in the source text after it.
+fn located_at_names(tree: &serde_json::Value) {
+    let at = |v: &serde_json::Value| -> String {
         let text = std::fs::read_to_string(
-            std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-                .join(v["file"].as_str().unwrap()),
+            std::path::Path::new(ROOT).join(v["file"].as_str().expect("file")),
         )
-        .unwrap();
-        let line = text
-            .lines()
-            .nth(v["line"].as_u64().unwrap() as usize - 1)
-            .unwrap();
-        let at: String = line
-            .chars()
-            .skip(v["column"].as_u64().unwrap() as usize - 1)
-            .collect();
-        assert!(at.starts_with(v["name"].as_str().unwrap()), "{v}");
+        .expect("readable");
+        let line = (text.lines())
+            .nth(v["line"].as_u64().expect("line") as usize - 1)
+            .expect("line exists")
+            .to_string();
+        line.chars()
+            .skip(v["column"].as_u64().expect("column") as usize - 1)
+            .collect()
+    };
+    for v in tree["variables"].as_array().expect("variables") {
+        let from_name = at(v);
+        assert!(from_name.starts_with(v["name"].as_str().unwrap()), "{v}");
+        let init = v["init"].as_str().unwrap();
+        let rest = from_name[v["name"].as_str().unwrap().len()..].trim_start();
+        let one_line = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !rest.starts_with('=') {
+            // No value written: the implicit one.
+            assert!(["0", "false"].contains(&init), "{v}");
+        } else if rest.contains(';') {
+            // A value written on this line follows the name (one that goes on over several
+            // lines is shown with its white space made single spaces).
+            assert!(one_line.starts_with(&format!("= {init}")), "{v}");
+        }
+    }
+    for s in tree["submodels"].as_array().expect("submodels") {
+        assert!(at(s).starts_with(s["name"].as_str().unwrap()), "{s}");
+        located_at_names(s);
+    }
+}
+
+#[test]
+fn every_library_model_is_listed_at_its_names() {
+    let mut files = Vec::new();
+    for dir in ["examples/models", "examples/models/complex"] {
+        for entry in std::fs::read_dir(std::path::Path::new(ROOT).join(dir)).expect("dir") {
+            let name = entry
+                .expect("entry")
+                .file_name()
+                .into_string()
+                .expect("utf-8");
+            if name.ends_with(".sit") {
+                files.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    assert!(files.len() >= 10, "{files:?}");
+    for file in &files {
+        // Files of the complex folder that are imported are not roots alone; they are
+        // listed as their own root when given (the one model they define).
+        let tree = json(file);
+        located_at_names(&tree);
     }
 }
 
@@ -179,6 +230,18 @@ fn errors_like_run() {
         "unknown_model_no_suggestion",
         failure(&["info", HOOP, "--model", "Zzz"])
     );
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("two.sit"),
+        "model A { output real x = 1; }\nmodel B { output real y = 2; }\n",
+    )
+    .expect("write");
+    let (code, out, err) = sitc_in(dir.path(), &["info", "two.sit"]);
+    insta::assert_snapshot!(
+        "ambiguous_root",
+        format!("exit {code}\n--- stdout\n{out}--- stderr\n{err}")
+    );
+    assert!(listing_in(dir.path(), &["info", "two.sit", "--model", "B"]).starts_with("model B\n"));
     insta::assert_snapshot!("bad_format", failure(&["info", HOOP, "--format", "yaml"]));
     // The same exit codes as `sitc run`.
     for args in [
