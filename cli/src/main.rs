@@ -4,6 +4,7 @@ mod axis;
 mod emit;
 mod fail;
 mod fmu;
+mod info;
 mod input;
 mod params;
 mod plot;
@@ -59,6 +60,9 @@ enum Command {
     /// Build an FMI 2.0 co-simulation FMU of a model (exit 0; 1: the model has errors;
     /// 2: usage, I/O, or the build failed).
     Fmu(fmu::FmuArgs),
+    /// List a model's variables (kind, type, initial value, doc, where declared) and its
+    /// submodel tree (exit 0; 1: the model has errors; 2: usage or I/O).
+    Info(info::InfoArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -93,6 +97,7 @@ fn main() -> ExitCode {
         Command::Plot(args) => plot::plot(args),
         Command::Sweep(args) => sweep::sweep(args),
         Command::Fmu(args) => fmu::fmu(args),
+        Command::Info(args) => info::info(args),
     }
 }
 

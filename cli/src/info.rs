@@ -1,0 +1,405 @@
+//! `sitc info FILE [--model M] [--format json]`: a model's variables and submodel tree.
+//!
+//! The listing is read from the checked program ([`sit_parser::ir::Program`]), and the
+//! values as written (`init`) from the source text of the declarations: the files are
+//! parsed again to find the span of each `= expression`, so a value is shown as the
+//! user wrote it (`2 * gain`, not a folded number).
+//!
+//! Submodels are listed recursively: each instance carries the variables and
+//! submodels of its model, so every entry of the JSON tree stands on its own. The text
+//! form shows the instance tree once, then one table per model.
+
+use crate::fail::{Fail, exit};
+use sit_parser::ast::{self, Decl};
+use sit_parser::ir::{CondKind, Model, ModelId, Program, Ty, VarKind};
+use sit_parser::{SourceMap, Span};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The arguments of `sitc info`.
+#[derive(clap::Args)]
+pub struct InfoArgs {
+    /// The `.sit` file.
+    pub file: PathBuf,
+    /// The model to describe (default: the one model of the file that no other model
+    /// instantiates, as for `sitc run`).
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = InfoFormat::Text)]
+    pub format: InfoFormat,
+}
+
+/// The output formats of `sitc info`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum InfoFormat {
+    /// Readable tables.
+    Text,
+    /// One JSON object (`model`, `variables`, `submodels`).
+    Json,
+}
+
+/// `sitc info`: prints the variables and submodel tree of a model (exit 0; 1: the
+/// model has errors; 2: usage or I/O).
+pub fn info(args: InfoArgs) -> ExitCode {
+    exit(try_info(&args))
+}
+
+fn try_info(args: &InfoArgs) -> Result<(), Fail> {
+    let out = sit_parser::check_file(&args.file).map_err(|e| e.to_string())?;
+    let (program, report) = out.into_report();
+    let Some(program) = program else {
+        return Err(Fail::Model(report.to_string()));
+    };
+    if !report.is_empty() {
+        eprint!("{report}");
+    }
+    let root =
+        sit_interp::select_root(&program, args.model.as_deref()).map_err(|e| e.to_string())?;
+    let written = Written::parse(&program.sources);
+    let tree = Describer {
+        program: &program,
+        written: &written,
+    }
+    .model(root);
+    match args.format {
+        InfoFormat::Json => {
+            let json = serde_json::to_string_pretty(&tree.json()).map_err(|e| e.to_string())?;
+            println!("{json}");
+        }
+        InfoFormat::Text => print!("{}", tree.text()),
+    }
+    Ok(())
+}
+
+/// The source text of what each declaration wrote, found by the span of its name.
+struct Written {
+    /// `= expression` of a variable, pred, situation or event, by its name's span.
+    values: HashMap<Span, String>,
+    /// `name = expression` bindings of a submodel instance, by the instance name's span.
+    bindings: HashMap<Span, Vec<(String, String)>>,
+}
+
+impl Written {
+    /// Parses every file of `sources` again (they parsed once already, so they parse).
+    fn parse(sources: &SourceMap) -> Written {
+        let mut written = Written {
+            values: HashMap::new(),
+            bindings: HashMap::new(),
+        };
+        for (id, file) in sources.files.iter().enumerate() {
+            let Ok(parsed) = sit_parser::parse::parse_file(id, &file.text) else {
+                continue;
+            };
+            for decl in parsed.models.iter().flat_map(|m: &ast::Model| &m.decls) {
+                match decl {
+                    Decl::Var {
+                        name,
+                        value: Some(v),
+                        ..
+                    } => {
+                        written
+                            .values
+                            .insert(name.span, one_line(sources.text(v.span)));
+                    }
+                    Decl::Var { value: None, .. } => {}
+                    Decl::Sub { name, bindings, .. } => {
+                        let list = bindings
+                            .iter()
+                            .map(|(n, e)| (n.text.clone(), one_line(sources.text(e.span))))
+                            .collect();
+                        written.bindings.insert(name.span, list);
+                    }
+                }
+            }
+        }
+        written
+    }
+}
+
+/// `text` with every run of white space (line breaks included) made one space.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// One variable of a model, as listed.
+struct Variable {
+    name: String,
+    kind: &'static str,
+    ty: &'static str,
+    output: bool,
+    init: String,
+    doc: String,
+    file: String,
+    line: usize,
+    column: usize,
+}
+
+/// A model (the root or a submodel's) with its variables and submodels.
+struct Described {
+    model: String,
+    variables: Vec<Variable>,
+    submodels: Vec<Instance>,
+}
+
+/// A submodel instance.
+struct Instance {
+    name: String,
+    on: bool,
+    bindings: Vec<(String, String)>,
+    doc: String,
+    file: String,
+    line: usize,
+    column: usize,
+    described: Described,
+}
+
+struct Describer<'a> {
+    program: &'a Program,
+    written: &'a Written,
+}
+
+impl Describer<'_> {
+    fn model(&self, id: ModelId) -> Described {
+        let m: &Model = &self.program.models[id];
+        let mut variables = Vec::new();
+        for v in &m.vars {
+            let kind = match (v.kind, v.ty) {
+                (VarKind::Param { derived: false }, _) => "param",
+                (VarKind::Param { derived: true }, _) => "derived param",
+                (VarKind::Input, _) => "input",
+                (VarKind::State, Ty::Real) => "state",
+                (VarKind::State, Ty::Flag) => "flag",
+            };
+            let implicit = match v.ty {
+                Ty::Real => "0",
+                Ty::Flag => "false",
+            };
+            variables.push(self.variable(&v.name, kind, v.ty, v.output, implicit, &v.doc, v.span));
+        }
+        for c in &m.conds {
+            let kind = match c.kind {
+                CondKind::Pred => "pred",
+                CondKind::Situation => "situation",
+            };
+            variables.push(self.variable(&c.name, kind, Ty::Flag, c.output, "", &c.doc, c.span));
+        }
+        for e in &m.events {
+            variables.push(self.variable(&e.name, "event", Ty::Flag, e.output, "", &e.doc, e.span));
+        }
+        let submodels = m
+            .subs
+            .iter()
+            .map(|s| {
+                let (file, line, column) = self.location(s.span);
+                Instance {
+                    name: s.name.clone(),
+                    on: s.initially_on,
+                    bindings: self
+                        .written
+                        .bindings
+                        .get(&s.span)
+                        .cloned()
+                        .unwrap_or_default(),
+                    doc: doc(&s.doc),
+                    file,
+                    line,
+                    column,
+                    described: self.model(s.model),
+                }
+            })
+            .collect();
+        Described {
+            model: m.name.clone(),
+            variables,
+            submodels,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn variable(
+        &self,
+        name: &str,
+        kind: &'static str,
+        ty: Ty,
+        output: bool,
+        implicit: &str,
+        lines: &[String],
+        span: Span,
+    ) -> Variable {
+        let (file, line, column) = self.location(span);
+        Variable {
+            name: name.to_string(),
+            kind,
+            ty: match ty {
+                Ty::Real => "real",
+                Ty::Flag => "flag",
+            },
+            output,
+            init: (self.written.values.get(&span).cloned()).unwrap_or_else(|| implicit.to_string()),
+            doc: doc(lines),
+            file,
+            line,
+            column,
+        }
+    }
+
+    /// The file, line and column (in characters, from 1) of a span's start.
+    fn location(&self, span: Span) -> (String, usize, usize) {
+        let f = self.program.sources.file(span.file);
+        let (line, column) = f.line_col(span.start);
+        (f.display_name(), line, column)
+    }
+}
+
+/// Doc comment lines joined with line breaks, each without the space after `///`.
+fn doc(lines: &[String]) -> String {
+    let lines: Vec<&str> = lines
+        .iter()
+        .map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end())
+        .collect();
+    lines.join("\n")
+}
+
+impl Variable {
+    fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "name": self.name,
+            "kind": self.kind,
+            "type": self.ty,
+            "output": self.output,
+            "init": self.init,
+            "doc": self.doc,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+        })
+    }
+}
+
+impl Described {
+    fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "model": self.model,
+            "variables": self.variables.iter().map(Variable::json).collect::<Vec<_>>(),
+            "submodels": self.submodels.iter().map(Instance::json).collect::<Vec<_>>(),
+        })
+    }
+
+    /// The root's table, the instance tree, then one table per model below the root
+    /// (in the order first met).
+    fn text(&self) -> String {
+        let mut out = String::new();
+        self.table(&mut out);
+        if !self.submodels.is_empty() {
+            out.push_str("\nsubmodels:\n");
+            tree(&self.submodels, 1, &mut out);
+            let mut seen = vec![self.model.as_str()];
+            let mut pending: Vec<&Described> =
+                self.submodels.iter().map(|s| &s.described).collect();
+            pending.reverse();
+            while let Some(d) = pending.pop() {
+                if seen.contains(&d.model.as_str()) {
+                    continue;
+                }
+                seen.push(&d.model);
+                out.push('\n');
+                d.table(&mut out);
+                pending.extend(d.submodels.iter().rev().map(|s| &s.described));
+            }
+        }
+        out
+    }
+
+    /// `model NAME` and an aligned table of its variables (the first doc line only).
+    fn table(&self, out: &mut String) {
+        let _ = writeln!(out, "model {}", self.model);
+        if self.variables.is_empty() {
+            out.push_str("  (no variables)\n");
+            return;
+        }
+        let header = ["name", "kind", "type", "output", "init", "declared", "doc"];
+        let rows: Vec<[String; 7]> = self
+            .variables
+            .iter()
+            .map(|v| {
+                [
+                    v.name.clone(),
+                    v.kind.to_string(),
+                    v.ty.to_string(),
+                    if v.output { "yes" } else { "" }.to_string(),
+                    v.init.clone(),
+                    format!("{}:{}:{}", v.file, v.line, v.column),
+                    v.doc.lines().next().unwrap_or("").to_string(),
+                ]
+            })
+            .collect();
+        let width = |i: usize| {
+            (rows.iter().map(|r| r[i].chars().count()))
+                .chain([header[i].len()])
+                .max()
+                .unwrap_or(0)
+        };
+        let widths: Vec<usize> = (0..header.len()).map(width).collect();
+        let mut line = |cells: &[&str]| {
+            let mut text = String::from(" ");
+            for (cell, w) in cells.iter().zip(&widths) {
+                let _ = write!(text, " {cell:<w$}");
+            }
+            let _ = writeln!(out, "{}", text.trim_end());
+        };
+        line(&header);
+        for r in &rows {
+            line(&r.each_ref().map(String::as_str));
+        }
+    }
+}
+
+/// The instance tree, indented two spaces per level.
+fn tree(instances: &[Instance], depth: usize, out: &mut String) {
+    for s in instances {
+        let bindings: Vec<String> = s
+            .bindings
+            .iter()
+            .map(|(n, v)| format!("{n} = {v}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{:indent$}{}: {}({}){} at {}:{}:{}",
+            "",
+            s.name,
+            s.described.model,
+            bindings.join(", "),
+            if s.on { "" } else { " off" },
+            s.file,
+            s.line,
+            s.column,
+            indent = 2 * depth,
+        );
+        tree(&s.described.submodels, depth + 1, out);
+    }
+}
+
+impl Instance {
+    fn json(&self) -> serde_json::Value {
+        let mut json = self.described.json();
+        let bindings: serde_json::Map<String, serde_json::Value> = (self.bindings.iter())
+            .map(|(n, v)| (n.clone(), serde_json::Value::from(v.clone())))
+            .collect();
+        let extra = serde_json::json!({
+            "name": self.name,
+            "initially_on": self.on,
+            "bindings": bindings,
+            "doc": self.doc,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+        });
+        if let (Some(obj), serde_json::Value::Object(more)) = (json.as_object_mut(), extra) {
+            obj.extend(more);
+        }
+        json
+    }
+}

@@ -1,0 +1,255 @@
+//! `sitc info`: the text and JSON listings of library models (snapshots), every kind of
+//! variable, and the error cases (exit codes 1 and 2, as for `sitc run`).
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+/// The workspace root.
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+
+/// `sitc ARGS` run from the workspace root: the exit code, stdout and stderr.
+fn sitc(args: &[&str]) -> (i32, String, String) {
+    sitc_in(std::path::Path::new(ROOT), args)
+}
+
+/// `sitc ARGS` run from `dir`: the exit code, stdout and stderr.
+fn sitc_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = cargo_bin_cmd!("sitc")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("sitc runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The standard output of a successful `sitc ARGS` (nothing on stderr).
+fn listing(args: &[&str]) -> String {
+    let (code, out, err) = sitc(args);
+    assert_eq!((code, err.as_str()), (0, ""), "sitc {args:?}");
+    out
+}
+
+/// The standard output of a successful `sitc ARGS` run from `dir` (nothing on stderr).
+fn listing_in(dir: &std::path::Path, args: &[&str]) -> String {
+    let (code, out, err) = sitc_in(dir, args);
+    assert_eq!((code, err.as_str()), (0, ""), "sitc {args:?}");
+    out
+}
+
+/// The JSON of `sitc info FILE --format json`.
+fn json(file: &str) -> serde_json::Value {
+    serde_json::from_str(&listing(&["info", file, "--format", "json"])).expect("valid JSON")
+}
+
+/// `exit N`, stdout, then stderr.
+fn failure(args: &[&str]) -> String {
+    let (code, out, err) = sitc(args);
+    format!("exit {code}\n--- stdout\n{out}--- stderr\n{err}")
+}
+
+const COORDINATOR: &str = "examples/models/complex/coordinator.sit";
+const HOOP: &str = "examples/models/hoop.sit";
+
+#[test]
+fn text_listings() {
+    insta::assert_snapshot!("coordinator_text", listing(&["info", COORDINATOR]));
+    insta::assert_snapshot!("hoop_text", listing(&["info", HOOP]));
+}
+
+#[test]
+fn json_listings() {
+    insta::assert_snapshot!(
+        "coordinator_json",
+        listing(&["info", COORDINATOR, "--format", "json"])
+    );
+    insta::assert_snapshot!("hoop_json", listing(&["info", HOOP, "--format", "json"]));
+}
+
+#[test]
+fn json_tree_follows_the_sources() {
+    let c = json(COORDINATOR);
+    assert_eq!(c["model"], "Coordinator");
+    let p1 = &c["submodels"][0];
+    assert_eq!(p1["name"], "p1");
+    assert_eq!(p1["model"], "Positioning");
+    assert_eq!(p1["initially_on"], true);
+    assert_eq!(p1["bindings"]["tilt"], "tilt1");
+    // Three levels: Coordinator > Positioning > Roll.
+    let roll = &p1["submodels"][0];
+    assert_eq!(roll["model"], "Roll");
+    assert_eq!(roll["file"], "examples/models/complex/positioning.sit");
+    let hold = (roll["variables"].as_array().unwrap().iter())
+        .find(|v| v["name"] == "hold")
+        .expect("Roll has `hold`");
+    assert_eq!(hold["kind"], "input");
+    assert_eq!(hold["type"], "flag");
+    assert_eq!(hold["file"], "examples/models/complex/roll.sit");
+}
+
+/// Checks that every variable and instance of `tree` (recursively) is located at its
+/// name, and that a written value is found in the source text after it.
+fn located_at_names(tree: &serde_json::Value) {
+    let at = |v: &serde_json::Value| -> String {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(ROOT).join(v["file"].as_str().expect("file")),
+        )
+        .expect("readable");
+        let line = (text.lines())
+            .nth(v["line"].as_u64().expect("line") as usize - 1)
+            .expect("line exists")
+            .to_string();
+        line.chars()
+            .skip(v["column"].as_u64().expect("column") as usize - 1)
+            .collect()
+    };
+    for v in tree["variables"].as_array().expect("variables") {
+        let from_name = at(v);
+        assert!(from_name.starts_with(v["name"].as_str().unwrap()), "{v}");
+        let init = v["init"].as_str().unwrap();
+        let rest = from_name[v["name"].as_str().unwrap().len()..].trim_start();
+        let one_line = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !rest.starts_with('=') {
+            // No value written: the implicit one.
+            assert!(["0", "false"].contains(&init), "{v}");
+        } else if rest.contains(';') {
+            // A value written on this line follows the name (one that goes on over several
+            // lines is shown with its white space made single spaces).
+            assert!(one_line.starts_with(&format!("= {init}")), "{v}");
+        }
+    }
+    for s in tree["submodels"].as_array().expect("submodels") {
+        assert!(at(s).starts_with(s["name"].as_str().unwrap()), "{s}");
+        located_at_names(s);
+    }
+}
+
+#[test]
+fn every_library_model_is_listed_at_its_names() {
+    let mut files = Vec::new();
+    for dir in ["examples/models", "examples/models/complex"] {
+        for entry in std::fs::read_dir(std::path::Path::new(ROOT).join(dir)).expect("dir") {
+            let name = entry
+                .expect("entry")
+                .file_name()
+                .into_string()
+                .expect("utf-8");
+            if name.ends_with(".sit") {
+                files.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    assert!(files.len() >= 10, "{files:?}");
+    for file in &files {
+        // Files of the complex folder that are imported are not roots alone; they are
+        // listed as their own root when given (the one model they define).
+        let tree = json(file);
+        located_at_names(&tree);
+    }
+}
+
+/// Every kind, the implicit values, a value over several lines, non-ASCII columns and
+/// a submodel declared `off`.
+const KINDS: &str = "
+model Leaf {
+    /// The gain.
+    /// Second line.
+    param k = 2;
+    output real y;
+    y = k;
+}
+model Kinds {
+    param a = 1;
+    param b = 2 *
+        a;
+    input real u;
+    input flag go = true;
+    /* é */ real x;
+    output flag f;
+    output pred high = x >= 1;
+    output situation ready = f & go;
+    output event rise = x > 0.5;
+    sub leaf: Leaf(k = b) off;
+    x = integral(u + leaf.y);
+}
+";
+
+#[test]
+fn every_kind() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("kinds.sit");
+    std::fs::write(&path, KINDS).expect("write");
+    let (code, text, err) = sitc_in(dir.path(), &["info", "kinds.sit"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    insta::assert_snapshot!("kinds_text", text);
+    let path = path.to_str().expect("utf-8 path");
+    let j = json(path);
+    let kinds: Vec<_> = (j["variables"].as_array().unwrap().iter())
+        .map(|v| {
+            format!(
+                "{} {} {} {} {}",
+                v["name"], v["kind"], v["type"], v["output"], v["init"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            r#""a" "param" "real" false "1""#,
+            r#""b" "derived param" "real" false "2 * a""#,
+            r#""u" "input" "real" false "0""#,
+            r#""go" "input" "flag" false "true""#,
+            r#""x" "state" "real" false "0""#,
+            r#""f" "flag" "flag" true "false""#,
+            r#""high" "pred" "flag" true "x >= 1""#,
+            r#""ready" "situation" "flag" true "f & go""#,
+            r#""rise" "event" "flag" true "x > 0.5""#,
+        ]
+    );
+    // Columns count characters: `é` is one, though two bytes (19 in bytes).
+    assert_eq!(j["variables"][4]["column"], 18);
+    let leaf = &j["submodels"][0];
+    assert_eq!(leaf["initially_on"], false);
+    assert_eq!(leaf["variables"][0]["doc"], "The gain.\nSecond line.");
+}
+
+#[test]
+fn errors_like_run() {
+    let bad = "codegen/tests/front_ends/bad.sit";
+    let warns = "codegen/tests/front_ends/warns.sit";
+    insta::assert_snapshot!("model_errors", failure(&["info", bad]));
+    insta::assert_snapshot!("model_warnings", failure(&["info", warns]));
+    insta::assert_snapshot!("missing_file", failure(&["info", "no/such.sit"]));
+    insta::assert_snapshot!(
+        "unknown_model",
+        failure(&["info", COORDINATOR, "--model", "Coordinatr"])
+    );
+    insta::assert_snapshot!(
+        "unknown_model_no_suggestion",
+        failure(&["info", HOOP, "--model", "Zzz"])
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("two.sit"),
+        "model A { output real x = 1; }\nmodel B { output real y = 2; }\n",
+    )
+    .expect("write");
+    let (code, out, err) = sitc_in(dir.path(), &["info", "two.sit"]);
+    insta::assert_snapshot!(
+        "ambiguous_root",
+        format!("exit {code}\n--- stdout\n{out}--- stderr\n{err}")
+    );
+    assert!(listing_in(dir.path(), &["info", "two.sit", "--model", "B"]).starts_with("model B\n"));
+    insta::assert_snapshot!("bad_format", failure(&["info", HOOP, "--format", "yaml"]));
+    // The same exit codes as `sitc run`.
+    for args in [
+        [bad, "--model", "X"],
+        [COORDINATOR, "--model", "Coordinatr"],
+    ] {
+        let info = sitc(&[&["info"], &args[..]].concat()).0;
+        let run = sitc(&[&["run"], &args[..], &["--t-end", "0"]].concat()).0;
+        assert_eq!(info, run, "{args:?}");
+    }
+}
