@@ -4,7 +4,9 @@ use crate::expr::{ExprGen, Storage};
 use crate::names::ident;
 use crate::plan::{Plan, step_pieces};
 use crate::provenance::{Comments, Provenance};
-use proc_macro2::{Ident, Literal, TokenStream, TokenTree};
+use crate::tokens::{cat, commas, group, parens};
+use proc_macro2::{Delimiter, Ident, Literal, TokenStream};
+use std::cell::Cell;
 use quote::{format_ident, quote};
 use sit_parser::Span;
 use sit_parser::ir::{ModelId, Ty};
@@ -35,20 +37,6 @@ pub(crate) struct Body {
 /// The local flag of `otherwise` bookkeeping number `k`.
 pub(crate) fn fired_ident(k: usize) -> Ident {
     format_ident!("fired_{}", k)
-}
-
-/// Whether `tokens` use the local `name` (an identifier not after a `.`).
-fn uses_local(tokens: &TokenStream, name: &str) -> bool {
-    let mut after_dot = false;
-    tokens.clone().into_iter().any(|t| {
-        let found = match &t {
-            TokenTree::Ident(i) => !after_dot && i == name,
-            TokenTree::Group(g) => uses_local(&g.stream(), name),
-            _ => false,
-        };
-        after_dot = matches!(&t, TokenTree::Punct(p) if p.as_char() == '.');
-        found
-    })
 }
 
 impl BodyGen<'_, '_> {
@@ -290,52 +278,53 @@ impl BodyGen<'_, '_> {
             for (range, part) in pieces.into_iter().zip(&names.step_parts) {
                 let ctx = Flags {
                     slots: Some(&slots),
+                    ..Flags::default()
                 };
                 let rules = self.stmts(&low.body[range], None, &ctx);
                 let part = ident(part);
-                let dt_arg = if uses_local(&rules, "dt") {
+                let dt_arg = if ctx.uses_dt.get() {
                     quote!(dt)
                 } else {
                     quote!(_dt)
                 };
-                let (param, arg) = if uses_local(&rules, "fired") {
+                let (param, arg) = if ctx.uses_fired.get() {
                     (quote!(, fired: &mut [bool; #n]), quote!(, &mut fired))
                 } else {
                     (TokenStream::new(), TokenStream::new())
                 };
                 out.push(quote!(self.#part(dt #arg);));
-                methods.push(quote! {
+                let mut method = quote! {
                     #[inline(never)]
-                    fn #part(&mut self, #dt_arg: f64 #param) {
-                        #rules
-                    }
-                });
+                    fn #part(&mut self, #dt_arg: f64 #param)
+                };
+                method.extend([group(Delimiter::Brace, rules)]);
+                methods.push(method);
             }
             let time = ident(&names.time);
             out.push(quote!(self.#time += dt;));
             return Body {
-                tokens: quote!(#(#out)*),
-                methods: quote!(#(#methods)*),
+                tokens: out.into_iter().collect(),
+                methods: methods.into_iter().collect(),
             };
         }
-        let rules = self.stmts(&low.body, None, &Flags { slots: None });
+        let rules = self.stmts(&low.body, None, &Flags::default());
         out.push(rules);
         // 4. Time.
         let time = ident(&names.time);
         out.push(quote!(self.#time += dt;));
         Body {
-            tokens: quote!(#(#out)*),
+            tokens: out.into_iter().collect(),
             methods: TokenStream::new(),
         }
     }
 
     /// Statements of the body; `guard` is where the enclosing guard's comment stands.
     fn stmts(&mut self, body: &[Stmt], guard: Option<Guard>, ctx: &Flags<'_>) -> TokenStream {
-        let mut out = Vec::new();
+        let mut out = TokenStream::new();
         for s in body {
-            out.push(self.stmt(s, guard, ctx));
+            out.extend(self.stmt(s, guard, ctx));
         }
-        quote!(#(#out)*)
+        out
     }
 
     fn where_(&self, span: Span) -> Guard {
@@ -349,18 +338,15 @@ impl BodyGen<'_, '_> {
             Stmt::Assign(a) => {
                 let c = self.rule_comment(a.span);
                 let assign = self.assign(a, ctx);
-                quote!(#c #assign)
+                cat(c, assign)
             }
             Stmt::Otherwise { assign, fired } => {
                 let c = self.rule_comment(assign.span);
                 let body = self.assign(assign, ctx);
                 let f = ctx.flag(*fired);
-                quote! {
-                    #c
-                    if !#f {
-                        #body
-                    }
-                }
+                let mut out = cat(c, quote!(if !#f));
+                out.extend([group(Delimiter::Brace, body)]);
+                out
             }
             Stmt::If {
                 cond,
@@ -377,12 +363,10 @@ impl BodyGen<'_, '_> {
                     let inner = Some(self.where_(*span));
                     self.stmts(then, inner, ctx)
                 };
-                quote! {
-                    #c
-                    if #cond {
-                        #then
-                    }
-                }
+                let mut out = cat(c, quote!(if));
+                out.extend(cond);
+                out.extend([group(Delimiter::Brace, then)]);
+                out
             }
             Stmt::SetFlag { var, value, span } => {
                 let c = self.action_comment(*span, guard);
@@ -397,21 +381,21 @@ impl BodyGen<'_, '_> {
             Stmt::Reset { sub, span } => {
                 let c = self.action_comment(*span, guard);
                 let reset = self.reset_sub(&self.lowered.subs[*sub]);
-                quote!(#c #reset)
+                cat(c, reset)
             }
         }
     }
 
     /// The statements of a guard written on one rule, whose comment is above the `if`.
     fn stmts_quiet(&mut self, body: &[Stmt], ctx: &Flags<'_>) -> TokenStream {
-        let mut out = Vec::new();
+        let mut out = TokenStream::new();
         for s in body {
-            out.push(match s {
+            out.extend(match s {
                 Stmt::Assign(a) => self.assign(a, ctx),
                 other => self.stmt(other, Some(Guard::Above), ctx),
             });
         }
-        quote!(#(#out)*)
+        out
     }
 
     /// `// hoop.sit:12: Fy = k_press * defl when braking;`
@@ -436,17 +420,17 @@ impl BodyGen<'_, '_> {
             let mem = ident(&names.mems[mem]);
             quote!(self.#mem)
         });
-        let set = match a.sets {
-            Some(k) => {
-                let f = ctx.flag(k);
-                quote!(#f = true;)
-            }
-            None => TokenStream::new(),
-        };
-        quote! {
-            self.#y = #rhs;
-            #set
+        if a.proc.takes_dt() {
+            ctx.uses_dt.set(true);
         }
+        let mut out = quote!(self.#y =);
+        out.extend(rhs);
+        out.extend(quote!(;));
+        if let Some(k) = a.sets {
+            let f = ctx.flag(k);
+            out.extend(quote!(#f = true;));
+        }
+        out
     }
 }
 
@@ -462,16 +446,17 @@ pub(crate) fn call(
     match (a.proc, a.proc.runtime()) {
         (Proc::Deriv { mem }, _) => {
             let mem = memory(mem);
-            quote!(#mem.next(#(#operands),*, dt))
+            let args = commas(operands.chain([quote!(dt)]));
+            cat(quote!(#mem.next), parens(args))
         }
         (_, Some(f)) => {
             let f = ident(f);
             let y = a.proc.reads_target().then_some(y);
             let dt = a.proc.takes_dt().then(|| quote!(dt));
-            let args = y.into_iter().chain(operands).chain(dt);
-            quote!(::sit_runtime::#f(#(#args),*))
+            let args = commas(y.into_iter().chain(operands).chain(dt));
+            cat(quote!(::sit_runtime::#f), parens(args))
         }
-        (_, None) => quote!(#(#operands)*),
+        (_, None) => operands.collect(),
     }
 }
 
@@ -485,10 +470,16 @@ enum Guard {
     Above,
 }
 
-/// Where the `otherwise` flags of `step` live.
+/// Where the `otherwise` flags of `step` live, and which locals the rules generated
+/// with it use (a piece of a chunked `step` takes `dt` and `fired` only if it uses them).
+#[derive(Default)]
 struct Flags<'u> {
     /// In a chunked `step`, each flag's slot in the array `fired`; `None` for locals.
     slots: Option<&'u [Option<usize>]>,
+    /// Whether a rule calls its procedure with the local `dt`.
+    uses_dt: Cell<bool>,
+    /// Whether a rule reads or sets a flag of the array `fired`.
+    uses_fired: Cell<bool>,
 }
 
 impl Flags<'_> {
@@ -496,6 +487,7 @@ impl Flags<'_> {
     fn flag(&self, k: usize) -> TokenStream {
         match self.slots {
             Some(slots) => {
+                self.uses_fired.set(true);
                 let j = slots.get(k).copied().flatten().unwrap_or(0);
                 let j = Literal::usize_unsuffixed(j);
                 quote!(fired[#j])

@@ -2,6 +2,7 @@
 
 use crate::names::ident;
 use crate::plan::Plan;
+use crate::tokens::{cat, commas, parens};
 use proc_macro2::TokenStream;
 use quote::quote;
 use sit_parser::ir::{ArithOp, CmpOp, ModelId};
@@ -87,15 +88,15 @@ impl ExprGen<'_> {
             }
             Term::Neg(a) => {
                 let t = self.unary_operand(a);
-                (quote!(-#t), Prec::Unary)
+                (cat(quote!(-), t), Prec::Unary)
             }
             Term::Not(a) => {
                 let t = self.unary_operand(a);
-                (quote!(!#t), Prec::Unary)
+                (cat(quote!(!), t), Prec::Unary)
             }
             Term::Arith(ArithOp::Pow, a, b) => {
-                let (a, b) = (self.expr(a), self.expr(b));
-                atom(quote!(::sit_runtime::math::pow(#a, #b)))
+                let args = commas([self.expr(a), self.expr(b)]);
+                atom(cat(quote!(::sit_runtime::math::pow), parens(args)))
             }
             Term::Arith(op, a, b) => {
                 let (tok, prec) = match op {
@@ -127,13 +128,13 @@ impl ExprGen<'_> {
             },
             Term::Call(f, args) => {
                 let name = ident(f.name());
-                let args = args.iter().map(|a| self.expr(a));
+                let args = commas(args.iter().map(|a| self.expr(a)));
                 let path = if f.is_math() {
                     quote!(::sit_runtime::math::#name)
                 } else {
                     quote!(::sit_runtime::#name)
                 };
-                atom(quote!(#path(#(#args),*)))
+                atom(cat(path, parens(args)))
             }
         }
     }
@@ -176,7 +177,7 @@ impl ExprGen<'_> {
     /// and `!(a && b)` keep the tree's meaning.
     fn unary_operand(&self, a: &Term) -> TokenStream {
         let (t, p) = self.lower(a);
-        if p == Prec::Atom { t } else { quote!((#t)) }
+        if p == Prec::Atom { t } else { parens(t) }
     }
 
     /// `a op b` with the operands parenthesised where the tree requires it: the left one
@@ -194,12 +195,12 @@ impl ExprGen<'_> {
         let (at, ap) = self.lower(a);
         let (bt, bp) = self.lower(b);
         let at = if ap < prec || (non_assoc && ap == prec) {
-            quote!((#at))
+            parens(at)
         } else {
             at
         };
-        let bt = if bp <= prec { quote!((#bt)) } else { bt };
-        (quote!(#at #op #bt), prec)
+        let bt = if bp <= prec { parens(bt) } else { bt };
+        (cat(cat(at, op), bt), prec)
     }
 }
 

@@ -38,6 +38,7 @@ mod names;
 mod plan;
 mod provenance;
 mod table;
+mod tokens;
 
 pub use build::{Builder, compile_to_out_dir, sit_files, write_if_changed};
 
