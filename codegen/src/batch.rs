@@ -19,6 +19,7 @@
 //! same tree, so the same operations in the same order). Reset and the conversions to and
 //! from the scalar model go lane by lane through the scalar struct's own `reset`.
 
+use crate::ast;
 use crate::body::{call, fired_ident};
 use crate::expr::{ExprGen, Prec, Storage};
 use crate::items::allowance;
@@ -26,7 +27,7 @@ use crate::names::{ident, is_camel_case};
 use crate::plan::Plan;
 use crate::provenance::{Comments, Provenance};
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 use sit_parser::ir::{ModelId, Ty, VarKind};
 use sit_parser::lower::{self, Assign, FlagUse, Reads, Stmt};
 
@@ -456,10 +457,14 @@ impl StepGen<'_, '_> {
     fn assign(&mut self, a: &Assign, mask: Option<&Ident>) -> TokenStream {
         let names = &self.g.plan.names[self.g.model];
         let y = ident(&names.vars[a.target]);
-        let rhs = call(a, &self.g, quote!(self.#y[i]), |mem| {
-            let mem = ident(&names.mems[mem]);
-            quote!(self.#mem[i])
+        let lane = |f| {
+            let field = ast::field(ast::path(false, &["self"]), f);
+            ast::index(field, ast::path(false, &["i"]))
+        };
+        let rhs = call(a, &self.g, lane(y.clone()), |mem| {
+            lane(ident(&names.mems[mem]))
         });
+        let rhs = rhs.into_token_stream();
         let body = match (mask, a.proc.has_memory()) {
             (None, _) => quote!(self.#y[i] = #rhs;),
             // The memory may change only where the rule runs: a real branch.

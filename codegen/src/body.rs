@@ -4,8 +4,8 @@ use crate::expr::{ExprGen, Storage};
 use crate::names::ident;
 use crate::plan::{Plan, step_pieces};
 use crate::provenance::{Comments, Provenance};
-use crate::tokens::{cat, commas, group, parens};
-use proc_macro2::{Delimiter, Ident, Literal, TokenStream};
+use crate::ast;
+use proc_macro2::{Delimiter, Group, Ident, Literal, TokenStream, TokenTree};
 use std::cell::Cell;
 use quote::{format_ident, quote};
 use sit_parser::Span;
@@ -119,20 +119,22 @@ impl BodyGen<'_, '_> {
     }
 
     /// The statements re-applying a submodel's param bindings and resetting it.
-    fn reset_sub(&self, link: &lower::SubLink) -> TokenStream {
+    fn reset_sub(&self, link: &lower::SubLink) -> Vec<syn::Stmt> {
         let names = &self.plan.names[self.model];
         let f = ident(&names.subs[link.sub]);
         let g = self.exprs(quote!(self));
         let sub_names = &self.plan.names[link.model];
-        let binds = link.params.iter().map(|b| {
-            let v = ident(&sub_names.vars[b.var]);
-            let value = g.expr(&b.value);
-            quote!(self.#f.#v = #value;)
-        });
-        quote! {
-            #(#binds)*
-            self.#f.reset();
-        }
+        let sub = || ast::field(self_expr(), f.clone());
+        let mut out: Vec<syn::Stmt> = link
+            .params
+            .iter()
+            .map(|b| {
+                let v = ident(&sub_names.vars[b.var]);
+                ast::assign(ast::field(sub(), v), g.ast(&b.value))
+            })
+            .collect();
+        out.push(ast::semi(ast::method(sub(), ast::id("reset"), [])));
+        out
     }
 
     /// The body of `reset()`, in the order of the lowering.
@@ -141,7 +143,8 @@ impl BodyGen<'_, '_> {
         let names = &self.plan.names[self.model];
         let mut out = Vec::new();
         for link in &low.subs {
-            out.push(self.reset_sub(link));
+            let stmts = self.reset_sub(link);
+            out.push(quote!(#(#stmts)*));
         }
         for link in &low.subs {
             let on = ident(&names.sub_on[link.sub]);
@@ -297,7 +300,8 @@ impl BodyGen<'_, '_> {
                     #[inline(never)]
                     fn #part(&mut self, #dt_arg: f64 #param)
                 };
-                method.extend([group(Delimiter::Brace, rules)]);
+                let rules = self.comments.splice(rules);
+                method.extend([TokenTree::Group(Group::new(Delimiter::Brace, rules))]);
                 methods.push(method);
             }
             let time = ident(&names.time);
@@ -308,7 +312,7 @@ impl BodyGen<'_, '_> {
             };
         }
         let rules = self.stmts(&low.body, None, &Flags::default());
-        out.push(rules);
+        out.push(self.comments.splice(rules));
         // 4. Time.
         let time = ident(&names.time);
         out.push(quote!(self.#time += dt;));
@@ -319,10 +323,10 @@ impl BodyGen<'_, '_> {
     }
 
     /// Statements of the body; `guard` is where the enclosing guard's comment stands.
-    fn stmts(&mut self, body: &[Stmt], guard: Option<Guard>, ctx: &Flags<'_>) -> TokenStream {
-        let mut out = TokenStream::new();
+    fn stmts(&mut self, body: &[Stmt], guard: Option<Guard>, ctx: &Flags<'_>) -> Vec<syn::Stmt> {
+        let mut out = Vec::new();
         for s in body {
-            out.extend(self.stmt(s, guard, ctx));
+            self.stmt(s, guard, ctx, &mut out);
         }
         out
     }
@@ -331,22 +335,21 @@ impl BodyGen<'_, '_> {
         Guard::Line(span.file, self.prov.line(span))
     }
 
-    fn stmt(&mut self, s: &Stmt, guard: Option<Guard>, ctx: &Flags<'_>) -> TokenStream {
+    /// Appends the statements of `s` to `out`.
+    fn stmt(&mut self, s: &Stmt, guard: Option<Guard>, ctx: &Flags<'_>, out: &mut Vec<syn::Stmt>) {
         let prov = self.prov;
         let names = &self.plan.names[self.model];
         match s {
             Stmt::Assign(a) => {
-                let c = self.rule_comment(a.span);
-                let assign = self.assign(a, ctx);
-                cat(c, assign)
+                out.push(self.rule_comment(a.span));
+                self.assign(a, ctx, out);
             }
             Stmt::Otherwise { assign, fired } => {
-                let c = self.rule_comment(assign.span);
-                let body = self.assign(assign, ctx);
-                let f = ctx.flag(*fired);
-                let mut out = cat(c, quote!(if !#f));
-                out.extend([group(Delimiter::Brace, body)]);
-                out
+                out.push(self.rule_comment(assign.span));
+                let mut body = Vec::new();
+                self.assign(assign, ctx, &mut body);
+                let not = ast::unary(syn::UnOp::Not(Default::default()), ctx.flag(*fired));
+                out.push(ast::if_(not, body));
             }
             Stmt::If {
                 cond,
@@ -354,8 +357,8 @@ impl BodyGen<'_, '_> {
                 one_rule,
                 span,
             } => {
-                let c = self.comments.marker(prov.guard_note(s));
-                let cond = self.exprs(quote!(self)).expr(cond);
+                out.push(self.comments.marker_stmt(prov.guard_note(s)));
+                let cond = self.exprs(quote!(self)).ast(cond);
                 let then = if *one_rule {
                     // The rule's comment is already above the `if`.
                     self.stmts_quiet(then, ctx)
@@ -363,75 +366,72 @@ impl BodyGen<'_, '_> {
                     let inner = Some(self.where_(*span));
                     self.stmts(then, inner, ctx)
                 };
-                let mut out = cat(c, quote!(if));
-                out.extend(cond);
-                out.extend([group(Delimiter::Brace, then)]);
-                out
+                out.push(ast::if_(cond, then));
             }
             Stmt::SetFlag { var, value, span } => {
-                let c = self.action_comment(*span, guard);
+                out.extend(self.action_comment(*span, guard));
                 let f = ident(&names.vars[*var]);
-                quote!(#c self.#f = #value;)
+                out.push(ast::assign(ast::field(self_expr(), f), ast::bool_lit(*value)));
             }
             Stmt::Switch { sub, on, span } => {
-                let c = self.action_comment(*span, guard);
+                out.extend(self.action_comment(*span, guard));
                 let f = ident(&names.sub_on[*sub]);
-                quote!(#c self.#f = #on;)
+                out.push(ast::assign(ast::field(self_expr(), f), ast::bool_lit(*on)));
             }
             Stmt::Reset { sub, span } => {
-                let c = self.action_comment(*span, guard);
-                let reset = self.reset_sub(&self.lowered.subs[*sub]);
-                cat(c, reset)
+                out.extend(self.action_comment(*span, guard));
+                out.extend(self.reset_sub(&self.lowered.subs[*sub]));
             }
         }
     }
 
     /// The statements of a guard written on one rule, whose comment is above the `if`.
-    fn stmts_quiet(&mut self, body: &[Stmt], ctx: &Flags<'_>) -> TokenStream {
-        let mut out = TokenStream::new();
+    fn stmts_quiet(&mut self, body: &[Stmt], ctx: &Flags<'_>) -> Vec<syn::Stmt> {
+        let mut out = Vec::new();
         for s in body {
-            out.extend(match s {
-                Stmt::Assign(a) => self.assign(a, ctx),
-                other => self.stmt(other, Some(Guard::Above), ctx),
-            });
+            match s {
+                Stmt::Assign(a) => self.assign(a, ctx, &mut out),
+                other => self.stmt(other, Some(Guard::Above), ctx, &mut out),
+            }
         }
         out
     }
 
     /// `// hoop.sit:12: Fy = k_press * defl when braking;`
-    fn rule_comment(&mut self, span: Span) -> TokenStream {
-        self.comments.marker(self.prov.rule_note(span))
+    fn rule_comment(&mut self, span: Span) -> syn::Stmt {
+        self.comments.marker_stmt(self.prov.rule_note(span))
     }
 
     /// A comment for a σ action, unless it is on the line of its guard.
-    fn action_comment(&mut self, span: Span, guard: Option<Guard>) -> TokenStream {
+    fn action_comment(&mut self, span: Span, guard: Option<Guard>) -> Option<syn::Stmt> {
         if guard == Some(Guard::Above) || guard == Some(self.where_(span)) {
-            return TokenStream::new();
+            return None;
         }
-        self.comments.marker(self.prov.line_note(span))
+        Some(self.comments.marker_stmt(self.prov.line_note(span)))
     }
 
     /// `self.y = <rhs>;` and the `otherwise` bookkeeping, when a later rule reads it.
-    fn assign(&mut self, a: &Assign, ctx: &Flags<'_>) -> TokenStream {
+    fn assign(&mut self, a: &Assign, ctx: &Flags<'_>, out: &mut Vec<syn::Stmt>) {
         let names = &self.plan.names[self.model];
         let y = ident(&names.vars[a.target]);
         let g = self.exprs(quote!(self));
-        let rhs = call(a, &g, quote!(self.#y), |mem| {
-            let mem = ident(&names.mems[mem]);
-            quote!(self.#mem)
+        let target = ast::field(self_expr(), y);
+        let rhs = call(a, &g, target.clone(), |mem| {
+            ast::field(self_expr(), ident(&names.mems[mem]))
         });
         if a.proc.takes_dt() {
             ctx.uses_dt.set(true);
         }
-        let mut out = quote!(self.#y =);
-        out.extend(rhs);
-        out.extend(quote!(;));
+        out.push(ast::assign(target, rhs));
         if let Some(k) = a.sets {
-            let f = ctx.flag(k);
-            out.extend(quote!(#f = true;));
+            out.push(ast::assign(ctx.flag(k), ast::bool_lit(true)));
         }
-        out
     }
+}
+
+/// `self`.
+fn self_expr() -> syn::Expr {
+    ast::path(false, &["self"])
 }
 
 /// The value of a δ rule: its procedure called on its operands, the target read as
@@ -439,24 +439,25 @@ impl BodyGen<'_, '_> {
 pub(crate) fn call(
     a: &Assign,
     g: &ExprGen<'_>,
-    y: TokenStream,
-    memory: impl Fn(usize) -> TokenStream,
-) -> TokenStream {
-    let operands = a.operands.iter().map(|x| g.expr(x));
+    y: syn::Expr,
+    memory: impl Fn(usize) -> syn::Expr,
+) -> syn::Expr {
+    let mut operands = a.operands.iter().map(|x| g.ast(x));
+    let dt = || ast::path(false, &["dt"]);
     match (a.proc, a.proc.runtime()) {
         (Proc::Deriv { mem }, _) => {
-            let mem = memory(mem);
-            let args = commas(operands.chain([quote!(dt)]));
-            cat(quote!(#mem.next), parens(args))
+            ast::method(memory(mem), ast::id("next"), operands.chain([dt()]))
         }
         (_, Some(f)) => {
-            let f = ident(f);
+            let f = ast::path_of(true, [ast::id("sit_runtime"), ident(f)]);
             let y = a.proc.reads_target().then_some(y);
-            let dt = a.proc.takes_dt().then(|| quote!(dt));
-            let args = commas(y.into_iter().chain(operands).chain(dt));
-            cat(quote!(::sit_runtime::#f), parens(args))
+            let dt = a.proc.takes_dt().then(dt);
+            ast::call(f, y.into_iter().chain(operands).chain(dt))
         }
-        (_, None) => operands.collect(),
+        // The lowering gives a plain expression exactly one operand.
+        (_, None) => operands
+            .next()
+            .expect("a plain expression has one operand"),
     }
 }
 
@@ -484,18 +485,14 @@ struct Flags<'u> {
 
 impl Flags<'_> {
     /// The place of flag `k`: the local `fired_k`, or `fired[j]` in a chunked `step`.
-    fn flag(&self, k: usize) -> TokenStream {
+    fn flag(&self, k: usize) -> syn::Expr {
         match self.slots {
             Some(slots) => {
                 self.uses_fired.set(true);
                 let j = slots.get(k).copied().flatten().unwrap_or(0);
-                let j = Literal::usize_unsuffixed(j);
-                quote!(fired[#j])
+                ast::index(ast::path(false, &["fired"]), ast::usize_lit(j))
             }
-            None => {
-                let f = fired_ident(k);
-                quote!(#f)
-            }
+            None => ast::path_of(false, [fired_ident(k)]),
         }
     }
 }

@@ -1,10 +1,11 @@
 //! Lowered terms to Rust tokens, operation for operation, parenthesised by the tree, for struct fields or lanes.
 
+use crate::ast;
 use crate::names::ident;
 use crate::plan::Plan;
-use crate::tokens::{cat, commas, parens};
-use proc_macro2::TokenStream;
-use quote::quote;
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::{BinOp, Expr, UnOp};
 use sit_parser::ir::{ArithOp, CmpOp, ModelId};
 use sit_parser::lower::{Place, Slot, Term};
 
@@ -63,104 +64,130 @@ pub(crate) struct ExprGen<'a> {
 impl ExprGen<'_> {
     /// The tokens of `t`.
     pub(crate) fn expr(&self, t: &Term) -> TokenStream {
-        self.lower(t).0
+        self.ast(t).into_token_stream()
+    }
+
+    /// The syntax tree of `t`.
+    pub(crate) fn ast(&self, t: &Term) -> Expr {
+        self.lower_ast(t).0
     }
 
     /// The tokens of `t` and their binding strength.
     pub(crate) fn lower(&self, t: &Term) -> (TokenStream, Prec) {
-        let atom = |t: TokenStream| (t, Prec::Atom);
+        let (e, prec) = self.lower_ast(t);
+        (e.into_token_stream(), prec)
+    }
+
+    /// The syntax tree of `t` and its binding strength.
+    fn lower_ast(&self, t: &Term) -> (Expr, Prec) {
+        let atom = |e: Expr| (e, Prec::Atom);
         match t {
             Term::Num(v) => num(*v),
-            Term::Bool(b) => atom(quote!(#b)),
-            Term::Read(p) => atom(self.place(p)),
+            Term::Bool(b) => atom(ast::bool_lit(*b)),
+            Term::Read(p) => atom(self.place_ast(p)),
             Term::Derived(p) => {
-                let (base, model) = self.base(&p.path);
+                let (base, model) = self.base_ast(&p.path);
                 let Slot::Var(v) = p.slot else {
-                    return atom(self.place(p));
+                    return atom(self.place_ast(p));
                 };
                 let f = ident(&self.plan.names[model].vars[v]);
-                atom(quote!(#base.#f()))
+                atom(ast::method(base, f, []))
             }
             Term::Cond(path, c) => {
-                let (base, model) = self.base(path);
+                let (base, model) = self.base_ast(path);
                 let f = ident(&self.plan.names[model].conds[*c]);
-                atom(quote!(#base.#f()))
+                atom(ast::method(base, f, []))
             }
-            Term::Neg(a) => {
-                let t = self.unary_operand(a);
-                (cat(quote!(-), t), Prec::Unary)
-            }
-            Term::Not(a) => {
-                let t = self.unary_operand(a);
-                (cat(quote!(!), t), Prec::Unary)
-            }
+            Term::Neg(a) => (
+                ast::unary(UnOp::Neg(Default::default()), self.unary_operand(a)),
+                Prec::Unary,
+            ),
+            Term::Not(a) => (
+                ast::unary(UnOp::Not(Default::default()), self.unary_operand(a)),
+                Prec::Unary,
+            ),
             Term::Arith(ArithOp::Pow, a, b) => {
-                let args = commas([self.expr(a), self.expr(b)]);
-                atom(cat(quote!(::sit_runtime::math::pow), parens(args)))
+                let args = [self.ast(a), self.ast(b)];
+                let pow = ast::path(true, &["sit_runtime", "math", "pow"]);
+                atom(ast::call(pow, args))
             }
             Term::Arith(op, a, b) => {
-                let (tok, prec) = match op {
-                    ArithOp::Add => (quote!(+), Prec::Add),
-                    ArithOp::Sub => (quote!(-), Prec::Add),
-                    ArithOp::Mul => (quote!(*), Prec::Mul),
-                    _ => (quote!(/), Prec::Mul),
+                let (op, prec) = match op {
+                    ArithOp::Add => (BinOp::Add(Default::default()), Prec::Add),
+                    ArithOp::Sub => (BinOp::Sub(Default::default()), Prec::Add),
+                    ArithOp::Mul => (BinOp::Mul(Default::default()), Prec::Mul),
+                    _ => (BinOp::Div(Default::default()), Prec::Mul),
                 };
-                self.binary(tok, prec, a, b, false)
+                self.binary(op, prec, a, b, false)
             }
             Term::Cmp(op, a, b) => {
-                let tok = match op {
-                    CmpOp::Lt => quote!(<),
-                    CmpOp::Le => quote!(<=),
-                    CmpOp::Gt => quote!(>),
-                    CmpOp::Ge => quote!(>=),
-                    CmpOp::Eq => quote!(==),
-                    CmpOp::Ne => quote!(!=),
+                let op = match op {
+                    CmpOp::Lt => BinOp::Lt(Default::default()),
+                    CmpOp::Le => BinOp::Le(Default::default()),
+                    CmpOp::Gt => BinOp::Gt(Default::default()),
+                    CmpOp::Ge => BinOp::Ge(Default::default()),
+                    CmpOp::Eq => BinOp::Eq(Default::default()),
+                    CmpOp::Ne => BinOp::Ne(Default::default()),
                 };
-                self.binary(tok, Prec::Cmp, a, b, true)
+                self.binary(op, Prec::Cmp, a, b, true)
             }
             Term::And(a, b) => match self.storage {
-                Storage::Fields => self.binary(quote!(&&), Prec::And, a, b, false),
-                Storage::Lanes => self.binary(quote!(&), Prec::BitAnd, a, b, false),
+                Storage::Fields => self.binary(BinOp::And(Default::default()), Prec::And, a, b, false),
+                Storage::Lanes => {
+                    self.binary(BinOp::BitAnd(Default::default()), Prec::BitAnd, a, b, false)
+                }
             },
             Term::Or(a, b) => match self.storage {
-                Storage::Fields => self.binary(quote!(||), Prec::Or, a, b, false),
-                Storage::Lanes => self.binary(quote!(|), Prec::BitOr, a, b, false),
+                Storage::Fields => self.binary(BinOp::Or(Default::default()), Prec::Or, a, b, false),
+                Storage::Lanes => {
+                    self.binary(BinOp::BitOr(Default::default()), Prec::BitOr, a, b, false)
+                }
             },
             Term::Call(f, args) => {
-                let name = ident(f.name());
-                let args = commas(args.iter().map(|a| self.expr(a)));
-                let path = if f.is_math() {
-                    quote!(::sit_runtime::math::#name)
+                let scope: &[&str] = if f.is_math() {
+                    &["sit_runtime", "math"]
                 } else {
-                    quote!(::sit_runtime::#name)
+                    &["sit_runtime"]
                 };
-                atom(cat(path, parens(args)))
+                let segments = scope.iter().map(|s| ast::id(s)).chain([ident(f.name())]);
+                let args = args.iter().map(|a| self.ast(a));
+                atom(ast::call(ast::path_of(true, segments), args))
             }
         }
     }
 
     /// The instance at `path` (`self.roll.wheel`) and its model.
     pub(crate) fn base(&self, path: &[usize]) -> (TokenStream, ModelId) {
-        let mut base = self.recv.clone();
+        let (base, model) = self.base_ast(path);
+        (base.into_token_stream(), model)
+    }
+
+    /// The syntax tree of the instance at `path`, and its model.
+    fn base_ast(&self, path: &[usize]) -> (Expr, ModelId) {
+        let recv = self.recv.clone().into_iter().filter_map(|t| match t {
+            TokenTree::Ident(i) => Some(i),
+            _ => None,
+        });
+        let mut base = ast::path_of(false, recv);
         let mut model = self.model;
         for &s in path {
             let f = ident(&self.plan.names[model].subs[s]);
-            base = quote!(#base.#f);
+            base = ast::field(base, f);
             model = self.plan.program.models[model].subs[s].model;
         }
         (base, model)
     }
 
-    /// Reading the stored value `p`.
-    pub(crate) fn place(&self, p: &Place) -> TokenStream {
-        let (base, model) = self.base(&p.path);
+    /// The syntax tree of reading the stored value `p`.
+    fn place_ast(&self, p: &Place) -> Expr {
+        let (base, model) = self.base_ast(&p.path);
         let n = &self.plan.names[model];
         let f = match p.slot {
             Slot::Var(v) => ident(&n.vars[v]),
             // A submodel's event field is private to its struct's impl.
             Slot::Event(e) if self.storage == Storage::Fields && !p.path.is_empty() => {
                 let f = ident(&n.events[e]);
-                return quote!(#base.#f());
+                return ast::method(base, f, []);
             }
             Slot::Event(e) => ident(&n.event_fields[e]),
             Slot::On(s) => ident(&n.sub_on[s]),
@@ -168,57 +195,49 @@ impl ExprGen<'_> {
             Slot::Dt => ident(&n.dt),
         };
         match self.storage {
-            Storage::Fields => quote!(#base.#f),
-            Storage::Lanes => quote!(#base.#f[i]),
+            Storage::Fields => ast::field(base, f),
+            Storage::Lanes => ast::index(ast::field(base, f), ast::path(false, &["i"])),
         }
     }
 
     /// The operand of `-` or `!`: parenthesised unless it is an atom, so that `-(-x)`
     /// and `!(a && b)` keep the tree's meaning.
-    fn unary_operand(&self, a: &Term) -> TokenStream {
-        let (t, p) = self.lower(a);
-        if p == Prec::Atom { t } else { parens(t) }
+    fn unary_operand(&self, a: &Term) -> Expr {
+        let (e, p) = self.lower_ast(a);
+        if p == Prec::Atom { e } else { ast::paren(e) }
     }
 
     /// `a op b` with the operands parenthesised where the tree requires it: the left one
     /// when it binds more loosely, the right one also at equal strength (the tree's
     /// grouping is kept, even where the algebra would allow regrouping), and both at
     /// equal strength for comparisons, which do not chain in Rust.
-    fn binary(
-        &self,
-        op: TokenStream,
-        prec: Prec,
-        a: &Term,
-        b: &Term,
-        non_assoc: bool,
-    ) -> (TokenStream, Prec) {
-        let (at, ap) = self.lower(a);
-        let (bt, bp) = self.lower(b);
+    fn binary(&self, op: BinOp, prec: Prec, a: &Term, b: &Term, non_assoc: bool) -> (Expr, Prec) {
+        let (at, ap) = self.lower_ast(a);
+        let (bt, bp) = self.lower_ast(b);
         let at = if ap < prec || (non_assoc && ap == prec) {
-            parens(at)
+            ast::paren(at)
         } else {
             at
         };
-        let bt = if bp <= prec { parens(bt) } else { bt };
-        (cat(cat(at, op), bt), prec)
+        let bt = if bp <= prec { ast::paren(bt) } else { bt };
+        (ast::binary(at, op, bt), prec)
     }
 }
 
 /// A real literal: `-x` for negative values (`-0.0` included), named constants for
 /// infinities and NaN.
-fn num(v: f64) -> (TokenStream, Prec) {
+fn num(v: f64) -> (Expr, Prec) {
     if v.is_nan() {
-        return (quote!(f64::NAN), Prec::Atom);
+        return (ast::path(false, &["f64", "NAN"]), Prec::Atom);
     }
     let lit = if v.is_infinite() {
-        quote!(f64::INFINITY)
+        ast::path(false, &["f64", "INFINITY"])
     } else {
         let text = float_text(v.abs());
-        let lit = syn::LitFloat::new(&text, proc_macro2::Span::call_site());
-        quote!(#lit)
+        ast::lit(syn::Lit::Float(syn::LitFloat::new(&text, proc_macro2::Span::call_site())))
     };
     if v.is_sign_negative() {
-        (quote!(-#lit), Prec::Unary)
+        (ast::unary(UnOp::Neg(Default::default()), lit), Prec::Unary)
     } else {
         (lit, Prec::Atom)
     }

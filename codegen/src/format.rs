@@ -1,6 +1,6 @@
 //! Tokens to the final text: prettyplease, blank lines between items, comment markers.
 
-use crate::provenance::{Comments, MARKER};
+use crate::provenance::{Comments, MARKER, SPLICE};
 use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 
 /// Why tokens could not be formatted (a bug of the generator, never of the model).
@@ -16,16 +16,19 @@ pub(crate) struct FormatError(pub String);
 /// printing the whole file at once). Each syntax tree is dropped once printed, so at most
 /// one function's tree is alive rather than the whole file's: for a model of 10 000
 /// rules, whose `impl` holds most of the file, that was most of the memory `emit` used.
-pub(crate) fn format(tokens: TokenStream, comments: &Comments) -> Result<String, FormatError> {
+///
+/// A statement `__sit_stmts!(N);` at the top of a method's body is replaced by the
+/// statements `comments.stmts[N]`, built as syntax trees rather than parsed.
+pub(crate) fn format(tokens: TokenStream, comments: &mut Comments) -> Result<String, FormatError> {
     let mut pretty = String::new();
     for item in split_items(tokens) {
-        print_item(item, &mut pretty)?;
+        print_item(item, comments, &mut pretty)?;
     }
     Ok(post_process(&pretty, comments))
 }
 
 /// Appends the text of one top-level item; an `impl` block is printed item by item.
-fn print_item(item: Piece, out: &mut String) -> Result<(), FormatError> {
+fn print_item(item: Piece, comments: &mut Comments, out: &mut String) -> Result<(), FormatError> {
     let parse_err = |e: syn::Error| FormatError(e.to_string());
     let Piece {
         mut tokens,
@@ -47,7 +50,12 @@ fn print_item(item: Piece, out: &mut String) -> Result<(), FormatError> {
         .unwrap_or_default();
     let header = Group::new(Delimiter::Brace, first);
     tokens.push(TokenTree::Group(header));
-    let item: syn::Item = syn::parse2(tokens.into_iter().collect()).map_err(parse_err)?;
+    let mut item: syn::Item = syn::parse2(tokens.into_iter().collect()).map_err(parse_err)?;
+    if let syn::Item::Impl(imp) = &mut item {
+        for member in &mut imp.items {
+            splice(member, comments)?;
+        }
+    }
     let text = unparse_item(item);
     let Some(open) = text.strip_suffix("}\n") else {
         out.push_str(&text);
@@ -58,8 +66,9 @@ fn print_item(item: Piece, out: &mut String) -> Result<(), FormatError> {
     // the `impl` line and the closing brace of the block it is printed in.
     let empty: syn::ItemImpl = syn::parse_quote!(impl S {});
     for member in members {
-        let member: syn::ImplItem =
+        let mut member: syn::ImplItem =
             syn::parse2(member.tokens.into_iter().collect()).map_err(parse_err)?;
+        splice(&mut member, comments)?;
         let block = unparse_item(syn::Item::Impl(syn::ItemImpl {
             items: vec![member],
             ..empty.clone()
@@ -71,6 +80,38 @@ fn print_item(item: Piece, out: &mut String) -> Result<(), FormatError> {
         out.push_str(inner);
     }
     out.push_str("}\n");
+    Ok(())
+}
+
+/// Replaces the splice statements at the top of a method's body by their statements.
+fn splice(member: &mut syn::ImplItem, comments: &mut Comments) -> Result<(), FormatError> {
+    let syn::ImplItem::Fn(f) = member else {
+        return Ok(());
+    };
+    let is_splice = |s: &syn::Stmt| matches!(s, syn::Stmt::Macro(m) if m.mac.path.is_ident(SPLICE));
+    if !f.block.stmts.iter().any(is_splice) {
+        return Ok(());
+    }
+    let mut stmts = Vec::new();
+    for s in std::mem::take(&mut f.block.stmts) {
+        let syn::Stmt::Macro(m) = &s else {
+            stmts.push(s);
+            continue;
+        };
+        if !m.mac.path.is_ident(SPLICE) {
+            stmts.push(s);
+            continue;
+        }
+        let spliced = m
+            .mac
+            .parse_body::<syn::LitInt>()
+            .ok()
+            .and_then(|n| n.base10_parse::<usize>().ok())
+            .and_then(|n| comments.stmts.get_mut(n))
+            .ok_or_else(|| FormatError(format!("a splice without statements: {}", m.mac.tokens)))?;
+        stmts.append(spliced);
+    }
+    f.block.stmts = stmts;
     Ok(())
 }
 
@@ -248,7 +289,7 @@ mod tests {
         };
         let whole = prettyplease::unparse(&syn::parse2(tokens.clone()).unwrap());
         assert_eq!(
-            format(tokens, &Comments::default()).unwrap(),
+            format(tokens, &mut Comments::default()).unwrap(),
             post_process(&whole, &Comments::default())
         );
     }

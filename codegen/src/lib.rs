@@ -28,6 +28,7 @@
 //! assert!(code.contains("pub fn step(&mut self, dt: f64)"));
 //! ```
 
+mod ast;
 mod batch;
 mod body;
 mod build;
@@ -38,7 +39,6 @@ mod names;
 mod plan;
 mod provenance;
 mod table;
-mod tokens;
 
 pub use build::{Builder, compile_to_out_dir, sit_files, write_if_changed};
 
@@ -179,7 +179,7 @@ pub fn generate(program: &Program, opts: &Options) -> Result<String, Error> {
     for &id in &plan.emit {
         tokens.extend(items::model_items(&plan, id, &prov, &mut comments)?);
     }
-    let body = format::format(tokens, &comments).map_err(|e| Error::Internal(e.0))?;
+    let body = format::format(tokens, &mut comments).map_err(|e| Error::Internal(e.0))?;
     let root = program
         .sources
         .files
@@ -198,7 +198,7 @@ pub fn generate(program: &Program, opts: &Options) -> Result<String, Error> {
         for &id in &plan.emit {
             tokens.extend(batch::batch_items(&plan, id, &prov, &mut comments)?);
         }
-        let batch = format::format(tokens, &comments).map_err(|e| Error::Internal(e.0))?;
+        let batch = format::format(tokens, &mut comments).map_err(|e| Error::Internal(e.0))?;
         code.push('\n');
         code.push_str(&batch);
     }

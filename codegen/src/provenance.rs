@@ -5,7 +5,7 @@
 //! formatting (see `format.rs`); doc lines are `#[doc]` attributes, which prettyplease
 //! prints as `///` lines.
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Literal, TokenStream, TokenTree};
 use quote::quote;
 use sit_parser::lower::Stmt;
 use sit_parser::{SourceMap, Span};
@@ -16,11 +16,18 @@ pub(crate) const MARKER: &str = "__sit_comment";
 /// Longest source excerpt shown in a comment or doc line, in characters.
 const MAX_EXCERPT: usize = 100;
 
-/// Comment texts of one generated file, referred to by marker statements.
-#[derive(Debug, Default)]
+/// The name of the statement standing for a list of statements built as syntax trees
+/// (`__sit_stmts!(N);`), which `format` replaces by them.
+pub(crate) const SPLICE: &str = "__sit_stmts";
+
+/// Comment texts of one generated file, referred to by marker statements, and the
+/// statements built as syntax trees, referred to by splice statements.
+#[derive(Default)]
 pub(crate) struct Comments {
     /// The texts, by marker number.
     pub texts: Vec<String>,
+    /// The statement lists, by splice number (taken when formatted).
+    pub stmts: Vec<Vec<syn::Stmt>>,
 }
 
 impl Comments {
@@ -29,6 +36,21 @@ impl Comments {
         let n = Literal::usize_unsuffixed(self.texts.len());
         self.texts.push(comment_safe(&text));
         let name = proc_macro2::Ident::new(MARKER, proc_macro2::Span::call_site());
+        quote!(#name!(#n);)
+    }
+
+    /// The marker statement of [`Comments::marker`], as a syntax tree.
+    pub(crate) fn marker_stmt(&mut self, text: String) -> syn::Stmt {
+        let n = Literal::usize_unsuffixed(self.texts.len());
+        self.texts.push(comment_safe(&text));
+        crate::ast::macro_stmt(MARKER, TokenTree::Literal(n).into())
+    }
+
+    /// A statement that `format` replaces by `stmts`.
+    pub(crate) fn splice(&mut self, stmts: Vec<syn::Stmt>) -> TokenStream {
+        let n = Literal::usize_unsuffixed(self.stmts.len());
+        self.stmts.push(stmts);
+        let name = proc_macro2::Ident::new(SPLICE, proc_macro2::Span::call_site());
         quote!(#name!(#n);)
     }
 }
