@@ -50,7 +50,9 @@ pub(crate) fn method(base: Expr, name: Ident, args: impl IntoIterator<Item = Exp
         method: name,
         turbofish: None,
         paren_token: Default::default(),
-        args: args.into_iter().collect::<Punctuated<Expr, syn::Token![,]>>(),
+        args: args
+            .into_iter()
+            .collect::<Punctuated<Expr, syn::Token![,]>>(),
     })
 }
 
@@ -107,7 +109,10 @@ pub(crate) fn bool_lit(b: bool) -> Expr {
 
 /// An unsuffixed integer literal.
 pub(crate) fn usize_lit(n: usize) -> Expr {
-    lit(Lit::Int(syn::LitInt::new(&n.to_string(), Span::call_site())))
+    lit(Lit::Int(syn::LitInt::new(
+        &n.to_string(),
+        Span::call_site(),
+    )))
 }
 
 /// `base[index]`.

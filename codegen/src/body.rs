@@ -1,16 +1,16 @@
 //! The bodies of `new`, `reset` and `step` on struct fields: the lowered model, statement for statement.
 
+use crate::ast;
 use crate::expr::{ExprGen, Storage};
 use crate::names::ident;
 use crate::plan::{Plan, step_pieces};
 use crate::provenance::{Comments, Provenance};
-use crate::ast;
 use proc_macro2::{Delimiter, Group, Ident, Literal, TokenStream, TokenTree};
-use std::cell::Cell;
 use quote::{format_ident, quote};
 use sit_parser::Span;
 use sit_parser::ir::{ModelId, Ty};
 use sit_parser::lower::{self, Assign, FlagUse, Proc, Stmt, Term};
+use std::cell::Cell;
 
 /// Generates the bodies of one model's functions.
 pub(crate) struct BodyGen<'a, 'c> {
@@ -371,7 +371,10 @@ impl BodyGen<'_, '_> {
             Stmt::SetFlag { var, value, span } => {
                 out.extend(self.action_comment(*span, guard));
                 let f = ident(&names.vars[*var]);
-                out.push(ast::assign(ast::field(self_expr(), f), ast::bool_lit(*value)));
+                out.push(ast::assign(
+                    ast::field(self_expr(), f),
+                    ast::bool_lit(*value),
+                ));
             }
             Stmt::Switch { sub, on, span } => {
                 out.extend(self.action_comment(*span, guard));
@@ -455,9 +458,7 @@ pub(crate) fn call(
             ast::call(f, y.into_iter().chain(operands).chain(dt))
         }
         // The lowering gives a plain expression exactly one operand.
-        (_, None) => operands
-            .next()
-            .expect("a plain expression has one operand"),
+        (_, None) => operands.next().expect("a plain expression has one operand"),
     }
 }
 

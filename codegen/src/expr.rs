@@ -5,9 +5,9 @@ use crate::names::ident;
 use crate::plan::Plan;
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
-use syn::{BinOp, Expr, UnOp};
 use sit_parser::ir::{ArithOp, CmpOp, ModelId};
 use sit_parser::lower::{Place, Slot, Term};
+use syn::{BinOp, Expr, UnOp};
 
 /// Binding strength of a generated Rust expression (higher binds tighter): Rust's own
 /// order, so that one table serves `&&`/`||` (struct fields) and `&`/`|` (lanes).
@@ -132,13 +132,17 @@ impl ExprGen<'_> {
                 self.binary(op, Prec::Cmp, a, b, true)
             }
             Term::And(a, b) => match self.storage {
-                Storage::Fields => self.binary(BinOp::And(Default::default()), Prec::And, a, b, false),
+                Storage::Fields => {
+                    self.binary(BinOp::And(Default::default()), Prec::And, a, b, false)
+                }
                 Storage::Lanes => {
                     self.binary(BinOp::BitAnd(Default::default()), Prec::BitAnd, a, b, false)
                 }
             },
             Term::Or(a, b) => match self.storage {
-                Storage::Fields => self.binary(BinOp::Or(Default::default()), Prec::Or, a, b, false),
+                Storage::Fields => {
+                    self.binary(BinOp::Or(Default::default()), Prec::Or, a, b, false)
+                }
                 Storage::Lanes => {
                     self.binary(BinOp::BitOr(Default::default()), Prec::BitOr, a, b, false)
                 }
@@ -234,7 +238,10 @@ fn num(v: f64) -> (Expr, Prec) {
         ast::path(false, &["f64", "INFINITY"])
     } else {
         let text = float_text(v.abs());
-        ast::lit(syn::Lit::Float(syn::LitFloat::new(&text, proc_macro2::Span::call_site())))
+        ast::lit(syn::Lit::Float(syn::LitFloat::new(
+            &text,
+            proc_macro2::Span::call_site(),
+        )))
     };
     if v.is_sign_negative() {
         (ast::unary(UnOp::Neg(Default::default()), lit), Prec::Unary)
