@@ -156,6 +156,30 @@ pub(crate) fn thread_jumps(ops: &mut [Op]) {
     }
 }
 
+/// `op` followed by `f[fl] = true` as one operation, if `op` stores a real value
+/// without a call and `fl` fits in 16 bits.
+pub(crate) fn with_flag(op: &Op, fl: Slot) -> Option<Op> {
+    let fl = u16::try_from(fl).ok()?;
+    Some(match *op {
+        Op::Copy { d, a } => Op::CopyF { fl, d, a },
+        Op::AddSS { d, a, b } => Op::AddSSF { fl, d, a, b },
+        Op::AddAS { d, b } => Op::AddASF { fl, d, b },
+        Op::AddSA { d, a } => Op::AddSAF { fl, d, a },
+        Op::SubSS { d, a, b } => Op::SubSSF { fl, d, a, b },
+        Op::SubAS { d, b } => Op::SubASF { fl, d, b },
+        Op::SubSA { d, a } => Op::SubSAF { fl, d, a },
+        Op::MulSS { d, a, b } => Op::MulSSF { fl, d, a, b },
+        Op::MulAS { d, b } => Op::MulASF { fl, d, b },
+        Op::MulSA { d, a } => Op::MulSAF { fl, d, a },
+        Op::DivSS { d, a, b } => Op::DivSSF { fl, d, a, b },
+        Op::DivAS { d, b } => Op::DivASF { fl, d, b },
+        Op::DivSA { d, a } => Op::DivSAF { fl, d, a },
+        Op::IntegralS { d, a, dt } => Op::IntegralSF { fl, d, a, dt },
+        Op::IntegralA { d, dt } => Op::IntegralAF { fl, d, dt },
+        _ => return None,
+    })
+}
+
 /// The operation calling `c`.
 pub(crate) fn call(c: Call) -> Op {
     Op::Call(Box::new(c))

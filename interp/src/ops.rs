@@ -64,6 +64,37 @@ pub(crate) enum Op {
     /// `integral(r[d], acc, r[dt])` stored to `r[d]`, then `integral(r[e], r[d],
     /// r[dt])` (a velocity, then the position it moves).
     Integral2A { d: Slot, e: Slot, dt: Slot },
+    /// [`Op::Copy`], then `f[fl] = true` (a rule that sets its `otherwise` flag; the
+    /// flag is a `u16`, so that the operation still takes 16 bytes).
+    CopyF { fl: u16, d: Slot, a: Slot },
+    /// [`Op::AddSS`], then `f[fl] = true`.
+    AddSSF { fl: u16, d: Slot, a: Slot, b: Slot },
+    /// [`Op::AddAS`], then `f[fl] = true`.
+    AddASF { fl: u16, d: Slot, b: Slot },
+    /// [`Op::AddSA`], then `f[fl] = true`.
+    AddSAF { fl: u16, d: Slot, a: Slot },
+    /// [`Op::SubSS`], then `f[fl] = true`.
+    SubSSF { fl: u16, d: Slot, a: Slot, b: Slot },
+    /// [`Op::SubAS`], then `f[fl] = true`.
+    SubASF { fl: u16, d: Slot, b: Slot },
+    /// [`Op::SubSA`], then `f[fl] = true`.
+    SubSAF { fl: u16, d: Slot, a: Slot },
+    /// [`Op::MulSS`], then `f[fl] = true`.
+    MulSSF { fl: u16, d: Slot, a: Slot, b: Slot },
+    /// [`Op::MulAS`], then `f[fl] = true`.
+    MulASF { fl: u16, d: Slot, b: Slot },
+    /// [`Op::MulSA`], then `f[fl] = true`.
+    MulSAF { fl: u16, d: Slot, a: Slot },
+    /// [`Op::DivSS`], then `f[fl] = true`.
+    DivSSF { fl: u16, d: Slot, a: Slot, b: Slot },
+    /// [`Op::DivAS`], then `f[fl] = true`.
+    DivASF { fl: u16, d: Slot, b: Slot },
+    /// [`Op::DivSA`], then `f[fl] = true`.
+    DivSAF { fl: u16, d: Slot, a: Slot },
+    /// [`Op::IntegralS`], then `f[fl] = true`.
+    IntegralSF { fl: u16, d: Slot, a: Slot, dt: Slot },
+    /// [`Op::IntegralA`], then `f[fl] = true`.
+    IntegralAF { fl: u16, d: Slot, dt: Slot },
     /// A call of a runtime function or procedure other than `integral` (boxed, so
     /// that an `Op` takes 16 bytes).
     Call(Box<Call>),
@@ -330,6 +361,66 @@ fn fast<'o>(
             Op::Integral2A { d, e, dt } => {
                 set!(d, integral(r!(d), acc, r!(dt)));
                 set!(e, integral(r!(e), acc, r!(dt)));
+            }
+            Op::CopyF { fl, d, a } => {
+                set!(d, r!(a));
+                f!(fl) = true;
+            }
+            Op::AddSSF { fl, d, a, b } => {
+                set!(d, r!(a) + r!(b));
+                f!(fl) = true;
+            }
+            Op::AddASF { fl, d, b } => {
+                set!(d, acc + r!(b));
+                f!(fl) = true;
+            }
+            Op::AddSAF { fl, d, a } => {
+                set!(d, r!(a) + acc);
+                f!(fl) = true;
+            }
+            Op::SubSSF { fl, d, a, b } => {
+                set!(d, r!(a) - r!(b));
+                f!(fl) = true;
+            }
+            Op::SubASF { fl, d, b } => {
+                set!(d, acc - r!(b));
+                f!(fl) = true;
+            }
+            Op::SubSAF { fl, d, a } => {
+                set!(d, r!(a) - acc);
+                f!(fl) = true;
+            }
+            Op::MulSSF { fl, d, a, b } => {
+                set!(d, r!(a) * r!(b));
+                f!(fl) = true;
+            }
+            Op::MulASF { fl, d, b } => {
+                set!(d, acc * r!(b));
+                f!(fl) = true;
+            }
+            Op::MulSAF { fl, d, a } => {
+                set!(d, r!(a) * acc);
+                f!(fl) = true;
+            }
+            Op::DivSSF { fl, d, a, b } => {
+                set!(d, r!(a) / r!(b));
+                f!(fl) = true;
+            }
+            Op::DivASF { fl, d, b } => {
+                set!(d, acc / r!(b));
+                f!(fl) = true;
+            }
+            Op::DivSAF { fl, d, a } => {
+                set!(d, r!(a) / acc);
+                f!(fl) = true;
+            }
+            Op::IntegralSF { fl, d, a, dt } => {
+                set!(d, integral(r!(d), r!(a), r!(dt)));
+                f!(fl) = true;
+            }
+            Op::IntegralAF { fl, d, dt } => {
+                set!(d, integral(r!(d), acc, r!(dt)));
+                f!(fl) = true;
             }
             Op::Check { a, site } => {
                 if !r!(a).is_finite() {

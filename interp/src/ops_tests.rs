@@ -344,3 +344,42 @@ fn copies_in_a_row() {
         same("k", i.get("k"), b * c, at);
     });
 }
+
+#[test]
+fn guarded_rules_set_their_flag_in_every_form() {
+    // A rule read by an `otherwise` sets its flag in its own operation (`..F`): each
+    // operand form of each operator, copies and integrals, taken (c < 2) or not (c
+    // is NaN), checked against plain Rust on the edge values.
+    type Form = (&'static str, &'static str, fn(f64, f64, f64) -> f64);
+    let forms: [Form; 15] = [
+        ("a", "CopyF", |a, _, _| a),
+        ("a + b", "AddSSF", |a, b, _| a + b),
+        ("a * b + c", "AddASF", |a, b, c| a * b + c),
+        ("c + a * b", "AddSAF", |a, b, c| c + a * b),
+        ("a - b", "SubSSF", |a, b, _| a - b),
+        ("a * b - c", "SubASF", |a, b, c| a * b - c),
+        ("c - a * b", "SubSAF", |a, b, c| c - a * b),
+        ("a * b", "MulSSF", |a, b, _| a * b),
+        ("(a + b) * c", "MulASF", |a, b, c| (a + b) * c),
+        ("c * (a + b)", "MulSAF", |a, b, c| c * (a + b)),
+        ("a / b", "DivSSF", |a, b, _| a / b),
+        ("(a + b) / c", "DivASF", |a, b, c| (a + b) / c),
+        ("c / (a + b)", "DivSAF", |a, b, c| c / (a + b)),
+        ("integral(a)", "IntegralSF", |a, _, _| 0.0 + a * 0.5),
+        ("integral(a * b)", "IntegralAF", |a, b, _| 0.0 + a * b * 0.5),
+    ];
+    for (expr, op, f) in forms {
+        let m = model("a", &format!("y = {expr} when c < 2; y = -0.0 otherwise;"));
+        let program = format!("{:?}", m.machine);
+        assert!(program.contains(&format!("{op} {{")), "{expr}: {program}");
+        each(&m, |a, b, c, i| {
+            let want = if c < 2.0 { f(a, b, c) } else { -0.0 };
+            same(
+                &format!("y = {expr} when c < 2"),
+                i.get("y"),
+                want,
+                (a, b, c),
+            );
+        });
+    }
+}
