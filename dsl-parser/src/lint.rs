@@ -32,7 +32,10 @@ pub fn lint(program: &Program, diags: &mut Vec<Diagnostic>) {
             sources: &program.sources,
         };
         cx.unread(diags);
-        let mut logic = [Logic::new(program, id, false), Logic::new(program, id, true)];
+        let mut logic = [
+            Logic::new(program, id, false),
+            Logic::new(program, id, true),
+        ];
         let body = Body::new(m, &mut logic);
         cx.impossible(&body, &mut logic[UNKNOWN], diags);
         cx.overlapping_rules(&body, &mut logic[DEFAULTS], diags);

@@ -710,6 +710,28 @@ mod tests {
     }
 
     #[test]
+    fn derived_params_are_inlined() {
+        // `lo` is `R - 1` where it is read: `h < lo` and `h >= R - 1` compare
+        // the same scalar with the same threshold.
+        let s = with("param lo = R - 1; pred p1 = h < lo; pred p2 = h >= R - 1;");
+        assert_eq!(sat(&s, &["p1", "p2"]), Sat::No);
+        assert_eq!(sat(&s, &["p1"]), Sat::Yes);
+    }
+
+    #[test]
+    fn long_chains_of_preds_give_up_quietly() {
+        let chain: String = (1..200)
+            .map(|i| format!("pred p{i} = p{} & h > {i};", i - 1))
+            .collect();
+        let p = program(&with(&format!("pred p0 = h > 0; {chain}")));
+        let m = &p.models[0];
+        let cond = |n: &str| Expr::Cond(m.conds.iter().position(|c| c.name == n).expect("cond"));
+        let mut l = Logic::new(&p, 0, false);
+        assert!(l.formula(&cond("p100")).is_some());
+        assert!(l.formula(&cond("p199")).is_none());
+    }
+
+    #[test]
     fn large_searches_give_up() {
         let conds: String = (0..14)
             .map(|i| format!("pred p{i} = h > {i} | a > {i} | b > {i};"))

@@ -13,7 +13,7 @@ pub const MAX_DEPTH: u32 = 2048;
 /// so 40 lines would expand to 2^40 nodes (a hang); this turns it into an error.
 pub const MAX_OPS: usize = 1 << 22;
 
-/// The limits of one [`Lowerer`]: how deep terms may nest, how many nodes it may
+/// The limits of one lowering: how deep terms may nest, how many nodes it may
 /// produce, and how many definitions may be inlined one inside another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
@@ -221,14 +221,14 @@ impl<'p> Lowerer<'p> {
                 match (var.is_derived(), self.reads) {
                     (false, _) => Term::Read(place(path, Slot::Var(*v))),
                     (true, Reads::Named) => Term::Derived(place(path, Slot::Var(*v))),
-                    (true, Reads::Inline) => self.inline(model, path, &var.init, d)?,
+                    (true, Reads::Inline) => self.inline(|l| l.go(model, path, &var.init, d))?,
                 }
             }
             E::Cond(c) => {
                 let cond = get(&m.conds, *c, "condition")?;
                 match self.reads {
                     Reads::Named => Term::Cond(path.clone(), *c),
-                    Reads::Inline => self.inline(model, path, &cond.expr, d)?,
+                    Reads::Inline => self.inline(|l| l.go(model, path, &cond.expr, d))?,
                 }
             }
             E::Event(ev) => {
@@ -281,16 +281,11 @@ impl<'p> Lowerer<'p> {
         })
     }
 
-    /// The definition `e` of a derived param or condition, where it is read.
-    fn inline(
-        &mut self,
-        model: ModelId,
-        path: &mut Vec<SubId>,
-        e: &ir::Expr,
-        depth: u32,
-    ) -> Result<Term, LowerError> {
+    /// `lower` of the definition of a derived param or condition, where it is read:
+    /// one more level of [`Budget::nesting`].
+    fn inline<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
         self.nesting += 1;
-        let t = self.go(model, path, e, depth);
+        let t = lower(self);
         self.nesting -= 1;
         t
     }
