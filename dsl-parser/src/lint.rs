@@ -26,13 +26,16 @@ use std::collections::HashMap;
 
 /// Append warnings about `program` to `diags`.
 pub fn lint(program: &Program, diags: &mut Vec<Diagnostic>) {
-    for m in &program.models {
+    for (id, m) in program.models.iter().enumerate() {
         let cx = Cx {
             m,
             sources: &program.sources,
         };
         cx.unread(diags);
-        let mut logic = [Logic::new(m, false), Logic::new(m, true)];
+        let mut logic = [
+            Logic::new(program, id, false),
+            Logic::new(program, id, true),
+        ];
         let body = Body::new(m, &mut logic);
         cx.impossible(&body, &mut logic[UNKNOWN], diags);
         cx.overlapping_rules(&body, &mut logic[DEFAULTS], diags);

@@ -2,14 +2,15 @@
 //!
 //! A guard is turned into a [`Formula`] whose leaves are *atoms* (flags,
 //! logical inputs, events, a submodel's logical outputs and `.on`) and
-//! *comparisons* of a real *scalar* with a *threshold*. Preds and situations
-//! are expanded into their definitions; an event is an atom of its own and
+//! *comparisons* of a real *scalar* with a *threshold*. Preds, situations
+//! and derived params are inlined by the shared lowering ([`crate::lower`]),
+//! submodels' included; an event of the model is an atom of its own and
 //! implies its condition. Every comparison is normalised so that `a > b` and
 //! `b < a`, or `x >= R` and `!(x < R)`, are the same comparison:
 //!
 //! - a number literal (or `-literal`) is a numeric threshold, and the other
 //!   side is the scalar;
-//! - an expression that reads only params and numbers is a symbolic
+//! - an expression that reads only (free) params and numbers is a symbolic
 //!   threshold (an unknown constant) when the other side reads anything
 //!   else;
 //! - otherwise the side whose structure sorts first is the scalar, the other
@@ -29,7 +30,8 @@
 //! (when `+ - * /` of numbers computes them), so `T <= T_low` and
 //! `T >= T_high` exclude each other when `T_low < T_high` as written.
 
-use crate::ir::{ArithOp, CmpOp, Expr, Model, Ty, VarKind};
+use crate::ir::{ArithOp, CmpOp, Expr, Model, ModelId, Program, Ty, VarKind};
+use crate::lower::{self, Budget, Place, Reads, Slot, Term};
 use std::collections::HashMap;
 
 /// The most assignments one query enumerates before giving up.
@@ -38,6 +40,14 @@ pub const MAX_COMBINATIONS: u64 = 4096;
 const MAX_NODES: usize = 4000;
 /// The deepest expression (after expansion) that is turned into a formula.
 const MAX_DEPTH: usize = 256;
+/// What one guard may cost to lower: a chain of preds each reading the one
+/// before is analysed 128 deep (and gives up beyond), so that the lints stay
+/// linear in the length of the chain.
+const LOWERING: Budget = Budget {
+    depth: lower::MAX_DEPTH,
+    ops: 16 * MAX_NODES,
+    nesting: 128,
+};
 /// Evaluation steps (formula nodes visited) allowed per model, in total.
 const BUDGET: u64 = 5_000_000;
 
@@ -97,10 +107,9 @@ enum Thr {
     Sym(usize),
 }
 
-/// The conditions and events being expanded (a cycle becomes an atom).
+/// The events whose condition is being expanded (a cycle becomes an atom).
 #[derive(Default)]
 struct Expanding {
-    conds: Vec<bool>,
     events: Vec<bool>,
 }
 
@@ -141,14 +150,16 @@ impl Formula {
 
 /// Turns the guards of one model into formulas and decides them.
 pub struct Logic<'a> {
+    program: &'a Program,
+    id: ModelId,
     model: &'a Model,
     /// Whether params are numbers (their default values) rather than
     /// unknown constants.
     defaults: bool,
-    /// Logical leaves that are not expanded further, by their expression.
-    atoms: Vec<Expr>,
-    scalars: Vec<Expr>,
-    symbols: Vec<Expr>,
+    /// Logical leaves that are not expanded further, by their term.
+    atoms: Vec<Term>,
+    scalars: Vec<Term>,
+    symbols: Vec<Term>,
     /// The positions in `atoms`, `scalars` and `symbols`, by the
     /// expression's `Debug` text: a lookup costs the expression's size, not
     /// the number of leaves seen.
@@ -161,11 +172,14 @@ pub struct Logic<'a> {
 }
 
 impl<'a> Logic<'a> {
-    /// A solver for the guards of `model`. With `defaults`, params whose
-    /// values can be computed from their defaults with `+ - * /` are
-    /// numbers; otherwise every param is an unknown constant.
-    pub fn new(model: &'a Model, defaults: bool) -> Logic<'a> {
+    /// A solver for the guards of model `id` of `program`. With `defaults`,
+    /// params whose values can be computed from their defaults with
+    /// `+ - * /` are numbers; otherwise every param is an unknown constant.
+    pub fn new(program: &'a Program, id: ModelId, defaults: bool) -> Logic<'a> {
+        let model = &program.models[id];
         Logic {
+            program,
+            id,
             model,
             defaults,
             atoms: Vec::new(),
@@ -174,7 +188,6 @@ impl<'a> Logic<'a> {
             index: Default::default(),
             hopeless: vec![false; model.conds.len()],
             expanding: Expanding {
-                conds: vec![false; model.conds.len()],
                 events: vec![false; model.events.len()],
             },
             budget: BUDGET,
@@ -189,11 +202,23 @@ impl<'a> Logic<'a> {
     /// The formula of a logical expression, or `None` when it is too large
     /// to analyse.
     pub fn formula(&mut self, e: &Expr) -> Option<Formula> {
+        let mut hopeless = false;
+        e.visit(&mut |x| {
+            if let Expr::Cond(c) = x {
+                hopeless |= self.hopeless.get(*c).copied().unwrap_or(false);
+            }
+        });
+        if hopeless {
+            return None;
+        }
         let mut nodes = 0;
         // Every flag is reset on the way out of `node`, so the vectors are
         // all false between calls and are reused.
         let mut expanding = std::mem::take(&mut self.expanding);
-        let f = self.node(e, 0, &mut nodes, &mut expanding).map(Formula);
+        let f = self
+            .lowered(e)
+            .and_then(|t| self.node(&t, 0, &mut nodes, &mut expanding))
+            .map(Formula);
         self.expanding = expanding;
         // Expanded from the top, a condition is as small and shallow as it
         // gets: if it is too large here, it is too large everywhere.
@@ -205,9 +230,15 @@ impl<'a> Logic<'a> {
         f
     }
 
+    /// `e` with preds, situations and derived params inlined, or `None` when
+    /// that is beyond [`LOWERING`].
+    fn lowered(&self, e: &Expr) -> Option<Term> {
+        lower::term_within(self.program, self.id, e, Reads::Inline, LOWERING).ok()
+    }
+
     fn node(
         &mut self,
-        e: &Expr,
+        e: &Term,
         depth: usize,
         nodes: &mut usize,
         expanding: &mut Expanding,
@@ -218,16 +249,16 @@ impl<'a> Logic<'a> {
         }
         let d = depth + 1;
         Some(match e {
-            Expr::Bool(b) => Node::Const(*b),
-            Expr::Not(a) => Node::Not(Box::new(self.node(a, d, nodes, expanding)?)),
-            Expr::And(..) | Expr::Or(..) => {
-                let is_and = matches!(e, Expr::And(..));
+            Term::Bool(b) => Node::Const(*b),
+            Term::Not(a) => Node::Not(Box::new(self.node(a, d, nodes, expanding)?)),
+            Term::And(..) | Term::Or(..) => {
+                let is_and = matches!(e, Term::And(..));
                 // Flatten chains (`a & b & c` nests to the left) iteratively.
                 let mut parts = Vec::new();
                 let mut todo = vec![e];
                 while let Some(x) = todo.pop() {
                     match (x, is_and) {
-                        (Expr::And(a, b), true) | (Expr::Or(a, b), false) => {
+                        (Term::And(a, b), true) | (Term::Or(a, b), false) => {
                             todo.push(b);
                             todo.push(a);
                         }
@@ -243,21 +274,10 @@ impl<'a> Logic<'a> {
                     Node::Or(parts)
                 }
             }
-            Expr::Cond(c) => {
-                let cond = self.model.conds.get(*c)?;
-                if self.hopeless.get(*c).copied().unwrap_or(false) {
-                    return None;
-                }
-                if expanding.conds[*c] {
-                    Node::Atom(self.atom(e))
-                } else {
-                    expanding.conds[*c] = true;
-                    let n = self.node(&cond.expr, d, nodes, expanding);
-                    expanding.conds[*c] = false;
-                    n?
-                }
-            }
-            Expr::Event(ev) => {
+            Term::Read(Place {
+                path,
+                slot: Slot::Event(ev),
+            }) if path.is_empty() => {
                 let event = self.model.events.get(*ev)?;
                 let atom = Node::Atom(self.atom(e));
                 if expanding.events[*ev] {
@@ -265,42 +285,42 @@ impl<'a> Logic<'a> {
                 } else {
                     // An event holds only when its condition does.
                     expanding.events[*ev] = true;
-                    let n = self.node(&event.cond, d, nodes, expanding);
+                    let n = self
+                        .lowered(&event.cond)
+                        .and_then(|t| self.node(&t, d, nodes, expanding));
                     expanding.events[*ev] = false;
                     Node::And(vec![atom, n?])
                 }
             }
-            Expr::Var(_) | Expr::SubVar(..) | Expr::SubCond(..) | Expr::SubEvent(..) => {
-                Node::Atom(self.atom(e))
-            }
-            Expr::SubOn(_) => Node::Atom(self.atom(e)),
-            Expr::Cmp(op, a, b) => self.comparison(*op, a, b),
-            // Real-valued expressions do not stand where a logical value is
-            // expected in a checked program.
-            Expr::Num(_)
-            | Expr::Time
-            | Expr::Dt
-            | Expr::Neg(_)
-            | Expr::Arith(..)
-            | Expr::Call(..) => return None,
+            // Flags, logical inputs, `.on`, and a submodel's events.
+            Term::Read(_) => Node::Atom(self.atom(e)),
+            Term::Cmp(op, a, b) => self.comparison(*op, a, b),
+            // Inlined by the lowering; real-valued terms do not stand where a
+            // logical value is expected in a checked program.
+            Term::Derived(_)
+            | Term::Cond(..)
+            | Term::Num(_)
+            | Term::Neg(_)
+            | Term::Arith(..)
+            | Term::Call(..) => return None,
         })
     }
 
-    fn atom(&mut self, e: &Expr) -> usize {
+    fn atom(&mut self, e: &Term) -> usize {
         intern(&mut self.atoms, &mut self.index[0], e)
     }
 
-    fn scalar(&mut self, e: &Expr) -> usize {
+    fn scalar(&mut self, e: &Term) -> usize {
         intern(&mut self.scalars, &mut self.index[1], e)
     }
 
-    fn symbol(&mut self, e: &Expr) -> usize {
+    fn symbol(&mut self, e: &Term) -> usize {
         intern(&mut self.symbols, &mut self.index[2], e)
     }
 
     /// The value of a number literal, or with `defaults` of an expression
     /// of numbers and params.
-    fn number(&self, e: &Expr) -> Option<f64> {
+    fn number(&self, e: &Term) -> Option<f64> {
         let v = if self.defaults {
             self.value(e, 0)
         } else {
@@ -309,17 +329,17 @@ impl<'a> Logic<'a> {
         v.filter(|x| x.is_finite())
     }
 
-    /// The value of an expression of numbers and params at the params'
-    /// defaults, computed with `+ - * /` only.
-    fn value(&self, e: &Expr, depth: usize) -> Option<f64> {
+    /// The value of a term of numbers and params at the params' defaults,
+    /// computed with `+ - * /` only.
+    fn value(&self, e: &Term, depth: usize) -> Option<f64> {
         if depth > 32 {
             return None;
         }
         let d = depth + 1;
         Some(match e {
-            Expr::Num(x) => *x,
-            Expr::Neg(a) => -self.value(a, d)?,
-            Expr::Arith(op, a, b) => {
+            Term::Num(x) => *x,
+            Term::Neg(a) => -self.value(a, d)?,
+            Term::Arith(op, a, b) => {
                 let (x, y) = (self.value(a, d)?, self.value(b, d)?);
                 match op {
                     ArithOp::Add => x + y,
@@ -329,18 +349,22 @@ impl<'a> Logic<'a> {
                     ArithOp::Pow => return None,
                 }
             }
-            Expr::Var(v) => {
+            // A free param: its default (derived ones are inlined).
+            Term::Read(Place {
+                path,
+                slot: Slot::Var(v),
+            }) if path.is_empty() => {
                 let var = self.model.vars.get(*v)?;
                 if !matches!(var.kind, VarKind::Param { .. }) {
                     return None;
                 }
-                self.value(&var.init, d)?
+                self.value(&self.lowered(&var.init)?, d)?
             }
             _ => return None,
         })
     }
 
-    fn comparison(&mut self, op: CmpOp, a: &Expr, b: &Expr) -> Node {
+    fn comparison(&mut self, op: CmpOp, a: &Term, b: &Term) -> Node {
         let (na, nb) = (self.number(a), self.number(b));
         if let (Some(x), Some(y)) = (na, nb) {
             return Node::Const(match op {
@@ -385,13 +409,16 @@ impl<'a> Logic<'a> {
         Node::Cmp(s, thr, Positions::of(op))
     }
 
-    /// Whether an expression reads only numbers and params (an unknown
-    /// constant for the run).
-    fn constant(&self, e: &Expr) -> bool {
+    /// Whether a term reads only numbers and params (an unknown constant
+    /// for the run).
+    fn constant(&self, e: &Term) -> bool {
         let mut ok = true;
         e.visit(&mut |x| match x {
-            Expr::Num(_) | Expr::Neg(_) | Expr::Arith(..) | Expr::Call(..) => {}
-            Expr::Var(v) => {
+            Term::Num(_) | Term::Neg(_) | Term::Arith(..) | Term::Call(..) => {}
+            Term::Read(Place {
+                path,
+                slot: Slot::Var(v),
+            }) if path.is_empty() => {
                 let is_param =
                     self.model.vars.get(*v).is_some_and(|v| {
                         matches!(v.kind, VarKind::Param { .. }) && v.ty == Ty::Real
@@ -445,7 +472,7 @@ impl<'a> Logic<'a> {
 }
 
 /// The position of `e` in `list`, added if new.
-fn intern(list: &mut Vec<Expr>, index: &mut HashMap<String, usize>, e: &Expr) -> usize {
+fn intern(list: &mut Vec<Term>, index: &mut HashMap<String, usize>, e: &Term) -> usize {
     *index.entry(format!("{e:?}")).or_insert_with(|| {
         list.push(e.clone());
         list.len() - 1
@@ -453,10 +480,10 @@ fn intern(list: &mut Vec<Expr>, index: &mut HashMap<String, usize>, e: &Expr) ->
 }
 
 /// A number literal, possibly negated.
-fn number(e: &Expr) -> Option<f64> {
+fn number(e: &Term) -> Option<f64> {
     match e {
-        Expr::Num(x) => Some(*x),
-        Expr::Neg(a) => number(a).map(|x| -x),
+        Term::Num(x) => Some(*x),
+        Term::Neg(a) => number(a).map(|x| -x),
         _ => None,
     }
 }
@@ -585,7 +612,7 @@ mod tests {
     fn sat(src: &str, names: &[&str]) -> Sat {
         let p = program(src);
         let m = &p.models[0];
-        let mut l = Logic::new(m, false);
+        let mut l = Logic::new(&p, 0, false);
         let fs: Vec<Formula> = names
             .iter()
             .map(|n| {
@@ -662,12 +689,11 @@ mod tests {
         // With defaults R = 1 < S = 2: `h < R` and `h > S` exclude each other.
         let src = with("pred p1 = h < R; pred p2 = h > S;");
         let p = program(&src);
-        let m = &p.models[0];
-        let mut l = Logic::new(m, true);
+        let mut l = Logic::new(&p, 0, true);
         let f1 = l.formula(&Expr::Cond(0)).expect("formula");
         let f2 = l.formula(&Expr::Cond(1)).expect("formula");
         assert_eq!(l.satisfiable(&[&f1, &f2]), Sat::No);
-        let mut l = Logic::new(m, false);
+        let mut l = Logic::new(&p, 0, false);
         let f1 = l.formula(&Expr::Cond(0)).expect("formula");
         let f2 = l.formula(&Expr::Cond(1)).expect("formula");
         assert_eq!(l.satisfiable(&[&f1, &f2]), Sat::Yes);
@@ -681,6 +707,28 @@ mod tests {
         assert_eq!(sat(&s, &["x", "y"]), Sat::No);
         let s = format!("{} pred hit_above = hit & above; }}", &s[..s.len() - 1]);
         assert_eq!(sat(&s, &["hit_above"]), Sat::No);
+    }
+
+    #[test]
+    fn derived_params_are_inlined() {
+        // `lo` is `R - 1` where it is read: `h < lo` and `h >= R - 1` compare
+        // the same scalar with the same threshold.
+        let s = with("param lo = R - 1; pred p1 = h < lo; pred p2 = h >= R - 1;");
+        assert_eq!(sat(&s, &["p1", "p2"]), Sat::No);
+        assert_eq!(sat(&s, &["p1"]), Sat::Yes);
+    }
+
+    #[test]
+    fn long_chains_of_preds_give_up_quietly() {
+        let chain: String = (1..200)
+            .map(|i| format!("pred p{i} = p{} & h > {i};", i - 1))
+            .collect();
+        let p = program(&with(&format!("pred p0 = h > 0; {chain}")));
+        let m = &p.models[0];
+        let cond = |n: &str| Expr::Cond(m.conds.iter().position(|c| c.name == n).expect("cond"));
+        let mut l = Logic::new(&p, 0, false);
+        assert!(l.formula(&cond("p100")).is_some());
+        assert!(l.formula(&cond("p199")).is_none());
     }
 
     #[test]

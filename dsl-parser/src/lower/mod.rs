@@ -28,7 +28,7 @@ mod term;
 mod tests;
 mod vars;
 
-pub use term::{LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term};
+pub use term::{Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term};
 pub use vars::{Access, Entry, Item, variables};
 
 use crate::Span;
@@ -250,6 +250,18 @@ pub fn term(
     reads: Reads,
 ) -> Result<Term, LowerError> {
     Lowerer::new(program, reads).term(model, e)
+}
+
+/// [`term`] within a smaller [`Budget`] than the back ends': for analyses that give up
+/// quietly on what is too large for them (the lints' guard solver).
+pub fn term_within(
+    program: &Program,
+    model: ModelId,
+    e: &ir::Expr,
+    reads: Reads,
+    budget: Budget,
+) -> Result<Term, LowerError> {
+    Lowerer::within(program, reads, budget).term(model, e)
 }
 
 /// Lowers model `id` of `program`, with reads of derived params and conditions as

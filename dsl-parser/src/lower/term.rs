@@ -13,6 +13,28 @@ pub const MAX_DEPTH: u32 = 2048;
 /// so 40 lines would expand to 2^40 nodes (a hang); this turns it into an error.
 pub const MAX_OPS: usize = 1 << 22;
 
+/// The limits of one lowering: how deep terms may nest, how many nodes it may
+/// produce, and how many definitions may be inlined one inside another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Deepest nesting of a lowered term (operators and inlined definitions).
+    pub depth: u32,
+    /// Most nodes lowered in all, inlined definitions included.
+    pub ops: usize,
+    /// Most definitions (derived params, conditions) inlined one inside another:
+    /// `p2` reading `p1` reading `p0` nests three.
+    pub nesting: u32,
+}
+
+impl Budget {
+    /// What the back ends allow: every expression the checker accepts lowers.
+    pub const BACK_END: Budget = Budget {
+        depth: MAX_DEPTH,
+        ops: MAX_OPS,
+        nesting: MAX_DEPTH,
+    };
+}
+
 /// A stored value of one instance, as seen from the instance whose code reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Place {
@@ -106,7 +128,7 @@ pub enum Reads {
 /// Why an expression could not be lowered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LowerError {
-    /// Inlining nests deeper than [`MAX_DEPTH`] or grows beyond [`MAX_OPS`].
+    /// Inlining nests deeper or grows larger than the [`Budget`] allows.
     #[error("{0}")]
     TooLarge(String),
     /// The program is not a checked one (an index out of range, a type mismatch).
@@ -114,19 +136,28 @@ pub enum LowerError {
     Malformed(String),
 }
 
-/// Lowers the expressions of one model (see [`Reads`]), counting against [`MAX_OPS`].
+/// Lowers the expressions of one model (see [`Reads`]), counting against a [`Budget`].
 pub(crate) struct Lowerer<'p> {
     program: &'p Program,
     reads: Reads,
+    budget: Budget,
     ops: usize,
+    /// Definitions being inlined around the current node.
+    nesting: u32,
 }
 
 impl<'p> Lowerer<'p> {
     pub(crate) fn new(program: &'p Program, reads: Reads) -> Lowerer<'p> {
+        Lowerer::within(program, reads, Budget::BACK_END)
+    }
+
+    pub(crate) fn within(program: &'p Program, reads: Reads, budget: Budget) -> Lowerer<'p> {
         Lowerer {
             program,
             reads,
+            budget,
             ops: 0,
+            nesting: 0,
         }
     }
 
@@ -153,16 +184,26 @@ impl<'p> Lowerer<'p> {
     ) -> Result<Term, LowerError> {
         use ir::Expr as E;
         self.ops += 1;
-        if depth > MAX_DEPTH {
+        let Budget {
+            depth: max_depth,
+            ops: max_ops,
+            nesting: max_nesting,
+        } = self.budget;
+        if depth > max_depth {
             return Err(LowerError::TooLarge(format!(
-                "an expression is nested more than {MAX_DEPTH} levels deep once derived \
+                "an expression is nested more than {max_depth} levels deep once derived \
                  params and conditions are inlined where they are read"
             )));
         }
-        if self.ops > MAX_OPS {
+        if self.ops > max_ops {
             return Err(LowerError::TooLarge(format!(
-                "the expressions expand to more than {MAX_OPS} operations once derived \
+                "the expressions expand to more than {max_ops} operations once derived \
                  params and conditions are inlined where they are read"
+            )));
+        }
+        if self.nesting > max_nesting {
+            return Err(LowerError::TooLarge(format!(
+                "derived params and conditions nest more than {max_nesting} deep"
             )));
         }
         let m = self.model(model)?;
@@ -180,14 +221,14 @@ impl<'p> Lowerer<'p> {
                 match (var.is_derived(), self.reads) {
                     (false, _) => Term::Read(place(path, Slot::Var(*v))),
                     (true, Reads::Named) => Term::Derived(place(path, Slot::Var(*v))),
-                    (true, Reads::Inline) => self.go(model, path, &var.init, d)?,
+                    (true, Reads::Inline) => self.inline(|l| l.go(model, path, &var.init, d))?,
                 }
             }
             E::Cond(c) => {
                 let cond = get(&m.conds, *c, "condition")?;
                 match self.reads {
                     Reads::Named => Term::Cond(path.clone(), *c),
-                    Reads::Inline => self.go(model, path, &cond.expr, d)?,
+                    Reads::Inline => self.inline(|l| l.go(model, path, &cond.expr, d))?,
                 }
             }
             E::Event(ev) => {
@@ -238,6 +279,15 @@ impl<'p> Lowerer<'p> {
                 Term::Call(*f, args)
             }
         })
+    }
+
+    /// `lower` of the definition of a derived param or condition, where it is read:
+    /// one more level of [`Budget::nesting`].
+    fn inline<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
+        self.nesting += 1;
+        let t = lower(self);
+        self.nesting -= 1;
+        t
     }
 
     /// `e` read in submodel `s` of `model`.
