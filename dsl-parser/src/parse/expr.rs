@@ -213,6 +213,9 @@ impl Parser<'_> {
             _ => true,
         };
         if continues {
+            if t.tok == Tok::Ident && matches!(self.str(t), "and" | "or") {
+                return Err(self.word_operator());
+            }
             let mut expected = follow.to_vec();
             expected.push("an operator");
             return Err(self.error(&expected));
@@ -246,6 +249,14 @@ impl Parser<'_> {
                 "false" => {
                     self.bump();
                     ExprKind::Bool(false)
+                }
+                "not"
+                    if matches!(
+                        self.peek_at(1).tok,
+                        Tok::Ident | Tok::Number | Tok::Punct("(" | "!")
+                    ) =>
+                {
+                    return Err(self.word_operator());
                 }
                 _ if self.peek_at(1).tok == Tok::Punct("(") => return self.call(),
                 _ => return self.path(),

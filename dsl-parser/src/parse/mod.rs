@@ -10,6 +10,7 @@
 
 mod error;
 mod expr;
+mod foreign;
 mod lexer;
 mod parser;
 

@@ -28,6 +28,9 @@ pub(super) struct Parser<'a> {
     pub(super) ops: usize,
     /// Where the last recovery left the parser.
     last_recovery: Option<usize>,
+    /// The last error already skipped its statement: recovery must not
+    /// skip the next one.
+    pub(super) resynced: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -42,6 +45,7 @@ impl<'a> Parser<'a> {
             errors: Vec::new(),
             ops: 0,
             last_recovery: None,
+            resynced: false,
         }
     }
 
@@ -174,7 +178,7 @@ impl<'a> Parser<'a> {
     /// Skip to the end of the statement holding the error: past the next
     /// `;`, or past a `{ … }` block it opens, or up to the `}` that closes
     /// the enclosing block.
-    fn sync(&mut self) {
+    pub(super) fn skip_statement(&mut self) {
         loop {
             match self.peek().tok {
                 Tok::Eof | Tok::Punct("}") => return,
@@ -216,8 +220,9 @@ impl<'a> Parser<'a> {
             .errors
             .last()
             .is_some_and(|d| d.label == "add `;` here");
-        if !missing_semi || self.last_recovery == Some(self.pos) {
-            self.sync();
+        let resynced = std::mem::take(&mut self.resynced);
+        if (!missing_semi && !resynced) || self.last_recovery == Some(self.pos) {
+            self.skip_statement();
         }
         // Each recovery moves on, so statement loops always end.
         if self.last_recovery == Some(self.pos) && !self.at_punct("}") {
@@ -322,6 +327,9 @@ impl<'a> Parser<'a> {
     fn member(&mut self, first: usize, doc: Vec<String>, m: &mut Model) -> Parsed<()> {
         let t = self.peek();
         let word = if t.tok == Tok::Ident { self.str(t) } else { "" };
+        if matches!(word, "if" | "else") && self.peek_at(1).tok != Tok::Punct("=") {
+            return Err(self.if_else());
+        }
         // A keyword followed by `=` is a rule assigning to it (which the
         // checker rejects with a message naming the keyword).
         if t.tok == Tok::Ident && self.peek_at(1).tok == Tok::Punct("=") {
@@ -503,6 +511,7 @@ impl<'a> Parser<'a> {
         }
         match t.tok {
             Tok::Ident if self.str(t) == "when" => self.when_rule(first),
+            Tok::Ident if matches!(self.str(t), "if" | "else") => Err(self.if_else()),
             Tok::Ident => self.assign(first),
             _ => Err(self.error(BLOCK_MEMBER)),
         }
@@ -511,6 +520,11 @@ impl<'a> Parser<'a> {
     /// `assign = name "=" expr ("when" expr | "otherwise")? ";"`.
     fn assign(&mut self, first: usize) -> Parsed<Rule> {
         let target = self.name()?;
+        if !self.at_punct("=")
+            && let Some(stop) = self.assign_hint(&target)
+        {
+            return Err(stop);
+        }
         self.expect_punct("=", &["`=`"])?;
         let value = self.expr(&["`;`", "`otherwise`", "`when`"])?;
         let guard = if self.at_kw("when") {
@@ -541,6 +555,11 @@ impl<'a> Parser<'a> {
             loop {
                 if self.at_punct(";") {
                     break;
+                }
+                if self.at_punct("=")
+                    && let Some(Action::Set { span, .. }) = actions.last()
+                {
+                    return Err(self.sigma_assign(cond.span, *span));
                 }
                 self.expect_punct(",", &["`,`", "`;`"])?;
                 if self.at_punct(";") {
