@@ -185,3 +185,90 @@ impl Parser<'_> {
         self.push_error(d)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse_file;
+
+    /// The (message, underlined text, help) of each syntax error of `text`.
+    fn errors(text: &str) -> Vec<(String, String, String)> {
+        parse_file(0, text)
+            .expect_err("syntax errors")
+            .into_iter()
+            .map(|d| {
+                let under = text[d.span.start..d.span.end].to_string();
+                (d.message, under, d.help.unwrap_or_default())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn word_operators_name_their_symbol() {
+        for (text, word, op) in [
+            ("model M { pred p = a > 0 and b > 0; }", "and", "write `&`"),
+            ("model M { pred p = a > 0 or b; }", "or", "write `|`"),
+            ("model M { pred p = not a; }", "not", "write `!`"),
+            ("model M { pred p = not (a > 0); }", "not", "write `!`"),
+        ] {
+            let d = parse_file(0, text).expect_err(text);
+            assert_eq!(d.len(), 1, "{text}");
+            assert_eq!(&text[d[0].span.start..d[0].span.end], word);
+            assert_eq!(d[0].label, op);
+        }
+        // A variable named `not` or `and` still parses where it is a value.
+        assert!(parse_file(0, "model M { x = not + and; }").is_ok());
+    }
+
+    #[test]
+    fn compound_assignment_brackets_a_compound_value() {
+        let e = errors("model M { x -= a - b; y *= 2; }");
+        assert_eq!(e.len(), 2);
+        assert_eq!(e[0].1, "-=");
+        assert!(e[0].2.contains("`x = x - (a - b);`"), "{}", e[0].2);
+        assert_eq!(e[1].1, "*=");
+        assert!(e[1].2.contains("`y = y * 2;`"), "{}", e[1].2);
+        // With a space between, `x + = 1` is an ordinary syntax error.
+        let e = errors("model M { x + = 1; }");
+        assert_eq!(e[0].0, "expected `=`, found `+`");
+    }
+
+    #[test]
+    fn if_else_chain_is_one_error_and_the_next_rule_is_read() {
+        let text = "model M {\n if a { x = 1; } else if b { x = 2; } else { x = 3; }\n y = ;\n}\n";
+        let e = errors(text);
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert_eq!(e[0].0, "Sit has no `if` statement");
+        assert_eq!(e[1].0, "expected an expression, found `;`");
+        let e = errors("model M { when c { else { x = 1; } } }");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].1, "else");
+        // A rule assigning to `if` is left to the checker (E0103).
+        assert!(parse_file(0, "model M { if = 1; }").is_ok());
+    }
+
+    #[test]
+    fn sigma_assignment_suggests_a_delta_rule_with_the_users_names() {
+        let e = errors("model M { when h < 0 => f, x = -v * e; g = 1; }");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].1, "=");
+        assert!(
+            e[0].2.contains("`x = -v * e when h < 0;`")
+                && e[0].2.contains("`when h < 0 { x = -v * e; }`"),
+            "{}",
+            e[0].2
+        );
+    }
+
+    #[test]
+    fn derivative_targets_point_to_integral() {
+        let e = errors("model M { der(h) = -k * h; }");
+        assert_eq!(e[0].1, "der(h)");
+        assert!(e[0].2.contains("`h = integral(rate);`"));
+        let e = errors("model M { dv/dt = -g; }");
+        assert_eq!(e[0].1, "dv/dt");
+        assert!(e[0].2.contains("`v = integral(rate);`"));
+        // Any other division after a target is the ordinary error.
+        let e = errors("model M { x/y = 1; }");
+        assert_eq!(e[0].0, "expected `=`, found `/`");
+    }
+}
