@@ -4,6 +4,8 @@
 //! and compare every row with the published results (relative 1e-12); and
 //! `sitc run` on the same models gives the same rows.
 
+mod common;
+use common::{assert_close, parse_csv};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -19,49 +21,23 @@ const CASES: &[(&str, &str, f64, u64, u64)] = &[
     ("stair", "Stair", 0.2, 1, 45),
 ];
 
-fn oracle(model: &str) -> (Vec<String>, Vec<Vec<f64>>) {
+/// The Reference FMU result of `model`.
+fn oracle_csv(model: &str) -> String {
     let path = root().join(format!("tests/oracles/reference-fmus/{model}_out.csv"));
-    let text = std::fs::read_to_string(path).expect("oracle");
-    let mut lines = text.lines();
-    let header = lines.next().unwrap().split(',').map(String::from).collect();
-    let rows = lines
-        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
-        .collect();
-    (header, rows)
+    std::fs::read_to_string(path).expect("oracle")
 }
 
-/// Compare a trace (header `t,names...`) with the oracle, ignoring the time
-/// column (the FMUs compute their clock as n·h, Sit sums the steps).
+/// Compare a trace (header `t,names...`) with the oracle, to relative 1e-12: the oracle
+/// README's bound for a C build that may contract multiply-adds.
 fn compare(label: &str, csv: &str, model: &str) {
-    let (names, rows) = oracle(model);
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let got: Vec<Vec<f64>> = lines
-        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
-        .collect();
-    assert_eq!(got.len(), rows.len(), "{label}: row count");
-    for (name_i, name) in names.iter().enumerate().skip(1) {
-        let col = header
-            .iter()
-            .position(|h| h == name)
-            .unwrap_or_else(|| panic!("{label}: no column {name}"));
-        for (r, (g, o)) in got.iter().zip(&rows).enumerate() {
-            let (g, o) = (g[col], o[name_i]);
-            // Relative 1e-12, the oracle README's bound for a C build that
-            // may contract multiply-adds.
-            assert!(
-                (g - o).abs() <= 1e-12 * o.abs().max(1e-300),
-                "{label}: {name} row {r}: {g} vs {o}"
-            );
-        }
-    }
+    assert_close(label, csv, &oracle_csv(model), 1e-12);
 }
 
 #[test]
 fn sitc_run_reproduces_the_reference_fmus() {
     for &(stem, model, dt, every, rows) in CASES {
         let file = root().join(format!("examples/models/{stem}.sit"));
-        let (names, _) = oracle(model);
+        let (names, _) = parse_csv(&oracle_csv(model));
         let out = Command::new(env!("CARGO_BIN_EXE_sitc"))
             .arg("run")
             .arg(&file)
@@ -136,7 +112,7 @@ fn an_external_crate_embeds_sitc_emit_output() {
          \x20   match which.as_str() {\n",
     );
     for &(stem, model, dt, every, rows) in CASES {
-        let (names, _) = oracle(model);
+        let (names, _) = parse_csv(&oracle_csv(model));
         let list: Vec<String> = names[1..].iter().map(|n| format!("{n:?}")).collect();
         main.push_str(&format!(
             "        {stem:?} => trace(&mut {stem}::{model}::new(), {dt:?}, {every}, {rows}, &[{}]),\n",

@@ -7,6 +7,8 @@
 //! (`CI=true`), where a missing FMPy is a failure. The FMUs are built once per test
 //! binary, into one shared cargo target directory (`target/fmu-build`).
 
+mod common;
+use common::{assert_close, parse_csv};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -209,35 +211,6 @@ fn driver(python: &Path, args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
-}
-
-fn parse_csv(text: &str) -> (Vec<String>, Vec<Vec<f64>>) {
-    let mut lines = text.lines();
-    let header = lines.next().unwrap().split(',').map(String::from).collect();
-    let rows = lines
-        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
-        .collect();
-    (header, rows)
-}
-
-/// Every column but time of `got` equals `want`'s to relative `tol` (0: to the bit).
-fn assert_close(label: &str, got: &str, want: &str, tol: f64) {
-    let (names, want) = parse_csv(want);
-    let (header, got) = parse_csv(got);
-    assert_eq!(got.len(), want.len(), "{label}: row count");
-    for (i, name) in names.iter().enumerate().skip(1) {
-        let col = header
-            .iter()
-            .position(|h| h == name)
-            .unwrap_or_else(|| panic!("{label}: no column {name}"));
-        for (r, (g, w)) in got.iter().zip(&want).enumerate() {
-            let (g, w) = (g[col], w[i]);
-            assert!(
-                g == w || (g - w).abs() <= tol * w.abs().max(1e-300),
-                "{label}: {name} row {r}: {g} vs {w}"
-            );
-        }
-    }
 }
 
 #[test]
