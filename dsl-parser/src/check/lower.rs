@@ -137,7 +137,6 @@ impl Lowerer<'_> {
 
     fn param_cycles(&mut self, vars: &[Var]) {
         // Depth-first over param -> params read; report each cycle once.
-        let n = vars.len();
         let deps: Vec<Vec<VarId>> = vars
             .iter()
             .map(|v| {
@@ -148,49 +147,26 @@ impl Lowerer<'_> {
                 d
             })
             .collect();
-        let mut state = vec![0u8; n];
-        for start in 0..n {
-            if state[start] != 0 || !matches!(vars[start].kind, VarKind::Param { .. }) {
-                continue;
-            }
-            let mut stack = vec![(start, 0usize)];
-            state[start] = 1;
-            while let Some(&mut (v, ref mut k)) = stack.last_mut() {
-                if *k < deps[v].len() {
-                    let w = deps[v][*k];
-                    *k += 1;
-                    if state[w] == 1 {
-                        let pos = stack.iter().position(|&(x, _)| x == w).unwrap_or(0);
-                        let mut chain: Vec<String> = stack[pos..]
-                            .iter()
-                            .map(|&(x, _)| format!("`{}`", vars[x].name))
-                            .collect();
-                        chain.push(format!("`{}`", vars[w].name));
-                        self.err(
-                            Diagnostic::error(
-                                "E0130",
-                                vars[w].span,
-                                format!("cyclic param definitions: {}", chain.join(" uses ")),
-                            )
-                            .with_label("defined from itself, through the others")
-                            .with_help(
-                                "give one of them a value that does not depend on the others",
-                            ),
-                        );
-                    } else if state[w] == 0 {
-                        state[w] = 1;
-                        stack.push((w, 0));
-                    }
-                } else {
-                    state[v] = 2;
-                    stack.pop();
-                }
-            }
+        let is_param = |v: usize| matches!(vars[v].kind, VarKind::Param { .. });
+        for (path, w) in cycles(&deps, is_param) {
+            let mut chain: Vec<String> = path
+                .iter()
+                .map(|&x| format!("`{}`", vars[x].name))
+                .collect();
+            chain.push(format!("`{}`", vars[w].name));
+            self.err(
+                Diagnostic::error(
+                    "E0130",
+                    vars[w].span,
+                    format!("cyclic param definitions: {}", chain.join(" uses ")),
+                )
+                .with_label("defined from itself, through the others")
+                .with_help("give one of them a value that does not depend on the others"),
+            );
         }
     }
 
     fn cond_cycles(&mut self, conds: &[Cond]) {
-        let n = conds.len();
         let deps: Vec<Vec<CondId>> = conds
             .iter()
             .map(|c| {
@@ -199,38 +175,50 @@ impl Lowerer<'_> {
                 d
             })
             .collect();
-        let mut state = vec![0u8; n];
-        for start in 0..n {
-            if state[start] != 0 {
-                continue;
-            }
-            let mut stack = vec![(start, 0usize)];
-            state[start] = 1;
-            while let Some(&mut (v, ref mut k)) = stack.last_mut() {
-                if *k < deps[v].len() {
-                    let w = deps[v][*k];
-                    *k += 1;
-                    if state[w] == 1 {
-                        self.err(
-                            Diagnostic::error(
-                                "E0131",
-                                conds[w].span,
-                                format!("`{}` is defined in terms of itself", conds[w].name),
-                            )
-                            .with_label("cyclic definition")
-                            .with_help("a situation that must remember its value is a `flag` set by σ rules"),
-                        );
-                    } else if state[w] == 0 {
-                        state[w] = 1;
-                        stack.push((w, 0));
-                    }
-                } else {
-                    state[v] = 2;
-                    stack.pop();
+        for (_, w) in cycles(&deps, |_| true) {
+            self.err(
+                Diagnostic::error(
+                    "E0131",
+                    conds[w].span,
+                    format!("`{}` is defined in terms of itself", conds[w].name),
+                )
+                .with_label("cyclic definition")
+                .with_help("a situation that must remember its value is a `flag` set by σ rules"),
+            );
+        }
+    }
+}
+
+/// Every back edge of an iterative depth-first search over `deps` started from each node
+/// for which `start` holds, in the order found: the path on the stack from the node the
+/// edge returns to, and that node. Each cycle is found once; linear in nodes and edges.
+fn cycles(deps: &[Vec<usize>], start: impl Fn(usize) -> bool) -> Vec<(Vec<usize>, usize)> {
+    let mut found = Vec::new();
+    let mut state = vec![0u8; deps.len()];
+    for first in 0..deps.len() {
+        if state[first] != 0 || !start(first) {
+            continue;
+        }
+        let mut stack = vec![(first, 0usize)];
+        state[first] = 1;
+        while let Some(&mut (v, ref mut k)) = stack.last_mut() {
+            if *k < deps[v].len() {
+                let w = deps[v][*k];
+                *k += 1;
+                if state[w] == 1 {
+                    let pos = stack.iter().position(|&(x, _)| x == w).unwrap_or(0);
+                    found.push((stack[pos..].iter().map(|&(x, _)| x).collect(), w));
+                } else if state[w] == 0 {
+                    state[w] = 1;
+                    stack.push((w, 0));
                 }
+            } else {
+                state[v] = 2;
+                stack.pop();
             }
         }
     }
+    found
 }
 
 fn collect_otherwise(rules: &[ast::Rule], out: &mut Vec<String>) {
