@@ -39,7 +39,7 @@ pub fn search(s: &Schematic, lay: &Layout, diags: &mut Vec<Diagnostic>) -> Optio
             continue;
         }
         for (k, pole) in lay.poles[e].iter().enumerate() {
-            let found = walk(s, lay, e, pole.cell, pole.dir, diags);
+            let found = walk(s, lay, e, pole.cell, pole.dir, false, diags);
             for hit in found {
                 if lay.inertia[hit.elem] {
                     let other = &s.elements[hit.elem];
@@ -79,7 +79,7 @@ pub fn search(s: &Schematic, lay: &Layout, diags: &mut Vec<Diagnostic>) -> Optio
         }
         let mut mine: Vec<Link> = Vec::new();
         for (k, pole) in lay.poles[e].iter().enumerate() {
-            let found = walk(s, lay, e, pole.cell, pole.dir, diags);
+            let found = walk(s, lay, e, pole.cell, pole.dir, true, diags);
             if found.is_empty() {
                 diags.push(
                     Diagnostic::warning(
@@ -156,18 +156,20 @@ pub fn search(s: &Schematic, lay: &Layout, diags: &mut Vec<Diagnostic>) -> Optio
                 .with_note("the search follows its poles through extenders, splitters and gears"),
             );
         }
-        // Power-flow sign (digest §3): the source side gets −1. Pole I is the source by
-        // default; flip the column when only a later pole reaches a driven inertia.
-        let source_driven = mine
-            .iter()
-            .any(|l| l.sign < 0 && driven.contains(&l.inertia));
-        let other_driven = mine
-            .iter()
-            .any(|l| l.sign > 0 && driven.contains(&l.inertia));
-        if other_driven && !source_driven {
-            for l in &mut mine {
-                l.sign = -l.sign;
-            }
+        // Power-flow sign (digest §3): the pole on the driven side (reaching an inertia
+        // with a `+` action) is the source and gets −1, the other poles +1; when no pole
+        // or several poles reach a driven inertia, pole I is the source.
+        let driven_poles: Vec<usize> = (mine.iter())
+            .filter(|l| driven.contains(&l.inertia))
+            .map(|l| l.pole)
+            .collect();
+        let source = match driven_poles.as_slice() {
+            [p] => *p,
+            [p, rest @ ..] if rest.iter().all(|q| q == p) => *p,
+            _ => 0,
+        };
+        for l in &mut mine {
+            l.sign = if l.pole == source { -1 } else { 1 };
         }
         links.extend(mine);
     }
@@ -183,13 +185,16 @@ struct Hit {
 
 /// Follow the pole leaving `from` towards `dir` through extenders, splitters and gears
 /// (depth-first, the branches of a splitter before the remaining poles), stopping at
-/// elements. A visited set of (cell, direction) ends closed loops (E0509).
+/// elements. A visited set of (cell, direction) ends closed loops (E0509). With
+/// `branch` false, splitters end the walk: they share an element's moment between
+/// their branches (a symmetric differential), so they join nothing rigidly.
 fn walk(
     s: &Schematic,
     lay: &Layout,
     origin: usize,
     from: usize,
     dir: Dir,
+    branch: bool,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Hit> {
     let g = &s.grid;
@@ -217,6 +222,7 @@ fn walk(
                 cell,
                 gears,
             }),
+            Occ::Glyph(gl) if gl.is_splitter() && !branch => {}
             Occ::Glyph(gl) => {
                 // Later arms pushed first so that the first arm is searched first.
                 let arms: Vec<Dir> = gl.dirs().filter(|a| *a != d.opposite()).collect();
