@@ -60,8 +60,10 @@ pub struct GearCells {
 pub fn layout(s: &Schematic, diags: &mut Vec<Diagnostic>) -> Option<Layout> {
     let errors = diags.len();
     let mut by_name: HashMap<&str, usize> = HashMap::new();
+    let mut duplicate = vec![false; s.elements.len()];
     for (i, e) in s.elements.iter().enumerate() {
         if let Some(&prev) = by_name.get(e.name.as_str()) {
+            duplicate[i] = true;
             diags.push(
                 Diagnostic::error(
                     "E0511",
@@ -197,6 +199,9 @@ pub fn layout(s: &Schematic, diags: &mut Vec<Diagnostic>) -> Option<Layout> {
 
     // Every element drawn, in the right number of connected cells.
     for (e, el) in s.elements.iter().enumerate() {
+        if duplicate[e] {
+            continue;
+        }
         match el.kind {
             Kind::Gear | Kind::Clutch | Kind::Limiter => {}
             kind => {
@@ -381,11 +386,20 @@ fn check_params(e: &crate::ast::Element, diags: &mut Vec<Diagnostic>) {
                 Diagnostic::error(
                     "E0510",
                     p.name_span,
-                    format!("a {} has no parameter `{}`", e.kind.keyword(), p.name),
+                    format!(
+                        "{} {} has no parameter `{}`",
+                        article(e.kind),
+                        e.kind.keyword(),
+                        p.name
+                    ),
                 )
                 .with_label("unknown parameter")
                 .with_note(if all.is_empty() {
-                    format!("a {} takes no parameters", e.kind.keyword())
+                    format!(
+                        "{} {} takes no parameters",
+                        article(e.kind),
+                        e.kind.keyword()
+                    )
                 } else {
                     format!("its parameters: {}", all.join(", "))
                 }),
@@ -419,6 +433,10 @@ fn check_params(e: &crate::ast::Element, diags: &mut Vec<Diagnostic>) {
             );
         }
     }
+}
+
+fn article(k: Kind) -> &'static str {
+    if k == Kind::Inertia { "an" } else { "a" }
 }
 
 /// A cell of `cs` not connected to the first one, if any.
@@ -667,7 +685,7 @@ fn check_connections(s: &Schematic, lay: &Layout, diags: &mut Vec<Diagnostic>) {
                                 dir.word()
                             ),
                         )
-                        .with_label(format!("no pole towards the {}", dir.opposite().word()))
+                        .with_label(format!("no pole pointing {}", dir.opposite().word()))
                         .with_related(here.span, "the pole comes from here")
                         .with_note(
                             "two cells connect when each has a pole towards the other: an extender \

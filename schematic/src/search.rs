@@ -1,5 +1,5 @@
 //! The paper's search along poles, from each compliant element to the inertias it loads
-//! (digest §4), with the gears each path crosses; E0507, E0509, E0514–E0516, W0500.
+//! (digest §4), with the gears each path crosses; E0507, E0509, E0514–E0516.
 
 use crate::ast::{Dir, Kind, Schematic};
 use crate::layout::{Layout, Occ};
@@ -41,7 +41,8 @@ pub fn search(s: &Schematic, lay: &Layout, diags: &mut Vec<Diagnostic>) -> Optio
         for (k, pole) in lay.poles[e].iter().enumerate() {
             let found = walk(s, lay, e, pole.cell, pole.dir, false, diags);
             for hit in found {
-                if lay.inertia[hit.elem] {
+                // Each rigid pair once, from its lower-numbered inertia.
+                if lay.inertia[hit.elem] && hit.elem >= e {
                     let other = &s.elements[hit.elem];
                     diags.push(
                         Diagnostic::error(
@@ -80,21 +81,10 @@ pub fn search(s: &Schematic, lay: &Layout, diags: &mut Vec<Diagnostic>) -> Optio
         let mut mine: Vec<Link> = Vec::new();
         for (k, pole) in lay.poles[e].iter().enumerate() {
             let found = walk(s, lay, e, pole.cell, pole.dir, true, diags);
-            if found.is_empty() {
-                diags.push(
-                    Diagnostic::warning(
-                        "W0500",
-                        pole.span,
-                        format!(
-                            "pole {} of `{}` reaches no inertia: that end acts as if fixed to the ground",
-                            k + 1,
-                            el.name
-                        ),
-                    )
-                    .with_label("no inertia along this pole"),
-                );
-            }
             for hit in found {
+                if hit.elem == e {
+                    continue; // back to itself round a loop: reported as E0509
+                }
                 if !lay.inertia[hit.elem] {
                     let other = &s.elements[hit.elem];
                     diags.push(
