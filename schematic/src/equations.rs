@@ -1,0 +1,348 @@
+//! The structural-matrix assembly (digest §5) written out as a readable `.sit` model.
+//!
+//! For inertia i, elastic/dissipative element j, and the path from j's pole p to i:
+//! the kinematic gain K = w_p · Π (u for a gear crossed input→output going from the
+//! element to the inertia, 1/u for output→input), the torque gain G = K′ · η^A with K′
+//! = K (power-consistent) or K without w_p (as printed), and A the incidence sign. Then
+//! `J_i dω_i/dt = Σ A_M M + Σ_j A_ij G_ij (M_y,j + M_d,j)`, `dM_y,j/dt = c_j r_j`,
+//! `M_d,j = μ_j r_j` with the deformation rate `r_j = −Σ_i A_ij K_ij ω_i`.
+
+use crate::ast::{Form, Kind, Schematic};
+use crate::search::{Crossing, Link};
+use sit_parser::Span;
+use sit_parser::source::SourceFile;
+use std::fmt::Write as _;
+
+/// Text copied from the `.sch` file into the generated model, for mapping spans back.
+#[derive(Debug, Clone, Copy)]
+pub struct Segment {
+    /// Byte offset in the generated text.
+    pub generated: usize,
+    /// Where the same text is in the `.sch` file.
+    pub source: Span,
+}
+
+/// A generated model with the map of copied text.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// The `.sit` text.
+    pub text: String,
+    /// Copied segments, in order.
+    pub segments: Vec<Segment>,
+}
+
+/// The name of inertia `J`'s angular velocity in the model.
+pub fn speed(name: &str) -> String {
+    format!("w_{name}")
+}
+
+struct Out<'a> {
+    text: String,
+    segments: Vec<Segment>,
+    file: &'a SourceFile,
+}
+
+impl Out<'_> {
+    fn copy(&mut self, text: &str, span: Span) {
+        self.segments.push(Segment {
+            generated: self.text.len(),
+            source: span,
+        });
+        self.text.push_str(text);
+    }
+
+    fn at(&self, span: Span) -> String {
+        let (line, _) = self.file.line_col(span.start);
+        format!("{}:{line}", self.file.display_name())
+    }
+}
+
+/// A product of factors over a product of divisors, as `.sit` text.
+fn product(num: &[String], den: &[String]) -> String {
+    let mut s = if num.is_empty() {
+        "1".to_string()
+    } else {
+        num.join(" * ")
+    };
+    for d in den {
+        s.push_str(" / ");
+        s.push_str(d);
+    }
+    s
+}
+
+/// The kinematic gain K of a link (`with_weight`), or the torque gain G.
+fn gain(s: &Schematic, link: &Link, weight: Option<&str>, eta: bool) -> (Vec<String>, Vec<String>) {
+    let mut num = Vec::new();
+    let mut den = Vec::new();
+    if let Some(w) = weight.filter(|w| w.parse::<f64>() != Ok(1.0)) {
+        num.push(w.to_string());
+    }
+    for (g, crossing) in &link.gears {
+        let name = &s.elements[*g].name;
+        match crossing {
+            Crossing::InToOut => num.push(format!("u_{name}")),
+            Crossing::OutToIn => den.push(format!("u_{name}")),
+        }
+    }
+    if eta {
+        for (g, _) in &link.gears {
+            let e = format!("eta_{}", s.elements[*g].name);
+            if link.sign > 0 {
+                num.push(e);
+            } else {
+                den.push(e);
+            }
+        }
+    }
+    (num, den)
+}
+
+/// The deformation rate of element `j` as `.sit` text: `−Σ A K ω`.
+pub fn rate(s: &Schematic, links: &[Link], weights: &[Vec<String>], j: usize) -> String {
+    let mut out = String::new();
+    for l in links.iter().filter(|l| l.element == j) {
+        let (num, den) = gain(s, l, Some(&weights[j][l.pole]), false);
+        let w = speed(&s.elements[l.inertia].name);
+        let term = if num.is_empty() && den.is_empty() {
+            w
+        } else if num.is_empty() {
+            format!("{w}{}", product(&[], &den).trim_start_matches('1'))
+        } else {
+            format!(
+                "{} * {w}{}",
+                num.join(" * "),
+                product(&[], &den).trim_start_matches('1')
+            )
+        };
+        let plus = l.sign < 0;
+        if out.is_empty() {
+            if !plus {
+                out.push('-');
+            }
+        } else {
+            out.push_str(if plus { " + " } else { " - " });
+        }
+        out.push_str(&term);
+    }
+    if out.is_empty() { "0".into() } else { out }
+}
+
+/// The moment carried by element `j`: `My_j + Md_j`, `My_j` or `Md_j`.
+fn moment(s: &Schematic, j: usize) -> String {
+    let n = &s.elements[j].name;
+    match s.elements[j].kind {
+        Kind::SpringDamper => format!("(My_{n} + Md_{n})"),
+        Kind::Spring => format!("My_{n}"),
+        _ => format!("Md_{n}"),
+    }
+}
+
+/// Write the model. `weights[j][p]` is the weight text of element j's pole p.
+pub fn emit(
+    s: &Schematic,
+    links: &[Link],
+    weights: &[Vec<String>],
+    form: Form,
+    file: &SourceFile,
+) -> Generated {
+    let mut o = Out {
+        text: String::new(),
+        segments: Vec::new(),
+        file,
+    };
+    for line in &s.doc {
+        let _ = writeln!(
+            o.text,
+            "///{}{line}",
+            if line.is_empty() { "" } else { " " }
+        );
+    }
+    if !s.doc.is_empty() {
+        o.text.push_str("///\n");
+    }
+    let _ = writeln!(
+        o.text,
+        "/// Generated by sit-schematic from `{}` ({} torque form).",
+        file.display_name(),
+        match form {
+            Form::PowerConsistent => "power-consistent",
+            Form::Printed => "as-printed",
+        }
+    );
+    let _ = writeln!(o.text, "model {} {{", s.name);
+    o.text.push_str("    // Parameters of the elements.\n");
+    for el in &s.elements {
+        let prefix: &[(&str, String)] = &match el.kind {
+            Kind::Inertia => vec![("J", el.name.clone())],
+            Kind::Spring => vec![("c", format!("c_{}", el.name))],
+            Kind::Damper => vec![("mu", format!("mu_{}", el.name))],
+            Kind::SpringDamper => vec![
+                ("c", format!("c_{}", el.name)),
+                ("mu", format!("mu_{}", el.name)),
+            ],
+            Kind::Gear => vec![
+                ("u", format!("u_{}", el.name)),
+                ("eta", format!("eta_{}", el.name)),
+            ],
+            Kind::Clutch | Kind::Limiter => vec![],
+        };
+        for line in &el.doc {
+            let _ = writeln!(
+                o.text,
+                "    ///{}{line}",
+                if line.is_empty() { "" } else { " " }
+            );
+        }
+        for (key, pname) in prefix {
+            let _ = write!(o.text, "    param {pname} = ");
+            match el.params.iter().find(|p| p.name == *key) {
+                Some(p) => o.copy(&p.value, p.value_span),
+                None => o.text.push_str(el.param(key).unwrap_or("0")),
+            }
+            let _ = writeln!(
+                o.text,
+                "; // {} {}, {}",
+                el.kind.keyword(),
+                el.name,
+                o.at(el.span)
+            );
+        }
+    }
+    for v in &s.verbatim {
+        o.text.push_str("    ");
+        o.copy(&v.text, v.span);
+        let _ = writeln!(o.text, " // {}", o.at(v.span));
+    }
+    o.text.push_str(
+        "\n    // Phase coordinates: angular velocities (rad/s) and element moments (N·m).\n",
+    );
+    for el in s.elements.iter().filter(|e| e.kind == Kind::Inertia) {
+        let _ = write!(o.text, "    output real {} = ", speed(&el.name));
+        match el.params.iter().find(|p| p.name == "w0") {
+            Some(p) => o.copy(&p.value, p.value_span),
+            None => o.text.push('0'),
+        }
+        let _ = writeln!(o.text, "; // {}", o.at(el.span));
+    }
+    for el in s.elements.iter().filter(|e| e.kind.is_compliant()) {
+        let n = &el.name;
+        let mut names = Vec::new();
+        if el.kind.is_elastic() {
+            names.push(format!("My_{n}"));
+        }
+        if el.kind.is_dissipative() {
+            names.push(format!("Md_{n}"));
+        }
+        let _ = writeln!(
+            o.text,
+            "    output real {}; // {}",
+            names.join(", "),
+            o.at(el.span)
+        );
+        let _ = writeln!(o.text, "    real r_{n}; // deformation rate of {n}, rad/s");
+    }
+    for a in &s.actions {
+        for line in &a.doc {
+            let _ = writeln!(
+                o.text,
+                "    ///{}{line}",
+                if line.is_empty() { "" } else { " " }
+            );
+        }
+        let _ = writeln!(o.text, "    output real {}; // {}", a.name, o.at(a.span));
+    }
+
+    o.text
+        .push_str("\n    // External actions (matrix of external actions).\n");
+    for a in &s.actions {
+        let _ = write!(o.text, "    {} = ", a.name);
+        o.copy(&a.value, a.value_span);
+        let _ = writeln!(
+            o.text,
+            "; // on {}{}, {}",
+            if a.sign < 0 { "-" } else { "+" },
+            a.target,
+            o.at(a.span)
+        );
+    }
+    o.text.push_str(
+        "\n    // Moment balance of each inertia: J dw/dt = sum of actions and element moments.\n",
+    );
+    for (i, el) in s.elements.iter().enumerate() {
+        if el.kind != Kind::Inertia {
+            continue;
+        }
+        let mut terms = String::new();
+        let mut push = |t: String, plus: bool| {
+            if terms.is_empty() {
+                if !plus {
+                    terms.push('-');
+                }
+            } else {
+                terms.push_str(if plus { " + " } else { " - " });
+            }
+            terms.push_str(&t);
+        };
+        for a in s.actions.iter().filter(|a| a.target == el.name) {
+            push(a.name.clone(), a.sign > 0);
+        }
+        for l in links.iter().filter(|l| l.inertia == i) {
+            let w = match form {
+                Form::PowerConsistent => Some(weights[l.element][l.pole].as_str()),
+                Form::Printed => None,
+            };
+            let (num, den) = gain(s, l, w, true);
+            let m = moment(s, l.element);
+            let t = if num.is_empty() && den.is_empty() {
+                m
+            } else if num.is_empty() {
+                format!("{m}{}", product(&[], &den).trim_start_matches('1'))
+            } else {
+                format!(
+                    "{} * {m}{}",
+                    num.join(" * "),
+                    product(&[], &den).trim_start_matches('1')
+                )
+            };
+            push(t, l.sign > 0);
+        }
+        if terms.is_empty() {
+            terms.push('0');
+        }
+        let _ = writeln!(
+            o.text,
+            "    {} = integral(({terms}) / {}); // {}",
+            speed(&el.name),
+            el.name,
+            o.at(el.span)
+        );
+    }
+    o.text.push_str(
+        "\n    // Elements: deformation rate r = -(A∘K)ᵀw from the new speeds (semi-implicit Euler),\n    \
+         // elastic moments in rate form, dissipative moments algebraic.\n",
+    );
+    for (j, el) in s.elements.iter().enumerate() {
+        if !el.kind.is_compliant() {
+            continue;
+        }
+        let n = &el.name;
+        let _ = writeln!(
+            o.text,
+            "    r_{n} = {}; // {}",
+            rate(s, links, weights, j),
+            o.at(el.span)
+        );
+        if el.kind.is_dissipative() {
+            let _ = writeln!(o.text, "    Md_{n} = mu_{n} * r_{n};");
+        }
+        if el.kind.is_elastic() {
+            let _ = writeln!(o.text, "    My_{n} = integral(c_{n} * r_{n});");
+        }
+    }
+    o.text.push_str("}\n");
+    Generated {
+        text: o.text,
+        segments: o.segments,
+    }
+}
