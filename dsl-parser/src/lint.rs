@@ -9,13 +9,17 @@
 //!   submodel on and off) in the same step;
 //! - `W0205` a pred, situation or guard that can never hold, and a guard
 //!   that always holds;
-//! - `W0206` an `otherwise` rule with no rule before it, or a rule after it.
+//! - `W0206` an `otherwise` rule with no rule before it, or a rule after it;
+//! - `W0240` a σ cascade: a σ rule makes a later one hold in the same step,
+//!   which undoes its action;
+//! - `W0241` a target assigned only under guards and read where none holds.
 //!
 //! Whether guards can hold together is decided by the `logic` submodule; when the
 //! search is too large no warning is given.
 
 mod logic;
 mod reads;
+mod traps;
 
 use crate::diag::Diagnostic;
 use crate::ir::{Expr, Model, Program, Rhs, Stmt, Ty, VarId, VarKind};
@@ -31,6 +35,7 @@ pub fn lint(program: &Program, diags: &mut Vec<Diagnostic>) {
             m,
             sources: &program.sources,
         };
+        let from = diags.len();
         cx.unread(diags);
         let mut logic = [
             Logic::new(program, id, false),
@@ -42,6 +47,8 @@ pub fn lint(program: &Program, diags: &mut Vec<Diagnostic>) {
         cx.overwritten_rules(&body, diags);
         cx.conflicting_actions(&body, &mut logic[DEFAULTS], diags);
         cx.otherwise_order(&body, diags);
+        cx.sigma_cascades(&body, &mut logic[DEFAULTS], diags);
+        cx.stale_reads(&body, &mut logic[DEFAULTS], diags, from);
     }
 }
 

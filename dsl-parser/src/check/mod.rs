@@ -18,6 +18,7 @@ mod expr;
 mod lower;
 mod order;
 mod rules;
+mod slips;
 mod subs;
 
 use declare::{Table, declare};

@@ -18,6 +18,10 @@ impl Lowerer<'_> {
                     guard,
                     span,
                 } => {
+                    if self.is_flag_state(target) {
+                        self.flag_rule(target, value, guard);
+                        continue;
+                    }
                     let Some(tv) = self.target(target) else {
                         // Still check the expressions for more errors
                         // (as a right-hand side, where `integral` may stand).
@@ -314,20 +318,21 @@ impl Lowerer<'_> {
         };
         let n = args.len();
         let a = |s: &mut Self, i: usize| s.expr(&args[i], Ty::Real, Ctx::Rule);
+        let x = |s: &mut Self| s.proc_input(proc.name(), args);
         match (proc, n) {
-            (Stateful::Integral, 1) => Rhs::Integral { x: a(self, 0) },
+            (Stateful::Integral, 1) => Rhs::Integral { x: x(self) },
             (Stateful::Integral, 3) => Rhs::IntegralLimited {
-                x: a(self, 0),
+                x: x(self),
                 lo: a(self, 1),
                 hi: a(self, 2),
             },
             (Stateful::Lag, 2 | 3) => Rhs::Lag {
-                x: a(self, 0),
+                x: x(self),
                 t: a(self, 1),
                 k: if n == 3 { a(self, 2) } else { Expr::Num(1.0) },
             },
             (Stateful::Deriv, 1) => {
-                let x = a(self, 0);
+                let x = x(self);
                 self.memories.push(Memory {
                     kind: MemoryKind::Deriv,
                     span: e.span,
@@ -338,7 +343,7 @@ impl Lowerer<'_> {
                 }
             }
             (Stateful::Hysteresis, 3 | 4) => Rhs::Hysteresis {
-                x: a(self, 0),
+                x: x(self),
                 lo: a(self, 1),
                 hi: a(self, 2),
                 a: if n == 4 { a(self, 3) } else { Expr::Num(1.0) },

@@ -30,7 +30,7 @@
 //! (when `+ - * /` of numbers computes them), so `T <= T_low` and
 //! `T >= T_high` exclude each other when `T_low < T_high` as written.
 
-use crate::ir::{ArithOp, CmpOp, Expr, Model, ModelId, Program, Ty, VarKind};
+use crate::ir::{ArithOp, CmpOp, Expr, Model, ModelId, Program, Ty, VarId, VarKind};
 use crate::lower::{self, Budget, Place, Reads, Slot, Term};
 use std::collections::HashMap;
 
@@ -145,6 +145,11 @@ impl Formula {
     /// The negation.
     pub fn not(&self) -> Formula {
         Formula(Node::Not(Box::new(self.0.clone())))
+    }
+
+    /// The conjunction of `formulas` (`true` when there is none).
+    pub fn all(formulas: &[&Formula]) -> Formula {
+        Formula(Node::And(formulas.iter().map(|f| f.0.clone()).collect()))
     }
 }
 
@@ -428,6 +433,26 @@ impl<'a> Logic<'a> {
             _ => ok = false,
         });
         ok
+    }
+
+    /// `f` with the flag `var` of the model replaced by `value`: the guard
+    /// as it reads after a σ action sets the flag. `None` when the flag
+    /// cannot be lowered (it then is no atom of any formula either).
+    pub fn with_flag(&self, f: &Formula, var: VarId, value: bool) -> Option<Formula> {
+        let t = self.lowered(&Expr::Var(var))?;
+        let Some(&atom) = self.index[0].get(&format!("{t:?}")) else {
+            return Some(f.clone());
+        };
+        fn subst(n: &Node, atom: usize, value: bool) -> Node {
+            match n {
+                Node::Atom(a) if *a == atom => Node::Const(value),
+                Node::Not(a) => Node::Not(Box::new(subst(a, atom, value))),
+                Node::And(xs) => Node::And(xs.iter().map(|x| subst(x, atom, value)).collect()),
+                Node::Or(xs) => Node::Or(xs.iter().map(|x| subst(x, atom, value)).collect()),
+                other => other.clone(),
+            }
+        }
+        Some(Formula(subst(&f.0, atom, value)))
     }
 
     /// Whether all of `formulas` can hold at the same time.

@@ -216,6 +216,9 @@ impl Parser<'_> {
             if t.tok == Tok::Ident && matches!(self.str(t), "and" | "or") {
                 return Err(self.word_operator());
             }
+            if t.tok == Tok::Punct("=") {
+                return Err(self.single_equals(&e));
+            }
             let mut expected = follow.to_vec();
             expected.push("an operator");
             return Err(self.error(&expected));

@@ -13,6 +13,7 @@ mod expr;
 mod foreign;
 mod lexer;
 mod parser;
+mod slips;
 
 use crate::ast::File;
 use crate::diag::Diagnostic;

@@ -587,6 +587,11 @@ impl<'a> Parser<'a> {
             if self.peek().tok == Tok::Eof {
                 return Err(self.error(BLOCK_MEMBER));
             }
+            if self.at_bare_name() {
+                let _ = self.bare_name(cond.span);
+                self.recover()?;
+                continue;
+            }
             match self.body_rule(start) {
                 Ok(r) => rules.push(r),
                 Err(Stop) => self.recover()?,
