@@ -65,6 +65,40 @@ fn main() {
             );
         }
     }
+    // Every file whose models split for `rk4`, compiled again with that method (stem
+    // `rk4:STEM`; the bit-identity tests run the interpreter with the same override).
+    for file in &files {
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let opts = sit_codegen::Options {
+            method: Some(sit_parser::ir::Method::Rk4),
+            ..Default::default()
+        };
+        let generated = match sit_codegen::compile_file_with(file, &opts) {
+            Ok(g) => g,
+            Err(sit_codegen::Error::Model { .. }) => continue,
+            Err(e) => {
+                eprintln!("{}: {e}", file.display());
+                std::process::exit(1)
+            }
+        };
+        let module = format!("rk4_{stem}");
+        write_if_changed(&out.join(format!("{module}.rs")), &generated.code);
+        let _ = writeln!(
+            modules,
+            "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
+        );
+        let program = sit_parser::check_file(file)
+            .expect("readable")
+            .program
+            .expect("checked");
+        for id in program.models_of_file(0) {
+            let name = &program.models[id].name;
+            let _ = writeln!(
+                registry,
+                "        (\"rk4:{stem}\", {name:?}, || Box::new({module}::{name}::new())),"
+            );
+        }
+    }
     registry.push_str("    ]\n}\n");
     write_if_changed(&out.join("compiled.rs"), &(modules + &registry));
 }

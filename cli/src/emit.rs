@@ -1,4 +1,4 @@
-//! `sitc emit FILE [-o OUT.rs] [--model NAME] [--batch]`: the generated Rust of a `.sit` file.
+//! `sitc emit FILE [-o OUT.rs] [--model NAME] [--batch] [--method METHOD]`: the generated Rust of a `.sit` file.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -7,10 +7,17 @@ use std::process::ExitCode;
 /// instantiates; with `batch`, followed by their batch forms) into `out`, or on
 /// stdout. Diagnostics go to stderr. Exit status: 0
 /// done, 1 model errors, 2 I/O or usage (unknown model, unreadable or unwritable file).
-pub fn run(file: &Path, out: Option<&PathBuf>, model: Option<String>, batch: bool) -> ExitCode {
+pub fn run(
+    file: &Path,
+    out: Option<&PathBuf>,
+    model: Option<String>,
+    batch: bool,
+    method: Option<sit_parser::ir::Method>,
+) -> ExitCode {
     let opts = sit_codegen::Options {
         model,
         batch,
+        method,
         front_end: sit_codegen::FrontEnd::Cli,
     };
     let generated = match sit_codegen::compile_file_with(file, &opts) {

@@ -17,6 +17,10 @@ pub struct FmuArgs {
     /// (default: the `--dt` of the `sitc run` line in the model's documentation, else 0.01).
     #[arg(long, value_name = "DT", allow_negative_numbers = true)]
     pub dt: Option<f64>,
+    /// The integration method of every model, overriding their `method` declarations:
+    /// `euler` or `rk4`.
+    #[arg(long, value_name = "METHOD", value_parser = ["euler", "rk4"])]
+    pub method: Option<String>,
     /// The `.fmu` file to write.
     #[arg(short, long, value_name = "OUT.fmu")]
     pub out: PathBuf,
@@ -35,6 +39,10 @@ pub fn fmu(args: FmuArgs) -> ExitCode {
     let mut opts = sit_fmi::build::Options::new(args.file, args.out);
     opts.model = args.model;
     opts.dt = args.dt;
+    opts.method = args
+        .method
+        .as_deref()
+        .and_then(sit_parser::ir::Method::from_name);
     if let Some(dir) = args.build_dir {
         opts.build_dir = dir;
     }

@@ -48,6 +48,10 @@ enum Command {
         /// Also emit the batch form of every model (`NameBatch<const N: usize>`).
         #[arg(long)]
         batch: bool,
+        /// Integrate every model with this method, overriding their `method`
+        /// declarations: `euler` or `rk4`.
+        #[arg(long, value_name = "METHOD", value_parser = ["euler", "rk4"])]
+        method: Option<String>,
     },
     /// Simulate a model with the interpreter and write its CSV trace (exit 0; 1: the
     /// model has errors; 2: usage or I/O).
@@ -92,7 +96,13 @@ fn main() -> ExitCode {
             out,
             model,
             batch,
-        } => emit::run(&file, out.as_ref(), model, batch),
+            method,
+        } => {
+            let method = method
+                .as_deref()
+                .and_then(sit_parser::ir::Method::from_name);
+            emit::run(&file, out.as_ref(), model, batch, method)
+        }
         Command::Run(args) => run::run(args),
         Command::Plot(args) => plot::plot(args),
         Command::Sweep(args) => sweep::sweep(args),

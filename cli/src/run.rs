@@ -31,9 +31,21 @@ pub struct Timing {
         allow_negative_numbers = true
     )]
     pub t_end: f64,
+    /// The integration method of every model, overriding their `method`
+    /// declarations: `euler` (first order, the formalism's own step) or `rk4`
+    /// (classical fourth order over each step).
+    #[arg(long, value_name = "METHOD", value_parser = ["euler", "rk4"])]
+    pub method: Option<String>,
 }
 
 impl Timing {
+    /// The integration method asked for with `--method`, if any.
+    pub fn method(&self) -> Option<sit_parser::ir::Method> {
+        self.method
+            .as_deref()
+            .and_then(sit_parser::ir::Method::from_name)
+    }
+
     /// The number of steps: T / DT when that is a whole number (within 1e-9 of a step,
     /// for the rounding of decimal steps), else the whole steps that fit in T (never
     /// past T), with the checks of both. [`Timing::warning`] says when T is not a whole
@@ -158,7 +170,8 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         let (name, value) = parse_set(arg)?;
         values.push((name, value, "--set".to_string()));
     }
-    let loaded = match sit_interp::load_file(&args.file, args.model.as_deref()) {
+    let method = args.timing.method();
+    let loaded = match sit_interp::load_file_with(&args.file, args.model.as_deref(), method) {
         Ok(l) => l,
         // The interpreter's own errors are one line, not rendered diagnostics.
         Err(sit_interp::LoadError::Interp(e)) => return Err(Fail::Model(format!("error: {e}\n"))),
@@ -392,7 +405,12 @@ mod tests {
     use super::Timing;
 
     fn step_count(dt: f64, t_end: f64) -> Result<u64, String> {
-        Timing { dt, t_end }.steps()
+        Timing {
+            dt,
+            t_end,
+            method: None,
+        }
+        .steps()
     }
 
     #[test]
@@ -415,7 +433,14 @@ mod tests {
 
     #[test]
     fn a_partial_last_step_is_reported() {
-        let warning = |dt, t_end| Timing { dt, t_end }.warning();
+        let warning = |dt, t_end| {
+            Timing {
+                dt,
+                t_end,
+                method: None,
+            }
+            .warning()
+        };
         assert_eq!(
             warning(0.3, 1.0).as_deref(),
             Some(

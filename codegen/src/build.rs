@@ -23,6 +23,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     cargo: bool,
     batch: bool,
+    method: Option<sit_parser::ir::Method>,
 }
 
 impl Builder {
@@ -33,6 +34,7 @@ impl Builder {
             out_dir: None,
             cargo: true,
             batch: false,
+            method: None,
         }
     }
 
@@ -52,6 +54,13 @@ impl Builder {
     /// [`Options::batch`]); off by default.
     pub fn batch(mut self, on: bool) -> Builder {
         self.batch = on;
+        self
+    }
+
+    /// Integrates every model with `method`, overriding their `method` declarations
+    /// (see [`Options::method`]).
+    pub fn method(mut self, method: sit_parser::ir::Method) -> Builder {
+        self.method = Some(method);
         self
     }
 
@@ -86,6 +95,7 @@ impl Builder {
         let options = Options {
             front_end: FrontEnd::BuildScript,
             batch: self.batch,
+            method: self.method,
             ..Options::default()
         };
         let mut outputs: HashMap<String, PathBuf> = HashMap::new();
@@ -187,13 +197,25 @@ pub fn sit_files(dir: impl AsRef<Path>) -> Vec<PathBuf> {
 /// Writes `text` to `path` unless the file already holds exactly that text, so that an
 /// unchanged model does not trigger a rebuild of the including crate (for build scripts
 /// that write generated code themselves, as [`Builder`] does).
+///
+/// The text goes to a temporary file beside `path`, renamed over it: a reader never sees
+/// half a file, and a `path` hard-linked elsewhere (a target directory copied with
+/// `cp -al`) is replaced rather than written through.
 pub fn write_if_changed(path: &Path, text: &str) -> Result<(), Error> {
     if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(());
     }
-    std::fs::write(path, text).map_err(|source| Error::Write {
+    let error = |source| Error::Write {
         path: path.to_path_buf(),
         source,
+    };
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".{}.tmp", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, text).map_err(error)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        error(e)
     })
 }
 

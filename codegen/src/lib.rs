@@ -58,6 +58,9 @@ pub struct Options {
     pub batch: bool,
     /// The front end that generates the code, named in the `@generated` header.
     pub front_end: FrontEnd,
+    /// Integrate every model with this method, overriding their `method`
+    /// declarations (`None`: as declared, `euler` when not).
+    pub method: Option<sit_parser::ir::Method>,
 }
 
 /// The front end that generates a file, named in its `@generated` header with the Sit
@@ -169,6 +172,20 @@ impl Error {
 /// file; with [`Options::batch`], the batch forms follow the scalar code, which is the
 /// same as without.
 pub fn generate(program: &Program, opts: &Options) -> Result<String, Error> {
+    let overridden;
+    let program = match opts.method {
+        Some(method) => {
+            let mut p = program.clone();
+            p.set_method(method).map_err(|diagnostics| Error::Model {
+                report: Report::new(diagnostics, program.sources.clone()),
+            })?;
+            overridden = p;
+            &overridden
+        }
+        None => program,
+    };
+    // Integration methods other than `euler` become plain rules first.
+    let program = &*sit_parser::lower::expand_methods(program)?;
     let roots = roots(program, opts)?;
     let plan = plan::Plan::new(program, roots.as_deref());
     let prov = provenance::Provenance {

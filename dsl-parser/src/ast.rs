@@ -40,6 +40,8 @@ pub struct Model {
     pub decls: Vec<Decl>,
     /// Rules in order.
     pub rules: Vec<Rule>,
+    /// The names of `method NAME;` declarations, in order (at most one is valid).
+    pub methods: Vec<Name>,
 }
 
 /// The kinds of variable declarations.

@@ -41,6 +41,42 @@
 //! advances only when the model steps (a switched-off submodel's clock
 //! stops).
 //!
+//! # Integration methods
+//!
+//! A model's [`Method`] (`method NAME;`, or a per-run override:
+//! [`Program::set_method`]) says how step 3 integrates. Under `euler` (the default)
+//! it is as above. Under `rk4`, the rules split in two parts:
+//!
+//! - the **continuous part**: the *continuous states* (targets of `integral` and
+//!   `lag`), their rates (the operands of those rules, `lag(x, T, k)` read as the
+//!   rate `(k·x − y)/T`), and the *stage rules*: the plain rules (`x = e`, guarded or
+//!   `otherwise`) whose targets the rates or their guards read, directly or through
+//!   other stage rules, that do not assign a continuous state and whose target is
+//!   computed at every evaluation (it has a rule without guard or an `otherwise`
+//!   rule);
+//! - the **discrete part**: everything else, run once per step: σ actions, rules
+//!   that jump a continuous state (`when impact { v = -e * v; }`), rules whose target
+//!   is assigned only under guards (it keeps its value between them), `deriv` and
+//!   `hysteresis`.
+//!
+//! Step 3 then is: save each continuous state `y0 = y`; four *stage passes*
+//! (nodes `c = 0, ½, ½, 1`), each running the body in order with only the stage
+//! rules and the rates (`k_s = rate` where the `integral` or `lag` rule stands; 0 if
+//! its guard is false), guards evaluated on the stage values, flags, events,
+//! submodel outputs, `deriv` and `hysteresis` targets frozen at their values at the
+//! start of the step, `time` reading `time + c·dt`, and each `otherwise` flag
+//! cleared per pass; between passes `y = y0 + (c_next·dt)·k_s`; then `y = y0 +
+//! dt·(((k1 + 2·k2) + 2·k3) + k4)/6` (a limited integral's stages are not clamped);
+//! then the body once as written (**the discrete pass**), in which each `integral`
+//! and `lag` rule keeps its target's new value (a limited integral clamps it to its
+//! bounds) and every other rule runs as under `euler`, reading the new states, with
+//! `time` at the start of the step. A stage rule must come after the stage rules
+//! whose targets it reads (E0472): the stages are evaluated in the order written.
+//! The stage memories are hidden states of the model, listed after its variables as
+//! `NAME_rk4_y0` and `NAME_rk4_k1` … `NAME_rk4_k4`. A submodel steps with its own
+//! method, before the parent's stages, so its outputs are frozen during them. The
+//! rewrite into plain rules is [`crate::lower::method`].
+//!
 //! # Variables seen through `sit_runtime::Model`
 //!
 //! The list of a model's variables, in this order: its vars (declaration
@@ -137,6 +173,9 @@ pub struct Model {
     pub memories: Vec<Memory>,
     /// Number of `otherwise` bookkeeping flags used by [`Model::body`].
     pub fired: usize,
+    /// The integration method of the model's continuous part (`method NAME;`,
+    /// [`Method::Euler`] when not declared); see "Integration methods" above.
+    pub method: Method,
 }
 
 /// The type of a value.
@@ -672,5 +711,52 @@ impl Rhs {
     /// Whether the next value depends on the target's current value.
     pub fn reads_target(&self) -> bool {
         !matches!(self, Rhs::Expr(_) | Rhs::Deriv { .. })
+    }
+}
+
+/// How a model integrates its continuous part in one step (`method NAME;`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Method {
+    /// Each rule once per step in textual order, `integral` as `y + x·dt`: the
+    /// formalism's own step, first order.
+    #[default]
+    Euler,
+    /// The classical fourth-order Runge–Kutta method over the host's step, on the
+    /// continuous part; the discrete rules once per step after it.
+    Rk4,
+}
+
+impl Method {
+    /// Every method, for listings and lookups.
+    pub const ALL: [Method; 2] = [Method::Euler, Method::Rk4];
+
+    /// The name in `.sit` source and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Euler => "euler",
+            Method::Rk4 => "rk4",
+        }
+    }
+
+    /// Look a method up by its name.
+    pub fn from_name(name: &str) -> Option<Method> {
+        Method::ALL.iter().copied().find(|m| m.name() == name)
+    }
+}
+
+impl Program {
+    /// Sets the integration method of every model (a per-run override of their
+    /// `method` declarations); the errors, located in the models' rules, if some
+    /// model's rules cannot be split into a continuous and a discrete part.
+    pub fn set_method(&mut self, method: Method) -> Result<(), Vec<crate::Diagnostic>> {
+        for m in &mut self.models {
+            m.method = method;
+        }
+        let diags: Vec<_> = self
+            .models
+            .iter()
+            .flat_map(crate::lower::method::split_errors)
+            .collect();
+        if diags.is_empty() { Ok(()) } else { Err(diags) }
     }
 }

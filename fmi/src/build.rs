@@ -23,6 +23,9 @@ pub struct Options {
     /// The internal step (default: the `--dt` of the model's documented `sitc run`, else
     /// 0.01).
     pub dt: Option<f64>,
+    /// The integration method of every model, overriding their `method` declarations
+    /// (`None`: as declared).
+    pub method: Option<sit_parser::ir::Method>,
     /// The `.fmu` to write.
     pub out: PathBuf,
     /// Where the FMU crates and their shared target directory go.
@@ -43,6 +46,7 @@ impl Options {
             file,
             model: None,
             dt: None,
+            method: None,
             out,
             build_dir: env("SIT_FMU_BUILD_DIR")
                 .map(PathBuf::from)
@@ -215,12 +219,31 @@ impl Prepared {
 
 /// Checks the model (`file`, `model`) and describes it with the internal step `dt`.
 pub fn prepare(file: &Path, model: Option<&str>, dt: Option<f64>) -> Result<Prepared, Error> {
+    prepare_with(file, model, dt, None)
+}
+
+/// [`prepare`] with every model integrated by `method` when given (overriding their
+/// `method` declarations).
+pub fn prepare_with(
+    file: &Path,
+    model: Option<&str>,
+    dt: Option<f64>,
+    method: Option<sit_parser::ir::Method>,
+) -> Result<Prepared, Error> {
     let checked = sit_parser::check_file(file)?;
     let files = checked.files();
-    let (program, report) = checked.into_report();
+    let (mut program, report) = checked.into_report();
+    if let (Some(p), Some(method)) = (program.as_mut(), method)
+        && let Err(diags) = p.set_method(method)
+    {
+        return Err(Error::Model(sit_parser::Report::new(diags, report.sources)));
+    }
     let Some(program) = program.as_ref() else {
         return Err(Error::Model(report));
     };
+    // The description lists the variables of the code: those of the expanded models.
+    let program =
+        &*sit_parser::lower::expand_methods(program).map_err(|e| Error::Describe(e.to_string()))?;
     let root = sit_interp::select_root(program, model).map_err(|e| Error::Root(e.to_string()))?;
     let name = program.models[root].name.clone();
     let code = sit_codegen::generate(
@@ -244,7 +267,7 @@ pub fn prepare(file: &Path, model: Option<&str>, dt: Option<f64>) -> Result<Prep
 /// Checks the model, writes and builds its FMU crate, and writes the `.fmu`.
 pub fn build(opts: &Options) -> Result<Built, Error> {
     let platform = platform()?;
-    let prepared = prepare(&opts.file, opts.model.as_deref(), opts.dt)?;
+    let prepared = prepare_with(&opts.file, opts.model.as_deref(), opts.dt, opts.method)?;
     for dir in ["runtime", "fmi"] {
         if !opts.sit_dir.join(dir).join("Cargo.toml").is_file() {
             return Err(Error::NoSources(opts.sit_dir.clone()));

@@ -66,6 +66,8 @@ struct Compiler<'p> {
 
 /// Compiles the instance tree rooted at `root`.
 pub(crate) fn compile(program: &Program, root: ModelId) -> Result<Code, InterpError> {
+    // Integration methods other than `euler` become plain rules first.
+    let program = &*lower::expand_methods(program).map_err(error)?;
     let name = model_of(program, root)?.name.clone();
     let count = instances(program, root, &mut vec![None; program.models.len()], 0)?;
     if count.is_none_or(|n| n > MAX_NODES) {

@@ -32,7 +32,7 @@ mod lower;
 mod ops;
 
 pub use finite::{NonFinite, Origin, SiteKind};
-pub use load::{LoadError, Loaded, RootError, load_file, select_root};
+pub use load::{LoadError, Loaded, RootError, load_file, load_file_with, select_root};
 
 use code::{Code, Read, State};
 use sit_parser::ir::{ModelId, Program};

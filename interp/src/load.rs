@@ -1,7 +1,7 @@
 //! Loading a `.sit` file and choosing the root model to instantiate.
 
 use crate::{Instance, InterpError};
-use sit_parser::ir::{ModelId, Program};
+use sit_parser::ir::{Method, ModelId, Program};
 use sit_parser::suggest::did_you_mean;
 use sit_parser::{ReadError, Report};
 use std::fmt;
@@ -125,10 +125,26 @@ pub struct Loaded {
 /// Checks the file at `path` (and its imports), chooses the root (see [`select_root`])
 /// and constructs an instance of it.
 pub fn load_file(path: impl AsRef<Path>, model: Option<&str>) -> Result<Loaded, LoadError> {
+    load_file_with(path, model, None)
+}
+
+/// [`load_file`] with every model integrated by `method` when given (overriding their
+/// `method` declarations); a model whose rules cannot be split for it is an
+/// [`LoadError::Invalid`] with located errors.
+pub fn load_file_with(
+    path: impl AsRef<Path>,
+    model: Option<&str>,
+    method: Option<Method>,
+) -> Result<Loaded, LoadError> {
     let (program, report) = sit_parser::check_file(path)?.into_report();
-    let Some(program) = program else {
+    let Some(mut program) = program else {
         return Err(LoadError::Invalid(report));
     };
+    if let Some(method) = method
+        && let Err(diags) = program.set_method(method)
+    {
+        return Err(LoadError::Invalid(Report::new(diags, report.sources)));
+    }
     let root = select_root(&program, model)?;
     let instance = Instance::try_new(&program, root)?;
     Ok(Loaded {

@@ -16,7 +16,9 @@
 //! the macro never panics.
 //!
 //! `include_model!("models/hoop.sit", batch)` also expands to the batch form of every
-//! model (`HoopBatch<const N: usize>`, see `sit_codegen::Options::batch`).
+//! model (`HoopBatch<const N: usize>`, see `sit_codegen::Options::batch`);
+//! `include_model!("models/ball.sit", method = rk4)` integrates every model with that
+//! method, overriding their `method` declarations (`sit_codegen::Options::method`).
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;
@@ -26,7 +28,8 @@ use std::path::{Path, PathBuf};
 /// Compiles the `.sit` file at the given path (relative to `CARGO_MANIFEST_DIR`) into
 /// Rust items: one struct per model, with `new`, `step`, `reset`, `time`, public
 /// fields and `impl sit_runtime::Model` (the calling crate depends on `sit-runtime`).
-/// With a second argument `batch`, also the batch form of every model.
+/// With an argument `batch`, also the batch form of every model; with `method = rk4`
+/// (or `euler`), every model integrated by that method.
 #[proc_macro]
 pub fn include_model(input: TokenStream) -> TokenStream {
     expand(input.into()).into()
@@ -34,10 +37,10 @@ pub fn include_model(input: TokenStream) -> TokenStream {
 
 /// The expansion, or a `compile_error!` spanned at the argument.
 fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
-    let Ok(Args { lit, batch }) = syn::parse2::<Args>(input) else {
+    let Ok(Args { lit, batch, method }) = syn::parse2::<Args>(input) else {
         return error(
             Span::call_site(),
-            "include_model! takes a string literal, the path of a .sit file relative to the crate's Cargo.toml, and optionally `batch`, as in `include_model!(\"models/hoop.sit\")` or `include_model!(\"models/hoop.sit\", batch)`",
+            "include_model! takes a string literal, the path of a .sit file relative to the crate's Cargo.toml, and optionally `batch` and `method = rk4`, as in `include_model!(\"models/hoop.sit\")` or `include_model!(\"models/hoop.sit\", batch)`",
         );
     };
     let span = lit.span();
@@ -51,6 +54,7 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     let path = root.join(lit.value());
     let opts = sit_codegen::Options {
         batch,
+        method,
         front_end: sit_codegen::FrontEnd::Macro,
         ..Default::default()
     };
@@ -91,28 +95,42 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     }
 }
 
-/// The arguments: the path, then optionally `, batch`.
+/// The arguments: the path, then optionally `, batch` and `, method = NAME`, in any
+/// order.
 struct Args {
     lit: syn::LitStr,
     batch: bool,
+    method: Option<sit_parser::ir::Method>,
 }
 
 impl syn::parse::Parse for Args {
     fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Args> {
         let lit = input.parse()?;
-        let mut batch = false;
-        if input.parse::<Option<syn::Token![,]>>()?.is_some() && !input.is_empty() {
+        let (mut batch, mut method) = (false, None);
+        while input.parse::<Option<syn::Token![,]>>()?.is_some() && !input.is_empty() {
             let word: syn::Ident = input.parse()?;
-            if word != "batch" {
-                return Err(syn::Error::new(word.span(), "expected `batch`"));
+            if word == "batch" {
+                batch = true;
+            } else if word == "method" {
+                input.parse::<syn::Token![=]>()?;
+                let name: syn::Ident = input.parse()?;
+                let names = sit_parser::ir::Method::ALL.map(|m| m.name()).join("`, `");
+                method = Some(
+                    sit_parser::ir::Method::from_name(&name.to_string()).ok_or_else(|| {
+                        syn::Error::new(name.span(), format!("expected one of `{names}`"))
+                    })?,
+                );
+            } else {
+                return Err(syn::Error::new(
+                    word.span(),
+                    "expected `batch` or `method = NAME`",
+                ));
             }
-            batch = true;
-            input.parse::<Option<syn::Token![,]>>()?;
         }
         if !input.is_empty() {
             return Err(input.error("unexpected tokens"));
         }
-        Ok(Args { lit, batch })
+        Ok(Args { lit, batch, method })
     }
 }
 

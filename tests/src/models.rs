@@ -6,14 +6,28 @@ use sit_runtime::Model;
 /// Checks `examples/models/FILE` and instantiates its model `name` in the
 /// interpreter; the error is the rendered diagnostics or the missing model.
 pub fn load(file: &str, name: &str) -> Result<Instance, String> {
+    load_with(file, name, None)
+}
+
+/// [`load`] with every model integrated by `method` when given (as `--method`).
+pub fn load_with(
+    file: &str,
+    name: &str,
+    method: Option<sit_parser::ir::Method>,
+) -> Result<Instance, String> {
     let path = crate::repo_root().join("examples/models").join(file);
     let out = sit_parser::check_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     if out.has_errors() {
         return Err(out.render());
     }
-    let program = out
+    let mut program = out
         .program
         .ok_or_else(|| format!("{}: no program", path.display()))?;
+    if let Some(method) = method {
+        program
+            .set_method(method)
+            .map_err(|d| sit_parser::diag::render_all(&d, &program.sources))?;
+    }
     let root = program
         .model(name)
         .ok_or_else(|| format!("{}: no model `{name}`", path.display()))?;

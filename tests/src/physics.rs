@@ -28,6 +28,35 @@ pub fn pendulum_period(l: f64, g: f64, amplitude: f64) -> f64 {
     4.0 * (l / g).sqrt() * elliptic_k((amplitude / 2.0).sin())
 }
 
+/// The Jacobi elliptic function sn(u | k²) for a modulus `0 <= k < 1`, by the descending
+/// Landen (AGM) transformation (Abramowitz & Stegun 16.4).
+pub fn jacobi_sn(u: f64, k: f64) -> f64 {
+    let (mut a, mut b) = (1.0f64, (1.0 - k * k).sqrt());
+    let mut ratios = Vec::new();
+    for _ in 0..64 {
+        let c = (a - b) / 2.0;
+        if c.abs() <= 1e-17 * a {
+            break;
+        }
+        (a, b) = ((a + b) / 2.0, (a * b).sqrt());
+        ratios.push(c / a);
+    }
+    let mut phi = 2f64.powi(ratios.len() as i32) * a * u;
+    for r in ratios.iter().rev() {
+        phi = (phi + (r * phi.sin()).asin()) / 2.0;
+    }
+    phi.sin()
+}
+
+/// The exact angle at time `t` of a rigid pendulum of length `l` under gravity `g`
+/// released at rest from `amplitude` (rad, below π): sin(θ/2) = k·sn(K(k) − ω0·t | k²)
+/// with k = sin(amplitude/2) and ω0 = sqrt(g/l).
+pub fn pendulum_angle(l: f64, g: f64, amplitude: f64, t: f64) -> f64 {
+    let k = (amplitude / 2.0).sin();
+    let w0 = (g / l).sqrt();
+    2.0 * (k * jacobi_sn(elliptic_k(k) - w0 * t, k)).asin()
+}
+
 /// The times at which the sampled signal `x(t)` crosses zero going downwards
 /// (from `> 0` to `<= 0`), each linearly interpolated between its two samples.
 pub fn downward_crossings(samples: &[(f64, f64)]) -> Vec<f64> {

@@ -11,6 +11,9 @@ mod compiled {
 }
 
 fn source_of(stem: &str) -> PathBuf {
+    if let Some(stem) = stem.strip_prefix("rk4:") {
+        return source_of(stem);
+    }
     let root = sit_tests::repo_root();
     if let Some(seed) = stem.strip_prefix("random_") {
         let dir = PathBuf::from(env!("OUT_DIR")).join("random");
@@ -61,7 +64,12 @@ fn same(label: &str, step: usize, a: &dyn Model, b: &dyn Model) {
 fn check_pair(stem: &str, model: &str, make: fn() -> Box<dyn Model>, dt: f64, steps: usize) {
     let label = format!("{stem}::{model}");
     let out = sit_parser::check_file(source_of(stem)).expect("readable");
-    let program = out.program.expect("checked");
+    let mut program = out.program.expect("checked");
+    if stem.starts_with("rk4:") {
+        program
+            .set_method(sit_parser::ir::Method::Rk4)
+            .expect("splits for rk4");
+    }
     let id = program.model(model).expect("model");
     let mut interp = sit_interp::Instance::new(&program, id);
     let mut comp = make();
@@ -107,7 +115,7 @@ fn check_pair(stem: &str, model: &str, make: fn() -> Box<dyn Model>, dt: f64, st
 fn every_example_model_matches_the_interpreter() {
     let mut n = 0;
     for (stem, model, make) in compiled::all() {
-        if stem.starts_with("random_") {
+        if stem.starts_with("random_") || stem.starts_with("rk4:") {
             continue;
         }
         check_pair(stem, model, make, 1e-3, 3000);
@@ -128,4 +136,23 @@ fn random_models_match_the_interpreter() {
         n += 1;
     }
     assert!(n >= 40, "only {n} random models");
+}
+
+#[test]
+fn rk4_matches_the_interpreter_on_examples_and_random_models() {
+    let (mut examples, mut random) = (0, 0);
+    for (stem, model, make) in compiled::all() {
+        let Some(plain) = stem.strip_prefix("rk4:") else {
+            continue;
+        };
+        if plain.starts_with("random_") {
+            check_pair(stem, model, make, 0.01, 1000);
+            random += 1;
+        } else {
+            check_pair(stem, model, make, 1e-3, 1000);
+            examples += 1;
+        }
+    }
+    assert!(examples >= 10, "only {examples} example models under rk4");
+    assert!(random >= 10, "only {random} random models under rk4");
 }

@@ -121,6 +121,7 @@ impl Lowerer<'_> {
             }
         }
         let body = self.rules(&m.rules);
+        let method = self.method(&m.methods);
         Model {
             name: m.name.text.clone(),
             doc: m.doc.clone(),
@@ -132,7 +133,41 @@ impl Lowerer<'_> {
             body,
             memories: self.memories,
             fired: self.fired.len(),
+            method,
         }
+    }
+
+    /// The model's `method` declaration: E0470 for an unknown name, E0471 for a
+    /// second declaration.
+    fn method(&mut self, names: &[ast::Name]) -> Method {
+        let mut method = Method::Euler;
+        for (i, n) in names.iter().enumerate() {
+            if i > 0 {
+                self.err(
+                    Diagnostic::error("E0471", n.span, "the integration method is declared twice")
+                        .with_label("second `method` declaration")
+                        .with_related(names[0].span, "first declared here"),
+                );
+                continue;
+            }
+            match Method::from_name(&n.text) {
+                Some(m) => method = m,
+                None => {
+                    let all = Method::ALL.map(Method::name);
+                    let mut d = Diagnostic::error(
+                        "E0470",
+                        n.span,
+                        format!("unknown integration method `{}`", n.text),
+                    )
+                    .with_label(format!("expected one of {}", all.join(", ")));
+                    if let Some(s) = did_you_mean(&n.text, all) {
+                        d = d.with_help(format!("did you mean `{s}`?"));
+                    }
+                    self.err(d);
+                }
+            }
+        }
+        method
     }
 
     fn param_cycles(&mut self, vars: &[Var]) {

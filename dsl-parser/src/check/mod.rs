@@ -231,6 +231,16 @@ pub fn check(
     if errors_after > errors_before {
         return None;
     }
+    // A model integrated by a higher-order method splits into continuous and discrete rules.
+    let split: Vec<Diagnostic> = lowered
+        .iter()
+        .flatten()
+        .flat_map(crate::lower::method::split_errors)
+        .collect();
+    if !split.is_empty() {
+        diags.extend(split);
+        return None;
+    }
     let models = order
         .iter()
         .map(|&i| lowered[i].take().expect("lowered"))

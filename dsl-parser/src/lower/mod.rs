@@ -23,11 +23,13 @@
 //!   [`Model::body`] top to bottom; time advanced by `dt`.
 
 mod fired;
+pub mod method;
 mod term;
 #[cfg(test)]
 mod tests;
 mod vars;
 
+pub use method::expand as expand_methods;
 pub use term::{Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term};
 pub use vars::{Access, Entry, Item, variables};
 

@@ -306,6 +306,7 @@ impl<'a> Parser<'a> {
             name,
             decls: Vec::new(),
             rules: Vec::new(),
+            methods: Vec::new(),
         };
         loop {
             let first = self.peek().start;
@@ -353,6 +354,10 @@ impl<'a> Parser<'a> {
             },
             "sub" => {
                 m.decls.push(self.sub_decl(doc)?);
+                Ok(())
+            }
+            "method" if self.peek_at(1).tok == Tok::Ident => {
+                m.methods.push(self.method_decl()?);
                 Ok(())
             }
             "when" => {
@@ -462,6 +467,14 @@ impl<'a> Parser<'a> {
             name,
             value,
         })
+    }
+
+    /// `method_decl = "method" name ";"`: the integration method (`euler`, `rk4`).
+    fn method_decl(&mut self) -> Parsed<Name> {
+        self.bump();
+        let name = self.name()?;
+        self.expect_punct(";", &["`;`"])?;
+        Ok(name)
     }
 
     /// `sub_decl = "sub" name ":" name ("(" (binding ("," binding)* ","?)? ")")? "off"? ";"`.

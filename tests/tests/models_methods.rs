@@ -1,0 +1,138 @@
+//! Integration methods against exact solutions: the measured order of convergence of
+//! `euler` (1) and `rk4` (4) on Dahlquist's equation, the RLC circuit and the pendulum.
+
+use sit_parser::ir::Method;
+use sit_runtime::Model;
+use sit_tests::models::{get, load_with};
+use sit_tests::physics::{pendulum_angle, pendulum_period};
+
+/// The order measured from the errors at steps `dt` and `dt/2`: log2 of their ratio.
+fn order(coarse: f64, fine: f64) -> f64 {
+    (coarse / fine).log2()
+}
+
+/// The largest error of `model` against `exact(t)` over `t_end / dt` steps of `dt`,
+/// with `error(model, t)` the error at time `t`.
+fn max_error(
+    model: &mut dyn Model,
+    dt: f64,
+    t_end: f64,
+    error: &dyn Fn(&dyn Model, f64) -> f64,
+) -> f64 {
+    model.reset();
+    let n = (t_end / dt).round() as usize;
+    let mut worst = 0.0f64;
+    for k in 1..=n {
+        model.step(dt);
+        worst = worst.max(error(model, k as f64 * dt));
+    }
+    worst
+}
+
+/// The errors at `dt`, `dt/2`, `dt/4` and the two orders they give.
+fn orders(
+    file: &str,
+    name: &str,
+    method: Method,
+    dt: f64,
+    t_end: f64,
+    error: &dyn Fn(&dyn Model, f64) -> f64,
+) -> (Vec<f64>, Vec<f64>) {
+    let mut m = load_with(file, name, Some(method)).unwrap();
+    let errors: Vec<f64> = [1.0, 2.0, 4.0]
+        .iter()
+        .map(|d| max_error(&mut m, dt / d, t_end, error))
+        .collect();
+    let orders = errors.windows(2).map(|w| order(w[0], w[1])).collect();
+    eprintln!(
+        "{name} {}: dt {dt}, /2, /4: max errors {errors:?}, orders {orders:?}",
+        method.name()
+    );
+    (errors, orders)
+}
+
+fn assert_order(what: &str, measured: &[f64], want: f64) {
+    for &p in measured {
+        assert!(
+            (p - want).abs() < 0.15,
+            "{what}: measured orders {measured:?}, expected {want}"
+        );
+    }
+}
+
+#[test]
+fn dahlquist_converges_at_the_order_of_each_method() {
+    // x' = -k·x, x(0) = 1: x(t) = exp(-k·t).
+    let error = |m: &dyn Model, t: f64| {
+        let k = get(m, "k").unwrap();
+        (get(m, "x").unwrap() - (-k * t).exp()).abs()
+    };
+    let (e, p) = orders(
+        "dahlquist.sit",
+        "Dahlquist",
+        Method::Euler,
+        0.01,
+        2.0,
+        &error,
+    );
+    assert_order("euler", &p, 1.0);
+    assert!(e[0] < 3e-3, "euler error {e:?}");
+    let (e, p) = orders("dahlquist.sit", "Dahlquist", Method::Rk4, 0.1, 2.0, &error);
+    assert_order("rk4", &p, 4.0);
+    assert!(e[0] < 1e-6, "rk4 error {e:?}");
+}
+
+/// The RLC circuit's capacitor voltage against the closed form of
+/// L·C·E'' + R·C·E' + E = −U (under-damped), E(0) = I(0) = 0.
+fn rlc_error(m: &dyn Model, t: f64) -> f64 {
+    let p = |n: &str| get(m, n).unwrap();
+    let (r, l, c, u) = (p("R"), p("L"), p("C"), p("U"));
+    let alpha = r / (2.0 * l);
+    let wd = (1.0 / (l * c) - alpha * alpha).sqrt();
+    // x = E + U: x(0) = U, x'(0) = 0.
+    let x = u * (-alpha * t).exp() * ((wd * t).cos() + alpha / wd * (wd * t).sin());
+    ((p("E") - (x - u)) / u).abs()
+}
+
+#[test]
+fn rlc_converges_at_the_order_of_each_method() {
+    let (_, p) = orders("rlc.sit", "Rlc", Method::Euler, 1e-5, 0.05, &rlc_error);
+    assert_order("euler", &p, 1.0);
+    let (e, p) = orders("rlc.sit", "Rlc", Method::Rk4, 1e-3, 0.05, &rlc_error);
+    assert_order("rk4", &p, 4.0);
+    assert!(e[2] < 1e-5, "rk4 errors {e:?}");
+}
+
+/// The pendulum's angle against the exact solution (Jacobi's sn), released at rest
+/// from 1 rad.
+fn pendulum_error(m: &dyn Model, t: f64) -> f64 {
+    let p = |n: &str| get(m, n).unwrap();
+    (p("angle") - pendulum_angle(p("L"), p("g"), p("angle0"), t)).abs()
+}
+
+#[test]
+fn pendulum_converges_at_the_order_of_each_method() {
+    // The reference itself, at t = 0 and a quarter period (the angle crosses zero).
+    assert!((pendulum_angle(2.0, 9.81, 1.0, 0.0) - 1.0).abs() < 1e-14);
+    let quarter = pendulum_period(2.0, 9.81, 1.0) / 4.0;
+    assert!(pendulum_angle(2.0, 9.81, 1.0, quarter).abs() < 1e-12);
+    let (_, p) = orders(
+        "pendulum.sit",
+        "Pendulum",
+        Method::Euler,
+        1e-3,
+        5.0,
+        &pendulum_error,
+    );
+    assert_order("euler", &p, 1.0);
+    let (e, p) = orders(
+        "pendulum.sit",
+        "Pendulum",
+        Method::Rk4,
+        0.02,
+        5.0,
+        &pendulum_error,
+    );
+    assert_order("rk4", &p, 4.0);
+    assert!(e[2] < 1e-7, "rk4 errors {e:?}");
+}
