@@ -102,7 +102,7 @@ def sweep(
     return _on_cluster(study, client, chunk_size, progress)
 
 
-def _chunk(spec: tuple, start: int, stop: int) -> Any:
+def _chunk(spec: dict, start: int, stop: int) -> Any:
     """The task of a Dask worker: the rows of sets ``start..stop`` of the study ``spec``."""
     return _run_chunk(spec, start, stop)
 
@@ -121,7 +121,8 @@ def _on_cluster(
     bounds = [(s, min(s + chunk_size, total)) for s in range(0, total, chunk_size)]
     if not bounds:
         return study.result(np.empty((0, len(study.columns))))
-    spec = client.scatter(study.spec(), broadcast=True)
+    # A list of one: `scatter` would ship each item of a dict on its own.
+    [spec] = client.scatter([study.spec()], broadcast=True)
     futures = client.map(
         _chunk,
         [spec] * len(bounds),

@@ -138,7 +138,7 @@ class Study:
     @property
     def columns(self) -> List[str]: ...
     def __len__(self) -> int: ...
-    def spec(self) -> tuple:
+    def spec(self) -> Dict[str, Any]:
         """The study as plain, picklable values (the model's files included)."""
     def run(self, progress: Optional[_Progress] = None) -> _Array:
         """Every row, on the local cores."""
@@ -153,4 +153,4 @@ def check(path: _Path) -> List[Diagnostic]:
 def load(path: _Path, model: Optional[str] = None) -> Model:
     """Loads a model (``SitError`` with the rendered diagnostics if it has errors)."""
 
-def _run_chunk(spec: tuple, start: int, stop: int) -> _Array: ...
+def _run_chunk(spec: Dict[str, Any], start: int, stop: int) -> _Array: ...

@@ -13,7 +13,7 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::PyDict;
 use rayon::prelude::*;
 use sit_interp::Instance;
 use sit_runtime::Model as _;
@@ -24,6 +24,7 @@ use std::time::Duration;
 
 /// Everything that defines a study, in plain values: what is pickled to the workers.
 #[derive(Clone, Debug, IntoPyObject, FromPyObject)]
+#[pyo3(from_item_all)]
 struct Spec {
     root: PathBuf,
     files: Vec<(PathBuf, String)>,
@@ -339,7 +340,7 @@ impl Study {
         self.sets.len()
     }
 
-    /// The study as plain values (picklable), for `_run_chunk` on another machine: the
+    /// The study as a dict of plain values (picklable), for `_run_chunk` on another machine: the
     /// model's files travel with it.
     fn spec<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         Ok(self.spec.clone().into_pyobject(py)?.into_any())
@@ -393,7 +394,7 @@ impl Study {
 #[pyfunction]
 pub fn _run_chunk<'py>(
     py: Python<'py>,
-    spec: &Bound<'py, PyTuple>,
+    spec: &Bound<'py, PyDict>,
     start: usize,
     stop: usize,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
