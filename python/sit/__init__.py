@@ -1,0 +1,146 @@
+"""Sit models from Python: check, load, run and sweep ``.sit`` models.
+
+The interpreter of Sit is built into the package (``sit._sit``), so no Rust toolchain is
+needed at run time. Results are bit-identical to ``sitc run`` and ``sitc sweep``.
+
+>>> import sit
+>>> m = sit.load("examples/models/van_der_pol.sit")        # doctest: +SKIP
+>>> r = m.run(dt=0.01, t_end=20, record=["x0", "x1"])      # doctest: +SKIP
+>>> r["x0"][-1]                                            # doctest: +SKIP
+
+Errors: ``sit.SitError`` for a model that cannot be read or has errors (the message is
+the rendered diagnostics, ``.diagnostics`` the objects), a value that cannot be set or a
+study that cannot run; ``KeyError`` for an unknown variable name; ``ValueError`` for a
+value out of range (NaN, ``dt <= 0``, a bad time series); ``TypeError`` for a wrong
+type.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union
+
+from ._sit import (
+    Diagnostic,
+    Model,
+    RunResult,
+    SitError,
+    Study,
+    SweepResult,
+    Variable,
+    _run_chunk,
+    check,
+    load,
+)
+
+__all__ = [
+    "Diagnostic",
+    "Model",
+    "RunResult",
+    "SitError",
+    "Study",
+    "SweepResult",
+    "Variable",
+    "check",
+    "load",
+    "sweep",
+]
+
+Progress = Callable[[int, int], Any]
+
+
+def sweep(
+    path: Union[str, "os.PathLike[str]"],
+    params: Mapping[str, Sequence[float]],
+    dt: float,
+    t_end: float,
+    record: Union[None, str, Sequence[str]] = None,
+    summary: Union[str, Sequence[str]] = ("final",),
+    set: Optional[Mapping[str, float]] = None,
+    inputs: Optional[Mapping[str, Tuple[Sequence[float], Sequence[float]]]] = None,
+    model: Optional[str] = None,
+    client: Any = None,
+    chunk_size: Optional[int] = None,
+    progress: Optional[Progress] = None,
+) -> SweepResult:
+    """Runs the model in ``path`` once for every combination of the values of
+    ``params`` (the first name varying slowest) and returns one row per combination,
+    as ``sitc sweep`` does, bit for bit.
+
+    ``summary`` says what to collect of each recorded variable: ``"final"``, ``"max"``,
+    ``"min"``, ``"first-crossing=T"`` (the time at the end of the first step after which
+    it is on the other side of T). ``set`` gives values set in every run, ``inputs``
+    drives inputs from time series ``{name: (times, values)}``.
+
+    With ``client=None`` the runs use every local core. With a
+    ``dask.distributed.Client`` the grid is split into chunks of ``chunk_size`` sets
+    (default: about four chunks per worker), each chunk is run by a worker (which loads
+    the model once per chunk, from the files' text shipped with the task, so workers
+    need no shared file system), and the rows come back in the order of the grid,
+    identical to the local result. A chunk lost with its worker is run again by Dask.
+
+    ``progress(done, total)`` is called as sets complete. Raises ``SitError``,
+    ``KeyError`` or ``ValueError`` (see the module documentation) before running
+    anything when the study is not valid.
+    """
+    if isinstance(summary, str):
+        summary = [summary]
+    study = Study(
+        os.fspath(path),
+        dict(params),
+        dt,
+        t_end,
+        record=record,
+        summary=list(summary),
+        set=None if set is None else dict(set),
+        inputs=None if inputs is None else dict(inputs),
+        model=model,
+    )
+    if client is None:
+        return study.result(study.run(progress))
+    return _on_cluster(study, client, chunk_size, progress)
+
+
+def _chunk(spec: dict, start: int, stop: int) -> Any:
+    """The task of a Dask worker: the rows of sets ``start..stop`` of the study ``spec``."""
+    return _run_chunk(spec, start, stop)
+
+
+def _on_cluster(
+    study: Study, client: Any, chunk_size: Optional[int], progress: Optional[Progress]
+) -> SweepResult:
+    import numpy as np
+
+    total = len(study)
+    if chunk_size is None:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        chunk_size = max(1, math.ceil(total / (4 * workers)))
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be at least 1, not {chunk_size}")
+    bounds = [(s, min(s + chunk_size, total)) for s in range(0, total, chunk_size)]
+    if not bounds:
+        return study.result(np.empty((0, len(study.columns))))
+    # A list of one: `scatter` would ship each item of a dict on its own.
+    [spec] = client.scatter([study.spec()], broadcast=True)
+    futures = client.map(
+        _chunk,
+        [spec] * len(bounds),
+        [a for a, _ in bounds],
+        [b for _, b in bounds],
+        pure=False,
+    )
+    try:
+        if progress is not None:
+            from distributed import as_completed
+
+            size = {f.key: b - a for f, (a, b) in zip(futures, bounds)}
+            done = 0
+            for future in as_completed(futures):
+                done += size[future.key]
+                progress(done, total)
+        parts = client.gather(futures)
+    finally:
+        for future in futures:
+            future.release()
+    return study.result(np.concatenate(parts))

@@ -1,0 +1,156 @@
+"""Type hints of the extension module ``sit._sit`` (re-exported by ``sit``)."""
+
+import os
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+_Path = Union[str, "os.PathLike[str]"]
+_Record = Union[None, str, Sequence[str]]
+_Inputs = Mapping[str, Tuple[Sequence[float], Sequence[float]]]
+_Progress = Callable[[int, int], Any]
+_Array = npt.NDArray[np.float64]
+
+class SitError(Exception):
+    """A model that cannot be read or has errors, a value that cannot be set, a run or
+    study that cannot be done. For a model with errors the message is the rendered
+    diagnostics (as ``sitc check`` prints them) and ``diagnostics`` holds them."""
+
+    diagnostics: List[Diagnostic]
+
+class Diagnostic:
+    """One error or warning, as ``sitc check --format json`` reports it."""
+
+    severity: str
+    code: str
+    message: str
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    label: str
+    notes: List[str]
+    help: Optional[str]
+    text: str
+
+class Variable:
+    """One variable of a model: its dotted path, kind (``param``, ``input``, ``state``,
+    ``pred``, ``situation``, ``event``, ``on``), type (``real`` or ``flag``), whether it
+    is an output and settable, and its doc comment."""
+
+    name: str
+    kind: str
+    type: str
+    output: bool
+    settable: bool
+    doc: str
+
+class RunResult:
+    """The values recorded by ``Model.run``: one float64 array per column."""
+
+    @property
+    def columns(self) -> List[str]:
+        """``"t"``, then the recorded variables (the header of ``sitc run``)."""
+    @property
+    def t(self) -> _Array:
+        """The model time of each row."""
+    def __getitem__(self, name: str) -> _Array: ...
+    def __contains__(self, name: str) -> bool: ...
+    def __len__(self) -> int: ...
+    def to_numpy(self) -> _Array:
+        """One 2-D array, (rows, columns)."""
+    def to_dict(self) -> Dict[str, _Array]: ...
+    def to_pandas(self) -> Any:
+        """A ``pandas.DataFrame`` (pandas must be installed)."""
+
+class SweepResult:
+    """The rows of ``sit.sweep``, in the order of the grid, with the columns of
+    ``sitc sweep``."""
+
+    @property
+    def columns(self) -> List[str]: ...
+    def __getitem__(self, name: str) -> _Array: ...
+    def __contains__(self, name: str) -> bool: ...
+    def __len__(self) -> int: ...
+    def to_numpy(self) -> _Array:
+        """One 2-D array, (rows, columns)."""
+    def to_dict(self) -> Dict[str, _Array]: ...
+    def to_pandas(self) -> Any:
+        """A ``pandas.DataFrame`` (pandas must be installed)."""
+
+class Model:
+    """A model loaded from a ``.sit`` file, run by the built-in interpreter."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def variables(self) -> List[Variable]: ...
+    @property
+    def warnings(self) -> List[Diagnostic]: ...
+    @property
+    def time(self) -> float: ...
+    def __getitem__(self, name: str) -> float:
+        """The value of a variable by dotted path (``KeyError`` if there is none)."""
+    def __setitem__(self, name: str, value: float) -> None:
+        """Sets a param, input, state or ``NAME.on`` (``SitError`` if it cannot be set,
+        ``ValueError`` for NaN or an infinity)."""
+    def __contains__(self, name: str) -> bool: ...
+    def reset(self) -> None:
+        """Back to t = 0: states to their initial values, params and inputs kept."""
+    def step(self, dt: float) -> None:
+        """One step of ``dt`` > 0."""
+    def copy(self) -> Model: ...
+    def run(
+        self,
+        dt: float,
+        t_end: float,
+        record: _Record = None,
+        every: int = 1,
+        set: Optional[Mapping[str, float]] = None,
+        inputs: Optional[_Inputs] = None,
+        progress: Optional[_Progress] = None,
+    ) -> RunResult:
+        """Simulates a copy of the model, exactly as ``sitc run``: the values of ``set``
+        (params and inputs, then a reset, then states), ``t_end / dt`` steps of ``dt``,
+        a row at t = 0 and after every ``every`` steps. ``record``: ``None`` (the
+        model's outputs), ``"all"``, names or globs (``"pi.*"``). ``inputs`` drives real
+        inputs from time series ``{name: (times, values)}`` (linear between points, held
+        beyond the ends). ``progress(done_steps, total_steps)`` is called now and then.
+        The GIL is released while it runs."""
+
+class Study:
+    """A checked parameter study (see ``sit.sweep``)."""
+
+    def __init__(
+        self,
+        path: _Path,
+        params: Mapping[str, Sequence[float]],
+        dt: float,
+        t_end: float,
+        record: _Record = None,
+        summary: Union[None, str, Sequence[str]] = None,
+        set: Optional[Mapping[str, float]] = None,
+        inputs: Optional[_Inputs] = None,
+        model: Optional[str] = None,
+    ) -> None: ...
+    @property
+    def columns(self) -> List[str]: ...
+    def __len__(self) -> int: ...
+    def spec(self) -> Dict[str, Any]:
+        """The study as plain, picklable values (the model's files included)."""
+    def run(self, progress: Optional[_Progress] = None) -> _Array:
+        """Every row, on the local cores."""
+    def run_range(self, start: int, stop: int) -> _Array:
+        """The rows of sets ``start..stop``."""
+    def result(self, rows: _Array) -> SweepResult: ...
+
+def check(path: _Path) -> List[Diagnostic]:
+    """Every error and warning of the file and its imports (``SitError`` if it cannot
+    be read)."""
+
+def load(path: _Path, model: Optional[str] = None) -> Model:
+    """Loads a model (``SitError`` with the rendered diagnostics if it has errors)."""
+
+def _run_chunk(spec: Dict[str, Any], start: int, stop: int) -> _Array: ...

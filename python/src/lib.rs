@@ -1,0 +1,70 @@
+//! `sit._sit`: the extension module of the Python package `sit` (check, load, run, sweep).
+//!
+//! Every entry point runs its Rust code inside [`guard`], which turns a panic into a
+//! [`SitError`] naming it as a bug, so that no panic unwinds into the interpreter. Long
+//! runs and sweeps release the GIL ([`Python::detach`]) and take it back only to call a
+//! progress callback and to check for Ctrl-C.
+
+mod diagnostics;
+mod drive;
+mod model;
+mod run;
+mod sweep;
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+create_exception!(
+    sit,
+    SitError,
+    PyException,
+    "An error of Sit: a model that cannot be read or has errors (the rendered \
+     diagnostics are the message, the objects in `diagnostics`), a value that cannot be \
+     set, or a run or sweep that cannot be done as asked."
+);
+
+/// Runs `f`, turning a panic into a [`SitError`] (a bug of Sit: a panic must never
+/// reach Python, where it would be a `BaseException` that `except Exception` misses).
+pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(payload) => {
+            let what = (payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_string());
+            Err(SitError::new_err(format!(
+                "internal error (a bug of Sit, please report it): {what}"
+            )))
+        }
+    }
+}
+
+/// A [`SitError`] with `message`.
+pub(crate) fn sit_error(message: impl Into<String>) -> PyErr {
+    SitError::new_err(message.into())
+}
+
+/// Panics inside [`guard`]: the test that a panic becomes a `SitError`.
+#[pyfunction]
+fn _panic_inside_guard() -> PyResult<()> {
+    guard(|| panic!("a deliberate panic"))
+}
+
+/// The extension module `sit._sit`.
+#[pymodule]
+fn _sit(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("SitError", m.py().get_type::<SitError>())?;
+    m.add_class::<diagnostics::Diagnostic>()?;
+    m.add_class::<model::Variable>()?;
+    m.add_class::<model::Model>()?;
+    m.add_class::<run::RunResult>()?;
+    m.add_class::<sweep::Study>()?;
+    m.add_class::<sweep::SweepResult>()?;
+    m.add_function(wrap_pyfunction!(diagnostics::check, m)?)?;
+    m.add_function(wrap_pyfunction!(model::load, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::_run_chunk, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_inside_guard, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,170 @@
+//! `Model.run` and `sit.RunResult`: a simulation with the GIL released, its recorded
+//! values as NumPy arrays, one per variable.
+
+use crate::drive::Driven;
+use crate::{guard, sit_error};
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::PyKeyError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use sit_interp::Instance;
+use sit_runtime::Model as _;
+
+/// Steps between two calls of the progress callback (and checks for Ctrl-C).
+pub(crate) const CHUNK: u64 = 1 << 16;
+
+/// How to run: the step, the number of steps, the row interval, what to record.
+pub(crate) struct Plan {
+    pub dt: f64,
+    pub steps: u64,
+    pub every: u64,
+    pub record: Vec<usize>,
+}
+
+/// Calls `progress(done, total)` with the GIL, after checking for Ctrl-C; an exception
+/// of either stops the run.
+pub(crate) fn report(progress: Option<&Py<PyAny>>, done: u64, total: u64) -> PyResult<()> {
+    Python::attach(|py| {
+        py.check_signals()?;
+        if let Some(progress) = progress {
+            progress.call1(py, (done, total))?;
+        }
+        Ok(())
+    })
+}
+
+/// Runs `plan` on `model` (already set and reset) without the GIL: the time and the
+/// recorded variables at t = 0 and after every `every`-th step, in the order of
+/// `sitc run`'s rows.
+pub(crate) fn run(
+    py: Python<'_>,
+    model: &mut Driven<Instance>,
+    plan: &Plan,
+    progress: Option<&Py<PyAny>>,
+) -> PyResult<RunResult> {
+    let names: Vec<String> = std::iter::once("t".to_string())
+        .chain((plan.record.iter()).map(|&i| model.var_info(i).map_or("?", |v| v.name).to_string()))
+        .collect();
+    let rows = usize::try_from(plan.steps / plan.every + 1)
+        .map_err(|_| sit_error("too many rows to record"))?;
+    let columns = names.len();
+    let data = py.detach(|| {
+        guard(|| {
+            // Column-major: each variable's values are contiguous.
+            let mut data = vec![vec![0.0; rows]; columns];
+            let keep = |model: &Driven<Instance>, data: &mut [Vec<f64>], row: usize| {
+                data[0][row] = model.time();
+                for (c, &i) in plan.record.iter().enumerate() {
+                    data[c + 1][row] = model.get_at(i).unwrap_or(f64::NAN);
+                }
+            };
+            keep(model, &mut data, 0);
+            let mut row = 1;
+            for k in 1..=plan.steps {
+                model.step(plan.dt);
+                if k % plan.every == 0 {
+                    keep(model, &mut data, row);
+                    row += 1;
+                }
+                if k % CHUNK == 0 {
+                    report(progress, k, plan.steps)?;
+                }
+            }
+            if progress.is_some() {
+                report(progress, plan.steps, plan.steps)?;
+            }
+            Ok(data.concat())
+        })
+    })?;
+    let array = Array2::from_shape_vec((columns, rows), data)
+        .map_err(|e| sit_error(e.to_string()))?
+        .into_pyarray(py);
+    Ok(RunResult {
+        names,
+        data: array.unbind(),
+    })
+}
+
+/// The result of `Model.run`: the time `t` and every recorded variable, each a 1-D NumPy
+/// array of float64 with one value per row (logical values as 0.0 and 1.0).
+#[pyclass(module = "sit", frozen)]
+pub struct RunResult {
+    names: Vec<String>,
+    /// Shape (columns, rows): row `c` is column `c`'s values.
+    data: Py<PyArray2<f64>>,
+}
+
+#[pymethods]
+impl RunResult {
+    /// The column names: `"t"`, then the recorded variables, as `sitc run`'s header.
+    #[getter]
+    fn columns(&self) -> Vec<String> {
+        self.names.clone()
+    }
+
+    /// The model time of each row.
+    #[getter]
+    fn t<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        self.column(py, 0)
+    }
+
+    /// The values of the column `name` (`"t"` or a recorded variable).
+    fn __getitem__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        match self.names.iter().position(|n| n == name) {
+            Some(c) => self.column(py, c),
+            None => Err(PyKeyError::new_err(format!(
+                "`{name}` was not recorded (the columns are {})",
+                self.names.join(", ")
+            ))),
+        }
+    }
+
+    fn __contains__(&self, name: &str) -> bool {
+        self.names.iter().any(|n| n == name)
+    }
+
+    /// The number of rows.
+    fn __len__(&self, py: Python<'_>) -> usize {
+        self.data.bind(py).shape()[1]
+    }
+
+    /// The values as one 2-D array, one row per recorded instant and one column per
+    /// name of `columns` (the layout of `sitc run`'s CSV).
+    fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.data.bind(py).getattr("T")
+    }
+
+    /// `{name: array}` for every column, in order.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for (c, name) in self.names.iter().enumerate() {
+            dict.set_item(name, self.column(py, c)?)?;
+        }
+        Ok(dict)
+    }
+
+    /// A `pandas.DataFrame` with one column per name (pandas must be installed; it is
+    /// not a dependency of `sit`).
+    fn to_pandas<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let pandas = py.import("pandas")?;
+        pandas.getattr("DataFrame")?.call1((self.to_dict(py)?,))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "<sit.RunResult {} rows of {}>",
+            self.__len__(py),
+            self.names.join(", ")
+        )
+    }
+}
+
+impl RunResult {
+    fn column<'py>(&self, py: Python<'py>, c: usize) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let data = self.data.bind(py);
+        data.get_item(c)?
+            .cast_into::<PyArray1<f64>>()
+            .map_err(Into::into)
+    }
+}

@@ -1,0 +1,480 @@
+//! `sit.sweep`'s engine: a [`Study`] (a model, a grid of parameter sets, what to collect)
+//! that runs all its sets on the local cores (rayon) or any range of them, from a spec
+//! that can be pickled and shipped to the workers of a Dask cluster ([`_run_chunk`]).
+//!
+//! Each set runs through `sit_runtime::sweep::Sweep::run_one` on a copy of the model, as
+//! `sitc sweep` runs it, so a row is the same bit for bit wherever it runs.
+
+use crate::drive::{self, Driven};
+use crate::model::{Series, Source, driven, input_series, record_names, set_values};
+use crate::run::report;
+use crate::{guard, sit_error};
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rayon::prelude::*;
+use sit_interp::Instance;
+use sit_runtime::Model as _;
+use sit_runtime::sweep::{Collect, Sweep, grid};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Everything that defines a study, in plain values: what is pickled to the workers.
+#[derive(Clone, Debug, IntoPyObject, FromPyObject)]
+#[pyo3(from_item_all)]
+struct Spec {
+    root: PathBuf,
+    files: Vec<(PathBuf, String)>,
+    model: Option<String>,
+    params: Vec<(String, Vec<f64>)>,
+    set: Vec<(String, f64)>,
+    inputs: Vec<Series>,
+    record: Option<Vec<String>>,
+    summary: Vec<String>,
+    dt: f64,
+    t_end: f64,
+}
+
+/// A parameter study, checked and ready to run: `sit.sweep` builds one, runs it locally
+/// or ships its spec to a cluster in chunks of sets.
+#[pyclass(module = "sit", frozen)]
+pub struct Study {
+    spec: Spec,
+    model: Driven<Instance>,
+    sweep: Sweep,
+    sets: Vec<Vec<(usize, f64)>>,
+    /// The axis values of each set, in the order of `sets`.
+    axes: Vec<Vec<f64>>,
+    columns: Vec<String>,
+}
+
+/// One summary per recorded variable.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Summary {
+    Final,
+    Max,
+    Min,
+    Crossing(f64),
+}
+
+/// The summaries, as `sitc sweep --summary` reads them (each once, in order).
+fn summaries(items: &[String]) -> PyResult<Vec<Summary>> {
+    let mut out = Vec::new();
+    for item in items.iter().map(|s| s.trim()) {
+        let s = match item {
+            "final" => Summary::Final,
+            "max" => Summary::Max,
+            "min" => Summary::Min,
+            _ => match item.strip_prefix("first-crossing=") {
+                Some(t) => match t.trim().parse::<f64>() {
+                    Ok(t) if !t.is_nan() => Summary::Crossing(t),
+                    _ => {
+                        return Err(PyValueError::new_err(format!(
+                            "summary {item:?}: `{t}` is not a number"
+                        )));
+                    }
+                },
+                None => {
+                    return Err(PyValueError::new_err(format!(
+                        "summary {item:?}: expected \"final\", \"max\", \"min\" or \
+                         \"first-crossing=THRESH\""
+                    )));
+                }
+            },
+        };
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    Ok(out)
+}
+
+impl Study {
+    /// Loads the model of `spec` and checks the study.
+    fn new(py: Python<'_>, spec: Spec) -> PyResult<Study> {
+        let steps = drive::steps(spec.dt, spec.t_end)?;
+        let summary = summaries(&spec.summary)?;
+        let source = Source {
+            root: spec.root.clone(),
+            files: spec.files.clone(),
+            model: spec.model.clone(),
+        };
+        let loaded = source.load(py)?;
+        let model = driven(&loaded.instance, spec.inputs.clone())?;
+        let mut seen: Vec<usize> = Vec::new();
+        let mut axes = Vec::with_capacity(spec.params.len());
+        for (name, values) in &spec.params {
+            let i = settable(&model, name, "params: ")?;
+            if seen.contains(&i) {
+                return Err(sit_error(format!("params: `{name}` given twice")));
+            }
+            for &v in values {
+                drive::finite(name, v, "params: ")?;
+            }
+            seen.push(i);
+            axes.push((i, values.clone()));
+        }
+        let mut fixed = Vec::with_capacity(spec.set.len());
+        for (name, value) in &spec.set {
+            let i = settable(&model, name, "set: ")?;
+            if seen.contains(&i) {
+                return Err(sit_error(format!(
+                    "set: `{name}` is already an axis of params"
+                )));
+            }
+            fixed.push((i, drive::finite(name, *value, "set: ")?));
+        }
+        let record = drive::record_list(&model.model, spec.record.as_deref())?;
+        let mut sweep = Sweep::new(spec.dt, steps);
+        let mut columns: Vec<String> = spec.params.iter().map(|(n, _)| n.clone()).collect();
+        for &r in &record {
+            let name = model.var_info(r).map_or("?", |v| v.name);
+            for s in &summary {
+                let (collect, column) = match *s {
+                    Summary::Final if spec.params.iter().any(|(n, _)| n == name) => {
+                        (Collect::Final(r), format!("final({name})"))
+                    }
+                    Summary::Final => (Collect::Final(r), name.to_string()),
+                    Summary::Max => (Collect::Max(r), format!("max({name})")),
+                    Summary::Min => (Collect::Min(r), format!("min({name})")),
+                    Summary::Crossing(threshold) => (
+                        Collect::FirstCrossing { var: r, threshold },
+                        format!("crossing({name}={threshold})"),
+                    ),
+                };
+                sweep = sweep.collect(collect);
+                columns.push(column);
+            }
+        }
+        let mut sets = grid(&axes);
+        let axis_values = sets
+            .iter()
+            .map(|set| set.iter().map(|&(_, v)| v).collect())
+            .collect();
+        for set in &mut sets {
+            set.extend_from_slice(&fixed);
+        }
+        let files = loaded.source.files.clone();
+        Ok(Study {
+            spec: Spec { files, ..spec },
+            model,
+            sweep,
+            sets,
+            axes: axis_values,
+            columns,
+        })
+    }
+
+    /// The rows of sets `start..stop` (axis values, then the collected values), run on
+    /// the local cores without the GIL, calling `progress(done, total)` about ten times
+    /// a second; an exception of `progress` (or Ctrl-C) stops the study.
+    fn rows(
+        &self,
+        py: Python<'_>,
+        start: usize,
+        stop: usize,
+        progress: Option<&Py<PyAny>>,
+    ) -> PyResult<Vec<f64>> {
+        let sets = self.sets.get(start..stop).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "sets {start}..{stop}: the study has {} sets",
+                self.sets.len()
+            ))
+        })?;
+        let total = sets.len() as u64;
+        let done = AtomicU64::new(0);
+        let cancel = AtomicBool::new(false);
+        let results = py.detach(|| {
+            guard(|| {
+                std::thread::scope(|scope| {
+                    let worker = scope.spawn(|| {
+                        sets.par_iter()
+                            .map_with(self.model.clone(), |model, set| {
+                                if cancel.load(Ordering::Relaxed) {
+                                    return None;
+                                }
+                                let row = self.sweep.run_one(model, set);
+                                done.fetch_add(1, Ordering::Relaxed);
+                                Some(row)
+                            })
+                            .collect::<Vec<_>>()
+                    });
+                    let mut shown = u64::MAX;
+                    let mut stopped = Ok(());
+                    while !worker.is_finished() {
+                        std::thread::sleep(Duration::from_millis(20));
+                        let now = done.load(Ordering::Relaxed);
+                        if stopped.is_ok() && now != shown {
+                            shown = now;
+                            stopped = report(progress, now, total);
+                            if stopped.is_err() {
+                                cancel.store(true, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                    let rows = match worker.join() {
+                        Ok(rows) => rows,
+                        Err(payload) => std::panic::resume_unwind(payload),
+                    };
+                    stopped?;
+                    if progress.is_some() && shown != total {
+                        report(progress, total, total)?;
+                    }
+                    Ok(rows)
+                })
+            })
+        })?;
+        let width = self.columns.len();
+        let mut out = Vec::with_capacity(sets.len() * width);
+        for (k, row) in results.into_iter().enumerate() {
+            let row = row.ok_or_else(|| sit_error("the study was stopped"))?;
+            let row = row.map_err(|e| {
+                let set = &self.sets[start + k];
+                let name_of = |i: usize| self.model.var_info(i).map_or("?", |v| v.name);
+                let name = match e.var() {
+                    sit_runtime::Var::Index(i) => name_of(i).to_string(),
+                    sit_runtime::Var::Name(n) => n.to_string(),
+                };
+                let values: Vec<String> = (set.iter())
+                    .map(|&(i, v)| format!("{}={v}", name_of(i)))
+                    .collect();
+                sit_error(format!(
+                    "the run with {}: {}",
+                    values.join(" "),
+                    e.named(&name)
+                ))
+            })?;
+            out.extend_from_slice(&self.axes[start + k]);
+            out.extend_from_slice(&row);
+        }
+        Ok(out)
+    }
+
+    fn array<'py>(&self, py: Python<'py>, rows: Vec<f64>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let width = self.columns.len();
+        let shape = (rows.len().checked_div(width).unwrap_or(0), width);
+        Ok(Array2::from_shape_vec(shape, rows)
+            .map_err(|e| sit_error(e.to_string()))?
+            .into_pyarray(py))
+    }
+}
+
+/// The index of `name`, which must be settable and not driven by an input.
+fn settable(model: &Driven<Instance>, name: &str, what: &str) -> PyResult<usize> {
+    let i = drive::index(model, name, what)?;
+    if model.drives(i) {
+        return Err(sit_error(format!("{what}`{name}` is driven by inputs")));
+    }
+    if model.var_info(i).is_some_and(|v| v.settable) {
+        return Ok(i);
+    }
+    // The model's own reason (a derived param is computed, a bound input is bound, ...).
+    match model.clone().set_at(i, 0.0) {
+        Err(e) => Err(sit_error(format!("{what}{}", e.named(name)))),
+        Ok(()) => Ok(i),
+    }
+}
+
+#[pymethods]
+impl Study {
+    /// A study of the model in `path` over the grid of `params` (every combination, the
+    /// first name varying slowest); see `sit.sweep`.
+    #[new]
+    #[pyo3(signature = (path, params, dt, t_end, record=None, summary=None, set=None, inputs=None, model=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn py_new(
+        py: Python<'_>,
+        path: PathBuf,
+        params: &Bound<'_, PyDict>,
+        dt: f64,
+        t_end: f64,
+        record: Option<&Bound<'_, PyAny>>,
+        summary: Option<&Bound<'_, PyAny>>,
+        set: Option<&Bound<'_, PyDict>>,
+        inputs: Option<&Bound<'_, PyDict>>,
+        model: Option<String>,
+    ) -> PyResult<Study> {
+        guard(|| {
+            let params = params
+                .iter()
+                .map(|(k, v)| {
+                    let name = k.extract::<String>()?;
+                    if let Ok(a) = v.extract::<numpy::PyReadonlyArray1<'_, f64>>() {
+                        return Ok((name, a.as_array().to_vec()));
+                    }
+                    Ok((name, v.extract::<Vec<f64>>()?))
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            let summary = match summary {
+                None => vec!["final".to_string()],
+                Some(s) => record_names(Some(s))?.unwrap_or_default(),
+            };
+            let spec = Spec {
+                root: path,
+                files: Vec::new(),
+                model,
+                params,
+                set: set_values(set)?,
+                inputs: input_series(inputs)?,
+                record: record_names(record)?,
+                summary,
+                dt,
+                t_end,
+            };
+            Study::new(py, spec)
+        })
+    }
+
+    /// The column names, as `sitc sweep`'s header: the axes, then for each recorded
+    /// variable its summaries (`x` or `final(x)`, `max(x)`, `min(x)`, `crossing(x=T)`).
+    #[getter]
+    fn columns(&self) -> Vec<String> {
+        self.columns.clone()
+    }
+
+    /// The number of parameter sets (rows).
+    fn __len__(&self) -> usize {
+        self.sets.len()
+    }
+
+    /// The study as a dict of plain values (picklable), for `_run_chunk` on another machine: the
+    /// model's files travel with it.
+    fn spec<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.spec.clone().into_pyobject(py)?.into_any())
+    }
+
+    /// Every row, computed on the local cores.
+    #[pyo3(signature = (progress=None))]
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        guard(|| {
+            let rows = self.rows(py, 0, self.sets.len(), progress.as_ref())?;
+            self.array(py, rows)
+        })
+    }
+
+    /// The rows of sets `start..stop`.
+    fn run_range<'py>(
+        &self,
+        py: Python<'py>,
+        start: usize,
+        stop: usize,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        guard(|| {
+            let rows = self.rows(py, start, stop, None)?;
+            self.array(py, rows)
+        })
+    }
+
+    /// The result of this study from its rows (all of them, in order).
+    fn result(&self, rows: &Bound<'_, PyArray2<f64>>) -> PyResult<SweepResult> {
+        let shape = rows.shape();
+        if shape != [self.sets.len(), self.columns.len()] {
+            return Err(PyValueError::new_err(format!(
+                "expected {} rows of {} columns, got {shape:?}",
+                self.sets.len(),
+                self.columns.len()
+            )));
+        }
+        Ok(SweepResult {
+            columns: self.columns.clone(),
+            data: rows.clone().unbind(),
+        })
+    }
+}
+
+/// Rebuilds the study of `spec` (loading its model once) and returns the rows of sets
+/// `start..stop`: the task a Dask worker runs.
+#[pyfunction]
+pub fn _run_chunk<'py>(
+    py: Python<'py>,
+    spec: &Bound<'py, PyDict>,
+    start: usize,
+    stop: usize,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    guard(|| {
+        let study = Study::new(py, spec.extract::<Spec>()?)?;
+        let rows = study.rows(py, start, stop, None)?;
+        study.array(py, rows)
+    })
+}
+
+/// The result of `sit.sweep`: one row per parameter set, in the order of the grid (the
+/// first axis varying slowest), with the columns of `sitc sweep`.
+#[pyclass(module = "sit", frozen)]
+pub struct SweepResult {
+    columns: Vec<String>,
+    /// Shape (rows, columns).
+    data: Py<PyArray2<f64>>,
+}
+
+#[pymethods]
+impl SweepResult {
+    /// The column names: the axes, then the summaries.
+    #[getter]
+    fn columns(&self) -> Vec<String> {
+        self.columns.clone()
+    }
+
+    /// Every row as one 2-D array (rows, columns).
+    fn to_numpy<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        self.data.bind(py).clone()
+    }
+
+    /// The values of column `name` for every row.
+    fn __getitem__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let Some(c) = self.columns.iter().position(|n| n == name) else {
+            return Err(PyKeyError::new_err(format!(
+                "no column `{name}` (the columns are {})",
+                self.columns.join(", ")
+            )));
+        };
+        let column = self
+            .data
+            .bind(py)
+            .readonly()
+            .as_array()
+            .column(c)
+            .to_owned();
+        Ok(column.into_pyarray(py))
+    }
+
+    fn __contains__(&self, name: &str) -> bool {
+        self.columns.iter().any(|n| n == name)
+    }
+
+    /// The number of rows.
+    fn __len__(&self, py: Python<'_>) -> usize {
+        self.data.bind(py).shape()[0]
+    }
+
+    /// `{name: array}` for every column, in order.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for name in &self.columns {
+            dict.set_item(name, self.__getitem__(py, name)?)?;
+        }
+        Ok(dict)
+    }
+
+    /// A `pandas.DataFrame` of the rows (pandas must be installed; it is not a
+    /// dependency of `sit`).
+    fn to_pandas<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let pandas = py.import("pandas")?;
+        pandas.getattr("DataFrame")?.call1((self.to_dict(py)?,))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "<sit.SweepResult {} rows of {}>",
+            self.__len__(py),
+            self.columns.join(", ")
+        )
+    }
+}

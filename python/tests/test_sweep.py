@@ -1,0 +1,93 @@
+"""`sit.sweep` against `sitc sweep`, bit for bit: on the local cores and on a Dask
+cluster of two worker processes, one of which is killed in the middle of a study."""
+
+import os
+import signal
+
+import numpy as np
+import pytest
+
+import sit
+from conftest import MODELS, same_bits
+
+VDP = MODELS / "van_der_pol.sit"
+MU = [round(0.5 + 0.1 * k, 10) for k in range(16)]
+X0 = [1.0, 2.0]
+SUMMARY = ["final", "max", "min", "first-crossing=0"]
+
+
+def study(**kw):
+    return sit.sweep(VDP, {"mu": MU, "x0": X0}, dt=0.01, t_end=10, record=["x0", "x1"],
+                     summary=SUMMARY, **kw)
+
+
+@pytest.fixture(scope="module")
+def expected(sitc):
+    return sitc("sweep", VDP, "--param", "mu=" + ",".join(map(repr, MU)), "--param", "x0=1,2",
+                "--dt", 0.01, "--t-end", 10, "--record", "x0,x1",
+                "--summary", ",".join(SUMMARY))
+
+
+def assert_rows(result, header, rows):
+    assert result.columns == header
+    table = result.to_numpy()
+    assert table.shape == (len(rows), len(header))
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            assert same_bits(float(table[r, c]), value), (r, header[c], table[r, c], value)
+
+
+def test_local_sweep_is_sitc_sweep(expected):
+    header, rows = expected
+    assert header[:3] == ["mu", "x0", "final(x0)"]
+    assert_rows(study(), *expected)
+
+
+def test_progress_of_a_local_sweep():
+    calls = []
+    result = study(progress=lambda done, total: calls.append((done, total)))
+    assert len(result) == 32
+    assert calls[-1] == (32, 32)
+    assert all(total == 32 for _, total in calls)
+
+
+def test_set_and_to_pandas():
+    pd = pytest.importorskip("pandas")
+    result = sit.sweep(VDP, {"mu": [0.5, 1.0]}, 0.01, 1, record="x0", set={"x1": 0.5})
+    frame = result.to_pandas()
+    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == ["mu", "x0"]
+    m = sit.load(VDP)
+    single = m.run(0.01, 1, record="x0", set={"mu": 1.0, "x1": 0.5})
+    assert result["x0"][1] == single["x0"][-1]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            yield client
+
+
+def test_sweep_on_a_cluster_is_sitc_sweep(cluster, expected):
+    assert_rows(study(client=cluster, chunk_size=5), *expected)
+    assert_rows(study(client=cluster), *expected)
+
+
+def test_a_worker_killed_in_the_middle_is_survived(cluster, expected):
+    before = cluster.run(os.getpid)
+    killed = []
+
+    def kill_one(done, total):
+        if not killed:
+            # One chunk is in; kill a worker process while the others are running.
+            address, pid = sorted(cluster.run(os.getpid).items())[0]
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+
+    result = study(client=cluster, chunk_size=2, progress=kill_one)
+    assert killed and killed[0] in before.values()
+    assert_rows(result, *expected)
+    cluster.wait_for_workers(2, timeout=60)
+    assert killed[0] not in cluster.run(os.getpid).values()
