@@ -13,6 +13,9 @@ mod expr;
 mod foreign;
 mod lexer;
 mod parser;
+mod tokens;
+
+pub use tokens::{SourceToken, TokenKind, tokenize};
 
 use crate::ast::File;
 use crate::diag::Diagnostic;
