@@ -3,6 +3,7 @@
 mod axis;
 mod emit;
 mod fail;
+mod fmt;
 mod fmu;
 mod info;
 mod input;
@@ -67,6 +68,9 @@ enum Command {
     /// List a model's variables (kind, type, initial value, doc, where declared) and its
     /// submodel tree (exit 0; 1: the model has errors; 2: usage or I/O).
     Info(info::InfoArgs),
+    /// Rewrite `.sit` files in the canonical layout; `--check` only reports (exit 0:
+    /// formatted; 1: syntax errors, or `--check` found a file to change; 2: usage or I/O).
+    Fmt(fmt::FmtArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -108,6 +112,7 @@ fn main() -> ExitCode {
         Command::Sweep(args) => sweep::sweep(args),
         Command::Fmu(args) => fmu::fmu(args),
         Command::Info(args) => info::info(args),
+        Command::Fmt(args) => fmt::fmt(args),
     }
 }
 

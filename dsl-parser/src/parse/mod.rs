@@ -14,6 +14,9 @@ mod foreign;
 mod lexer;
 mod parser;
 mod slips;
+mod tokens;
+
+pub use tokens::{SourceToken, TokenKind, tokenize};
 
 use crate::ast::File;
 use crate::diag::Diagnostic;

@@ -1,0 +1,350 @@
+//! The canonical layout: pieces (tokens and comments) to lines, indented by block, spaced by operator.
+
+use crate::pieces::{Kind, Piece};
+use sit_parser::parse::TokenKind;
+
+/// Spaces per block level.
+const INDENT: usize = 4;
+
+/// Punctuation this layout spaces by rule; any other (from a construct it
+/// does not know) keeps the spacing of the source.
+const KNOWN_PUNCT: &[&str] = &[
+    "=>", "=", "<", "<=", ">", ">=", "|", "&", "+", "-", "*", "/", "^", "!", "(", ")", "{", "}",
+    "[", "]", ",", ";", ":", ".",
+];
+
+/// Keywords written like a call: no space before their `(`.
+const CALL_KEYWORDS: &[&str] = &["reset"];
+
+/// Keywords that are values (an operator after them is binary).
+const VALUE_KEYWORDS: &[&str] = &["true", "false", "always"];
+
+/// One output line: its indentation level, code, and trailing comment.
+#[derive(Debug, Default)]
+struct Line {
+    indent: usize,
+    code: String,
+    comment: Option<String>,
+}
+
+/// The last token written, for spacing.
+#[derive(Debug, Clone, Copy)]
+struct Prev<'a> {
+    kind: TokenKind,
+    text: &'a str,
+    /// A prefix `-` or `!`.
+    prefix: bool,
+}
+
+/// What was written last on the current line.
+#[derive(Debug, Clone, Copy)]
+enum Last<'a> {
+    Nothing,
+    Token(Prev<'a>),
+    /// An inline block comment.
+    Comment,
+}
+
+struct Writer<'a> {
+    lines: Vec<Line>,
+    cur: Option<Line>,
+    depth: usize,
+    parens: usize,
+    /// The next piece starts a line.
+    break_next: bool,
+    /// The break is after a `}`: a following `;`, `,` or `)` stays on its line.
+    after_close: bool,
+    /// Inside a statement (a line started now is a continuation).
+    in_stmt: bool,
+    /// The previous line opened a block (no blank line after it).
+    after_open: bool,
+    /// The previous line closed a top-level item (a blank line after it).
+    closed_top: bool,
+    last: Last<'a>,
+    /// The last token, whatever came after it.
+    prev_tok: Option<Prev<'a>>,
+}
+
+/// Lay out `pieces` (from a file that parses) in the canonical form.
+pub(crate) fn layout(pieces: &[Piece]) -> String {
+    let mut w = Writer {
+        lines: Vec::new(),
+        cur: None,
+        depth: 0,
+        parens: 0,
+        break_next: true,
+        after_close: false,
+        in_stmt: false,
+        after_open: false,
+        closed_top: false,
+        last: Last::Nothing,
+        prev_tok: None,
+    };
+    let mut i = 0;
+    while i < pieces.len() {
+        let p = pieces[i];
+        let next = pieces.get(i + 1);
+        match p.kind {
+            Kind::LineComment => w.comment(p, true),
+            Kind::BlockComment => {
+                let next_newlines = next.map_or(1, |n| n.newlines);
+                w.comment(p, next_newlines > 0);
+            }
+            Kind::Token(TokenKind::Doc) => {
+                let indent = w.depth;
+                w.start_line(p.newlines, indent);
+                w.write(p.text);
+                w.end_statement();
+            }
+            Kind::Token(TokenKind::Punct("}")) => {
+                w.depth = w.depth.saturating_sub(1);
+                w.finish();
+                w.cur = Some(Line {
+                    indent: w.depth,
+                    ..Line::default()
+                });
+                w.after_open = false;
+                w.write("}");
+                w.end_statement();
+                w.after_close = true;
+                w.closed_top = w.depth == 0;
+            }
+            Kind::Token(kind) => {
+                let empty_block = p.text == "{"
+                    && next.is_some_and(|n| n.kind == Kind::Token(TokenKind::Punct("}")));
+                w.token(p, kind);
+                if empty_block {
+                    w.depth -= 1;
+                    w.after_open = false;
+                    w.write("}");
+                    w.end_statement();
+                    w.after_close = true;
+                    w.closed_top = w.depth == 0;
+                    i += 1;
+                }
+            }
+        }
+        i += 1;
+    }
+    w.finish();
+    render(&w.lines)
+}
+
+impl<'a> Writer<'a> {
+    /// Move the current line to the output.
+    fn finish(&mut self) {
+        if let Some(line) = self.cur.take() {
+            self.lines.push(line);
+        }
+    }
+
+    /// Start a line at `indent`, after a blank line if the source had one
+    /// (`newlines` > 1) where one is allowed, or where one is required.
+    fn start_line(&mut self, newlines: usize, indent: usize) {
+        self.finish();
+        let blank = (newlines > 1 && !self.after_open && !self.lines.is_empty())
+            || (self.closed_top && self.depth == 0);
+        if blank {
+            self.lines.push(Line::default());
+        }
+        self.cur = Some(Line {
+            indent,
+            ..Line::default()
+        });
+        self.after_open = false;
+        self.closed_top = false;
+        self.break_next = false;
+        self.after_close = false;
+        self.last = Last::Nothing;
+    }
+
+    fn write(&mut self, text: &str) {
+        if let Some(line) = &mut self.cur {
+            line.code.push_str(text);
+        }
+    }
+
+    /// The end of a statement, block opening or doc line: the next piece
+    /// starts a line at the block's indentation.
+    fn end_statement(&mut self) {
+        self.break_next = true;
+        self.in_stmt = false;
+        self.parens = 0;
+    }
+
+    /// The indentation of a continuation line starting with `first`.
+    fn continuation(&self, first: &str) -> usize {
+        if matches!(first, ")" | "]") {
+            self.depth + self.parens.saturating_sub(1)
+        } else {
+            self.depth + self.parens.max(1)
+        }
+    }
+
+    /// The indentation of a line starting with `first` outside of any
+    /// statement or inside one.
+    fn indent_for(&self, first: &str) -> usize {
+        if self.in_stmt {
+            self.continuation(first)
+        } else {
+            self.depth
+        }
+    }
+
+    fn token(&mut self, p: Piece<'a>, kind: TokenKind) {
+        let text = p.text;
+        let stays = self.after_close && matches!(text, ";" | "," | ")");
+        if self.cur.is_none() || (self.break_next && !stays) || (p.newlines > 0 && self.in_stmt) {
+            let indent = self.indent_for(text);
+            self.start_line(p.newlines, indent);
+        } else if self.space_before(p, kind) {
+            self.write(" ");
+        }
+        let prefix = (text == "-" && self.prefix_position()) || text == "!";
+        self.write(text);
+        self.break_next = false;
+        self.after_close = false;
+        let prev = Prev { kind, text, prefix };
+        self.last = Last::Token(prev);
+        self.prev_tok = Some(prev);
+        match text {
+            "(" | "[" => self.parens += 1,
+            ")" | "]" => self.parens = self.parens.saturating_sub(1),
+            _ => {}
+        }
+        match text {
+            "{" => {
+                self.depth += 1;
+                self.end_statement();
+                self.after_open = true;
+            }
+            ";" if self.parens == 0 => self.end_statement(),
+            _ => self.in_stmt = true,
+        }
+    }
+
+    /// Whether a `-` here is a prefix minus.
+    fn prefix_position(&self) -> bool {
+        match self.prev_tok {
+            None => true,
+            Some(p) => match p.kind {
+                TokenKind::Punct(s) => !matches!(s, ")" | "]" | "}"),
+                TokenKind::Ident => {
+                    sit_parser::check::KEYWORDS.contains(&p.text)
+                        && !VALUE_KEYWORDS.contains(&p.text)
+                }
+                _ => false,
+            },
+        }
+    }
+
+    /// Whether a space separates the last thing written from `p`.
+    fn space_before(&self, p: Piece, kind: TokenKind) -> bool {
+        let prev = match self.last {
+            Last::Nothing => return false,
+            Last::Comment => return p.spaced,
+            Last::Token(prev) => prev,
+        };
+        let unknown = |k: TokenKind| match k {
+            TokenKind::Punct(s) => !KNOWN_PUNCT.contains(&s),
+            TokenKind::Unknown => true,
+            _ => false,
+        };
+        if unknown(prev.kind) || unknown(kind) {
+            return p.spaced;
+        }
+        let (a, b) = (prev.text, p.text);
+        if matches!(b, "," | ";" | ")" | "]" | "." | ":") {
+            return false;
+        }
+        if matches!(a, "(" | "[" | ".") || prev.prefix {
+            return false;
+        }
+        match b {
+            "(" => {
+                let keyword =
+                    sit_parser::check::KEYWORDS.contains(&a) && !CALL_KEYWORDS.contains(&a);
+                prev.kind != TokenKind::Ident || keyword
+            }
+            "[" => p.spaced,
+            _ => true,
+        }
+    }
+
+    /// A comment: trailing the current line when it follows code on the same
+    /// source line and ends its line (`ends_line`), otherwise on a line of
+    /// its own or inline.
+    fn comment(&mut self, p: Piece<'a>, ends_line: bool) {
+        let block = p.kind == Kind::BlockComment;
+        let multiline = p.text.contains('\n');
+        let text = tidy(p.text);
+        let has_code = self.cur.as_ref().is_some_and(|l| !l.code.is_empty());
+        if p.newlines == 0 && has_code {
+            if ends_line && !multiline {
+                if let Some(line) = &mut self.cur {
+                    line.comment = Some(match line.comment.take() {
+                        Some(c) => format!("{c} {text}"),
+                        None => text,
+                    });
+                }
+                self.break_next = true;
+                self.after_close = false;
+            } else {
+                if p.spaced {
+                    self.write(" ");
+                }
+                self.write(&text);
+                self.last = Last::Comment;
+                if ends_line {
+                    self.break_next = true;
+                }
+            }
+            return;
+        }
+        let indent = self.indent_for("");
+        self.start_line(p.newlines, indent);
+        self.write(&text);
+        self.last = Last::Comment;
+        self.break_next = !block || ends_line;
+    }
+}
+
+/// A comment's text with trailing whitespace removed from every line.
+fn tidy(text: &str) -> String {
+    text.lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The lines as text, trailing comments of consecutive lines aligned.
+fn render(lines: &[Line]) -> String {
+    let width = |l: &Line| l.indent * INDENT + l.code.chars().count();
+    let aligned = |l: &Line| l.comment.is_some() && !l.code.contains('\n');
+    let mut out = String::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let mut j = i;
+        while j < lines.len() && aligned(&lines[j]) {
+            j += 1;
+        }
+        let column = lines[i..j].iter().map(width).max().unwrap_or(0) + 2;
+        let end = j.max(i + 1);
+        for l in &lines[i..end] {
+            let mut s = String::new();
+            if !l.code.is_empty() || l.comment.is_some() {
+                s.push_str(&" ".repeat(l.indent * INDENT));
+            }
+            s.push_str(&l.code);
+            if let Some(c) = &l.comment {
+                let pad = if aligned(l) { column - width(l) } else { 1 };
+                s.push_str(&" ".repeat(pad));
+                s.push_str(c);
+            }
+            out.push_str(s.trim_end());
+            out.push('\n');
+        }
+        i = end;
+    }
+    out
+}

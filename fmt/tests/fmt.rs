@@ -1,0 +1,265 @@
+//! `sit_fmt::format` on the example models and on random models: the library is
+//! formatted, formatting is idempotent, keeps every token and comment in order,
+//! and keeps the meaning (same checked IR, bit-identical trace).
+
+use sit_parser::parse::{TokenKind, tokenize};
+use sit_runtime::Model;
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn examples() -> Vec<PathBuf> {
+    let files = sit_codegen_free_walk(&repo().join("examples"));
+    assert!(files.len() >= 18, "the example models are found");
+    files
+}
+
+/// Every `.sit` file below `dir`, sorted.
+fn sit_codegen_free_walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "sit") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn format(text: &str) -> String {
+    sit_fmt::format(0, text).unwrap_or_else(|e| panic!("{e:?}\n{text}"))
+}
+
+/// The tokens' texts (comments excluded) and the comments' texts, in order.
+fn tokens_and_comments(text: &str) -> (Vec<String>, Vec<String>) {
+    let toks = tokenize(0, text).expect("lexes");
+    let mut words = Vec::new();
+    let mut comments = Vec::new();
+    let mut at = 0;
+    for t in &toks {
+        let gap = &text[at..t.start];
+        comments.extend(gap_comments(gap));
+        let s = &text[t.start..t.end];
+        if t.kind == TokenKind::Doc {
+            comments.push(s.trim_end().to_string());
+        }
+        words.push(s.trim_end().to_string());
+        at = t.end;
+    }
+    comments.extend(gap_comments(&text[at..]));
+    (words, comments)
+}
+
+/// The comments of a gap, each with the whitespace of its lines normalised.
+fn gap_comments(gap: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = gap.trim_start();
+    while !rest.is_empty() {
+        let end = if rest.starts_with("//") {
+            rest.find('\n').unwrap_or(rest.len())
+        } else {
+            // A block comment: the formatter only trims line ends inside it.
+            let mut depth = 0;
+            let b = rest.as_bytes();
+            let mut i = 0;
+            loop {
+                if b[i..].starts_with(b"/*") {
+                    depth += 1;
+                    i += 2;
+                } else if b[i..].starts_with(b"*/") {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break i;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+        };
+        let c: Vec<&str> = rest[..end].lines().map(str::trim_end).collect();
+        out.push(c.join("\n"));
+        rest = rest[end..].trim_start();
+    }
+    out
+}
+
+/// The IR of the file at `path` with `text` as its contents, line numbers removed.
+fn ir(path: &Path, text: &str) -> String {
+    let out = sit_parser::check_source(path, text);
+    assert!(!out.has_errors(), "{}", out.render());
+    let dump = out.program.expect("checked").dump();
+    let mut s = String::with_capacity(dump.len());
+    for line in dump.lines() {
+        let cut = line.find("(line ").unwrap_or(line.len());
+        s.push_str(&line[..cut]);
+        s.push('\n');
+    }
+    s
+}
+
+/// 300 steps of the root model of `text`, every variable at every step, as bits.
+fn trace(path: &Path, text: &str) -> Vec<u64> {
+    let out = sit_parser::check_source(path, text);
+    let program = out.program.expect("checked");
+    let root = *program.roots().last().expect("a root");
+    let mut m = sit_interp::Instance::new(&program, root);
+    let mut bits = Vec::new();
+    for _ in 0..300 {
+        m.step(1e-3);
+        bits.extend(
+            (0..m.var_count())
+                .filter_map(|i| m.get_at(i))
+                .map(f64::to_bits),
+        );
+    }
+    bits
+}
+
+/// Formatting `text` keeps its tokens, its comments, its IR and its trace, and
+/// formatting again changes nothing.
+fn holds(path: &Path, text: &str) {
+    let once = format(text);
+    let twice = format(&once);
+    assert_eq!(once, twice, "idempotent: {}", path.display());
+    assert_eq!(
+        tokens_and_comments(text),
+        tokens_and_comments(&once),
+        "same tokens and comments: {}",
+        path.display()
+    );
+    assert_eq!(
+        ir(path, text),
+        ir(path, &once),
+        "same IR: {}",
+        path.display()
+    );
+    assert_eq!(
+        trace(path, text),
+        trace(path, &once),
+        "same trace: {}",
+        path.display()
+    );
+}
+
+#[test]
+fn the_example_models_are_formatted() {
+    let mut unformatted = Vec::new();
+    for f in examples() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        if format(&text) != text {
+            unformatted.push(f.display().to_string());
+        }
+    }
+    assert!(
+        unformatted.is_empty(),
+        "run `sitc fmt examples/models` for: {unformatted:?}"
+    );
+}
+
+#[test]
+fn formatting_examples_is_idempotent_and_keeps_meaning() {
+    for f in examples() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        holds(&f, &text);
+        // The same file with its layout spoiled: extra spaces and tabs between
+        // tokens on a line, indentation removed, blank lines doubled.
+        let spoiled = spoil(&text);
+        holds(&f, &spoiled);
+        assert_eq!(
+            format(&spoiled),
+            format(&text),
+            "layout settled: {}",
+            f.display()
+        );
+    }
+}
+
+#[test]
+fn formatting_random_models_is_idempotent_and_keeps_meaning() {
+    let dir = std::env::temp_dir();
+    for seed in 0..40 {
+        let text = sit_synth::random_file(seed, sit_synth::Size::default());
+        let path = dir.join(format!("sit_fmt_random_{seed}.sit"));
+        holds(&path, &text);
+        holds(&path, &spoil(&text));
+    }
+}
+
+/// `text` with its spacing changed where that cannot change tokens: every
+/// space between tokens outside comments doubled, lines unindented, blank lines
+/// doubled.
+fn spoil(text: &str) -> String {
+    let toks = tokenize(0, text).expect("lexes");
+    let mut out = String::new();
+    let mut at = 0;
+    for t in &toks {
+        let gap = &text[at..t.start];
+        if gap.contains("/") {
+            out.push_str(gap);
+        } else if gap.contains('\n') {
+            out.push_str(&gap.replace(' ', "").replace("\n\n", "\n\n\n"));
+        } else {
+            out.push_str(&gap.replace(' ', " \t "));
+        }
+        out.push_str(&text[t.start..t.end]);
+        at = t.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+#[test]
+fn syntax_errors_are_reported_not_formatted() {
+    let err = sit_fmt::format(0, "model M {\n    real x = ;\n}\n").expect_err("refused");
+    assert_eq!(err[0].code, "E0001");
+    assert_eq!(err[0].message, "expected an expression, found `;`");
+}
+
+#[test]
+fn tricky_layouts() {
+    let cases = [
+        (
+            "comments_between_rules",
+            "model M{real x=1;\n// before a rule\n\n\n   x=integral(-x);   // trailing\n/* block */ x = x;\n}",
+        ),
+        (
+            "doc_comments_and_models",
+            "/// The first.\nmodel A { /// A doc.\noutput real y=1; y=integral(-y); }\n// between\nmodel B{}\n/// The second.\nmodel C {sub a : A() off; real z; z = a.y;}",
+        ),
+        (
+            "nested_blocks",
+            "model M { real x; flag f; event e = x>1;\nwhen e {\nwhen x > 2 { x = 0; } // inner\n   x=x*2;\n}\nwhen e => !f, reset(s) ;  }",
+        ),
+        (
+            "continuation_lines",
+            "model M { real x = 1, y;\n y = max(x,\n  2 *x, -x ^ -2)\n    + 1; x = integral(\n-x\n);\n}",
+        ),
+        (
+            "block_comments",
+            "/* a /* nested */ header\n   spanning lines */\nmodel M { real x /* inline */ = 1; x = integral(-x); /* after */\n}",
+        ),
+    ];
+    for (name, text) in cases {
+        let once = sit_fmt::format(0, text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert_eq!(
+            sit_fmt::format(0, &once).unwrap(),
+            once,
+            "idempotent: {name}"
+        );
+        assert_eq!(
+            tokens_and_comments(text),
+            tokens_and_comments(&once),
+            "tokens and comments: {name}"
+        );
+        insta::assert_snapshot!(name, once);
+    }
+}
