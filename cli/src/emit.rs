@@ -7,7 +7,13 @@ use std::process::ExitCode;
 /// instantiates; with `batch`, followed by their batch forms) into `out`, or on
 /// stdout. Diagnostics go to stderr. Exit status: 0
 /// done, 1 model errors, 2 I/O or usage (unknown model, unreadable or unwritable file).
-pub fn run(file: &Path, out: Option<&PathBuf>, model: Option<String>, batch: bool) -> ExitCode {
+pub fn run(
+    file: &Path,
+    out: Option<&PathBuf>,
+    model: Option<String>,
+    batch: bool,
+    warnings: &crate::quiet::Warnings,
+) -> ExitCode {
     let opts = sit_codegen::Options {
         model,
         batch,
@@ -24,9 +30,7 @@ pub fn run(file: &Path, out: Option<&PathBuf>, model: Option<String>, batch: boo
             return ExitCode::from(2);
         }
     };
-    if !generated.warnings.is_empty() {
-        eprint!("{}", generated.warnings);
-    }
+    warnings.print(&generated.warnings);
     let io_reason = sit_parser::load::io_reason;
     match out {
         Some(path) => {

@@ -9,6 +9,7 @@ mod input;
 mod params;
 mod plot;
 mod progress;
+mod quiet;
 mod run;
 mod sweep;
 
@@ -34,6 +35,8 @@ enum Command {
         /// Output format of the diagnostics.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        #[command(flatten)]
+        warnings: quiet::Warnings,
     },
     /// Generate the Rust code of a model (exit 0: written, 1: model errors, 2: usage or I/O).
     Emit {
@@ -48,6 +51,8 @@ enum Command {
         /// Also emit the batch form of every model (`NameBatch<const N: usize>`).
         #[arg(long)]
         batch: bool,
+        #[command(flatten)]
+        warnings: quiet::Warnings,
     },
     /// Simulate a model with the interpreter and write its CSV trace (exit 0; 1: the
     /// model has errors; 2: usage or I/O).
@@ -86,13 +91,18 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Check { files, format } => check(&files, format),
+        Command::Check {
+            files,
+            format,
+            warnings,
+        } => check(&files, format, &warnings),
         Command::Emit {
             file,
             out,
             model,
             batch,
-        } => emit::run(&file, out.as_ref(), model, batch),
+            warnings,
+        } => emit::run(&file, out.as_ref(), model, batch, &warnings),
         Command::Run(args) => run::run(args),
         Command::Plot(args) => plot::plot(args),
         Command::Sweep(args) => sweep::sweep(args),
@@ -101,7 +111,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn check(paths: &[PathBuf], format: Format) -> ExitCode {
+fn check(paths: &[PathBuf], format: Format, warnings: &quiet::Warnings) -> ExitCode {
     let mut worst = 0u8;
     let mut files = Vec::new();
     for path in paths {
@@ -125,6 +135,8 @@ fn check(paths: &[PathBuf], format: Format) -> ExitCode {
                 continue;
             }
         };
+        let (_, report) = out.into_report();
+        let out = warnings.filter(&report);
         match format {
             Format::Text => {
                 let text = out.render();
@@ -133,8 +145,8 @@ fn check(paths: &[PathBuf], format: Format) -> ExitCode {
                 }
             }
             Format::Json => {
-                for d in &out.diagnostics {
-                    println!("{}", d.to_json(&out.sources));
+                for json in out.to_json() {
+                    println!("{json}");
                 }
             }
         }
