@@ -75,7 +75,9 @@ impl Lowerer<'_> {
                 }
                 ast::Rule::Block { cond, rules, .. } => {
                     let c = self.expr(cond, Ty::Flag, Ctx::Rule);
+                    self.blocks.push(cond.span);
                     let then = self.rules(rules);
+                    self.blocks.pop();
                     out.push(Stmt::If {
                         cond: c,
                         then,
