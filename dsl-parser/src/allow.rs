@@ -154,6 +154,8 @@ mod tests {
         assert_eq!(e[0].0, "E0001");
         let e = errors("#[deny(W0201, reason = \"r\")]\nmodel M { }");
         assert_eq!(e[0].0, "E0001");
+        let e = errors("#[allow(reason = \"r\")]\nmodel M { }");
+        assert_eq!(e[0], ("E0001", "r".to_string()));
     }
 
     /// Every warning code the front end emits (read from its source) is

@@ -34,6 +34,9 @@ impl Parser<'_> {
                 return Err(self.error(&["a warning code", "`reason`"]));
             }
             if self.str(t) == "reason" {
+                if codes.is_empty() {
+                    return Err(self.error(&["a warning code"]));
+                }
                 self.bump();
                 self.expect_punct("=", &["`=`"])?;
                 let s = self.peek();
