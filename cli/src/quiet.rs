@@ -2,7 +2,7 @@
 
 use sit_parser::Report;
 
-/// The options that silence warnings, shared by `check`, `run`, `sweep` and `emit`.
+/// The options that silence warnings, shared by `check`, `run`, `sweep`, `emit` and `fmu`.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct Warnings {
     /// Do not show the warning with this code (repeatable: `--allow W0201 --allow

@@ -1,4 +1,4 @@
-//! `--allow CODE` and `-q` on `sitc check`, `run`, `sweep` and `emit`: the warnings
+//! `--allow CODE` and `-q` on `sitc check`, `run`, `sweep` and `emit` (and `fmu`): the warnings
 //! they silence are not shown, errors always are, and a code that is not a warning's
 //! is a usage error.
 
