@@ -351,6 +351,11 @@ impl<'a> Parser<'a> {
             if self.peek().tok == Tok::Eof {
                 return Err(self.error(MEMBER));
             }
+            if self.at_bare_name() {
+                let _ = self.bare_name(None);
+                self.recover()?;
+                continue;
+            }
             if self.member(first, docs, &mut m).is_err() {
                 self.recover()?;
             } else {
@@ -640,7 +645,7 @@ impl<'a> Parser<'a> {
                 return Err(self.error(BLOCK_MEMBER));
             }
             if self.at_bare_name() {
-                let _ = self.bare_name(cond.span);
+                let _ = self.bare_name(Some(cond.span));
                 self.recover()?;
                 continue;
             }
