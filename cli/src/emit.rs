@@ -13,6 +13,7 @@ pub fn run(
     model: Option<String>,
     batch: bool,
     method: Option<sit_parser::ir::Method>,
+    warnings: &crate::quiet::Warnings,
 ) -> ExitCode {
     let opts = sit_codegen::Options {
         model,
@@ -31,9 +32,7 @@ pub fn run(
             return ExitCode::from(2);
         }
     };
-    if !generated.warnings.is_empty() {
-        eprint!("{}", generated.warnings);
-    }
+    warnings.print(&generated.warnings);
     let io_reason = sit_parser::load::io_reason;
     match out {
         Some(path) => {

@@ -32,10 +32,13 @@ pub struct FmuArgs {
     /// checkout sitc was built from).
     #[arg(long, value_name = "DIR")]
     pub sit_source: Option<PathBuf>,
+    #[command(flatten)]
+    pub warnings: crate::quiet::Warnings,
 }
 
 /// Runs `sitc fmu`.
 pub fn fmu(args: FmuArgs) -> ExitCode {
+    let warnings = args.warnings.clone();
     let mut opts = sit_fmi::build::Options::new(args.file, args.out);
     opts.model = args.model;
     opts.dt = args.dt;
@@ -51,9 +54,7 @@ pub fn fmu(args: FmuArgs) -> ExitCode {
     }
     match sit_fmi::build::build(&opts) {
         Ok(built) => {
-            if !built.warnings.diagnostics.is_empty() {
-                eprint!("{}", built.warnings);
-            }
+            warnings.print(&built.warnings);
             ExitCode::SUCCESS
         }
         Err(e @ sit_fmi::build::Error::Model(_)) => {

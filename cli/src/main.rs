@@ -10,6 +10,7 @@ mod input;
 mod params;
 mod plot;
 mod progress;
+mod quiet;
 mod run;
 mod sweep;
 
@@ -35,6 +36,8 @@ enum Command {
         /// Output format of the diagnostics.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        #[command(flatten)]
+        warnings: quiet::Warnings,
     },
     /// Generate the Rust code of a model (exit 0: written, 1: model errors, 2: usage or I/O).
     Emit {
@@ -53,6 +56,8 @@ enum Command {
         /// declarations: `euler` or `rk4`.
         #[arg(long, value_name = "METHOD", value_parser = ["euler", "rk4"])]
         method: Option<String>,
+        #[command(flatten)]
+        warnings: quiet::Warnings,
     },
     /// Simulate a model with the interpreter and write its CSV trace (exit 0; 1: the
     /// model has errors; 2: usage or I/O).
@@ -94,18 +99,23 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Check { files, format } => check(&files, format),
+        Command::Check {
+            files,
+            format,
+            warnings,
+        } => check(&files, format, &warnings),
         Command::Emit {
             file,
             out,
             model,
             batch,
             method,
+            warnings,
         } => {
             let method = method
                 .as_deref()
                 .and_then(sit_parser::ir::Method::from_name);
-            emit::run(&file, out.as_ref(), model, batch, method)
+            emit::run(&file, out.as_ref(), model, batch, method, &warnings)
         }
         Command::Run(args) => run::run(args),
         Command::Plot(args) => plot::plot(args),
@@ -116,7 +126,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn check(paths: &[PathBuf], format: Format) -> ExitCode {
+fn check(paths: &[PathBuf], format: Format, warnings: &quiet::Warnings) -> ExitCode {
     let mut worst = 0u8;
     let mut files = Vec::new();
     for path in paths {
@@ -140,6 +150,8 @@ fn check(paths: &[PathBuf], format: Format) -> ExitCode {
                 continue;
             }
         };
+        let (_, report) = out.into_report();
+        let out = warnings.filter(&report);
         match format {
             Format::Text => {
                 let text = out.render();
@@ -148,8 +160,8 @@ fn check(paths: &[PathBuf], format: Format) -> ExitCode {
                 }
             }
             Format::Json => {
-                for d in &out.diagnostics {
-                    println!("{}", d.to_json(&out.sources));
+                for json in out.to_json() {
+                    println!("{json}");
                 }
             }
         }

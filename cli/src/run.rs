@@ -146,6 +146,8 @@ pub struct RunArgs {
     /// are written.
     #[arg(long = "check-finite")]
     pub check_finite: bool,
+    #[command(flatten)]
+    pub warnings: crate::quiet::Warnings,
 }
 
 /// `sitc run`: simulates a model with the interpreter and writes its CSV trace (exit 0;
@@ -156,7 +158,9 @@ pub fn run(args: RunArgs) -> ExitCode {
 
 fn try_run(args: RunArgs) -> Result<(), Fail> {
     let steps = args.timing.steps()?;
-    if let Some(warning) = args.timing.warning() {
+    if let Some(warning) = args.timing.warning()
+        && !args.warnings.quiet
+    {
         eprintln!("{warning}");
     }
     let mut values = match &args.params {
@@ -178,9 +182,7 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         Err(e) if e.is_model_error() => return Err(Fail::Model(e.to_string())),
         Err(e) => return Err(Fail::Usage(e.to_string())),
     };
-    if !loaded.warnings.is_empty() {
-        eprint!("{}", loaded.warnings);
-    }
+    args.warnings.print(&loaded.warnings);
     let inputs = load_inputs(&loaded.instance, &args.input)?;
     let mut model = Driven::new(loaded.instance, inputs);
     apply(&mut model, &values, args.check_finite)?;

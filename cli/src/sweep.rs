@@ -60,6 +60,8 @@ pub struct SweepArgs {
     /// The CSV file to write (default: standard output).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub warnings: crate::quiet::Warnings,
 }
 
 /// One summary per recorded variable.
@@ -78,7 +80,9 @@ pub fn sweep(args: SweepArgs) -> ExitCode {
 
 fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
     let steps = args.timing.steps()?;
-    if let Some(warning) = args.timing.warning() {
+    if let Some(warning) = args.timing.warning()
+        && !args.warnings.quiet
+    {
         eprintln!("{warning}");
     }
     let axes = (args.param.iter())
@@ -94,9 +98,7 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
         Err(e) if e.is_model_error() => return Err(Fail::Model(e.to_string())),
         Err(e) => return Err(Fail::Usage(e.to_string())),
     };
-    if !loaded.warnings.is_empty() {
-        eprint!("{}", loaded.warnings);
-    }
+    args.warnings.print(&loaded.warnings);
     let inputs = load_inputs(&loaded.instance, &args.input)?;
     let model = Driven::new(loaded.instance, inputs);
     let mut seen: Vec<usize> = Vec::new();

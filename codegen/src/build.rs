@@ -24,6 +24,7 @@ pub struct Builder {
     cargo: bool,
     batch: bool,
     method: Option<sit_parser::ir::Method>,
+    allow: Vec<String>,
 }
 
 impl Builder {
@@ -35,6 +36,7 @@ impl Builder {
             cargo: true,
             batch: false,
             method: None,
+            allow: Vec::new(),
         }
     }
 
@@ -61,6 +63,23 @@ impl Builder {
     /// (see [`Options::method`]).
     pub fn method(mut self, method: sit_parser::ir::Method) -> Builder {
         self.method = Some(method);
+        self
+    }
+
+    /// Does not print the warnings with this code (call it once per code); errors are
+    /// always reported. Prefer `#[allow(CODE, reason = "…")]` in the `.sit` file, which
+    /// says why; this is for models the crate does not own. A code that is not a
+    /// warning's is an error ([`Error::NotAWarning`]) when compiling.
+    ///
+    /// ```no_run
+    /// // In build.rs, inside `fn main()`:
+    /// sit_codegen::Builder::new()
+    ///     .file("models/light.sit")
+    ///     .allow("W0204")
+    ///     .run();
+    /// ```
+    pub fn allow(mut self, code: impl Into<String>) -> Builder {
+        self.allow.push(code.into());
         self
     }
 
@@ -92,6 +111,9 @@ impl Builder {
                     ),
                 })?,
         };
+        if let Some(code) = (self.allow.iter()).find(|c| !sit_parser::allow::is_warning(c)) {
+            return Err(Error::NotAWarning { code: code.clone() });
+        }
         let options = Options {
             front_end: FrontEnd::BuildScript,
             batch: self.batch,
@@ -122,7 +144,7 @@ impl Builder {
             };
             self.rerun(out, &generated.files);
             if self.cargo {
-                let warnings = generated.warnings.render();
+                let warnings = generated.warnings.allowing(&self.allow).render();
                 for line in warnings.lines().filter(|l| !l.trim().is_empty()) {
                     let _ = writeln!(out, "cargo:warning={line}");
                 }
@@ -278,6 +300,29 @@ mod tests {
             "missing_file",
             build_script_output(&["tests/front_ends/missing.sit"])
         );
+    }
+
+    #[test]
+    fn allowed_warnings_are_not_printed() {
+        let dir = std::env::temp_dir().join(format!("sit-codegen-allow-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let printed = |b: Builder| {
+            let mut out = Vec::new();
+            let r = b
+                .out_dir(&dir)
+                .file("tests/front_ends/warns.sit")
+                .compile_printing(&mut out);
+            (r.map(|_| ()), String::from_utf8(out).unwrap())
+        };
+        let (r, all) = printed(Builder::new());
+        assert!(r.is_ok() && all.contains("cargo:warning=") && all.contains("W0201"));
+        let (r, allowed) = printed(Builder::new().allow("W0201"));
+        assert!(r.is_ok());
+        assert!(!allowed.contains("cargo:warning="), "{allowed}");
+        assert!(allowed.contains("cargo:rerun-if-changed="), "{allowed}");
+        let (r, _) = printed(Builder::new().allow("E0101"));
+        assert!(matches!(r, Err(Error::NotAWarning { code }) if code == "E0101"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -151,6 +151,12 @@ pub enum Error {
     /// form grow too large, or the program is malformed.
     #[error("{0}")]
     Lower(#[from] sit_parser::lower::LowerError),
+    /// `Builder::allow` was given a code that is not a warning's.
+    #[error("`{code}` is not a warning code (they are {})", sit_parser::allow::WARNINGS.join(", "))]
+    NotAWarning {
+        /// The code given.
+        code: String,
+    },
     /// A bug of the generator: its own output did not parse as Rust.
     #[error("internal error of sit-codegen, please report it: {0}")]
     Internal(String),

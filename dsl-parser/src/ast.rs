@@ -18,6 +18,21 @@ pub struct File {
     pub imports: Vec<Import>,
     /// Models in order.
     pub models: Vec<Model>,
+    /// `#[allow(…)]` attributes, in order.
+    pub allows: Vec<Allow>,
+}
+
+/// `#[allow(CODE, …, reason = "…")]` before a model, a declaration or a rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Allow {
+    /// The warning codes allowed.
+    pub codes: Vec<Name>,
+    /// Why (required; empty only in a file with errors).
+    pub reason: String,
+    /// The attribute.
+    pub span: Span,
+    /// What it stands before: the warnings located inside are allowed.
+    pub scope: Span,
 }
 
 /// `import "path";`

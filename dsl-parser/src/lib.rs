@@ -10,6 +10,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod allow;
 pub mod ast;
 pub mod check;
 pub mod diag;
@@ -107,6 +108,7 @@ pub fn check_bytes(path: &Path, bytes: Vec<u8>, read: &load::ReadFn) -> Output {
         let p = check::check(&loaded.files, &loaded.sources, &mut diagnostics);
         if let Some(p) = &p {
             lint::lint(p, &mut diagnostics);
+            allow::apply(&loaded.files, &mut diagnostics);
         }
         p
     };

@@ -52,6 +52,34 @@ impl Report {
             .collect()
     }
 
+    /// The same report without the warnings whose code is in `codes` (errors are
+    /// always kept): what `sitc --allow CODE` and `Builder::allow` show.
+    pub fn allowing<S: AsRef<str>>(&self, codes: &[S]) -> Report {
+        let allowed = |d: &Diagnostic| !d.is_error() && codes.iter().any(|c| c.as_ref() == d.code);
+        Report {
+            diagnostics: self
+                .diagnostics
+                .iter()
+                .filter(|d| !allowed(d))
+                .cloned()
+                .collect(),
+            sources: self.sources.clone(),
+        }
+    }
+
+    /// The same report with its errors only (what `sitc -q` shows).
+    pub fn errors_only(&self) -> Report {
+        Report {
+            diagnostics: self
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .cloned()
+                .collect(),
+            sources: self.sources.clone(),
+        }
+    }
+
     /// The paths of every file read, for rebuilding when one changes.
     pub fn files(&self) -> Vec<PathBuf> {
         self.sources.files.iter().map(|f| f.path.clone()).collect()
@@ -114,6 +142,21 @@ mod tests {
         assert_eq!(local.files(), [PathBuf::from("models/m.sit")]);
         let elsewhere = r.relative_to(Path::new("/elsewhere"));
         assert_eq!(elsewhere.render(), r.render());
+    }
+
+    #[test]
+    fn allowing_and_errors_only_keep_the_errors() {
+        let out = crate::check_source("m.sit", "model M { real a; real b = ; }");
+        let r = Report::new(out.diagnostics, out.sources);
+        let out = crate::check_source("w.sit", "model M { real a, b; }");
+        let w = Report::new(out.diagnostics, out.sources);
+        assert_eq!(w.diagnostics.len(), 2);
+        assert!(w.allowing(&["W0201"]).is_empty());
+        assert_eq!(w.allowing(&["W0202"]).diagnostics.len(), 2);
+        assert!(w.errors_only().is_empty());
+        assert!(r.has_errors());
+        assert!(r.allowing(&["E0001"]).has_errors());
+        assert!(r.errors_only().has_errors());
     }
 
     #[test]

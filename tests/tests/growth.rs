@@ -265,3 +265,46 @@ fn many_unknown_names() {
         1000,
     );
 }
+
+/// `k` σ rules in a chain, each making the next one hold in the same step:
+/// `k` σ cascades (W0240), each found by looking back a bounded number of
+/// actions on its flag.
+#[test]
+fn many_sigma_cascades() {
+    let family = |k: usize| {
+        let mut s = String::from("model M {\n    output real t;\n");
+        for i in 0..=k {
+            let _ = writeln!(s, "    output flag f{i};");
+        }
+        for i in 0..k {
+            let _ = writeln!(s, "    when f{i} & t >= {} => !f{i}, f{};", k - i, i + 1);
+        }
+        s + "    t = integral(1);\n}\n"
+    };
+    let out = sit_parser::check_source("cascade.sit", &family(10));
+    let cascades = (out.diagnostics.iter())
+        .filter(|d| d.code == "W0240")
+        .count();
+    assert_eq!(cascades, 9, "{}", out.render());
+    assert_linear("σ cascades", family, 500);
+}
+
+/// `k` reals each assigned under one guard and read after it: `k` stale
+/// reads (W0241).
+#[test]
+fn many_stale_reads() {
+    let family = |k: usize| {
+        let mut s = String::from("model M {\n    input real u;\n");
+        for i in 0..k {
+            let _ = writeln!(s, "    real y{i};\n    output real z{i};");
+            let _ = writeln!(s, "    y{i} = {i} when u > {i};\n    z{i} = y{i};");
+        }
+        s + "}\n"
+    };
+    let out = sit_parser::check_source("stale.sit", &family(10));
+    let stale = (out.diagnostics.iter())
+        .filter(|d| d.code == "W0241")
+        .count();
+    assert_eq!(stale, 10, "{}", out.render());
+    assert_linear("stale reads", family, 500);
+}

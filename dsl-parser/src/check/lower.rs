@@ -4,7 +4,7 @@ use super::{Sym, Table};
 use crate::ast::{self, Guard};
 use crate::diag::Diagnostic;
 use crate::ir::*;
-use crate::source::SourceMap;
+use crate::source::{SourceMap, Span};
 use crate::suggest::did_you_mean;
 use std::collections::HashMap;
 
@@ -21,6 +21,9 @@ pub(super) struct Lowerer<'a> {
     /// Name comparisons left for "did you mean" suggestions in this model
     /// (see [`SUGGESTION_BUDGET`]).
     pub(super) suggestions: std::cell::Cell<usize>,
+    /// The guards of the `when` blocks around the rule being lowered,
+    /// outermost first (for help that rewrites a rule as a σ rule).
+    pub(super) blocks: Vec<Span>,
 }
 
 /// Name comparisons that "did you mean" suggestions may make per model:

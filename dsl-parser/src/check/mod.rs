@@ -196,6 +196,7 @@ pub fn check(
             fired: HashMap::new(),
             memories: Vec::new(),
             suggestions: std::cell::Cell::new(lower::SUGGESTION_BUDGET),
+            blocks: Vec::new(),
         }
         .lower(asts[mi]);
         lowered[mi] = Some(m);

@@ -75,7 +75,9 @@ impl Lowerer<'_> {
                 }
                 ast::Rule::Block { cond, rules, .. } => {
                     let c = self.expr(cond, Ty::Flag, Ctx::Rule);
+                    self.blocks.push(cond.span);
                     let then = self.rules(rules);
+                    self.blocks.pop();
                     out.push(Stmt::If {
                         cond: c,
                         then,
@@ -94,21 +96,9 @@ impl Lowerer<'_> {
                 let var = &self.t().vars[v];
                 match (var.kind, var.ty) {
                     (VarKind::State, Ty::Real) => Some(v),
-                    (VarKind::State, Ty::Flag) => {
-                        self.err(
-                            Diagnostic::error(
-                                "E0171",
-                                target.span,
-                                format!("`{}` is a flag and cannot be the target of a δ rule", target.text),
-                            )
-                            .with_label("flags are set by σ rules")
-                            .with_help(format!(
-                                "write `when CONDITION => {0};` to set it and `when CONDITION => !{0};` to clear it",
-                                target.text
-                            )),
-                        );
-                        None
-                    }
+                    // E0171 is reported with the rule's value by `flag_rule`
+                    // (`check/slips.rs`), before the target is looked up.
+                    (VarKind::State, Ty::Flag) => None,
                     (VarKind::Param { .. }, _) => {
                         self.err(
                             cannot_assign(target, "param")

@@ -57,7 +57,7 @@ pub(super) struct Lexed {
 /// Punctuation, longest first so that `==` is not read as `=` `=`.
 const PUNCT: &[&str] = &[
     "=>", "==", "!=", "<=", ">=", "||", "&&", "(", ")", "{", "}", "[", "]", ",", ";", ":", ".",
-    "=", "!", "<", ">", "|", "&", "+", "-", "*", "/", "^",
+    "=", "!", "<", ">", "|", "&", "+", "-", "*", "/", "^", "#",
 ];
 
 fn is_ident_start(c: char) -> bool {

@@ -8,6 +8,7 @@
 //! language; the doc comment of each parsing function gives the grammar
 //! production it reads.
 
+mod attr;
 mod error;
 mod expr;
 mod foreign;

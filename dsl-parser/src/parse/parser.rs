@@ -31,6 +31,8 @@ pub(super) struct Parser<'a> {
     /// The last error already skipped its statement: recovery must not
     /// skip the next one.
     pub(super) resynced: bool,
+    /// The `#[allow(…)]` attributes read so far, with their scopes.
+    pub(super) allows: Vec<Allow>,
 }
 
 impl<'a> Parser<'a> {
@@ -46,6 +48,7 @@ impl<'a> Parser<'a> {
             ops: 0,
             last_recovery: None,
             resynced: false,
+            allows: Vec::new(),
         }
     }
 
@@ -65,6 +68,11 @@ impl<'a> Parser<'a> {
             self.pos += 1;
         }
         t
+    }
+
+    /// Where the last token read ends (0 before the first).
+    pub(super) fn prev_end(&self) -> usize {
+        self.pos.checked_sub(1).map_or(0, |p| self.tokens[p].end)
     }
 
     /// The index of the next token.
@@ -238,15 +246,24 @@ impl<'a> Parser<'a> {
     pub(super) fn file(mut self) -> Result<File, Vec<Diagnostic>> {
         let mut out = File::default();
         loop {
-            let docs = self.docs();
+            let mut docs = self.docs();
+            let attrs = self.attributes();
+            docs.extend(self.docs());
             let t = self.peek();
-            let item = match t.tok {
-                Tok::Eof if docs.is_empty() => break,
-                Tok::Ident if self.str(t) == "import" => self.import().map(|i| out.imports.push(i)),
-                Tok::Ident if self.str(t) == "model" => {
-                    self.model(docs).map(|m| out.models.push(m))
-                }
-                _ => Err(self.error(&["`import`", "`model`", "end of file"])),
+            let item = match attrs {
+                Err(stop) => Err(stop),
+                Ok(attrs) => match t.tok {
+                    Tok::Eof if docs.is_empty() && attrs.is_empty() => break,
+                    Tok::Ident if self.str(t) == "import" && attrs.is_empty() => {
+                        self.import().map(|i| out.imports.push(i))
+                    }
+                    Tok::Ident if self.str(t) == "model" => self.model(docs).map(|m| {
+                        self.close_attributes(attrs, t.start);
+                        out.models.push(m)
+                    }),
+                    _ if !attrs.is_empty() => Err(self.error(&["`model`"])),
+                    _ => Err(self.error(&["`import`", "`model`", "end of file"])),
+                },
             };
             if item.is_err() {
                 if self.errors.len() >= MAX_SYNTAX_ERRORS {
@@ -273,6 +290,7 @@ impl<'a> Parser<'a> {
             }
         }
         if self.errors.is_empty() {
+            out.allows = self.allows;
             Ok(out)
         } else {
             Err(self.errors)
@@ -309,8 +327,24 @@ impl<'a> Parser<'a> {
             methods: Vec::new(),
         };
         loop {
-            let first = self.peek().start;
-            let docs = self.docs();
+            let mut first = self.peek().start;
+            let mut docs = self.docs();
+            let attrs = match self.attributes() {
+                Ok(a) => a,
+                Err(_) => {
+                    self.recover()?;
+                    continue;
+                }
+            };
+            if !attrs.is_empty() {
+                docs.extend(self.docs());
+                first = self.peek().start;
+                if self.at_punct("}") || self.peek().tok == Tok::Eof {
+                    let _ = self.dangling_attributes(&["a declaration", "a rule"]);
+                    self.recover()?;
+                    continue;
+                }
+            }
             if self.at_punct("}") && docs.is_empty() {
                 self.bump();
                 return Ok(m);
@@ -318,8 +352,15 @@ impl<'a> Parser<'a> {
             if self.peek().tok == Tok::Eof {
                 return Err(self.error(MEMBER));
             }
+            if self.at_bare_name() {
+                let _ = self.bare_name(None);
+                self.recover()?;
+                continue;
+            }
             if self.member(first, docs, &mut m).is_err() {
                 self.recover()?;
+            } else {
+                self.close_attributes(attrs, first);
             }
         }
     }
@@ -591,8 +632,24 @@ impl<'a> Parser<'a> {
         let head = Span::new(self.file, first, cond.span.end);
         let mut rules = Vec::new();
         loop {
-            let start = self.peek().start;
+            let mut start = self.peek().start;
             let docs = self.docs();
+            let attrs = match self.attributes() {
+                Ok(a) => a,
+                Err(_) => {
+                    self.recover()?;
+                    continue;
+                }
+            };
+            if !attrs.is_empty() {
+                let _ = self.docs();
+                start = self.peek().start;
+                if self.at_punct("}") || self.peek().tok == Tok::Eof {
+                    let _ = self.dangling_attributes(&["a rule"]);
+                    self.recover()?;
+                    continue;
+                }
+            }
             if self.at_punct("}") && docs.is_empty() {
                 self.bump();
                 break;
@@ -601,12 +658,15 @@ impl<'a> Parser<'a> {
                 return Err(self.error(BLOCK_MEMBER));
             }
             if self.at_bare_name() {
-                let _ = self.bare_name(cond.span);
+                let _ = self.bare_name(Some(cond.span));
                 self.recover()?;
                 continue;
             }
             match self.body_rule(start) {
-                Ok(r) => rules.push(r),
+                Ok(r) => {
+                    rules.push(r);
+                    self.close_attributes(attrs, start);
+                }
                 Err(Stop) => self.recover()?,
             }
         }

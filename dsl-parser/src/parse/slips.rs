@@ -46,33 +46,50 @@ impl Parser<'_> {
         )
     }
 
-    /// `q;` or `!q;` in a `when cond { … }` block: a σ action written
-    /// among δ rules. `cond` is the block's guard.
-    pub(super) fn bare_name(&mut self, cond: Span) -> Stop {
+    /// `q;` or `!q;` in a `when cond { … }` block (`cond` is the block's
+    /// guard) or among a model's rules (`None`): a σ action written as a
+    /// rule.
+    pub(super) fn bare_name(&mut self, cond: Option<Span>) -> Stop {
         let first = self.peek();
         let bang = first.tok == Tok::Punct("!");
         let name = if bang { self.peek_at(1) } else { first };
         let semi = self.peek_at(if bang { 2 } else { 1 });
         let q = self.text[name.start..name.end].to_string();
         let action = if bang { format!("!{q}") } else { q.clone() };
-        let c = self.excerpt(cond.start, cond.end);
-        let help = match c {
-            Some(c) => format!(
-                "a block holds δ rules `x = e;`; if `{q}` is a flag, set it with the σ rule \
-                 `when {c} => {action};` outside the block"
+        let c = cond.map(|c| self.excerpt(c.start, c.end));
+        let (message, label, help) = match c {
+            Some(Some(c)) => (
+                format!("`{action};` is not a rule: a `when` block cannot set a flag"),
+                "a σ action inside a block",
+                format!(
+                    "a block holds δ rules `x = e;`; if `{q}` is a flag, set it with the σ \
+                     rule `when {c} => {action};` outside the block"
+                ),
             ),
-            None => format!(
-                "a block holds δ rules `x = e;`; if `{q}` is a flag, set it with a σ rule \
-                 `when c => {action};` outside the block"
+            Some(None) => (
+                format!("`{action};` is not a rule: a `when` block cannot set a flag"),
+                "a σ action inside a block",
+                format!(
+                    "a block holds δ rules `x = e;`; if `{q}` is a flag, set it with a σ rule \
+                     `when c => {action};` outside the block"
+                ),
+            ),
+            None => (
+                format!("`{action};` is not a rule"),
+                "a σ action without its condition",
+                format!(
+                    "a rule gives a value, `x = e;`; if `{q}` is a flag, set it with a σ rule \
+                     `when CONDITION => {action};`"
+                ),
             ),
         };
         let stop = self.push_error(
             Diagnostic::error(
                 "E0001",
                 Span::new(self.file, first.start, semi.end),
-                format!("`{action};` is not a rule: a `when` block cannot set a flag"),
+                message,
             )
-            .with_label("a σ action inside a block")
+            .with_label(label)
             .with_help(help),
         );
         // The statement is understood: go on after its `;`.
@@ -136,5 +153,13 @@ mod tests {
         assert!(e[1].2.contains("`when y > 1 => !r;`"), "{}", e[1].2);
         // The rules after it are read: the next error is the real one.
         assert_eq!(e[2].0, "expected an expression, found `;`");
+        // Among the model's rules: no condition to quote.
+        let e = errors("model M { flag q; q; }");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(
+            (e[0].0.as_str(), e[0].1.as_str()),
+            ("`q;` is not a rule", "q;")
+        );
+        assert!(e[0].2.contains("`when CONDITION => q;`"), "{}", e[0].2);
     }
 }
