@@ -10,6 +10,7 @@ mod params;
 mod plot;
 mod progress;
 mod run;
+mod schematic;
 mod sweep;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -63,6 +64,9 @@ enum Command {
     /// List a model's variables (kind, type, initial value, doc, where declared) and its
     /// submodel tree (exit 0; 1: the model has errors; 2: usage or I/O).
     Info(info::InfoArgs),
+    /// Print a schematic's (`.sch`) incidence matrices, its generated `.sit` model
+    /// (`--sit`) or its drawing (`--svg`) (exit 0; 1: errors; 2: usage or I/O).
+    Schematic(schematic::SchematicArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -98,6 +102,7 @@ fn main() -> ExitCode {
         Command::Sweep(args) => sweep::sweep(args),
         Command::Fmu(args) => fmu::fmu(args),
         Command::Info(args) => info::info(args),
+        Command::Schematic(args) => schematic::schematic(args),
     }
 }
 
@@ -117,7 +122,7 @@ fn check(paths: &[PathBuf], format: Format) -> ExitCode {
         }
     }
     for f in &files {
-        let out = match sit_parser::check_file(f) {
+        let out = match sit_schematic::check_file(f) {
             Ok(o) => o,
             Err(e) => {
                 eprintln!("error: {e}");

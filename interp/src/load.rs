@@ -125,7 +125,8 @@ pub struct Loaded {
 /// Checks the file at `path` (and its imports), chooses the root (see [`select_root`])
 /// and constructs an instance of it.
 pub fn load_file(path: impl AsRef<Path>, model: Option<&str>) -> Result<Loaded, LoadError> {
-    let (program, report) = sit_parser::check_file(path)?.into_report();
+    // `.sit` or `.sch` (a schematic, checked as the model generated from it).
+    let (program, report) = sit_schematic::check_file(path)?.into_report();
     let Some(program) = program else {
         return Err(LoadError::Invalid(report));
     };

@@ -25,6 +25,7 @@ pub mod layout;
 pub mod matrix;
 pub mod parse;
 pub mod search;
+pub mod svg;
 
 pub use ast::Form;
 use sit_parser::source::{FileId, SourceMap};

@@ -195,7 +195,9 @@ fn walk(
         let (dx, dy) = d.delta();
         g.index(x + dx, y + dy)
     };
-    let mut stack: Vec<(usize, Dir, Vec<(usize, Crossing)>)> = Vec::new();
+    // (cell entered, direction of travel, gears crossed so far)
+    type Todo = (usize, Dir, Vec<(usize, Crossing)>);
+    let mut stack: Vec<Todo> = Vec::new();
     if let Some(n) = step(from, dir) {
         stack.push((n, dir, Vec::new()));
     }
