@@ -163,3 +163,46 @@ fn only_the_power_consistent_form_conserves_energy() {
         "largest relative energy change: power-consistent {consistent:.2e}, printed {printed:.2e}"
     );
 }
+
+#[test]
+fn the_drivetrain_splits_the_propeller_shaft_moment_equally_and_settles() {
+    let (a, report) = analyse_file(repo("examples/schematics/drivetrain.sch")).expect("readable");
+    assert!(!report.has_errors(), "{}", report.render());
+    let text = a.expect("checked").to_sit(None).text;
+    let program = sit_parser::check_source("drivetrain.sit", &text)
+        .program
+        .expect("checks");
+    let mut m = sit_interp::Instance::new(&program, program.model("Drivetrain").unwrap());
+    for _ in 0..300_000 {
+        m.step(1e-3);
+    }
+    let (ug, eg, uf, ef) = (3.5, 0.96, 4.1, 0.95);
+    let (t_max, w_max, r0, k_air) = (400.0, 600.0, 800.0, 0.5);
+    // Steady state: engine torque = damper moment; the gearbox shaft carries twice the
+    // propeller shaft's moment through the gear (weight 2); each axle gets it all.
+    let axle = |we: f64| {
+        let wf: f64 = we / (ug * uf);
+        2.0 * (r0 + k_air * wf * wf) / (uf * ef) / (ug * eg)
+    };
+    let engine = |we: f64| t_max * (1.0 - (we / w_max).powi(2));
+    let (mut lo, mut hi) = (0.0, w_max);
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if engine(mid) > axle(mid) {
+            lo = mid
+        } else {
+            hi = mid
+        }
+    }
+    let we = 0.5 * (lo + hi);
+    let close = |got: f64, want: f64, what: &str| {
+        assert!(
+            (got - want).abs() <= 1e-4 * want.abs(),
+            "{what}: {got} vs {want}"
+        );
+    };
+    close(get(&m, "w_Je"), we, "engine speed");
+    close(get(&m, "w_Jf"), we / (ug * uf), "front axle");
+    close(get(&m, "w_Jr"), we / (ug * uf), "rear axle");
+    close(get(&m, "My_K1"), engine(we), "damper moment");
+}
