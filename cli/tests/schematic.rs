@@ -160,3 +160,48 @@ fn a_sit_model_drives_a_schematic_as_a_submodel() {
     );
     assert!((pedal - (0.5 + 2.0 * (7.5 - w))).abs() < 1e-9);
 }
+
+#[test]
+fn the_build_script_front_end_compiles_a_schematic() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let written = sit_codegen::Builder::new()
+        .file(format!("{root}/{AXLE}"))
+        .out_dir(dir.path())
+        .cargo_directives(false)
+        .compile()
+        .expect("compiles");
+    let code = std::fs::read_to_string(&written[0]).unwrap();
+    assert!(code.contains("pub struct DriveAxle"));
+    // Only files that exist are tracked for rebuilding (not the in-memory model).
+    let generated = sit_codegen::compile_file(format!("{root}/{AXLE}")).unwrap();
+    assert_eq!(generated.files.len(), 1);
+    assert!(generated.files[0].ends_with("drive_axle.sch"));
+}
+
+#[test]
+fn the_drawings_in_the_docs_are_current() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["drive_axle", "drive_axle_convoluted", "drivetrain"] {
+        let svg = dir.path().join(format!("{name}.svg"));
+        sitc()
+            .args([
+                "schematic",
+                &format!("examples/schematics/{name}.sch"),
+                "--svg",
+            ])
+            .arg(&svg)
+            .assert()
+            .success();
+        let committed = std::fs::read_to_string(format!(
+            "{}/../docs/img/schematic_{name}.svg",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&svg).unwrap(),
+            committed,
+            "docs/img/schematic_{name}.svg is stale: run `sitc schematic examples/schematics/{name}.sch --svg docs/img/schematic_{name}.svg`"
+        );
+    }
+}
