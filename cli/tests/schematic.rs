@@ -182,7 +182,12 @@ fn the_build_script_front_end_compiles_a_schematic() {
 #[test]
 fn the_drawings_in_the_docs_are_current() {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["drive_axle", "drive_axle_convoluted", "drivetrain"] {
+    for name in [
+        "drive_axle",
+        "drive_axle_convoluted",
+        "drivetrain",
+        "clutch",
+    ] {
         let svg = dir.path().join(format!("{name}.svg"));
         sitc()
             .args([

@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 
 pub mod ast;
+pub mod clutch;
 pub mod equations;
 pub mod layout;
 pub mod matrix;

@@ -75,7 +75,7 @@ pub fn search(s: &Schematic, lay: &Layout, diags: &mut Vec<Diagnostic>) -> Optio
         .collect();
     let mut links = Vec::new();
     for (e, el) in s.elements.iter().enumerate() {
-        if !el.kind.is_compliant() {
+        if !el.kind.is_connector() {
             continue;
         }
         let mut mine: Vec<Link> = Vec::new();
@@ -160,6 +160,22 @@ pub fn search(s: &Schematic, lay: &Layout, diags: &mut Vec<Diagnostic>) -> Optio
         };
         for l in &mut mine {
             l.sign = if l.pole == source { -1 } else { 1 };
+        }
+        if el.kind == Kind::Clutch && mine.len() != 2 && !mine.is_empty() {
+            diags.push(
+                Diagnostic::error(
+                    "E0519",
+                    el.name_span,
+                    format!(
+                        "the clutch `{}` reaches {} inertia{}; a clutch joins exactly two",
+                        el.name,
+                        mine.len(),
+                        if mine.len() == 1 { "" } else { "s" }
+                    ),
+                )
+                .with_label("not between two inertias")
+                .with_note("switching friction sits between two inertias (the paper's rule)"),
+            );
         }
         links.extend(mine);
     }

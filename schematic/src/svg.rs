@@ -214,7 +214,23 @@ pub fn draw(a: &Analysis) -> String {
                     );
                 }
             }
-            Kind::Clutch | Kind::Limiter => {}
+            Kind::Clutch => {
+                // Two friction plates facing each other.
+                for p in &lay.poles[e] {
+                    line(&mut o, centre(p.cell), edge(p.cell, p.dir));
+                }
+                let (cx, cy) = centre(cells[0]);
+                for dx in [-5.0, 5.0] {
+                    let _ = writeln!(
+                        o,
+                        r##"<rect x="{}" y="{}" width="6" height="40" fill="#c96" stroke="black"/>"##,
+                        cx + dx - 3.0,
+                        cy - 20.0
+                    );
+                }
+                label(&mut o, cx, cy - 24.0, &el.name);
+            }
+            Kind::Limiter => {}
         }
     }
     // External actions: an arrow above the inertia, + along its speed, − against it.
