@@ -10,7 +10,7 @@
 //! (ω_i += A_i G_i P / J_i, which conserves angular momentum for gears with η = 1).
 
 use crate::ast::{Form, Schematic};
-use crate::equations::{kinematic_gain, push_term, rate, scaled, speed, torque_gain};
+use crate::equations::{kinematic_gain, links_of, push_term, rate, scaled, speed, torque_gain};
 use crate::search::Link;
 use std::fmt::Write as _;
 
@@ -22,7 +22,7 @@ fn parts<'a>(
     form: Form,
     j: usize,
 ) -> (Vec<&'a Link>, String) {
-    let mine: Vec<&Link> = links.iter().filter(|l| l.element == j).collect();
+    let mine: Vec<&Link> = links_of(links, j).iter().collect();
     let mut den = String::new();
     for l in &mine {
         let (kn, kd) = kinematic_gain(s, l, weights);

@@ -53,8 +53,11 @@ impl Out<'_> {
     }
 
     fn at(&self, span: Span) -> String {
-        let (line, _) = self.file.line_col(span.start);
-        format!("{}:{line}", self.file.display_name())
+        format!(
+            "{}:{}",
+            self.file.display_name(),
+            self.file.line(span.start)
+        )
     }
 }
 
@@ -102,7 +105,7 @@ fn gain(s: &Schematic, link: &Link, weight: Option<&str>, eta: bool) -> (Vec<Str
 /// The deformation rate of element `j` as `.sit` text: `−Σ A K ω`.
 pub fn rate(s: &Schematic, links: &[Link], weights: &[Vec<String>], j: usize) -> String {
     let mut out = String::new();
-    for l in links.iter().filter(|l| l.element == j) {
+    for l in links_of(links, j) {
         let (num, den) = kinematic_gain(s, l, weights);
         let term = scaled(&num, &den, &speed(&s.elements[l.inertia].name));
         push_term(&mut out, term, l.sign < 0);
@@ -119,6 +122,13 @@ fn moment(s: &Schematic, j: usize) -> String {
         Kind::Clutch => format!("M_{n}"),
         _ => format!("Md_{n}"),
     }
+}
+
+/// The links of element `j` (the search records them element by element, in order).
+pub(crate) fn links_of(links: &[Link], j: usize) -> &[Link] {
+    let start = links.partition_point(|l| l.element < j);
+    let end = links.partition_point(|l| l.element <= j);
+    &links[start..end]
 }
 
 /// Append `t` to a sum, with its sign.
@@ -272,14 +282,18 @@ pub fn emit(
         }
         let _ = writeln!(o.text, "; // {}", o.at(el.span));
     }
-    let mut declared_f: Vec<usize> = Vec::new();
+    let mut by_element: Vec<Vec<&Link>> = vec![Vec::new(); s.elements.len()];
+    for l in links {
+        by_element[l.element].push(l);
+    }
+    let mut declared_f = vec![false; s.elements.len()];
     for (j, el) in s.elements.iter().enumerate() {
         if el.kind != Kind::Clutch {
             continue;
         }
-        for l in links.iter().filter(|l| l.element == j) {
-            if !declared_f.contains(&l.inertia) {
-                declared_f.push(l.inertia);
+        for l in &by_element[j] {
+            if !declared_f[l.inertia] {
+                declared_f[l.inertia] = true;
                 let _ = writeln!(
                     o.text,
                     "    real F_{0}; // moment on {0} from everything but its clutches",
@@ -343,10 +357,29 @@ pub fn emit(
     let clutches: Vec<usize> = (0..s.elements.len())
         .filter(|&j| s.elements[j].kind == Kind::Clutch)
         .collect();
-    let touched: Vec<usize> = (links.iter())
-        .filter(|l| clutches.contains(&l.element))
-        .map(|l| l.inertia)
+    let is_clutch: Vec<bool> = s.elements.iter().map(|e| e.kind == Kind::Clutch).collect();
+    // Links and actions by inertia, so that writing the model is linear in its size.
+    let mut at_inertia: Vec<Vec<&Link>> = vec![Vec::new(); s.elements.len()];
+    for l in links {
+        at_inertia[l.inertia].push(l);
+    }
+    let index: std::collections::HashMap<&str, usize> = (s.elements.iter().enumerate())
+        .map(|(i, e)| (e.name.as_str(), i))
         .collect();
+    let mut acting: Vec<Vec<&crate::ast::Action>> = vec![Vec::new(); s.elements.len()];
+    for a in &s.actions {
+        if let Some(&i) = index.get(a.target.as_str()) {
+            acting[i].push(a);
+        }
+    }
+    let mut touched: Vec<usize> = Vec::new();
+    let mut is_touched = vec![false; s.elements.len()];
+    for l in links.iter().filter(|l| is_clutch[l.element]) {
+        if !is_touched[l.inertia] {
+            is_touched[l.inertia] = true;
+            touched.push(l.inertia);
+        }
+    }
     // The moment on each inertia from actions and springs and dampers: its whole
     // balance, or the part a clutch's stick moment must balance (`F_J`).
     let mut rest = vec![String::new(); s.elements.len()];
@@ -355,13 +388,10 @@ pub fn emit(
             continue;
         }
         let mut terms = String::new();
-        for a in s.actions.iter().filter(|a| a.target == el.name) {
+        for a in &acting[i] {
             push_term(&mut terms, a.name.clone(), a.sign > 0);
         }
-        for l in links
-            .iter()
-            .filter(|l| l.inertia == i && !clutches.contains(&l.element))
-        {
+        for l in at_inertia[i].iter().filter(|l| !is_clutch[l.element]) {
             let (t, plus) = torque_term(s, l, weights, form);
             push_term(&mut terms, t, plus);
         }
@@ -371,12 +401,8 @@ pub fn emit(
         o.text.push_str(
             "\n    // Clutches: the moment on each inertia without them, then stick or slip.\n",
         );
-        let mut done: Vec<usize> = Vec::new();
         for &i in &touched {
-            if !done.contains(&i) {
-                done.push(i);
-                let _ = writeln!(o.text, "    F_{} = {};", s.elements[i].name, rest[i]);
-            }
+            let _ = writeln!(o.text, "    F_{} = {};", s.elements[i].name, rest[i]);
         }
         for &j in &clutches {
             let at = o.at(s.elements[j].span);
@@ -390,15 +416,12 @@ pub fn emit(
         if el.kind != Kind::Inertia {
             continue;
         }
-        let mut terms = if touched.contains(&i) {
+        let mut terms = if is_touched[i] {
             format!("F_{}", el.name)
         } else {
             rest[i].clone()
         };
-        for l in links
-            .iter()
-            .filter(|l| l.inertia == i && clutches.contains(&l.element))
-        {
+        for l in at_inertia[i].iter().filter(|l| is_clutch[l.element]) {
             let (t, plus) = torque_term(s, l, weights, form);
             push_term(&mut terms, t, plus);
         }

@@ -437,6 +437,8 @@ fn article(k: Kind) -> &'static str {
 
 /// A cell of `cs` not connected to the first one, if any.
 fn disconnected(g: &crate::ast::Grid, cs: &[usize]) -> Option<usize> {
+    let mine: std::collections::HashSet<usize> = cs.iter().copied().collect();
+    let mut seen = std::collections::HashSet::from([cs[0]]);
     let mut reached = vec![cs[0]];
     let mut k = 0;
     while k < reached.len() {
@@ -444,15 +446,15 @@ fn disconnected(g: &crate::ast::Grid, cs: &[usize]) -> Option<usize> {
         for d in Dir::ALL {
             let (dx, dy) = d.delta();
             if let Some(n) = g.index(x + dx, y + dy)
-                && cs.contains(&n)
-                && !reached.contains(&n)
+                && mine.contains(&n)
+                && seen.insert(n)
             {
                 reached.push(n);
             }
         }
         k += 1;
     }
-    cs.iter().copied().find(|c| !reached.contains(c))
+    cs.iter().copied().find(|c| !seen.contains(c))
 }
 
 /// Check a gear's two cells and find their shafts.

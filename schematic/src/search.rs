@@ -69,9 +69,12 @@ pub fn search(s: &Schematic, lay: &Layout, diags: &mut Vec<Diagnostic>) -> Optio
             }
         }
     }
+    let index: std::collections::HashMap<&str, usize> = (s.elements.iter().enumerate())
+        .map(|(i, e)| (e.name.as_str(), i))
+        .collect();
     let driven: HashSet<usize> = (s.actions.iter())
         .filter(|a| a.sign > 0)
-        .filter_map(|a| s.elements.iter().position(|e| e.name == a.target))
+        .filter_map(|a| index.get(a.target.as_str()).copied())
         .collect();
     let mut links = Vec::new();
     for (e, el) in s.elements.iter().enumerate() {
