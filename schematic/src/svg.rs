@@ -29,7 +29,7 @@ pub fn draw(a: &Analysis) -> String {
     let height = g.height as f64 * CELL
         + 2.0 * MARGIN
         + 16.0 * (s.elements.len() + s.actions.len()) as f64
-        + 16.0;
+        + 24.0;
     let mut o = String::new();
     let _ = writeln!(
         o,
@@ -128,8 +128,18 @@ pub fn draw(a: &Analysis) -> String {
                         x1 - x0 + CELL * 0.8,
                         y1 - y0 + CELL * 0.8
                     );
-                    for p in &lay.poles[e] {
-                        line(&mut o, centre(p.cell), (cx, cy));
+                    // Pole I to the symbol's left end, the others to its right end.
+                    for (k, p) in lay.poles[e].iter().enumerate() {
+                        let (px, py) = centre(p.cell);
+                        let end = if k == 0 {
+                            cx - CELL * 0.35
+                        } else {
+                            cx + CELL * 0.35
+                        };
+                        let _ = writeln!(
+                            o,
+                            r#"<polyline points="{px},{py} {px},{cy} {end},{cy}" fill="none" stroke="black" stroke-width="3"/>"#
+                        );
                     }
                 }
                 let (w, h) = (CELL * 0.7, 22.0);
@@ -189,7 +199,7 @@ pub fn draw(a: &Analysis) -> String {
                         cx + w / 2.0
                     );
                 }
-                label(&mut o, cx, cy - 16.0, &el.name);
+                label(&mut o, cx, cy - 20.0, &el.name);
             }
             Kind::Gear => {
                 let Some(gc) = lay.gears.get(&e) else {
@@ -274,7 +284,7 @@ pub fn draw(a: &Analysis) -> String {
         );
     }
     // Legend: every element's parameters and every action's law.
-    let mut y = MARGIN + g.height as f64 * CELL + 28.0;
+    let mut y = 2.0 * MARGIN + g.height as f64 * CELL + 12.0;
     for el in &s.elements {
         let params: Vec<String> = el
             .params
