@@ -56,6 +56,13 @@ fn try_schematic(args: &SchematicArgs) -> Result<(), Fail> {
     });
     let (found, report) = sit_schematic::analyse_file(&args.file).map_err(|e| e.to_string())?;
     let Some(a) = found else {
+        if let MatrixFormat::Json = args.format {
+            // Diagnostics as `sitc check --format json` prints them: one object a line.
+            for d in report.to_json() {
+                println!("{d}");
+            }
+            return Err(Fail::Model(String::new()));
+        }
         return Err(Fail::Model(report.render()));
     };
     if !report.is_empty() {
