@@ -114,6 +114,16 @@ fn malformed_schematics_exit_1_with_located_errors() {
         .assert()
         .code(1)
         .stdout(contains("\"code\":\"E0502\""));
+    sitc()
+        .args([
+            "schematic",
+            "--format",
+            "json",
+            "schematic/tests/malformed/ragged_row.sch",
+        ])
+        .assert()
+        .code(1)
+        .stdout(contains("\"code\":\"E0502\""));
 }
 
 #[test]
