@@ -1,5 +1,5 @@
 //! The paper's search along poles, from each compliant element to the inertias it loads
-//! (digest §4), with the gears each path crosses; E0507, E0509, E0514–E0516.
+//! (digest §4), with the gears each path crosses; E0507, E0509, E0514–E0516, E0519.
 
 use crate::ast::{Dir, Kind, Schematic};
 use crate::layout::{Layout, Occ};
