@@ -87,6 +87,8 @@ fn check_run_emit_and_sweep_accept_schematics() {
         "M_res=0,21923",
     ]));
     assert_eq!(sweep.lines().count(), 3, "{sweep}");
+    let info = stdout(sitc().args(["info", AXLE]));
+    assert!(info.contains("w_J1") && info.contains("My_D1"), "{info}");
 }
 
 #[test]
