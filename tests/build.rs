@@ -13,6 +13,15 @@ fn main() {
     let examples = Path::new("../examples/models");
     println!("cargo:rerun-if-changed={}", examples.display());
     let mut files = sit_codegen::sit_files(examples);
+    // Schematics (`.sch`) and the `.sit` models that import them.
+    let schematics = Path::new("../examples/schematics");
+    println!("cargo:rerun-if-changed={}", schematics.display());
+    let mut drawn: Vec<PathBuf> = (std::fs::read_dir(schematics).expect("examples/schematics"))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sch" || e == "sit"))
+        .collect();
+    drawn.sort();
+    files.extend(drawn);
     let random_dir = out.join("random");
     std::fs::create_dir_all(&random_dir).expect("OUT_DIR is writable");
     for seed in 0..RANDOM_MODELS {
@@ -55,7 +64,7 @@ fn main() {
             modules,
             "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
         );
-        let checked = sit_parser::check_file(file).expect("readable");
+        let checked = sit_schematic::check_file(file).expect("readable");
         let program = checked.program.expect("checked");
         for id in program.models_of_file(0) {
             let name = &program.models[id].name;
@@ -87,7 +96,7 @@ fn main() {
             modules,
             "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
         );
-        let program = sit_parser::check_file(file)
+        let program = sit_schematic::check_file(file)
             .expect("readable")
             .program
             .expect("checked");

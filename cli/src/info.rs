@@ -48,7 +48,7 @@ pub fn info(args: InfoArgs) -> ExitCode {
 }
 
 fn try_info(args: &InfoArgs) -> Result<(), Fail> {
-    let out = sit_parser::check_file(&args.file).map_err(|e| e.to_string())?;
+    let out = sit_schematic::check_file(&args.file).map_err(|e| e.to_string())?;
     let (program, report) = out.into_report();
     let Some(program) = program else {
         return Err(Fail::Model(report.to_string()));

@@ -12,6 +12,7 @@ mod plot;
 mod progress;
 mod quiet;
 mod run;
+mod schematic;
 mod sweep;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -76,6 +77,9 @@ enum Command {
     /// Rewrite `.sit` files in the canonical layout; `--check` only reports (exit 0:
     /// formatted; 1: syntax errors, or `--check` found a file to change; 2: usage or I/O).
     Fmt(fmt::FmtArgs),
+    /// Print a schematic's (`.sch`) incidence matrices, its generated `.sit` model
+    /// (`--sit`) or its drawing (`--svg`) (exit 0; 1: errors; 2: usage or I/O).
+    Schematic(schematic::SchematicArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -123,6 +127,7 @@ fn main() -> ExitCode {
         Command::Fmu(args) => fmu::fmu(args),
         Command::Info(args) => info::info(args),
         Command::Fmt(args) => fmt::fmt(args),
+        Command::Schematic(args) => schematic::schematic(args),
     }
 }
 
@@ -142,7 +147,7 @@ fn check(paths: &[PathBuf], format: Format, warnings: &quiet::Warnings) -> ExitC
         }
     }
     for f in &files {
-        let out = match sit_parser::check_file(f) {
+        let out = match sit_schematic::check_file(f) {
             Ok(o) => o,
             Err(e) => {
                 eprintln!("error: {e}");

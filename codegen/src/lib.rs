@@ -258,14 +258,16 @@ pub fn compile_file(path: impl AsRef<Path>) -> Result<Generated, Error> {
 
 /// Checks the `.sit` file at `path` (with its imports) and generates code as `opts` say.
 pub fn compile_file_with(path: impl AsRef<Path>, opts: &Options) -> Result<Generated, Error> {
-    let (program, report) = sit_parser::check_file(path)?.into_report();
+    // `.sit` or `.sch` (a schematic, checked as the model generated from it).
+    let (program, report) = sit_schematic::check_file(path)?.into_report();
     let Some(program) = program else {
         return Err(Error::Model { report });
     };
     let code = generate(&program, opts)?;
     Ok(Generated {
         code,
-        files: report.files(),
+        // Without the in-memory model generated from a schematic.
+        files: report.files().into_iter().filter(|f| f.exists()).collect(),
         warnings: report,
     })
 }

@@ -136,7 +136,8 @@ pub fn load_file_with(
     model: Option<&str>,
     method: Option<Method>,
 ) -> Result<Loaded, LoadError> {
-    let (program, report) = sit_parser::check_file(path)?.into_report();
+    // `.sit` or `.sch` (a schematic, checked as the model generated from it).
+    let (program, report) = sit_schematic::check_file(path)?.into_report();
     let Some(mut program) = program else {
         return Err(LoadError::Invalid(report));
     };

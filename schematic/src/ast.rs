@@ -176,7 +176,7 @@ pub enum Kind {
     SpringDamper,
     /// Gear pair: ratio `u = ω_in/ω_out`, efficiency `eta`; cells `NAMEi` and `NAMEo`.
     Gear,
-    /// Switching friction (clutch, brake).
+    /// Switching friction (clutch, brake) between two inertias: friction moment `Mf`.
     Clutch,
     /// Limiting friction (adhesion).
     Limiter,
@@ -223,7 +223,8 @@ impl Kind {
             Kind::Damper => (&["mu"], &[]),
             Kind::SpringDamper => (&["c", "mu"], &[]),
             Kind::Gear => (&["u"], &[("eta", "1")]),
-            Kind::Clutch | Kind::Limiter => (&[], &[]),
+            Kind::Clutch => (&["Mf"], &[]),
+            Kind::Limiter => (&[], &[]),
         }
     }
 
@@ -231,6 +232,11 @@ impl Kind {
     /// (a column of the elastic or dissipative matrix).
     pub fn is_compliant(self) -> bool {
         matches!(self, Kind::Spring | Kind::Damper | Kind::SpringDamper)
+    }
+
+    /// Whether the search follows its poles to inertias: compliant elements and clutches.
+    pub fn is_connector(self) -> bool {
+        self.is_compliant() || self == Kind::Clutch
     }
 
     /// Whether it has a column in the elastic matrix.

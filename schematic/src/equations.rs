@@ -5,7 +5,8 @@
 //! element to the inertia, 1/u for output→input), the torque gain G = K′ · η^A with K′
 //! = K (power-consistent) or K without w_p (as printed), and A the incidence sign. Then
 //! `J_i dω_i/dt = Σ A_M M + Σ_j A_ij G_ij (M_y,j + M_d,j)`, `dM_y,j/dt = c_j r_j`,
-//! `M_d,j = μ_j r_j` with the deformation rate `r_j = −Σ_i A_ij K_ij ω_i`.
+//! `M_d,j = μ_j r_j` with the deformation rate `r_j = −Σ_i A_ij K_ij ω_i`. Clutches
+//! (switching friction) are written by [`crate::clutch`].
 
 use crate::ast::{Form, Kind, Schematic};
 use crate::search::{Crossing, Link};
@@ -52,8 +53,11 @@ impl Out<'_> {
     }
 
     fn at(&self, span: Span) -> String {
-        let (line, _) = self.file.line_col(span.start);
-        format!("{}:{line}", self.file.display_name())
+        format!(
+            "{}:{}",
+            self.file.display_name(),
+            self.file.line(span.start)
+        )
     }
 }
 
@@ -101,40 +105,92 @@ fn gain(s: &Schematic, link: &Link, weight: Option<&str>, eta: bool) -> (Vec<Str
 /// The deformation rate of element `j` as `.sit` text: `−Σ A K ω`.
 pub fn rate(s: &Schematic, links: &[Link], weights: &[Vec<String>], j: usize) -> String {
     let mut out = String::new();
-    for l in links.iter().filter(|l| l.element == j) {
-        let (num, den) = gain(s, l, Some(&weights[j][l.pole]), false);
-        let w = speed(&s.elements[l.inertia].name);
-        let term = if num.is_empty() && den.is_empty() {
-            w
-        } else if num.is_empty() {
-            format!("{w}{}", product(&[], &den).trim_start_matches('1'))
-        } else {
-            format!(
-                "{} * {w}{}",
-                num.join(" * "),
-                product(&[], &den).trim_start_matches('1')
-            )
-        };
-        let plus = l.sign < 0;
-        if out.is_empty() {
-            if !plus {
-                out.push('-');
-            }
-        } else {
-            out.push_str(if plus { " + " } else { " - " });
-        }
-        out.push_str(&term);
+    for l in links_of(links, j) {
+        let (num, den) = kinematic_gain(s, l, weights);
+        let term = scaled(&num, &den, &speed(&s.elements[l.inertia].name));
+        push_term(&mut out, term, l.sign < 0);
     }
     if out.is_empty() { "0".into() } else { out }
 }
 
-/// The moment carried by element `j`: `My_j + Md_j`, `My_j` or `Md_j`.
+/// The moment carried by element `j`: `My_j + Md_j`, `My_j`, `Md_j` or a clutch's `M_j`.
 fn moment(s: &Schematic, j: usize) -> String {
     let n = &s.elements[j].name;
     match s.elements[j].kind {
         Kind::SpringDamper => format!("(My_{n} + Md_{n})"),
         Kind::Spring => format!("My_{n}"),
+        Kind::Clutch => format!("M_{n}"),
         _ => format!("Md_{n}"),
+    }
+}
+
+/// The links of element `j` (the search records them element by element, in order).
+pub(crate) fn links_of(links: &[Link], j: usize) -> &[Link] {
+    let start = links.partition_point(|l| l.element < j);
+    let end = links.partition_point(|l| l.element <= j);
+    &links[start..end]
+}
+
+/// Append `t` to a sum, with its sign.
+pub(crate) fn push_term(terms: &mut String, t: String, plus: bool) {
+    if terms.is_empty() {
+        if !plus {
+            terms.push('-');
+        }
+    } else {
+        terms.push_str(if plus { " + " } else { " - " });
+    }
+    terms.push_str(&t);
+}
+
+/// `G · (moment of the link's element)` and whether it adds (A = +1) to the inertia's
+/// balance.
+pub(crate) fn torque_term(
+    s: &Schematic,
+    l: &Link,
+    weights: &[Vec<String>],
+    form: Form,
+) -> (String, bool) {
+    let (num, den) = torque_gain(s, l, weights, form);
+    let m = moment(s, l.element);
+    (scaled(&num, &den, &m), l.sign > 0)
+}
+
+/// The factors of a link's torque gain G.
+pub(crate) fn torque_gain(
+    s: &Schematic,
+    l: &Link,
+    weights: &[Vec<String>],
+    form: Form,
+) -> (Vec<String>, Vec<String>) {
+    let w = match form {
+        Form::PowerConsistent => Some(weights[l.element][l.pole].as_str()),
+        Form::Printed => None,
+    };
+    gain(s, l, w, true)
+}
+
+/// The factors of a link's kinematic gain K.
+pub(crate) fn kinematic_gain(
+    s: &Schematic,
+    l: &Link,
+    weights: &[Vec<String>],
+) -> (Vec<String>, Vec<String>) {
+    gain(s, l, Some(&weights[l.element][l.pole]), false)
+}
+
+/// `num · x / den` as `.sit` text.
+pub(crate) fn scaled(num: &[String], den: &[String], x: &str) -> String {
+    if num.is_empty() && den.is_empty() {
+        x.to_string()
+    } else if num.is_empty() {
+        format!("{x}{}", product(&[], den).trim_start_matches('1'))
+    } else {
+        format!(
+            "{} * {x}{}",
+            num.join(" * "),
+            product(&[], den).trim_start_matches('1')
+        )
     }
 }
 
@@ -185,7 +241,8 @@ pub fn emit(
                 ("u", format!("u_{}", el.name)),
                 ("eta", format!("eta_{}", el.name)),
             ],
-            Kind::Clutch | Kind::Limiter => vec![],
+            Kind::Clutch => vec![("Mf", format!("Mf_{}", el.name))],
+            Kind::Limiter => vec![],
         };
         for line in &el.doc {
             let _ = writeln!(
@@ -224,6 +281,37 @@ pub fn emit(
             None => o.text.push('0'),
         }
         let _ = writeln!(o.text, "; // {}", o.at(el.span));
+    }
+    let mut by_element: Vec<Vec<&Link>> = vec![Vec::new(); s.elements.len()];
+    for l in links {
+        by_element[l.element].push(l);
+    }
+    let mut declared_f = vec![false; s.elements.len()];
+    for (j, el) in s.elements.iter().enumerate() {
+        if el.kind != Kind::Clutch {
+            continue;
+        }
+        for l in &by_element[j] {
+            if !declared_f[l.inertia] {
+                declared_f[l.inertia] = true;
+                let _ = writeln!(
+                    o.text,
+                    "    real F_{0}; // moment on {0} from everything but its clutches",
+                    s.elements[l.inertia].name
+                );
+            }
+        }
+        let n = &el.name;
+        let _ = writeln!(
+            o.text,
+            "    output real M_{n}; // friction moment of clutch {n}, {}",
+            o.at(el.span)
+        );
+        let _ = writeln!(o.text, "    output flag stuck_{n};");
+        let _ = writeln!(
+            o.text,
+            "    real s_{n}, s1_{n}, Mst_{n}, P_{n}; // slip speed before and after the step, stick moment, lock impulse"
+        );
     }
     for el in s.elements.iter().filter(|e| e.kind.is_compliant()) {
         let n = &el.name;
@@ -266,6 +354,61 @@ pub fn emit(
             o.at(a.span)
         );
     }
+    let clutches: Vec<usize> = (0..s.elements.len())
+        .filter(|&j| s.elements[j].kind == Kind::Clutch)
+        .collect();
+    let is_clutch: Vec<bool> = s.elements.iter().map(|e| e.kind == Kind::Clutch).collect();
+    // Links and actions by inertia, so that writing the model is linear in its size.
+    let mut at_inertia: Vec<Vec<&Link>> = vec![Vec::new(); s.elements.len()];
+    for l in links {
+        at_inertia[l.inertia].push(l);
+    }
+    let index: std::collections::HashMap<&str, usize> = (s.elements.iter().enumerate())
+        .map(|(i, e)| (e.name.as_str(), i))
+        .collect();
+    let mut acting: Vec<Vec<&crate::ast::Action>> = vec![Vec::new(); s.elements.len()];
+    for a in &s.actions {
+        if let Some(&i) = index.get(a.target.as_str()) {
+            acting[i].push(a);
+        }
+    }
+    let mut touched: Vec<usize> = Vec::new();
+    let mut is_touched = vec![false; s.elements.len()];
+    for l in links.iter().filter(|l| is_clutch[l.element]) {
+        if !is_touched[l.inertia] {
+            is_touched[l.inertia] = true;
+            touched.push(l.inertia);
+        }
+    }
+    // The moment on each inertia from actions and springs and dampers: its whole
+    // balance, or the part a clutch's stick moment must balance (`F_J`).
+    let mut rest = vec![String::new(); s.elements.len()];
+    for (i, el) in s.elements.iter().enumerate() {
+        if el.kind != Kind::Inertia {
+            continue;
+        }
+        let mut terms = String::new();
+        for a in &acting[i] {
+            push_term(&mut terms, a.name.clone(), a.sign > 0);
+        }
+        for l in at_inertia[i].iter().filter(|l| !is_clutch[l.element]) {
+            let (t, plus) = torque_term(s, l, weights, form);
+            push_term(&mut terms, t, plus);
+        }
+        rest[i] = if terms.is_empty() { "0".into() } else { terms };
+    }
+    if !clutches.is_empty() {
+        o.text.push_str(
+            "\n    // Clutches: the moment on each inertia without them, then stick or slip.\n",
+        );
+        for &i in &touched {
+            let _ = writeln!(o.text, "    F_{} = {};", s.elements[i].name, rest[i]);
+        }
+        for &j in &clutches {
+            let at = o.at(s.elements[j].span);
+            crate::clutch::slip(&mut o.text, s, links, weights, form, j, &at);
+        }
+    }
     o.text.push_str(
         "\n    // Moment balance of each inertia: J dw/dt = sum of actions and element moments.\n",
     );
@@ -273,42 +416,14 @@ pub fn emit(
         if el.kind != Kind::Inertia {
             continue;
         }
-        let mut terms = String::new();
-        let mut push = |t: String, plus: bool| {
-            if terms.is_empty() {
-                if !plus {
-                    terms.push('-');
-                }
-            } else {
-                terms.push_str(if plus { " + " } else { " - " });
-            }
-            terms.push_str(&t);
+        let mut terms = if is_touched[i] {
+            format!("F_{}", el.name)
+        } else {
+            rest[i].clone()
         };
-        for a in s.actions.iter().filter(|a| a.target == el.name) {
-            push(a.name.clone(), a.sign > 0);
-        }
-        for l in links.iter().filter(|l| l.inertia == i) {
-            let w = match form {
-                Form::PowerConsistent => Some(weights[l.element][l.pole].as_str()),
-                Form::Printed => None,
-            };
-            let (num, den) = gain(s, l, w, true);
-            let m = moment(s, l.element);
-            let t = if num.is_empty() && den.is_empty() {
-                m
-            } else if num.is_empty() {
-                format!("{m}{}", product(&[], &den).trim_start_matches('1'))
-            } else {
-                format!(
-                    "{} * {m}{}",
-                    num.join(" * "),
-                    product(&[], &den).trim_start_matches('1')
-                )
-            };
-            push(t, l.sign > 0);
-        }
-        if terms.is_empty() {
-            terms.push('0');
+        for l in at_inertia[i].iter().filter(|l| is_clutch[l.element]) {
+            let (t, plus) = torque_term(s, l, weights, form);
+            push_term(&mut terms, t, plus);
         }
         let _ = writeln!(
             o.text,
@@ -317,6 +432,9 @@ pub fn emit(
             el.name,
             o.at(el.span)
         );
+    }
+    for &j in &clutches {
+        crate::clutch::lock(&mut o.text, s, links, weights, form, j);
     }
     o.text.push_str(
         "\n    // Elements: deformation rate r = -(A∘K)ᵀw from the new speeds (semi-implicit Euler),\n    \

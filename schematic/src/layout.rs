@@ -1,4 +1,4 @@
-//! What each cell holds and where each pole starts, with the drawing checks (E0501–E0518).
+//! What each cell holds and where each pole starts, with the drawing checks (E0501–E0513, E0517, E0518).
 
 use crate::ast::{Dir, Glyph, Kind, Schematic, Token};
 use sit_parser::{Diagnostic, Span};
@@ -77,22 +77,18 @@ pub fn layout(s: &Schematic, diags: &mut Vec<Diagnostic>) -> Option<Layout> {
             by_name.insert(&e.name, i);
         }
         check_params(e, diags);
-        if matches!(e.kind, Kind::Clutch | Kind::Limiter) {
-            let what = if e.kind == Kind::Clutch {
-                "switching friction (`clutch`)"
-            } else {
-                "limiting friction (`limiter`)"
-            };
+        if e.kind == Kind::Limiter {
+            let what = "limiting friction (`limiter`)";
             diags.push(
                 Diagnostic::error("E0517", e.name_span, format!("{what} is not supported yet"))
                     .with_label("not supported")
                     .with_note(
-                        "its Coulomb stick/slip law needs the inertias it joins to be merged \
-                         while it sticks, which the structural-matrix assembly does not do yet",
+                        "adhesion between an inertia and an elastic element needs a law of \
+                         the adhesion coefficient, which the paper does not give",
                     )
                     .with_help(
-                        "model the friction in a `.sit` model that instantiates this schematic, \
-                         or replace it by a `spring_damper`",
+                        "model the adhesion in a `.sit` model that instantiates this schematic, \
+                         or limit the wheel's action moment",
                     ),
             );
         }
@@ -203,7 +199,7 @@ pub fn layout(s: &Schematic, diags: &mut Vec<Diagnostic>) -> Option<Layout> {
             continue;
         }
         match el.kind {
-            Kind::Gear | Kind::Clutch | Kind::Limiter => {}
+            Kind::Gear | Kind::Limiter => {}
             kind => {
                 let cs = &cells[e];
                 if cs.is_empty() {
@@ -246,7 +242,7 @@ pub fn layout(s: &Schematic, diags: &mut Vec<Diagnostic>) -> Option<Layout> {
     let mut poles: Vec<Vec<Pole>> = vec![Vec::new(); s.elements.len()];
     for (e, el) in s.elements.iter().enumerate() {
         let cs = &cells[e];
-        if cs.is_empty() || !(el.kind == Kind::Inertia || el.kind.is_compliant()) {
+        if cs.is_empty() || !(el.kind == Kind::Inertia || el.kind.is_connector()) {
             continue;
         }
         let default = |dir| Pole {
@@ -441,6 +437,8 @@ fn article(k: Kind) -> &'static str {
 
 /// A cell of `cs` not connected to the first one, if any.
 fn disconnected(g: &crate::ast::Grid, cs: &[usize]) -> Option<usize> {
+    let mine: std::collections::HashSet<usize> = cs.iter().copied().collect();
+    let mut seen = std::collections::HashSet::from([cs[0]]);
     let mut reached = vec![cs[0]];
     let mut k = 0;
     while k < reached.len() {
@@ -448,15 +446,15 @@ fn disconnected(g: &crate::ast::Grid, cs: &[usize]) -> Option<usize> {
         for d in Dir::ALL {
             let (dx, dy) = d.delta();
             if let Some(n) = g.index(x + dx, y + dy)
-                && cs.contains(&n)
-                && !reached.contains(&n)
+                && mine.contains(&n)
+                && seen.insert(n)
             {
                 reached.push(n);
             }
         }
         k += 1;
     }
-    cs.iter().copied().find(|c| !reached.contains(c))
+    cs.iter().copied().find(|c| !seen.contains(c))
 }
 
 /// Check a gear's two cells and find their shafts.

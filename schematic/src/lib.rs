@@ -20,11 +20,13 @@
 #![deny(missing_docs)]
 
 pub mod ast;
+pub mod clutch;
 pub mod equations;
 pub mod layout;
 pub mod matrix;
 pub mod parse;
 pub mod search;
+pub mod svg;
 
 pub use ast::Form;
 use sit_parser::source::{FileId, SourceMap};

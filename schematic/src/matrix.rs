@@ -41,6 +41,9 @@ pub fn matrices(s: &Schematic, links: &[Link]) -> Matrices {
     let dissipative: Vec<usize> = (0..s.elements.len())
         .filter(|&i| s.elements[i].kind.is_dissipative())
         .collect();
+    let clutches: Vec<usize> = (0..s.elements.len())
+        .filter(|&i| s.elements[i].kind == Kind::Clutch)
+        .collect();
     let rows = names(&inertias);
     let n = inertias.len();
     let row_of = |e: usize| inertias.iter().position(|&i| i == e);
@@ -88,7 +91,7 @@ pub fn matrices(s: &Schematic, links: &[Link]) -> Matrices {
     let mu_cols = col_names(&dissipative, "mu:");
     let mut t_cols = c_cols.clone();
     t_cols.extend(mu_cols.iter().cloned());
-    let list = vec![
+    let mut list = vec![
         Matrix {
             title: "Matrix of inertial elements",
             key: "inertial",
@@ -117,14 +120,23 @@ pub fn matrices(s: &Schematic, links: &[Link]) -> Matrices {
             cols: mu_cols,
             entries: incidence(&dissipative, false),
         },
-        Matrix {
-            title: "Matrix of transformer elements (between elastic/dissipative and inertial)",
-            key: "transformer",
-            rows,
-            cols: t_cols,
-            entries: transformer,
-        },
     ];
+    if !clutches.is_empty() {
+        list.push(Matrix {
+            title: "Matrix of switching frictions",
+            key: "friction",
+            rows: rows.clone(),
+            cols: names(&clutches),
+            entries: incidence(&clutches, false),
+        });
+    }
+    list.push(Matrix {
+        title: "Matrix of transformer elements (between elastic/dissipative and inertial)",
+        key: "transformer",
+        rows,
+        cols: t_cols,
+        entries: transformer,
+    });
     Matrices { list }
 }
 

@@ -1,5 +1,5 @@
 //! The paper's search along poles, from each compliant element to the inertias it loads
-//! (digest §4), with the gears each path crosses; E0507, E0509, E0514–E0516.
+//! (digest §4), with the gears each path crosses; E0507, E0509, E0514–E0516, E0519.
 
 use crate::ast::{Dir, Kind, Schematic};
 use crate::layout::{Layout, Occ};
@@ -69,13 +69,16 @@ pub fn search(s: &Schematic, lay: &Layout, diags: &mut Vec<Diagnostic>) -> Optio
             }
         }
     }
+    let index: std::collections::HashMap<&str, usize> = (s.elements.iter().enumerate())
+        .map(|(i, e)| (e.name.as_str(), i))
+        .collect();
     let driven: HashSet<usize> = (s.actions.iter())
         .filter(|a| a.sign > 0)
-        .filter_map(|a| s.elements.iter().position(|e| e.name == a.target))
+        .filter_map(|a| index.get(a.target.as_str()).copied())
         .collect();
     let mut links = Vec::new();
     for (e, el) in s.elements.iter().enumerate() {
-        if !el.kind.is_compliant() {
+        if !el.kind.is_connector() {
             continue;
         }
         let mut mine: Vec<Link> = Vec::new();
@@ -161,6 +164,22 @@ pub fn search(s: &Schematic, lay: &Layout, diags: &mut Vec<Diagnostic>) -> Optio
         for l in &mut mine {
             l.sign = if l.pole == source { -1 } else { 1 };
         }
+        if el.kind == Kind::Clutch && mine.len() != 2 && !mine.is_empty() {
+            diags.push(
+                Diagnostic::error(
+                    "E0519",
+                    el.name_span,
+                    format!(
+                        "the clutch `{}` reaches {} inertia{}; a clutch joins exactly two",
+                        el.name,
+                        mine.len(),
+                        if mine.len() == 1 { "" } else { "s" }
+                    ),
+                )
+                .with_label("not between two inertias")
+                .with_note("switching friction sits between two inertias (the paper's rule)"),
+            );
+        }
         links.extend(mine);
     }
     (diags.len() == errors).then_some(links)
@@ -195,7 +214,9 @@ fn walk(
         let (dx, dy) = d.delta();
         g.index(x + dx, y + dy)
     };
-    let mut stack: Vec<(usize, Dir, Vec<(usize, Crossing)>)> = Vec::new();
+    // (cell entered, direction of travel, gears crossed so far)
+    type Todo = (usize, Dir, Vec<(usize, Crossing)>);
+    let mut stack: Vec<Todo> = Vec::new();
     if let Some(n) = step(from, dir) {
         stack.push((n, dir, Vec::new()));
     }

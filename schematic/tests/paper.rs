@@ -210,7 +210,7 @@ fn the_same_mechanism_drawn_differently_gives_the_same_matrices() {
         ("Mb", "M2"),
         ("Mc", "M3"),
     ];
-    let convoluted = load("schematic/tests/layouts/convoluted.sch");
+    let convoluted = load("examples/schematics/drive_axle_convoluted.sch");
     // Numbered differently: Jc is row 1 there.
     assert_eq!(convoluted.matrices().get("inertial").unwrap().rows[0], "Jc");
     assert_eq!(canonical(&convoluted, &renamed), plain);

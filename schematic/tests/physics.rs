@@ -163,3 +163,101 @@ fn only_the_power_consistent_form_conserves_energy() {
         "largest relative energy change: power-consistent {consistent:.2e}, printed {printed:.2e}"
     );
 }
+
+#[test]
+fn the_drivetrain_splits_the_propeller_shaft_moment_equally_and_settles() {
+    let (a, report) = analyse_file(repo("examples/schematics/drivetrain.sch")).expect("readable");
+    assert!(!report.has_errors(), "{}", report.render());
+    let text = a.expect("checked").to_sit(None).text;
+    let program = sit_parser::check_source("drivetrain.sit", &text)
+        .program
+        .expect("checks");
+    let mut m = sit_interp::Instance::new(&program, program.model("Drivetrain").unwrap());
+    for _ in 0..300_000 {
+        m.step(1e-3);
+    }
+    let (ug, eg, uf, ef) = (3.5, 0.96, 4.1, 0.95);
+    let (t_max, w_max, r0, k_air) = (400.0, 600.0, 800.0, 0.5);
+    // Steady state: engine torque = damper moment; the gearbox shaft carries twice the
+    // propeller shaft's moment through the gear (weight 2); each axle gets it all.
+    let axle = |we: f64| {
+        let wf: f64 = we / (ug * uf);
+        2.0 * (r0 + k_air * wf * wf) / (uf * ef) / (ug * eg)
+    };
+    let engine = |we: f64| t_max * (1.0 - (we / w_max).powi(2));
+    let (mut lo, mut hi) = (0.0, w_max);
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if engine(mid) > axle(mid) {
+            lo = mid
+        } else {
+            hi = mid
+        }
+    }
+    let we = 0.5 * (lo + hi);
+    let close = |got: f64, want: f64, what: &str| {
+        assert!(
+            (got - want).abs() <= 1e-4 * want.abs(),
+            "{what}: {got} vs {want}"
+        );
+    };
+    close(get(&m, "w_Je"), we, "engine speed");
+    close(get(&m, "w_Jf"), we / (ug * uf), "front axle");
+    close(get(&m, "w_Jr"), we / (ug * uf), "rear axle");
+    close(get(&m, "My_K1"), engine(we), "damper moment");
+}
+
+#[test]
+fn the_clutch_locks_and_slips_when_the_hand_calculation_says() {
+    let (a, report) = analyse_file(repo("examples/schematics/clutch.sch")).expect("readable");
+    assert!(!report.has_errors(), "{}", report.render());
+    let text = a.expect("checked").to_sit(None).text;
+    let program = sit_parser::check_source("clutch.sit", &text)
+        .program
+        .expect("checks");
+    let mut m = sit_interp::Instance::new(&program, program.model("ClutchDrive").unwrap());
+    let (je, jl, mf, t0, rate, tl, w0) = (0.5, 2.0, 150.0, 50.0, 40.0, 30.0, 100.0);
+    // Slipping from the start: the engine decelerates under Te − Mf, the load
+    // accelerates under Mf − Tl; the slip 100 − 260 t + 40 t² reaches zero at:
+    let slip_rate = |t: f64| (t0 + rate * t - mf) / je - (mf - tl) / jl;
+    let (a2, b1) = (rate / je / 2.0, slip_rate(0.0));
+    let t_lock = (-b1 - (b1 * b1 - 4.0 * a2 * w0).sqrt()) / (2.0 * a2);
+    let w_lock = (mf - tl) / jl * t_lock;
+    // Stuck, the clutch passes (Te·Jl + Tl·Je)/(Je + Jl), which reaches Mf at:
+    let t_slip = ((mf * (je + jl) - tl * je) / jl - t0) / rate;
+    assert!((t_lock - 0.41054).abs() < 1e-4 && (t_slip - 3.25).abs() < 1e-12);
+    let dt = 1e-4;
+    let stuck = |m: &sit_interp::Instance| m.get("stuck_C") == Some(1.0);
+    let (mut locked_at, mut slipped_at) = (None, None);
+    let mut was = stuck(&m);
+    for _ in 0..50_000 {
+        m.step(dt);
+        let now = stuck(&m);
+        if now && !was && locked_at.is_none() {
+            locked_at = Some((m.time(), get(&m, "w_Jl"), get(&m, "w_Je")));
+        }
+        if !now && was && slipped_at.is_none() {
+            slipped_at = Some(m.time());
+        }
+        was = now;
+    }
+    let (t, wl, we) = locked_at.expect("the clutch locks");
+    assert!(
+        (t - t_lock).abs() <= 2.0 * dt,
+        "locked at {t} s, hand calculation {t_lock} s"
+    );
+    assert_eq!(wl, we, "locked speeds are equal");
+    assert!(
+        (wl - w_lock).abs() < 1e-2,
+        "speed at lock {wl}, hand calculation {w_lock}"
+    );
+    let t = slipped_at.expect("the clutch slips again");
+    assert!(
+        (t - t_slip).abs() <= 2.0 * dt,
+        "slipped at {t} s, hand calculation {t_slip} s"
+    );
+    assert!(
+        get(&m, "w_Je") > get(&m, "w_Jl"),
+        "the engine runs ahead once slipping"
+    );
+}

@@ -26,6 +26,12 @@ fn source_of(stem: &str) -> PathBuf {
         &format!("{stem}.sit"),
         &mut found,
     );
+    for ext in ["sch", "sit"] {
+        let drawn = root.join(format!("examples/schematics/{stem}.{ext}"));
+        if drawn.exists() {
+            found.push(drawn);
+        }
+    }
     assert_eq!(found.len(), 1, "one example named {stem}.sit");
     found.pop().unwrap()
 }
@@ -63,7 +69,7 @@ fn same(label: &str, step: usize, a: &dyn Model, b: &dyn Model) {
 
 fn check_pair(stem: &str, model: &str, make: fn() -> Box<dyn Model>, dt: f64, steps: usize) {
     let label = format!("{stem}::{model}");
-    let out = sit_parser::check_file(source_of(stem)).expect("readable");
+    let out = sit_schematic::check_file(source_of(stem)).expect("readable");
     let mut program = out.program.expect("checked");
     if stem.starts_with("rk4:") {
         program

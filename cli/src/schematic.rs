@@ -1,0 +1,89 @@
+//! `sitc schematic FILE.sch`: a schematic's incidence matrices (tables or JSON), its
+//! generated `.sit` model (`--sit`) or its drawing (`--svg OUT.svg`).
+
+use crate::fail::{Fail, exit};
+use sit_schematic::Form;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The arguments of `sitc schematic`.
+#[derive(clap::Args)]
+pub struct SchematicArgs {
+    /// The `.sch` file.
+    pub file: PathBuf,
+    /// Output format of the matrices.
+    #[arg(long, value_enum, default_value_t = MatrixFormat::Text)]
+    pub format: MatrixFormat,
+    /// Print the generated `.sit` model instead of the matrices.
+    #[arg(long)]
+    pub sit: bool,
+    /// The torque form of the equations (default: the file's `equations` item, else
+    /// power-consistent).
+    #[arg(long, value_enum)]
+    pub form: Option<FormArg>,
+    /// Also draw the schematic as an SVG file.
+    #[arg(long, value_name = "OUT.svg")]
+    pub svg: Option<PathBuf>,
+}
+
+/// The output formats of `sitc schematic`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum MatrixFormat {
+    /// Tables like the paper's.
+    Text,
+    /// One JSON object: `matrices`, `rows`, `columns`, `paths`.
+    Json,
+}
+
+/// The torque forms.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum FormArg {
+    /// Pole weights in the moments as in the kinematics: conserves power.
+    PowerConsistent,
+    /// As printed in the paper's equations (1).
+    Printed,
+}
+
+/// `sitc schematic` (exit 0; 1: the schematic or its model has errors; 2: usage or I/O).
+pub fn schematic(args: SchematicArgs) -> ExitCode {
+    exit(try_schematic(&args))
+}
+
+fn try_schematic(args: &SchematicArgs) -> Result<(), Fail> {
+    let form = args.form.map(|f| match f {
+        FormArg::PowerConsistent => Form::PowerConsistent,
+        FormArg::Printed => Form::Printed,
+    });
+    let (found, report) = sit_schematic::analyse_file(&args.file).map_err(|e| e.to_string())?;
+    let Some(a) = found else {
+        if let MatrixFormat::Json = args.format {
+            // Diagnostics as `sitc check --format json` prints them: one object a line.
+            for d in report.to_json() {
+                println!("{d}");
+            }
+            return Err(Fail::Model(String::new()));
+        }
+        return Err(Fail::Model(report.render()));
+    };
+    if !report.is_empty() {
+        eprint!("{}", report.render());
+    }
+    if let Some(svg) = &args.svg {
+        std::fs::write(svg, sit_schematic::svg::draw(&a))
+            .map_err(|e| format!("cannot write `{}`: {e}", svg.display()))?;
+    }
+    if args.sit {
+        let text = std::fs::read_to_string(&args.file).map_err(|e| e.to_string())?;
+        let out = sit_schematic::check_schematic(&args.file, &text, form);
+        if out.has_errors() {
+            return Err(Fail::Model(out.render()));
+        }
+        print!("{}", a.to_sit(form).text);
+        return Ok(());
+    }
+    match args.format {
+        MatrixFormat::Text => print!("{}", a.matrices().to_text()),
+        MatrixFormat::Json => println!("{}", a.to_json()),
+    }
+    Ok(())
+}
