@@ -67,6 +67,9 @@ enum Command {
     /// Rewrite `.sit` files in the canonical layout; `--check` only reports (exit 0:
     /// formatted; 1: syntax errors, or `--check` found a file to change; 2: usage or I/O).
     Fmt(fmt::FmtArgs),
+    /// Run the language server on standard input and output, for editors (exit 0 when
+    /// the editor shuts it down; 2: the connection failed).
+    Lsp,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -103,6 +106,13 @@ fn main() -> ExitCode {
         Command::Fmu(args) => fmu::fmu(args),
         Command::Info(args) => info::info(args),
         Command::Fmt(args) => fmt::fmt(args),
+        Command::Lsp => match sit_lsp::run_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: the language server stopped: {e}");
+                ExitCode::from(2)
+            }
+        },
     }
 }
 
