@@ -286,7 +286,21 @@ impl Server {
             }
             _ => return Vec::new(),
         };
-        let results = diagnostics::check(&self.docs, &uri);
+        // The changed document first, then the other open ones, which may
+        // import it.
+        let mut out = self.check(&uri);
+        for other in self.docs.uris() {
+            if other.as_str() != uri.as_str() {
+                out.extend(self.check(&other));
+            }
+        }
+        out
+    }
+
+    /// Check `uri` and publish the diagnostics of every file it reads, and
+    /// an empty list for a file it published for before and reads no more.
+    fn check(&mut self, uri: &Uri) -> Vec<Notification> {
+        let results = diagnostics::check(&self.docs, uri);
         let now: Vec<Uri> = results.iter().map(|(u, _)| u.clone()).collect();
         let before = self
             .published

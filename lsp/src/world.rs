@@ -26,6 +26,13 @@ impl Documents {
         self.open.remove(uri.as_str());
     }
 
+    /// The open documents' addresses, sorted.
+    pub fn uris(&self) -> Vec<Uri> {
+        let mut v: Vec<Uri> = self.open.values().map(|(u, _)| u.clone()).collect();
+        v.sort();
+        v
+    }
+
     /// The text of an open document.
     pub fn text(&self, uri: &Uri) -> Option<&str> {
         self.open.get(uri.as_str()).map(|(_, t)| t.as_str())

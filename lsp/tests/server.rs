@@ -79,7 +79,7 @@ fn errors_in_imported_files_are_published_for_them() {
     let mut c = Client::start();
     c.open(
         &main,
-        "import \"lib.sit\";\nmodel Main {\n    sub l: Lib();\n}\n",
+        "import \"lib.sit\";\nmodel Main {\n    sub l: Lib();\n    output real z;\n    z = l.y;\n}\n",
     );
     let lib = uri(&dir.join("lib.sit"));
     let d = c.diagnostics(&lib);
@@ -89,6 +89,19 @@ fn errors_in_imported_files_are_published_for_them() {
         "{d:?}"
     );
     assert_eq!(d[0].range.start, Position::new(1, 20));
+    assert_eq!(c.diagnostics(&main), vec![]);
+
+    // Opening the imported file and fixing it clears its list; renaming its
+    // model makes the file importing it wrong, which is re-checked.
+    c.open(&lib, "model Lib {\n    output real y = 1;\n}\n");
+    assert_eq!(c.diagnostics(&lib), vec![]);
+    c.settle();
+    c.change(&lib, 2, "model Lib2 {\n    output real y = 1;\n}\n");
+    assert_eq!(c.diagnostics(&lib), vec![]);
+    let d = c.diagnostics(&main);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(d[0].message.contains("`Lib`"), "{}", d[0].message);
+    assert_eq!(d[0].range.start, Position::new(2, 11));
     c.stop();
 }
 

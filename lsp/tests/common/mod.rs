@@ -146,6 +146,13 @@ impl Client {
         }
     }
 
+    /// Wait until the server has handled everything sent so far, and drop
+    /// the diagnostics it published meanwhile.
+    pub fn settle(&mut self) {
+        let _ = self.request_raw("sit/unknownMethod", serde_json::Value::Null);
+        self.published.clear();
+    }
+
     /// Shut the server down and wait for it to end.
     pub fn stop(mut self) {
         self.request_raw("shutdown", serde_json::Value::Null)
