@@ -92,7 +92,8 @@ fn describe_decl(file: &File, m: &Model, d: &Decl) -> String {
             s += "\n```\n";
         }
     }
-    let what = match d.kind.rsplit(' ').next().unwrap_or("") {
+    let role = d.role();
+    let what = match role {
         "param"
             if d.value
                 .as_deref()
@@ -114,6 +115,13 @@ fn describe_decl(file: &File, m: &Model, d: &Decl) -> String {
     s += &format!("{what} of `{}`", m.name);
     if d.is_output() {
         s += ", an output";
+    }
+    if d.value.is_none() && matches!(role, "real" | "flag") {
+        s += if role == "flag" {
+            "; starts `false` (no initial value given)"
+        } else {
+            "; starts at `0` (no initial value given)"
+        };
     }
     s.push('\n');
     push_doc(&mut s, &d.doc);
@@ -356,10 +364,10 @@ fn item(label: &str, kind: CompletionItemKind, detail: &str) -> CompletionItem {
 }
 
 fn decl_item(d: &Decl) -> CompletionItem {
-    let kind = match d.kind.rsplit(' ').next() {
-        Some("param") => CompletionItemKind::CONSTANT,
-        Some("event") => CompletionItemKind::EVENT,
-        Some("sub") => CompletionItemKind::MODULE,
+    let kind = match d.role() {
+        "param" => CompletionItemKind::CONSTANT,
+        "event" => CompletionItemKind::EVENT,
+        "sub" => CompletionItemKind::MODULE,
         _ => CompletionItemKind::VARIABLE,
     };
     let detail = match &d.sub_model {
@@ -423,11 +431,11 @@ pub(crate) fn symbols(ix: &Index) -> Vec<DocumentSymbol> {
                 .decls
                 .iter()
                 .map(|d| {
-                    let kind = match d.kind.rsplit(' ').next() {
-                        Some("param") => SymbolKind::CONSTANT,
-                        Some("flag" | "pred" | "situation") => SymbolKind::BOOLEAN,
-                        Some("event") => SymbolKind::EVENT,
-                        Some("sub") => SymbolKind::OBJECT,
+                    let kind = match d.role() {
+                        "param" => SymbolKind::CONSTANT,
+                        "flag" | "pred" | "situation" => SymbolKind::BOOLEAN,
+                        "event" => SymbolKind::EVENT,
+                        "sub" => SymbolKind::OBJECT,
                         _ => SymbolKind::VARIABLE,
                     };
                     let detail = d.sub_model.clone().unwrap_or_else(|| d.kind.clone());

@@ -41,6 +41,16 @@ pub(crate) struct Decl {
 }
 
 impl Decl {
+    /// What it is, in one word: `param` (also for `param real`), `real`,
+    /// `flag`, `pred`, `situation`, `event` or `sub`.
+    pub fn role(&self) -> &str {
+        if self.kind.split(' ').any(|w| w == "param") {
+            "param"
+        } else {
+            self.kind.rsplit(' ').next().unwrap_or("")
+        }
+    }
+
     /// Whether `output` was written.
     pub fn is_output(&self) -> bool {
         self.kind.split(' ').any(|w| w == "output")
@@ -251,6 +261,10 @@ impl Index {
         // The statement's end: `;` outside brackets, or `{` (a block), or a
         // `}` that closes the model.
         while i < n {
+            if i > at && self.is(i, "model") && self.is_ident(i + 1) && self.is(i + 2, "{") {
+                // The next model starts before this statement ends.
+                break;
+            }
             self.tok_model[i] = Some(m);
             self.tok_stmt[i] = at;
             match self.tok(i) {
@@ -542,4 +556,58 @@ impl Index {
 fn doc_line(tok: &str) -> String {
     let s = tok.strip_prefix("///").unwrap_or(tok);
     s.strip_prefix(' ').unwrap_or(s).trim_end().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Index, Sym};
+
+    fn decl(model: &str, name: &str) -> Option<Sym> {
+        Some(Sym::Decl {
+            model: model.into(),
+            name: name.into(),
+        })
+    }
+
+    #[test]
+    fn declarations_and_names_are_read_from_tokens() {
+        let text = "model A { param real k = 1; output real y; }\n\
+                    model B { sub a: A(k = 2); sub c: A; real x = a.y, z; x = a.y + c.on; }";
+        let ix = Index::new(text);
+        let a = &ix.models[0];
+        assert_eq!(a.decl("k").unwrap().role(), "param");
+        assert_eq!(a.decl("y").unwrap().role(), "real");
+        assert!(a.decl("y").unwrap().is_output());
+        let b = &ix.models[1];
+        let names: Vec<&str> = b.decls.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["a", "c", "x", "z"]);
+        assert_eq!(b.decl("c").unwrap().sub_model.as_deref(), Some("A"));
+        assert_eq!(b.decl("x").unwrap().value.as_deref(), Some("a.y"));
+        let at = |needle: &str, nth: usize| {
+            let off = text.match_indices(needle).nth(nth).unwrap().0;
+            ix.resolve(ix.token_at(off).unwrap())
+        };
+        assert_eq!(
+            at("k = 2", 0),
+            decl("A", "k"),
+            "a binding names the submodel's param"
+        );
+        assert_eq!(at("A(", 0), Some(Sym::Model("A".into())));
+        assert_eq!(at("y + c", 0), decl("A", "y"));
+        assert_eq!(at("on;", 0), Some(Sym::Builtin("on".into())));
+        assert_eq!(at("x = a.y +", 0), decl("B", "x"));
+        assert_eq!(at("real x", 0), None, "a keyword");
+        assert_eq!(b.rules.len(), 1);
+        assert_eq!(b.rules[0].text, "x = a.y + c.on");
+    }
+
+    #[test]
+    fn half_typed_text_is_indexed() {
+        let ix = Index::new("model A { real x = ; x = integral(\nmodel B { sub");
+        assert_eq!(ix.models.len(), 2);
+        assert_eq!(ix.models[0].name, "A");
+        assert!(ix.models[0].decl("x").is_some());
+        // An unterminated comment does not lex: an empty index.
+        assert!(Index::new("model A { /* ").models.is_empty());
+    }
 }
