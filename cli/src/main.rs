@@ -80,6 +80,9 @@ enum Command {
     /// Print a schematic's (`.sch`) incidence matrices, its generated `.sit` model
     /// (`--sit`) or its drawing (`--svg`) (exit 0; 1: errors; 2: usage or I/O).
     Schematic(schematic::SchematicArgs),
+    /// Run the language server on standard input and output, for editors (exit 0 when
+    /// the editor shuts it down; 2: the connection failed).
+    Lsp,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -128,6 +131,13 @@ fn main() -> ExitCode {
         Command::Info(args) => info::info(args),
         Command::Fmt(args) => fmt::fmt(args),
         Command::Schematic(args) => schematic::schematic(args),
+        Command::Lsp => match sit_lsp::run_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: the language server stopped: {e}");
+                ExitCode::from(2)
+            }
+        },
     }
 }
 

@@ -16,6 +16,27 @@ const KNOWN_PUNCT: &[&str] = &[
 /// Keywords written like a call: no space before their `(`.
 const CALL_KEYWORDS: &[&str] = &["reset"];
 
+/// Keywords followed by a space even before `(` (`when (a | b) ...`).
+const SPACED_KEYWORDS: &[&str] = &[
+    "import",
+    "model",
+    "param",
+    "input",
+    "output",
+    "real",
+    "flag",
+    "pred",
+    "situation",
+    "event",
+    "sub",
+    "off",
+    "when",
+    "otherwise",
+    "true",
+    "false",
+    "always",
+];
+
 /// Keywords that are values (an operator after them is binary).
 const VALUE_KEYWORDS: &[&str] = &["true", "false", "always"];
 
@@ -262,9 +283,15 @@ impl<'a> Writer<'a> {
         }
         match b {
             "(" => {
-                let keyword =
-                    sit_parser::check::KEYWORDS.contains(&a) && !CALL_KEYWORDS.contains(&a);
-                prev.kind != TokenKind::Ident || keyword
+                if prev.kind != TokenKind::Ident || CALL_KEYWORDS.contains(&a) {
+                    return prev.kind != TokenKind::Ident;
+                }
+                if SPACED_KEYWORDS.contains(&a) {
+                    return true;
+                }
+                // A keyword this layout does not know (new syntax) keeps the
+                // source's spacing; a name is a call.
+                sit_parser::check::KEYWORDS.contains(&a) && p.spaced
             }
             "[" => p.spaced,
             _ => true,

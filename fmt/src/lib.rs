@@ -50,3 +50,22 @@ pub fn diff(name: &str, old: &str, new: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    /// The layout of `text` without the parse (for syntax the parser does not
+    /// have yet).
+    fn lay(text: &str) -> String {
+        let tokens = sit_parser::parse::tokenize(0, text).unwrap();
+        crate::layout::layout(&crate::pieces::pieces(text, &tokens))
+    }
+
+    #[test]
+    fn unknown_punctuation_keeps_the_source_spacing() {
+        assert_eq!(
+            lay("model M{mode a{x=b@c;y=d @ e;}}"),
+            "model M {\n    mode a {\n        x = b@c;\n        y = d @ e;\n    }\n}\n"
+        );
+        assert_eq!(lay(&lay("model M{x=b@c;}")), lay("model M{x=b@c;}"));
+    }
+}

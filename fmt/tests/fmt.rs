@@ -217,6 +217,51 @@ fn spoil(text: &str) -> String {
     out
 }
 
+/// `text` with comments inserted between tokens, chosen by `seed`: line and
+/// block comments, on the token's line or on lines of their own.
+fn commented(text: &str, seed: u64) -> String {
+    let toks = tokenize(0, text).expect("lexes");
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize
+    };
+    let mut out = String::new();
+    let mut at = 0;
+    for t in &toks {
+        out.push_str(&text[at..t.start]);
+        // A doc comment must stay right before its declaration.
+        if t.kind != TokenKind::Doc {
+            match next() % 10 {
+                0 => out.push_str("// line\n"),
+                1 => out.push_str("/* block */ "),
+                2 => out.push_str("\n    /* own\n       lines */\n"),
+                3 => out.push_str(" // trailing\n\n\n"),
+                _ => {}
+            }
+        }
+        out.push_str(&text[t.start..t.end]);
+        at = t.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+#[test]
+fn comments_anywhere_are_kept_in_order() {
+    for f in examples() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for seed in 0..3 {
+            let c = commented(&text, seed);
+            holds(&f, &c);
+        }
+    }
+}
+
 #[test]
 fn syntax_errors_are_reported_not_formatted() {
     let err = sit_fmt::format(0, "model M {\n    real x = ;\n}\n").expect_err("refused");
