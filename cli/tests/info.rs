@@ -262,8 +262,8 @@ fn the_integration_method_is_shown_when_not_euler() {
     let text = listing_in(dir.path(), &["info", "decay.sit"]);
     assert!(text.starts_with("model Decay (method rk4)\n"), "{text}");
     let out = listing_in(dir.path(), &["info", "decay.sit", "--format", "json"]);
-    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(json["method"], "rk4");
+    let listed: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(listed["method"], "rk4");
     // Under euler, the default, nothing is added.
     assert!(json("examples/models/pendulum.sit").get("method").is_none());
 }
