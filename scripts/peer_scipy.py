@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Sit's fixed-step runs against SciPy's solve_ivp at the same accuracy.
 
-For the pendulum and the Van der Pol oscillator (examples/models), at each step dt:
+For the pendulum and the Van der Pol oscillator (examples/models), integrated by Sit's
+`euler` (the models as written) and `rk4` (`--method rk4`), at each step dt:
 
 1. run `sitc run` (the interpreter, writing a CSV) and take its error: the largest
    absolute difference, over every row and both states, from a high-accuracy
    reference (solve_ivp DOP853 at rtol = atol = 1e-12, evaluated at the CSV's times;
    for the pendulum the reference is checked against the exact period
    T = 4 sqrt(L/g) K(sin^2(angle0/2)));
-2. for RK45 (explicit) and LSODA (switches to BDF when stiff), find the loosest
+2. for RK45 and DOP853 (explicit) and LSODA (switches to BDF when stiff), find the loosest
    tolerance on a grid (rtol = atol = 10^(-k/4)) whose error, measured the same way,
    is at most the Sit run's error;
 3. time, as medians of repeated runs: solve_ivp at that tolerance (with t_eval at the
@@ -75,12 +76,12 @@ def median_time(fn, repeats):
     return statistics.median(times), result
 
 
-def sit_run(sitc, spec, dt, t_end, every, repeats):
+def sit_run(sitc, spec, method, dt, t_end, every, repeats):
     """The CSV of `sitc run` (times, states) and the median wall time of the run."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "run.csv")
-        cmd = [sitc, "run", os.path.join(ROOT, spec["file"]), "--dt", repr(dt),
-               "--t-end", repr(t_end), "--every", str(every), "-o", out]
+        cmd = [sitc, "run", os.path.join(ROOT, spec["file"]), "--method", method,
+               "--dt", repr(dt), "--t-end", repr(t_end), "--every", str(every), "-o", out]
         seconds, _ = median_time(lambda: subprocess.run(cmd, check=True), repeats)
         with open(out, newline="") as f:
             rows = list(csv.DictReader(f))
@@ -122,7 +123,7 @@ def check_pendulum_reference(spec):
 def match(spec, t, ref, target):
     """For each method: the loosest grid tolerance whose error is <= target."""
     found = {}
-    for method in ("RK45", "LSODA"):
+    for method in ("RK45", "DOP853", "LSODA"):
         for k in range(4, 53):  # tol from 1e-1 down to 1e-13
             tol = 10.0 ** (-k / 4.0)
             sol = integrate(spec, t, method, tol)
@@ -145,36 +146,43 @@ def main():
                         help="runs per timing (the median is reported)")
     args = parser.parse_args()
 
-    runs = [("pendulum", 1e-3), ("pendulum", 1e-4), ("van_der_pol", 1e-2),
-            ("van_der_pol", 1e-3)]
+    runs = [("pendulum", "euler", 1e-3), ("pendulum", "euler", 1e-4),
+            ("van_der_pol", "euler", 1e-2), ("van_der_pol", "euler", 1e-3)]
+    # rk4 from an error of about 1e-3 down to about 1e-9.
+    runs += [("pendulum", "rk4", dt) for dt in (0.1, 0.04, 0.01, 0.004, 0.002)]
+    runs += [("van_der_pol", "rk4", dt) for dt in (0.1, 0.04, 0.01, 0.004, 0.001)]
     print(f"t_end = {args.t_end}; times are medians of {args.repeats} runs; "
           "error = max |y - reference| over the rows and both states")
     period = check_pendulum_reference(MODELS["pendulum"])
     print(f"pendulum reference checked against the exact period {period:.12f} s")
     print()
-    print("| model | dt | Sit error | generated | sitc run | method | tol | "
+    print("| model | Sit method | dt | Sit error | generated | sitc run | method | tol | "
           "error | nfev | solve_ivp | solve_ivp / generated | solve_ivp / sitc run |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for model, dt in runs:
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for model, sit_method, dt in runs:
         spec = MODELS[model]
         steps = round(args.t_end / dt)
         every = max(1, steps // 1000)  # about 1000 rows compared
-        t, y, sitc_s = sit_run(args.sitc, spec, dt, args.t_end, every, args.repeats)
+        t, y, sitc_s = sit_run(args.sitc, spec, sit_method, dt, args.t_end, every,
+                               args.repeats)
         ref = integrate(spec, t, "DOP853", 1e-12).y.T
         sit_err = error(y, ref)
-        gen = generated_time(args.peer_timing, model, dt, args.t_end, max(args.repeats, 5))
+        timed = model if sit_method == "euler" else f"{model}_{sit_method}"
+        gen = generated_time(args.peer_timing, timed, dt, args.t_end, max(args.repeats, 5))
         # The generated code's final state is the CSV's last row (same arithmetic).
         if steps % every == 0 and list(gen["state"]) != list(y[-1]):
             raise RuntimeError(f"{model}: generated {gen['state']} != sitc run {y[-1]}")
         for method, hit in match(spec, t, ref, sit_err).items():
             if hit is None:
-                print(f"| {model} | {dt:g} | {sit_err:.2e} | {gen['seconds']:.2e} s | "
-                      f"{sitc_s:.2e} s | {method} | no tolerance down to 1e-13 | | | | | |")
+                print(f"| {model} | {sit_method} | {dt:g} | {sit_err:.2e} | "
+                      f"{gen['seconds']:.2e} s | {sitc_s:.2e} s | {method} | "
+                      "no tolerance down to 1e-13 | | | | | |")
                 continue
             tol, err, nfev = hit
             ivp_s, _ = median_time(lambda: integrate(spec, t, method, tol), args.repeats)
-            print(f"| {model} | {dt:g} | {sit_err:.2e} | {gen['seconds']:.2e} s | "
-                  f"{sitc_s:.2e} s | {method} | {tol:.1e} | {err:.2e} | {nfev} | "
+            print(f"| {model} | {sit_method} | {dt:g} | {sit_err:.2e} | "
+                  f"{gen['seconds']:.2e} s | {sitc_s:.2e} s | {method} | {tol:.1e} | "
+                  f"{err:.2e} | {nfev} | "
                   f"{ivp_s:.2e} s | {ivp_s / gen['seconds']:.0f} | {ivp_s / sitc_s:.2f} |")
     return 0
 

@@ -2,11 +2,15 @@
 //! `scripts/peer_scipy.py` and the end-to-end comparison with `sitc run`.
 //!
 //! Usage: `peer_timing MODEL DT T_END [REPEATS]` with MODEL `pendulum`,
-//! `van_der_pol` or `hoop`. Runs `round(T_END / DT)` steps from the initial state (as `sitc
+//! `van_der_pol` or `hoop`, or `pendulum_rk4` or `van_der_pol_rk4` (generated with
+//! `method rk4`). Runs `round(T_END / DT)` steps from the initial state (as `sitc
 //! run` does), REPEATS times (default 21), and prints one line of JSON: the model, the
 //! number of steps, the median wall time in seconds and the final state.
 
 use sit_bench::generated::{hoop::Hoop, pendulum::Pendulum, van_der_pol::VanDerPol};
+use sit_bench::generated_rk4::{
+    pendulum::Pendulum as PendulumRk4, van_der_pol::VanDerPol as VanDerPolRk4,
+};
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -42,7 +46,7 @@ fn time<M>(
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peer_timing pendulum|van_der_pol|hoop DT T_END [REPEATS]";
+    let usage = "usage: peer_timing pendulum|van_der_pol|hoop|pendulum_rk4|van_der_pol_rk4 DT T_END [REPEATS]";
     let (Some(model), Some(dt), Some(t_end)) = (
         args.first(),
         args.get(1).and_then(|s| s.parse::<f64>().ok()),
@@ -82,6 +86,22 @@ fn main() -> ExitCode {
             repeats,
         ),
         "hoop" => time(Hoop::new, Hoop::step, |m| [m.h, m.Vy], dt, steps, repeats),
+        "pendulum_rk4" => time(
+            PendulumRk4::new,
+            PendulumRk4::step,
+            |m| [m.angle, m.omega],
+            dt,
+            steps,
+            repeats,
+        ),
+        "van_der_pol_rk4" => time(
+            VanDerPolRk4::new,
+            VanDerPolRk4::step,
+            |m| [m.x0, m.x1],
+            dt,
+            steps,
+            repeats,
+        ),
         _ => {
             eprintln!("{usage}");
             return ExitCode::from(2);

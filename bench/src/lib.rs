@@ -36,6 +36,19 @@ pub mod generated {
     }
 }
 
+/// The pendulum and Van der Pol generated with `method rk4` (`Builder::method`), for the
+/// comparison with SciPy at matched accuracy (`examples/peer_timing.rs`).
+pub mod generated_rk4 {
+    /// `examples/models/pendulum.sit` under `rk4`.
+    pub mod pendulum {
+        include!(concat!(env!("OUT_DIR"), "/rk4/pendulum.rs"));
+    }
+    /// `examples/models/van_der_pol.sit` under `rk4`.
+    pub mod van_der_pol {
+        include!(concat!(env!("OUT_DIR"), "/rk4/van_der_pol.rs"));
+    }
+}
+
 /// One benchmarked model: where it is and how it is run.
 #[derive(Debug, Clone, Copy)]
 pub struct Case {

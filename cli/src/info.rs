@@ -140,6 +140,8 @@ struct Variable {
 /// A model (the root or a submodel's) with its variables and submodels.
 struct Described {
     model: String,
+    /// The integration method, when the model declares one other than `euler`.
+    method: Option<&'static str>,
     variables: Vec<Variable>,
     submodels: Vec<Instance>,
 }
@@ -213,6 +215,7 @@ impl Describer<'_> {
             .collect();
         Described {
             model: m.name.clone(),
+            method: (m.method != sit_parser::ir::Method::Euler).then(|| m.method.name()),
             variables,
             submodels,
         }
@@ -281,11 +284,15 @@ impl Variable {
 
 impl Described {
     fn json(&self) -> serde_json::Value {
-        serde_json::json!({
+        let mut json = serde_json::json!({
             "model": self.model,
             "variables": self.variables.iter().map(Variable::json).collect::<Vec<_>>(),
             "submodels": self.submodels.iter().map(Instance::json).collect::<Vec<_>>(),
-        })
+        });
+        if let Some(method) = self.method {
+            json["method"] = method.into();
+        }
+        json
     }
 
     /// The root's table, the instance tree, then one table per model below the root
@@ -315,7 +322,14 @@ impl Described {
 
     /// `model NAME` and an aligned table of its variables (the first doc line only).
     fn table(&self, out: &mut String) {
-        let _ = writeln!(out, "model {}", self.model);
+        match self.method {
+            Some(method) => {
+                let _ = writeln!(out, "model {} (method {method})", self.model);
+            }
+            None => {
+                let _ = writeln!(out, "model {}", self.model);
+            }
+        }
         if self.variables.is_empty() {
             out.push_str("  (no variables)\n");
             return;

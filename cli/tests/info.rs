@@ -253,3 +253,17 @@ fn errors_like_run() {
         assert_eq!(info, run, "{args:?}");
     }
 }
+
+#[test]
+fn the_integration_method_is_shown_when_not_euler() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = "model Decay { method rk4; output real x = 1; x = integral(-x); }";
+    std::fs::write(dir.path().join("decay.sit"), model).unwrap();
+    let text = listing_in(dir.path(), &["info", "decay.sit"]);
+    assert!(text.starts_with("model Decay (method rk4)\n"), "{text}");
+    let out = listing_in(dir.path(), &["info", "decay.sit", "--format", "json"]);
+    let listed: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(listed["method"], "rk4");
+    // Under euler, the default, nothing is added.
+    assert!(json("examples/models/pendulum.sit").get("method").is_none());
+}

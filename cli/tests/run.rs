@@ -404,3 +404,39 @@ fn emit_batch_adds_the_batch_form_of_every_model() {
         "{both}"
     );
 }
+
+#[test]
+fn method_rk4_from_the_command_line() {
+    let (_dir, path) = file("decay.sit", DECAY);
+    // x' = -0.5·x: rk4's step multiplies by the Taylor polynomial of exp(-0.5·dt) to
+    // the fourth order, computed here in the order of the rewrite's arithmetic.
+    let out = run(&path, &["--dt", "0.5", "--t-end", "2", "--method", "rk4"]);
+    let dt = 0.5f64;
+    let mut x = 1.0f64;
+    let mut expected = String::from("t,x\n0,1\n");
+    for n in 1..=4 {
+        let k1 = -(0.5 * x);
+        let k2 = -(0.5 * (x + 0.5 * dt * k1));
+        let k3 = -(0.5 * (x + 0.5 * dt * k2));
+        let k4 = -(0.5 * (x + dt * k3));
+        x += dt * (((k1 + 2.0 * k2) + 2.0 * k3) + k4) / 6.0;
+        expected.push_str(&format!("{},{x}\n", n as f64 * dt));
+    }
+    assert_eq!(out, expected);
+    assert!((x - (-1.0f64).exp()).abs() < 3e-4, "{x}");
+    // A model whose rules do not split for rk4 is a located error (exit 1).
+    let err = sitc()
+        .args(["run", "examples/models/hoop.sit", "--method", "rk4"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(err).unwrap();
+    assert!(err.contains("hoop.sit:37:5: error[E0472]"), "{err}");
+    // An unknown method is a usage error (exit 2).
+    sitc()
+        .args(["run", "examples/models/hoop.sit", "--method", "rk5"])
+        .assert()
+        .code(2);
+}

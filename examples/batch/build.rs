@@ -1,8 +1,10 @@
 //! Generates every model of `examples/models` (subfolders included) and a set of random
 //! models from `sit-synth` with `sit_codegen::generate_with_batch`, one module each, and
 //! a registry of their batch forms (every model has one), with the step and run length taken
-//! from the `Run:` line of the model's documentation (`--dt`, `--t-end`).
+//! from the `Run:` line of the model's documentation (`--dt`, `--t-end`); and the same
+//! again with every model integrated by `rk4` (`Options::method`), where its rules split.
 
+use sit_parser::ir::Method;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -30,20 +32,35 @@ fn main() {
         "/// Every model's batch form: (file stem, model, dt, steps, bit-identity check).\n\
          pub fn all() -> Vec<(&'static str, &'static str, f64, u64, crate::Check)> {\n    vec![\n",
     );
-    for file in &files {
+    // Every file twice: as declared, and with every model integrated by `rk4` (stem
+    // `rk4:STEM`), skipping the files whose rules do not split for it.
+    let variants = files
+        .iter()
+        .flat_map(|f| [(f, None), (f, Some(Method::Rk4))]);
+    for (file, method) in variants {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
-        let module = format!("m_{stem}");
+        let (module, stem) = match method {
+            None => (format!("m_{stem}"), stem),
+            Some(_) => (format!("rk4_{stem}"), format!("rk4:{stem}")),
+        };
         let checked = sit_parser::check_file(file).expect("readable");
         let errors = checked.has_errors();
         let Some(program) = checked.program.as_ref().filter(|_| !errors) else {
             eprintln!("{}: {}", file.display(), checked.render());
             std::process::exit(1)
         };
-        let code =
-            sit_codegen::generate_with_batch(program, &Default::default()).unwrap_or_else(|e| {
+        let opts = sit_codegen::Options {
+            method,
+            ..Default::default()
+        };
+        let code = match sit_codegen::generate_with_batch(program, &opts) {
+            Ok(code) => code,
+            Err(sit_codegen::Error::Model { .. }) if method.is_some() => continue,
+            Err(e) => {
                 eprintln!("{}: {e}", file.display());
                 std::process::exit(1)
-            });
+            }
+        };
         write_if_changed(&out.join(format!("{module}.rs")), &code);
         let _ = writeln!(
             modules,

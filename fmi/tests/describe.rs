@@ -105,3 +105,34 @@ fn bad_input_is_an_error_not_a_panic() {
         .to_string();
     assert!(e.contains("> 0"), "{e}");
 }
+
+#[test]
+fn the_method_is_passed_through() {
+    use sit_fmi::build::prepare_with;
+    use sit_parser::ir::Method;
+    let file = model("examples/models/pendulum.sit");
+    let euler = prepare_with(&file, None, None, None).unwrap();
+    let rk4 = prepare_with(&file, None, None, Some(Method::Rk4)).unwrap();
+    let names = |p: &sit_fmi::build::Prepared| -> Vec<String> {
+        (p.description.variables.iter())
+            .map(|v| v.name.clone())
+            .collect()
+    };
+    // The stage memories are variables of the code, so of the description too.
+    assert!(!names(&euler).iter().any(|n| n.contains("_rk4_")));
+    for n in ["omega_rk4_y0", "omega_rk4_k4", "angle_rk4_k1"] {
+        assert!(names(&rk4).iter().any(|v| v == n), "no {n}");
+    }
+    assert!(rk4.code.contains("angle_rk4_k4"));
+    assert_ne!(euler.description.guid, rk4.description.guid);
+    // A model whose rules do not split for the method is a located model error.
+    let e = prepare_with(
+        &model("examples/models/hoop.sit"),
+        None,
+        None,
+        Some(Method::Rk4),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("hoop.sit:") && e.contains("E0472"), "{e}");
+}

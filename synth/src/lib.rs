@@ -49,8 +49,8 @@ struct Decls {
 /// holds instances of earlier ones, exercising params (free and derived),
 /// inputs, states, flags, preds, situations, events (and the logical outputs of
 /// submodels: flags, events, conditions), δ rules with every procedure,
-/// `otherwise`, blocks, σ rules, switching and reset. The same
-/// seed always gives the same text.
+/// `otherwise`, blocks, σ rules, switching and reset, integrated by `euler` or
+/// (where the rules split for it) `rk4`. The same seed always gives the same text.
 pub fn random_file(seed: u64, size: Size) -> String {
     let mut g = Gen {
         rng: fastrand::Rng::with_seed(seed),
@@ -62,7 +62,28 @@ pub fn random_file(seed: u64, size: Size) -> String {
         let d = g.model(i, size, &models);
         models.push(d);
     }
-    g.out
+    with_methods(seed, g.out, models.len())
+}
+
+/// `text` with `method rk4;` declared in about half of its models, each kept only if
+/// the file still checks (its rules split for `rk4`), so the random models exercise
+/// both methods; drawn from a generator of its own, so the rest of the text is the
+/// same as without methods.
+fn with_methods(seed: u64, mut text: String, models: usize) -> String {
+    let mut rng = fastrand::Rng::with_seed(seed ^ 0x5eed_0018);
+    for i in 0..models {
+        if !rng.bool() {
+            continue;
+        }
+        let head = format!("model M{i} {{\n");
+        let Some(at) = text.find(&head) else { continue };
+        let mut tried = text.clone();
+        tried.insert_str(at + head.len(), "    method rk4;\n");
+        if !sit_parser::check_source("random.sit", &tried).has_errors() {
+            text = tried;
+        }
+    }
+    text
 }
 
 impl Gen {
@@ -448,6 +469,10 @@ mod tests {
         for seed in 0..40 {
             let out = sit_parser::check_source("r.sit", &random_file(seed, Size::default()));
             let program = out.program.expect("valid");
+            for m in &program.models {
+                seen.insert(format!("method {}", m.method.name()));
+            }
+            let program = lower::expand_methods(&program).expect("expands");
             for id in 0..program.models.len() {
                 let m = lower::model(&program, id, Reads::Inline).expect("lowers");
                 stmts(&m.body, &mut seen, false);
@@ -482,6 +507,9 @@ mod tests {
             want.push(format!("flag {f:?}"));
         }
         want.extend(["sub on=true".into(), "sub on=false".into()]);
+        for method in sit_parser::ir::Method::ALL {
+            want.push(format!("method {}", method.name()));
+        }
         for slot in ["var", "event", "on", "time", "dt"] {
             want.push(format!("read {slot} depth=0"));
         }

@@ -136,3 +136,96 @@ fn pendulum_converges_at_the_order_of_each_method() {
     assert_order("rk4", &p, 4.0);
     assert!(e[2] < 1e-7, "rk4 errors {e:?}");
 }
+
+/// An interpreted instance of the model `text` (one model), integrated by `method`.
+fn instance(text: &str, method: Method) -> sit_interp::Instance {
+    let out = sit_parser::check_source("m.sit", text);
+    assert!(!out.has_errors(), "{}", out.render());
+    let mut program = out.program.unwrap();
+    program.set_method(method).unwrap();
+    sit_interp::Instance::new(&program, 0)
+}
+
+/// The largest error against `exact(t)` of the variable `var` at `dt`, `dt/2`, `dt/4`
+/// over `t_end`, and the orders they give.
+fn inline_orders(
+    text: &str,
+    method: Method,
+    var: &str,
+    exact: fn(f64) -> f64,
+    dt: f64,
+    t_end: f64,
+) -> Vec<f64> {
+    let mut m = instance(text, method);
+    let errors: Vec<f64> = [1.0, 2.0, 4.0]
+        .iter()
+        .map(|d| {
+            max_error(&mut m, dt / d, t_end, &|m, t| {
+                (get(m, var).unwrap() - exact(t)).abs()
+            })
+        })
+        .collect();
+    errors.windows(2).map(|w| order(w[0], w[1])).collect()
+}
+
+#[test]
+fn rk4_reads_time_at_each_stage() {
+    // x' = cos(t): order 4 only if `time` reads t + c·dt at the stages.
+    let text = "model M { output real x; x = integral(cos(time)); }";
+    assert_order(
+        "euler",
+        &inline_orders(text, Method::Euler, "x", f64::sin, 0.01, 3.0),
+        1.0,
+    );
+    assert_order(
+        "rk4",
+        &inline_orders(text, Method::Rk4, "x", f64::sin, 0.1, 3.0),
+        4.0,
+    );
+}
+
+#[test]
+fn lag_is_a_continuous_state_under_rk4() {
+    // y' = (k·u − y)/T with a constant input: y = k·(1 − exp(−t/T)). Under euler `lag`
+    // is exact for a held input; under rk4 it is integrated at the fourth order.
+    let text = "model M { param T = 0.5, k = 2; output real y; real u = 1; y = lag(u, T, k); }";
+    let exact = |t: f64| 2.0 * (1.0 - (-t / 0.5).exp());
+    assert_order(
+        "rk4",
+        &inline_orders(text, Method::Rk4, "y", exact, 0.1, 2.0),
+        4.0,
+    );
+    let mut m = instance(text, Method::Euler);
+    let err = max_error(&mut m, 0.1, 2.0, &|m, t| {
+        (get(m, "y").unwrap() - exact(t)).abs()
+    });
+    assert!(err < 1e-14, "euler lag error {err}");
+}
+
+#[test]
+fn discrete_rules_run_once_per_step_under_rk4() {
+    // `n` counts steps (a discrete rule reading its own target); `hit` latches when `x`
+    // passes 1 (a hysteresis, frozen during the stages); a limited integral stops at
+    // its bound; `d` differentiates `x` once per step.
+    let text = "model M {
+        output real x, n, hit, z, d;
+        x = integral(1);
+        n = n + 1 when true;
+        hit = hysteresis(x, 0.5, 1.0);
+        z = integral(1, 0, 0.25);
+        d = deriv(x);
+    }";
+    let mut m = instance(text, Method::Rk4);
+    for k in 1..=15 {
+        m.step(0.1);
+        let t = k as f64 * 0.1;
+        assert!((get(&m, "x").unwrap() - t).abs() < 1e-12);
+        assert_eq!(get(&m, "n").unwrap(), k as f64);
+        let hit = if t >= 1.0 - 1e-12 { 1.0 } else { -1.0 };
+        assert_eq!(get(&m, "hit").unwrap(), hit, "at t = {t}");
+        assert!((get(&m, "z").unwrap() - t.min(0.25)).abs() < 1e-12);
+        if k > 1 {
+            assert!((get(&m, "d").unwrap() - 1.0).abs() < 1e-9, "at t = {t}");
+        }
+    }
+}

@@ -3,7 +3,10 @@
 //! Under [`Method::Rk4`] (see "Integration methods" in [`crate::ir`]), the *continuous
 //! states* are the targets of `integral` and `lag` rules; the *stage rules* are the plain
 //! rules (`x = expr`, guarded or `otherwise`) whose targets the rates read, directly or
-//! through other stage rules, and that do not assign a continuous state. [`expand`]
+//! through other stage rules, that do not assign a continuous state, and whose target
+//! is computed at every evaluation (a rule without guard or an `otherwise` rule; a
+//! target assigned only under guards keeps its value between them, so its rules are
+//! discrete). [`expand`]
 //! rewrites such a model into an equivalent model of plain rules (method `euler`) with
 //! hidden states for the stage memories, so that every back end runs the same
 //! statements and stays bit-identical without knowing about methods:

@@ -270,6 +270,13 @@ pub fn term_within(
 /// `reads` says.
 pub fn model(program: &Program, id: ModelId, reads: Reads) -> Result<Model, LowerError> {
     let m = get(&program.models, id, "model")?;
+    if m.method != ir::Method::Euler {
+        return Err(LowerError::Malformed(format!(
+            "model `{}` is integrated by `{}`: lower the program from `expand_methods`",
+            m.name,
+            m.method.name()
+        )));
+    }
     let mut lw = Lowerer::new(program, reads);
     let mut defaults = Vec::new();
     let mut inits = Vec::new();

@@ -32,6 +32,26 @@ fn every_batch_is_bit_identical_to_its_scalar_model() {
         );
     }
     assert!(cases.iter().filter(|c| c.0.starts_with("random_")).count() >= 10);
+    // The batch step supports `rk4`: library and random models under it.
+    let rk4 = |prefix: &str| {
+        cases
+            .iter()
+            .filter(|c| {
+                c.0.strip_prefix("rk4:")
+                    .is_some_and(|s| s.starts_with(prefix))
+            })
+            .count()
+    };
+    assert!(
+        rk4("random_") >= 5,
+        "{} random models under rk4",
+        rk4("random_")
+    );
+    assert!(
+        rk4("") - rk4("random_") >= 10,
+        "too few library models under rk4"
+    );
+    assert!(cases.iter().any(|c| c.0 == "rk4:van_der_pol"));
 }
 
 #[test]

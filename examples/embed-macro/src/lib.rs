@@ -1,6 +1,7 @@
 //! A Sit model embedded with the proc-macro: `sit_macros::include_model!` compiles
 //! `examples/models/hoop.sit` when this crate is compiled, and any edit of the model
-//! rebuilds the crate. `include_model!(PATH, batch)` adds the batch form of each model.
+//! rebuilds the crate. `include_model!(PATH, batch)` adds the batch form of each model;
+//! `include_model!(PATH, method = rk4)` integrates every model with that method.
 #![deny(warnings, clippy::all)]
 #![forbid(unsafe_code)]
 
@@ -13,4 +14,10 @@ pub mod hoop {
 /// `VanDerPolBatch<N>`.
 pub mod van_der_pol {
     sit_macros::include_model!("../models/van_der_pol.sit", batch);
+}
+
+/// The pendulum of `examples/models/pendulum.sit`, integrated by `rk4` (overriding its
+/// default `euler`), with its batch form.
+pub mod pendulum_rk4 {
+    sit_macros::include_model!("../models/pendulum.sit", method = rk4, batch);
 }

@@ -1,0 +1,29 @@
+//! `include_model!(PATH, method = rk4, batch)`: the pendulum integrated by `rk4`, scalar
+//! and batch, against the interpreter with the same override, bit for bit.
+
+use embed_macro::pendulum_rk4::{Pendulum, PendulumBatch};
+use sit_runtime::Model;
+
+#[test]
+fn the_macro_passes_the_method_through() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../models/pendulum.sit");
+    let mut program = sit_parser::check_file(path).unwrap().program.unwrap();
+    program.set_method(sit_parser::ir::Method::Rk4).unwrap();
+    let root = program.model("Pendulum").unwrap();
+    let mut interp = sit_interp::Instance::new(&program, root);
+    let mut scalar = Pendulum::new();
+    let mut batch = PendulumBatch::<4>::splat(&scalar);
+    // The stage memories are variables of the generated code.
+    assert!(scalar.get("angle_rk4_k4").is_some());
+    for _ in 0..500 {
+        scalar.step(0.01);
+        interp.step(0.01);
+        batch.step(0.01);
+    }
+    let lane = batch.lane(2).unwrap();
+    for i in 0..scalar.var_count() {
+        let (a, b) = (scalar.get_at(i).unwrap(), interp.get_at(i).unwrap());
+        assert_eq!(a.to_bits(), b.to_bits(), "variable #{i}");
+        assert_eq!(a.to_bits(), lane.get_at(i).unwrap().to_bits(), "lane, #{i}");
+    }
+}
