@@ -187,6 +187,7 @@ impl Study {
         let total = sets.len() as u64;
         let done = AtomicU64::new(0);
         let cancel = AtomicBool::new(false);
+        let finished = AtomicBool::new(false);
         let results = py.detach(|| {
             guard(|| {
                 let caller = std::thread::current();
@@ -203,12 +204,14 @@ impl Study {
                                 Some(row)
                             })
                             .collect::<Vec<_>>();
+                        finished.store(true, Ordering::Release);
                         caller.unpark();
                         rows
                     });
                     let mut shown = u64::MAX;
                     let mut stopped = Ok(());
-                    while !worker.is_finished() {
+                    // `finished` wakes the caller at once; `is_finished` after a panic.
+                    while !(finished.load(Ordering::Acquire) || worker.is_finished()) {
                         std::thread::park_timeout(Duration::from_millis(100));
                         if stopped.is_ok() {
                             let now = done.load(Ordering::Relaxed);
