@@ -121,8 +121,10 @@ def _on_cluster(
     bounds = [(s, min(s + chunk_size, total)) for s in range(0, total, chunk_size)]
     if not bounds:
         return study.result(np.empty((0, len(study.columns))))
-    # A list of one: `scatter` would ship each item of a dict on its own.
-    [spec] = client.scatter([study.spec()], broadcast=True)
+    # A list of one: `scatter` would ship each item of a dict on its own. A key of its
+    # own (`hash=False`): with the content's hash, an earlier identical study releasing
+    # its copy could delete this one's.
+    [spec] = client.scatter([study.spec()], broadcast=True, hash=False)
     futures = client.map(
         _chunk,
         [spec] * len(bounds),

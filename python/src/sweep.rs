@@ -169,8 +169,8 @@ impl Study {
     }
 
     /// The rows of sets `start..stop` (axis values, then the collected values), run on
-    /// the local cores without the GIL, calling `progress(done, total)` about ten times
-    /// a second; an exception of `progress` (or Ctrl-C) stops the study.
+    /// the local cores without the GIL, calling `progress(done, total)` at most ten
+    /// times a second; an exception of `progress` (or Ctrl-C) stops the study.
     fn rows(
         &self,
         py: Python<'_>,
@@ -187,11 +187,14 @@ impl Study {
         let total = sets.len() as u64;
         let done = AtomicU64::new(0);
         let cancel = AtomicBool::new(false);
+        let finished = AtomicBool::new(false);
         let results = py.detach(|| {
             guard(|| {
+                let caller = std::thread::current();
                 std::thread::scope(|scope| {
                     let worker = scope.spawn(|| {
-                        sets.par_iter()
+                        let rows = sets
+                            .par_iter()
                             .map_with(self.model.clone(), |model, set| {
                                 if cancel.load(Ordering::Relaxed) {
                                     return None;
@@ -200,16 +203,21 @@ impl Study {
                                 done.fetch_add(1, Ordering::Relaxed);
                                 Some(row)
                             })
-                            .collect::<Vec<_>>()
+                            .collect::<Vec<_>>();
+                        finished.store(true, Ordering::Release);
+                        caller.unpark();
+                        rows
                     });
                     let mut shown = u64::MAX;
                     let mut stopped = Ok(());
-                    while !worker.is_finished() {
-                        std::thread::sleep(Duration::from_millis(20));
-                        let now = done.load(Ordering::Relaxed);
-                        if stopped.is_ok() && now != shown {
+                    // `finished` wakes the caller at once; `is_finished` after a panic.
+                    while !(finished.load(Ordering::Acquire) || worker.is_finished()) {
+                        std::thread::park_timeout(Duration::from_millis(100));
+                        if stopped.is_ok() {
+                            let now = done.load(Ordering::Relaxed);
+                            let call = (now != shown).then_some(progress).flatten();
                             shown = now;
-                            stopped = report(progress, now, total);
+                            stopped = report(call, now, total);
                             if stopped.is_err() {
                                 cancel.store(true, Ordering::Relaxed);
                             }
