@@ -241,12 +241,31 @@ pub struct Sub {
     /// submodel steps, in the parent's scope).
     pub input_bindings: Vec<Binding>,
     /// Whether the submodel is switched on initially (`sub x: M(...) off;`
-    /// declares it off).
+    /// declares it off). Always false for a phase.
     pub initially_on: bool,
     /// Doc lines.
     pub doc: Vec<String>,
     /// Where the instance name is declared.
     pub span: Span,
+    /// `phase x: M(...) step h limit n until c;`: an instantaneous phase, run to
+    /// its end by [`Stmt::Run`] and never stepped with its parent.
+    pub phase: Option<Phase>,
+}
+
+/// How an instantaneous phase runs (see the module documentation).
+///
+/// A phase's bindings, to params and inputs alike, are all in
+/// [`Sub::input_bindings`] (in the order written, evaluated in the parent with its
+/// current values at the start of each run); its [`Sub::param_bindings`] is empty.
+#[derive(Debug, Clone)]
+pub struct Phase {
+    /// The phase's own step (positive, finite).
+    pub step: f64,
+    /// The most steps one run may take (at least 1).
+    pub limit: u64,
+    /// The condition, in the parent's scope, checked after each of the phase's
+    /// steps: the run ends at the first step after which it holds.
+    pub until: Expr,
 }
 
 /// `name = expr` in a submodel instantiation.
@@ -322,6 +341,14 @@ pub enum Stmt {
     /// (param bindings re-applied, states to initial values, time to 0).
     Reset {
         /// The submodel.
+        sub: SubId,
+        /// Where the action is written.
+        span: Span,
+    },
+    /// σ action `run(name)`: the instantaneous phase `name` is run to its end
+    /// (see the module documentation).
+    Run {
+        /// The phase (a submodel with [`Sub::phase`]).
         sub: SubId,
         /// Where the action is written.
         span: Span,
@@ -417,6 +444,9 @@ pub enum Expr {
     SubEvent(SubId, EventId),
     /// `sub.on`.
     SubOn(SubId),
+    /// `sub.time`: a direct submodel's clock (for a phase, how long its last run
+    /// lasted in its own time).
+    SubTime(SubId),
     /// The model's time (`time`), at the start of the step.
     Time,
     /// The step (`dt`) of the current step; 0 outside a step.
