@@ -5,6 +5,8 @@
 
 use std::fmt::Write as _;
 
+mod phase;
+
 /// How large a random model is.
 #[derive(Debug, Clone, Copy)]
 pub struct Size {
@@ -49,7 +51,7 @@ struct Decls {
 /// holds instances of earlier ones, exercising params (free and derived),
 /// inputs, states, flags, preds, situations, events (and the logical outputs of
 /// submodels: flags, events, conditions), δ rules with every procedure,
-/// `otherwise`, blocks, σ rules, switching and reset. The same
+/// `otherwise`, blocks, σ rules, switching, reset and instantaneous phases. The same
 /// seed always gives the same text.
 pub fn random_file(seed: u64, size: Size) -> String {
     let mut g = Gen {
@@ -59,7 +61,7 @@ pub fn random_file(seed: u64, size: Size) -> String {
     let _ = writeln!(g.out, "// Random model, seed {seed}.");
     let mut models: Vec<Decls> = Vec::new();
     for i in 0..size.models.max(1) {
-        let d = g.model(i, size, &models);
+        let d = g.model(i, size, &models, seed);
         models.push(d);
     }
     g.out
@@ -85,7 +87,7 @@ impl Gen {
         }
     }
 
-    fn model(&mut self, index: usize, size: Size, earlier: &[Decls]) -> Decls {
+    fn model(&mut self, index: usize, size: Size, earlier: &[Decls], seed: u64) -> Decls {
         let mut d = Decls {
             name: format!("M{index}"),
             params: Vec::new(),
@@ -178,6 +180,7 @@ impl Gen {
         let e = self.logic(&d, earlier, 1);
         let _ = writeln!(body, "    output event {ev} = {e};");
         d.events.push(ev);
+        self.phase(&d, earlier, seed.wrapping_add(index as u64), &mut body);
         // Rules.
         let mut otherwise_done: Vec<String> = Vec::new();
         let mut mem_used = false;
@@ -424,6 +427,7 @@ mod tests {
                     Stmt::SetFlag { .. } => "set flag",
                     Stmt::Switch { .. } => "switch",
                     Stmt::Reset { .. } => "reset",
+                    Stmt::Run { .. } => "run",
                 };
                 seen.insert(format!("{what} guarded={guarded}"));
             }
@@ -457,6 +461,10 @@ mod tests {
                 for link in &m.subs {
                     seen.insert(format!("sub on={}", link.initially_on));
                 }
+                for p in &m.phases {
+                    seen.insert(format!("phase of {} bindings", p.binds.len().min(2)));
+                    terms(std::slice::from_ref(&p.until), &mut seen);
+                }
             }
         }
         let mut missing = Vec::new();
@@ -474,7 +482,8 @@ mod tests {
             want.push(format!("assign {p:?} guarded=false"));
         }
         want.push("otherwise \"expr\" guarded=false".into());
-        for w in ["set flag", "switch", "reset", "if"] {
+        want.extend(["phase of 1 bindings".into(), "phase of 2 bindings".into()]);
+        for w in ["set flag", "switch", "reset", "run", "if"] {
             want.push(format!("{w} guarded=true"));
         }
         want.push("if guarded=false".into());
