@@ -41,6 +41,34 @@
 //! advances only when the model steps (a switched-off submodel's clock
 //! stops).
 //!
+//! # Instantaneous phases
+//!
+//! A submodel declared `phase name: M(bindings) step h limit n until c;`
+//! ([`Sub::phase`]) is never stepped with its parent: it is off after every
+//! reset and cannot be switched. Its bindings (to params and inputs alike) are
+//! not applied at the parent's reset: the parent's reset resets it with its
+//! own defaults. The σ action `run(name)` ([`Stmt::Run`]), where it stands in
+//! the parent's rules:
+//!
+//! 1. evaluates every binding in the order written, in the parent with its
+//!    current values, and assigns it to the submodel's param or input;
+//! 2. resets the submodel (as `reset()` on it: its states to their initial
+//!    values, which may read the params and inputs just bound; its clock to 0;
+//!    its events initialised);
+//! 3. steps it with `dt = h` (each step the whole step above, its own
+//!    submodels and phases included), counting the steps, until `c`, evaluated
+//!    in the parent after each of its steps, holds: at least one step; if `c`
+//!    does not hold after `n` steps, the run stops the program with
+//!    `sit_runtime::phase_overrun(model, phase, time, n)` (the parent's model
+//!    name and `time`), which panics with a message naming them.
+//!
+//! The parent's time, `dt` and variables are untouched by the run; the rules
+//! after `run(name)` read the submodel's outputs at its end, and `name.time`
+//! ([`Expr::SubTime`]) how long it lasted in its own time (`k·h`, summed in
+//! floating point). A phase's events and `deriv` memories start afresh with
+//! each run (the reset). A phase's model may hold phases of its own, run by
+//! its rules within each of its steps.
+//!
 //! # Variables seen through `sit_runtime::Model`
 //!
 //! The list of a model's variables, in this order: its vars (declaration

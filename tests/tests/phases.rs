@@ -43,7 +43,7 @@ fn a_phase_runs_to_its_end_within_one_step() {
         // (0.1 added ten times is 0.9999999999999999, short of 1).
         let took = m.get("took").unwrap();
         let x = m.get("count.x").unwrap();
-        assert!(x >= 1.0 && x < 1.1 + 1e-12, "count.x = {x}");
+        assert!((1.0..1.1 + 1e-12).contains(&x), "count.x = {x}");
         assert_eq!(took, x, "the phase's clock is its duration");
         assert_eq!(m.time(), 0.75, "the parent's time advanced by one step");
     }
