@@ -44,6 +44,10 @@ fn main() {
         .replacen("\n}\n", "\n    y = 2 otherwise;\n}\n", 1);
     write_if_changed(&big, &text);
     files.push(big);
+    // An instantaneous phase whose end a param can put out of reach (`tests/phases.rs`).
+    let phase = random_dir.join("random_phase_limit.sit");
+    write_if_changed(&phase, PHASE_LIMIT);
+    files.push(phase);
     let mut registry = String::from(
         "/// A constructor of a compiled model.\n\
          pub type Constructor = fn() -> Box<dyn ::sit_runtime::Model>;\n\
@@ -111,6 +115,23 @@ fn main() {
     registry.push_str("    ]\n}\n");
     write_if_changed(&out.join("compiled.rs"), &(modules + &registry));
 }
+
+/// A phase that counts to `target` in steps of 0.1, at most 100 of them, run when the
+/// time reaches 0.5.
+const PHASE_LIMIT: &str = "\
+model Count {
+    output real x;
+    x = integral(1);
+}
+model PhaseLimit {
+    param target = 1;
+    output real took;
+    phase count: Count step 0.1 limit 100 until count.x >= target;
+    event go = time >= 0.5;
+    when go => run(count);
+    took = count.time;
+}
+";
 
 fn write_if_changed(path: &Path, text: &str) {
     sit_codegen::write_if_changed(path, text).expect("OUT_DIR is writable");

@@ -450,6 +450,19 @@ impl StepGen<'_, '_> {
                     },
                 }
             }
+            Stmt::Run { sub, .. } => {
+                let phase = lower::find_phase(&self.lowered.phases, *sub)
+                    .expect("the lowering gives every `run` its phase");
+                let run = crate::phase::run(self.g.plan, self.g.model, &self.g, phase, true);
+                match mask {
+                    None => quote!({ #run }),
+                    Some(g) => quote! {
+                        if #g {
+                            #run
+                        }
+                    },
+                }
+            }
         }
     }
 

@@ -385,6 +385,14 @@ impl BodyGen<'_, '_> {
                 out.extend(self.action_comment(*span, guard));
                 out.extend(self.reset_sub(&self.lowered.subs[*sub]));
             }
+            Stmt::Run { sub, span } => {
+                out.extend(self.action_comment(*span, guard));
+                let g = self.exprs(quote!(self));
+                let phase = lower::find_phase(&self.lowered.phases, *sub)
+                    .expect("the lowering gives every `run` its phase");
+                let run = crate::phase::run(self.plan, self.model, &g, phase, false);
+                out.push(syn::parse_quote!({ #run }));
+            }
         }
     }
 

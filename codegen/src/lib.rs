@@ -36,6 +36,7 @@ mod expr;
 mod format;
 mod items;
 mod names;
+mod phase;
 mod plan;
 mod provenance;
 mod table;

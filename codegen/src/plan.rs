@@ -212,6 +212,7 @@ pub(crate) fn model_exprs(m: &sit_parser::ir::Model) -> Vec<&Expr> {
     for s in &m.subs {
         out.extend(s.param_bindings.iter().map(|b| &b.value));
         out.extend(s.input_bindings.iter().map(|b| &b.value));
+        out.extend(s.phase.as_ref().map(|p| &p.until));
     }
     fn stmts<'e>(body: &'e [Stmt], out: &mut Vec<&'e Expr>) {
         for s in body {

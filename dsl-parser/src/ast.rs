@@ -124,7 +124,21 @@ pub enum Decl {
         bindings: Vec<(Name, Expr)>,
         /// Declared `off`.
         off: bool,
+        /// Declared with `phase` instead of `sub`: how it is run.
+        phase: Option<Box<PhaseSpec>>,
     },
+}
+
+/// What `phase name: Model(bindings) step h limit n until cond;` adds to a submodel
+/// declaration (see [`crate::ir::Phase`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhaseSpec {
+    /// The phase's own step, a positive number literal.
+    pub step: Expr,
+    /// The most steps, a positive whole number literal.
+    pub limit: Expr,
+    /// The condition, in the parent's scope, that ends the phase.
+    pub until: Expr,
 }
 
 /// A rule of a model body.
@@ -188,6 +202,13 @@ pub enum Action {
     Reset {
         /// The submodel.
         sub: Name,
+        /// The whole action.
+        span: Span,
+    },
+    /// `run(name)`: run the instantaneous phase `name` to its end.
+    Run {
+        /// The phase.
+        phase: Name,
         /// The whole action.
         span: Span,
     },

@@ -54,7 +54,8 @@
 //!   other stage rules, that do not assign a continuous state and whose target is
 //!   computed at every evaluation (it has a rule without guard or an `otherwise`
 //!   rule);
-//! - the **discrete part**: everything else, run once per step: σ actions, rules
+//! - the **discrete part**: everything else, run once per step: σ actions (a
+//!   phase's `run` among them: a phase runs once, in the discrete pass), rules
 //!   that jump a continuous state (`when impact { v = -e * v; }`), rules whose target
 //!   is assigned only under guards (it keeps its value between them), `deriv` and
 //!   `hysteresis`.
@@ -76,6 +77,33 @@
 //! `NAME_rk4_y0` and `NAME_rk4_k1` … `NAME_rk4_k4`. A submodel steps with its own
 //! method, before the parent's stages, so its outputs are frozen during them. The
 //! rewrite into plain rules is [`crate::lower::method`].
+//! # Instantaneous phases
+//!
+//! A submodel declared `phase name: M(bindings) step h limit n until c;`
+//! ([`Sub::phase`]) is never stepped with its parent: it is off after every
+//! reset and cannot be switched. Its bindings (to params and inputs alike) are
+//! not applied at the parent's reset: the parent's reset resets it with its
+//! own defaults. The σ action `run(name)` ([`Stmt::Run`]), where it stands in
+//! the parent's rules:
+//!
+//! 1. evaluates every binding in the order written, in the parent with its
+//!    current values, and assigns it to the submodel's param or input;
+//! 2. resets the submodel (as `reset()` on it: its states to their initial
+//!    values, which may read the params and inputs just bound; its clock to 0;
+//!    its events initialised);
+//! 3. steps it with `dt = h` (each step the whole step above, its own
+//!    submodels and phases included), counting the steps, until `c`, evaluated
+//!    in the parent after each of its steps, holds: at least one step; if `c`
+//!    does not hold after `n` steps, the run stops the program with
+//!    `sit_runtime::phase_overrun(model, phase, time, n)` (the parent's model
+//!    name and `time`), which panics with a message naming them.
+//!
+//! The parent's time, `dt` and variables are untouched by the run; the rules
+//! after `run(name)` read the submodel's outputs at its end, and `name.time`
+//! ([`Expr::SubTime`]) how long it lasted in its own time (`k·h`, summed in
+//! floating point). A phase's events and `deriv` memories start afresh with
+//! each run (the reset). A phase's model may hold phases of its own, run by
+//! its rules within each of its steps.
 //!
 //! # Variables seen through `sit_runtime::Model`
 //!
@@ -280,12 +308,31 @@ pub struct Sub {
     /// submodel steps, in the parent's scope).
     pub input_bindings: Vec<Binding>,
     /// Whether the submodel is switched on initially (`sub x: M(...) off;`
-    /// declares it off).
+    /// declares it off). Always false for a phase.
     pub initially_on: bool,
     /// Doc lines.
     pub doc: Vec<String>,
     /// Where the instance name is declared.
     pub span: Span,
+    /// `phase x: M(...) step h limit n until c;`: an instantaneous phase, run to
+    /// its end by [`Stmt::Run`] and never stepped with its parent.
+    pub phase: Option<Phase>,
+}
+
+/// How an instantaneous phase runs (see the module documentation).
+///
+/// A phase's bindings, to params and inputs alike, are all in
+/// [`Sub::input_bindings`] (in the order written, evaluated in the parent with its
+/// current values at the start of each run); its [`Sub::param_bindings`] is empty.
+#[derive(Debug, Clone)]
+pub struct Phase {
+    /// The phase's own step (positive, finite).
+    pub step: f64,
+    /// The most steps one run may take (at least 1).
+    pub limit: u64,
+    /// The condition, in the parent's scope, checked after each of the phase's
+    /// steps: the run ends at the first step after which it holds.
+    pub until: Expr,
 }
 
 /// `name = expr` in a submodel instantiation.
@@ -361,6 +408,14 @@ pub enum Stmt {
     /// (param bindings re-applied, states to initial values, time to 0).
     Reset {
         /// The submodel.
+        sub: SubId,
+        /// Where the action is written.
+        span: Span,
+    },
+    /// σ action `run(name)`: the instantaneous phase `name` is run to its end
+    /// (see the module documentation).
+    Run {
+        /// The phase (a submodel with [`Sub::phase`]).
         sub: SubId,
         /// Where the action is written.
         span: Span,
@@ -456,6 +511,9 @@ pub enum Expr {
     SubEvent(SubId, EventId),
     /// `sub.on`.
     SubOn(SubId),
+    /// `sub.time`: a direct submodel's clock (for a phase, how long its last run
+    /// lasted in its own time).
+    SubTime(SubId),
     /// The model's time (`time`), at the start of the step.
     Time,
     /// The step (`dt`) of the current step; 0 outside a step.

@@ -80,7 +80,16 @@ impl Printer<'_> {
                     self.expr(&b.value)
                 ));
             }
-            let off = if s.initially_on { "" } else { " off" };
+            let off = match &s.phase {
+                Some(ph) => format!(
+                    " phase step {:?} limit {} until {}",
+                    ph.step,
+                    ph.limit,
+                    self.expr(&ph.until)
+                ),
+                None if s.initially_on => String::new(),
+                None => " off".to_string(),
+            };
             let _ = writeln!(
                 self.out,
                 "  sub {}: {}({}){off}",
@@ -130,6 +139,10 @@ impl Printer<'_> {
                 Stmt::Reset { sub, span } => {
                     let n = &self.m.subs[*sub].name;
                     let _ = writeln!(self.out, "{pad}reset {n} (line {})", self.line(*span));
+                }
+                Stmt::Run { sub, span } => {
+                    let n = &self.m.subs[*sub].name;
+                    let _ = writeln!(self.out, "{pad}run {n} (line {})", self.line(*span));
                 }
             }
         }
@@ -182,6 +195,7 @@ impl Printer<'_> {
                 format!("{}.{}", m.subs[*s].name, sub_model(*s).events[*ev].name)
             }
             Expr::SubOn(s) => format!("{}.on", m.subs[*s].name),
+            Expr::SubTime(s) => format!("{}.time", m.subs[*s].name),
             Expr::Time => "time".into(),
             Expr::Dt => "dt".into(),
             Expr::Neg(a) => format!("-{}", self.expr(a)),

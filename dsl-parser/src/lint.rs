@@ -313,7 +313,8 @@ impl Cx<'_> {
                 Expr::SubVar(s, _)
                 | Expr::SubCond(s, _)
                 | Expr::SubEvent(s, _)
-                | Expr::SubOn(s) => {
+                | Expr::SubOn(s)
+                | Expr::SubTime(s) => {
                     if let Some(r) = subs.get_mut(*s) {
                         *r = true;
                     }
@@ -334,6 +335,9 @@ impl Cx<'_> {
             for b in s.param_bindings.iter().chain(&s.input_bindings) {
                 mark(&b.value, None);
             }
+            if let Some(ph) = &s.phase {
+                mark(&ph.until, None);
+            }
         }
         let mut todo: Vec<&Stmt> = m.body.iter().collect();
         while let Some(s) = todo.pop() {
@@ -347,7 +351,10 @@ impl Cx<'_> {
                         mark(e, Some(a.target));
                     }
                 }
-                Stmt::SetFlag { .. } | Stmt::Switch { .. } | Stmt::Reset { .. } => {}
+                Stmt::SetFlag { .. }
+                | Stmt::Switch { .. }
+                | Stmt::Reset { .. }
+                | Stmt::Run { .. } => {}
             }
         }
         let observe = "mark it `output` if it is there to be observed";

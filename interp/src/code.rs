@@ -185,6 +185,27 @@ pub(crate) enum Stmt {
     },
     /// `reset(sub)`: reset the node with this index.
     Reset(usize),
+    /// `run(phase)`: run phase number `.0` of this node's [`Node::phases`].
+    Run(usize),
+}
+
+/// An instantaneous phase of a node (see `sit_parser::lower::PhaseLink`).
+#[derive(Debug)]
+pub(crate) struct PhaseCode {
+    /// The phase's node.
+    pub node: usize,
+    /// Its bindings, evaluated in the parent at the start of each run.
+    pub binds: Vec<Init>,
+    /// Its own step.
+    pub step: f64,
+    /// The most steps of one run.
+    pub limit: u64,
+    /// The end condition, in the parent.
+    pub until: LogicFn,
+    /// The parent's model name and the phase's name, for the run-time error.
+    pub model: String,
+    /// See `model`.
+    pub name: String,
 }
 
 /// An assignment of a value to a slot (initial values, defaults, bindings).
@@ -244,6 +265,8 @@ pub(crate) struct Node {
     pub fired: std::ops::Range<usize>,
     /// Indices of the `deriv` memories.
     pub mems: std::ops::Range<usize>,
+    /// The instantaneous phases, in declaration order.
+    pub phases: Vec<PhaseCode>,
 }
 
 /// How a variable of the public list is read.

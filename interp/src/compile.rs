@@ -6,7 +6,7 @@
 //! each of its nodes.
 
 use crate::code::{
-    Code, EventCode, Init, Logic, Node, Num, Read, Site, Stmt, SubNode, Update, VarEntry,
+    Code, EventCode, Init, Logic, Node, Num, PhaseCode, Read, Site, Stmt, SubNode, Update, VarEntry,
 };
 use crate::{InterpError, SiteKind};
 use sit_parser::Span;
@@ -279,7 +279,29 @@ impl Compiler<'_> {
                 })
             })
             .collect::<Result<_, InterpError>>()?;
+        let mut phases = Vec::with_capacity(m.phases.len());
+        for p in &m.phases {
+            let child = *get(&l.subs, p.sub, "submodel")?;
+            let binds = p
+                .binds
+                .iter()
+                .map(|b| {
+                    let site = self.site(self.name(child, b.var)?, SiteKind::Binding, b.span);
+                    self.init(n, child, b, site)
+                })
+                .collect::<Result<_, InterpError>>()?;
+            phases.push(PhaseCode {
+                node: child,
+                binds,
+                step: p.step,
+                limit: p.limit,
+                until: self.logic(n, &p.until)?.compile(),
+                model: self.model(n).name.clone(),
+                name: p.name.clone(),
+            });
+        }
         Ok(Node {
+            phases,
             time: l.time,
             dt: l.dt,
             subs,
@@ -353,6 +375,11 @@ impl Compiler<'_> {
                     value: *on,
                 },
                 lower::Stmt::Reset { sub, .. } => Stmt::Reset(*get(&l.subs, *sub, "submodel")?),
+                lower::Stmt::Run { sub, .. } => {
+                    Stmt::Run(m.phases.iter().position(|p| p.sub == *sub).ok_or_else(|| {
+                        malformed(format!("`run` of submodel {sub}, not a phase"))
+                    })?)
+                }
             });
         }
         Ok(out.into_boxed_slice())

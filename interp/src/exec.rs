@@ -26,6 +26,10 @@ impl Resets for Machine {
     fn reset(&self, node: usize, check: bool) -> &[Op] {
         &self.programs.resets[node][usize::from(check)]
     }
+
+    fn phase(&self, id: usize) -> &crate::lower::PhaseProgram {
+        &self.programs.phases[id]
+    }
 }
 
 impl Machine {

@@ -35,6 +35,30 @@ pub(crate) struct Programs {
     pub reals: usize,
     /// Number of flag slots: the model's, then the temporaries.
     pub flags: usize,
+    /// The instantaneous phases of every node, in node order (see [`Op::Phase`]).
+    pub phases: Vec<PhaseProgram>,
+}
+
+/// The programs of one instantaneous phase, run by [`Op::Phase`]: `enter` once (the
+/// bindings and the reset of the phase's node), then `step` (a step of the phase's
+/// node with the phase's own `dt`, then its end condition into flag slot `done`)
+/// until `done` holds or `limit` steps were taken.
+#[derive(Debug)]
+pub(crate) struct PhaseProgram {
+    /// The bindings and the reset.
+    pub enter: Pair,
+    /// One step and the end condition.
+    pub step: Pair,
+    /// The flag slot of the end condition, after `step` (unchecked, checked).
+    pub done: [Slot; 2],
+    /// The most steps of one run.
+    pub limit: u64,
+    /// The real slot of the parent's time (for the run-time error).
+    pub time: Slot,
+    /// The parent's model name (for the run-time error).
+    pub model: String,
+    /// The phase's name (for the run-time error).
+    pub name: String,
 }
 
 /// Lowers every program of `code`; `None` if a slot or site index does not fit a
@@ -61,7 +85,7 @@ pub(crate) fn lower(code: &Code) -> Option<Programs> {
         }
     }
     let temp_base = code.reals.checked_add(consts.values.len())?;
-    let (step, fired, resets, construct, temps) = lower_all(code, &mut consts, temp_base)?;
+    let (step, fired, resets, construct, temps, phases) = lower_all(code, &mut consts, temp_base)?;
     let reals = temp_base.checked_add(temps.0 + 1)?;
     let flags = code.flags.checked_add(temps.1)?;
     Slot::try_from(reals.max(flags)).ok()?;
@@ -73,12 +97,20 @@ pub(crate) fn lower(code: &Code) -> Option<Programs> {
         consts: consts.values,
         reals,
         flags,
+        phases,
     })
 }
 
-/// The step, the live `otherwise` flags, the resets, construction, and the most
-/// real and flag temporaries used.
-type Lowered = (Pair, Box<[usize]>, Vec<Pair>, Box<[Op]>, (usize, usize));
+/// The step, the live `otherwise` flags, the resets, construction, the most real and
+/// flag temporaries used, and the phases.
+type Lowered = (
+    Pair,
+    Box<[usize]>,
+    Vec<Pair>,
+    Box<[Op]>,
+    (usize, usize),
+    Vec<PhaseProgram>,
+);
 
 fn lower_all(code: &Code, consts: &mut Consts, temp_base: usize) -> Option<Lowered> {
     let mut max = (0, 0);
@@ -111,7 +143,47 @@ fn lower_all(code: &Code, consts: &mut Consts, temp_base: usize) -> Option<Lower
     });
     max = (max.0.max(l.temps.1), max.1.max(l.flag_temps.1));
     let construct = l.finish()?;
-    Some((step, fired, resets, construct, max))
+    let mut phases = Vec::new();
+    for (n, node) in code.nodes.iter().enumerate() {
+        for p in &node.phases {
+            let mut enter = [Box::default(), Box::default()];
+            let mut step = [Box::default(), Box::default()];
+            let mut done = [0; 2];
+            for check in [false, true] {
+                let c = usize::from(check);
+                let mut l = Lowerer::new(code, &mut *consts, temp_base, check);
+                for b in &p.binds {
+                    l.init(b);
+                }
+                let sub = l.slot(p.node);
+                l.call_reset(sub);
+                max = (max.0.max(l.temps.1), max.1.max(l.flag_temps.1));
+                enter[c] = l.finish()?;
+                let mut l = Lowerer::new(code, &mut *consts, temp_base, check);
+                let h = l.constant(p.step);
+                l.dt_override = Some(h);
+                l.step(p.node);
+                done[c] = l.flag_value(&p.until.0);
+                // The `otherwise` flags of the phase's nodes, false for its next step.
+                for f in std::mem::take(&mut l.fired) {
+                    let d = l.slot(f);
+                    l.emit(Op::SetFlag { d, v: false });
+                }
+                max = (max.0.max(l.temps.1), max.1.max(l.flag_temps.1));
+                step[c] = l.finish()?;
+            }
+            phases.push(PhaseProgram {
+                enter,
+                step,
+                done,
+                limit: p.limit,
+                time: Slot::try_from(code.nodes[n].time).ok()?,
+                model: p.model.clone(),
+                name: p.name.clone(),
+            });
+        }
+    }
+    Some((step, fired, resets, construct, max, phases))
 }
 
 /// What the passes share: the literals met so far (by bit pattern, with their slot),
@@ -151,6 +223,10 @@ struct Lowerer<'c> {
     last_read: HashMap<usize, usize>,
     /// The `otherwise` flags of the nodes stepped so far that an `otherwise` reads.
     fired: Vec<usize>,
+    /// The node whose body is being lowered.
+    node: usize,
+    /// The slot of `dt` when it is not the root's: a phase's own step.
+    dt_override: Option<Slot>,
 }
 
 /// A jump target, before it is placed.
@@ -174,6 +250,8 @@ impl<'c> Lowerer<'c> {
             counter: 0,
             last_read: HashMap::new(),
             fired: Vec::new(),
+            node: 0,
+            dt_override: None,
         }
     }
 
@@ -296,9 +374,11 @@ impl<'c> Lowerer<'c> {
         let mut live: Vec<usize> = self.last_read.keys().copied().collect();
         live.sort_unstable();
         self.fired.extend(live);
+        self.node = n;
         self.stmts(&node.body);
-        // The root's time is advanced by `exec::step`, after the program.
-        if n != 0 && self.is_read(node.time) {
+        // The root's time is advanced by `exec::step`, after the program. A node with
+        // phases keeps its time for their run-time error.
+        if n != 0 && (self.is_read(node.time) || !node.phases.is_empty()) {
             let d = self.slot(node.time);
             let b = self.dt();
             self.put(Op::AddSS { d, a: d, b }, d);
@@ -439,6 +519,17 @@ impl<'c> Lowerer<'c> {
             Stmt::Reset(node) => {
                 let node = self.slot(*node);
                 self.call_reset(node);
+            }
+            Stmt::Run(phase) => {
+                let before: usize = self.code.nodes[..self.node]
+                    .iter()
+                    .map(|n| n.phases.len())
+                    .sum();
+                let id = self.slot(before + phase);
+                let check = self.check;
+                self.emit(Op::Phase { id, check });
+                // Any slot may change.
+                self.held = None;
             }
         }
     }
@@ -662,7 +753,10 @@ impl<'c> Lowerer<'c> {
     /// The slot of the step's `dt`: the root's (`exec::step` stores it there before
     /// the program runs).
     fn dt(&mut self) -> Slot {
-        self.slot(self.code.nodes[0].dt)
+        match self.dt_override {
+            Some(h) => h,
+            None => self.slot(self.code.nodes[0].dt),
+        }
     }
 
     /// The slot that receives intermediate results nobody reads.
@@ -755,7 +849,7 @@ fn last_reads(body: &[Stmt], counter: &mut usize, out: &mut HashMap<usize, usize
                 last_reads(std::slice::from_ref(assign), counter, out);
             }
             Stmt::If { then, .. } => last_reads(then, counter, out),
-            Stmt::Assign { .. } | Stmt::SetFlag { .. } | Stmt::Reset(_) => {}
+            Stmt::Assign { .. } | Stmt::SetFlag { .. } | Stmt::Reset(_) | Stmt::Run(_) => {}
         }
     }
 }

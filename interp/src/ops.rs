@@ -115,6 +115,8 @@ pub(crate) enum Op {
     ResetDerivs { start: Slot, end: Slot },
     /// Runs the reset program of node `node` (its checked one if `check`).
     Reset { node: Slot, check: bool },
+    /// Runs instantaneous phase `id` to its end (its checked programs if `check`).
+    Phase { id: Slot, check: bool },
     /// Jumps to `t`.
     Jump { t: Slot },
     /// Jumps to `t` if `f[a]`.
@@ -248,10 +250,14 @@ pub(crate) struct Regs<'s> {
     pub m: &'s mut [Deriv],
 }
 
-/// The reset programs of every node, unchecked and checked (for [`Op::Reset`]).
+/// The reset programs of every node, unchecked and checked (for [`Op::Reset`]), and the
+/// programs of the phases (for [`Op::Phase`]).
 pub(crate) trait Resets {
     /// The reset program of `node`.
     fn reset(&self, node: usize, check: bool) -> &[Op];
+
+    /// The programs of phase `id`.
+    fn phase(&self, id: usize) -> &crate::lower::PhaseProgram;
 }
 
 /// Runs `ops` from the first operation to the end.
@@ -280,6 +286,32 @@ pub(crate) fn run(ops: &[Op], s: &mut Regs<'_>, resets: &impl Resets) -> Result<
                     m: &mut *s.m,
                 };
                 run(resets.reset(node as usize, check), &mut inner, resets)?;
+            }
+            Op::Phase { id, check } => {
+                let p = resets.phase(id as usize);
+                let c = usize::from(check);
+                let mut inner = Regs {
+                    r: &mut *s.r,
+                    f: &mut *s.f,
+                    m: &mut *s.m,
+                };
+                run(&p.enter[c], &mut inner, resets)?;
+                let mut steps: u64 = 0;
+                loop {
+                    run(&p.step[c], &mut inner, resets)?;
+                    steps += 1;
+                    if inner.f[p.done[c] as usize] {
+                        break;
+                    }
+                    if steps == p.limit {
+                        sit_runtime::phase_overrun(
+                            &p.model,
+                            &p.name,
+                            inner.r[p.time as usize],
+                            steps,
+                        );
+                    }
+                }
             }
             // `fast` runs every other operation.
             _ => {}
@@ -438,7 +470,11 @@ fn fast<'o>(
                 f!(d) = rising(f!(a), &mut p);
                 f!(prev) = p;
             }
-            Op::Call(_) | Op::ClearFlags { .. } | Op::ResetDerivs { .. } | Op::Reset { .. } => {
+            Op::Call(_)
+            | Op::ClearFlags { .. }
+            | Op::ResetDerivs { .. }
+            | Op::Reset { .. }
+            | Op::Phase { .. } => {
                 break Ok(Some(op));
             }
             Op::Jump { t } => pc = t as usize,

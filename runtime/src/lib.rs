@@ -33,6 +33,7 @@ extern crate std;
 
 pub mod math;
 pub mod model;
+mod phase;
 pub mod procedures;
 pub mod signal;
 #[cfg(feature = "parallel")]
@@ -43,6 +44,7 @@ pub mod trace;
 pub use model::{
     Model, SetError, ValueType, Var, VarInfo, VarKind, Variables, from_logical, logical,
 };
+pub use phase::phase_overrun;
 pub use procedures::{
     Deriv, deadzone, hysteresis, integral, integral_limited, lag, limit, relay, rising,
 };

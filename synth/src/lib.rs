@@ -5,6 +5,8 @@
 
 use std::fmt::Write as _;
 
+mod phase;
+
 /// How large a random model is.
 #[derive(Debug, Clone, Copy)]
 pub struct Size {
@@ -49,8 +51,9 @@ struct Decls {
 /// holds instances of earlier ones, exercising params (free and derived),
 /// inputs, states, flags, preds, situations, events (and the logical outputs of
 /// submodels: flags, events, conditions), δ rules with every procedure,
-/// `otherwise`, blocks, σ rules, switching and reset, integrated by `euler` or
-/// (where the rules split for it) `rk4`. The same seed always gives the same text.
+/// `otherwise`, blocks, σ rules, switching, reset and instantaneous phases,
+/// integrated by `euler` or (where the rules split for it) `rk4`. The same seed always
+/// gives the same text.
 pub fn random_file(seed: u64, size: Size) -> String {
     let mut g = Gen {
         rng: fastrand::Rng::with_seed(seed),
@@ -59,7 +62,7 @@ pub fn random_file(seed: u64, size: Size) -> String {
     let _ = writeln!(g.out, "// Random model, seed {seed}.");
     let mut models: Vec<Decls> = Vec::new();
     for i in 0..size.models.max(1) {
-        let d = g.model(i, size, &models);
+        let d = g.model(i, size, &models, seed);
         models.push(d);
     }
     with_methods(seed, g.out, models.len())
@@ -106,7 +109,7 @@ impl Gen {
         }
     }
 
-    fn model(&mut self, index: usize, size: Size, earlier: &[Decls]) -> Decls {
+    fn model(&mut self, index: usize, size: Size, earlier: &[Decls], seed: u64) -> Decls {
         let mut d = Decls {
             name: format!("M{index}"),
             params: Vec::new(),
@@ -199,6 +202,7 @@ impl Gen {
         let e = self.logic(&d, earlier, 1);
         let _ = writeln!(body, "    output event {ev} = {e};");
         d.events.push(ev);
+        self.phase(&d, earlier, seed.wrapping_add(index as u64), &mut body);
         // Rules.
         let mut otherwise_done: Vec<String> = Vec::new();
         let mut mem_used = false;
@@ -445,6 +449,7 @@ mod tests {
                     Stmt::SetFlag { .. } => "set flag",
                     Stmt::Switch { .. } => "switch",
                     Stmt::Reset { .. } => "reset",
+                    Stmt::Run { .. } => "run",
                 };
                 seen.insert(format!("{what} guarded={guarded}"));
             }
@@ -482,6 +487,10 @@ mod tests {
                 for link in &m.subs {
                     seen.insert(format!("sub on={}", link.initially_on));
                 }
+                for p in &m.phases {
+                    seen.insert(format!("phase of {} bindings", p.binds.len().min(2)));
+                    terms(std::slice::from_ref(&p.until), &mut seen);
+                }
             }
         }
         let mut missing = Vec::new();
@@ -499,7 +508,8 @@ mod tests {
             want.push(format!("assign {p:?} guarded=false"));
         }
         want.push("otherwise \"expr\" guarded=false".into());
-        for w in ["set flag", "switch", "reset", "if"] {
+        want.extend(["phase of 1 bindings".into(), "phase of 2 bindings".into()]);
+        for w in ["set flag", "switch", "reset", "run", "if"] {
             want.push(format!("{w} guarded=true"));
         }
         want.push("if guarded=false".into());

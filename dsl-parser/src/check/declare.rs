@@ -20,6 +20,8 @@ pub(super) struct SubDecl {
     pub doc: Vec<String>,
     /// `input = value` and `param = value` bindings.
     pub bindings: Vec<(Name, ast::Expr)>,
+    /// Declared as a `phase`.
+    pub phase: Option<Box<ast::PhaseSpec>>,
 }
 
 /// What pass 1 learns of a model: its names and their kinds.
@@ -181,6 +183,7 @@ pub(super) fn declare(m: &ast::Model, diags: &mut Vec<Diagnostic>) -> Table {
                 model,
                 bindings,
                 off,
+                phase,
             } => {
                 t.names.insert(name.text.clone(), Sym::Sub(t.subs.len()));
                 t.subs.push(SubDecl {
@@ -189,6 +192,7 @@ pub(super) fn declare(m: &ast::Model, diags: &mut Vec<Diagnostic>) -> Table {
                     off: *off,
                     doc: doc.clone(),
                     bindings: bindings.clone(),
+                    phase: phase.clone(),
                 });
             }
         }

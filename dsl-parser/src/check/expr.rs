@@ -302,6 +302,9 @@ impl Lowerer<'_> {
         if member.text == "on" {
             return (Expr::SubOn(s), Ty::Flag);
         }
+        if member.text == "time" {
+            return (Expr::SubTime(s), Ty::Real);
+        }
         let Some(child) = self.sub_models[self.this][s] else {
             return bad; // unknown model already reported
         };

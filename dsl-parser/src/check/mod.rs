@@ -17,6 +17,7 @@ mod declare;
 mod expr;
 mod lower;
 mod order;
+mod phase;
 mod rules;
 mod slips;
 mod subs;
@@ -209,7 +210,12 @@ pub fn check(
             let Some(cm) = order.get(sub.model).and_then(|&c| lowered[c].as_ref()) else {
                 continue;
             };
-            for b in &sub.param_bindings {
+            // A phase binds params at each run, with its inputs.
+            let at_run: &[Binding] = match sub.phase {
+                Some(_) => &sub.input_bindings,
+                None => &[],
+            };
+            for b in sub.param_bindings.iter().chain(at_run) {
                 if let VarKind::Param { derived: true } = cm.vars[b.var].kind {
                     diags.push(
                         Diagnostic::error(

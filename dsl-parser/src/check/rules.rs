@@ -157,6 +157,7 @@ impl Lowerer<'_> {
 
     pub(super) fn action(&mut self, a: &ast::Action) -> Option<Stmt> {
         match a {
+            ast::Action::Run { phase, span } => self.run_action(phase, *span),
             ast::Action::Reset { sub, span } => match self.t().names.get(&sub.text).copied() {
                 Some(Sym::Sub(s)) => Some(Stmt::Reset {
                     sub: s,
@@ -184,6 +185,9 @@ impl Lowerer<'_> {
                 if path.len() == 2 {
                     match sym {
                         Some(Sym::Sub(s)) if path[1].text == "on" => {
+                            if self.switch_of_phase(s, *span) {
+                                return None;
+                            }
                             return Some(Stmt::Switch {
                                 sub: s,
                                 on: *value,

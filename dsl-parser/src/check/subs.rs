@@ -83,6 +83,15 @@ impl Lowerer<'_> {
                             ),
                         );
                     }
+                    VarKind::Param { .. } if decl.phase.is_some() => {
+                        // A phase's params are bound at each run, from any value.
+                        let value = self.expr(be, Ty::Real, Ctx::Rule);
+                        input_bindings.push(Binding {
+                            var: v,
+                            value,
+                            span: bn.span.to(be.span),
+                        });
+                    }
                     VarKind::Param { .. } => {
                         let value = self.expr(be, Ty::Real, Ctx::Param);
                         param_bindings.push(Binding {
@@ -103,14 +112,16 @@ impl Lowerer<'_> {
             }
             // Derived params of the child cannot be bound: decided after
             // the child is lowered, in `finish`.
+            let phase = decl.phase.as_deref().map(|spec| self.phase(spec));
             out.push(Sub {
                 name: name.text.clone(),
                 model: self.new_index[&child],
                 param_bindings,
                 input_bindings,
-                initially_on: !off,
+                initially_on: !off && phase.is_none(),
                 doc: doc.clone(),
                 span: name.span,
+                phase,
             });
             // Unbound inputs without a default.
             let child_vars = &self.tables[child].vars;

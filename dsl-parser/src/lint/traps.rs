@@ -336,6 +336,7 @@ fn leaf_span(stmt: &Stmt) -> Span {
         Stmt::SetFlag { span, .. }
         | Stmt::Switch { span, .. }
         | Stmt::Reset { span, .. }
+        | Stmt::Run { span, .. }
         | Stmt::If { span, .. } => *span,
     }
 }

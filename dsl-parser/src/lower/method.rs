@@ -492,7 +492,11 @@ impl Stage<'_> {
                     span: *span,
                 })
             }
-            Stmt::SetFlag { .. } | Stmt::Switch { .. } | Stmt::Reset { .. } => None,
+            // σ actions, a phase's run among them, belong to the discrete pass (a
+            // phase's outputs, like a submodel's, stay frozen during the stages).
+            Stmt::SetFlag { .. } | Stmt::Switch { .. } | Stmt::Reset { .. } | Stmt::Run { .. } => {
+                None
+            }
         }
     }
 

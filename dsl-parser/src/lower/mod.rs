@@ -24,12 +24,14 @@
 
 mod fired;
 pub mod method;
+mod phase;
 mod term;
 #[cfg(test)]
 mod tests;
 mod vars;
 
 pub use method::expand as expand_methods;
+pub use phase::{PhaseLink, find as find_phase};
 pub use term::{Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term};
 pub use vars::{Access, Entry, Item, variables};
 
@@ -55,6 +57,8 @@ pub struct Model {
     pub flags: Vec<FlagUse>,
     /// The rules of `step`, in textual order.
     pub body: Vec<Stmt>,
+    /// The instantaneous phases, in declaration order (see [`PhaseLink`]).
+    pub phases: Vec<PhaseLink>,
 }
 
 /// `var = value` in the instance where the code runs (a default, an initial value), or
@@ -160,6 +164,13 @@ pub enum Stmt {
     /// σ: reset a submodel (its [`SubLink::params`], then its reset).
     Reset {
         /// The submodel.
+        sub: SubId,
+        /// The action.
+        span: Span,
+    },
+    /// σ: run an instantaneous phase to its end (see [`PhaseLink`]).
+    Run {
+        /// The phase's submodel.
         sub: SubId,
         /// The action.
         span: Span,
@@ -293,6 +304,7 @@ pub fn model(program: &Program, id: ModelId, reads: Reads) -> Result<Model, Lowe
         });
     }
     let mut subs = Vec::with_capacity(m.subs.len());
+    let mut phases = Vec::new();
     for (s, sub) in m.subs.iter().enumerate() {
         let child = get(&program.models, sub.model, "model")?;
         let mut bind = |bs: &[ir::Binding]| -> Result<Vec<Init>, LowerError> {
@@ -313,12 +325,26 @@ pub fn model(program: &Program, id: ModelId, reads: Reads) -> Result<Model, Lowe
                 })
                 .collect()
         };
+        let params = bind(&sub.param_bindings)?;
+        let mut inputs = bind(&sub.input_bindings)?;
+        if let Some(ph) = &sub.phase {
+            phases.push(PhaseLink {
+                sub: s,
+                model: sub.model,
+                name: sub.name.clone(),
+                binds: std::mem::take(&mut inputs),
+                step: ph.step,
+                limit: ph.limit,
+                until: lw.term(id, &ph.until)?,
+                span: sub.span,
+            });
+        }
         subs.push(SubLink {
             sub: s,
             model: sub.model,
-            params: bind(&sub.param_bindings)?,
-            inputs: bind(&sub.input_bindings)?,
-            initially_on: sub.initially_on,
+            params,
+            inputs,
+            initially_on: sub.initially_on && sub.phase.is_none(),
             span: sub.span,
         });
     }
@@ -364,6 +390,7 @@ pub fn model(program: &Program, id: ModelId, reads: Reads) -> Result<Model, Lowe
         inits,
         flags,
         body,
+        phases,
     })
 }
 
@@ -434,6 +461,18 @@ impl Rules<'_, '_> {
             ir::Stmt::Reset { sub, span } => {
                 get(&self.m.subs, *sub, "submodel")?;
                 Stmt::Reset {
+                    sub: *sub,
+                    span: *span,
+                }
+            }
+            ir::Stmt::Run { sub, span } => {
+                if get(&self.m.subs, *sub, "submodel")?.phase.is_none() {
+                    return Err(LowerError::Malformed(format!(
+                        "`run` of `{}`, which is not a phase",
+                        self.m.subs[*sub].name
+                    )));
+                }
+                Stmt::Run {
                     sub: *sub,
                     span: *span,
                 }

@@ -239,6 +239,7 @@ impl<'p> Lowerer<'p> {
                 get(&m.subs, *s, "submodel")?;
                 Term::Read(place(path, Slot::On(*s)))
             }
+            E::SubTime(s) => self.sub(model, path, *s, &E::Time, d)?,
             E::SubVar(s, x) => self.sub(model, path, *s, &E::Var(*x), d)?,
             E::SubCond(s, x) => self.sub(model, path, *s, &E::Cond(*x), d)?,
             E::SubEvent(s, x) => self.sub(model, path, *s, &E::Event(*x), d)?,

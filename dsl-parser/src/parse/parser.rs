@@ -401,6 +401,10 @@ impl<'a> Parser<'a> {
                 m.methods.push(self.method_decl()?);
                 Ok(())
             }
+            "phase" if self.peek_at(1).tok == Tok::Ident => {
+                m.decls.push(self.phase_decl(doc)?);
+                Ok(())
+            }
             "when" => {
                 m.rules.push(self.when_rule(first)?);
                 Ok(())
@@ -552,6 +556,55 @@ impl<'a> Parser<'a> {
             model,
             bindings,
             off,
+            phase: None,
+        })
+    }
+
+    /// `phase_decl = "phase" name ":" name ("(" (binding ("," binding)* ","?)? ")")?
+    /// "step" expr "limit" expr "until" expr ";"` (`phase`, `step`, `limit` and `until`
+    /// are words only here).
+    fn phase_decl(&mut self, doc: Vec<String>) -> Parsed<Decl> {
+        self.bump();
+        let name = self.name()?;
+        self.expect_punct(":", &["`:`"])?;
+        let model = self.name()?;
+        let mut bindings = Vec::new();
+        if self.eat_punct("(") {
+            while !self.eat_punct(")") {
+                let n = self.name()?;
+                self.expect_punct("=", &["`=`"])?;
+                let e = self.expr(&["`)`", "`,`"])?;
+                bindings.push((n, e));
+                if !self.at_punct(")") {
+                    self.expect_punct(",", &["`)`", "`,`"])?;
+                }
+            }
+        }
+        if !self.eat_kw("step") {
+            let expected: &[&str] = if bindings.is_empty() {
+                &["`(`", "`step`"]
+            } else {
+                &["`step`"]
+            };
+            return Err(self.error(expected));
+        }
+        let step = self.expr(&["`limit`"])?;
+        if !self.eat_kw("limit") {
+            return Err(self.error(&["`limit`"]));
+        }
+        let limit = self.expr(&["`until`"])?;
+        if !self.eat_kw("until") {
+            return Err(self.error(&["`until`"]));
+        }
+        let until = self.expr(&["`;`"])?;
+        self.expect_punct(";", &["`;`"])?;
+        Ok(Decl::Sub {
+            doc,
+            name,
+            model,
+            bindings,
+            off: true,
+            phase: Some(Box::new(PhaseSpec { step, limit, until })),
         })
     }
 
@@ -677,7 +730,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// `action = "reset" "(" name ")" | "!" path | path`.
+    /// `action = "reset" "(" name ")" | "run" "(" name ")" | "!" path | path`.
     fn action(&mut self) -> Parsed<Action> {
         let first = self.peek();
         if self.at_kw("reset") && self.peek_at(1).tok == Tok::Punct("(") {
@@ -687,6 +740,16 @@ impl<'a> Parser<'a> {
             let end = self.expect_punct(")", &["`)`"])?;
             return Ok(Action::Reset {
                 sub,
+                span: Span::new(self.file, first.start, end.end),
+            });
+        }
+        if self.at_kw("run") && self.peek_at(1).tok == Tok::Punct("(") {
+            self.bump();
+            self.bump();
+            let phase = self.name()?;
+            let end = self.expect_punct(")", &["`)`"])?;
+            return Ok(Action::Run {
+                phase,
                 span: Span::new(self.file, first.start, end.end),
             });
         }
