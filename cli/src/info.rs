@@ -104,7 +104,7 @@ impl Written {
                             .values
                             .insert(name.span, one_line(sources.text(v.span)));
                     }
-                    Decl::Var { value: None, .. } => {}
+                    Decl::Var { value: None, .. } | Decl::Mode { .. } => {}
                     Decl::Sub { name, bindings, .. } => {
                         let list = bindings
                             .iter()
@@ -188,6 +188,21 @@ impl Describer<'_> {
         }
         for e in &m.events {
             variables.push(self.variable(&e.name, "event", Ty::Flag, e.output, "", &e.doc, e.span));
+        }
+        for md in &m.modes {
+            // The value is the index of the state; the initial state is the first.
+            let states = md.states.join(" | ");
+            let mut v = self.variable(
+                &md.name,
+                "mode",
+                Ty::Real,
+                md.output,
+                &states,
+                &md.doc,
+                md.span,
+            );
+            v.ty = "mode";
+            variables.push(v);
         }
         let submodels = m
             .subs

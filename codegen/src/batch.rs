@@ -109,6 +109,25 @@ pub(crate) fn batch_items(
         let prev = (ident(&names.event_prev[e]), array(quote!(bool)));
         fields.push((prev.0, prev.1, false, doc, false));
     }
+    for (k, mode) in m.modes.iter().enumerate() {
+        let mty = ident(&names.mode_types[k]);
+        let doc = format!("The mode `{}` of every lane.", mode.name);
+        fields.push((
+            ident(&names.modes[k]),
+            array(quote!(#mty)),
+            true,
+            doc,
+            false,
+        ));
+        if lowered.modes[k].snapshot {
+            let doc = format!(
+                "State of `{}` at the start of the step, per lane.",
+                mode.name
+            );
+            let f = ident(&names.mode_starts[k]);
+            fields.push((f, array(quote!(#mty)), false, doc, false));
+        }
+    }
     for k in &names.mems {
         let doc = "Memory of a `deriv` rule, per lane.".to_string();
         let elem = array(quote!(::sit_runtime::Deriv));
@@ -327,6 +346,13 @@ impl StepGen<'_, '_> {
                 self.#v[i] = ::sit_runtime::rising(#cond, &mut self.#p[i]);
             });
         }
+        for md in low.modes.iter().filter(|md| md.snapshot) {
+            let (f, s) = (
+                ident(&names.modes[md.mode]),
+                ident(&names.mode_starts[md.mode]),
+            );
+            out.push(quote!(self.#s[i] = self.#f[i];));
+        }
         for (k, flag) in low.flags.iter().enumerate() {
             let f = fired_ident(k);
             out.push(match flag {
@@ -432,6 +458,14 @@ impl StepGen<'_, '_> {
             Stmt::Switch { sub, on, .. } => {
                 let f = ident(&names.sub_on[*sub]);
                 Self::set_flag(quote!(self.#f[i]), *on, mask)
+            }
+            Stmt::SetMode { mode, state, .. } => {
+                let f = ident(&names.modes[*mode]);
+                let v = crate::modes::variant(self.g.plan, self.g.model, *mode, *state);
+                match mask {
+                    None => quote!(self.#f[i] = #v;),
+                    Some(g) => quote!(self.#f[i] = if #g { #v } else { self.#f[i] };),
+                }
             }
             Stmt::Reset { sub, .. } => {
                 let link = &self.lowered.subs[*sub];

@@ -121,7 +121,8 @@ impl Provenance<'_> {
             Stmt::If { span, .. }
             | Stmt::SetFlag { span, .. }
             | Stmt::Switch { span, .. }
-            | Stmt::Reset { span, .. } => self.line_note(*span),
+            | Stmt::Reset { span, .. }
+            | Stmt::SetMode { span, .. } => self.line_note(*span),
             Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => self.rule_note(a.span),
         }
     }

@@ -78,6 +78,10 @@ pub type SubId = usize;
 pub type MemId = usize;
 /// Index of an `otherwise` bookkeeping flag (local to one step).
 pub type FiredId = usize;
+/// Index of a mode in [`Model::modes`].
+pub type ModeId = usize;
+/// Index of a state in [`Mode::states`].
+pub type StateId = usize;
 
 /// A checked set of models, with the sources they came from.
 #[derive(Debug, Clone)]
@@ -137,6 +141,28 @@ pub struct Model {
     pub memories: Vec<Memory>,
     /// Number of `otherwise` bookkeeping flags used by [`Model::body`].
     pub fired: usize,
+    /// Modes, in declaration order.
+    pub modes: Vec<Mode>,
+}
+
+/// A mode: an exclusive set of named states, of which exactly one holds; changed only
+/// by transitions ([`Stmt::SetMode`] under the guard the checker builds), at most once
+/// per step.
+#[derive(Debug, Clone)]
+pub struct Mode {
+    /// Name as written.
+    pub name: String,
+    /// Declared `output`.
+    pub output: bool,
+    /// The state names, in declaration order; the first is the initial state. Seen
+    /// through `sit_runtime::Model` the mode's value is the index of its state.
+    pub states: Vec<String>,
+    /// Where each state name is declared.
+    pub state_spans: Vec<Span>,
+    /// Doc lines.
+    pub doc: Vec<String>,
+    /// Where the name is declared.
+    pub span: Span,
 }
 
 /// The type of a value.
@@ -318,6 +344,17 @@ pub enum Stmt {
         /// Where the action is written.
         span: Span,
     },
+    /// A transition's move: the mode enters `state`. The checker puts it first in the
+    /// `then` of the [`Stmt::If`] whose guard is the transition's (see
+    /// [`Expr::ModeAtStart`]), followed by the transition's rules.
+    SetMode {
+        /// The mode.
+        mode: ModeId,
+        /// The state entered.
+        state: StateId,
+        /// The transition (`mode: from -> to when cond`).
+        span: Span,
+    },
     /// σ action `reset(name)`: the submodel is reset as by `reset()` on it
     /// (param bindings re-applied, states to initial values, time to 0).
     Reset {
@@ -417,6 +454,15 @@ pub enum Expr {
     SubEvent(SubId, EventId),
     /// `sub.on`.
     SubOn(SubId),
+    /// `mode == state`: whether a mode of this model is in a state now.
+    InMode(ModeId, StateId),
+    /// `sub.mode == state`: an output mode of a direct submodel.
+    SubInMode(SubId, ModeId, StateId),
+    /// Whether a mode of this model was in a state at the start of this step (before
+    /// any transition of the step): only in the guards of transitions, which the checker
+    /// writes as `ModeAtStart(m, from) & InMode(m, from) & cond`, so that a mode takes at
+    /// most one transition per step.
+    ModeAtStart(ModeId, StateId),
     /// The model's time (`time`), at the start of the step.
     Time,
     /// The step (`dt`) of the current step; 0 outside a step.

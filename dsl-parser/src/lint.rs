@@ -340,7 +340,10 @@ impl Cx<'_> {
                         mark(e, Some(a.target));
                     }
                 }
-                Stmt::SetFlag { .. } | Stmt::Switch { .. } | Stmt::Reset { .. } => {}
+                Stmt::SetFlag { .. }
+                | Stmt::Switch { .. }
+                | Stmt::Reset { .. }
+                | Stmt::SetMode { .. } => {}
             }
         }
         let observe = "mark it `output` if it is there to be observed";

@@ -121,6 +121,7 @@ impl Lowerer<'_> {
             }
         }
         let body = self.rules(&m.rules);
+        let modes = self.t().modes.clone();
         Model {
             name: m.name.text.clone(),
             doc: m.doc.clone(),
@@ -132,6 +133,7 @@ impl Lowerer<'_> {
             body,
             memories: self.memories,
             fired: self.fired.len(),
+            modes,
         }
     }
 
@@ -229,7 +231,9 @@ fn collect_otherwise(rules: &[ast::Rule], out: &mut Vec<String>) {
                 guard: Guard::Otherwise(_),
                 ..
             } => out.push(target.text.clone()),
-            ast::Rule::Block { rules, .. } => collect_otherwise(rules, out),
+            ast::Rule::Block { rules, .. } | ast::Rule::Transition { rules, .. } => {
+                collect_otherwise(rules, out)
+            }
             _ => {}
         }
     }

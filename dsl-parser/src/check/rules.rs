@@ -69,6 +69,19 @@ impl Lowerer<'_> {
                         span: cond.span,
                     });
                 }
+                ast::Rule::Transition {
+                    mode,
+                    from,
+                    to,
+                    guard,
+                    rules,
+                    span,
+                } => {
+                    let then = self.rules(rules);
+                    if let Some(s) = self.transition(mode, from, to, guard.as_ref(), then, *span) {
+                        out.push(s);
+                    }
+                }
                 ast::Rule::Block { cond, rules, .. } => {
                     let c = self.expr(cond, Ty::Flag, Ctx::Rule);
                     let then = self.rules(rules);
@@ -143,6 +156,17 @@ impl Lowerer<'_> {
                 self.err(
                     cannot_assign(target, "event")
                         .with_label("an event is computed from its condition"),
+                );
+                None
+            }
+            Some(Sym::Mode(_)) => {
+                self.err(
+                    cannot_assign(target, "mode")
+                        .with_label("a mode changes only by its transitions")
+                        .with_help(format!(
+                            "write a transition: `{}: FROM -> TO when CONDITION;`",
+                            target.text
+                        )),
                 );
                 None
             }
@@ -281,7 +305,7 @@ impl Lowerer<'_> {
                         );
                         None
                     }
-                    Some(Sym::Cond(_)) | Some(Sym::Event(_)) => {
+                    Some(Sym::Cond(_)) | Some(Sym::Event(_)) | Some(Sym::Mode(_)) => {
                         self.err(
                             Diagnostic::error(
                                 "E0170",

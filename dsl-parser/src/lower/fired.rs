@@ -84,7 +84,10 @@ impl Fired {
                         *l |= i;
                     }
                 }
-                Stmt::SetFlag { .. } | Stmt::Switch { .. } | Stmt::Reset { .. } => {}
+                Stmt::SetFlag { .. }
+                | Stmt::Switch { .. }
+                | Stmt::Reset { .. }
+                | Stmt::SetMode { .. } => {}
             }
         }
     }

@@ -32,7 +32,9 @@ pub use term::{Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term}
 pub use vars::{Access, Entry, Item, variables};
 
 use crate::Span;
-use crate::ir::{self, EventId, FiredId, MemId, ModelId, Program, Rhs, SubId, VarId};
+use crate::ir::{
+    self, EventId, FiredId, MemId, ModeId, ModelId, Program, Rhs, StateId, SubId, VarId,
+};
 use term::{Lowerer, get};
 
 /// One model's construction, reset and step, lowered (see the module documentation for
@@ -53,6 +55,25 @@ pub struct Model {
     pub flags: Vec<FlagUse>,
     /// The rules of `step`, in textual order.
     pub body: Vec<Stmt>,
+    /// The modes, in declaration order.
+    pub modes: Vec<ModeSlot>,
+}
+
+/// A mode as reset and step see it: to `initial` in a reset (after the states' initial
+/// values, before the events are initialised, which may read it); its state copied to
+/// its [`Slot::ModeStart`] at the start of a step, before the rules, when `snapshot`.
+#[derive(Debug, Clone)]
+pub struct ModeSlot {
+    /// The mode.
+    pub mode: ModeId,
+    /// Its initial state (the first declared).
+    pub initial: StateId,
+    /// Its number of states.
+    pub states: usize,
+    /// Whether a transition reads its start-of-step state (it has transitions).
+    pub snapshot: bool,
+    /// The declaration.
+    pub span: Span,
 }
 
 /// `var = value` in the instance where the code runs (a default, an initial value), or
@@ -153,6 +174,15 @@ pub enum Stmt {
         /// On or off.
         on: bool,
         /// The action.
+        span: Span,
+    },
+    /// A transition's move: the mode enters a state.
+    SetMode {
+        /// The mode.
+        mode: ModeId,
+        /// The state entered.
+        state: StateId,
+        /// The transition.
         span: Span,
     },
     /// σ: reset a submodel (its [`SubLink::params`], then its reset).
@@ -347,6 +377,18 @@ pub fn model(program: &Program, id: ModelId, reads: Reads) -> Result<Model, Lowe
         pos: 0,
     };
     let body = rules.stmts(&m.body)?;
+    let modes = m
+        .modes
+        .iter()
+        .enumerate()
+        .map(|(k, md)| ModeSlot {
+            mode: k,
+            initial: 0,
+            states: md.states.len(),
+            snapshot: reads_start(&body, k),
+            span: md.span,
+        })
+        .collect();
     Ok(Model {
         id,
         defaults,
@@ -355,6 +397,23 @@ pub fn model(program: &Program, id: ModelId, reads: Reads) -> Result<Model, Lowe
         inits,
         flags,
         body,
+        modes,
+    })
+}
+
+/// Whether a statement of `body` reads the start-of-step state of mode `mode`.
+fn reads_start(body: &[Stmt], mode: ModeId) -> bool {
+    let term = |t: &Term| {
+        let mut found = false;
+        t.visit(&mut |x| {
+            found |=
+                matches!(x, Term::InMode(Place { slot: Slot::ModeStart(m), .. }, _) if *m == mode)
+        });
+        found
+    };
+    body.iter().any(|s| match s {
+        Stmt::If { cond, then, .. } => term(cond) || reads_start(then, mode),
+        _ => false,
     })
 }
 
@@ -419,6 +478,15 @@ impl Rules<'_, '_> {
                 Stmt::Switch {
                     sub: *sub,
                     on: *on,
+                    span: *span,
+                }
+            }
+            ir::Stmt::SetMode { mode, state, span } => {
+                let md = get(&self.m.modes, *mode, "mode")?;
+                get(&md.states, *state, "state")?;
+                Stmt::SetMode {
+                    mode: *mode,
+                    state: *state,
                     span: *span,
                 }
             }
