@@ -16,11 +16,16 @@
 //! 2. evaluate the model's events in declaration order: `value = cond &&
 //!    !prev; prev = cond` (an event reads the newest values, including events
 //!    declared before it);
-//! 3. run [`Model::body`] top to bottom; every expression reads the newest
-//!    values (a rule sees what earlier rules of this step wrote). Named
-//!    conditions ([`Cond`]) and derived params are evaluated where they are
-//!    read. `otherwise` rules fire when no earlier rule of this step assigned
-//!    the same target;
+//! 3. note each mode's state as its state at the start of the step
+//!    ([`Expr::ModeAtStart`]), then run [`Model::body`] top to bottom; every
+//!    expression reads the newest values (a rule sees what earlier rules of
+//!    this step wrote). Named conditions ([`Cond`]) and derived params are
+//!    evaluated where they are read. `otherwise` rules fire when no earlier
+//!    rule of this step assigned the same target. A transition of a mode is a
+//!    [`Stmt::If`] whose guard is `ModeAtStart(m, from) & InMode(m, from) &
+//!    cond` and whose first statement is [`Stmt::SetMode`]: it fires only if
+//!    the mode has not moved in this step, so a mode takes at most one
+//!    transition per step;
 //! 4. advance the model's time by `dt`.
 //!
 //! Construction (`new`) sets every free param and every input to its
@@ -30,7 +35,8 @@
 //! and, in this order: re-applies each submodel's param bindings (from the
 //! parent's params) and resets the submodel (recursively, before the
 //! parent), switches each submodel on or off as declared, evaluates every
-//! state's initial value in declaration order, clears hidden memories and
+//! state's initial value in declaration order, puts every mode in its first
+//! state ([`Mode::states`]), clears hidden memories and
 //! `otherwise` flags, sets time and `dt` to 0, and initialises every event in
 //! declaration order: `value = false; prev = cond` evaluated on the initial
 //! values. A bound input keeps its last value until the parent's next step
@@ -44,7 +50,8 @@
 //! # Variables seen through `sit_runtime::Model`
 //!
 //! The list of a model's variables, in this order: its vars (declaration
-//! order), then its conds, then its events, then for each submodel in
+//! order), then its conds, then its events, then its modes (read-only, the
+//! value being the index of the state), then for each submodel in
 //! declaration order `NAME.on` followed by the submodel's own list with every
 //! name prefixed by `NAME.`. Settable: free params not bound by the parent,
 //! inputs not bound by the parent, states and flags, and `NAME.on`. Derived

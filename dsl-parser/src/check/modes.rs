@@ -47,12 +47,12 @@ pub(super) fn declare(
 enum Seen {
     /// A mode of this model.
     Own(ModeId),
-    /// An output mode of a direct submodel.
+    /// A mode of a direct submodel (readable when it is an output).
     Sub(SubId, ModeId),
 }
 
 impl Lowerer<'_> {
-    /// The mode that `path` names, if it names one that may be read from here.
+    /// The mode that `path` names (its own, or a direct submodel's), if it names one.
     fn seen_mode(&self, path: &[Name]) -> Option<(Seen, Mode)> {
         match path {
             [one] => match self.t().names.get(&one.text) {
@@ -66,9 +66,7 @@ impl Lowerer<'_> {
                 let child = self.sub_models[self.this][s]?;
                 let ct = &self.tables[child];
                 match ct.names.get(&member.text) {
-                    Some(&Sym::Mode(m)) if ct.modes[m].output => {
-                        Some((Seen::Sub(s, m), ct.modes[m].clone()))
-                    }
+                    Some(&Sym::Mode(m)) => Some((Seen::Sub(s, m), ct.modes[m].clone())),
                     _ => None,
                 }
             }
@@ -89,6 +87,11 @@ impl Lowerer<'_> {
         };
         let (seen, mode) = self.seen_mode(path)?;
         let bad = Some((Expr::Bool(false), Ty::Flag));
+        if matches!(seen, Seen::Sub(..)) && !mode.output {
+            // E0143, from the reading of a submodel's variable.
+            let _ = self.path(path, first.span, ctx);
+            return bad;
+        }
         if ctx != Ctx::Rule {
             self.not_here(&path[0], ctx, "a mode");
             return bad;

@@ -305,7 +305,18 @@ impl Lowerer<'_> {
                         );
                         None
                     }
-                    Some(Sym::Cond(_)) | Some(Sym::Event(_)) | Some(Sym::Mode(_)) => {
+                    Some(Sym::Mode(_)) => {
+                        self.err(
+                            cannot_assign(first, "mode")
+                                .with_label("a mode changes only by its transitions")
+                                .with_help(format!(
+                                    "write a transition: `{}: FROM -> TO when CONDITION;`",
+                                    first.text
+                                )),
+                        );
+                        None
+                    }
+                    Some(Sym::Cond(_)) | Some(Sym::Event(_)) => {
                         self.err(
                             Diagnostic::error(
                                 "E0170",

@@ -14,12 +14,14 @@
 //! - construction: every [`Model::defaults`] entry in order, then reset;
 //! - reset: for each [`SubLink`] in order, its [`SubLink::params`] then a reset of the
 //!   submodel; then every `on` flag to [`SubLink::initially_on`]; then every
-//!   [`Model::inits`] entry in order; then the memories of `deriv` cleared, the
+//!   [`Model::inits`] entry in order; then every [`ModeSlot`] to its initial state; then
+//!   the memories of `deriv` cleared, the
 //!   `otherwise` flags cleared, time and `dt` to 0; then each [`EventUpdate`] in order
 //!   with `value = false; prev = cond`;
 //! - step: store `dt`; for each [`SubLink`] switched on, its [`SubLink::inputs`] then a
 //!   step of the submodel; each [`EventUpdate`] in order with `value = cond && !prev;
-//!   prev = cond`; the `otherwise` flags to their initial value ([`FlagUse`]); the
+//!   prev = cond`; the `otherwise` flags to their initial value ([`FlagUse`]); each
+//!   [`ModeSlot`] with `snapshot` copied to its start-of-step slot; the
 //!   [`Model::body`] top to bottom; time advanced by `dt`.
 
 mod fired;
