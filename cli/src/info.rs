@@ -135,6 +135,9 @@ struct Variable {
     file: String,
     line: usize,
     column: usize,
+    /// A mode's states in declaration order (its values: their indices); empty
+    /// for other kinds.
+    states: Vec<String>,
 }
 
 /// A model (the root or a submodel's) with its variables and submodels.
@@ -191,17 +194,18 @@ impl Describer<'_> {
         }
         for md in &m.modes {
             // The value is the index of the state; the initial state is the first.
-            let states = md.states.join(" | ");
+            let first = md.states.first().map_or("", String::as_str);
             let mut v = self.variable(
                 &md.name,
                 "mode",
                 Ty::Real,
                 md.output,
-                &states,
+                first,
                 &md.doc,
                 md.span,
             );
             v.ty = "mode";
+            v.states = md.states.clone();
             variables.push(v);
         }
         let submodels = m
@@ -258,6 +262,7 @@ impl Describer<'_> {
             file,
             line,
             column,
+            states: Vec::new(),
         }
     }
 
@@ -280,7 +285,7 @@ fn doc(lines: &[String]) -> String {
 
 impl Variable {
     fn json(&self) -> serde_json::Value {
-        serde_json::json!({
+        let mut v = serde_json::json!({
             "name": self.name,
             "kind": self.kind,
             "type": self.ty,
@@ -290,7 +295,11 @@ impl Variable {
             "file": self.file,
             "line": self.line,
             "column": self.column,
-        })
+        });
+        if !self.states.is_empty() {
+            v["states"] = serde_json::json!(self.states);
+        }
+        v
     }
 }
 
@@ -343,7 +352,11 @@ impl Described {
                 [
                     v.name.clone(),
                     v.kind.to_string(),
-                    v.ty.to_string(),
+                    if v.states.is_empty() {
+                        v.ty.to_string()
+                    } else {
+                        format!("mode {{ {} }}", v.states.join(", "))
+                    },
                     if v.output { "yes" } else { "" }.to_string(),
                     v.init.clone(),
                     format!("{}:{}:{}", v.file, v.line, v.column),
