@@ -8,14 +8,16 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use sit_parser::ir::{Model, ModelId};
 
-/// `light_green` → `LightGreen`: each `_`-separated part capitalised; a name that
+/// `light_green` → `LightGreen`: each `_`-separated part with its first letter
+/// capitalised if it is ASCII (`ящик` stays as written: a capital `А` would be confusable
+/// with the Latin `A`, which rustc's `mixed_script_confusables` reports); a name that
 /// does not start with a letter gets a leading `S`.
 fn camel(name: &str) -> String {
     let mut out = String::new();
     for part in name.split('_').filter(|p| !p.is_empty()) {
         let mut chars = part.chars();
         if let Some(c) = chars.next() {
-            out.extend(c.to_uppercase());
+            out.push(c.to_ascii_uppercase());
             out.push_str(chars.as_str());
         }
     }
