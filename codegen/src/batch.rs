@@ -42,7 +42,13 @@ pub(crate) fn batch_name(ty: &str, taken: &[String]) -> String {
 
 /// The batch struct's name of model `id`.
 fn batch_ident(plan: &Plan<'_>, id: ModelId) -> (Ident, String) {
-    let types: Vec<String> = plan.names.iter().map(|n| n.ty.clone()).collect();
+    // Every type of the module: the models' structs and their modes' enums.
+    let types: Vec<String> = plan
+        .names
+        .iter()
+        .flat_map(|n| std::iter::once(&n.ty).chain(&n.mode_types))
+        .cloned()
+        .collect();
     let spelling = batch_name(&plan.names[id].ty, &types);
     (ident(&spelling), spelling)
 }

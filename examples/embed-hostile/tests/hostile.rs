@@ -103,7 +103,9 @@ fn modes_with_hostile_names() {
     // self -> Self at t = 0.75 (t > 0.5 after the integral), Self -> a_b at t = 1.
     assert_eq!(m.light, modes::LightLight_::AB);
     same_as_interpreter(&mut modes::Light::new(), "modes.sit", "Light");
-    let mut batch = modes::LightBatch::<2>::new();
+    // `LightBatch` is the enum of the mode `batch`: the batch form is `LightBatch_`.
+    assert_eq!(modes::Light::new().batch, modes::LightBatch::On);
+    let mut batch = modes::LightBatch_::<2>::new();
     let mut scalar = modes::Light::new();
     for _ in 0..100 {
         batch.step(0.05);
