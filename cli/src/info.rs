@@ -104,7 +104,7 @@ impl Written {
                             .values
                             .insert(name.span, one_line(sources.text(v.span)));
                     }
-                    Decl::Var { value: None, .. } => {}
+                    Decl::Var { value: None, .. } | Decl::Mode { .. } => {}
                     Decl::Sub { name, bindings, .. } => {
                         let list = bindings
                             .iter()
@@ -135,6 +135,9 @@ struct Variable {
     file: String,
     line: usize,
     column: usize,
+    /// A mode's states in declaration order (its values: their indices); empty
+    /// for other kinds.
+    states: Vec<String>,
 }
 
 /// A model (the root or a submodel's) with its variables and submodels.
@@ -191,6 +194,22 @@ impl Describer<'_> {
         for e in &m.events {
             variables.push(self.variable(&e.name, "event", Ty::Flag, e.output, "", &e.doc, e.span));
         }
+        for md in &m.modes {
+            // The value is the index of the state; the initial state is the first.
+            let first = md.states.first().map_or("", String::as_str);
+            let mut v = self.variable(
+                &md.name,
+                "mode",
+                Ty::Real,
+                md.output,
+                first,
+                &md.doc,
+                md.span,
+            );
+            v.ty = "mode";
+            v.states = md.states.clone();
+            variables.push(v);
+        }
         let submodels = m
             .subs
             .iter()
@@ -246,6 +265,7 @@ impl Describer<'_> {
             file,
             line,
             column,
+            states: Vec::new(),
         }
     }
 
@@ -268,7 +288,7 @@ fn doc(lines: &[String]) -> String {
 
 impl Variable {
     fn json(&self) -> serde_json::Value {
-        serde_json::json!({
+        let mut v = serde_json::json!({
             "name": self.name,
             "kind": self.kind,
             "type": self.ty,
@@ -278,7 +298,11 @@ impl Variable {
             "file": self.file,
             "line": self.line,
             "column": self.column,
-        })
+        });
+        if !self.states.is_empty() {
+            v["states"] = serde_json::json!(self.states);
+        }
+        v
     }
 }
 
@@ -342,7 +366,11 @@ impl Described {
                 [
                     v.name.clone(),
                     v.kind.to_string(),
-                    v.ty.to_string(),
+                    if v.states.is_empty() {
+                        v.ty.to_string()
+                    } else {
+                        format!("mode {{ {} }}", v.states.join(", "))
+                    },
                     if v.output { "yes" } else { "" }.to_string(),
                     v.init.clone(),
                     format!("{}:{}:{}", v.file, v.line, v.column),

@@ -111,7 +111,10 @@ fn located_at_names(tree: &serde_json::Value) {
         let init = v["init"].as_str().unwrap();
         let rest = from_name[v["name"].as_str().unwrap().len()..].trim_start();
         let one_line = rest.split_whitespace().collect::<Vec<_>>().join(" ");
-        if !rest.starts_with('=') {
+        if v["kind"] == "mode" {
+            // A mode starts in its first state.
+            assert_eq!(v["states"][0], v["init"], "{v}");
+        } else if !rest.starts_with('=') {
             // No value written: the implicit one.
             assert!(["0", "false"].contains(&init), "{v}");
         } else if rest.contains(';') {

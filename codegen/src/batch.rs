@@ -42,7 +42,13 @@ pub(crate) fn batch_name(ty: &str, taken: &[String]) -> String {
 
 /// The batch struct's name of model `id`.
 fn batch_ident(plan: &Plan<'_>, id: ModelId) -> (Ident, String) {
-    let types: Vec<String> = plan.names.iter().map(|n| n.ty.clone()).collect();
+    // Every type of the module: the models' structs and their modes' enums.
+    let types: Vec<String> = plan
+        .names
+        .iter()
+        .flat_map(|n| std::iter::once(&n.ty).chain(&n.mode_types))
+        .cloned()
+        .collect();
     let spelling = batch_name(&plan.names[id].ty, &types);
     (ident(&spelling), spelling)
 }
@@ -108,6 +114,25 @@ pub(crate) fn batch_items(
         );
         let prev = (ident(&names.event_prev[e]), array(quote!(bool)));
         fields.push((prev.0, prev.1, false, doc, false));
+    }
+    for (k, mode) in m.modes.iter().enumerate() {
+        let mty = ident(&names.mode_types[k]);
+        let doc = format!("The mode `{}` of every lane.", mode.name);
+        fields.push((
+            ident(&names.modes[k]),
+            array(quote!(#mty)),
+            true,
+            doc,
+            false,
+        ));
+        if lowered.modes[k].snapshot {
+            let doc = format!(
+                "State of `{}` at the start of the step, per lane.",
+                mode.name
+            );
+            let f = ident(&names.mode_starts[k]);
+            fields.push((f, array(quote!(#mty)), false, doc, false));
+        }
     }
     for k in &names.mems {
         let doc = "Memory of a `deriv` rule, per lane.".to_string();
@@ -327,6 +352,13 @@ impl StepGen<'_, '_> {
                 self.#v[i] = ::sit_runtime::rising(#cond, &mut self.#p[i]);
             });
         }
+        for md in low.modes.iter().filter(|md| md.snapshot) {
+            let (f, s) = (
+                ident(&names.modes[md.mode]),
+                ident(&names.mode_starts[md.mode]),
+            );
+            out.push(quote!(self.#s[i] = self.#f[i];));
+        }
         for (k, flag) in low.flags.iter().enumerate() {
             let f = fired_ident(k);
             out.push(match flag {
@@ -432,6 +464,14 @@ impl StepGen<'_, '_> {
             Stmt::Switch { sub, on, .. } => {
                 let f = ident(&names.sub_on[*sub]);
                 Self::set_flag(quote!(self.#f[i]), *on, mask)
+            }
+            Stmt::SetMode { mode, state, .. } => {
+                let f = ident(&names.modes[*mode]);
+                let v = crate::modes::variant(self.g.plan, self.g.model, *mode, *state);
+                match mask {
+                    None => quote!(self.#f[i] = #v;),
+                    Some(g) => quote!(self.#f[i] = if #g { #v } else { self.#f[i] };),
+                }
             }
             Stmt::Reset { sub, .. } => {
                 let link = &self.lowered.subs[*sub];

@@ -97,6 +97,15 @@ impl BodyGen<'_, '_> {
             inits.push(quote!(#v: false));
             inits.push(quote!(#p: false));
         }
+        for md in &low.modes {
+            let initial = crate::modes::variant(self.plan, self.model, md.mode, md.initial);
+            let f = ident(&names.modes[md.mode]);
+            inits.push(quote!(#f: #initial));
+            if md.snapshot {
+                let s = ident(&names.mode_starts[md.mode]);
+                inits.push(quote!(#s: #initial));
+            }
+        }
         for k in &names.mems {
             let k = ident(k);
             inits.push(quote!(#k: ::sit_runtime::Deriv::new()));
@@ -167,6 +176,11 @@ impl BodyGen<'_, '_> {
             let dt = ident(&names.dt);
             out.push(quote!(self.#dt = 0.0;));
         }
+        for md in &low.modes {
+            let initial = crate::modes::variant(self.plan, self.model, md.mode, md.initial);
+            let f = ident(&names.modes[md.mode]);
+            out.push(quote!(self.#f = #initial;));
+        }
         for ev in &low.events {
             let e = ev.event;
             let (v, p) = (ident(&names.event_fields[e]), ident(&names.event_prev[e]));
@@ -229,7 +243,15 @@ impl BodyGen<'_, '_> {
                 self.#v = ::sit_runtime::rising(#cond, &mut self.#p);
             });
         }
-        // 3. The rules.
+        // 3. The modes' states at the start of the step, for their transitions.
+        for md in low.modes.iter().filter(|md| md.snapshot) {
+            let (f, s) = (
+                ident(&names.modes[md.mode]),
+                ident(&names.mode_starts[md.mode]),
+            );
+            out.push(quote!(self.#s = self.#f;));
+        }
+        // 4. The rules.
         let pieces = step_pieces(low.body.len());
         let chunked = !names.step_parts.is_empty() && names.step_parts.len() == pieces.len();
         // Chunked: the flags live in one local array, passed to every piece using it.
@@ -392,6 +414,12 @@ impl BodyGen<'_, '_> {
                     .expect("the lowering gives every `run` its phase");
                 let run = crate::phase::run(self.plan, self.model, &g, phase, false);
                 out.push(syn::parse_quote!({ #run }));
+            }
+            Stmt::SetMode { mode, state, span } => {
+                out.extend(self.action_comment(*span, guard));
+                let f = ident(&names.modes[*mode]);
+                let value = crate::modes::variant(self.plan, self.model, *mode, *state);
+                out.push(syn::parse_quote!(self.#f = #value;));
             }
         }
     }

@@ -147,6 +147,18 @@ impl ExprGen<'_> {
                     self.binary(BinOp::BitOr(Default::default()), Prec::BitOr, a, b, false)
                 }
             },
+            Term::InMode(p, k) => {
+                let (_, model) = self.base_ast(&p.path);
+                let (Slot::Mode(md) | Slot::ModeStart(md)) = p.slot else {
+                    return atom(self.place_ast(p));
+                };
+                let v = crate::modes::variant(self.plan, model, md, *k);
+                let state: Expr = syn::parse_quote!(#v);
+                (
+                    ast::binary(self.place_ast(p), BinOp::Eq(Default::default()), state),
+                    Prec::Cmp,
+                )
+            }
             Term::Call(f, args) => {
                 let scope: &[&str] = if f.is_math() {
                     &["sit_runtime", "math"]
@@ -197,6 +209,8 @@ impl ExprGen<'_> {
             Slot::On(s) => ident(&n.sub_on[s]),
             Slot::Time => ident(&n.time),
             Slot::Dt => ident(&n.dt),
+            Slot::Mode(m) => ident(&n.modes[m]),
+            Slot::ModeStart(m) => ident(&n.mode_starts[m]),
         };
         match self.storage {
             Storage::Fields => ast::field(base, f),

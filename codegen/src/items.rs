@@ -87,6 +87,23 @@ pub(crate) fn model_items(
         ));
         fields.push(quote!(#vdoc #vi: bool, #pdoc #pi: bool,));
     }
+    for (k, mode) in m.modes.iter().enumerate() {
+        let f = ident(&names.modes[k]);
+        field_idents.push(&names.modes[k]);
+        let mty = ident(&names.mode_types[k]);
+        let d = docs(&mode.doc);
+        let from = prov.provenance_doc(mode.span, &prov.line_text(mode.span));
+        fields.push(quote!(#d #from pub #f: #mty,));
+        if lowered.modes[k].snapshot {
+            let s = ident(&names.mode_starts[k]);
+            field_idents.push(&names.mode_starts[k]);
+            let sdoc = doc(&format!(
+                "State of `{}` at the start of the step (read by its transitions).",
+                mode.name
+            ));
+            fields.push(quote!(#sdoc #s: #mty,));
+        }
+    }
     for k in &names.mems {
         field_idents.push(k);
         let ki = ident(k);
@@ -178,7 +195,10 @@ pub(crate) fn model_items(
     let new_doc = doc(&format!(
         "Creates the model `{name}` with the defaults of {file}, reset to its initial values."
     ));
+    let mode_enums = crate::modes::enums(plan, id, prov);
     Ok(quote! {
+        #mode_enums
+
         #model_docs
         #model_from
         #[derive(Debug, Clone)]

@@ -51,6 +51,14 @@ pub(crate) struct ModelNames {
     /// The private methods holding the pieces of a long rule list (see
     /// [`step_pieces`]); empty when `step` holds the rules itself.
     pub step_parts: Vec<String>,
+    /// Per mode: its public field.
+    pub modes: Vec<String>,
+    /// Per mode: the private field of its state at the start of the step.
+    pub mode_starts: Vec<String>,
+    /// Per mode: its enum (set by [`Plan::new`], in the namespace of types).
+    pub mode_types: Vec<String>,
+    /// Per mode: the enum's variant of each state.
+    pub mode_variants: Vec<Vec<String>>,
 }
 
 /// The models to emit, with the names of every model of the program.
@@ -70,12 +78,15 @@ impl<'a> Plan<'a> {
         let mut types = Namespace::default();
         let model_names: Vec<&str> = program.models.iter().map(|m| m.name.as_str()).collect();
         let tys = types.user_names(&model_names, true);
-        let names = program
+        let mut names: Vec<ModelNames> = program
             .models
             .iter()
             .zip(tys)
             .map(|(m, ty)| model_names_of(m, ty))
             .collect();
+        for (m, n) in program.models.iter().zip(&mut names) {
+            crate::modes::name_types(m, n, &mut types);
+        }
         let emit = match roots {
             None => (0..program.models.len()).collect(),
             Some(roots) => {
@@ -115,6 +126,7 @@ fn model_names_of(m: &sit_parser::ir::Model, ty: String) -> ModelNames {
         .collect();
     user_fields.extend(m.subs.iter().map(|s| s.name.as_str()));
     user_fields.extend(m.events.iter().map(|e| e.name.as_str()));
+    user_fields.extend(m.modes.iter().map(|e| e.name.as_str()));
     let field_idents = fields.user_names(&user_fields, false);
     let mut user_methods: Vec<&str> = method_vars
         .iter()
@@ -133,7 +145,9 @@ fn model_names_of(m: &sit_parser::ir::Model, ty: String) -> ModelNames {
     }
     let nf = field_vars.len();
     let subs = field_idents[nf..nf + m.subs.len()].to_vec();
-    let event_fields = field_idents[nf + m.subs.len()..].to_vec();
+    let ne = nf + m.subs.len() + m.events.len();
+    let event_fields = field_idents[nf + m.subs.len()..ne].to_vec();
+    let modes = field_idents[ne..].to_vec();
     let nm = method_vars.len();
     let conds = method_idents[nm..nm + m.conds.len()].to_vec();
     let events = method_idents[nm + m.conds.len()..].to_vec();
@@ -157,6 +171,11 @@ fn model_names_of(m: &sit_parser::ir::Model, ty: String) -> ModelNames {
                 None => fields.internal(&format!("deriv_{k}")),
             }
         })
+        .collect();
+    let mode_starts = m
+        .modes
+        .iter()
+        .map(|md| fields.internal(&format!("{}_start", md.name)))
         .collect();
     let time = fields.internal("time");
     let dt = fields.internal("dt");
@@ -182,6 +201,10 @@ fn model_names_of(m: &sit_parser::ir::Model, ty: String) -> ModelNames {
         dt,
         uses_dt: model_exprs(m).iter().any(|e| reads_dt(e)),
         step_parts,
+        modes,
+        mode_starts,
+        mode_types: Vec::new(),
+        mode_variants: Vec::new(),
     }
 }
 

@@ -122,7 +122,8 @@ impl Provenance<'_> {
             | Stmt::SetFlag { span, .. }
             | Stmt::Switch { span, .. }
             | Stmt::Reset { span, .. }
-            | Stmt::Run { span, .. } => self.line_note(*span),
+            | Stmt::Run { span, .. }
+            | Stmt::SetMode { span, .. } => self.line_note(*span),
             Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => self.rule_note(a.span),
         }
     }

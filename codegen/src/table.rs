@@ -21,6 +21,8 @@ struct Entry {
     write: Option<TokenStream>,
     /// A derived param: not settable because it is computed (not because it is bound).
     derived: bool,
+    /// A mode: not settable because only its transitions change it.
+    mode: bool,
     /// The value as read (a `bool` for logical entries).
     read: TokenStream,
 }
@@ -73,6 +75,10 @@ fn flatten(plan: &Plan<'_>, model: ModelId) -> Result<Vec<Entry>, lower::LowerEr
                     let f = ident(&names.sub_on[s]);
                     (quote!(SubmodelOn), quote!(#base.#f), f)
                 }
+                Item::Mode(k) => {
+                    let f = ident(&names.modes[k]);
+                    (quote!(State), quote!(#base.#f.index() as f64), f)
+                }
             };
             Entry {
                 name: e.name,
@@ -81,6 +87,7 @@ fn flatten(plan: &Plan<'_>, model: ModelId) -> Result<Vec<Entry>, lower::LowerEr
                 output: e.output,
                 write: (e.access == Access::Settable).then(|| quote!(#base.#field)),
                 derived: e.access == Access::Derived,
+                mode: e.access == Access::Mode,
                 read,
             }
         })
@@ -149,9 +156,12 @@ pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::Low
     // their kind (computed for conds and events, bound for bound params and inputs).
     let group = |derived: bool| -> Vec<usize> {
         (0..entries.len())
-            .filter(|&i| entries[i].write.is_none() && entries[i].derived == derived)
+            .filter(|&i| {
+                entries[i].write.is_none() && entries[i].derived == derived && !entries[i].mode
+            })
             .collect()
     };
+    let modes: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].mode).collect();
     let unknown = quote!(::sit_runtime::SetError::Unknown(::sit_runtime::Var::Index(
         index
     )));
@@ -176,6 +186,16 @@ pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::Low
                 var: ::sit_runtime::Var::Index(index),
                 kind: ::sit_runtime::VarKind::Param,
                 reason: ::sit_runtime::SetError::COMPUTED,
+            }),
+        });
+    }
+    if !modes.is_empty() {
+        let pats = ranges(&modes);
+        fixed_arms.push(quote! {
+            #(#pats)|* => #ret Err(::sit_runtime::SetError::NotSettable {
+                var: ::sit_runtime::Var::Index(index),
+                kind: ::sit_runtime::VarKind::State,
+                reason: ::sit_runtime::SetError::MODE,
             }),
         });
     }

@@ -127,6 +127,17 @@ pub enum Decl {
         /// Declared with `phase` instead of `sub`: how it is run.
         phase: Option<Box<PhaseSpec>>,
     },
+    /// `output? mode name { state, state, ... }`: the first state is the initial one.
+    Mode {
+        /// Doc lines.
+        doc: Vec<String>,
+        /// `output` given.
+        output: bool,
+        /// The mode's name.
+        name: Name,
+        /// Its states, in order (at least one).
+        states: Vec<Name>,
+    },
 }
 
 /// What `phase name: Model(bindings) step h limit n until cond;` adds to a submodel
@@ -171,6 +182,21 @@ pub enum Rule {
         /// The rules inside.
         rules: Vec<Rule>,
         /// From `when` to `{`.
+        span: Span,
+    },
+    /// `mode: from -> to [when cond] (; | { rules })`.
+    Transition {
+        /// The mode.
+        mode: Name,
+        /// The state it leaves.
+        from: Name,
+        /// The state it enters.
+        to: Name,
+        /// The guard, if written.
+        guard: Option<Expr>,
+        /// The rules run when it fires (empty for `;`).
+        rules: Vec<Rule>,
+        /// From the mode's name to the guard's end.
         span: Span,
     },
 }

@@ -16,11 +16,16 @@
 //! 2. evaluate the model's events in declaration order: `value = cond &&
 //!    !prev; prev = cond` (an event reads the newest values, including events
 //!    declared before it);
-//! 3. run [`Model::body`] top to bottom; every expression reads the newest
-//!    values (a rule sees what earlier rules of this step wrote). Named
-//!    conditions ([`Cond`]) and derived params are evaluated where they are
-//!    read. `otherwise` rules fire when no earlier rule of this step assigned
-//!    the same target;
+//! 3. note each mode's state as its state at the start of the step
+//!    ([`Expr::ModeAtStart`]), then run [`Model::body`] top to bottom; every
+//!    expression reads the newest values (a rule sees what earlier rules of
+//!    this step wrote). Named conditions ([`Cond`]) and derived params are
+//!    evaluated where they are read. `otherwise` rules fire when no earlier
+//!    rule of this step assigned the same target. A transition of a mode is a
+//!    [`Stmt::If`] whose guard is `ModeAtStart(m, from) & InMode(m, from) &
+//!    cond` and whose first statement is [`Stmt::SetMode`]: it fires only if
+//!    the mode has not moved in this step, so a mode takes at most one
+//!    transition per step;
 //! 4. advance the model's time by `dt`.
 //!
 //! Construction (`new`) sets every free param and every input to its
@@ -30,7 +35,8 @@
 //! and, in this order: re-applies each submodel's param bindings (from the
 //! parent's params) and resets the submodel (recursively, before the
 //! parent), switches each submodel on or off as declared, evaluates every
-//! state's initial value in declaration order, clears hidden memories and
+//! state's initial value in declaration order, puts every mode in its first
+//! state ([`Mode::states`]), clears hidden memories and
 //! `otherwise` flags, sets time and `dt` to 0, and initialises every event in
 //! declaration order: `value = false; prev = cond` evaluated on the initial
 //! values. A bound input keeps its last value until the parent's next step
@@ -108,7 +114,8 @@
 //! # Variables seen through `sit_runtime::Model`
 //!
 //! The list of a model's variables, in this order: its vars (declaration
-//! order), then its conds, then its events, then for each submodel in
+//! order), then its conds, then its events, then its modes (read-only, the
+//! value being the index of the state), then for each submodel in
 //! declaration order `NAME.on` followed by the submodel's own list with every
 //! name prefixed by `NAME.`. Settable: free params not bound by the parent,
 //! inputs not bound by the parent, states and flags, and `NAME.on`. Derived
@@ -142,6 +149,10 @@ pub type SubId = usize;
 pub type MemId = usize;
 /// Index of an `otherwise` bookkeeping flag (local to one step).
 pub type FiredId = usize;
+/// Index of a mode in [`Model::modes`].
+pub type ModeId = usize;
+/// Index of a state in [`Mode::states`].
+pub type StateId = usize;
 
 /// A checked set of models, with the sources they came from.
 #[derive(Debug, Clone)]
@@ -204,6 +215,28 @@ pub struct Model {
     /// The integration method of the model's continuous part (`method NAME;`,
     /// [`Method::Euler`] when not declared); see "Integration methods" above.
     pub method: Method,
+    /// Modes, in declaration order.
+    pub modes: Vec<Mode>,
+}
+
+/// A mode: an exclusive set of named states, of which exactly one holds; changed only
+/// by transitions ([`Stmt::SetMode`] under the guard the checker builds), at most once
+/// per step.
+#[derive(Debug, Clone)]
+pub struct Mode {
+    /// Name as written.
+    pub name: String,
+    /// Declared `output`.
+    pub output: bool,
+    /// The state names, in declaration order; the first is the initial state. Seen
+    /// through `sit_runtime::Model` the mode's value is the index of its state.
+    pub states: Vec<String>,
+    /// Where each state name is declared.
+    pub state_spans: Vec<Span>,
+    /// Doc lines.
+    pub doc: Vec<String>,
+    /// Where the name is declared.
+    pub span: Span,
 }
 
 /// The type of a value.
@@ -404,6 +437,17 @@ pub enum Stmt {
         /// Where the action is written.
         span: Span,
     },
+    /// A transition's move: the mode enters `state`. The checker puts it first in the
+    /// `then` of the [`Stmt::If`] whose guard is the transition's (see
+    /// [`Expr::ModeAtStart`]), followed by the transition's rules.
+    SetMode {
+        /// The mode.
+        mode: ModeId,
+        /// The state entered.
+        state: StateId,
+        /// The transition (`mode: from -> to when cond`).
+        span: Span,
+    },
     /// σ action `reset(name)`: the submodel is reset as by `reset()` on it
     /// (param bindings re-applied, states to initial values, time to 0).
     Reset {
@@ -514,6 +558,15 @@ pub enum Expr {
     /// `sub.time`: a direct submodel's clock (for a phase, how long its last run
     /// lasted in its own time).
     SubTime(SubId),
+    /// `mode == state`: whether a mode of this model is in a state now.
+    InMode(ModeId, StateId),
+    /// `sub.mode == state`: an output mode of a direct submodel.
+    SubInMode(SubId, ModeId, StateId),
+    /// Whether a mode of this model was in a state at the start of this step (before
+    /// any transition of the step): only in the guards of transitions, which the checker
+    /// writes as `ModeAtStart(m, from) & InMode(m, from) & cond`, so that a mode takes at
+    /// most one transition per step.
+    ModeAtStart(ModeId, StateId),
     /// The model's time (`time`), at the start of the step.
     Time,
     /// The step (`dt`) of the current step; 0 outside a step.

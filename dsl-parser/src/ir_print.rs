@@ -63,6 +63,11 @@ impl Printer<'_> {
             let e = self.expr(&ev.cond);
             let _ = writeln!(self.out, "  {out}event {} = rising({e})", ev.name);
         }
+        for md in &m.modes {
+            let out = if md.output { "output " } else { "" };
+            let states = md.states.join(", ");
+            let _ = writeln!(self.out, "  {out}mode {} {{ {states} }}", md.name);
+        }
         for s in &m.subs {
             let model = &self.p.models[s.model];
             let mut binds = Vec::new();
@@ -136,6 +141,16 @@ impl Printer<'_> {
                     let n = &self.m.subs[*sub].name;
                     let _ = writeln!(self.out, "{pad}{n}.on := {on} (line {})", self.line(*span));
                 }
+                Stmt::SetMode { mode, state, span } => {
+                    let md = &self.m.modes[*mode];
+                    let st = &md.states[*state];
+                    let _ = writeln!(
+                        self.out,
+                        "{pad}{} := {st} (line {})",
+                        md.name,
+                        self.line(*span)
+                    );
+                }
                 Stmt::Reset { sub, span } => {
                     let n = &self.m.subs[*sub].name;
                     let _ = writeln!(self.out, "{pad}reset {n} (line {})", self.line(*span));
@@ -196,6 +211,19 @@ impl Printer<'_> {
             }
             Expr::SubOn(s) => format!("{}.on", m.subs[*s].name),
             Expr::SubTime(s) => format!("{}.time", m.subs[*s].name),
+            Expr::InMode(md, k) => {
+                format!("({} == {})", m.modes[*md].name, m.modes[*md].states[*k])
+            }
+            Expr::ModeAtStart(md, k) => {
+                format!(
+                    "({}@start == {})",
+                    m.modes[*md].name, m.modes[*md].states[*k]
+                )
+            }
+            Expr::SubInMode(s, md, k) => {
+                let sm = &sub_model(*s).modes[*md];
+                format!("({}.{} == {})", m.subs[*s].name, sm.name, sm.states[*k])
+            }
             Expr::Time => "time".into(),
             Expr::Dt => "dt".into(),
             Expr::Neg(a) => format!("-{}", self.expr(a)),

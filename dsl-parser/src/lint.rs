@@ -354,7 +354,8 @@ impl Cx<'_> {
                 Stmt::SetFlag { .. }
                 | Stmt::Switch { .. }
                 | Stmt::Reset { .. }
-                | Stmt::Run { .. } => {}
+                | Stmt::Run { .. }
+                | Stmt::SetMode { .. } => {}
             }
         }
         let observe = "mark it `output` if it is there to be observed";

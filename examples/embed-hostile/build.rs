@@ -6,6 +6,7 @@ fn main() {
         .file("models/keywords.sit")
         .file("models/collisions.sit")
         .file("models/docs.sit")
+        .file("models/modes.sit")
         .batch(true)
         .run();
 }

@@ -267,6 +267,20 @@ pub(crate) struct Node {
     pub mems: std::ops::Range<usize>,
     /// The instantaneous phases, in declaration order.
     pub phases: Vec<PhaseCode>,
+    /// Modes in declaration order.
+    pub modes: Vec<ModeCode>,
+}
+
+/// A mode of a node: the index of its state in a real slot.
+#[derive(Debug)]
+pub(crate) struct ModeCode {
+    /// Real slot of the state's index.
+    pub slot: usize,
+    /// Real slot of the state's index at the start of the step, or `None` when no
+    /// transition reads it.
+    pub start: Option<usize>,
+    /// The initial state's index.
+    pub initial: f64,
 }
 
 /// How a variable of the public list is read.

@@ -6,7 +6,8 @@
 //! each of its nodes.
 
 use crate::code::{
-    Code, EventCode, Init, Logic, Node, Num, PhaseCode, Read, Site, Stmt, SubNode, Update, VarEntry,
+    Code, EventCode, Init, Logic, ModeCode, Node, Num, PhaseCode, Read, Site, Stmt, SubNode,
+    Update, VarEntry,
 };
 use crate::{InterpError, SiteKind};
 use sit_parser::Span;
@@ -48,6 +49,8 @@ struct Layout {
     dt: usize,
     fired: std::ops::Range<usize>,
     mems: std::ops::Range<usize>,
+    /// Per mode: the real slot of its state's index, and of that at the step's start.
+    modes: Vec<(usize, usize)>,
 }
 
 /// The compiler's working state.
@@ -199,6 +202,7 @@ impl Compiler<'_> {
         let mems = self.mems..self.mems + m.memories.len();
         self.mems += m.memories.len();
         let on = m.subs.iter().map(|_| self.flag()).collect();
+        let modes = m.modes.iter().map(|_| (self.real(), self.real())).collect();
         self.layouts.push(Layout {
             model,
             prefix: prefix.clone(),
@@ -211,6 +215,7 @@ impl Compiler<'_> {
             dt,
             fired,
             mems,
+            modes,
         });
         let mut subs = Vec::with_capacity(m.subs.len());
         for s in &m.subs {
@@ -311,6 +316,18 @@ impl Compiler<'_> {
             inits: inits(&m.inits)?,
             fired: l.fired.clone(),
             mems: l.mems.clone(),
+            modes: m
+                .modes
+                .iter()
+                .map(|md| {
+                    let (slot, start) = *get(&l.modes, md.mode, "mode")?;
+                    Ok(ModeCode {
+                        slot,
+                        start: md.snapshot.then_some(start),
+                        initial: md.initial as f64,
+                    })
+                })
+                .collect::<Result<_, InterpError>>()?,
         })
     }
 
@@ -380,6 +397,17 @@ impl Compiler<'_> {
                         malformed(format!("`run` of submodel {sub}, not a phase"))
                     })?)
                 }
+                lower::Stmt::SetMode { mode, state, span } => {
+                    let slot = get(&l.modes, *mode, "mode")?.0;
+                    let name = &get(&self.model(n).modes, *mode, "mode")?.name;
+                    let name = format!("{}{name}", l.prefix);
+                    Stmt::Assign {
+                        slot,
+                        rhs: Update::Expr(Num::Const(*state as f64).compile()),
+                        fired: None,
+                        site: self.site(name, SiteKind::Rule, *span),
+                    }
+                }
             });
         }
         Ok(out.into_boxed_slice())
@@ -441,6 +469,8 @@ impl Compiler<'_> {
             Slot::On(s) => Loc::Flag(*get(&l.on, s, "submodel")?),
             Slot::Time => Loc::Real(l.time),
             Slot::Dt => Loc::Real(l.dt),
+            Slot::Mode(m) => Loc::Real(get(&l.modes, m, "mode")?.0),
+            Slot::ModeStart(m) => Loc::Real(get(&l.modes, m, "mode")?.1),
         })
     }
 
@@ -492,7 +522,12 @@ impl Compiler<'_> {
             Term::Derived(_) | Term::Cond(..) => {
                 return Err(malformed("a read left by name in inlined code".into()));
             }
-            Term::Bool(_) | Term::Not(_) | Term::Cmp(..) | Term::And(..) | Term::Or(..) => {
+            Term::Bool(_)
+            | Term::Not(_)
+            | Term::Cmp(..)
+            | Term::And(..)
+            | Term::Or(..)
+            | Term::InMode(..) => {
                 return Err(malformed("logical expression read as a real".into()));
             }
         })
@@ -514,6 +549,13 @@ impl Compiler<'_> {
             Term::And(a, b) => Logic::And(two(a, b)?),
             Term::Or(a, b) => Logic::Or(two(a, b)?),
             Term::Cmp(op, a, b) => Logic::Cmp(*op, Box::new((self.num(n, a)?, self.num(n, b)?))),
+            Term::InMode(p, k) => match self.place(n, p)? {
+                Loc::Real(slot) => Logic::Cmp(
+                    ir::CmpOp::Eq,
+                    Box::new((Num::Slot(slot), Num::Const(*k as f64))),
+                ),
+                _ => return Err(malformed(format!("{p:?} read as a mode"))),
+            },
             Term::Derived(_) | Term::Cond(..) => {
                 return Err(malformed("a read left by name in inlined code".into()));
             }
@@ -561,6 +603,7 @@ impl Compiler<'_> {
                     Read::Flag(*get(&l.event_value, ev, "event")?),
                 ),
                 Item::On(s) => (VarKind::SubmodelOn, Read::Flag(*get(&l.on, s, "submodel")?)),
+                Item::Mode(m) => (VarKind::State, Read::Real(get(&l.modes, m, "mode")?.0)),
             };
             out.push(VarEntry {
                 name: e.name,
@@ -576,6 +619,7 @@ impl Compiler<'_> {
                     Access::Bound => Some(SetError::BOUND),
                     Access::Derived => Some(DERIVED),
                     Access::Computed => Some(SetError::COMPUTED),
+                    Access::Mode => Some(SetError::MODE),
                 },
                 read,
             });

@@ -365,6 +365,12 @@ impl<'c> Lowerer<'c> {
         }
         // The `otherwise` flags: only those an `otherwise` reads are kept, and a rule
         // sets its flag only if an `otherwise` after it reads it.
+        for md in &node.modes {
+            if let Some(start) = md.start {
+                let (d, a) = (self.slot(start), self.slot(md.slot));
+                self.put(Op::Copy { d, a }, d);
+            }
+        }
         self.last_read.clear();
         self.counter = 0;
         last_reads(&node.body, &mut self.counter, &mut self.last_read);
@@ -419,6 +425,11 @@ impl<'c> Lowerer<'c> {
         for d in [node.time, node.dt] {
             let d = self.slot(d);
             self.put(Op::Copy { d, a: zero }, d);
+        }
+        for md in &node.modes {
+            let d = self.slot(md.slot);
+            let a = self.constant(md.initial);
+            self.put(Op::Copy { d, a }, d);
         }
         for ev in &node.events {
             let d = self.slot(ev.value);

@@ -120,6 +120,7 @@ fn variables(program: &Program, root: usize, instance: &Instance) -> Vec<Variabl
             Item::Cond(c, _) => &m.conds[c].doc,
             Item::Event(ev) => &m.events[ev].doc,
             Item::On(s) => &m.subs[s].doc,
+            Item::Mode(md) => &m.modes[md].doc,
         };
         let lines: Vec<&str> = lines
             .iter()

@@ -164,6 +164,8 @@ impl<'a> SetError<'a> {
     /// Reason for a submodel's `on` state when the model does not let the host switch it.
     pub const SWITCHED: &'static str =
         "it is switched by its parent model's rules and cannot be set";
+    /// Reason for a mode (a state whose value is the index of one of its named states).
+    pub const MODE: &'static str = "it is a mode, changed only by its transitions";
 
     /// `NotSettable` with the default reason for `kind`: [`SetError::COMPUTED`] for
     /// `Predicate`, `Situation` and `Event`, [`SetError::SWITCHED`] for `SubmodelOn`,

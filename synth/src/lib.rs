@@ -30,6 +30,8 @@ impl Default for Size {
 
 struct Gen {
     rng: fastrand::Rng,
+    /// Draws for modes only, so that adding them left every other draw as it was.
+    modes: fastrand::Rng,
     out: String,
 }
 
@@ -45,6 +47,8 @@ struct Decls {
     events: Vec<String>,
     /// (instance, model index) of submodels.
     subs: Vec<(String, usize)>,
+    /// Output modes with their states.
+    modes: Vec<(String, Vec<String>)>,
 }
 
 /// A random valid `.sit` file for `seed`: several models, the last of which
@@ -57,6 +61,7 @@ struct Decls {
 pub fn random_file(seed: u64, size: Size) -> String {
     let mut g = Gen {
         rng: fastrand::Rng::with_seed(seed),
+        modes: fastrand::Rng::with_seed(seed ^ 0x6d6f_6465),
         out: String::new(),
     };
     let _ = writeln!(g.out, "// Random model, seed {seed}.");
@@ -120,6 +125,7 @@ impl Gen {
             conds: Vec::new(),
             events: Vec::new(),
             subs: Vec::new(),
+            modes: Vec::new(),
         };
         let mut body = String::new();
         let _ = writeln!(body, "/// Generated model {index}.\nmodel {} {{", d.name);
@@ -162,6 +168,7 @@ impl Gen {
             let _ = writeln!(body, "    output flag {name} = {};", self.rng.bool());
             d.flags.push(name);
         }
+        self.declare_mode(&mut d, &mut body);
         // Submodels of earlier models.
         if !earlier.is_empty() {
             for s in 0..self.rng.usize(1..3) {
@@ -210,6 +217,7 @@ impl Gen {
             let line = self.rule(&d, earlier, &mut otherwise_done, &mut mem_used, 1);
             body.push_str(&line);
         }
+        self.transitions(&d, &mut body);
         // Otherwise rules close some guarded targets.
         for t in otherwise_done {
             let v = self.real_expr(&d, earlier, 1);
@@ -271,7 +279,92 @@ impl Gen {
 
     fn logic(&mut self, d: &Decls, earlier: &[Decls], depth: u32) -> String {
         if depth > 2 || self.rng.bool() {
-            return match self.rng.u8(..8) {
+            let leaf = self.logic_leaf(d, earlier);
+            return self.mode_read(d, earlier).unwrap_or(leaf);
+        }
+        let a = self.logic(d, earlier, depth + 1);
+        let b = self.logic(d, earlier, depth + 1);
+        match self.rng.u8(..3) {
+            0 => format!("({a} & {b})"),
+            1 => format!("({a} | {b})"),
+            _ => format!("!({a})"),
+        }
+    }
+
+    /// A mode of the model (2 or 3 states), in two models out of three.
+    fn declare_mode(&mut self, d: &mut Decls, body: &mut String) {
+        if self.modes.u8(..3) == 0 {
+            return;
+        }
+        let states: Vec<String> = (0..self.modes.usize(2..4))
+            .map(|k| format!("a{k}"))
+            .collect();
+        let _ = writeln!(body, "    output mode m0 {{ {} }}", states.join(", "));
+        d.modes.push(("m0".into(), states));
+    }
+
+    /// Sometimes (one leaf in five) a comparison of a mode, the model's own or a
+    /// submodel's, with one of its states.
+    fn mode_read(&mut self, d: &Decls, earlier: &[Decls]) -> Option<String> {
+        if self.modes.u8(..5) != 0 {
+            return None;
+        }
+        let mut seen: Vec<(String, &[String])> = d
+            .modes
+            .iter()
+            .map(|(m, s)| (m.clone(), s.as_slice()))
+            .collect();
+        for (inst, mi) in &d.subs {
+            for (m, s) in &earlier[*mi].modes {
+                seen.push((format!("{inst}.{m}"), s.as_slice()));
+            }
+        }
+        if seen.is_empty() {
+            return None;
+        }
+        let (mode, states) = &seen[self.modes.usize(..seen.len())];
+        let state = &states[self.modes.usize(..states.len())];
+        let op = if self.modes.bool() { "==" } else { "!=" };
+        Some(format!("{mode} {op} {state}"))
+    }
+
+    /// Transitions of the model's mode: each from a state to another, under a guard
+    /// on a real state, some with rules of their own.
+    fn transitions(&mut self, d: &Decls, body: &mut String) {
+        let Some((mode, states)) = d.modes.first() else {
+            return;
+        };
+        for _ in 0..self.modes.usize(1..5) {
+            let n = states.len();
+            let from = self.modes.usize(..n);
+            let to = (from + self.modes.usize(1..n)) % n;
+            let x = &d.reals[self.modes.usize(..d.reals.len())];
+            let bound = format!("{:?}", self.modes.f64() * 2.0 - 1.0);
+            let guard = match self.modes.u8(..3) {
+                0 => String::new(),
+                1 => format!(" when {x} > {bound}"),
+                _ => format!(" when time >= {}", self.modes.u8(..4)),
+            };
+            let head = format!("    {mode}: {} -> {}{guard}", states[from], states[to]);
+            if self.modes.bool() {
+                let _ = writeln!(body, "{head};");
+                continue;
+            }
+            let y = &d.reals[self.modes.usize(..d.reals.len())];
+            let f = &d.flags[self.modes.usize(..d.flags.len())];
+            let _ = writeln!(
+                body,
+                "{head} {{
+        {y} = {bound};
+        when always => !{f};
+    }}"
+            );
+        }
+    }
+
+    fn logic_leaf(&mut self, d: &Decls, earlier: &[Decls]) -> String {
+        {
+            match self.rng.u8(..8) {
                 0 => self.cmp(d, earlier),
                 1 if !d.conds.is_empty() => self.pick(&d.conds).to_string(),
                 2 if !d.events.is_empty() => self.pick(&d.events).to_string(),
@@ -292,14 +385,7 @@ impl Gen {
                     format!("{inst}.{o}")
                 }
                 _ => self.pick(&d.flags).to_string(),
-            };
-        }
-        let a = self.logic(d, earlier, depth + 1);
-        let b = self.logic(d, earlier, depth + 1);
-        match self.rng.u8(..3) {
-            0 => format!("({a} & {b})"),
-            1 => format!("({a} | {b})"),
-            _ => format!("!({a})"),
+            }
         }
     }
 
@@ -450,6 +536,7 @@ mod tests {
                     Stmt::Switch { .. } => "switch",
                     Stmt::Reset { .. } => "reset",
                     Stmt::Run { .. } => "run",
+                    Stmt::SetMode { .. } => "set mode",
                 };
                 seen.insert(format!("{what} guarded={guarded}"));
             }
@@ -457,13 +544,17 @@ mod tests {
         fn terms(ts: &[Term], seen: &mut BTreeSet<String>) {
             for t in ts {
                 t.visit(&mut |t| {
-                    if let Term::Read(Place { path, slot }) = t {
+                    if let Term::Read(Place { path, slot })
+                    | Term::InMode(Place { path, slot }, _) = t
+                    {
                         let slot = match slot {
                             Slot::Var(_) => "var",
                             Slot::Event(_) => "event",
                             Slot::On(_) => "on",
                             Slot::Time => "time",
                             Slot::Dt => "dt",
+                            Slot::Mode(_) => "mode",
+                            Slot::ModeStart(_) => "mode start",
                         };
                         seen.insert(format!("read {slot} depth={}", path.len().min(2)));
                     }
@@ -509,7 +600,7 @@ mod tests {
         }
         want.push("otherwise \"expr\" guarded=false".into());
         want.extend(["phase of 1 bindings".into(), "phase of 2 bindings".into()]);
-        for w in ["set flag", "switch", "reset", "run", "if"] {
+        for w in ["set flag", "switch", "reset", "run", "if", "set mode"] {
             want.push(format!("{w} guarded=true"));
         }
         want.push("if guarded=false".into());
@@ -520,11 +611,11 @@ mod tests {
         for method in sit_parser::ir::Method::ALL {
             want.push(format!("method {}", method.name()));
         }
-        for slot in ["var", "event", "on", "time", "dt"] {
+        for slot in ["var", "event", "on", "time", "dt", "mode", "mode start"] {
             want.push(format!("read {slot} depth=0"));
         }
         // Through a submodel (its outputs, and its conditions inlined where read).
-        for slot in ["var", "event", "time"] {
+        for slot in ["var", "event", "time", "mode"] {
             want.push(format!("read {slot} depth=1"));
         }
         for w in want {

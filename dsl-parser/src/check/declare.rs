@@ -36,6 +36,8 @@ pub(super) struct Table {
     pub var_exprs: Vec<Option<ast::Expr>>,
     pub cond_exprs: Vec<Option<ast::Expr>>,
     pub event_exprs: Vec<Option<ast::Expr>>,
+    /// Modes, complete (states checked).
+    pub modes: Vec<Mode>,
 }
 
 pub(super) fn declare(m: &ast::Model, diags: &mut Vec<Diagnostic>) -> Table {
@@ -48,16 +50,19 @@ pub(super) fn declare(m: &ast::Model, diags: &mut Vec<Diagnostic>) -> Table {
         var_exprs: Vec::new(),
         cond_exprs: Vec::new(),
         event_exprs: Vec::new(),
+        modes: Vec::new(),
     };
     let mut spans: HashMap<String, Span> = HashMap::new();
     for d in &m.decls {
         let name = match d {
             ast::Decl::Var { name, .. } => name,
             ast::Decl::Sub { name, .. } => name,
+            ast::Decl::Mode { name, .. } => name,
         };
         let what = match d {
             ast::Decl::Var { kind, .. } => kind.describe(),
             ast::Decl::Sub { .. } => "submodel",
+            ast::Decl::Mode { .. } => "mode",
         };
         // A keyword or reserved name is reported, and still declared so
         // that its uses do not also read as unknown names.
@@ -194,6 +199,16 @@ pub(super) fn declare(m: &ast::Model, diags: &mut Vec<Diagnostic>) -> Table {
                     bindings: bindings.clone(),
                     phase: phase.clone(),
                 });
+            }
+            ast::Decl::Mode {
+                doc,
+                output,
+                name,
+                states,
+            } => {
+                t.names.insert(name.text.clone(), Sym::Mode(t.modes.len()));
+                t.modes
+                    .push(super::modes::declare(doc, *output, name, states, diags));
             }
         }
     }

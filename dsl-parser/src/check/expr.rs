@@ -114,6 +114,9 @@ impl Lowerer<'_> {
                 }
             }
             ExprKind::Compare(first, rest) => {
+                if let Some(x) = self.mode_compare(first, rest, ctx) {
+                    return x;
+                }
                 let mut prev = self.expr(first, Ty::Real, ctx);
                 let mut acc: Option<Expr> = None;
                 for (op, rhs) in rest {
@@ -234,6 +237,11 @@ impl Lowerer<'_> {
                     }
                     (Expr::Event(ev), Ty::Flag)
                 }
+                Some(Sym::Mode(m)) => {
+                    let mode = self.t().modes[m].clone();
+                    self.bare_mode(first, &mode);
+                    (Expr::Bool(false), Ty::Flag)
+                }
                 Some(Sym::Sub(_)) => {
                     self.err(
                         Diagnostic::error(
@@ -317,6 +325,11 @@ impl Lowerer<'_> {
                     Sym::Cond(c) => (ct.conds[c].output, Expr::SubCond(s, c), Ty::Flag),
                     Sym::Event(ev) => (ct.events[ev].output, Expr::SubEvent(s, ev), Ty::Flag),
                     Sym::Sub(_) => (false, Expr::Num(0.0), Ty::Real),
+                    Sym::Mode(md) if ct.modes[md].output => {
+                        self.bare_sub_mode(s, member);
+                        return (Expr::Bool(false), Ty::Flag);
+                    }
+                    Sym::Mode(_) => (false, Expr::Num(0.0), Ty::Real),
                 };
                 if !output {
                     self.err(

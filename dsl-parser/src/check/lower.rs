@@ -125,6 +125,7 @@ impl Lowerer<'_> {
         }
         let body = self.rules(&m.rules);
         let method = self.method(&m.methods);
+        let modes = self.t().modes.clone();
         Model {
             name: m.name.text.clone(),
             doc: m.doc.clone(),
@@ -137,6 +138,7 @@ impl Lowerer<'_> {
             memories: self.memories,
             fired: self.fired.len(),
             method,
+            modes,
         }
     }
 
@@ -267,7 +269,9 @@ fn collect_otherwise(rules: &[ast::Rule], out: &mut Vec<String>) {
                 guard: Guard::Otherwise(_),
                 ..
             } => out.push(target.text.clone()),
-            ast::Rule::Block { rules, .. } => collect_otherwise(rules, out),
+            ast::Rule::Block { rules, .. } | ast::Rule::Transition { rules, .. } => {
+                collect_otherwise(rules, out)
+            }
             _ => {}
         }
     }

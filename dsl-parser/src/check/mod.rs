@@ -16,6 +16,7 @@ use std::collections::HashMap;
 mod declare;
 mod expr;
 mod lower;
+mod modes;
 mod order;
 mod phase;
 mod rules;
@@ -108,6 +109,7 @@ enum Sym {
     Cond(CondId),
     Event(EventId),
     Sub(SubId),
+    Mode(ModeId),
 }
 
 /// Check and lower all parsed files. Returns the program when there is no

@@ -73,6 +73,19 @@ impl Lowerer<'_> {
                         span: cond.span,
                     });
                 }
+                ast::Rule::Transition {
+                    mode,
+                    from,
+                    to,
+                    guard,
+                    rules,
+                    span,
+                } => {
+                    let then = self.rules(rules);
+                    if let Some(s) = self.transition(mode, from, to, guard.as_ref(), then, *span) {
+                        out.push(s);
+                    }
+                }
                 ast::Rule::Block { cond, rules, .. } => {
                     let c = self.expr(cond, Ty::Flag, Ctx::Rule);
                     self.blocks.push(cond.span);
@@ -137,6 +150,17 @@ impl Lowerer<'_> {
                 self.err(
                     cannot_assign(target, "event")
                         .with_label("an event is computed from its condition"),
+                );
+                None
+            }
+            Some(Sym::Mode(_)) => {
+                self.err(
+                    cannot_assign(target, "mode")
+                        .with_label("a mode changes only by its transitions")
+                        .with_help(format!(
+                            "write a transition: `{}: FROM -> TO when CONDITION;`",
+                            target.text
+                        )),
                 );
                 None
             }
@@ -276,6 +300,17 @@ impl Lowerer<'_> {
                                 ),
                             )
                             .with_label("a submodel, not a flag"),
+                        );
+                        None
+                    }
+                    Some(Sym::Mode(_)) => {
+                        self.err(
+                            cannot_assign(first, "mode")
+                                .with_label("a mode changes only by its transitions")
+                                .with_help(format!(
+                                    "write a transition: `{}: FROM -> TO when CONDITION;`",
+                                    first.text
+                                )),
                         );
                         None
                     }

@@ -300,6 +300,11 @@ impl<'a> Logic<'a> {
             // Flags, logical inputs, `.on`, and a submodel's events.
             Term::Read(_) => Node::Atom(self.atom(e)),
             Term::Cmp(op, a, b) => self.comparison(*op, a, b),
+            // A mode is a scalar at one of the numeric thresholds of its states, so
+            // that two states of one mode exclude each other.
+            Term::InMode(place, k) => {
+                self.comparison(CmpOp::Eq, &Term::Read(place.clone()), &Term::Num(*k as f64))
+            }
             // Inlined by the lowering; real-valued terms do not stand where a
             // logical value is expected in a checked program.
             Term::Derived(_)

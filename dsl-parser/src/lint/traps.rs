@@ -337,6 +337,7 @@ fn leaf_span(stmt: &Stmt) -> Span {
         | Stmt::Switch { span, .. }
         | Stmt::Reset { span, .. }
         | Stmt::Run { span, .. }
+        | Stmt::SetMode { span, .. }
         | Stmt::If { span, .. } => *span,
     }
 }

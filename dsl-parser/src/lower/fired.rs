@@ -87,7 +87,8 @@ impl Fired {
                 Stmt::SetFlag { .. }
                 | Stmt::Switch { .. }
                 | Stmt::Reset { .. }
-                | Stmt::Run { .. } => {}
+                | Stmt::Run { .. }
+                | Stmt::SetMode { .. } => {}
             }
         }
     }

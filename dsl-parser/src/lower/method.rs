@@ -492,11 +492,13 @@ impl Stage<'_> {
                     span: *span,
                 })
             }
-            // σ actions, a phase's run among them, belong to the discrete pass (a
+            // σ actions (a phase's run and a mode's transition among them) belong to the discrete pass (a
             // phase's outputs, like a submodel's, stay frozen during the stages).
-            Stmt::SetFlag { .. } | Stmt::Switch { .. } | Stmt::Reset { .. } | Stmt::Run { .. } => {
-                None
-            }
+            Stmt::SetFlag { .. }
+            | Stmt::Switch { .. }
+            | Stmt::Reset { .. }
+            | Stmt::Run { .. }
+            | Stmt::SetMode { .. } => None,
         }
     }
 

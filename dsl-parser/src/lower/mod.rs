@@ -14,12 +14,14 @@
 //! - construction: every [`Model::defaults`] entry in order, then reset;
 //! - reset: for each [`SubLink`] in order, its [`SubLink::params`] then a reset of the
 //!   submodel; then every `on` flag to [`SubLink::initially_on`]; then every
-//!   [`Model::inits`] entry in order; then the memories of `deriv` cleared, the
+//!   [`Model::inits`] entry in order; then every [`ModeSlot`] to its initial state; then
+//!   the memories of `deriv` cleared, the
 //!   `otherwise` flags cleared, time and `dt` to 0; then each [`EventUpdate`] in order
 //!   with `value = false; prev = cond`;
 //! - step: store `dt`; for each [`SubLink`] switched on, its [`SubLink::inputs`] then a
 //!   step of the submodel; each [`EventUpdate`] in order with `value = cond && !prev;
-//!   prev = cond`; the `otherwise` flags to their initial value ([`FlagUse`]); the
+//!   prev = cond`; the `otherwise` flags to their initial value ([`FlagUse`]); each
+//!   [`ModeSlot`] with `snapshot` copied to its start-of-step slot; the
 //!   [`Model::body`] top to bottom; time advanced by `dt`.
 
 mod fired;
@@ -36,7 +38,9 @@ pub use term::{Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term}
 pub use vars::{Access, Entry, Item, variables};
 
 use crate::Span;
-use crate::ir::{self, EventId, FiredId, MemId, ModelId, Program, Rhs, SubId, VarId};
+use crate::ir::{
+    self, EventId, FiredId, MemId, ModeId, ModelId, Program, Rhs, StateId, SubId, VarId,
+};
 use term::{Lowerer, get};
 
 /// One model's construction, reset and step, lowered (see the module documentation for
@@ -59,6 +63,25 @@ pub struct Model {
     pub body: Vec<Stmt>,
     /// The instantaneous phases, in declaration order (see [`PhaseLink`]).
     pub phases: Vec<PhaseLink>,
+    /// The modes, in declaration order.
+    pub modes: Vec<ModeSlot>,
+}
+
+/// A mode as reset and step see it: to `initial` in a reset (after the states' initial
+/// values, before the events are initialised, which may read it); its state copied to
+/// its [`Slot::ModeStart`] at the start of a step, before the rules, when `snapshot`.
+#[derive(Debug, Clone)]
+pub struct ModeSlot {
+    /// The mode.
+    pub mode: ModeId,
+    /// Its initial state (the first declared).
+    pub initial: StateId,
+    /// Its number of states.
+    pub states: usize,
+    /// Whether a transition reads its start-of-step state (it has transitions).
+    pub snapshot: bool,
+    /// The declaration.
+    pub span: Span,
 }
 
 /// `var = value` in the instance where the code runs (a default, an initial value), or
@@ -159,6 +182,15 @@ pub enum Stmt {
         /// On or off.
         on: bool,
         /// The action.
+        span: Span,
+    },
+    /// A transition's move: the mode enters a state.
+    SetMode {
+        /// The mode.
+        mode: ModeId,
+        /// The state entered.
+        state: StateId,
+        /// The transition.
         span: Span,
     },
     /// σ: reset a submodel (its [`SubLink::params`], then its reset).
@@ -382,6 +414,18 @@ pub fn model(program: &Program, id: ModelId, reads: Reads) -> Result<Model, Lowe
         pos: 0,
     };
     let body = rules.stmts(&m.body)?;
+    let modes = m
+        .modes
+        .iter()
+        .enumerate()
+        .map(|(k, md)| ModeSlot {
+            mode: k,
+            initial: 0,
+            states: md.states.len(),
+            snapshot: reads_start(&body, k),
+            span: md.span,
+        })
+        .collect();
     Ok(Model {
         id,
         defaults,
@@ -391,6 +435,23 @@ pub fn model(program: &Program, id: ModelId, reads: Reads) -> Result<Model, Lowe
         flags,
         body,
         phases,
+        modes,
+    })
+}
+
+/// Whether a statement of `body` reads the start-of-step state of mode `mode`.
+fn reads_start(body: &[Stmt], mode: ModeId) -> bool {
+    let term = |t: &Term| {
+        let mut found = false;
+        t.visit(&mut |x| {
+            found |=
+                matches!(x, Term::InMode(Place { slot: Slot::ModeStart(m), .. }, _) if *m == mode)
+        });
+        found
+    };
+    body.iter().any(|s| match s {
+        Stmt::If { cond, then, .. } => term(cond) || reads_start(then, mode),
+        _ => false,
     })
 }
 
@@ -455,6 +516,15 @@ impl Rules<'_, '_> {
                 Stmt::Switch {
                     sub: *sub,
                     on: *on,
+                    span: *span,
+                }
+            }
+            ir::Stmt::SetMode { mode, state, span } => {
+                let md = get(&self.m.modes, *mode, "mode")?;
+                get(&md.states, *state, "state")?;
+                Stmt::SetMode {
+                    mode: *mode,
+                    state: *state,
                     span: *span,
                 }
             }

@@ -1,6 +1,8 @@
 //! Expressions with every name resolved to a place of the instance tree, derived params and conditions inlined on request.
 
-use crate::ir::{self, ArithOp, CmpOp, CondId, EventId, Func, ModelId, Program, SubId, VarId};
+use crate::ir::{
+    self, ArithOp, CmpOp, CondId, EventId, Func, ModeId, ModelId, Program, StateId, SubId, VarId,
+};
 
 /// Deepest nesting of submodels, and of expressions with derived params and conditions
 /// inlined, accepted: above the checker's 1000 operators per expression, so that every
@@ -57,6 +59,11 @@ pub enum Slot {
     Time,
     /// The length of the current step.
     Dt,
+    /// The state of a mode (its index in [`ir::Mode::states`]).
+    Mode(ModeId),
+    /// The state of a mode at the start of the current step, before its transitions:
+    /// local to the step, read only by the guards of the instance's own transitions.
+    ModeStart(ModeId),
 }
 
 /// A typed expression over [`Place`]s: [`ir::Expr`] with names resolved through
@@ -87,6 +94,9 @@ pub enum Term {
     Or(Box<Term>, Box<Term>),
     /// A pure procedure of the runtime library.
     Call(Func, Vec<Term>),
+    /// Whether the mode stored at the place (a [`Slot::Mode`] or [`Slot::ModeStart`])
+    /// is in the state.
+    InMode(Place, StateId),
 }
 
 impl Term {
@@ -108,7 +118,10 @@ impl Term {
     pub fn is_constant(&self) -> bool {
         let mut constant = true;
         self.visit(&mut |t| {
-            constant &= !matches!(t, Term::Read(_) | Term::Derived(_) | Term::Cond(..))
+            constant &= !matches!(
+                t,
+                Term::Read(_) | Term::Derived(_) | Term::Cond(..) | Term::InMode(..)
+            )
         });
         constant
     }
@@ -235,6 +248,21 @@ impl<'p> Lowerer<'p> {
                 get(&m.events, *ev, "event")?;
                 Term::Read(place(path, Slot::Event(*ev)))
             }
+            E::InMode(md, k) | E::ModeAtStart(md, k) => {
+                let mode = get(&m.modes, *md, "mode")?;
+                get(&mode.states, *k, "state")?;
+                let slot = if matches!(e, E::InMode(..)) {
+                    Slot::Mode(*md)
+                } else if path.is_empty() {
+                    Slot::ModeStart(*md)
+                } else {
+                    return Err(LowerError::Malformed(
+                        "a mode's start-of-step state read from another instance".into(),
+                    ));
+                };
+                Term::InMode(place(path, slot), *k)
+            }
+            E::SubInMode(s, md, k) => self.sub(model, path, *s, &E::InMode(*md, *k), d)?,
             E::SubOn(s) => {
                 get(&m.subs, *s, "submodel")?;
                 Term::Read(place(path, Slot::On(*s)))

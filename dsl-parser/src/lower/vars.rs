@@ -1,7 +1,7 @@
 //! The variables of a model seen through `sit_runtime::Model`, in index order, with what may be set.
 
 use super::term::{LowerError, MAX_DEPTH, get};
-use crate::ir::{CondId, CondKind, EventId, ModelId, Program, SubId, Ty, VarId, VarKind};
+use crate::ir::{CondId, CondKind, EventId, ModeId, ModelId, Program, SubId, Ty, VarId, VarKind};
 
 /// One variable of the flattened list.
 #[derive(Debug, Clone)]
@@ -34,6 +34,8 @@ pub enum Item {
     Event(EventId),
     /// `NAME.on` of a direct submodel.
     On(SubId),
+    /// A mode: its value is the index of its state.
+    Mode(ModeId),
 }
 
 /// Whether a variable can be set from outside.
@@ -47,9 +49,11 @@ pub enum Access {
     Derived,
     /// A pred, situation or event: computed.
     Computed,
+    /// A mode: changed only by its transitions.
+    Mode,
 }
 
-/// The variables of `root`: its vars, conds and events in declaration order, then for
+/// The variables of `root`: its vars, conds, events and modes in declaration order, then for
 /// each submodel `NAME.on` followed by the submodel's own list prefixed by `NAME.`.
 pub fn variables(program: &Program, root: ModelId) -> Result<Vec<Entry>, LowerError> {
     let mut out = Vec::new();
@@ -105,6 +109,16 @@ fn flatten(
             Ty::Flag,
             ev.output,
             Access::Computed,
+        ));
+    }
+    for (k, mode) in m.modes.iter().enumerate() {
+        let name = format!("{prefix}{}", mode.name);
+        out.push(entry(
+            name,
+            Item::Mode(k),
+            Ty::Real,
+            mode.output,
+            Access::Mode,
         ));
     }
     for (s, sub) in m.subs.iter().enumerate() {

@@ -26,3 +26,9 @@ pub mod collisions {
 pub mod docs {
     include!(concat!(env!("OUT_DIR"), "/docs.rs"));
 }
+
+/// `models/modes.sit`: modes and states named `type`, `self`, `Self`, `a_b` and `aB`,
+/// `ящик`, and a mode enum whose name a model already has.
+pub mod modes {
+    include!(concat!(env!("OUT_DIR"), "/modes.rs"));
+}

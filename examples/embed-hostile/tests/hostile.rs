@@ -1,7 +1,7 @@
 //! The generated code of the hostile models runs like the interpreter, to the bit (its
 //! batch forms like the scalar code), and keeps the `.sit` names in its variable table.
 
-use embed_hostile::{collisions, docs, keywords};
+use embed_hostile::{collisions, docs, keywords, modes};
 use sit_runtime::Model;
 
 /// Steps the generated model and the interpreted one side by side and compares every
@@ -85,6 +85,34 @@ fn doc_comments_literals_and_cyrillic_names() {
     p.step(0.01);
     assert!(p.скорость < 0.0);
     same_as_interpreter(&mut docs::Маятник::new(), "docs.sit", "Маятник");
+}
+
+/// Mode enums get unique CamelCase names (`LightLight_`: `LightLight` is a model),
+/// variants unique within the enum (`Self_`, `Self__`; `AB`, `AB_`), and the models
+/// run like the interpreter, batch lanes like the scalar model.
+#[test]
+fn modes_with_hostile_names() {
+    let mut m = modes::Light::new();
+    assert_eq!(m.light, modes::LightLight_::Self_);
+    assert_eq!(m.r#type, modes::LightType::ящик);
+    assert_eq!(modes::LightLight_::Self__.name(), "Self");
+    assert_eq!(modes::LightLight_::AB_.index(), 3);
+    for _ in 0..4 {
+        m.step(0.25);
+    }
+    // self -> Self at t = 0.75 (t > 0.5 after the integral), Self -> a_b at t = 1.
+    assert_eq!(m.light, modes::LightLight_::AB);
+    same_as_interpreter(&mut modes::Light::new(), "modes.sit", "Light");
+    // `LightBatch` is the enum of the mode `batch`: the batch form is `LightBatch_`.
+    assert_eq!(modes::Light::new().batch, modes::LightBatch::On);
+    let mut batch = modes::LightBatch_::<2>::new();
+    let mut scalar = modes::Light::new();
+    for _ in 0..100 {
+        batch.step(0.05);
+        scalar.step(0.05);
+    }
+    assert_eq!(batch.lane(1).unwrap().light, scalar.light);
+    assert_eq!(batch.lane(0).unwrap().r#type, scalar.r#type);
 }
 
 /// The batch forms of the hostile models (`typeBatch`, `f64_Batch`, `МаятникBatch`, ...)
