@@ -103,6 +103,8 @@ impl BodyGen<'_, '_> {
         }
         let time = ident(&names.time);
         inits.push(quote!(#time: 0.0));
+        let clock = ident(&names.clock);
+        inits.push(quote!(#clock: ::sit_runtime::Clock::new()));
         if names.uses_dt {
             let dt = ident(&names.dt);
             inits.push(quote!(#dt: 0.0));
@@ -163,6 +165,8 @@ impl BodyGen<'_, '_> {
         }
         let time = ident(&names.time);
         out.push(quote!(self.#time = 0.0;));
+        let clock = ident(&names.clock);
+        out.push(quote!(self.#clock.reset();));
         if names.uses_dt {
             let dt = ident(&names.dt);
             out.push(quote!(self.#dt = 0.0;));
@@ -304,8 +308,8 @@ impl BodyGen<'_, '_> {
                 method.extend([TokenTree::Group(Group::new(Delimiter::Brace, rules))]);
                 methods.push(method);
             }
-            let time = ident(&names.time);
-            out.push(quote!(self.#time += dt;));
+            let (time, clock) = (ident(&names.time), ident(&names.clock));
+            out.push(quote!(self.#time = self.#clock.advance(dt);));
             return Body {
                 tokens: out.into_iter().collect(),
                 methods: methods.into_iter().collect(),
@@ -314,8 +318,8 @@ impl BodyGen<'_, '_> {
         let rules = self.stmts(&low.body, None, &Flags::default());
         out.push(self.comments.splice(rules));
         // 4. Time.
-        let time = ident(&names.time);
-        out.push(quote!(self.#time += dt;));
+        let (time, clock) = (ident(&names.time), ident(&names.clock));
+        out.push(quote!(self.#time = self.#clock.advance(dt);));
         Body {
             tokens: out.into_iter().collect(),
             methods: TokenStream::new(),

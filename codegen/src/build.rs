@@ -187,14 +187,23 @@ pub fn sit_files(dir: impl AsRef<Path>) -> Vec<PathBuf> {
 /// Writes `text` to `path` unless the file already holds exactly that text, so that an
 /// unchanged model does not trigger a rebuild of the including crate (for build scripts
 /// that write generated code themselves, as [`Builder`] does).
+///
+/// The text goes to a new file that then replaces `path` (a rename), never into the
+/// old file: a target directory copied with hard links (`cp -al`) shares the old file
+/// with its copies, which an in-place write would change too.
 pub fn write_if_changed(path: &Path, text: &str) -> Result<(), Error> {
     if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(());
     }
-    std::fs::write(path, text).map_err(|source| Error::Write {
+    let err = |source| Error::Write {
         path: path.to_path_buf(),
         source,
-    })
+    };
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(name);
+    std::fs::write(&tmp, text).map_err(err)?;
+    std::fs::rename(&tmp, path).map_err(err)
 }
 
 #[cfg(test)]

@@ -58,7 +58,7 @@ fn a_long_rule_list_is_split_in_order_with_the_flags_passed() {
     // The clock advances after the last piece.
     let step = &code[code.find("pub fn step(").unwrap()..];
     let last_call = step.find("self.step_part_2(").unwrap();
-    let clock = step.find("self.time += dt;").unwrap();
+    let clock = step.find("self.time = self.clock.advance(dt);").unwrap();
     assert!(last_call < clock);
     // The rules are in textual order across the pieces.
     let first = code.find("self.x0 = ").unwrap();

@@ -21,7 +21,14 @@
 //!    conditions ([`Cond`]) and derived params are evaluated where they are
 //!    read. `otherwise` rules fire when no earlier rule of this step assigned
 //!    the same target;
-//! 4. advance the model's time by `dt`.
+//! 4. advance the model's time by `dt`, exactly: each instance counts the
+//!    steps of its current run of equal steps (a run starts at reset at
+//!    `t₀ = 0`, and at `t₀` = the current time whenever `dt` differs, bit for
+//!    bit, from the previous step's); after `n` steps of `h` the time is
+//!    `t₀ + n·h` with `n·h` computed as `(n·m)/10^k` from the shortest
+//!    decimal `m·10^-k` (`k ≤ 22`) that rounds to `h`, while `|n·m| ≤ 2^53`,
+//!    else as the `f64` product (`sit_runtime::Clock`, called by every back
+//!    end). So a constant `dt` gives the double nearest to `n·dt`, not a sum.
 //!
 //! Construction (`new`) sets every free param and every input to its
 //! default (free params and input defaults read only constants and free
@@ -39,7 +46,8 @@
 //! `dt` reads the length of the current step (of the last step outside a
 //! step, 0 before the first); `time` reads the model's own clock, which
 //! advances only when the model steps (a switched-off submodel's clock
-//! stops).
+//! stops; switched on again, it continues its run of equal steps). Reset
+//! restarts the clock's run at 0.
 //!
 //! # Variables seen through `sit_runtime::Model`
 //!

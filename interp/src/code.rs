@@ -321,4 +321,6 @@ pub(crate) struct State {
     pub flags: Vec<bool>,
     /// `deriv` memories.
     pub derivs: Vec<Deriv>,
+    /// The clock of each node (what computes its time).
+    pub clocks: Vec<sit_runtime::Clock>,
 }

@@ -300,8 +300,9 @@ impl<'c> Lowerer<'c> {
         // The root's time is advanced by `exec::step`, after the program.
         if n != 0 && self.is_read(node.time) {
             let d = self.slot(node.time);
-            let b = self.dt();
-            self.put(Op::AddSS { d, a: d, b }, d);
+            let (clock, dt) = (self.slot(n), self.dt());
+            self.emit(Op::Tick { d, clock, dt });
+            self.held = None;
         }
     }
 
@@ -339,6 +340,10 @@ impl<'c> Lowerer<'c> {
         for d in [node.time, node.dt] {
             let d = self.slot(d);
             self.put(Op::Copy { d, a: zero }, d);
+        }
+        if n == 0 || self.is_read(node.time) {
+            let clock = self.slot(n);
+            self.emit(Op::ResetClock { clock });
         }
         for ev in &node.events {
             let d = self.slot(ev.value);

@@ -13,7 +13,7 @@
 //! widened), so values are those of the generated code to the bit. Control flow is
 //! forward jumps; `&` and `|` are lowered to jumps.
 
-use sit_runtime::{Deriv, hysteresis, integral, integral_limited, lag, rising};
+use sit_runtime::{Clock, Deriv, hysteresis, integral, integral_limited, lag, rising};
 
 const _: () = assert!(std::mem::size_of::<Op>() == 16);
 
@@ -113,6 +113,10 @@ pub(crate) enum Op {
     Rising { d: Slot, a: Slot, prev: Slot },
     /// Resets the `deriv` memories `start..end`.
     ResetDerivs { start: Slot, end: Slot },
+    /// `r[d] = clocks[clock].advance(r[dt])`: a submodel's time.
+    Tick { d: Slot, clock: Slot, dt: Slot },
+    /// `clocks[clock].reset()`.
+    ResetClock { clock: Slot },
     /// Runs the reset program of node `node` (its checked one if `check`).
     Reset { node: Slot, check: bool },
     /// Jumps to `t`.
@@ -246,6 +250,8 @@ pub(crate) struct Regs<'s> {
     pub f: &'s mut [bool],
     /// `deriv` memories.
     pub m: &'s mut [Deriv],
+    /// The clock of each node.
+    pub c: &'s mut [Clock],
 }
 
 /// The reset programs of every node, unchecked and checked (for [`Op::Reset`]).
@@ -273,11 +279,16 @@ pub(crate) fn run(ops: &[Op], s: &mut Regs<'_>, resets: &impl Resets) -> Result<
                     m.reset();
                 }
             }
+            Op::Tick { d, clock, dt } => {
+                s.r[d as usize] = s.c[clock as usize].advance(s.r[dt as usize]);
+            }
+            Op::ResetClock { clock } => s.c[clock as usize].reset(),
             Op::Reset { node, check } => {
                 let mut inner = Regs {
                     r: &mut *s.r,
                     f: &mut *s.f,
                     m: &mut *s.m,
+                    c: &mut *s.c,
                 };
                 run(resets.reset(node as usize, check), &mut inner, resets)?;
             }
@@ -438,7 +449,12 @@ fn fast<'o>(
                 f!(d) = rising(f!(a), &mut p);
                 f!(prev) = p;
             }
-            Op::Call(_) | Op::ClearFlags { .. } | Op::ResetDerivs { .. } | Op::Reset { .. } => {
+            Op::Call(_)
+            | Op::ClearFlags { .. }
+            | Op::ResetDerivs { .. }
+            | Op::Tick { .. }
+            | Op::ResetClock { .. }
+            | Op::Reset { .. } => {
                 break Ok(Some(op));
             }
             Op::Jump { t } => pc = t as usize,

@@ -405,6 +405,7 @@ fn procedures_match_hand_written_runtime_calls_to_the_bit() {
     let (t_c, dt) = (0.3, 0.01);
     let (mut t, mut a, mut c, mut d, mut f) = (0.0f64, 0.0, 0.0, 0.0, 0.0);
     let mut mem = Deriv::new();
+    let mut clock = sit_runtime::Clock::new();
     let (mut latches, mut clamps) = ([false; 2], [false; 2]);
     for _ in 0..500 {
         m.step(dt);
@@ -420,7 +421,7 @@ fn procedures_match_hand_written_runtime_calls_to_the_bit() {
             math::hypot(b, math::max(a, math::min(c, d))) / math::sqrt(math::abs(u) + 1.0),
             dt,
         );
-        t += dt;
+        t = clock.advance(dt);
         for (name, want) in [
             ("u", u),
             ("a", a),

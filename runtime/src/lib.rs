@@ -31,6 +31,7 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod clock;
 pub mod math;
 pub mod model;
 pub mod procedures;
@@ -40,6 +41,7 @@ pub mod sweep;
 #[cfg(feature = "std")]
 pub mod trace;
 
+pub use clock::Clock;
 pub use model::{
     Model, SetError, ValueType, Var, VarInfo, VarKind, Variables, from_logical, logical,
 };

@@ -20,7 +20,8 @@
 //! - step: store `dt`; for each [`SubLink`] switched on, its [`SubLink::inputs`] then a
 //!   step of the submodel; each [`EventUpdate`] in order with `value = cond && !prev;
 //!   prev = cond`; the `otherwise` flags to their initial value ([`FlagUse`]); the
-//!   [`Model::body`] top to bottom; time advanced by `dt`.
+//!   [`Model::body`] top to bottom; time advanced by `dt` through the instance's
+//!   `sit_runtime::Clock` (reset with the time).
 
 mod fired;
 mod term;
