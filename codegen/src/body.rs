@@ -12,6 +12,8 @@ use sit_parser::ir::{ModelId, Ty};
 use sit_parser::lower::{self, Assign, FlagUse, Proc, Stmt, Term};
 use std::cell::Cell;
 
+mod initial;
+
 /// Generates the bodies of one model's functions.
 pub(crate) struct BodyGen<'a, 'c> {
     /// Names and program.
@@ -171,12 +173,23 @@ impl BodyGen<'_, '_> {
             let dt = ident(&names.dt);
             out.push(quote!(self.#dt = 0.0;));
         }
+        // The initial pass reads every event as false: the values are cleared first.
+        let pass = !low.initial.is_empty();
+        if pass {
+            for ev in &low.events {
+                let v = ident(&names.event_fields[ev.event]);
+                out.push(quote!(self.#v = false;));
+            }
+            out.extend(self.initial_pass());
+        }
+        let g = self.exprs(quote!(self));
         for ev in &low.events {
             let e = ev.event;
             let (v, p) = (ident(&names.event_fields[e]), ident(&names.event_prev[e]));
             let cond = g.expr(&ev.cond);
+            let clear = (!pass).then(|| quote!(self.#v = false;));
             out.push(quote! {
-                self.#v = false;
+                #clear
                 self.#p = #cond;
             });
         }

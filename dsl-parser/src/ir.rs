@@ -38,10 +38,23 @@
 //! parent's params) and resets the submodel (recursively, before the
 //! parent), switches each submodel on or off as declared, evaluates every
 //! state's initial value in declaration order, clears hidden memories and
-//! `otherwise` flags, sets time and `dt` to 0, and initialises every event in
-//! declaration order: `value = false; prev = cond` evaluated on the initial
-//! values. A bound input keeps its last value until the parent's next step
-//! binds it again.
+//! `otherwise` flags, sets time and `dt` to 0, sets every event's value to
+//! false, runs the *initial pass*, and initialises every event in declaration
+//! order: `prev = cond` evaluated on the values so reached. A bound input
+//! keeps its last value until the parent's next step binds it again.
+//!
+//! The initial pass makes the values at t = 0 consistent: it runs, as a step
+//! would (top to bottom, guards evaluated, `otherwise` flags tracked), the
+//! rules of the model's *computed* states and nothing else. A real state is
+//! computed when all its rules are plain expressions (no stateful procedure)
+//! reading neither the state itself nor `dt`, a top-level rule (unguarded or
+//! `otherwise`) assigns it, and nothing in a step reads it before that rule:
+//! no earlier rule or guard, no event, no input binding of the model's
+//! submodels, no binding in a parent evaluated before this instance steps.
+//! Every step overwrites such a state before anything reads it, so the pass
+//! changes nothing a step computes: trajectories are those without the pass,
+//! and only the values at t = 0 (as the host sees them) read `total = a + b`
+//! instead of `total`'s declared initial value.
 //!
 //! `dt` reads the length of the current step (of the last step outside a
 //! step, 0 before the first); `time` reads the model's own clock, which

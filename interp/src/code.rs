@@ -236,6 +236,8 @@ pub(crate) struct Node {
     pub events: Vec<EventCode>,
     /// The body.
     pub body: Box<[Stmt]>,
+    /// The initial pass of reset (`sit_parser::lower::Model::initial`).
+    pub initial: Box<[Stmt]>,
     /// Free params and inputs with their defaults, in declaration order (construction).
     pub defaults: Vec<Init>,
     /// States with their initial values, in declaration order (reset).

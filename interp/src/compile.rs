@@ -282,7 +282,8 @@ impl Compiler<'_> {
             dt: l.dt,
             subs,
             events,
-            body: self.stmts(n, m, &m.body)?,
+            body: self.stmts(n, &m.flags, &m.body)?,
+            initial: self.stmts(n, &m.initial_flags, &m.initial)?,
             defaults: inits(&m.defaults)?,
             inits: inits(&m.inits)?,
             fired: l.fired.clone(),
@@ -318,7 +319,7 @@ impl Compiler<'_> {
     fn stmts(
         &self,
         n: usize,
-        m: &lower::Model,
+        flags: &[FlagUse],
         body: &[lower::Stmt],
     ) -> Result<Box<[Stmt]>, InterpError> {
         let mut out = Vec::with_capacity(body.len());
@@ -327,7 +328,7 @@ impl Compiler<'_> {
             out.push(match s {
                 lower::Stmt::Assign(a) => self.assign(n, a)?,
                 lower::Stmt::Otherwise { assign, fired } => {
-                    if get(&m.flags, *fired, "`otherwise` flag")? == &FlagUse::AlwaysSet {
+                    if get(flags, *fired, "`otherwise` flag")? == &FlagUse::AlwaysSet {
                         continue;
                     }
                     Stmt::Otherwise {
@@ -337,7 +338,7 @@ impl Compiler<'_> {
                 }
                 lower::Stmt::If { cond, then, .. } => Stmt::If {
                     cond: self.logic(n, cond)?.compile(),
-                    then: self.stmts(n, m, then)?,
+                    then: self.stmts(n, flags, then)?,
                 },
                 lower::Stmt::SetFlag { var, value, .. } => match *get(&l.vars, *var, "variable")? {
                     Loc::Flag(slot) => Stmt::SetFlag {

@@ -345,12 +345,31 @@ impl<'c> Lowerer<'c> {
             let clock = self.slot(n);
             self.emit(Op::ResetClock { clock });
         }
+        if !node.initial.is_empty() {
+            self.initial_pass(n);
+        }
         for ev in &node.events {
             let d = self.slot(ev.value);
             self.emit(Op::SetFlag { d, v: false });
             let prev = self.slot(ev.prev);
             self.flag_into(&ev.cond.0, prev);
         }
+    }
+
+    /// The initial pass of node `n`, with every event of the node false (its `otherwise`
+    /// flags are cleared before it by the reset).
+    fn initial_pass(&mut self, n: usize) {
+        let node = &self.code.nodes[n];
+        for ev in &node.events {
+            let d = self.slot(ev.value);
+            self.emit(Op::SetFlag { d, v: false });
+        }
+        let saved = (std::mem::take(&mut self.last_read), self.counter);
+        self.counter = 0;
+        last_reads(&node.initial, &mut self.counter, &mut self.last_read);
+        self.counter = 0;
+        self.stmts(&node.initial);
+        (self.last_read, self.counter) = saved;
     }
 
     /// Resets `node`: any real slot may change.

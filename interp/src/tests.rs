@@ -156,11 +156,12 @@ fn derived_params_follow_set() {
     assert_eq!(v(&m, "b"), 15.0);
     m.step(1.0);
     assert_eq!(v(&m, "y"), 16.0);
-    // Reset keeps params and re-evaluates initial values from them.
+    // Reset keeps params and re-evaluates initial values from them; the initial pass
+    // computes `y` from them too.
     m.reset();
     assert_eq!(
         (v(&m, "a"), v(&m, "x"), v(&m, "y"), m.time()),
-        (5.0, 15.0, 0.0, 0.0)
+        (5.0, 15.0, 16.0, 0.0)
     );
     let err = m.set("b", 1.0).unwrap_err();
     assert!(matches!(
