@@ -415,6 +415,13 @@ pub enum Rhs {
         /// Amplitude (`1.0` when omitted).
         a: Expr,
     },
+    /// `timer(c)`: how long the logical `c` has held, in whole steps counted
+    /// exactly: `0` when `c` is false, else the next multiple of `dt` after the
+    /// target (`sit_runtime::timer`).
+    Timer {
+        /// The condition (a logical expression).
+        c: Expr,
+    },
 }
 
 /// A typed expression.
@@ -687,6 +694,7 @@ impl Rhs {
             Rhs::Lag { x, t, k } => vec![x, t, k],
             Rhs::Deriv { x, .. } => vec![x],
             Rhs::Hysteresis { x, lo, hi, a } => vec![x, lo, hi, a],
+            Rhs::Timer { c } => vec![c],
         }
     }
 

@@ -146,6 +146,8 @@ pub(crate) enum Update {
     Deriv(NumFn, usize),
     /// `sit_runtime::hysteresis(y, x, lo, hi, a)`.
     Hysteresis(Box<(NumFn, NumFn, NumFn, NumFn)>),
+    /// `sit_runtime::timer(y, c, dt)`.
+    Timer(LogicFn),
 }
 
 /// A statement of a model body.

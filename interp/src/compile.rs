@@ -392,6 +392,11 @@ impl Compiler<'_> {
                 Update::Deriv(next()?, l.mems.start + mem)
             }
             Proc::Hysteresis => Update::Hysteresis(Box::new((next()?, next()?, next()?, next()?))),
+            Proc::Timer => {
+                let c = a.operands.first();
+                let c = c.ok_or_else(|| malformed("`timer` lacks its condition".into()))?;
+                Update::Timer(self.logic(n, c)?.compile())
+            }
         };
         let fired = a.sets.map(|k| self.fired(n, k)).transpose()?;
         let site = self.site(self.name(n, a.target)?, SiteKind::Rule, a.span);

@@ -537,6 +537,14 @@ impl<'c> Lowerer<'c> {
                 let b = self.in_slot(&xs.3.0);
                 call(Call::Hysteresis { d, a, lo, hi, b })
             }
+            Update::Timer(c) => {
+                let mark = self.flag_temps.0;
+                let a = self.flag_value(&c.0);
+                self.emit(Op::Timer { d, a, dt });
+                self.flag_temps.0 = mark;
+                self.held = None;
+                return;
+            }
         };
         self.put(op, d);
     }

@@ -13,7 +13,7 @@
 //! widened), so values are those of the generated code to the bit. Control flow is
 //! forward jumps; `&` and `|` are lowered to jumps.
 
-use sit_runtime::{Clock, Deriv, hysteresis, integral, integral_limited, lag, rising};
+use sit_runtime::{Clock, Deriv, hysteresis, integral, integral_limited, lag, rising, timer};
 
 const _: () = assert!(std::mem::size_of::<Op>() == 16);
 
@@ -117,6 +117,8 @@ pub(crate) enum Op {
     Tick { d: Slot, clock: Slot, dt: Slot },
     /// `clocks[clock].reset()`.
     ResetClock { clock: Slot },
+    /// `r[d] = timer(r[d], f[a], r[dt])`.
+    Timer { d: Slot, a: Slot, dt: Slot },
     /// Runs the reset program of node `node` (its checked one if `check`).
     Reset { node: Slot, check: bool },
     /// Jumps to `t`.
@@ -283,6 +285,10 @@ pub(crate) fn run(ops: &[Op], s: &mut Regs<'_>, resets: &impl Resets) -> Result<
                 s.r[d as usize] = s.c[clock as usize].advance(s.r[dt as usize]);
             }
             Op::ResetClock { clock } => s.c[clock as usize].reset(),
+            Op::Timer { d, a, dt } => {
+                let d = d as usize;
+                s.r[d] = timer(s.r[d], s.f[a as usize], s.r[dt as usize]);
+            }
             Op::Reset { node, check } => {
                 let mut inner = Regs {
                     r: &mut *s.r,
@@ -454,6 +460,7 @@ fn fast<'o>(
             | Op::ResetDerivs { .. }
             | Op::Tick { .. }
             | Op::ResetClock { .. }
+            | Op::Timer { .. }
             | Op::Reset { .. } => {
                 break Ok(Some(op));
             }

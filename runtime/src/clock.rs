@@ -112,6 +112,39 @@ impl Clock {
     }
 }
 
+/// Timer: `timer(y, c, dt)` is how long `c` has held, exactly as the clock counts:
+/// `0` when `c` is false; when it is true and `dt > 0`, `(n + 1)·dt` as [`Clock`]
+/// computes it (the double nearest to the decimal product), where `n = round(y / dt)` is
+/// the number of steps `y` already counts.
+///
+/// So `y = timer(c)` reads `k·dt` after `c` held in `k` consecutive steps, without the
+/// drift of summing `dt` (100 steps of 0.1 give exactly 10), and `y >= T` first holds
+/// after `⌈T/dt⌉` steps (decimal `T` and `dt`: 100 steps for 10 s at 0.1, 34 steps, that
+/// is 10.2 s, at 0.3). A changed `dt` rounds the time already counted to a whole number
+/// of the new steps. A step with `dt` not positive (or NaN) leaves `y` as it is.
+///
+/// ```
+/// use sit_runtime::timer;
+///
+/// let mut y = 0.0;
+/// for _ in 0..100 {
+///     y = timer(y, true, 0.1);
+/// }
+/// assert_eq!(y, 10.0);
+/// assert_eq!(timer(y, false, 0.1), 0.0);
+/// ```
+#[inline]
+pub fn timer(y: f64, c: bool, dt: f64) -> f64 {
+    if !c {
+        return 0.0;
+    }
+    if dt.is_nan() || dt <= 0.0 {
+        return y;
+    }
+    let n = libm::round(y / dt);
+    Clock::resume(0.0, n + 1.0, dt).time()
+}
+
 impl Default for Clock {
     fn default() -> Clock {
         Clock::new()
@@ -205,6 +238,31 @@ mod tests {
         assert_eq!(c.advance(0.0), 0.0);
         assert_eq!(c.advance(0.0), 0.0);
         assert!(c.advance(f64::NAN).is_nan());
+    }
+
+    #[test]
+    fn a_timer_counts_whole_steps_exactly() {
+        for (dt, t, steps) in [
+            (0.1, 10.0, 100),
+            (0.3, 10.0, 34),
+            (0.7, 2.1, 3),
+            (1e-3, 2.0, 2000),
+        ] {
+            let (mut y, mut n) = (0.0, 0);
+            while y < t {
+                y = timer(y, true, dt);
+                n += 1;
+            }
+            assert_eq!(n, steps, "{t} s at {dt}");
+        }
+        // 3 · 0.7 summed is 2.0999999999999996 < 2.1: the sum would take a fourth step.
+        let sum = [0.7; 3].iter().sum::<f64>();
+        assert!(sum < 2.1, "{sum}");
+        assert_eq!(timer(5.0, false, 0.1), 0.0);
+        assert_eq!(timer(0.3, true, 0.0), 0.3);
+        assert_eq!(timer(0.3, true, f64::NAN), 0.3);
+        // A new step: the time counted so far is rounded to whole new steps.
+        assert_eq!(timer(0.3, true, 0.25), 0.5);
     }
 
     #[test]

@@ -41,7 +41,7 @@ pub mod sweep;
 #[cfg(feature = "std")]
 pub mod trace;
 
-pub use clock::Clock;
+pub use clock::{Clock, timer};
 pub use model::{
     Model, SetError, ValueType, Var, VarInfo, VarKind, Variables, from_logical, logical,
 };

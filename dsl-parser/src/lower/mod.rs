@@ -200,6 +200,8 @@ pub enum Proc {
     },
     /// `sit_runtime::hysteresis(y, x, lo, hi, a)`.
     Hysteresis,
+    /// `sit_runtime::timer(y, c, dt)`, whose one operand is logical.
+    Timer,
 }
 
 impl Proc {
@@ -213,6 +215,7 @@ impl Proc {
             Proc::IntegralLimited => Some("integral_limited"),
             Proc::Lag => Some("lag"),
             Proc::Hysteresis => Some("hysteresis"),
+            Proc::Timer => Some("timer"),
         }
     }
 
@@ -240,6 +243,7 @@ impl Proc {
             Proc::Lag => "lag",
             Proc::Deriv { .. } => "deriv",
             Proc::Hysteresis => "hysteresis",
+            Proc::Timer => "timer",
         }
     }
 }
@@ -484,6 +488,7 @@ impl Rules<'_, '_> {
                 Proc::Deriv { mem: *mem }
             }
             Rhs::Hysteresis { .. } => Proc::Hysteresis,
+            Rhs::Timer { .. } => Proc::Timer,
         };
         let operands = a
             .rhs
