@@ -8,8 +8,8 @@
 //! result; derived params are computed once at reset. `tests/hand_vs_generated.rs`
 //! checks that every state matches the generated code's to the bit.
 
-use sit_runtime::integral;
 use sit_runtime::math::{abs, asin, max, sign, sin};
+use sit_runtime::{Clock, integral};
 
 /// `examples/models/pendulum.sit`: semi-implicit Euler on the angle and its speed.
 #[derive(Debug, Clone)]
@@ -33,6 +33,8 @@ pub struct Pendulum {
     pub eps: f64,
     /// Time, s.
     pub time: f64,
+    /// Computes the time: `n·dt` after `n` equal steps, as the generated code does.
+    pub clock: Clock,
 }
 
 impl Pendulum {
@@ -48,6 +50,7 @@ impl Pendulum {
             a: 0.0,
             eps: 0.0,
             time: 0.0,
+            clock: Clock::new(),
         }
     }
 
@@ -58,7 +61,7 @@ impl Pendulum {
         self.eps = self.a / self.L;
         self.omega = integral(self.omega, self.eps, dt);
         self.angle = integral(self.angle, self.omega, dt);
-        self.time += dt;
+        self.time = self.clock.advance(dt);
     }
 }
 
@@ -83,6 +86,8 @@ pub struct VanDerPol {
     pub der_x1: f64,
     /// Time.
     pub time: f64,
+    /// Computes the time: `n·dt` after `n` equal steps, as the generated code does.
+    pub clock: Clock,
 }
 
 impl VanDerPol {
@@ -95,6 +100,7 @@ impl VanDerPol {
             der_x0: 0.0,
             der_x1: 0.0,
             time: 0.0,
+            clock: Clock::new(),
         }
     }
 
@@ -104,7 +110,7 @@ impl VanDerPol {
         self.der_x1 = self.mu * ((1.0 - self.x0 * self.x0) * self.x1) - self.x0;
         self.x0 = integral(self.x0, self.der_x0, dt);
         self.x1 = integral(self.x1, self.der_x1, dt);
-        self.time += dt;
+        self.time = self.clock.advance(dt);
     }
 }
 
@@ -140,6 +146,8 @@ pub struct Thermostat {
     pub heating: bool,
     /// Time, s.
     pub time: f64,
+    /// Computes the time: `n·dt` after `n` equal steps, as the generated code does.
+    pub clock: Clock,
 }
 
 impl Thermostat {
@@ -157,6 +165,7 @@ impl Thermostat {
             dT: 0.0,
             heating: true,
             time: 0.0,
+            clock: Clock::new(),
         }
     }
 
@@ -171,7 +180,7 @@ impl Thermostat {
         self.Q = if self.heating { self.P_heater } else { 0.0 };
         self.dT = (self.Q - self.k * (self.T - self.T_out)) / self.C;
         self.T = integral(self.T, self.dT, dt);
-        self.time += dt;
+        self.time = self.clock.advance(dt);
     }
 }
 
@@ -211,6 +220,8 @@ pub struct Hoop {
     pub defl: f64,
     /// Time, s.
     pub time: f64,
+    /// Computes the time: `n·dt` after `n` equal steps, as the generated code does.
+    pub clock: Clock,
 }
 
 impl Hoop {
@@ -230,6 +241,7 @@ impl Hoop {
             Ay: 0.0,
             defl: 0.0,
             time: 0.0,
+            clock: Clock::new(),
         }
     }
 
@@ -254,7 +266,7 @@ impl Hoop {
         } else {
             0.0
         };
-        self.time += dt;
+        self.time = self.clock.advance(dt);
     }
 }
 
@@ -285,6 +297,8 @@ pub struct Roll {
     pub a: f64,
     /// Time, s.
     pub time: f64,
+    /// Computes the time: `n·dt` after `n` equal steps, as the generated code does.
+    pub clock: Clock,
 }
 
 impl Roll {
@@ -300,6 +314,7 @@ impl Roll {
             v: 0.0,
             a: 0.0,
             time: 0.0,
+            clock: Clock::new(),
         }
     }
 
@@ -312,7 +327,7 @@ impl Roll {
             integral(self.v, self.a, dt)
         };
         self.x = integral(self.x, self.v, dt);
-        self.time += dt;
+        self.time = self.clock.advance(dt);
     }
 }
 
@@ -339,6 +354,8 @@ pub struct Controller {
     pub dir: f64,
     /// Time, s.
     pub time: f64,
+    /// Computes the time: `n·dt` after `n` equal steps, as the generated code does.
+    pub clock: Clock,
 }
 
 impl Controller {
@@ -355,6 +372,7 @@ impl Controller {
             braking: false,
             dir: 0.0,
             time: 0.0,
+            clock: Clock::new(),
         }
     }
 
@@ -376,7 +394,7 @@ impl Controller {
         } else {
             0.0
         };
-        self.time += dt;
+        self.time = self.clock.advance(dt);
     }
 }
 
@@ -407,6 +425,8 @@ pub struct Positioning {
     pub ctl_on: bool,
     /// Time, s.
     pub time: f64,
+    /// Computes the time: `n·dt` after `n` equal steps, as the generated code does.
+    pub clock: Clock,
 }
 
 impl Positioning {
@@ -425,6 +445,7 @@ impl Positioning {
             ctl: Controller::new(start, tilt),
             ctl_on: true,
             time: 0.0,
+            clock: Clock::new(),
         }
     }
 
@@ -449,7 +470,7 @@ impl Positioning {
         if self.arrived && self.t_arrival < 0.0 {
             self.t_arrival = self.time + dt;
         }
-        self.time += dt;
+        self.time = self.clock.advance(dt);
     }
 }
 
@@ -480,6 +501,8 @@ pub struct Coordinator {
     pub p2_on: bool,
     /// Time, s.
     pub time: f64,
+    /// Computes the time: `n·dt` after `n` equal steps, as the generated code does.
+    pub clock: Clock,
 }
 
 impl Coordinator {
@@ -503,6 +526,7 @@ impl Coordinator {
             p2: Positioning::new(start2, tilt2, target),
             p2_on: true,
             time: 0.0,
+            clock: Clock::new(),
         }
     }
 
@@ -527,7 +551,7 @@ impl Coordinator {
         if self.p1.arrived && self.p2.arrived {
             self.done = true;
         }
-        self.time += dt;
+        self.time = self.clock.advance(dt);
     }
 }
 

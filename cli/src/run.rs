@@ -1,8 +1,8 @@
 //! `sitc run`: simulate a model with the interpreter and write its CSV trace.
 //!
 //! The run is fixed-step forward Euler as the model's rules define it: `t_end / dt`
-//! steps of exactly `dt` (see `Timing::steps`), so the time of a row is the sum of the steps before it
-//! (as `Model::time` adds them up), which may differ from `k·dt` in the last digits.
+//! steps of exactly `dt` (see `Timing::steps`), so the time of a row is the model's clock after the
+//! steps before it: the double nearest to `k·dt` (see `sit_runtime::Clock`).
 
 use crate::fail::{Fail, exit};
 use crate::input::{Driven, load_inputs};

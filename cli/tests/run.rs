@@ -80,13 +80,16 @@ fn forward_euler_values_are_exact() {
     // dt = 0.1: the same recurrence computed here, printed with `{}` (shortest
     // round-trip), must match the trace to the last digit.
     let out = run(&path, &["--dt", "0.1", "--t-end", "3"]);
-    let (mut t, mut x) = (0.0f64, 1.0f64);
-    let mut expected = format!("t,x\n{t},{x}\n");
-    for _ in 0..30 {
+    // The time column is the double nearest to n·0.1 (the exact clock), so it prints
+    // as the decimal: `0.3`, not the sum `0.30000000000000004`.
+    let mut x = 1.0f64;
+    let mut expected = format!("t,x\n0,{x}\n");
+    for n in 1..=30 {
         x += -(0.5 * x) * 0.1;
-        t += 0.1;
+        let t = f64::from(n) / 10.0;
         expected.push_str(&format!("{t},{x}\n"));
     }
+    assert!(expected.contains("\n0.3,") && expected.contains("\n2.9,"));
     assert_eq!(out, expected);
 }
 

@@ -141,6 +141,9 @@ pub(crate) fn batch_items(
     }
     let doc = "The clock of every lane.".to_string();
     fields.push((ident(&names.time), array(quote!(f64)), false, doc, false));
+    let doc = "What computes the clock of every lane (`sit_runtime::Clock`).".to_string();
+    let elem = array(quote!(::sit_runtime::Clock));
+    fields.push((ident(&names.clock), elem, false, doc, false));
     if names.uses_dt {
         let doc = "Length of the last step, per lane.".to_string();
         fields.push((ident(&names.dt), array(quote!(f64)), false, doc, false));
@@ -369,8 +372,8 @@ impl StepGen<'_, '_> {
             });
         }
         out.push(self.stmts(&low.body, None));
-        let time = ident(&names.time);
-        out.push(quote!(self.#time[i] += dt;));
+        let (time, clock) = (ident(&names.time), ident(&names.clock));
+        out.push(quote!(self.#time[i] = self.#clock[i].advance(dt);));
         quote!(#(#out)*)
     }
 

@@ -12,6 +12,8 @@ use sit_parser::ir::{ModelId, Ty};
 use sit_parser::lower::{self, Assign, FlagUse, Proc, Stmt, Term};
 use std::cell::Cell;
 
+mod initial;
+
 /// Generates the bodies of one model's functions.
 pub(crate) struct BodyGen<'a, 'c> {
     /// Names and program.
@@ -112,6 +114,8 @@ impl BodyGen<'_, '_> {
         }
         let time = ident(&names.time);
         inits.push(quote!(#time: 0.0));
+        let clock = ident(&names.clock);
+        inits.push(quote!(#clock: ::sit_runtime::Clock::new()));
         if names.uses_dt {
             let dt = ident(&names.dt);
             inits.push(quote!(#dt: 0.0));
@@ -172,6 +176,8 @@ impl BodyGen<'_, '_> {
         }
         let time = ident(&names.time);
         out.push(quote!(self.#time = 0.0;));
+        let clock = ident(&names.clock);
+        out.push(quote!(self.#clock.reset();));
         if names.uses_dt {
             let dt = ident(&names.dt);
             out.push(quote!(self.#dt = 0.0;));
@@ -181,12 +187,23 @@ impl BodyGen<'_, '_> {
             let f = ident(&names.modes[md.mode]);
             out.push(quote!(self.#f = #initial;));
         }
+        // The initial pass reads every event as false: the values are cleared first.
+        let pass = !low.initial.is_empty();
+        if pass {
+            for ev in &low.events {
+                let v = ident(&names.event_fields[ev.event]);
+                out.push(quote!(self.#v = false;));
+            }
+            out.extend(self.initial_pass());
+        }
+        let g = self.exprs(quote!(self));
         for ev in &low.events {
             let e = ev.event;
             let (v, p) = (ident(&names.event_fields[e]), ident(&names.event_prev[e]));
             let cond = g.expr(&ev.cond);
+            let clear = (!pass).then(|| quote!(self.#v = false;));
             out.push(quote! {
-                self.#v = false;
+                #clear
                 self.#p = #cond;
             });
         }
@@ -326,8 +343,8 @@ impl BodyGen<'_, '_> {
                 method.extend([TokenTree::Group(Group::new(Delimiter::Brace, rules))]);
                 methods.push(method);
             }
-            let time = ident(&names.time);
-            out.push(quote!(self.#time += dt;));
+            let (time, clock) = (ident(&names.time), ident(&names.clock));
+            out.push(quote!(self.#time = self.#clock.advance(dt);));
             return Body {
                 tokens: out.into_iter().collect(),
                 methods: methods.into_iter().collect(),
@@ -336,8 +353,8 @@ impl BodyGen<'_, '_> {
         let rules = self.stmts(&low.body, None, &Flags::default());
         out.push(self.comments.splice(rules));
         // 4. Time.
-        let time = ident(&names.time);
-        out.push(quote!(self.#time += dt;));
+        let (time, clock) = (ident(&names.time), ident(&names.clock));
+        out.push(quote!(self.#time = self.#clock.advance(dt);));
         Body {
             tokens: out.into_iter().collect(),
             methods: TokenStream::new(),

@@ -114,6 +114,10 @@ pub(crate) fn model_items(
     field_idents.push(&names.time);
     let tdoc = doc("The model's clock.");
     fields.push(quote!(#tdoc #time: f64,));
+    let clock = ident(&names.clock);
+    field_idents.push(&names.clock);
+    let cdoc = doc("Computes the clock: a multiple of the step (`sit_runtime::Clock`).");
+    fields.push(quote!(#cdoc #clock: ::sit_runtime::Clock,));
     if names.uses_dt {
         let dt = ident(&names.dt);
         field_idents.push(&names.dt);
@@ -233,7 +237,7 @@ pub(crate) fn model_items(
                 #reset_tokens
             }
 
-            #[doc = " The model's time: the sum of the steps since creation or reset."]
+            #[doc = " The model's time: `n·dt` after `n` steps of a constant `dt` (`sit_runtime::Clock`)."]
             pub fn time(&self) -> f64 {
                 self.#time
             }

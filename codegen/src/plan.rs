@@ -45,6 +45,8 @@ pub(crate) struct ModelNames {
     pub time: String,
     /// The private field of the last step's length.
     pub dt: String,
+    /// The private `sit_runtime::Clock` field that computes the time.
+    pub clock: String,
     /// Whether the model reads `dt` anywhere: the field exists only then, so that a
     /// model that never reads it does not store it.
     pub uses_dt: bool,
@@ -179,6 +181,7 @@ fn model_names_of(m: &sit_parser::ir::Model, ty: String) -> ModelNames {
         .collect();
     let time = fields.internal("time");
     let dt = fields.internal("dt");
+    let clock = fields.internal("clock");
     let pieces = step_pieces(m.body.len()).len();
     let step_parts = if pieces > 1 {
         (0..pieces)
@@ -199,6 +202,7 @@ fn model_names_of(m: &sit_parser::ir::Model, ty: String) -> ModelNames {
         mems,
         time,
         dt,
+        clock,
         uses_dt: model_exprs(m).iter().any(|e| reads_dt(e)),
         step_parts,
         modes,

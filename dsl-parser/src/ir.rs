@@ -26,7 +26,14 @@
 //!    cond` and whose first statement is [`Stmt::SetMode`]: it fires only if
 //!    the mode has not moved in this step, so a mode takes at most one
 //!    transition per step;
-//! 4. advance the model's time by `dt`.
+//! 4. advance the model's time by `dt`, exactly: each instance counts the
+//!    steps of its current run of equal steps (a run starts at reset at
+//!    `t₀ = 0`, and at `t₀` = the current time whenever `dt` differs, bit for
+//!    bit, from the previous step's); after `n` steps of `h` the time is
+//!    `t₀ + n·h` with `n·h` computed as `(n·m)/10^k` from the shortest
+//!    decimal `m·10^-k` (`k ≤ 22`) that rounds to `h`, while `|n·m| ≤ 2^53`,
+//!    else as the `f64` product (`sit_runtime::Clock`, called by every back
+//!    end). So a constant `dt` gives the double nearest to `n·dt`, not a sum.
 //!
 //! Construction (`new`) sets every free param and every input to its
 //! default (free params and input defaults read only constants and free
@@ -36,16 +43,30 @@
 //! parent's params) and resets the submodel (recursively, before the
 //! parent), switches each submodel on or off as declared, evaluates every
 //! state's initial value in declaration order, puts every mode in its first
-//! state ([`Mode::states`]), clears hidden memories and
-//! `otherwise` flags, sets time and `dt` to 0, and initialises every event in
-//! declaration order: `value = false; prev = cond` evaluated on the initial
-//! values. A bound input keeps its last value until the parent's next step
-//! binds it again.
+//! state ([`Mode::states`]), clears hidden memories and `otherwise` flags, sets
+//! time and `dt` to 0, sets every event's value to false, runs the *initial
+//! pass*, and initialises every event in declaration order: `prev = cond`
+//! evaluated on the values so reached. A bound input keeps its last value until
+//! the parent's next step binds it again.
+//!
+//! The initial pass makes the values at t = 0 consistent: it runs, as a step
+//! would (top to bottom, guards evaluated, `otherwise` flags tracked), the
+//! rules of the model's *computed* states and nothing else. A real state is
+//! computed when all its rules are plain expressions (no stateful procedure)
+//! reading neither the state itself nor `dt`, a top-level rule (unguarded or
+//! `otherwise`) assigns it, and nothing in a step reads it before that rule:
+//! no earlier rule or guard, no event, no input binding of the model's
+//! submodels, no binding in a parent evaluated before this instance steps.
+//! Every step overwrites such a state before anything reads it, so the pass
+//! changes nothing a step computes: trajectories are those without the pass,
+//! and only the values at t = 0 (as the host sees them) read `total = a + b`
+//! instead of `total`'s declared initial value.
 //!
 //! `dt` reads the length of the current step (of the last step outside a
 //! step, 0 before the first); `time` reads the model's own clock, which
 //! advances only when the model steps (a switched-off submodel's clock
-//! stops).
+//! stops; switched on again, it continues its run of equal steps). Reset
+//! restarts the clock's run at 0.
 //!
 //! # Integration methods
 //!
@@ -532,6 +553,13 @@ pub enum Rhs {
         /// Amplitude (`1.0` when omitted).
         a: Expr,
     },
+    /// `timer(c)`: how long the logical `c` has held, in whole steps counted
+    /// exactly: `0` when `c` is false, else the next multiple of `dt` after the
+    /// target (`sit_runtime::timer`).
+    Timer {
+        /// The condition (a logical expression).
+        c: Expr,
+    },
 }
 
 /// A typed expression.
@@ -816,6 +844,7 @@ impl Rhs {
             Rhs::Lag { x, t, k } => vec![x, t, k],
             Rhs::Deriv { x, .. } => vec![x],
             Rhs::Hysteresis { x, lo, hi, a } => vec![x, lo, hi, a],
+            Rhs::Timer { c } => vec![c],
         }
     }
 

@@ -185,6 +185,7 @@ impl Printer<'_> {
                 self.expr(hi),
                 self.expr(a)
             ),
+            Rhs::Timer { c } => format!("timer({})", self.expr(c)),
         };
         let fired = a
             .fired

@@ -146,6 +146,8 @@ pub(crate) enum Update {
     Deriv(NumFn, usize),
     /// `sit_runtime::hysteresis(y, x, lo, hi, a)`.
     Hysteresis(Box<(NumFn, NumFn, NumFn, NumFn)>),
+    /// `sit_runtime::timer(y, c, dt)`.
+    Timer(LogicFn),
 }
 
 /// A statement of a model body.
@@ -257,6 +259,8 @@ pub(crate) struct Node {
     pub events: Vec<EventCode>,
     /// The body.
     pub body: Box<[Stmt]>,
+    /// The initial pass of reset (`sit_parser::lower::Model::initial`).
+    pub initial: Box<[Stmt]>,
     /// Free params and inputs with their defaults, in declaration order (construction).
     pub defaults: Vec<Init>,
     /// States with their initial values, in declaration order (reset).
@@ -358,4 +362,6 @@ pub(crate) struct State {
     pub flags: Vec<bool>,
     /// `deriv` memories.
     pub derivs: Vec<Deriv>,
+    /// The clock of each node (what computes its time).
+    pub clocks: Vec<sit_runtime::Clock>,
 }

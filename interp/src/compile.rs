@@ -311,7 +311,8 @@ impl Compiler<'_> {
             dt: l.dt,
             subs,
             events,
-            body: self.stmts(n, m, &m.body)?,
+            body: self.stmts(n, &m.flags, &m.body)?,
+            initial: self.stmts(n, &m.initial_flags, &m.initial)?,
             defaults: inits(&m.defaults)?,
             inits: inits(&m.inits)?,
             fired: l.fired.clone(),
@@ -359,7 +360,7 @@ impl Compiler<'_> {
     fn stmts(
         &self,
         n: usize,
-        m: &lower::Model,
+        flags: &[FlagUse],
         body: &[lower::Stmt],
     ) -> Result<Box<[Stmt]>, InterpError> {
         let mut out = Vec::with_capacity(body.len());
@@ -368,7 +369,7 @@ impl Compiler<'_> {
             out.push(match s {
                 lower::Stmt::Assign(a) => self.assign(n, a)?,
                 lower::Stmt::Otherwise { assign, fired } => {
-                    if get(&m.flags, *fired, "`otherwise` flag")? == &FlagUse::AlwaysSet {
+                    if get(flags, *fired, "`otherwise` flag")? == &FlagUse::AlwaysSet {
                         continue;
                     }
                     Stmt::Otherwise {
@@ -378,7 +379,7 @@ impl Compiler<'_> {
                 }
                 lower::Stmt::If { cond, then, .. } => Stmt::If {
                     cond: self.logic(n, cond)?.compile(),
-                    then: self.stmts(n, m, then)?,
+                    then: self.stmts(n, flags, then)?,
                 },
                 lower::Stmt::SetFlag { var, value, .. } => match *get(&l.vars, *var, "variable")? {
                     Loc::Flag(slot) => Stmt::SetFlag {
@@ -393,9 +394,12 @@ impl Compiler<'_> {
                 },
                 lower::Stmt::Reset { sub, .. } => Stmt::Reset(*get(&l.subs, *sub, "submodel")?),
                 lower::Stmt::Run { sub, .. } => {
-                    Stmt::Run(m.phases.iter().position(|p| p.sub == *sub).ok_or_else(|| {
-                        malformed(format!("`run` of submodel {sub}, not a phase"))
-                    })?)
+                    // The lowering lists the phases in the order their subs are declared.
+                    let subs = &self.model(n).subs;
+                    if !subs.get(*sub).is_some_and(|s| s.phase.is_some()) {
+                        return Err(malformed(format!("`run` of submodel {sub}, not a phase")));
+                    }
+                    Stmt::Run(subs[..*sub].iter().filter(|s| s.phase.is_some()).count())
                 }
                 lower::Stmt::SetMode { mode, state, span } => {
                     let slot = get(&l.modes, *mode, "mode")?.0;
@@ -448,6 +452,11 @@ impl Compiler<'_> {
                 Update::Deriv(next()?, l.mems.start + mem)
             }
             Proc::Hysteresis => Update::Hysteresis(Box::new((next()?, next()?, next()?, next()?))),
+            Proc::Timer => {
+                let c = a.operands.first();
+                let c = c.ok_or_else(|| malformed("`timer` lacks its condition".into()))?;
+                Update::Timer(self.logic(n, c)?.compile())
+            }
         };
         let fired = a.sets.map(|k| self.fired(n, k)).transpose()?;
         let site = self.site(self.name(n, a.target)?, SiteKind::Rule, a.span);

@@ -10,7 +10,7 @@ use crate::InterpError;
 use crate::code::{Code, State};
 use crate::lower::{Programs, lower};
 use crate::ops::{Op, Regs, Resets, run};
-use sit_runtime::Deriv;
+use sit_runtime::{Clock, Deriv};
 
 pub(crate) use crate::ops::Fault;
 
@@ -47,6 +47,7 @@ impl Machine {
             r: &mut s.reals,
             f: &mut s.flags,
             m: &mut s.derivs,
+            c: &mut s.clocks,
         };
         run(ops, &mut regs, self)
     }
@@ -61,6 +62,7 @@ pub(crate) fn construct(m: &Machine) -> State {
         reals,
         flags: vec![false; p.flags],
         derivs: vec![Deriv::new(); m.code.mems],
+        clocks: vec![Clock::new(); m.code.nodes.len()],
     };
     let _ = m.run(&p.construct, &mut s);
     s
@@ -80,6 +82,6 @@ pub(crate) fn step<const CHECK: bool>(m: &Machine, s: &mut State, dt: f64) -> Re
     let root = &m.code.nodes[0];
     s.reals[root.dt] = dt;
     m.run(&m.programs.step[usize::from(CHECK)], s)?;
-    s.reals[root.time] += dt;
+    s.reals[root.time] = s.clocks[0].advance(dt);
     Ok(())
 }

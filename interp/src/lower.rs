@@ -386,8 +386,9 @@ impl<'c> Lowerer<'c> {
         // phases keeps its time for their run-time error.
         if n != 0 && (self.is_read(node.time) || !node.phases.is_empty()) {
             let d = self.slot(node.time);
-            let b = self.dt();
-            self.put(Op::AddSS { d, a: d, b }, d);
+            let (clock, dt) = (self.slot(n), self.dt());
+            self.emit(Op::Tick { d, clock, dt });
+            self.held = None;
         }
     }
 
@@ -431,12 +432,35 @@ impl<'c> Lowerer<'c> {
             let a = self.constant(md.initial);
             self.put(Op::Copy { d, a }, d);
         }
+        if n == 0 || self.is_read(node.time) {
+            let clock = self.slot(n);
+            self.emit(Op::ResetClock { clock });
+        }
+        if !node.initial.is_empty() {
+            self.initial_pass(n);
+        }
         for ev in &node.events {
             let d = self.slot(ev.value);
             self.emit(Op::SetFlag { d, v: false });
             let prev = self.slot(ev.prev);
             self.flag_into(&ev.cond.0, prev);
         }
+    }
+
+    /// The initial pass of node `n`, with every event of the node false (its `otherwise`
+    /// flags are cleared before it by the reset).
+    fn initial_pass(&mut self, n: usize) {
+        let node = &self.code.nodes[n];
+        for ev in &node.events {
+            let d = self.slot(ev.value);
+            self.emit(Op::SetFlag { d, v: false });
+        }
+        let saved = (std::mem::take(&mut self.last_read), self.counter);
+        self.counter = 0;
+        last_reads(&node.initial, &mut self.counter, &mut self.last_read);
+        self.counter = 0;
+        self.stmts(&node.initial);
+        (self.last_read, self.counter) = saved;
     }
 
     /// Resets `node`: any real slot may change.
@@ -614,6 +638,14 @@ impl<'c> Lowerer<'c> {
                 let hi = self.in_slot(&xs.2.0);
                 let b = self.in_slot(&xs.3.0);
                 call(Call::Hysteresis { d, a, lo, hi, b })
+            }
+            Update::Timer(c) => {
+                let mark = self.flag_temps.0;
+                let a = self.flag_value(&c.0);
+                self.emit(Op::Timer { d, a, dt });
+                self.flag_temps.0 = mark;
+                self.held = None;
+                return;
             }
         };
         self.put(op, d);

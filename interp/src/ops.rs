@@ -13,7 +13,7 @@
 //! widened), so values are those of the generated code to the bit. Control flow is
 //! forward jumps; `&` and `|` are lowered to jumps.
 
-use sit_runtime::{Deriv, hysteresis, integral, integral_limited, lag, rising};
+use sit_runtime::{Clock, Deriv, hysteresis, integral, integral_limited, lag, rising, timer};
 
 const _: () = assert!(std::mem::size_of::<Op>() == 16);
 
@@ -113,6 +113,12 @@ pub(crate) enum Op {
     Rising { d: Slot, a: Slot, prev: Slot },
     /// Resets the `deriv` memories `start..end`.
     ResetDerivs { start: Slot, end: Slot },
+    /// `r[d] = clocks[clock].advance(r[dt])`: a submodel's time.
+    Tick { d: Slot, clock: Slot, dt: Slot },
+    /// `clocks[clock].reset()`.
+    ResetClock { clock: Slot },
+    /// `r[d] = timer(r[d], f[a], r[dt])`.
+    Timer { d: Slot, a: Slot, dt: Slot },
     /// Runs the reset program of node `node` (its checked one if `check`).
     Reset { node: Slot, check: bool },
     /// Runs instantaneous phase `id` to its end (its checked programs if `check`).
@@ -248,6 +254,8 @@ pub(crate) struct Regs<'s> {
     pub f: &'s mut [bool],
     /// `deriv` memories.
     pub m: &'s mut [Deriv],
+    /// The clock of each node.
+    pub c: &'s mut [Clock],
 }
 
 /// The reset programs of every node, unchecked and checked (for [`Op::Reset`]), and the
@@ -279,11 +287,20 @@ pub(crate) fn run(ops: &[Op], s: &mut Regs<'_>, resets: &impl Resets) -> Result<
                     m.reset();
                 }
             }
+            Op::Tick { d, clock, dt } => {
+                s.r[d as usize] = s.c[clock as usize].advance(s.r[dt as usize]);
+            }
+            Op::ResetClock { clock } => s.c[clock as usize].reset(),
+            Op::Timer { d, a, dt } => {
+                let d = d as usize;
+                s.r[d] = timer(s.r[d], s.f[a as usize], s.r[dt as usize]);
+            }
             Op::Reset { node, check } => {
                 let mut inner = Regs {
                     r: &mut *s.r,
                     f: &mut *s.f,
                     m: &mut *s.m,
+                    c: &mut *s.c,
                 };
                 run(resets.reset(node as usize, check), &mut inner, resets)?;
             }
@@ -294,6 +311,7 @@ pub(crate) fn run(ops: &[Op], s: &mut Regs<'_>, resets: &impl Resets) -> Result<
                     r: &mut *s.r,
                     f: &mut *s.f,
                     m: &mut *s.m,
+                    c: &mut *s.c,
                 };
                 run(&p.enter[c], &mut inner, resets)?;
                 let mut steps: u64 = 0;
@@ -473,6 +491,9 @@ fn fast<'o>(
             Op::Call(_)
             | Op::ClearFlags { .. }
             | Op::ResetDerivs { .. }
+            | Op::Tick { .. }
+            | Op::ResetClock { .. }
+            | Op::Timer { .. }
             | Op::Reset { .. }
             | Op::Phase { .. } => {
                 break Ok(Some(op));

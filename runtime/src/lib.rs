@@ -31,6 +31,7 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod clock;
 pub mod math;
 pub mod model;
 mod phase;
@@ -41,6 +42,7 @@ pub mod sweep;
 #[cfg(feature = "std")]
 pub mod trace;
 
+pub use clock::{Clock, timer};
 pub use model::{
     Model, SetError, ValueType, Var, VarInfo, VarKind, Variables, from_logical, logical,
 };

@@ -259,14 +259,16 @@ pub fn from_logical<'a>(var: impl Into<Var<'a>>, value: f64) -> Result<bool, Set
 /// `Some` for every such index.
 pub trait Model {
     /// Advances the model by one step of `dt` (the step order is defined by the
-    /// language reference); `time()` grows by `dt` (`t = t + dt`).
+    /// language reference); `time()` advances by `dt` as a [`crate::Clock`] does
+    /// (`n·dt` after `n` steps of a constant `dt`, not a sum of rounded steps).
     fn step(&mut self, dt: f64);
 
     /// Returns the model to its initial values and `t = 0`; parameters keep their
     /// current values, so a run can be repeated with changed parameters.
     fn reset(&mut self);
 
-    /// The model time `t`: the sum of the `dt` of the steps since creation or reset.
+    /// The model time `t` since creation or reset, as a [`crate::Clock`] computes it:
+    /// after `n` steps of a constant `dt`, the double nearest to `n·dt`.
     fn time(&self) -> f64;
 
     /// Number of variables, submodel variables included.

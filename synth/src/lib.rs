@@ -453,6 +453,10 @@ impl Gen {
                 s.push_str(&format!("{pad}}}\n"));
                 s
             }
+            8 => {
+                let c = self.logic(d, earlier, 1);
+                format!("{pad}{target} = timer({c});\n")
+            }
             _ => {
                 let x = self.real_expr(d, earlier, 1);
                 format!("{pad}{target} = {x};\n")
@@ -593,6 +597,7 @@ mod tests {
             Proc::Lag,
             Proc::Deriv { mem: 0 },
             Proc::Hysteresis,
+            Proc::Timer,
         ] {
             let p = p.runtime().unwrap_or(p.name());
             want.push(format!("assign {p:?} guarded=true"));

@@ -66,15 +66,18 @@ pub enum Stateful {
     Deriv,
     /// `hysteresis(input, lo, hi)` or `hysteresis(input, lo, hi, amplitude)`.
     Hysteresis,
+    /// `timer(condition)`: how long the condition has held, counted in whole steps.
+    Timer,
 }
 
 impl Stateful {
     /// Every stateful procedure.
-    pub const ALL: [Stateful; 4] = [
+    pub const ALL: [Stateful; 5] = [
         Stateful::Integral,
         Stateful::Lag,
         Stateful::Deriv,
         Stateful::Hysteresis,
+        Stateful::Timer,
     ];
 
     /// The procedure called `name`, if it is stateful.
@@ -89,6 +92,7 @@ impl Stateful {
             Stateful::Lag => "lag",
             Stateful::Deriv => "deriv",
             Stateful::Hysteresis => "hysteresis",
+            Stateful::Timer => "timer",
         }
     }
 
@@ -99,6 +103,7 @@ impl Stateful {
             Stateful::Lag => "2 or 3",
             Stateful::Deriv => "1",
             Stateful::Hysteresis => "3 or 4",
+            Stateful::Timer => "1",
         }
     }
 }

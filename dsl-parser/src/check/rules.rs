@@ -377,6 +377,9 @@ impl Lowerer<'_> {
                 hi: a(self, 2),
                 a: if n == 4 { a(self, 3) } else { Expr::Num(1.0) },
             },
+            (Stateful::Timer, 1) => Rhs::Timer {
+                c: self.expr(&args[0], Ty::Flag, Ctx::Rule),
+            },
             (proc, _) => {
                 self.arity_error(e.span, proc.name(), proc.arity(), n);
                 Rhs::Expr(Expr::Num(0.0))
@@ -431,6 +434,7 @@ fn signature(name: &str) -> String {
         "lag" => "lag(input, T) or lag(input, T, gain)",
         "deriv" => "deriv(signal)",
         "hysteresis" => "hysteresis(input, lo, hi) or hysteresis(input, lo, hi, amplitude)",
+        "timer" => "timer(condition)",
         "atan2" => "atan2(y, x)",
         "min" => "min(a, b)",
         "max" => "max(a, b)",

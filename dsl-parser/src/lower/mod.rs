@@ -17,14 +17,26 @@
 //!   [`Model::inits`] entry in order; then every [`ModeSlot`] to its initial state; then
 //!   the memories of `deriv` cleared, the
 //!   `otherwise` flags cleared, time and `dt` to 0; then each [`EventUpdate`] in order
-//!   with `value = false; prev = cond`;
+//!   with `value = false`, then the [`Model::initial`] pass (below), then each
+//!   [`EventUpdate`] in order with `prev = cond`;
 //! - step: store `dt`; for each [`SubLink`] switched on, its [`SubLink::inputs`] then a
 //!   step of the submodel; each [`EventUpdate`] in order with `value = cond && !prev;
 //!   prev = cond`; the `otherwise` flags to their initial value ([`FlagUse`]); each
 //!   [`ModeSlot`] with `snapshot` copied to its start-of-step slot; the
-//!   [`Model::body`] top to bottom; time advanced by `dt`.
+//!   [`Model::body`] top to bottom; time advanced by `dt` through the instance's
+//!   `sit_runtime::Clock` (reset with the time).
+//!
+//! # The initial pass
+//!
+//! [`Model::initial`] is run at reset like the body of a step (its `otherwise` flags
+//! false first, used as [`Model::initial_flags`] says), with every event false and
+//! `dt = 0`: the rules of the model's *computed* states, those that every step
+//! assigns from other values before any rule reads them (the exact rule is in
+//! `lower/initial.rs`), so that the values at t = 0 are consistent (`total = a + b`
+//! shows `a + b`) and no rule of a step sees the difference.
 
 mod fired;
+mod initial;
 pub mod method;
 mod phase;
 mod term;
@@ -61,6 +73,12 @@ pub struct Model {
     pub flags: Vec<FlagUse>,
     /// The rules of `step`, in textual order.
     pub body: Vec<Stmt>,
+    /// The initial pass of reset: the rules of the computed states (see
+    /// [the module documentation](self#the-initial-pass)), in textual order, with
+    /// their guards.
+    pub initial: Vec<Stmt>,
+    /// Per `otherwise` flag, how the initial pass uses it.
+    pub initial_flags: Vec<FlagUse>,
     /// The instantaneous phases, in declaration order (see [`PhaseLink`]).
     pub phases: Vec<PhaseLink>,
     /// The modes, in declaration order.
@@ -227,6 +245,8 @@ pub enum Proc {
     },
     /// `sit_runtime::hysteresis(y, x, lo, hi, a)`.
     Hysteresis,
+    /// `sit_runtime::timer(y, c, dt)`, whose one operand is logical.
+    Timer,
 }
 
 impl Proc {
@@ -240,6 +260,7 @@ impl Proc {
             Proc::IntegralLimited => Some("integral_limited"),
             Proc::Lag => Some("lag"),
             Proc::Hysteresis => Some("hysteresis"),
+            Proc::Timer => Some("timer"),
         }
     }
 
@@ -267,6 +288,7 @@ impl Proc {
             Proc::Lag => "lag",
             Proc::Deriv { .. } => "deriv",
             Proc::Hysteresis => "hysteresis",
+            Proc::Timer => "timer",
         }
     }
 }
@@ -393,19 +415,7 @@ pub fn model(program: &Program, id: ModelId, reads: Reads) -> Result<Model, Lowe
         })
         .collect::<Result<_, LowerError>>()?;
     let live = fired::Fired::new(&m.body, m.fired);
-    let flags = (0..m.fired)
-        .map(|k| {
-            if !live.read[k] {
-                FlagUse::Unread
-            } else if !live.initial_live[k] {
-                FlagUse::AlwaysSet
-            } else {
-                FlagUse::Tracked {
-                    mutated: live.ever_set(&m.body, k),
-                }
-            }
-        })
-        .collect();
+    let flags = flag_uses(&live, &m.body, m.fired);
     let mut rules = Rules {
         lw,
         model: id,
@@ -426,6 +436,15 @@ pub fn model(program: &Program, id: ModelId, reads: Reads) -> Result<Model, Lowe
             span: md.span,
         })
         .collect();
+    let pass = initial::pass(program, id);
+    let live = fired::Fired::new(&pass, m.fired);
+    let initial_flags = flag_uses(&live, &pass, m.fired);
+    let mut rules = Rules {
+        live: &live,
+        pos: 0,
+        ..rules
+    };
+    let initial = rules.stmts(&pass)?;
     Ok(Model {
         id,
         defaults,
@@ -436,6 +455,8 @@ pub fn model(program: &Program, id: ModelId, reads: Reads) -> Result<Model, Lowe
         body,
         phases,
         modes,
+        initial,
+        initial_flags,
     })
 }
 
@@ -453,6 +474,23 @@ fn reads_start(body: &[Stmt], mode: ModeId) -> bool {
         Stmt::If { cond, then, .. } => term(cond) || reads_start(then, mode),
         _ => false,
     })
+}
+
+/// How a rule list uses each of its `fired` flags.
+fn flag_uses(live: &fired::Fired, body: &[ir::Stmt], fired: usize) -> Vec<FlagUse> {
+    (0..fired)
+        .map(|k| {
+            if !live.read[k] {
+                FlagUse::Unread
+            } else if !live.initial_live[k] {
+                FlagUse::AlwaysSet
+            } else {
+                FlagUse::Tracked {
+                    mutated: live.ever_set(body, k),
+                }
+            }
+        })
+        .collect()
 }
 
 /// Lowers the rules of one model, in the pre-order of [`fired::Fired`]'s positions.
@@ -568,6 +606,7 @@ impl Rules<'_, '_> {
                 Proc::Deriv { mem: *mem }
             }
             Rhs::Hysteresis { .. } => Proc::Hysteresis,
+            Rhs::Timer { .. } => Proc::Timer,
         };
         let operands = a
             .rhs

@@ -79,6 +79,7 @@ struct HandVdp<const N: usize, const CLOCK: bool> {
     der_x0: [f64; N],
     der_x1: [f64; N],
     time: [f64; N],
+    clock: [sit_runtime::Clock; N],
 }
 
 impl<const N: usize, const CLOCK: bool> HandVdp<N, CLOCK> {
@@ -90,6 +91,7 @@ impl<const N: usize, const CLOCK: bool> HandVdp<N, CLOCK> {
             der_x0: [0.0; N],
             der_x1: [0.0; N],
             time: [0.0; N],
+            clock: [sit_runtime::Clock::new(); N],
         }
     }
 
@@ -106,7 +108,7 @@ impl<const N: usize, const CLOCK: bool> HandVdp<N, CLOCK> {
             self.x0[i] += d0 * dt;
             self.x1[i] += d1 * dt;
             if CLOCK {
-                self.time[i] += dt;
+                self.time[i] = self.clock[i].advance(dt);
             }
         }
     }

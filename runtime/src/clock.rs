@@ -1,0 +1,282 @@
+//! The clock of a model instance: `time` as an exact multiple of a constant step, not a sum of rounded steps.
+//!
+//! Summing `t = t + dt` rounds at every step, so after 100 steps of 0.1 the clock reads
+//! `9.99999999999998` and the time column of a trace `0.30000000000000004`. A [`Clock`]
+//! instead counts the steps of the current *run* of equal steps and computes the time
+//! from the count:
+//!
+//! - a run starts at construction, at `reset` and whenever `dt` differs (bit for bit)
+//!   from the previous step's; it starts at the time the clock reads then (`t₀`, 0 after
+//!   a reset) with a count `n = 0`;
+//! - after `n` steps of `h` in a run, the time is `t₀ + n·h`, computed as
+//!   `t₀ + (n·m)/10^k` when `h` is the double nearest to a decimal `m·10^-k` (the
+//!   shortest such, `k ≤ 22`, `|m| ≤ 2^53`) and `n·m` is exact (`|n·m| ≤ 2^53`), else
+//!   `t₀ + n·h` in `f64`. From `t₀ = 0` (every run that starts at a reset), the first form
+//!   is the double nearest to the exact decimal product: with `h = 0.1` the clock reads
+//!   `0.3` after 3 steps and `10` after 100; with `h = 1e-4`, `0.05` after 500 steps.
+//!
+//! So a host that keeps `dt` constant sees the times the FMI Reference FMUs compute
+//! (`n·h`, the decimal rounded once), and a host that changes `dt` continues from where
+//! the clock was, exactly for each run.
+
+/// `2^53`: every integer up to it is an `f64`.
+const EXACT: f64 = 9_007_199_254_740_992.0;
+
+/// The clock of one model instance (see the module documentation for the rule).
+///
+/// ```
+/// use sit_runtime::Clock;
+///
+/// let mut c = Clock::new();
+/// let mut t = 0.0;
+/// for _ in 0..3 {
+///     t = c.advance(0.1);
+/// }
+/// assert_eq!(t, 0.3);
+/// // A different step starts a new run at the current time.
+/// assert_eq!(c.advance(0.25), 0.55);
+/// assert_eq!(c.advance(0.25), 0.8);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Clock {
+    /// `t₀`: the time at which the current run started.
+    start: f64,
+    /// `n`: the steps taken in the current run.
+    steps: f64,
+    /// `h`: the step of the current run.
+    step: f64,
+    /// `m` of `h ≈ m·10^-k`, when there is one.
+    num: f64,
+    /// `10^k`, or 0 when `h` is not near a short decimal.
+    den: f64,
+}
+
+impl Clock {
+    /// A clock at time 0, before any step.
+    pub const fn new() -> Clock {
+        Clock {
+            start: 0.0,
+            steps: 0.0,
+            step: 0.0,
+            num: 0.0,
+            den: 1.0,
+        }
+    }
+
+    /// Takes one step of `dt` and returns the new time.
+    #[inline]
+    pub fn advance(&mut self, dt: f64) -> f64 {
+        if dt.to_bits() != self.step.to_bits() {
+            *self = Clock::resume(self.time(), 0.0, dt);
+        }
+        self.steps += 1.0;
+        self.time()
+    }
+
+    /// The time after the steps taken: `t₀ + n·h` as the module documentation says.
+    #[inline]
+    pub fn time(&self) -> f64 {
+        if self.steps == 0.0 {
+            return self.start;
+        }
+        let a = self.steps * self.num;
+        let offset = if self.den != 0.0 && a.abs() <= EXACT {
+            a / self.den
+        } else {
+            self.steps * self.step
+        };
+        self.start + offset
+    }
+
+    /// The clock back at time 0, before any step (what `reset` does).
+    pub fn reset(&mut self) {
+        *self = Clock::new();
+    }
+
+    /// The state that defines the clock: `(t₀, n, h)`, for saving it.
+    pub fn state(&self) -> (f64, f64, f64) {
+        (self.start, self.steps, self.step)
+    }
+
+    /// The clock with the state `(t₀, n, h)` of [`Clock::state`]: it continues exactly as
+    /// the clock that state was read from.
+    pub fn resume(start: f64, steps: f64, step: f64) -> Clock {
+        let (num, den) = decimal(step);
+        Clock {
+            start,
+            steps,
+            step,
+            num,
+            den,
+        }
+    }
+}
+
+/// Timer: `timer(y, c, dt)` is how long `c` has held, exactly as the clock counts:
+/// `0` when `c` is false; when it is true and `dt > 0`, `(n + 1)·dt` as [`Clock`]
+/// computes it (the double nearest to the decimal product), where `n = round(y / dt)` is
+/// the number of steps `y` already counts.
+///
+/// So `y = timer(c)` reads `k·dt` after `c` held in `k` consecutive steps, without the
+/// drift of summing `dt` (100 steps of 0.1 give exactly 10), and `y >= T` first holds
+/// after `⌈T/dt⌉` steps (decimal `T` and `dt`: 100 steps for 10 s at 0.1, 34 steps, that
+/// is 10.2 s, at 0.3). A changed `dt` rounds the time already counted to a whole number
+/// of the new steps. A step with `dt` not positive (or NaN) leaves `y` as it is.
+///
+/// ```
+/// use sit_runtime::timer;
+///
+/// let mut y = 0.0;
+/// for _ in 0..100 {
+///     y = timer(y, true, 0.1);
+/// }
+/// assert_eq!(y, 10.0);
+/// assert_eq!(timer(y, false, 0.1), 0.0);
+/// ```
+#[inline]
+pub fn timer(y: f64, c: bool, dt: f64) -> f64 {
+    if !c {
+        return 0.0;
+    }
+    if dt.is_nan() || dt <= 0.0 {
+        return y;
+    }
+    let n = libm::round(y / dt);
+    Clock::resume(0.0, n + 1.0, dt).time()
+}
+
+impl Default for Clock {
+    fn default() -> Clock {
+        Clock::new()
+    }
+}
+
+/// `(m, 10^k)` for the shortest decimal `m·10^-k` (`0 ≤ k ≤ 22`, `|m| ≤ 2^53`) whose
+/// nearest double is `h`, or `(0, 0)` when there is none (`h` not finite, too small or
+/// too large, or with more digits).
+fn decimal(h: f64) -> (f64, f64) {
+    let mut p = 1.0;
+    for _ in 0..=22 {
+        let m = libm::round(h * p);
+        if m.abs() <= EXACT && m / p == h {
+            return (m, p);
+        }
+        // Exact: every power of ten up to 10^22 is an `f64`.
+        p *= 10.0;
+    }
+    (0.0, 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::format;
+
+    #[test]
+    fn decimals_are_found_shortest() {
+        assert_eq!(decimal(0.1), (1.0, 10.0));
+        assert_eq!(decimal(1e-4), (1.0, 1e4));
+        assert_eq!(decimal(0.3), (3.0, 10.0));
+        assert_eq!(decimal(2.5), (25.0, 10.0));
+        assert_eq!(decimal(3.0), (3.0, 1.0));
+        assert_eq!(decimal(0.0), (0.0, 1.0));
+        assert_eq!(decimal(-0.02), (-2.0, 100.0));
+        assert_eq!(decimal(1.0 / 3.0), (3_333_333_333_333_333.0, 1e16));
+        for h in [f64::NAN, f64::INFINITY, 1e-30, 1e300, f64::MIN_POSITIVE] {
+            assert_eq!(decimal(h), (0.0, 0.0), "{h}");
+        }
+    }
+
+    #[test]
+    fn constant_steps_give_the_nearest_double_to_the_decimal_product() {
+        for (h, text) in [(0.1, "0.1"), (0.3, "0.3"), (1e-4, "0.0001"), (0.05, "0.05")] {
+            let mut c = Clock::new();
+            for n in 1..=10_000u32 {
+                let t = c.advance(h);
+                let digits = text.len() - 2;
+                let m: u64 = text[2..].parse().unwrap();
+                let exact = format!("{}e-{digits}", u64::from(n) * m);
+                assert_eq!(t, exact.parse::<f64>().unwrap(), "{n} steps of {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_sum_would_drift_the_clock_does_not() {
+        let (mut c, mut sum) = (Clock::new(), 0.0);
+        for _ in 0..100 {
+            c.advance(0.1);
+            sum += 0.1;
+        }
+        assert_eq!(c.time(), 10.0);
+        assert_ne!(sum, 10.0);
+    }
+
+    #[test]
+    fn a_new_step_continues_from_the_current_time() {
+        let mut c = Clock::new();
+        c.advance(0.1);
+        c.advance(0.1);
+        assert_eq!(c.advance(0.5), 0.2 + 0.5);
+        assert_eq!(c.advance(0.5), 0.2 + 1.0);
+        assert_eq!(c.advance(0.1), 0.2 + 1.0 + 0.1);
+        c.reset();
+        assert_eq!((c.time(), c.advance(0.3)), (0.0, 0.3));
+    }
+
+    #[test]
+    fn steps_without_a_short_decimal_are_multiplied() {
+        let h = 1.0 / 3.0;
+        let mut c = Clock::new();
+        for n in 1..=1000 {
+            let t = c.advance(h);
+            if n > 2 {
+                assert_eq!(t, f64::from(n) * h, "{n}");
+            }
+        }
+        let mut c = Clock::new();
+        assert_eq!(c.advance(0.0), 0.0);
+        assert_eq!(c.advance(0.0), 0.0);
+        assert!(c.advance(f64::NAN).is_nan());
+    }
+
+    #[test]
+    fn a_timer_counts_whole_steps_exactly() {
+        for (dt, t, steps) in [
+            (0.1, 10.0, 100),
+            (0.3, 10.0, 34),
+            (0.7, 2.1, 3),
+            (1e-3, 2.0, 2000),
+        ] {
+            let (mut y, mut n) = (0.0, 0);
+            while y < t {
+                y = timer(y, true, dt);
+                n += 1;
+            }
+            assert_eq!(n, steps, "{t} s at {dt}");
+        }
+        // 3 · 0.7 summed is 2.0999999999999996 < 2.1: the sum would take a fourth step.
+        let sum = [0.7; 3].iter().sum::<f64>();
+        assert!(sum < 2.1, "{sum}");
+        assert_eq!(timer(5.0, false, 0.1), 0.0);
+        assert_eq!(timer(0.3, true, 0.0), 0.3);
+        assert_eq!(timer(0.3, true, f64::NAN), 0.3);
+        // A new step: the time counted so far is rounded to whole new steps.
+        assert_eq!(timer(0.3, true, 0.25), 0.5);
+    }
+
+    #[test]
+    fn a_resumed_clock_continues_identically() {
+        let mut a = Clock::new();
+        for _ in 0..7 {
+            a.advance(0.2);
+        }
+        a.advance(0.01);
+        let (t0, n, h) = a.state();
+        let mut b = Clock::resume(t0, n, h);
+        assert_eq!(a, b);
+        for _ in 0..50 {
+            assert_eq!(a.advance(0.01).to_bits(), b.advance(0.01).to_bits());
+        }
+    }
+}
