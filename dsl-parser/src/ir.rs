@@ -127,8 +127,9 @@
 //!
 //! The parent's time, `dt` and variables are untouched by the run; the rules
 //! after `run(name)` read the submodel's outputs at its end, and `name.time`
-//! ([`Expr::SubTime`]) how long it lasted in its own time (`k·h`, summed in
-//! floating point). A phase's events and `deriv` memories start afresh with
+//! ([`Expr::SubTime`]) how long it lasted in its own time (`k·h`, by the
+//! phase's clock: the exact time of step 4, restarted by the run's reset). A
+//! phase's events and `deriv` memories start afresh with
 //! each run (the reset). A phase's model may hold phases of its own, run by
 //! its rules within each of its steps.
 //!
