@@ -9,8 +9,8 @@ const INDENT: usize = 4;
 /// Punctuation this layout spaces by rule; any other (from a construct it
 /// does not know) keeps the spacing of the source.
 const KNOWN_PUNCT: &[&str] = &[
-    "=>", "=", "<", "<=", ">", ">=", "|", "&", "+", "-", "*", "/", "^", "!", "(", ")", "{", "}",
-    "[", "]", ",", ";", ":", ".",
+    "=>", "->", "=", "<", "<=", ">", ">=", "|", "&", "+", "-", "*", "/", "^", "!", "(", ")", "{",
+    "}", "[", "]", ",", ";", ":", ".",
 ];
 
 /// Keywords written like a call: no space before their `(`.
@@ -84,6 +84,10 @@ struct Writer<'a> {
     last: Last<'a>,
     /// The last token, whatever came after it.
     prev_tok: Option<Prev<'a>>,
+    /// Inside the `{ … }` of a mode's states, which stay on the declaration's line.
+    inline: bool,
+    /// Inside an attribute `#[…]`, which is a line of its own.
+    attr: bool,
 }
 
 /// Lay out `pieces` (from a file that parses) in the canonical form.
@@ -100,7 +104,11 @@ pub(crate) fn layout(pieces: &[Piece]) -> String {
         closed_top: false,
         last: Last::Nothing,
         prev_tok: None,
+        inline: false,
+        attr: false,
     };
+    // The last two tokens if names (else ""), to find `mode NAME {`.
+    let mut before: [&str; 2] = ["", ""];
     let mut i = 0;
     while i < pieces.len() {
         let p = pieces[i];
@@ -117,6 +125,13 @@ pub(crate) fn layout(pieces: &[Piece]) -> String {
                 w.write(p.text);
                 w.end_statement();
             }
+            Kind::Token(kind @ TokenKind::Punct("}")) if w.inline => {
+                w.token(p, kind);
+                w.inline = false;
+                w.end_statement();
+                w.after_close = true;
+                w.closed_top = w.depth == 0;
+            }
             Kind::Token(TokenKind::Punct("}")) => {
                 w.depth = w.depth.saturating_sub(1);
                 w.finish();
@@ -129,6 +144,11 @@ pub(crate) fn layout(pieces: &[Piece]) -> String {
                 w.end_statement();
                 w.after_close = true;
                 w.closed_top = w.depth == 0;
+            }
+            Kind::Token(kind) if p.text == "{" && before[0] == "mode" && !before[1].is_empty() => {
+                // `mode light { red, green, yellow }`: a list, not a block.
+                w.inline = true;
+                w.token(p, kind);
             }
             Kind::Token(kind) => {
                 let empty_block = p.text == "{"
@@ -144,6 +164,10 @@ pub(crate) fn layout(pieces: &[Piece]) -> String {
                     i += 1;
                 }
             }
+        }
+        if let Kind::Token(kind) = p.kind {
+            let name = if kind == TokenKind::Ident { p.text } else { "" };
+            before = [before[1], name];
         }
         i += 1;
     }
@@ -233,7 +257,17 @@ impl<'a> Writer<'a> {
             ")" | "]" => self.parens = self.parens.saturating_sub(1),
             _ => {}
         }
+        if text == "#" && !self.in_stmt {
+            self.attr = true;
+        }
+        if self.attr && text == "]" && self.parens == 0 {
+            // `#[allow(…)]` is a line of its own, before what it applies to.
+            self.attr = false;
+            self.end_statement();
+            return;
+        }
         match text {
+            "{" if self.inline => self.in_stmt = true,
             "{" => {
                 self.depth += 1;
                 self.end_statement();

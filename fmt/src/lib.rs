@@ -63,9 +63,18 @@ mod tests {
     #[test]
     fn unknown_punctuation_keeps_the_source_spacing() {
         assert_eq!(
-            lay("model M{mode a{x=b@c;y=d @ e;}}"),
-            "model M {\n    mode a {\n        x = b@c;\n        y = d @ e;\n    }\n}\n"
+            lay("model M{zone a{x=b@c;y=d @ e;}}"),
+            "model M {\n    zone a {\n        x = b@c;\n        y = d @ e;\n    }\n}\n"
         );
         assert_eq!(lay(&lay("model M{x=b@c;}")), lay("model M{x=b@c;}"));
+    }
+
+    #[test]
+    fn a_modes_states_stay_on_its_line() {
+        assert_eq!(
+            lay("model M{output mode light{red,green ,yellow,}\nlight:red->green when t>1{t=0;}}"),
+            "model M {\n    output mode light { red, green, yellow, }\n    \
+             light: red -> green when t > 1 {\n        t = 0;\n    }\n}\n"
+        );
     }
 }
