@@ -77,6 +77,11 @@ const PROCS: &[(&str, &str, &str)] = &[
         "hysteresis(x, lo, hi) | hysteresis(x, lo, hi, a)",
         "stateful: a if x >= hi, −a if x <= lo, else the target's value (a latched relay, a = 1 by default)",
     ),
+    (
+        "timer",
+        "timer(c)",
+        "stateful: how long the logical c has held, a whole number of steps counted exactly (0 while c is false); only as the whole right-hand side of a δ rule",
+    ),
 ];
 
 /// The names of every procedure the checker knows.

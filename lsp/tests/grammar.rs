@@ -252,6 +252,7 @@ fn expected(kind: sit_parser::parse::TokenKind, text: &str) -> Option<&'static s
         K::Punct(p) if ["(", ")", "{", "}", "[", "]"].contains(&p) => "punctuation.bracket",
         K::Punct(";") => "punctuation.terminator",
         K::Punct("," | ":" | ".") => "punctuation.separator",
+        K::Punct("#") => "punctuation.definition.attribute",
         K::Punct(_) => "keyword.operator",
         K::Unknown => return None,
     })

@@ -32,17 +32,13 @@ pub(crate) fn computed(program: &Program, id: ModelId) -> Vec<bool> {
     // Read before the rules: by the events, by the input bindings of the submodels, and
     // by a parent's bindings evaluated before this instance steps.
     let mut before: Vec<&Expr> = m.events.iter().map(|e| &e.cond).collect();
+    // (A phase's bindings are read where its `run` stands: see `early_reads`.)
     before.extend(
         m.subs
             .iter()
+            .filter(|s| s.phase.is_none())
             .flat_map(|s| s.input_bindings.iter().map(|b| &b.value)),
     );
-    // A phase's bindings, params included, are evaluated where its `run` stands, and its
-    // end condition after each of its steps: counted as read before the rules.
-    for s in m.subs.iter().filter(|s| s.phase.is_some()) {
-        before.extend(s.param_bindings.iter().map(|b| &b.value));
-        before.extend(s.phase.iter().map(|p| &p.until));
-    }
     for v in reads_of(m, before).vars {
         bad[v] = true;
     }
@@ -92,10 +88,23 @@ fn early_reads(m: &ir::Model, body: &[Stmt], top: bool, assigned: &mut [bool], b
                 }
                 early_reads(m, then, false, assigned, bad);
             }
+            // A phase's run reads its bindings (params and inputs) and, after each of
+            // its steps, its end condition, all in this model, where it stands.
+            Stmt::Run { sub, .. } => {
+                if let Some(s) = m.subs.get(*sub) {
+                    let mut read: Vec<&Expr> = (s.param_bindings.iter())
+                        .chain(&s.input_bindings)
+                        .map(|b| &b.value)
+                        .collect();
+                    read.extend(s.phase.iter().map(|p| &p.until));
+                    for v in reads_of(m, read).vars {
+                        bad[v] |= !assigned[v];
+                    }
+                }
+            }
             Stmt::SetFlag { .. }
             | Stmt::Switch { .. }
             | Stmt::Reset { .. }
-            | Stmt::Run { .. }
             | Stmt::SetMode { .. } => {}
         }
     }
