@@ -94,6 +94,7 @@ enum Format {
 }
 
 fn main() -> ExitCode {
+    fail::quiet_model_faults();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

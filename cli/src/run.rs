@@ -220,7 +220,15 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         every: args.every,
         check_finite: args.check_finite,
     };
-    let written = simulate(&mut model, &recorder, &run, &mut out, trace.as_mut());
+    // A phase that does not end within its limit stops the model with a panic (the
+    // step has no error path): reported as the model's error, with the rows before it.
+    let written = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        simulate(&mut model, &recorder, &run, &mut out, trace.as_mut())
+    }))
+    .map_err(|payload| {
+        let _ = out.flush();
+        crate::fail::model_fault(payload)
+    })?;
     match written {
         Ok(None) => {}
         Ok(Some(fault)) => return Err(non_finite(fault)),

@@ -46,7 +46,7 @@ pub use clock::{Clock, timer};
 pub use model::{
     Model, SetError, ValueType, Var, VarInfo, VarKind, Variables, from_logical, logical,
 };
-pub use phase::phase_overrun;
+pub use phase::{is_phase_overrun, phase_overrun};
 pub use procedures::{
     Deriv, deadzone, hysteresis, integral, integral_limited, lag, limit, relay, rising,
 };

@@ -15,6 +15,12 @@ pub fn phase_overrun(model: &str, phase: &str, time: f64, steps: u64) -> ! {
     )
 }
 
+/// Whether a panic message is that of [`phase_overrun`] (a fault of the model, which a
+/// host such as `sitc` reports as an error rather than as a crash).
+pub fn is_phase_overrun(message: &str) -> bool {
+    message.starts_with("phase `") && message.contains("` did not end within its limit of ")
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -23,5 +29,12 @@ mod tests {
     )]
     fn the_message_names_the_phase_the_model_the_time_and_the_steps() {
         super::phase_overrun("Rod", "impact", 0.5, 10);
+    }
+
+    #[test]
+    fn the_message_is_recognised() {
+        let m = "phase `impact` of `Rod` did not end within its limit of 10 steps (run at t = 0.5)";
+        assert!(super::is_phase_overrun(m));
+        assert!(!super::is_phase_overrun("index out of bounds"));
     }
 }
