@@ -396,7 +396,7 @@ impl Compiler<'_> {
                 lower::Stmt::Run { sub, .. } => {
                     // The lowering lists the phases in the order their subs are declared.
                     let subs = &self.model(n).subs;
-                    if !subs.get(*sub).is_some_and(|s| s.phase.is_some()) {
+                    if subs.get(*sub).is_none_or(|s| s.phase.is_none()) {
                         return Err(malformed(format!("`run` of submodel {sub}, not a phase")));
                     }
                     Stmt::Run(subs[..*sub].iter().filter(|s| s.phase.is_some()).count())

@@ -1,7 +1,8 @@
 //! A Sit model embedded with the proc-macro: `sit_macros::include_model!` compiles
 //! `examples/models/hoop.sit` when this crate is compiled, and any edit of the model
 //! rebuilds the crate. `include_model!(PATH, batch)` adds the batch form of each model;
-//! `include_model!(PATH, method = rk4)` integrates every model with that method.
+//! `include_model!(PATH, method = rk4)` integrates every model with that method, and a
+//! schematic (`.sch`) is included like a `.sit` file.
 #![deny(warnings, clippy::all)]
 #![forbid(unsafe_code)]
 
@@ -20,4 +21,10 @@ pub mod van_der_pol {
 /// default `euler`), with its batch form.
 pub mod pendulum_rk4 {
     sit_macros::include_model!("../models/pendulum.sit", method = rk4, batch);
+}
+
+/// The two-mass clutch drawn in `examples/schematics/clutch.sch`: the macro takes a
+/// schematic as it takes a `.sit` file.
+pub mod clutch {
+    sit_macros::include_model!("../schematics/clutch.sch");
 }
