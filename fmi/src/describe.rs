@@ -212,7 +212,7 @@ pub fn describe(
 }
 
 /// The IR facts of every variable of `model_id`, in `Model` index order: vars, conds,
-/// events, then per submodel `NAME.on` and the submodel's list. `bound` are the vars the
+/// events, modes, then per submodel `NAME.on` and the submodel's list. `bound` are the vars the
 /// parent binds.
 fn collect(program: &Program, model_id: ir::ModelId, bound: &[ir::VarId], out: &mut Vec<IrVar>) {
     let model = &program.models[model_id];
@@ -256,6 +256,7 @@ fn collect(program: &Program, model_id: ir::ModelId, bound: &[ir::VarId], out: &
         .iter()
         .map(|c| &c.doc)
         .chain(model.events.iter().map(|e| &e.doc))
+        .chain(model.modes.iter().map(|m| &m.doc))
     {
         out.push(IrVar {
             doc: doc.clone(),
