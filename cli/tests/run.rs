@@ -444,23 +444,28 @@ fn method_rk4_from_the_command_line() {
         .code(2);
 }
 
-#[test]
-fn a_phase_that_does_not_end_is_an_error_of_the_model_not_a_crash() {
-    // The phase needs 11 steps of 0.1 to reach 1 and may take 100: with a target of
-    // 1e6 it does not end, at the step that starts at t = 0.5 (the event).
-    let (_dir, path) = file(
-        "limit.sit",
-        "model Count { output real x; x = integral(1); }
+/// A phase counting to `target` in steps of 0.1 with a limit of 100 steps, run by an
+/// event at t = 0.5 (`TARGET` is replaced by the test).
+const PHASE_LIMIT: &str = "model Count { output real x; x = integral(1); }
 model PhaseLimit {
-    param target = 1e6;
+    param target = TARGET;
     output real took;
     phase count: Count step 0.1 limit 100 until count.x >= target;
     event go = time >= 0.5;
     when go => run(count);
     took = count.time;
 }
-",
-    );
+";
+
+/// The one line `sitc` prints when the phase of [`PHASE_LIMIT`] does not end.
+const PHASE_OVERRUN: &str = "error: phase `count` of `PhaseLimit` did not end within its limit \
+     of 100 steps (run at t = 0.5)\n";
+
+#[test]
+fn a_phase_that_does_not_end_is_an_error_of_the_model_not_a_crash() {
+    // The phase needs 11 steps of 0.1 to reach 1 and may take 100: with a target of
+    // 1e6 it does not end, at the step that starts at t = 0.5 (the event).
+    let (_dir, path) = file("limit.sit", &PHASE_LIMIT.replace("TARGET", "1e6"));
     let out = sitc()
         .args([
             "run",
@@ -474,10 +479,7 @@ model PhaseLimit {
         .expect("sitc runs");
     assert_eq!(out.status.code(), Some(1), "a fault of the model: exit 1");
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(
-        stderr,
-        "error: phase `count` of `PhaseLimit` did not end within its limit of 100 steps (run at t = 0.5)\n"
-    );
+    assert_eq!(stderr, PHASE_OVERRUN);
     // The rows before the fault are written (t = 0, 0.25, 0.5).
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 4, "{stdout}");
@@ -485,27 +487,12 @@ model PhaseLimit {
 
 #[test]
 fn a_phase_that_does_not_end_in_a_sweep_is_an_error_of_the_model() {
-    let (_dir, path) = file(
-        "limit.sit",
-        "model Count { output real x; x = integral(1); }
-model PhaseLimit {
-    param target = 1;
-    output real took;
-    phase count: Count step 0.1 limit 100 until count.x >= target;
-    event go = time >= 0.5;
-    when go => run(count);
-    took = count.time;
-}
-",
-    );
+    let (_dir, path) = file("limit.sit", &PHASE_LIMIT.replace("TARGET", "1"));
     let out = sitc()
         .args(["sweep", path.to_str().unwrap(), "--param", "target=1,1e6"])
         .args(["--dt", "0.25", "--t-end", "1"])
         .output()
         .expect("sitc runs");
     assert_eq!(out.status.code(), Some(1), "a fault of the model: exit 1");
-    assert_eq!(
-        String::from_utf8(out.stderr).unwrap(),
-        "error: phase `count` of `PhaseLimit` did not end within its limit of 100 steps (run at t = 0.5)\n"
-    );
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), PHASE_OVERRUN);
 }

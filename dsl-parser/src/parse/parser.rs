@@ -7,6 +7,8 @@ use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::source::{FileId, Span};
 
+mod modes;
+
 /// An error was recorded in [`Parser::errors`]: unwind to the statement
 /// loop, which skips to the next statement.
 pub(super) struct Stop;
@@ -738,94 +740,6 @@ impl<'a> Parser<'a> {
             cond,
             rules,
             span: head,
-        })
-    }
-
-    /// Whether a mode declaration starts here: `"output"? "mode" name "{"`.
-    fn at_mode_decl(&self) -> bool {
-        let k = usize::from(self.at_kw("output"));
-        let t = self.peek_at(k);
-        t.tok == Tok::Ident
-            && self.str(t) == "mode"
-            && self.peek_at(k + 1).tok == Tok::Ident
-            && self.peek_at(k + 2).tok == Tok::Punct("{")
-    }
-
-    /// `mode_decl = "output"? "mode" name "{" name ("," name)* ","? "}"`.
-    fn mode_decl(&mut self, doc: Vec<String>) -> Parsed<Decl> {
-        let output = self.eat_kw("output");
-        self.bump();
-        let name = self.name()?;
-        self.expect_punct("{", &["`{`"])?;
-        let mut states = vec![self.name()?];
-        while !self.eat_punct("}") {
-            self.expect_punct(",", &["`,`", "`}`"])?;
-            if self.eat_punct("}") {
-                break;
-            }
-            states.push(self.name()?);
-        }
-        Ok(Decl::Mode {
-            doc,
-            output,
-            name,
-            states,
-        })
-    }
-
-    /// `transition = name ":" name "->" name ("when" expr)? (";" | "{" body_rule* "}")`.
-    fn transition(&mut self, first: usize) -> Parsed<Rule> {
-        let mode = self.name()?;
-        self.bump();
-        let from = self.name()?;
-        self.expect_punct("->", &["`->`"])?;
-        let to = self.name()?;
-        let guard = if self.eat_kw("when") {
-            Some(self.expr(&["`;`", "`{`"])?)
-        } else {
-            None
-        };
-        let head_end = guard.as_ref().map_or(to.span.end, |g| g.span.end);
-        let span = Span::new(self.file, first, head_end);
-        let mut rules = Vec::new();
-        if self.eat_punct(";") {
-            return Ok(Rule::Transition {
-                mode,
-                from,
-                to,
-                guard,
-                rules,
-                span,
-            });
-        }
-        let expected: &[&str] = if guard.is_none() {
-            &["`;`", "`when`", "`{`"]
-        } else {
-            &["`;`", "`{`"]
-        };
-        self.expect_punct("{", expected)?;
-        loop {
-            let start = self.peek().start;
-            let docs = self.docs();
-            if self.at_punct("}") && docs.is_empty() {
-                self.bump();
-                break;
-            }
-            if self.peek().tok == Tok::Eof {
-                return Err(self.error(BLOCK_MEMBER));
-            }
-            match self.body_rule(start) {
-                Ok(r) => rules.push(r),
-                Err(Stop) => self.recover()?,
-            }
-        }
-        Ok(Rule::Transition {
-            mode,
-            from,
-            to,
-            guard,
-            rules,
-            span,
         })
     }
 
