@@ -1,4 +1,4 @@
-//! `sitc fmu FILE [--model NAME] [--dt DT] -o OUT.fmu`: an FMI 2.0 co-simulation FMU.
+//! `sitc fmu FILE.sit|FILE.sch [--model NAME] [--dt DT] -o OUT.fmu`: an FMI 2.0 co-simulation FMU.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,7 +7,8 @@ use std::process::ExitCode;
 /// usage, I/O, or the build failed).
 #[derive(clap::Args)]
 pub struct FmuArgs {
-    /// The `.sit` file.
+    /// The model file: `.sit`, or a schematic (`.sch`), exported as the model generated
+    /// from it.
     pub file: PathBuf,
     /// The model to export (default: the one model of the file that no other model
     /// instantiates).

@@ -171,8 +171,9 @@ pub struct Prepared {
     pub code: String,
     /// The model's warnings (no diagnostics when none).
     pub warnings: sit_parser::Report,
-    /// The `.sit` files read (the root and its imports).
-    pub files: Vec<PathBuf>,
+    /// The files read (the root and its imports), with the text the checker read: a
+    /// schematic (`.sch`) is followed by the `.sit` model generated from it.
+    pub files: Vec<(PathBuf, String)>,
 }
 
 impl Prepared {
@@ -253,8 +254,11 @@ pub fn prepare_with(
     dt: Option<f64>,
     method: Option<sit_parser::ir::Method>,
 ) -> Result<Prepared, Error> {
-    let checked = sit_parser::check_file(file)?;
-    let files = checked.files();
+    // `.sit` or `.sch`: the one dispatch every front end goes through.
+    let checked = sit_schematic::check_file(file)?;
+    let files = (checked.sources.files.iter())
+        .map(|f| (f.path.clone(), f.text.clone()))
+        .collect();
     let (mut program, report) = checked.into_report();
     if let (Some(p), Some(method)) = (program.as_mut(), method)
         && let Err(diags) = p.set_method(method)
@@ -400,7 +404,7 @@ fn write_fmu(
     d: &Description,
     platform: &str,
     library: &Path,
-    sources: &[PathBuf],
+    sources: &[(PathBuf, String)],
 ) -> Result<(), Error> {
     use zip::write::SimpleFileOptions;
     let zip_err = |source| Error::Zip {
@@ -423,7 +427,7 @@ fn write_fmu(
         ),
     ];
     let mut names: Vec<String> = Vec::new();
-    for source in sources {
+    for (source, text) in sources {
         let base = source
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -435,8 +439,7 @@ fn write_fmu(
             name = format!("{k}_{base}");
         }
         names.push(name.clone());
-        let text = std::fs::read(source).map_err(io(source))?;
-        entries.push((format!("sources/{name}"), text));
+        entries.push((format!("sources/{name}"), text.clone().into_bytes()));
     }
     for (name, bytes) in entries {
         zip.start_file(name, options).map_err(zip_err)?;
