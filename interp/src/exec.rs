@@ -9,7 +9,7 @@
 use crate::InterpError;
 use crate::code::{Code, State};
 use crate::lower::{Programs, lower};
-use crate::ops::{Op, Regs, Resets, run};
+use crate::ops::{Op, Regs, Resets, SMALL, run};
 use sit_runtime::{Clock, Deriv};
 
 pub(crate) use crate::ops::Fault;
@@ -56,11 +56,17 @@ impl Machine {
 /// A fresh state for `m`: every free param and input at its default, then reset.
 pub(crate) fn construct(m: &Machine) -> State {
     let p = &m.programs;
-    let mut reals = vec![0.0; p.reals];
+    // Padded to `SMALL` slots when both kinds fit: `run` then indexes arrays unchecked.
+    let (n_reals, n_flags) = if p.reals <= SMALL && p.flags <= SMALL {
+        (SMALL, SMALL)
+    } else {
+        (p.reals, p.flags)
+    };
+    let mut reals = vec![0.0; n_reals];
     reals[m.code.reals..m.code.reals + p.consts.len()].copy_from_slice(&p.consts);
     let mut s = State {
         reals,
-        flags: vec![false; p.flags],
+        flags: vec![false; n_flags],
         derivs: vec![Deriv::new(); m.code.mems],
         clocks: vec![Clock::new(); m.code.nodes.len()],
     };

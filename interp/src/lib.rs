@@ -217,3 +217,14 @@ impl Model for Instance {
 mod ops_tests;
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+impl Instance {
+    /// The instance with one real slot more than `ops::SMALL` (unused), so that its
+    /// programs run over slices with checked indices rather than over the arrays.
+    fn over_slices(mut self) -> Instance {
+        let n = self.state.reals.len().max(ops::SMALL + 1);
+        self.state.reals.resize(n, 0.0);
+        self
+    }
+}

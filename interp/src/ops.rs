@@ -268,6 +268,48 @@ pub(crate) trait Resets {
     fn phase(&self, id: usize) -> &crate::lower::PhaseProgram;
 }
 
+/// The number of slots of a small bank: a program whose real and flag slots all fit runs
+/// [`fast`] over arrays of this length indexed by a `u8`, where no access needs a bounds
+/// check (see [`Bank`]).
+pub(crate) const SMALL: usize = 256;
+
+/// Slots of one kind (reals or flags) as [`fast`] reads them: a slice, where each access
+/// is checked against its length, or an array of [`SMALL`] slots indexed by the slot's
+/// low byte, where the compiler elides every check (`u8` cannot exceed the length).
+/// Programs run over arrays only when every slot they name is below [`SMALL`]
+/// ([`run`] checks the lengths), so the low byte is the slot itself.
+pub(crate) trait Bank<T> {
+    /// The slot `i`.
+    fn at(&mut self, i: Slot) -> &mut T;
+    /// Every slot, as a slice.
+    fn all(&mut self) -> &mut [T];
+}
+
+impl<T> Bank<T> for [T] {
+    #[inline(always)]
+    fn at(&mut self, i: Slot) -> &mut T {
+        &mut self[i as usize]
+    }
+
+    #[inline(always)]
+    fn all(&mut self) -> &mut [T] {
+        self
+    }
+}
+
+impl<T> Bank<T> for [T; SMALL] {
+    #[inline(always)]
+    fn at(&mut self, i: Slot) -> &mut T {
+        // Exact: the programs run over arrays name no slot beyond `SMALL`.
+        &mut self[usize::from(i as u8)]
+    }
+
+    #[inline(always)]
+    fn all(&mut self) -> &mut [T] {
+        self
+    }
+}
+
 /// Runs `ops` from the first operation to the end.
 ///
 /// The operations that call functions (runtime functions, resets, clearing ranges)
@@ -275,10 +317,38 @@ pub(crate) trait Resets {
 /// compiler keeps its values in registers (the calling convention saves no
 /// floating-point register, and few general ones, across a call). The step's `dt` is
 /// read from its slot for the same reason.
+///
+/// When the state has exactly [`SMALL`] real and flag slots (the lowering pads the
+/// slots of every program that fits), the loop runs over arrays without bounds checks.
 pub(crate) fn run(ops: &[Op], s: &mut Regs<'_>, resets: &impl Resets) -> Result<(), Fault> {
+    match (
+        <&mut [f64; SMALL]>::try_from(&mut *s.r),
+        <&mut [bool; SMALL]>::try_from(&mut *s.f),
+    ) {
+        (Ok(r), Ok(f)) => run_in(ops, r, f, s.m, s.c, resets),
+        _ => run_in(ops, &mut *s.r, &mut *s.f, s.m, s.c, resets),
+    }
+}
+
+/// [`run`] over banks `r` and `f`.
+#[inline(always)]
+fn run_in<R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
+    ops: &[Op],
+    r: &mut R,
+    f: &mut F,
+    m: &mut [Deriv],
+    c: &mut [Clock],
+    resets: &impl Resets,
+) -> Result<(), Fault> {
     let mut acc = 0.0f64;
     let mut pc = 0;
-    while let Some(op) = fast(ops, &mut pc, s.r, s.f, &mut acc)? {
+    while let Some(op) = fast(ops, &mut pc, r, f, &mut acc)? {
+        let s = Regs {
+            r: r.all(),
+            f: f.all(),
+            m: &mut *m,
+            c: &mut *c,
+        };
         match *op {
             Op::Call(ref c) => acc = call(c, s.r, s.m, acc),
             Op::ClearFlags { start, end } => s.f[start as usize..end as usize].fill(false),
@@ -345,11 +415,11 @@ pub(crate) fn run(ops: &[Op], s: &mut Regs<'_>, resets: &impl Resets) -> Result<
     clippy::neg_cmp_op_on_partial_ord,
     reason = "`!(x < y)` is the guard's negation, also true when x or y is NaN"
 )]
-fn fast<'o>(
+fn fast<'o, R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
     ops: &'o [Op],
     pc_: &mut usize,
-    r: &mut [f64],
-    f: &mut [bool],
+    r: &mut R,
+    f: &mut F,
     acc_: &mut f64,
 ) -> Result<Option<&'o Op>, Fault> {
     let (mut pc, mut acc) = (*pc_, *acc_);
@@ -360,12 +430,12 @@ fn fast<'o>(
         pc += 1;
         macro_rules! r {
             ($i:expr) => {
-                r[$i as usize]
+                *r.at($i)
             };
         }
         macro_rules! f {
             ($i:expr) => {
-                f[$i as usize]
+                *f.at(Slot::from($i))
             };
         }
         // `acc = value; r[d] = acc`.

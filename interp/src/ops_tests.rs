@@ -41,7 +41,16 @@ fn model(expr: &str, rules: &str) -> Instance {
 
 /// For every `(a, b, c)` of edge values: one unchecked and one checked step of `m`
 /// (rules see `a`, `b`, `c`), then `check(a, b, c, m)`.
+///
+/// Each case runs twice: over the arrays of `crate::ops::SMALL` slots (these models are
+/// small) and over slices, as a model with more slots would.
 fn each(m: &Instance, check: impl Fn(f64, f64, f64, &Instance)) {
+    each_bank(m, &check);
+    each_bank(&m.clone().over_slices(), &check);
+}
+
+/// [`each`] on one instance.
+fn each_bank(m: &Instance, check: &impl Fn(f64, f64, f64, &Instance)) {
     for a in EDGES {
         for b in EDGES {
             for c in [EDGES[2], EDGES[1], EDGES[7]] {
@@ -382,4 +391,18 @@ fn guarded_rules_set_their_flag_in_every_form() {
             );
         });
     }
+}
+
+#[test]
+fn small_models_run_over_arrays_and_large_ones_over_slices() {
+    let small = model("a", "y = a * b;");
+    assert_eq!(small.state.reals.len(), crate::ops::SMALL);
+    assert_eq!(small.state.flags.len(), crate::ops::SMALL);
+    // 300 params need more real slots than the arrays hold: no padding.
+    let params: String = (0..300).map(|i| format!("param q{i} = {i}; ")).collect();
+    let large = model("a", &format!("{params} y = a * b + q299;"));
+    assert!(large.state.reals.len() > crate::ops::SMALL);
+    each(&large, |a, b, c, i| {
+        same("y = a * b + q299", i.get("y"), a * b + 299.0, (a, b, c));
+    });
 }
