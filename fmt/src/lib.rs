@@ -16,7 +16,9 @@
 //!   `,` and `:`; none inside brackets, around `.`, after a prefix `-` or
 //!   `!`, or between a procedure (or `reset`) and its `(`;
 //! - a line break inside a statement is kept, the next line indented one
-//!   level more (or to the depth of the open brackets);
+//!   level more (or to the depth of the open brackets); a line longer than
+//!   100 columns is broken there too, before a binary operator or after a
+//!   `,` (the last such place that fits, see `wrap`);
 //! - at most one blank line in a row, none after `{` or before `}`, always
 //!   one between top-level models;
 //! - comments and doc comments kept where they are: a comment after code on
@@ -30,6 +32,7 @@
 mod decls;
 mod layout;
 mod pieces;
+mod wrap;
 
 use sit_parser::Diagnostic;
 use sit_parser::source::FileId;
