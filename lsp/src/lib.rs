@@ -11,7 +11,7 @@
 //! files it imports on each change and publishes their diagnostics, and
 //! answers requests from a token-level index ([`index`]) of those files
 //! (and, for references, rename and workspace symbols, of the `.sit` files
-//! of the workspace folders: [`workspace`]) that exists for any text that
+//! of the workspace folders, module `workspace`) that exists for any text that
 //! lexes, so that every request on half-typed text has an answer. A request that panics anyway is
 //! answered with an error instead of ending the server.
 
@@ -19,6 +19,7 @@ mod diagnostics;
 mod features;
 mod index;
 mod procs;
+mod semantic;
 mod signature;
 mod text;
 mod workspace;
@@ -31,7 +32,8 @@ use lsp_types::notification::{
 };
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
-    References, Rename, Request as _, SignatureHelpRequest, WorkspaceSymbolRequest,
+    References, Rename, Request as _, SemanticTokensFullRequest, SignatureHelpRequest,
+    WorkspaceSymbolRequest,
 };
 use lsp_types::*;
 use std::collections::HashMap;
@@ -73,6 +75,13 @@ pub fn capabilities() -> ServerCapabilities {
             ..SignatureHelpOptions::default()
         }),
         workspace_symbol_provider: Some(OneOf::Left(true)),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
+                legend: semantic::legend(),
+                full: Some(SemanticTokensFullOptions::Bool(true)),
+                ..SemanticTokensOptions::default()
+            },
+        )),
         ..ServerCapabilities::default()
     }
 }
@@ -270,6 +279,14 @@ impl Server {
                 let ix = index::Index::new(text);
                 let offset = Lines::new(text).offset(d.position);
                 ok(id, signature::help(&ix, offset))
+            }
+            SemanticTokensFullRequest::METHOD => {
+                let p: SemanticTokensParams = params(req)?;
+                if !has(&p.text_document.uri) {
+                    return Err(unknown(id));
+                }
+                let world = self.docs.world(&p.text_document.uri);
+                ok(id, SemanticTokensResult::Tokens(semantic::tokens(&world)))
             }
             WorkspaceSymbolRequest::METHOD => {
                 let p: WorkspaceSymbolParams = params(req)?;

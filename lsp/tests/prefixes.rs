@@ -117,6 +117,10 @@ fn run(all: bool) {
                     ),
                     ("textDocument/signatureHelp", tdp.clone()),
                     (
+                        "textDocument/semanticTokens/full",
+                        serde_json::json!({ "textDocument": doc }),
+                    ),
+                    (
                         "workspace/symbol",
                         serde_json::json!({ "query": prefix.chars().last().map(String::from).unwrap_or_default() }),
                     ),

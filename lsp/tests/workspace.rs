@@ -1,12 +1,13 @@
 //! The server driven as an editor would: incremental edits with UTF-16 columns, the
 //! workspace folders (references, rename and symbols across files that are not
-//! open), and signature help.
+//! open), signature help and semantic tokens.
 
 mod common;
 
 use common::{Client, at, pos, uri};
 use lsp_types::request::{
-    Formatting, References, Rename, SignatureHelpRequest, WorkspaceSymbolRequest,
+    Formatting, References, Rename, SemanticTokensFullRequest, SignatureHelpRequest,
+    WorkspaceSymbolRequest,
 };
 use lsp_types::*;
 use std::path::PathBuf;
@@ -278,5 +279,160 @@ fn signature_help_follows_the_arguments() {
     assert_eq!(h.signatures[0].label, "min(a, b)");
     assert_eq!(h.active_parameter, Some(1));
     assert!(help(&mut c, pos(text, "x;", 0, 0)).is_none());
+    c.stop();
+}
+
+/// The semantic tokens of `u` as (text, type, modifiers), decoded from
+/// their relative positions against `text`.
+fn semantic(c: &mut Client, u: &Uri, text: &str) -> Vec<(String, String, u32)> {
+    let r = c
+        .request::<SemanticTokensFullRequest>(SemanticTokensParams {
+            text_document: TextDocumentIdentifier::new(u.clone()),
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        })
+        .unwrap()
+        .expect("tokens");
+    let SemanticTokensResult::Tokens(tokens) = r else {
+        panic!("full tokens");
+    };
+    let types = [
+        "keyword",
+        "type",
+        "parameter",
+        "variable",
+        "property",
+        "function",
+        "number",
+        "string",
+        "comment",
+        "operator",
+    ];
+    let lines: Vec<Vec<u16>> = text.lines().map(|l| l.encode_utf16().collect()).collect();
+    let (mut line, mut col) = (0usize, 0usize);
+    let mut out = Vec::new();
+    for t in tokens.data {
+        if t.delta_line > 0 {
+            line += t.delta_line as usize;
+            col = 0;
+        }
+        col += t.delta_start as usize;
+        let units = &lines[line][col..col + t.length as usize];
+        out.push((
+            String::from_utf16(units).expect("whole characters"),
+            types[t.token_type as usize].to_string(),
+            t.token_modifiers_bitset,
+        ));
+    }
+    out
+}
+
+#[test]
+fn semantic_tokens_say_what_each_name_is() {
+    let mut c = Client::start();
+    let init_types: Vec<String> = {
+        // The legend the server announces is the one decoded above.
+        let caps = serde_json::to_value(sit_lsp::capabilities()).unwrap();
+        caps["semanticTokensProvider"]["legend"]["tokenTypes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        init_types,
+        [
+            "keyword",
+            "type",
+            "parameter",
+            "variable",
+            "property",
+            "function",
+            "number",
+            "string",
+            "comment",
+            "operator"
+        ]
+    );
+    let u = uri(&std::env::temp_dir().join("sit_lsp_semantic.sit"));
+    let text = "model Inner {\n    output real y = 1;\n}\n\nmodel M {\n    /// Höhe in m², 𝔸.\n    \
+                param k = 2;\n    sub s: Inner;\n    output real höhe = k;\n    \
+                höhe = integral(-k * s.y + time);\n}\n";
+    c.open(&u, text);
+    let got = semantic(&mut c, &u, text);
+    let find = |s: &str, nth: usize| -> (String, u32) {
+        let (_, ty, m) = got
+            .iter()
+            .filter(|(t, _, _)| t == s)
+            .nth(nth)
+            .unwrap_or_else(|| panic!("{s} #{nth} in {got:?}"));
+        (ty.clone(), *m)
+    };
+    let (decl, readonly, doc, lib) = (1, 2, 4, 8);
+    assert_eq!(find("model", 1), ("keyword".into(), 0));
+    assert_eq!(find("M", 0), ("type".into(), decl));
+    assert_eq!(find("Inner", 1), ("type".into(), 0));
+    assert_eq!(find("/// Höhe in m², 𝔸.", 0), ("comment".into(), doc));
+    assert_eq!(find("k", 0), ("parameter".into(), decl | readonly));
+    assert_eq!(find("k", 2), ("parameter".into(), readonly));
+    assert_eq!(find("höhe", 0), ("variable".into(), decl));
+    assert_eq!(find("höhe", 1), ("variable".into(), 0));
+    assert_eq!(find("integral", 0), ("function".into(), lib));
+    assert_eq!(find("y", 1), ("property".into(), 0));
+    assert_eq!(find("time", 0), ("variable".into(), lib | readonly));
+    assert_eq!(find("2", 0), ("number".into(), 0));
+    assert_eq!(find("*", 0), ("operator".into(), 0));
+
+    // On every library model: the decoded tokens are tokens of the text (the
+    // positions are right), in order, and the keywords are the lexer's.
+    let mut files = Vec::new();
+    let mut stack = vec![common::repo().join("examples")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "sit") {
+                files.push(p);
+            }
+        }
+    }
+    assert!(files.len() >= 18);
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let u = uri(&f);
+        c.open(&u, &text);
+        let got = semantic(&mut c, &u, &text);
+        let toks: Vec<&str> = sit_parser::parse::tokenize(0, &text)
+            .unwrap()
+            .iter()
+            .map(|t| text[t.start..t.end].trim_end())
+            .collect();
+        let mut rest = toks.iter();
+        for (s, ty, _) in &got {
+            assert!(
+                rest.any(|t| t == s),
+                "{}: `{s}` is not the next token",
+                f.display()
+            );
+            assert_eq!(
+                ty == "keyword",
+                sit_parser::check::KEYWORDS.contains(&s.as_str()),
+                "{}: `{s}` as {ty}",
+                f.display()
+            );
+        }
+        let keywords = toks
+            .iter()
+            .filter(|t| sit_parser::check::KEYWORDS.contains(t))
+            .count();
+        assert_eq!(
+            got.iter().filter(|g| g.1 == "keyword").count(),
+            keywords,
+            "{}",
+            f.display()
+        );
+    }
     c.stop();
 }
