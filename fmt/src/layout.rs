@@ -13,6 +13,12 @@ const KNOWN_PUNCT: &[&str] = &[
     "}", "[", "]", ",", ";", ":", ".",
 ];
 
+/// Binary operators (`-` aside, which may be a prefix), before which a
+/// long line may be wrapped.
+const BINARY: &[&str] = &[
+    "=>", "|", "&", "<", "<=", ">", ">=", "==", "!=", "+", "*", "/", "^",
+];
+
 /// Keywords written like a call: no space before their `(`.
 const CALL_KEYWORDS: &[&str] = &["reset"];
 
@@ -42,10 +48,14 @@ const VALUE_KEYWORDS: &[&str] = &["true", "false", "always"];
 
 /// One output line: its indentation level, code, and trailing comment.
 #[derive(Debug, Default)]
-struct Line {
-    indent: usize,
-    code: String,
+pub(crate) struct Line {
+    pub indent: usize,
+    pub code: String,
     comment: Option<String>,
+    /// Where the line may be wrapped: the index of the piece a new line
+    /// would start with, the byte offset in `code` before it, and the
+    /// depth of the brackets open there.
+    pub breaks: Vec<(usize, usize, usize)>,
 }
 
 /// The last token written, for spacing.
@@ -88,10 +98,28 @@ struct Writer<'a> {
     inline: bool,
     /// Inside an attribute `#[…]`, which is a line of its own.
     attr: bool,
+    /// The index of the piece being written.
+    piece: usize,
 }
 
-/// Lay out `pieces` (from a file that parses) in the canonical form.
+/// Lay out `pieces` (from a file that parses) in the canonical form, lines
+/// longer than [`crate::wrap::WIDTH`] wrapped (see [`crate::wrap`]).
 pub(crate) fn layout(pieces: &[Piece]) -> String {
+    let mut pieces = pieces.to_vec();
+    loop {
+        let lines = lines(&pieces);
+        let breaks = crate::wrap::breaks(&lines, INDENT);
+        if breaks.is_empty() {
+            return render(&lines);
+        }
+        for b in breaks {
+            pieces[b].newlines = 1;
+        }
+    }
+}
+
+/// The lines of `pieces`, where the source breaks them.
+fn lines(pieces: &[Piece]) -> Vec<Line> {
     let mut w = Writer {
         lines: Vec::new(),
         cur: None,
@@ -106,6 +134,7 @@ pub(crate) fn layout(pieces: &[Piece]) -> String {
         prev_tok: None,
         inline: false,
         attr: false,
+        piece: 0,
     };
     // The last two tokens if names (else ""), to find `mode NAME {`.
     let mut before: [&str; 2] = ["", ""];
@@ -113,6 +142,7 @@ pub(crate) fn layout(pieces: &[Piece]) -> String {
     while i < pieces.len() {
         let p = pieces[i];
         let next = pieces.get(i + 1);
+        w.piece = i;
         match p.kind {
             Kind::LineComment => w.comment(p, true),
             Kind::BlockComment => {
@@ -172,7 +202,7 @@ pub(crate) fn layout(pieces: &[Piece]) -> String {
         i += 1;
     }
     w.finish();
-    render(&w.lines)
+    w.lines
 }
 
 impl<'a> Writer<'a> {
@@ -242,8 +272,16 @@ impl<'a> Writer<'a> {
         if self.cur.is_none() || (self.break_next && !stays) || (p.newlines > 0 && self.in_stmt) {
             let indent = self.indent_for(text);
             self.start_line(p.newlines, indent);
-        } else if self.space_before(p, kind) {
-            self.write(" ");
+        } else {
+            if self.may_break_before(text) {
+                let (piece, parens) = (self.piece, self.parens);
+                if let Some(line) = &mut self.cur {
+                    line.breaks.push((piece, line.code.len(), parens));
+                }
+            }
+            if self.space_before(p, kind) {
+                self.write(" ");
+            }
         }
         let prefix = (text == "-" && self.prefix_position()) || text == "!";
         self.write(text);
@@ -276,6 +314,23 @@ impl<'a> Writer<'a> {
             ";" if self.parens == 0 => self.end_statement(),
             _ => self.in_stmt = true,
         }
+    }
+
+    /// Whether a long line may be wrapped before `text`, which follows on
+    /// the current line: before a binary operator or after a `,`, inside a
+    /// statement (not in a mode's states or an attribute).
+    fn may_break_before(&self, text: &str) -> bool {
+        if !self.in_stmt || self.inline || self.attr {
+            return false;
+        }
+        let Last::Token(prev) = self.last else {
+            return false;
+        };
+        let binary = match text {
+            "-" => !self.prefix_position(),
+            _ => BINARY.contains(&text),
+        };
+        binary || prev.text == ","
     }
 
     /// Whether a `-` here is a prefix minus.

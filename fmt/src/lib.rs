@@ -1,18 +1,24 @@
 //! `sitc fmt`: the one canonical layout of `.sit` files.
 //!
 //! The formatter works on the parser's tokens and the comments between them,
-//! not on the syntax tree: every token is kept, in order, so the formatted
-//! file parses to the same tree (the tests check that its checked IR is the
-//! same), and a construct the layout has no rule for keeps the spacing of
+//! not on the syntax tree: every token is kept, in order (declaration groups
+//! aside, below), so the formatted file parses to the same tree (the tests
+//! check that its checked IR is the same), and a construct the layout has no rule for keeps the spacing of
 //! the source around its unfamiliar punctuation. The layout:
 //!
+//! - one declaration per statement: `real a = 1, b;` is written `real a =
+//!   1;` and `real b;`, each with the group's doc comments and attributes
+//!   (as the parser reads the group), so each name has its own line, doc and
+//!   trailing comment;
 //! - one statement per line; a block's contents indented by four spaces per
 //!   level, its `}` on a line of its own; `{}` for an empty block;
 //! - one space around binary operators, `=`, `=>` and comparisons, after
 //!   `,` and `:`; none inside brackets, around `.`, after a prefix `-` or
 //!   `!`, or between a procedure (or `reset`) and its `(`;
 //! - a line break inside a statement is kept, the next line indented one
-//!   level more (or to the depth of the open brackets);
+//!   level more (or to the depth of the open brackets); a line longer than
+//!   100 columns is broken there too, before a binary operator or after a
+//!   `,` (the last such place that fits, see `wrap`);
 //! - at most one blank line in a row, none after `{` or before `}`, always
 //!   one between top-level models;
 //! - comments and doc comments kept where they are: a comment after code on
@@ -23,8 +29,10 @@
 //! A file with a syntax error is not formatted: [`format`] returns the
 //! parser's diagnostics.
 
+mod decls;
 mod layout;
 mod pieces;
+mod wrap;
 
 use sit_parser::Diagnostic;
 use sit_parser::source::FileId;
@@ -34,7 +42,8 @@ use sit_parser::source::FileId;
 pub fn format(file: FileId, text: &str) -> Result<String, Vec<Diagnostic>> {
     sit_parser::parse::parse_file(file, text)?;
     let tokens = sit_parser::parse::tokenize(file, text).map_err(|d| vec![d])?;
-    Ok(layout::layout(&pieces::pieces(text, &tokens)))
+    let pieces = decls::split(&pieces::pieces(text, &tokens));
+    Ok(layout::layout(&pieces))
 }
 
 /// A unified diff from `old` to `new`, with `name` in its headers (three

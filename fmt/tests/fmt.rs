@@ -124,18 +124,187 @@ fn trace(path: &Path, text: &str) -> Vec<u64> {
     bits
 }
 
-/// Formatting `text` keeps its tokens, its comments, its IR and its trace, and
-/// formatting again changes nothing.
+/// `words` (token texts) with each declaration group `KEYWORDS a = e, b;`
+/// written as `KEYWORDS a = e; KEYWORDS b;`, each item after a copy of the
+/// group's doc comments and attributes: what the formatter does, written
+/// independently on token texts.
+fn split_groups(words: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut lead: Vec<String> = Vec::new();
+    let mut start = true;
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i].as_str();
+        let at = |k: usize| words.get(i + k).map_or("", String::as_str);
+        let prefix = match (w, at(1)) {
+            ("param", "real") | ("input" | "output", "real" | "flag") => 2,
+            ("param" | "real" | "flag", _) => 1,
+            _ => 0,
+        };
+        let is_decl = start
+            && prefix > 0
+            && at(prefix).chars().next().is_some_and(char::is_alphabetic)
+            && matches!(at(prefix + 1), "=" | "," | ";");
+        if start && (w.starts_with("///") || w == "#") {
+            // A doc line, or an attribute up to its `]`.
+            let end = if w == "#" {
+                i + words[i..].iter().position(|x| x == "]").unwrap()
+            } else {
+                i
+            };
+            lead.extend(words[i..=end].iter().cloned());
+            out.extend(words[i..=end].iter().cloned());
+            i = end + 1;
+            continue;
+        }
+        if is_decl {
+            let head: Vec<String> = words[i..i + prefix].to_vec();
+            let mut depth = 0i32;
+            out.extend(head.iter().cloned());
+            i += prefix;
+            loop {
+                let w = words[i].as_str();
+                i += 1;
+                match w {
+                    "(" | "[" => depth += 1,
+                    ")" | "]" => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 && w == "," {
+                    out.push(";".into());
+                    out.extend(lead.iter().cloned());
+                    out.extend(head.iter().cloned());
+                } else {
+                    out.push(w.into());
+                }
+                if depth == 0 && w == ";" {
+                    break;
+                }
+            }
+            lead.clear();
+            start = true;
+            continue;
+        }
+        start = matches!(w, ";" | "{" | "}");
+        if start {
+            lead.clear();
+        }
+        out.push(w.into());
+        i += 1;
+    }
+    out
+}
+
+/// The width lines are wrapped to.
+const WIDTH: usize = 100;
+
+/// Whether `line` (formatted) is longer than [`WIDTH`] and has a place after
+/// its first token where it could be wrapped: a `, ` or a binary operator
+/// between spaces, outside comments and strings.
+fn breakable_beyond_width(line: &str) -> bool {
+    if line.chars().count() <= WIDTH {
+        return false;
+    }
+    let code = line.trim_start();
+    if code.starts_with("//") || code.starts_with("/*") || code.starts_with("#[") {
+        return false;
+    }
+    let code = code.split(" //").next().unwrap_or(code);
+    if code.contains('"') || code.contains("/*") {
+        return false;
+    }
+    let rest = code.split_once(' ').map_or("", |(_, r)| r);
+    rest.contains(", ")
+        || [
+            " + ", " - ", " * ", " / ", " ^ ", " & ", " | ", " < ", " <= ", " > ", " >= ", " == ",
+            " != ", " => ",
+        ]
+        .iter()
+        .any(|op| rest.contains(op))
+}
+
+/// `text` with every statement on one line: each line break between two
+/// tokens of a statement (no comment between them) replaced by a space.
+fn joined(text: &str) -> String {
+    let toks = tokenize(0, text).expect("lexes");
+    let mut out = String::new();
+    let mut at = 0;
+    let mut prev = "";
+    for t in &toks {
+        let gap = &text[at..t.start];
+        let s = &text[t.start..t.end];
+        let ends = matches!(prev, "" | ";" | "{" | "}" | "]") || prev.starts_with("///");
+        let starts = matches!(s, "}" | "#") || t.kind == TokenKind::Doc;
+        if gap.contains('\n') && !gap.contains('/') && !ends && !starts {
+            out.push(' ');
+        } else {
+            out.push_str(gap);
+        }
+        out.push_str(s);
+        prev = s;
+        at = t.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+#[test]
+fn long_lines_are_wrapped_idempotently_keeping_meaning() {
+    let mut wrapped = 0;
+    for f in examples() {
+        let text = joined(&std::fs::read_to_string(&f).unwrap());
+        holds(&f, &text);
+        wrapped += text.lines().filter(|l| l.len() > WIDTH).count();
+    }
+    let dir = std::env::temp_dir();
+    for seed in 0..20 {
+        let text = joined(&sit_synth::random_file(seed, sit_synth::Size::default()));
+        let path = dir.join(format!("sit_fmt_joined_{seed}.sit"));
+        holds(&path, &text);
+        wrapped += text.lines().filter(|l| l.len() > WIDTH).count();
+    }
+    eprintln!("{wrapped} long lines");
+    assert!(wrapped > 20, "there are long lines to wrap: {wrapped}");
+}
+
+/// The comments but the doc comments, which are tokens too (compared with
+/// the tokens, copied to every item of a declaration group).
+fn not_doc(comments: &[String]) -> Vec<String> {
+    comments
+        .iter()
+        .filter(|c| !c.starts_with("///"))
+        .cloned()
+        .collect()
+}
+
+/// Formatting `text` keeps its tokens (declaration groups split, see
+/// [`split_groups`]), its comments, its IR and its trace, and formatting again
+/// changes nothing.
 fn holds(path: &Path, text: &str) {
     let once = format(text);
     let twice = format(&once);
     assert_eq!(once, twice, "idempotent: {}", path.display());
+    let (words, comments) = tokens_and_comments(text);
+    let (words_once, comments_once) = tokens_and_comments(&once);
     assert_eq!(
-        tokens_and_comments(text),
-        tokens_and_comments(&once),
-        "same tokens and comments: {}",
+        split_groups(&words),
+        words_once,
+        "same tokens: {}",
         path.display()
     );
+    assert_eq!(
+        not_doc(&comments),
+        not_doc(&comments_once),
+        "same comments: {}",
+        path.display()
+    );
+    for line in once.lines() {
+        assert!(
+            !breakable_beyond_width(line),
+            "a line longer than {WIDTH} columns that could be wrapped, in {}:\n{line}",
+            path.display()
+        );
+    }
     // A file importing a schematic (`.sch`) checks only through `sit-schematic`; its
     // tokens are the same, and the schematic crate's tests run the model.
     if text.contains(".sch\"") {
@@ -294,6 +463,21 @@ fn tricky_layouts() {
             "model M { real x = 1, y;\n y = max(x,\n  2 *x, -x ^ -2)\n    + 1; x = integral(\n-x\n);\n}",
         ),
         (
+            "declaration_groups",
+            "model M {\n/// Gains.\n#[allow(W0201, reason = \"spare\")]\nparam k = 1, m = max(k, 2), // m\n  n;\n\
+             output real x = -k, /* y */ y;  // both\n input flag f, g; output pred p = f | g;\n\
+             x = integral(-m * x); y = n;}",
+        ),
+        (
+            "long_lines",
+            "model M { param k = 1; real x = 1; real y; output real z; output real a_rather_long_name; flag f; flag g;\n\
+             z = integral(-k * x + max(k * x * x - y * k / 3, min(y, k) + 2 * a_rather_long_name) - 1.0 * k + y * y); // why\n\
+             when x > 1 & y < 2 | z >= 3 & a_rather_long_name <= 4 & x + y + z > 5 => f, !g, reset(x);\n\
+             y = 123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890;\n\
+             x = integral(a_rather_long_name * (k + a_rather_long_name * (k + a_rather_long_name * (k + a_rather_long_name * (k + x)))));\n\
+             a_rather_long_name = y; }",
+        ),
+        (
             "block_comments",
             "/* a /* nested */ header\n   spanning lines */\nmodel M { real x /* inline */ = 1; x = integral(-x); /* after */\n}",
         ),
@@ -305,9 +489,11 @@ fn tricky_layouts() {
             once,
             "idempotent: {name}"
         );
+        let (words, comments) = tokens_and_comments(text);
+        let (words_once, comments_once) = tokens_and_comments(&once);
         assert_eq!(
-            tokens_and_comments(text),
-            tokens_and_comments(&once),
+            (split_groups(&words), not_doc(&comments)),
+            (words_once, not_doc(&comments_once)),
             "tokens and comments: {name}"
         );
         insta::assert_snapshot!(name, once);

@@ -431,13 +431,7 @@ pub(crate) fn symbols(ix: &Index) -> Vec<DocumentSymbol> {
                 .decls
                 .iter()
                 .map(|d| {
-                    let kind = match d.role() {
-                        "param" => SymbolKind::CONSTANT,
-                        "flag" | "pred" | "situation" => SymbolKind::BOOLEAN,
-                        "event" => SymbolKind::EVENT,
-                        "sub" => SymbolKind::OBJECT,
-                        _ => SymbolKind::VARIABLE,
-                    };
+                    let kind = symbol_kind(d);
                     let detail = d.sub_model.clone().unwrap_or_else(|| d.kind.clone());
                     outline(
                         &lines,
@@ -463,6 +457,17 @@ pub(crate) fn symbols(ix: &Index) -> Vec<DocumentSymbol> {
             )
         })
         .collect()
+}
+
+/// The kind of symbol a declaration is, for outlines and workspace symbols.
+pub(crate) fn symbol_kind(d: &Decl) -> SymbolKind {
+    match d.role() {
+        "param" => SymbolKind::CONSTANT,
+        "flag" | "pred" | "situation" => SymbolKind::BOOLEAN,
+        "event" => SymbolKind::EVENT,
+        "sub" => SymbolKind::OBJECT,
+        _ => SymbolKind::VARIABLE,
+    }
 }
 
 /// `textDocument/formatting`: the whole text replaced by its formatted

@@ -6,18 +6,23 @@
 //! tokio, tower and their dependencies as `tower-lsp` would; a `.sit` file
 //! is checked in milliseconds, so one thread answering in order is enough.
 //!
-//! The server keeps the text of open documents (full synchronisation),
-//! checks a document and the files it imports on each change and publishes
-//! their diagnostics, and answers requests from a token-level index
-//! ([`index`]) that exists for any text that lexes, so that every request
-//! on half-typed text has an answer. A request that panics anyway is
+//! The server keeps the text of open documents (incremental
+//! synchronisation: the editor sends its edits), checks a document and the
+//! files it imports on each change and publishes their diagnostics, and
+//! answers requests from a token-level index ([`index`]) of those files
+//! (and, for references, rename and workspace symbols, of the `.sit` files
+//! of the workspace folders, module `workspace`) that exists for any text that
+//! lexes, so that every request on half-typed text has an answer. A request that panics anyway is
 //! answered with an error instead of ending the server.
 
 mod diagnostics;
 mod features;
 mod index;
 mod procs;
+mod semantic;
+mod signature;
 mod text;
+mod workspace;
 mod world;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
@@ -27,7 +32,8 @@ use lsp_types::notification::{
 };
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
-    References, Rename, Request as _,
+    References, Rename, Request as _, SemanticTokensFullRequest, SignatureHelpRequest,
+    WorkspaceSymbolRequest,
 };
 use lsp_types::*;
 use std::collections::HashMap;
@@ -50,7 +56,9 @@ pub fn run_stdio() -> Result<(), Error> {
 /// What the server can do, as announced in the `initialize` answer.
 pub fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
-        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(
+            TextDocumentSyncKind::INCREMENTAL,
+        )),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
@@ -62,6 +70,18 @@ pub fn capabilities() -> ServerCapabilities {
         document_symbol_provider: Some(OneOf::Left(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        signature_help_provider: Some(SignatureHelpOptions {
+            trigger_characters: Some(vec!["(".into(), ",".into()]),
+            ..SignatureHelpOptions::default()
+        }),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
+                legend: semantic::legend(),
+                full: Some(SemanticTokensFullOptions::Bool(true)),
+                ..SemanticTokensOptions::default()
+            },
+        )),
         ..ServerCapabilities::default()
     }
 }
@@ -70,7 +90,12 @@ pub fn capabilities() -> ServerCapabilities {
 /// the client asks it to shut down.
 pub fn serve(connection: &Connection) -> Result<(), Error> {
     let caps = serde_json::to_value(capabilities())?;
-    let (id, _params) = connection.initialize_start()?;
+    let (id, init) = connection.initialize_start()?;
+    // Workspace folders are optional: a client that sends none (or params
+    // this version of lsp-types cannot read) gets a server without them.
+    let roots = serde_json::from_value::<InitializeParams>(init)
+        .map(|p| workspace::roots(&p))
+        .unwrap_or_default();
     connection.initialize_finish(
         id,
         serde_json::json!({
@@ -79,6 +104,7 @@ pub fn serve(connection: &Connection) -> Result<(), Error> {
         }),
     )?;
     let mut server = Server::default();
+    server.docs.roots = roots;
     for msg in &connection.receiver {
         match msg {
             Message::Request(req) => {
@@ -145,6 +171,16 @@ impl Server {
         (world, offset)
     }
 
+    /// [`Server::at`] with the workspace's files too.
+    fn at_wide(&self, doc: &TextDocumentIdentifier, pos: Position) -> (world::World, usize) {
+        let world = self.docs.workspace_world(Some(&doc.uri));
+        let offset = match world.files.first() {
+            Some(f) if f.uri.as_str() == doc.uri.as_str() => Lines::new(&f.index.text).offset(pos),
+            _ => 0,
+        };
+        (world, offset)
+    }
+
     fn request(&mut self, req: Request) -> Response {
         match self.answer(&req) {
             Ok(r) | Err(r) => r,
@@ -189,7 +225,7 @@ impl Server {
                 if !has(&d.text_document.uri) {
                     return Err(unknown(id));
                 }
-                let (world, offset) = self.at(&d.text_document, d.position);
+                let (world, offset) = self.at_wide(&d.text_document, d.position);
                 ok(
                     id,
                     features::references(&world, offset, p.context.include_declaration),
@@ -201,7 +237,7 @@ impl Server {
                 if !has(&d.text_document.uri) {
                     return Err(unknown(id));
                 }
-                let (world, offset) = self.at(&d.text_document, d.position);
+                let (world, offset) = self.at_wide(&d.text_document, d.position);
                 match features::rename(&world, offset, &p.new_name) {
                     Ok(edit) => ok(id, edit),
                     Err(why) => Response::new_err(id, ErrorCode::RequestFailed as i32, why),
@@ -234,6 +270,32 @@ impl Server {
                 };
                 ok(id, features::formatting(text))
             }
+            SignatureHelpRequest::METHOD => {
+                let p: SignatureHelpParams = params(req)?;
+                let d = &p.text_document_position_params;
+                let Some(text) = self.docs.text(&d.text_document.uri) else {
+                    return Err(unknown(id));
+                };
+                let ix = index::Index::new(text);
+                let offset = Lines::new(text).offset(d.position);
+                ok(id, signature::help(&ix, offset))
+            }
+            SemanticTokensFullRequest::METHOD => {
+                let p: SemanticTokensParams = params(req)?;
+                if !has(&p.text_document.uri) {
+                    return Err(unknown(id));
+                }
+                let world = self.docs.world(&p.text_document.uri);
+                ok(id, SemanticTokensResult::Tokens(semantic::tokens(&world)))
+            }
+            WorkspaceSymbolRequest::METHOD => {
+                let p: WorkspaceSymbolParams = params(req)?;
+                let world = self.docs.workspace_world(None);
+                ok(
+                    id,
+                    WorkspaceSymbolResponse::Flat(workspace::symbols(&world, &p.query)),
+                )
+            }
             CodeActionRequest::METHOD => {
                 let p: CodeActionParams = params(req)?;
                 ok(
@@ -263,11 +325,18 @@ impl Server {
                 let Ok(p) = serde_json::from_value::<DidChangeTextDocumentParams>(n.params) else {
                     return Vec::new();
                 };
-                // Full synchronisation: the last change holds the whole text.
-                let Some(change) = p.content_changes.into_iter().last() else {
+                // Incremental synchronisation: the edits, in order (a change
+                // without a range is the whole text).
+                let Some(mut text) = self.docs.text(&p.text_document.uri).map(String::from) else {
                     return Vec::new();
                 };
-                self.docs.set(p.text_document.uri.clone(), change.text);
+                for change in p.content_changes {
+                    text = match change.range {
+                        Some(range) => text::edit(&text, range, &change.text),
+                        None => change.text,
+                    };
+                }
+                self.docs.set(p.text_document.uri.clone(), text);
                 p.text_document.uri
             }
             DidCloseTextDocument::METHOD => {

@@ -57,6 +57,19 @@ impl<'a> Lines<'a> {
     }
 }
 
+/// `text` with the change `new` made over `range` (LSP positions, UTF-16
+/// columns; an end before the start is taken as the start).
+pub(crate) fn edit(text: &str, range: Range, new: &str) -> String {
+    let lines = Lines::new(text);
+    let start = lines.offset(range.start);
+    let end = lines.offset(range.end).max(start);
+    let mut out = String::with_capacity(text.len() + new.len());
+    out.push_str(&text[..start]);
+    out.push_str(new);
+    out.push_str(&text[end..]);
+    out
+}
+
 /// The path of a `file:` URI, if it is one.
 pub(crate) fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
     let s = uri.as_str();
@@ -123,6 +136,21 @@ mod tests {
         for (i, _) in text.char_indices() {
             assert_eq!(lines.offset(lines.position(i)), i);
         }
+    }
+
+    #[test]
+    fn edits_in_the_middle_of_lines_count_utf16_units() {
+        let text = "a²b = 𝔸x;\nnext";
+        let r = |l0, c0, l1, c1| Range::new(Position::new(l0, c0), Position::new(l1, c1));
+        // After `a²` (2 units): replace `b`.
+        assert_eq!(edit(text, r(0, 2, 0, 3), "β"), "a²β = 𝔸x;\nnext");
+        // `𝔸` is 2 units: columns 6..8; insert after it.
+        assert_eq!(edit(text, r(0, 8, 0, 8), "·"), "a²b = 𝔸·x;\nnext");
+        // Across the line end.
+        assert_eq!(edit(text, r(0, 10, 1, 1), ""), "a²b = 𝔸x;ext");
+        // Past the end of a line or the text: clamped.
+        assert_eq!(edit(text, r(0, 99, 0, 99), "!"), "a²b = 𝔸x;!\nnext");
+        assert_eq!(edit(text, r(7, 0, 9, 0), "\nend"), "a²b = 𝔸x;\nnext\nend");
     }
 
     #[test]

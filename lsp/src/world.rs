@@ -13,6 +13,8 @@ const MAX_FILES: usize = 256;
 #[derive(Default)]
 pub(crate) struct Documents {
     open: HashMap<String, (Uri, String)>,
+    /// The workspace folders (from `initialize`).
+    pub roots: Vec<PathBuf>,
 }
 
 impl Documents {
@@ -51,15 +53,30 @@ impl Documents {
     /// `uri`, the files it imports (transitively) and every other open
     /// document, indexed; `uri` first.
     pub fn world(&self, uri: &Uri) -> World {
+        self.world_and(Some(uri), Vec::new(), MAX_FILES)
+    }
+
+    /// [`Documents::world`] (without a first document if `uri` is `None`)
+    /// and then the `.sit` files of the workspace folders and their imports:
+    /// for what may be written in any file.
+    pub fn workspace_world(&self, uri: Option<&Uri>) -> World {
+        let files = crate::workspace::files(&self.roots);
+        let most = MAX_FILES + files.len();
+        self.world_and(uri, files, most)
+    }
+
+    /// `uri`, its imports, the open documents, then `extra`, at most `most` files.
+    fn world_and(&self, uri: Option<&Uri>, extra: Vec<Uri>, most: usize) -> World {
         let mut files: Vec<File> = Vec::new();
         let mut seen: Vec<String> = Vec::new();
         let mut others: Vec<&Uri> = self.open.values().map(|(u, _)| u).collect();
         others.sort_by(|a, b| b.as_str().cmp(a.as_str()));
         // Depth-first from `uri` (popped first): its imports come right after it.
-        let mut stack: Vec<Uri> = others.into_iter().cloned().collect();
-        stack.push(uri.clone());
+        let mut stack: Vec<Uri> = extra.into_iter().rev().collect();
+        stack.extend(others.into_iter().cloned());
+        stack.extend(uri.cloned());
         while let Some(u) = stack.pop() {
-            if seen.iter().any(|s| s == u.as_str()) || files.len() >= MAX_FILES {
+            if seen.iter().any(|s| s == u.as_str()) || files.len() >= most {
                 continue;
             }
             seen.push(u.as_str().to_string());

@@ -115,6 +115,15 @@ fn run(all: bool) {
                         "textDocument/documentSymbol",
                         serde_json::json!({ "textDocument": doc }),
                     ),
+                    ("textDocument/signatureHelp", tdp.clone()),
+                    (
+                        "textDocument/semanticTokens/full",
+                        serde_json::json!({ "textDocument": doc }),
+                    ),
+                    (
+                        "workspace/symbol",
+                        serde_json::json!({ "query": prefix.chars().last().map(String::from).unwrap_or_default() }),
+                    ),
                     (
                         "textDocument/formatting",
                         serde_json::json!({ "textDocument": doc, "options": { "tabSize": 4, "insertSpaces": true } }),

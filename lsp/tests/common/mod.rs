@@ -21,6 +21,11 @@ pub struct Client {
 impl Client {
     /// Start a server and initialize it.
     pub fn start() -> Client {
+        Client::start_with(serde_json::json!({ "capabilities": {} }))
+    }
+
+    /// Start a server and initialize it with `init` as the `initialize` params.
+    pub fn start_with(init: serde_json::Value) -> Client {
         let (server, conn) = Connection::memory();
         let handle =
             std::thread::spawn(move || sit_lsp::serve(&server).expect("the server ends cleanly"));
@@ -30,9 +35,7 @@ impl Client {
             next: 0,
             published: Vec::new(),
         };
-        let init: serde_json::Value = c
-            .request_raw("initialize", serde_json::json!({ "capabilities": {} }))
-            .expect("initialized");
+        let init: serde_json::Value = c.request_raw("initialize", init).expect("initialized");
         assert!(
             init["capabilities"]["hoverProvider"]
                 .as_bool()
