@@ -39,6 +39,7 @@ pub mod procedures;
 pub mod signal;
 #[cfg(feature = "parallel")]
 pub mod sweep;
+pub mod table;
 #[cfg(feature = "std")]
 pub mod trace;
 
