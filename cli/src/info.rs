@@ -104,7 +104,7 @@ impl Written {
                             .values
                             .insert(name.span, one_line(sources.text(v.span)));
                     }
-                    Decl::Var { value: None, .. } | Decl::Mode { .. } => {}
+                    Decl::Var { value: None, .. } | Decl::Mode { .. } | Decl::Table(_) => {}
                     Decl::Sub { name, bindings, .. } => {
                         let list = bindings
                             .iter()

@@ -4,14 +4,16 @@
 //! comments); the first column is the time, COLUMN (by name, default the second column)
 //! the values. The series is sampled by
 //! `sit_runtime::signal` (linear between rows, held beyond the ends, a time given twice
-//! is a jump). A [`Driven`] model sets each driven input to the series' value at the
-//! model's time whenever that time changes (at reset and after each step), so step k+1
-//! runs with `u(t_k)`, the value at its start time, and the row written at `t_k` shows
-//! `u(t_k)`: exactly what a Rust program does with `model.set("u", sig.sample(model.time()))`
-//! before each `step`.
+//! is a jump); a flag input's column holds 0 or 1, each held until the next row's time.
+//! A `sit_runtime::drive::Driven` model (shared with `sitc sweep` and the Python
+//! package) sets each driven input to the series' value at the model's time whenever
+//! that time changes (at reset and after each step), so step k+1 runs with `u(t_k)`, the
+//! value at its start time, and the row written at `t_k` shows `u(t_k)`: exactly what a
+//! Rust program does with `model.set("u", sig.sample(model.time()))` before each `step`.
 
 use crate::params::io_reason;
 use sit_parser::suggest::did_you_mean;
+use sit_runtime::drive::Input;
 use sit_runtime::signal::{OwnedSignal, SignalError};
 use sit_runtime::{Model, SetError, ValueType, VarInfo, VarKind};
 use std::path::{Path, PathBuf};
@@ -56,8 +58,9 @@ pub fn parse_input(arg: &str) -> Result<InputArg, String> {
     })
 }
 
-/// Reads the time column and the chosen column of a CSV file as a checked signal.
-pub fn read_signal(path: &Path, column: Option<&str>) -> Result<OwnedSignal, String> {
+/// Reads the time column and the chosen column of a CSV file as a checked signal, with
+/// the file's line of each row (for messages).
+pub fn read_signal(path: &Path, column: Option<&str>) -> Result<(OwnedSignal, Vec<u64>), String> {
     let shown = path.display();
     let file = std::fs::File::open(path)
         .map_err(|e| format!("cannot read `{shown}`: {}", io_reason(&e)))?;
@@ -111,7 +114,7 @@ pub fn read_signal(path: &Path, column: Option<&str>) -> Result<OwnedSignal, Str
     if times.is_empty() {
         return Err(format!("{shown}: no data rows after the header"));
     }
-    OwnedSignal::new(times, values).map_err(|e| {
+    let signal = OwnedSignal::new(times, values).map_err(|e| {
         let at = |row: usize| format!("{shown}:{}", lines[row]);
         match e {
             SignalError::TimeNotFinite { row, time } => {
@@ -137,7 +140,8 @@ pub fn read_signal(path: &Path, column: Option<&str>) -> Result<OwnedSignal, Str
             ),
             SignalError::Empty | SignalError::Lengths { .. } => format!("{shown}: {e}"),
         }
-    })
+    })?;
+    Ok((signal, lines))
 }
 
 /// A CSV syntax error as `file:line: what`.
@@ -161,12 +165,12 @@ fn csv_error(path: &Path, e: &csv::Error) -> String {
     }
 }
 
-/// The index of the input `name` of `model`, which `--input` can drive: a real input
-/// that the host sets (not bound by a parent).
-pub fn input_index(model: &dyn Model, name: &str) -> Result<usize, String> {
+/// The index of the input `name` of `model`, which `--input` can drive: an input (real
+/// or flag) that the host sets (not bound by a parent), and whether it is a flag.
+pub fn input_index(model: &dyn Model, name: &str) -> Result<(usize, bool), String> {
     let inputs = || {
         sit_runtime::Variables::new(model)
-            .filter(|v| v.kind == VarKind::Input && v.ty == ValueType::Real && v.settable)
+            .filter(|v| v.kind == VarKind::Input && v.settable)
             .map(|v| v.name)
     };
     let Some(i) = model.var_index(name) else {
@@ -174,8 +178,8 @@ pub fn input_index(model: &dyn Model, name: &str) -> Result<usize, String> {
             .map_or_else(String::new, |s| format!("; did you mean `{s}`?"));
         let list: Vec<String> = inputs().map(|n| format!("`{n}`")).collect();
         let known = match list.len() {
-            0 => " (the model has no real input that can be set)".to_string(),
-            _ => format!(" (its real inputs are {})", list.join(", ")),
+            0 => " (the model has no input that can be set)".to_string(),
+            _ => format!(" (its inputs are {})", list.join(", ")),
         };
         return Err(format!(
             "--input {name}: the model has no variable named `{name}`{known}{hint}"
@@ -195,106 +199,42 @@ pub fn input_index(model: &dyn Model, name: &str) -> Result<usize, String> {
              (use --set for a value that does not change)"
         ));
     }
-    if ty == ValueType::Logical {
-        return Err(format!(
-            "--input {name}: `{name}` is a flag; --input drives real inputs"
-        ));
-    }
     if !model.var_info(i).is_some_and(|v| v.settable) {
         let e = SetError::not_settable(name, kind);
         return Err(format!("--input {name}: {e}"));
     }
-    Ok(i)
+    Ok((i, ty == ValueType::Logical))
 }
 
 /// Reads every `--input` of `args` for `model`: the inputs' indices and their signals.
-pub fn load_inputs(
-    model: &dyn Model,
-    args: &[String],
-) -> Result<Vec<(usize, OwnedSignal)>, String> {
-    let mut out: Vec<(usize, OwnedSignal)> = Vec::with_capacity(args.len());
+pub fn load_inputs(model: &dyn Model, args: &[String]) -> Result<Vec<Input>, String> {
+    let mut out: Vec<Input> = Vec::with_capacity(args.len());
     for arg in args {
         let input = parse_input(arg)?;
-        let i = input_index(model, &input.name)?;
-        if out.iter().any(|&(j, _)| j == i) {
+        let (i, flag) = input_index(model, &input.name)?;
+        if out.iter().any(|d| d.index == i) {
             return Err(format!("--input {}: given twice", input.name));
         }
-        let signal = read_signal(&input.path, input.column.as_deref())
+        let (signal, lines) = read_signal(&input.path, input.column.as_deref())
             .map_err(|e| format!("--input {}: {e}", input.name))?;
-        out.push((i, signal));
+        if !flag {
+            out.push(Input::real(i, signal));
+            continue;
+        }
+        let driven = Input::flag(i, signal).map_err(|e| {
+            format!(
+                "--input {}: {}:{}: {} is not a logical value; the flag `{}` takes 0 \
+                 (false) or 1 (true), each held until the next row",
+                input.name,
+                input.path.display(),
+                lines[e.row],
+                e.value,
+                input.name
+            )
+        })?;
+        out.push(driven);
     }
     Ok(out)
-}
-
-/// A model whose inputs follow signals: each driven input is set to its signal's value
-/// at the model's time after construction ([`Driven::new`]), after `reset` and after
-/// every step, so each step starts with the values at its start time.
-#[derive(Clone)]
-pub struct Driven<M> {
-    /// The model.
-    pub model: M,
-    inputs: Vec<(usize, OwnedSignal)>,
-}
-
-impl<M: Model> Driven<M> {
-    /// `model` with `inputs` (indices of real, settable inputs and their signals, as
-    /// [`load_inputs`] returns them), set at the model's current time.
-    pub fn new(model: M, inputs: Vec<(usize, OwnedSignal)>) -> Driven<M> {
-        let mut driven = Driven { model, inputs };
-        driven.drive();
-        driven
-    }
-
-    /// Whether variable `index` is driven by a signal.
-    pub fn drives(&self, index: usize) -> bool {
-        self.inputs.iter().any(|&(i, _)| i == index)
-    }
-
-    /// Sets every driven input to its signal's value at the model's time.
-    pub fn drive(&mut self) {
-        let t = self.model.time();
-        for (i, signal) in &mut self.inputs {
-            // A real, settable input (checked by `input_index`) takes any finite value,
-            // and a checked signal gives finite values at a finite time.
-            let _ = self.model.set_at(*i, signal.sample(t));
-        }
-    }
-}
-
-impl<M: Model> Model for Driven<M> {
-    fn step(&mut self, dt: f64) {
-        self.model.step(dt);
-        self.drive();
-    }
-
-    fn reset(&mut self) {
-        self.model.reset();
-        self.drive();
-    }
-
-    fn time(&self) -> f64 {
-        self.model.time()
-    }
-
-    fn var_count(&self) -> usize {
-        self.model.var_count()
-    }
-
-    fn var_info(&self, index: usize) -> Option<VarInfo<'_>> {
-        self.model.var_info(index)
-    }
-
-    fn get_at(&self, index: usize) -> Option<f64> {
-        self.model.get_at(index)
-    }
-
-    fn set_at(&mut self, index: usize, value: f64) -> Result<(), SetError<'static>> {
-        self.model.set_at(index, value)
-    }
-
-    fn var_index(&self, name: &str) -> Option<usize> {
-        self.model.var_index(name)
-    }
 }
 
 #[cfg(test)]

@@ -5,11 +5,12 @@
 //! steps before it: the double nearest to `k·dt` (see `sit_runtime::Clock`).
 
 use crate::fail::{Fail, exit};
-use crate::input::{Driven, load_inputs};
+use crate::input::load_inputs;
 use crate::params::{io_reason, parse_set, read_params};
 use crate::plot::{self, Trace};
 use crate::progress::{CHUNK, Progress};
 use sit_parser::suggest::did_you_mean;
+use sit_runtime::drive::Driven;
 use sit_runtime::trace::Recorder;
 use sit_runtime::{Model, ValueType, VarKind};
 use std::io::{BufWriter, Write};
@@ -51,26 +52,20 @@ impl Timing {
     /// past T), with the checks of both. [`Timing::warning`] says when T is not a whole
     /// number of steps.
     pub fn steps(&self) -> Result<u64, String> {
+        use sit_runtime::drive::StepsError;
         let (dt, t_end) = (self.dt, self.t_end);
-        if !(dt.is_finite() && dt > 0.0) {
-            return Err(format!("--dt must be a finite number > 0, not {dt}"));
-        }
-        if !(t_end.is_finite() && t_end >= 0.0) {
-            return Err(format!("--t-end must be a finite number >= 0, not {t_end}"));
-        }
-        let steps = self.whole_steps().unwrap_or_else(|| (t_end / dt).floor());
-        // 2^53: every step count is exact and the loop counter never overflows.
-        if steps > 9_007_199_254_740_992.0 {
-            return Err(format!("--t-end {t_end} with --dt {dt} is too many steps"));
-        }
-        Ok(steps as u64)
+        sit_runtime::drive::steps(dt, t_end).map_err(|e| match e {
+            StepsError::Dt(_) => format!("--dt must be a finite number > 0, not {dt}"),
+            StepsError::TEnd(_) => format!("--t-end must be a finite number >= 0, not {t_end}"),
+            StepsError::TooMany { .. } => {
+                format!("--t-end {t_end} with --dt {dt} is too many steps")
+            }
+        })
     }
 
     /// round(T / DT) if T / DT is within 1e-9 (relative, at least 1e-9 absolute) of it.
     fn whole_steps(&self) -> Option<f64> {
-        let ratio = self.t_end / self.dt;
-        let steps = ratio.round();
-        ((ratio - steps).abs() <= 1e-9 * steps.max(1.0)).then_some(steps)
+        sit_runtime::drive::whole_steps(self.dt, self.t_end)
     }
 
     /// The warning for a T that is not a whole number of steps of DT: what will be
@@ -118,9 +113,10 @@ pub struct RunArgs {
     pub set: Vec<String>,
     /// Drive an input from a time series (repeatable): a CSV file with a header row,
     /// the time in the first column and the values in COLUMN (default: the second).
-    /// Linear between rows, held beyond the first and last rows; the input holds the
-    /// value at the model's time from reset and after each step, so each step runs with
-    /// the value at its start time.
+    /// Linear between rows, held beyond the first and last rows; a flag input's column
+    /// holds 0 or 1, each held until the next row. The input holds the value at the
+    /// model's time from reset and after each step, so each step runs with the value at
+    /// its start time.
     #[arg(long = "input", value_name = "NAME=FILE.csv[:COLUMN]")]
     pub input: Vec<String>,
     /// A TOML file of `name = value` (nested tables for submodels), applied before

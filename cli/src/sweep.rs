@@ -10,11 +10,12 @@
 
 use crate::axis::parse_axis;
 use crate::fail::{Fail, exit};
-use crate::input::{Driven, load_inputs};
+use crate::input::load_inputs;
 use crate::params::{io_reason, parse_set};
 use crate::run::{Timing, hint, record_list};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sit_runtime::Model;
+use sit_runtime::drive::Driven;
 use sit_runtime::sweep::{Collect, Sweep, grid};
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;

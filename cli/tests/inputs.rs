@@ -159,6 +159,70 @@ fn sweep_rows_drive_the_input_like_run() {
 }
 
 /// Each bad `--input`, and its message.
+/// A flag input from data holds each row's 0 or 1 until the next row (zero-order), in
+/// `run` and in every run of `sweep`.
+#[test]
+fn a_flag_input_holds_each_row_until_the_next() {
+    const GATED: &str = "model Gated { input flag go; output real x; x = integral(1) when go; }";
+    let dir = folder(&[
+        ("gated.sit", GATED),
+        ("go.csv", "t,go\n0,0\n0.25,1\n0.5,0\n0.8,1\n"),
+    ]);
+    let out = stdout(sitc(dir.path()).args([
+        "run",
+        "gated.sit",
+        "--input",
+        "go=go.csv",
+        "--dt",
+        "0.1",
+        "--t-end",
+        "1",
+        "--record",
+        "go,x",
+    ]));
+    // go at t = 0, 0.1, ..., 1 held from the last row at or before t: on at 0.3 and
+    // 0.4, off from 0.5, on from 0.8; x counts the steps that start with go on.
+    let want = [
+        (0.0, 0.0),
+        (0.0, 0.0),
+        (0.0, 0.0),
+        (1.0, 0.0),
+        (1.0, 1.0),
+        (0.0, 2.0),
+        (0.0, 2.0),
+        (0.0, 2.0),
+        (1.0, 2.0),
+        (1.0, 3.0),
+        (1.0, 4.0),
+    ];
+    let got = rows(&out);
+    assert_eq!(got.len(), want.len(), "{out}");
+    for (row, (go, steps)) in got.iter().zip(want) {
+        assert_eq!(row[1], go, "{out}");
+        assert!((row[2] - steps * 0.1).abs() < 1e-12, "{out}");
+    }
+    let swept = stdout(sitc(dir.path()).args([
+        "sweep",
+        "gated.sit",
+        "--input",
+        "go=go.csv",
+        "--param",
+        "x=0,1",
+        "--dt",
+        "0.1",
+        "--t-end",
+        "1",
+        "--record",
+        "x",
+    ]));
+    let finals: Vec<f64> = rows(&swept).iter().map(|r| r[1]).collect();
+    assert_eq!(finals.len(), 2, "{swept}");
+    assert!(
+        (finals[0] - 0.4).abs() < 1e-12 && (finals[1] - 1.4).abs() < 1e-12,
+        "{swept}"
+    );
+}
+
 #[test]
 fn bad_inputs_are_reported() {
     let dir = folder(&[
@@ -171,6 +235,7 @@ fn bad_inputs_are_reported() {
         ("ragged.csv", "t,u\n0,0\n1,1,1\n"),
         ("one_column.csv", "t\n0\n1\n"),
         ("header_only.csv", "t,u\n"),
+        ("half.csv", "t,go\n0,0\n1,0.5\n"),
     ]);
     let cases: &[(&str, &[&str])] = &[
         ("missing_file", &["--input", "u=nowhere.csv"]),
@@ -185,7 +250,7 @@ fn bad_inputs_are_reported() {
         ("header_only", &["--input", "u=header_only.csv"]),
         ("unknown_input", &["--input", "uu=ok.csv"]),
         ("not_an_input", &["--input", "gain=ok.csv"]),
-        ("flag_input", &["--input", "go=ok.csv"]),
+        ("flag_not_logical", &["--input", "go=half.csv"]),
         ("bound_input", &["--input", "pi.e=ok.csv"]),
         (
             "given_twice",

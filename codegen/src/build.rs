@@ -326,6 +326,23 @@ mod tests {
     }
 
     #[test]
+    fn a_table_file_is_tracked_for_rebuilds() {
+        let printed = build_script_output(&["../examples/models/vehicle.sit"]);
+        let reruns: Vec<&str> = printed
+            .lines()
+            .filter_map(|l| l.strip_prefix("cargo:rerun-if-changed="))
+            .collect();
+        assert_eq!(
+            reruns,
+            [
+                "../examples/models/vehicle.sit",
+                "../examples/models/engine_torque.csv"
+            ],
+            "{printed}"
+        );
+    }
+
+    #[test]
     fn writes_only_on_change() {
         let dir = std::env::temp_dir().join(format!("sit-codegen-write-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

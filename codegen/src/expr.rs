@@ -169,6 +169,10 @@ impl ExprGen<'_> {
                 let args = args.iter().map(|a| self.ast(a));
                 atom(ast::call(ast::path_of(true, segments), args))
             }
+            Term::Table(t, args) => atom(crate::lookup::read(
+                t,
+                args.iter().map(|a| self.ast(a)).collect(),
+            )),
         }
     }
 
@@ -244,7 +248,7 @@ impl ExprGen<'_> {
 
 /// A real literal: `-x` for negative values (`-0.0` included), named constants for
 /// infinities and NaN.
-fn num(v: f64) -> (Expr, Prec) {
+pub(crate) fn num(v: f64) -> (Expr, Prec) {
     if v.is_nan() {
         return (ast::path(false, &["f64", "NAN"]), Prec::Atom);
     }

@@ -35,6 +35,7 @@ mod build;
 mod expr;
 mod format;
 mod items;
+mod lookup;
 mod modes;
 mod names;
 mod phase;

@@ -138,6 +138,61 @@ pub enum Decl {
         /// Its states, in order (at least one).
         states: Vec<Name>,
     },
+    /// `table name(args) = grids -> values beyond;` or `table name(args) from "file.csv" beyond;`
+    Table(Box<TableDecl>),
+}
+
+/// A lookup table declaration (see [`crate::ir::LookupTable`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableDecl {
+    /// Doc lines.
+    pub doc: Vec<String>,
+    /// The table's name.
+    pub name: Name,
+    /// The argument names as written (one or two; they name the grids in messages).
+    pub args: Vec<Name>,
+    /// Where the numbers come from.
+    pub data: TableData,
+    /// `clamp` or `extrapolate` as written (checked later), `None` if missing.
+    pub beyond: Option<Name>,
+}
+
+/// The numbers of a table.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TableData {
+    /// `= [g, …], [g, …] -> [[v, …], …]`: the grids (one list per argument), then the
+    /// values: one list in 1-D, a list of rows (one per point of the first grid) in 2-D.
+    Inline {
+        /// One list of grid points per argument.
+        grids: Vec<NumList>,
+        /// The values, as written.
+        values: Values,
+    },
+    /// `from "file.csv"`: read at build time, the path relative to the `.sit` file.
+    File {
+        /// The path as written.
+        path: String,
+        /// The string literal.
+        span: Span,
+    },
+}
+
+/// The values of an inline table.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Values {
+    /// `[v, …]` (1-D).
+    Flat(NumList),
+    /// `[[v, …], …]` (2-D), with the span of the outer brackets.
+    Rows(Vec<NumList>, Span),
+}
+
+/// `[x, …]`: numbers (literals, possibly negated), with the brackets' span.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NumList {
+    /// The items as written.
+    pub items: Vec<Expr>,
+    /// From `[` to `]`.
+    pub span: Span,
 }
 
 /// What `phase name: Model(bindings) step h limit n until cond;` adds to a submodel

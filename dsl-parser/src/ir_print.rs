@@ -260,6 +260,14 @@ impl Printer<'_> {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            Expr::Table(t, xs) => format!(
+                "{}({})",
+                t.name,
+                xs.iter()
+                    .map(|x| self.expr(x))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         }
     }
 }

@@ -128,7 +128,50 @@ fn visit(
         }
     }
     stack.pop();
+    table_files(l, &file, &dir, read, diags);
     l.files.push((id, file));
+}
+
+/// Read the CSV files of `file`'s lookup tables into the sources (once each), where the
+/// checker finds them and `Output::files` lists them for rebuilds; E0407 for a file that
+/// cannot be read, at the path in the declaration.
+fn table_files(
+    l: &mut Loaded,
+    file: &ast::File,
+    dir: &Path,
+    read: &ReadFn,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for m in &file.models {
+        for d in &m.decls {
+            let ast::Decl::Table(t) = d else { continue };
+            let ast::TableData::File { path, span } = &t.data else {
+                continue;
+            };
+            let target = dir.join(path);
+            if l.sources.find(&target).is_some() {
+                continue;
+            }
+            match read(&target) {
+                Ok(b) => {
+                    decode(&target, b, &mut l.sources, diags);
+                }
+                Err(e) => diags.push(
+                    Diagnostic::error(
+                        "E0407",
+                        *span,
+                        format!(
+                            "cannot read the table file `{}`: {}",
+                            target.display(),
+                            io_reason(&e)
+                        ),
+                    )
+                    .with_label(format!("the data of table `{}`", t.name.text))
+                    .with_note("a table file's path is relative to the folder of the `.sit` file that declares it"),
+                ),
+            }
+        }
+    }
 }
 
 /// A short reason for an I/O error, without the OS error number: `no such file`,

@@ -34,6 +34,10 @@ pub(crate) enum Num {
     F2(fn(f64, f64) -> f64, Box<(Num, Num)>),
     /// A runtime function of three arguments.
     F3(fn(f64, f64, f64) -> f64, Box<(Num, Num, Num)>),
+    /// A 1-D lookup table at `a` (`sit_runtime::table::lookup1`).
+    Table1(std::sync::Arc<sit_parser::ir::LookupTable>, Box<Num>),
+    /// A 2-D lookup table at `(a, b)` (`sit_runtime::table::lookup2`).
+    Table2(std::sync::Arc<sit_parser::ir::LookupTable>, Box<(Num, Num)>),
 }
 
 impl Num {
@@ -58,6 +62,8 @@ impl Num {
             Num::F1(f, a) => f(a.eval(r)),
             Num::F2(f, ab) => f(ab.0.eval(r), ab.1.eval(r)),
             Num::F3(f, abc) => f(abc.0.eval(r), abc.1.eval(r), abc.2.eval(r)),
+            Num::Table1(t, a) => crate::ops::lookup1(t, a.eval(r)),
+            Num::Table2(t, ab) => crate::ops::lookup2(t, ab.0.eval(r), ab.1.eval(r)),
         }
     }
 }

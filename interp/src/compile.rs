@@ -528,6 +528,21 @@ impl Compiler<'_> {
                     Fun::Three(g) => Num::F3(g, Box::new((arg(0)?, arg(1)?, arg(2)?))),
                 }
             }
+            Term::Table(t, args) => {
+                let arg = |i: usize| -> Result<Num, InterpError> {
+                    self.num(n, get(args, i, "argument")?)
+                };
+                match args.len() {
+                    1 => Num::Table1(t.clone(), Box::new(arg(0)?)),
+                    2 => Num::Table2(t.clone(), Box::new((arg(0)?, arg(1)?))),
+                    k => {
+                        return Err(malformed(format!(
+                            "table `{}` read with {k} arguments",
+                            t.name
+                        )));
+                    }
+                }
+            }
             Term::Derived(_) | Term::Cond(..) => {
                 return Err(malformed("a read left by name in inlined code".into()));
             }
@@ -568,7 +583,7 @@ impl Compiler<'_> {
             Term::Derived(_) | Term::Cond(..) => {
                 return Err(malformed("a read left by name in inlined code".into()));
             }
-            Term::Num(_) | Term::Neg(_) | Term::Arith(..) | Term::Call(..) => {
+            Term::Num(_) | Term::Neg(_) | Term::Arith(..) | Term::Call(..) | Term::Table(..) => {
                 return Err(malformed("real expression read as a flag".into()));
             }
         })

@@ -187,6 +187,19 @@ pub(crate) enum Call {
         b: Slot,
         c: Slot,
     },
+    /// A 1-D lookup table at `r[a]`.
+    Table1 {
+        t: std::sync::Arc<sit_parser::ir::LookupTable>,
+        d: Slot,
+        a: Slot,
+    },
+    /// A 2-D lookup table at `(r[a], r[b])`.
+    Table2 {
+        t: std::sync::Arc<sit_parser::ir::LookupTable>,
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
     /// `integral_limited(r[d], r[a], r[lo], r[hi], r[dt])`.
     IntegralLimited {
         d: Slot,
@@ -230,6 +243,8 @@ fn call(c: &Call, r: &mut [f64], m: &mut [Deriv], acc: f64) -> f64 {
         Call::F1A { f, d } => (d, f(acc)),
         Call::F2 { f, d, a, b } => (d, f(r_(a), r_(b))),
         Call::F3 { f, d, a, b, c } => (d, f(r_(a), r_(b), r_(c))),
+        Call::Table1 { ref t, d, a } => (d, lookup1(t, r_(a))),
+        Call::Table2 { ref t, d, a, b } => (d, lookup2(t, r_(a), r_(b))),
         Call::IntegralLimited { d, a, lo, hi, dt } => {
             (d, integral_limited(r_(d), r_(a), r_(lo), r_(hi), r_(dt)))
         }
@@ -241,6 +256,25 @@ fn call(c: &Call, r: &mut [f64], m: &mut [Deriv], acc: f64) -> f64 {
     };
     r[d as usize] = value;
     value
+}
+
+/// `sit_runtime::table::lookup1` on the data of a checked 1-D table.
+pub(crate) fn lookup1(t: &sit_parser::ir::LookupTable, x: f64) -> f64 {
+    let grid = t.grids.first().map_or(&[][..], |g| g.as_slice());
+    sit_runtime::table::lookup1(grid, &t.values, beyond(t.beyond), x)
+}
+
+/// `sit_runtime::table::lookup2` on the data of a checked 2-D table.
+pub(crate) fn lookup2(t: &sit_parser::ir::LookupTable, x: f64, y: f64) -> f64 {
+    let grid = |k: usize| t.grids.get(k).map_or(&[][..], |g| g.as_slice());
+    sit_runtime::table::lookup2(grid(0), grid(1), &t.values, beyond(t.beyond), x, y)
+}
+
+fn beyond(b: sit_parser::ir::Beyond) -> sit_runtime::table::Beyond {
+    match b {
+        sit_parser::ir::Beyond::Clamp => sit_runtime::table::Beyond::Clamp,
+        sit_parser::ir::Beyond::Extrapolate => sit_runtime::table::Beyond::Extrapolate,
+    }
 }
 
 /// The first non-finite value stored: the index of its site, and the value.

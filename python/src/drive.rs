@@ -6,100 +6,15 @@ use crate::sit_error;
 use pyo3::PyErr;
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use sit_parser::suggest::did_you_mean;
+pub(crate) use sit_runtime::drive::Driven;
+use sit_runtime::drive::Input;
 use sit_runtime::signal::{OwnedSignal, SignalError};
 use sit_runtime::{Model, SetError, ValueType, VarInfo, VarKind};
 
-/// The number of steps of a run to `t_end`: `t_end / dt` when that is a whole number
-/// (within 1e-9 of a step), else the whole steps that fit; the rule of `sitc run`
-/// (`cli/src/run.rs`, `Timing::steps`), so that a run from Python has the same rows.
+/// The number of steps of a run to `t_end`: `sit_runtime::drive::steps`, the rule of
+/// `sitc run`, so that a run from Python has the same rows.
 pub(crate) fn steps(dt: f64, t_end: f64) -> Result<u64, PyErr> {
-    if !(dt.is_finite() && dt > 0.0) {
-        return Err(PyValueError::new_err(format!(
-            "dt must be a finite number > 0, not {dt}"
-        )));
-    }
-    if !(t_end.is_finite() && t_end >= 0.0) {
-        return Err(PyValueError::new_err(format!(
-            "t_end must be a finite number >= 0, not {t_end}"
-        )));
-    }
-    let ratio = t_end / dt;
-    let whole = ratio.round();
-    let steps = if (ratio - whole).abs() <= 1e-9 * whole.max(1.0) {
-        whole
-    } else {
-        ratio.floor()
-    };
-    if steps > 9_007_199_254_740_992.0 {
-        return Err(PyValueError::new_err(format!(
-            "t_end {t_end} with dt {dt} is too many steps"
-        )));
-    }
-    Ok(steps as u64)
-}
-
-/// A model whose inputs follow signals: each driven input is set to its signal's value
-/// at the model's time after reset and after every step, so each step runs with the
-/// value at its start time (as `sitc run --input`).
-#[derive(Clone)]
-pub(crate) struct Driven<M> {
-    /// The model.
-    pub model: M,
-    inputs: Vec<(usize, OwnedSignal)>,
-}
-
-impl<M: Model> Driven<M> {
-    /// `model` with `inputs` set at its current time.
-    pub fn new(model: M, inputs: Vec<(usize, OwnedSignal)>) -> Driven<M> {
-        let mut driven = Driven { model, inputs };
-        driven.drive();
-        driven
-    }
-
-    /// Whether variable `index` is driven.
-    pub fn drives(&self, index: usize) -> bool {
-        self.inputs.iter().any(|&(i, _)| i == index)
-    }
-
-    fn drive(&mut self) {
-        let t = self.model.time();
-        for (i, signal) in &mut self.inputs {
-            // A real settable input (checked by `input`) takes any finite value.
-            let _ = self.model.set_at(*i, signal.sample(t));
-        }
-    }
-}
-
-impl<M: Model> Model for Driven<M> {
-    fn step(&mut self, dt: f64) {
-        self.model.step(dt);
-        self.drive();
-    }
-
-    fn reset(&mut self) {
-        self.model.reset();
-        self.drive();
-    }
-
-    fn time(&self) -> f64 {
-        self.model.time()
-    }
-
-    fn var_count(&self) -> usize {
-        self.model.var_count()
-    }
-
-    fn var_info(&self, index: usize) -> Option<VarInfo<'_>> {
-        self.model.var_info(index)
-    }
-
-    fn get_at(&self, index: usize) -> Option<f64> {
-        self.model.get_at(index)
-    }
-
-    fn set_at(&mut self, index: usize, value: f64) -> Result<(), SetError<'static>> {
-        self.model.set_at(index, value)
-    }
+    sit_runtime::drive::steps(dt, t_end).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// `; did you mean `x`?` for a misspelt name (or the submodel variables ending in
@@ -137,13 +52,14 @@ pub(crate) fn finite(name: &str, value: f64, what: &str) -> Result<f64, PyErr> {
     }
 }
 
-/// The input `name` of `model` driven by the series `(times, values)`.
+/// The input `name` of `model` driven by the series `(times, values)`: linear between
+/// rows for a real input, each value (0 or 1) held until the next row for a flag.
 pub(crate) fn input(
     model: &dyn Model,
     name: &str,
     times: Vec<f64>,
     values: Vec<f64>,
-) -> Result<(usize, OwnedSignal), PyErr> {
+) -> Result<Input, PyErr> {
     let what = format!("inputs[{name:?}]: ");
     let i = index(model, name, &what)?;
     let Some(VarInfo { kind, ty, .. }) = model.var_info(i) else {
@@ -151,15 +67,14 @@ pub(crate) fn input(
             "{what}no variable named `{name}`"
         )));
     };
-    if kind != VarKind::Input || ty == ValueType::Logical {
-        let is = match (kind, ty) {
-            (VarKind::Input, _) => "a flag".to_string(),
-            (VarKind::Event, _) => "an event".to_string(),
-            (VarKind::SubmodelOn, _) => "a submodel's on state".to_string(),
+    if kind != VarKind::Input {
+        let is = match kind {
+            VarKind::Event => "an event".to_string(),
+            VarKind::SubmodelOn => "a submodel's on state".to_string(),
             _ => format!("a {kind}"),
         };
         return Err(sit_error(format!(
-            "{what}`{name}` is {is}; inputs drives real inputs (use set= for a value \
+            "{what}`{name}` is {is}; inputs drives inputs (use set= for a value \
              that does not change)"
         )));
     }
@@ -192,7 +107,16 @@ pub(crate) fn input(
             other => format!("{what}{other}"),
         })
     })?;
-    Ok((i, signal))
+    if ty != ValueType::Logical {
+        return Ok(Input::real(i, signal));
+    }
+    Input::flag(i, signal).map_err(|e| {
+        PyValueError::new_err(format!(
+            "{what}value [{}] is {}; the flag `{name}` takes 0 (false) or 1 (true), each \
+             held until the next time",
+            e.row, e.value
+        ))
+    })
 }
 
 /// The indices of the values to set, checked: known, not driven, finite.

@@ -12,6 +12,7 @@ use pyo3::types::{PyDict, PyString};
 use sit_interp::Instance;
 use sit_parser::ir::Program;
 use sit_parser::lower::Item;
+use sit_runtime::drive::Input;
 use sit_runtime::{Model as _, ValueType};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -240,11 +241,11 @@ pub(crate) fn input_series(inputs: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<S
 pub(crate) fn driven(instance: &Instance, inputs: Vec<Series>) -> PyResult<Driven<Instance>> {
     let mut signals = Vec::with_capacity(inputs.len());
     for (name, t, u) in inputs {
-        let (i, signal) = drive::input(instance, &name, t, u)?;
-        if signals.iter().any(|&(j, _)| j == i) {
+        let input = drive::input(instance, &name, t, u)?;
+        if signals.iter().any(|d: &Input| d.index == input.index) {
             return Err(sit_error(format!("inputs[{name:?}]: given twice")));
         }
-        signals.push((i, signal));
+        signals.push(input);
     }
     Ok(Driven::new(instance.clone(), signals))
 }

@@ -154,3 +154,20 @@ def test_the_gil_is_released_during_a_run():
     thread.join()
     # The other thread ran while the run was in Rust.
     assert sum(start < t < end for t in ticks) >= 3
+
+
+def test_flag_inputs_from_arrays_hold_as_sitc_input(sitc, tmp_path):
+    path = tmp_path / "gated.sit"
+    path.write_text("model Gated { input flag go; output real x; x = integral(1) when go; }\n")
+    data = tmp_path / "go.csv"
+    data.write_text("t,go\n0,0\n0.25,1\n0.5,0\n0.8,1\n")
+    m = sit.load(path)
+    t, go = np.array([0, 0.25, 0.5, 0.8]), np.array([0.0, 1.0, 0.0, 1.0])
+    result = m.run(dt=0.1, t_end=1, record=["go", "x"], inputs={"go": (t, go)})
+    header, rows = sitc("run", path, "--input", f"go={data}", "--dt", 0.1, "--t-end", 1,
+                        "--record", "go,x")
+    assert_same(result, header, rows)
+    # Held from row to row: on for the steps starting at 0.3, 0.4, 0.8 and 0.9.
+    assert list(result["go"]) == [0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 1]
+    with pytest.raises(ValueError, match="takes 0 .false. or 1 .true."):
+        m.run(dt=0.1, t_end=1, inputs={"go": (t, np.array([0.0, 0.5, 0.0, 1.0]))})

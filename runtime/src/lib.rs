@@ -32,6 +32,8 @@
 extern crate std;
 
 pub mod clock;
+#[cfg(feature = "std")]
+pub mod drive;
 pub mod math;
 pub mod model;
 mod phase;
@@ -39,6 +41,7 @@ pub mod procedures;
 pub mod signal;
 #[cfg(feature = "parallel")]
 pub mod sweep;
+pub mod table;
 #[cfg(feature = "std")]
 pub mod trace;
 

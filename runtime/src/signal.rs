@@ -182,6 +182,15 @@ impl<'a> Signal<'a> {
         sample(self.times, self.values, &mut self.cursor, t)
     }
 
+    /// The value at time `t` held from each row to the next (zero-order hold, for a
+    /// logical input): `v_i` for `t_i <= t < t_{i+1}`, the first value before the first
+    /// time, the last value from the last time on, the later value at a repeated time,
+    /// NaN for a NaN `t`.
+    #[inline]
+    pub fn sample_held(&mut self, t: f64) -> f64 {
+        held(self.times, self.values, &mut self.cursor, t)
+    }
+
     /// The times.
     pub fn times(&self) -> &'a [f64] {
         self.times
@@ -230,6 +239,30 @@ fn sample(times: &[f64], values: &[f64], cursor: &mut usize, t: f64) -> f64 {
     v0 + (v1 - v0) * ((t - t0) / (t1 - t0))
 }
 
+/// The value of the last row whose time is `<= t` (the first row's before it), moving
+/// `cursor` there. `times` and `values` must have passed [`check`].
+#[inline]
+fn held(times: &[f64], values: &[f64], cursor: &mut usize, t: f64) -> f64 {
+    let n = times.len();
+    if t.is_nan() {
+        return f64::NAN;
+    }
+    if t < times[0] {
+        *cursor = 0;
+        return values[0];
+    }
+    let mut i = (*cursor).min(n - 1);
+    if times[i] > t {
+        // Back in time: binary search (partition_point >= 1 since t >= t_0).
+        i = times.partition_point(|&x| x <= t) - 1;
+    }
+    while i + 1 < n && times[i + 1] <= t {
+        i += 1;
+    }
+    *cursor = i;
+    values[i]
+}
+
 /// A signal that owns its series (shared: clones are cheap and each clone has its own
 /// cursor), for programs that read the data at run time.
 #[cfg(feature = "std")]
@@ -261,6 +294,12 @@ impl OwnedSignal {
         sample(&self.times, &self.values, &mut self.cursor, t)
     }
 
+    /// The value at time `t` held from row to row, as [`Signal::sample_held`].
+    #[inline]
+    pub fn sample_held(&mut self, t: f64) -> f64 {
+        held(&self.times, &self.values, &mut self.cursor, t)
+    }
+
     /// The times.
     pub fn times(&self) -> &[f64] {
         &self.times
@@ -278,6 +317,28 @@ mod tests {
 
     const T: [f64; 5] = [0.0, 1.0, 3.0, 3.0, 4.0];
     const V: [f64; 5] = [1.0, 3.0, -1.0, 5.0, 5.5];
+
+    #[test]
+    fn held_from_row_to_row() {
+        let mut s = Signal::new(&T, &V).unwrap();
+        let want = [
+            (-1.0, 1.0),
+            (0.0, 1.0),
+            (0.99, 1.0),
+            (1.0, 3.0),
+            (2.5, 3.0),
+            (3.0, 5.0), // a repeated time: the later value from it on
+            (3.5, 5.0),
+            (4.0, 5.5),
+            (9.0, 5.5),
+            (0.5, 1.0), // back in time
+            (3.0, 5.0),
+        ];
+        for (t, v) in want {
+            assert_eq!(s.sample_held(t), v, "t = {t}");
+        }
+        assert!(s.sample_held(f64::NAN).is_nan());
+    }
 
     #[test]
     fn at_rows_between_and_beyond() {

@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 
 mod phase;
+mod table;
 
 /// How large a random model is.
 #[derive(Debug, Clone, Copy)]
@@ -223,6 +224,7 @@ impl Gen {
             let v = self.real_expr(&d, earlier, 1);
             let _ = writeln!(body, "    {t} = {v} otherwise;");
         }
+        self.tables(&d, earlier, seed.wrapping_add(index as u64), &mut body);
         let _ = writeln!(body, "}}\n");
         self.out.push_str(&body);
         d
@@ -548,6 +550,9 @@ mod tests {
         fn terms(ts: &[Term], seen: &mut BTreeSet<String>) {
             for t in ts {
                 t.visit(&mut |t| {
+                    if let Term::Table(t, _) = t {
+                        seen.insert(format!("table {}-D {}", t.grids.len(), t.beyond.name()));
+                    }
                     if let Term::Read(Place { path, slot })
                     | Term::InMode(Place { path, slot }, _) = t
                     {
@@ -622,6 +627,11 @@ mod tests {
         // Through a submodel (its outputs, and its conditions inlined where read).
         for slot in ["var", "event", "time", "mode"] {
             want.push(format!("read {slot} depth=1"));
+        }
+        for dim in [1, 2] {
+            for b in ["clamp", "extrapolate"] {
+                want.push(format!("table {dim}-D {b}"));
+            }
         }
         for w in want {
             if !seen.contains(&w) {

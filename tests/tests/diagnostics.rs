@@ -63,12 +63,12 @@ fn expected(bytes: &[u8]) -> Vec<String> {
 }
 
 /// Whether `line` starts with `FILE:LINE:COL: error[CODE]: ` (or warning),
-/// FILE being a `.sit` file of the corpus.
+/// FILE being a `.sit` file of the corpus (or a table's `.csv` file it reads).
 fn names_location(line: &str) -> bool {
     let Some(rest) = line.strip_prefix("tests/malformed/") else {
         return false;
     };
-    let Some(at) = rest.find(".sit:") else {
+    let Some(at) = rest.find(".sit:").or_else(|| rest.find(".csv:")) else {
         return false;
     };
     let mut parts = rest[at + 5..].splitn(3, ':');

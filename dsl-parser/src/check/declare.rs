@@ -38,9 +38,15 @@ pub(super) struct Table {
     pub event_exprs: Vec<Option<ast::Expr>>,
     /// Modes, complete (states checked).
     pub modes: Vec<Mode>,
+    /// Lookup tables by name, checked (absent if they have errors).
+    pub lookups: HashMap<String, Option<std::sync::Arc<LookupTable>>>,
 }
 
-pub(super) fn declare(m: &ast::Model, diags: &mut Vec<Diagnostic>) -> Table {
+pub(super) fn declare(
+    m: &ast::Model,
+    sources: &crate::source::SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> Table {
     let mut t = Table {
         names: HashMap::new(),
         vars: Vec::new(),
@@ -51,6 +57,7 @@ pub(super) fn declare(m: &ast::Model, diags: &mut Vec<Diagnostic>) -> Table {
         cond_exprs: Vec::new(),
         event_exprs: Vec::new(),
         modes: Vec::new(),
+        lookups: HashMap::new(),
     };
     let mut spans: HashMap<String, Span> = HashMap::new();
     for d in &m.decls {
@@ -58,11 +65,13 @@ pub(super) fn declare(m: &ast::Model, diags: &mut Vec<Diagnostic>) -> Table {
             ast::Decl::Var { name, .. } => name,
             ast::Decl::Sub { name, .. } => name,
             ast::Decl::Mode { name, .. } => name,
+            ast::Decl::Table(t) => &t.name,
         };
         let what = match d {
             ast::Decl::Var { kind, .. } => kind.describe(),
             ast::Decl::Sub { .. } => "submodel",
             ast::Decl::Mode { .. } => "mode",
+            ast::Decl::Table(_) => "table",
         };
         // A keyword or reserved name is reported, and still declared so
         // that its uses do not also read as unknown names.
@@ -209,6 +218,11 @@ pub(super) fn declare(m: &ast::Model, diags: &mut Vec<Diagnostic>) -> Table {
                 t.names.insert(name.text.clone(), Sym::Mode(t.modes.len()));
                 t.modes
                     .push(super::modes::declare(doc, *output, name, states, diags));
+            }
+            ast::Decl::Table(d) => {
+                let table = super::table::build(d, sources, diags);
+                t.lookups
+                    .insert(name.text.clone(), table.map(std::sync::Arc::new));
             }
         }
     }

@@ -131,6 +131,9 @@ impl Lowerer<'_> {
                 (acc.unwrap_or(Expr::Bool(false)), Ty::Flag)
             }
             ExprKind::Call(name, args) => {
+                if let Some(t) = self.t().lookups.get(&name.text).cloned() {
+                    return self.table_call(t, e.span, args, ctx);
+                }
                 let Some(f) = Func::from_name(&name.text) else {
                     if Stateful::from_name(&name.text).is_some() {
                         self.err(

@@ -22,6 +22,7 @@ mod phase;
 mod rules;
 mod slips;
 mod subs;
+mod table;
 
 use declare::{Table, declare};
 pub use lower::collect_vars;
@@ -147,7 +148,7 @@ pub fn check(
             asts.push(m);
         }
     }
-    let tables: Vec<Table> = asts.iter().map(|m| declare(m, diags)).collect();
+    let tables: Vec<Table> = asts.iter().map(|m| declare(m, sources, diags)).collect();
     // Resolve submodel types and find recursive instantiation.
     let mut sub_models: Vec<Vec<Option<usize>>> = Vec::new();
     let mut model_budget = lower::SUGGESTION_BUDGET;

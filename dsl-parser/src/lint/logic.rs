@@ -312,7 +312,8 @@ impl<'a> Logic<'a> {
             | Term::Num(_)
             | Term::Neg(_)
             | Term::Arith(..)
-            | Term::Call(..) => return None,
+            | Term::Call(..)
+            | Term::Table(..) => return None,
         })
     }
 
@@ -424,7 +425,7 @@ impl<'a> Logic<'a> {
     fn constant(&self, e: &Term) -> bool {
         let mut ok = true;
         e.visit(&mut |x| match x {
-            Term::Num(_) | Term::Neg(_) | Term::Arith(..) | Term::Call(..) => {}
+            Term::Num(_) | Term::Neg(_) | Term::Arith(..) | Term::Call(..) | Term::Table(..) => {}
             Term::Read(Place {
                 path,
                 slot: Slot::Var(v),

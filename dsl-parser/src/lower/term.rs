@@ -94,6 +94,9 @@ pub enum Term {
     Or(Box<Term>, Box<Term>),
     /// A pure procedure of the runtime library.
     Call(Func, Vec<Term>),
+    /// A read of a lookup table (one argument per grid): `sit_runtime::table::lookup1`
+    /// or `lookup2` on the table's data.
+    Table(std::sync::Arc<ir::LookupTable>, Vec<Term>),
     /// Whether the mode stored at the place (a [`Slot::Mode`] or [`Slot::ModeStart`])
     /// is in the state.
     InMode(Place, StateId),
@@ -109,7 +112,7 @@ impl Term {
                 a.visit(f);
                 b.visit(f);
             }
-            Term::Call(_, xs) => xs.iter().for_each(|x| x.visit(f)),
+            Term::Call(_, xs) | Term::Table(_, xs) => xs.iter().for_each(|x| x.visit(f)),
             _ => {}
         }
     }
@@ -306,6 +309,20 @@ impl<'p> Lowerer<'p> {
                     .map(|a| self.go(model, path, a, d))
                     .collect::<Result<_, _>>()?;
                 Term::Call(*f, args)
+            }
+            E::Table(t, args) => {
+                if args.len() != t.grids.len() {
+                    return Err(LowerError::Malformed(format!(
+                        "table `{}` read with {} arguments",
+                        t.name,
+                        args.len()
+                    )));
+                }
+                let args = args
+                    .iter()
+                    .map(|a| self.go(model, path, a, d))
+                    .collect::<Result<_, _>>()?;
+                Term::Table(t.clone(), args)
             }
         })
     }

@@ -8,6 +8,7 @@ use crate::diag::Diagnostic;
 use crate::source::{FileId, Span};
 
 mod modes;
+mod table;
 
 /// An error was recorded in [`Parser::errors`]: unwind to the statement
 /// loop, which skips to the next statement.
@@ -386,6 +387,10 @@ impl<'a> Parser<'a> {
         }
         if self.at_mode_decl() {
             m.decls.push(self.mode_decl(doc)?);
+            return Ok(());
+        }
+        if self.at_table_decl() {
+            m.decls.push(self.table_decl(doc)?);
             return Ok(());
         }
         match word {

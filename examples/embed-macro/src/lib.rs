@@ -28,3 +28,10 @@ pub mod pendulum_rk4 {
 pub mod clutch {
     sit_macros::include_model!("../schematics/clutch.sch");
 }
+
+/// The car of `examples/models/vehicle.sit`, whose engine torque map is read from
+/// `examples/models/engine_torque.csv` when this crate is compiled: the macro includes
+/// the CSV file too, so editing the map rebuilds the crate.
+pub mod vehicle {
+    sit_macros::include_model!("../models/vehicle.sit");
+}

@@ -105,6 +105,18 @@ impl Lowerer<'_> {
                 let f = *f;
                 return self.put(call(Call::F3 { f, d, a, b, c }), d);
             }
+            Num::Table1(t, x) => {
+                let a = self.in_slot(x);
+                self.temps.0 = mark;
+                let t = t.clone();
+                return self.put(call(Call::Table1 { t, d, a }), d);
+            }
+            Num::Table2(t, ab) => {
+                let (a, b) = (self.in_slot(&ab.0), self.in_slot(&ab.1));
+                self.temps.0 = mark;
+                let t = t.clone();
+                return self.put(call(Call::Table2 { t, d, a, b }), d);
+            }
             Num::Add(ab) => (Arith::Add, ab),
             Num::Sub(ab) => (Arith::Sub, ab),
             Num::Mul(ab) => (Arith::Mul, ab),

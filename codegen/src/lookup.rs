@@ -1,0 +1,48 @@
+//! Lookup tables in generated code: the data as `static` arrays next to the call of `sit_runtime::table::lookup1`/`lookup2`.
+
+use crate::expr::num;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use sit_parser::ir::{Beyond, LookupTable};
+use syn::Expr;
+
+/// `[x0, x1, …]` with each number written to read back exactly.
+fn array(xs: &[f64]) -> TokenStream {
+    let items = xs.iter().map(|x| num(*x).0);
+    quote!([#(#items),*])
+}
+
+/// The block reading table `t` at `args` (one per grid): its arrays as `static`s local
+/// to the block (one copy in the binary, no work at run time), then the runtime call.
+pub(crate) fn read(t: &LookupTable, args: Vec<Expr>) -> Expr {
+    let beyond = match t.beyond {
+        Beyond::Clamp => quote!(Clamp),
+        Beyond::Extrapolate => quote!(Extrapolate),
+    };
+    let beyond = quote!(::sit_runtime::table::Beyond::#beyond);
+    let len = |n: usize| Literal::usize_unsuffixed(n);
+    let values = array(&t.values);
+    let nv = len(t.values.len());
+    match (t.grids.as_slice(), args.as_slice()) {
+        ([g], [x]) => {
+            let (grid, n) = (array(g), len(g.len()));
+            syn::parse_quote!({
+                static GRID: [f64; #n] = #grid;
+                static VALUES: [f64; #nv] = #values;
+                ::sit_runtime::table::lookup1(&GRID, &VALUES, #beyond, #x)
+            })
+        }
+        ([g1, g2], [x, y]) => {
+            let (grid1, n1) = (array(g1), len(g1.len()));
+            let (grid2, n2) = (array(g2), len(g2.len()));
+            syn::parse_quote!({
+                static GRID1: [f64; #n1] = #grid1;
+                static GRID2: [f64; #n2] = #grid2;
+                static VALUES: [f64; #nv] = #values;
+                ::sit_runtime::table::lookup2(&GRID1, &GRID2, &VALUES, #beyond, #x, #y)
+            })
+        }
+        // The lowering checks the arity, so this is not reached: a NaN, not a panic.
+        _ => syn::parse_quote!(f64::NAN),
+    }
+}

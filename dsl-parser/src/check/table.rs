@@ -1,0 +1,494 @@
+//! Lookup table declarations to [`LookupTable`]s: inline numbers or a CSV file (already read by the loader), checked (E0400–E0411).
+//!
+//! A CSV table file is plain text: cells separated by `,` (spaces around them
+//! ignored), no quoting; blank lines and lines starting with `#` are skipped. Its first
+//! line is a header. In 1-D the header's cells are ignored (names, say `speed,gain`)
+//! and every further line is `x,value`. In 2-D the header is a corner cell (ignored)
+//! followed by the second argument's grid, and every further line is a point of the
+//! first argument's grid followed by one value per point of the second grid.
+
+use super::Stateful;
+use super::lower::{Ctx, Lowerer};
+use crate::ast::{self, ExprKind, NumList, TableData, TableDecl, Values};
+use crate::diag::Diagnostic;
+use crate::ir::{Beyond, Expr, Func, LookupTable, Ty};
+use crate::source::{SourceMap, Span};
+use crate::suggest::did_you_mean;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+impl Lowerer<'_> {
+    /// `name(args)` where `name` is a table of this model (`None`: declared with errors,
+    /// already reported): E0410 for the wrong number of arguments.
+    pub(super) fn table_call(
+        &mut self,
+        t: Option<Arc<LookupTable>>,
+        span: Span,
+        args: &[ast::Expr],
+        ctx: Ctx,
+    ) -> (Expr, Ty) {
+        let xs: Vec<Expr> = args.iter().map(|a| self.expr(a, Ty::Real, ctx)).collect();
+        let Some(t) = t else {
+            return (Expr::Num(0.0), Ty::Real);
+        };
+        if xs.len() != t.grids.len() {
+            let n = t.grids.len();
+            self.err(
+                Diagnostic::error(
+                    "E0410",
+                    span,
+                    format!(
+                        "table `{}` takes {n} argument{}, but {} {} given",
+                        t.name,
+                        plural(n),
+                        xs.len(),
+                        if xs.len() == 1 { "was" } else { "were" }
+                    ),
+                )
+                .with_label("wrong number of arguments")
+                .with_related(t.span, format!("a {n}-D table, declared here")),
+            );
+            return (Expr::Num(0.0), Ty::Real);
+        }
+        (Expr::Table(t, xs), Ty::Real)
+    }
+}
+
+/// A number with where it is written.
+type Num = (f64, Span);
+
+/// The checked table of `d`, or `None` after reporting why not.
+pub(super) fn build(
+    d: &TableDecl,
+    sources: &SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<LookupTable> {
+    let errors = diags.len();
+    let name = d.name.text.as_str();
+    if Func::from_name(name).is_some() || Stateful::from_name(name).is_some() {
+        diags.push(
+            Diagnostic::error(
+                "E0411",
+                d.name.span,
+                format!(
+                    "a table cannot be named `{name}`: it is a procedure of the runtime library"
+                ),
+            )
+            .with_label("the name of a procedure")
+            .with_help(format!("choose another name, such as `{name}_table`")),
+        );
+    }
+    let beyond = beyond(d, diags);
+    if d.args.len() > 2 {
+        diags.push(
+            Diagnostic::error(
+                "E0401",
+                d.args[2].span,
+                format!(
+                    "table `{}` has {} arguments; tables have one or two",
+                    d.name.text,
+                    d.args.len()
+                ),
+            )
+            .with_label("a third argument")
+            .with_note("a 1-D table is `table f(x) = …`, a 2-D table `table f(x, y) = …`"),
+        );
+        return None;
+    }
+    let (grids, values, file) = match &d.data {
+        TableData::Inline { grids, values } => {
+            let (g, v) = inline(d, grids, values, diags)?;
+            (g, v, None)
+        }
+        TableData::File { path, span } => {
+            let dir = sources.file(span.file).path.parent().map(PathBuf::from);
+            let target = dir.unwrap_or_default().join(path);
+            // Not loaded: the loader reported it could not read the file (E0407).
+            let id = sources.find(&target)?;
+            let (g, v) = csv(d, *span, id, sources, diags)?;
+            (g, v, Some(target))
+        }
+    };
+    let grids: Vec<Vec<f64>> = grids
+        .iter()
+        .zip(&d.args)
+        .map(|(g, arg)| grid(d, g, arg, diags))
+        .collect();
+    if diags.len() > errors {
+        return None;
+    }
+    Some(LookupTable {
+        name: d.name.text.clone(),
+        span: d.name.span,
+        grids,
+        values: values.iter().map(|v| v.0).collect(),
+        beyond: beyond?,
+        file,
+    })
+}
+
+/// E0400: the rule beyond the grid, required.
+fn beyond(d: &TableDecl, diags: &mut Vec<Diagnostic>) -> Option<Beyond> {
+    let Some(w) = &d.beyond else {
+        diags.push(
+            Diagnostic::error(
+                "E0400",
+                d.name.span,
+                format!(
+                    "table `{}` does not say what it gives beyond its grid",
+                    d.name.text
+                ),
+            )
+            .with_label("no `clamp` or `extrapolate`")
+            .with_help("end the declaration with `clamp` (hold the end values) or `extrapolate` (continue the end segments), before `;`"),
+        );
+        return None;
+    };
+    match w.text.as_str() {
+        "clamp" => Some(Beyond::Clamp),
+        "extrapolate" => Some(Beyond::Extrapolate),
+        _ => {
+            let mut e = Diagnostic::error(
+                "E0400",
+                w.span,
+                format!("unknown rule beyond the grid `{}`", w.text),
+            )
+            .with_label("expected `clamp` or `extrapolate`");
+            if let Some(s) = did_you_mean(&w.text, ["clamp", "extrapolate"]) {
+                e = e.with_help(format!("did you mean `{s}`?"));
+            }
+            diags.push(e);
+            None
+        }
+    }
+}
+
+/// The numbers of an inline table: the grids, and the values in row-major order.
+fn inline(
+    d: &TableDecl,
+    grids: &[NumList],
+    values: &Values,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Vec<Vec<Num>>, Vec<Num>)> {
+    let errors = diags.len();
+    if grids.len() != d.args.len() {
+        let at = grids.get(d.args.len()).map_or(d.name.span, |g| g.span);
+        diags.push(
+            Diagnostic::error(
+                "E0405",
+                at,
+                format!(
+                    "table `{}` has {} argument{} but {} grid{}",
+                    d.name.text,
+                    d.args.len(),
+                    plural(d.args.len()),
+                    grids.len(),
+                    plural(grids.len())
+                ),
+            )
+            .with_label("one grid `[…]` per argument, separated by `,`"),
+        );
+        return None;
+    }
+    let g: Vec<Vec<Num>> = grids.iter().map(|l| numbers(l, diags)).collect();
+    let v: Vec<Num> = match (values, d.args.len()) {
+        (Values::Flat(l), 1) => {
+            let v = numbers(l, diags);
+            if v.len() != g[0].len() && diags.len() == errors {
+                diags.push(count(d, l.span, "values", v.len(), g[0].len(), &d.args[0]));
+            }
+            v
+        }
+        (Values::Rows(rows, span), 2) => {
+            if rows.len() != g[0].len() {
+                diags.push(count(d, *span, "rows", rows.len(), g[0].len(), &d.args[0]));
+            }
+            let mut v = Vec::new();
+            for r in rows {
+                let row = numbers(r, diags);
+                if row.len() != g[1].len() {
+                    diags.push(ragged(d, r.span, row.len(), g[1].len(), &d.args[1]));
+                }
+                v.extend(row);
+            }
+            v
+        }
+        (Values::Flat(l), _) => {
+            diags.push(
+                Diagnostic::error(
+                    "E0405",
+                    l.span,
+                    format!("the 2-D table `{}` needs its values as rows", d.name.text),
+                )
+                .with_label("a flat list")
+                .with_help(format!(
+                    "write one row `[…]` per point of `{}`'s grid, inside `[…]`: `[[…], […]]`",
+                    d.args[0].text
+                )),
+            );
+            return None;
+        }
+        (Values::Rows(_, span), _) => {
+            diags.push(
+                Diagnostic::error(
+                    "E0405",
+                    *span,
+                    format!(
+                        "the 1-D table `{}` takes a flat list of values",
+                        d.name.text
+                    ),
+                )
+                .with_label("rows given")
+                .with_help("write the values as `[v0, v1, …]`, one per grid point"),
+            );
+            return None;
+        }
+    };
+    (diags.len() == errors).then_some((g, v))
+}
+
+/// The items of a list as numbers (E0402 for anything else).
+fn numbers(l: &NumList, diags: &mut Vec<Diagnostic>) -> Vec<Num> {
+    let mut out = Vec::new();
+    for e in &l.items {
+        let x = match &e.kind {
+            ExprKind::Num(x) => Some(*x),
+            ExprKind::Neg(a) => match a.kind {
+                ExprKind::Num(x) => Some(-x),
+                _ => None,
+            },
+            _ => None,
+        };
+        match x {
+            Some(x) if x.is_finite() => out.push((x, e.span)),
+            Some(_) => diags.push(not_finite(e.span)),
+            None => diags.push(
+                Diagnostic::error("E0402", e.span, "table data must be numbers")
+                    .with_label("not a number literal")
+                    .with_note("tables are constant: write each grid point and value as a number, such as `-1.5` or `2e3`"),
+            ),
+        }
+    }
+    out
+}
+
+/// E0409: a number that is not finite.
+fn not_finite(span: Span) -> Diagnostic {
+    Diagnostic::error("E0409", span, "a table's numbers must be finite")
+        .with_label("NaN or infinite")
+        .with_help("give a finite number; a table cannot interpolate through NaN or infinity")
+}
+
+/// E0405: the wrong number of values or rows for a grid.
+fn count(
+    d: &TableDecl,
+    at: Span,
+    what: &str,
+    n: usize,
+    want: usize,
+    arg: &ast::Name,
+) -> Diagnostic {
+    Diagnostic::error(
+        "E0405",
+        at,
+        format!(
+            "table `{}` has {n} {what} but the grid of `{}` has {want} points",
+            d.name.text, arg.text
+        ),
+    )
+    .with_label(format!("{n} {what}"))
+    .with_help(format!(
+        "give one {} per grid point",
+        &what[..what.len() - 1]
+    ))
+}
+
+/// E0406: a row of a 2-D table whose length is not the second grid's.
+fn ragged(d: &TableDecl, at: Span, n: usize, want: usize, arg: &ast::Name) -> Diagnostic {
+    Diagnostic::error(
+        "E0406",
+        at,
+        format!(
+            "a row of table `{}` has {n} value{} but the grid of `{}` has {want} points",
+            d.name.text,
+            plural(n),
+            arg.text
+        ),
+    )
+    .with_label("ragged row")
+    .with_help(format!(
+        "every row has one value per point of `{}`",
+        arg.text
+    ))
+}
+
+/// A grid checked: at least two points (E0403), strictly increasing (E0404).
+fn grid(d: &TableDecl, g: &[Num], arg: &ast::Name, diags: &mut Vec<Diagnostic>) -> Vec<f64> {
+    if g.len() < 2 {
+        let at = g.first().map_or(d.name.span, |p| p.1);
+        diags.push(
+            Diagnostic::error(
+                "E0403",
+                at,
+                format!(
+                    "the grid of `{}` in table `{}` has {} point{}; it needs at least 2",
+                    arg.text,
+                    d.name.text,
+                    g.len(),
+                    plural(g.len())
+                ),
+            )
+            .with_label("too few points")
+            .with_note("interpolation needs a segment: two points or more"),
+        );
+    }
+    for w in g.windows(2) {
+        if w[1].0 <= w[0].0 {
+            let what = if w[1].0 == w[0].0 {
+                "repeats"
+            } else {
+                "is below"
+            };
+            diags.push(
+                Diagnostic::error(
+                    "E0404",
+                    w[1].1,
+                    format!(
+                        "the grid of `{}` in table `{}` is not strictly increasing",
+                        arg.text, d.name.text
+                    ),
+                )
+                .with_label(format!("{} {what} the point before", w[1].0))
+                .with_related(w[0].1, "previous point")
+                .with_help("sort the grid points in increasing order, each once"),
+            );
+            break;
+        }
+    }
+    g.iter().map(|p| p.0).collect()
+}
+
+/// The cells of one line of a CSV file with their spans.
+fn cells(text: &str, start: usize, file: usize) -> Vec<(&str, Span)> {
+    let mut out = Vec::new();
+    let mut at = start;
+    for cell in text.split(',') {
+        let lead = cell.len() - cell.trim_start().len();
+        let t = cell.trim();
+        let s = at + lead;
+        out.push((t, Span::new(file, s, s + t.len().max(1))));
+        at += cell.len() + 1;
+    }
+    out
+}
+
+/// A cell as a number: E0408 if it is not one, E0409 if it is NaN or infinite.
+fn cell(c: &(&str, Span), diags: &mut Vec<Diagnostic>) -> Option<Num> {
+    match c.0.parse::<f64>() {
+        Ok(x) if x.is_finite() => Some((x, c.1)),
+        Ok(_) => {
+            diags.push(not_finite(c.1));
+            None
+        }
+        Err(_) => {
+            let what = if c.0.is_empty() {
+                "an empty cell".to_string()
+            } else {
+                format!("`{}`", c.0)
+            };
+            diags.push(
+                Diagnostic::error("E0408", c.1, format!("{what} is not a number"))
+                    .with_label("expected a number")
+                    .with_note(
+                        "a table file has one header line, then numbers only, separated by `,`",
+                    ),
+            );
+            None
+        }
+    }
+}
+
+/// The grids and values of a table's CSV file (source `id`), read by the loader.
+fn csv(
+    d: &TableDecl,
+    lit: Span,
+    id: usize,
+    sources: &SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Vec<Vec<Num>>, Vec<Num>)> {
+    let errors = diags.len();
+    let text = &sources.file(id).text;
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for line in text.split('\n') {
+        let body = line.trim_end_matches('\r');
+        if !body.trim().is_empty() && !body.trim_start().starts_with('#') {
+            lines.push(cells(body, at, id));
+        }
+        at += line.len() + 1;
+    }
+    let Some((header, rows)) = lines.split_first() else {
+        diags.push(
+            Diagnostic::error(
+                "E0403",
+                lit,
+                format!("the table file of `{}` holds no data", d.name.text),
+            )
+            .with_label("empty file")
+            .with_note("a table file has one header line, then one line per grid point"),
+        );
+        return None;
+    };
+    let mut g1 = Vec::new();
+    let mut values = Vec::new();
+    let width = if d.args.len() == 1 { 2 } else { header.len() };
+    let mut g2 = Vec::new();
+    if d.args.len() == 2 {
+        g2 = header[1..].iter().filter_map(|c| cell(c, diags)).collect();
+    }
+    for r in rows {
+        if r.len() != width {
+            let (n, want) = (r.len() - 1, width - 1);
+            let span = r[0].1.to(r[r.len() - 1].1);
+            let e = if d.args.len() == 1 {
+                Diagnostic::error(
+                    "E0406",
+                    span,
+                    format!(
+                        "a line of the 1-D table file of `{}` has {} cells",
+                        d.name.text,
+                        r.len()
+                    ),
+                )
+                .with_label("expected 2: the grid point and its value")
+            } else {
+                ragged(d, span, n, want, &d.args[1]).with_note(
+                    "each line is a point of the first grid, then one value per point of the header's grid",
+                )
+            };
+            diags.push(e);
+            continue;
+        }
+        if let Some(x) = cell(&r[0], diags) {
+            g1.push(x);
+        }
+        values.extend(r[1..].iter().filter_map(|c| cell(c, diags)));
+    }
+    if diags.len() > errors {
+        for e in &mut diags[errors..] {
+            *e = e
+                .clone()
+                .with_related(lit, format!("the data of table `{}`", d.name.text));
+        }
+        return None;
+    }
+    let mut grids = vec![g1];
+    if d.args.len() == 2 {
+        grids.push(g2);
+    }
+    Some((grids, values))
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

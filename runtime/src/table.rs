@@ -1,0 +1,234 @@
+//! Lookup tables: linear interpolation on a 1-D grid and bilinear on a 2-D grid, clamped or extrapolated beyond it.
+//!
+//! A `table` of a `.sit` model is stored as `static` arrays in generated code and as
+//! data in the interpreter; both read it through these functions, so compiled and
+//! interpreted runs agree to the bit. Nothing here allocates or panics.
+//!
+//! The rule, per axis with grid `g[0] < g[1] < … < g[n-1]` (`n >= 2`) and argument `x`:
+//!
+//! - **at a grid point** (`x == g[i]`): the table's value at that point, exactly (no
+//!   arithmetic is done on it);
+//! - **between** `g[i] < x < g[i+1]`: `v[i] + t·(v[i+1] − v[i])` with
+//!   `t = (x − g[i]) / (g[i+1] − g[i])`, evaluated in that order;
+//! - **beyond** the grid (`x < g[0]` or `x > g[n-1]`): with [`Beyond::Clamp`] the value
+//!   at the nearest end (`v[0]` or `v[n-1]`); with [`Beyond::Extrapolate`] the same
+//!   formula on the first segment (`i = 0`, so `t < 0`) or on the last (`i = n-2`,
+//!   `t > 1`);
+//! - a NaN argument gives NaN.
+//!
+//! In two dimensions the first argument picks the rows (`values[i * m + j]` is the
+//! value at `(g1[i], g2[j])`, `m` the length of the second grid): each of the (one or
+//! two) rows involved is interpolated along the second argument by the rule above,
+//! then the results along the first argument. At a grid node, and so at the four
+//! corners, the value is the table's exactly; on a grid line the interpolation is the
+//! 1-D one along the other argument.
+//!
+//! ```
+//! use sit_runtime::table::{Beyond, lookup1, lookup2};
+//!
+//! let (g, v) = ([0.0, 1.0, 2.0], [0.0, 10.0, 15.0]);
+//! assert_eq!(lookup1(&g, &v, Beyond::Clamp, 1.0), 10.0);
+//! assert_eq!(lookup1(&g, &v, Beyond::Clamp, 1.5), 12.5);
+//! assert_eq!(lookup1(&g, &v, Beyond::Clamp, 3.0), 15.0);
+//! assert_eq!(lookup1(&g, &v, Beyond::Extrapolate, 3.0), 20.0);
+//! // 2-D: rows along the first argument.
+//! let (g1, g2, z) = ([0.0, 1.0], [0.0, 2.0], [0.0, 2.0, 10.0, 30.0]);
+//! assert_eq!(lookup2(&g1, &g2, &z, Beyond::Clamp, 1.0, 2.0), 30.0);
+//! assert_eq!(lookup2(&g1, &g2, &z, Beyond::Clamp, 0.5, 1.0), 10.5);
+//! ```
+
+/// What a table gives beyond its grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Beyond {
+    /// The value at the nearest end of the grid (held constant).
+    Clamp,
+    /// The straight line of the outermost segment, continued.
+    Extrapolate,
+}
+
+/// Where `x` lies on `grid`: the segment `i` and the fraction `t`, with `t == 0` meaning
+/// "exactly the point `i`" (then `i + 1` is not read). `None` for a NaN `x` or a grid
+/// of fewer than two points.
+#[inline]
+fn locate(grid: &[f64], beyond: Beyond, x: f64) -> Option<(usize, f64)> {
+    let n = grid.len();
+    if n < 2 || x.is_nan() {
+        return None;
+    }
+    let (first, last) = (grid[0], grid[n - 1]);
+    let i = if x < first {
+        if beyond == Beyond::Clamp {
+            return Some((0, 0.0));
+        }
+        0
+    } else if x >= last {
+        if x == last || beyond == Beyond::Clamp {
+            return Some((n - 1, 0.0));
+        }
+        n - 2
+    } else {
+        // The last point at or below `x`: `1 <= p <= n - 1` since `first <= x < last`.
+        grid.partition_point(|&g| g <= x) - 1
+    };
+    let t = (x - grid[i]) / (grid[i + 1] - grid[i]);
+    Some((i, t))
+}
+
+/// `v[i] + t·(v[i+1] − v[i])`, or `v[i]` exactly when `t == 0`; NaN if out of range.
+#[inline]
+fn blend(v: &[f64], i: usize, t: f64) -> f64 {
+    let Some(&a) = v.get(i) else {
+        return f64::NAN;
+    };
+    if t == 0.0 {
+        return a;
+    }
+    match v.get(i + 1) {
+        Some(&b) => a + t * (b - a),
+        None => f64::NAN,
+    }
+}
+
+/// The 1-D table `(grid, values)` at `x` (see the module documentation for the rule).
+///
+/// `grid` must be strictly increasing with at least two points and `values` as long as
+/// `grid` (the checker guarantees it for `.sit` tables); otherwise the result is NaN
+/// where a missing value would be read, never a panic.
+#[inline]
+pub fn lookup1(grid: &[f64], values: &[f64], beyond: Beyond, x: f64) -> f64 {
+    if values.len() != grid.len() {
+        return f64::NAN;
+    }
+    match locate(grid, beyond, x) {
+        Some((i, t)) => blend(values, i, t),
+        None => f64::NAN,
+    }
+}
+
+/// The 2-D table at `(x, y)`: `values[i * g2.len() + j]` is the value at
+/// `(g1[i], g2[j])`. Rows (along `y`) are interpolated first, then along `x` (see the
+/// module documentation).
+///
+/// Both grids strictly increasing with at least two points and
+/// `values.len() == g1.len() * g2.len()`; otherwise NaN, never a panic.
+#[inline]
+pub fn lookup2(g1: &[f64], g2: &[f64], values: &[f64], beyond: Beyond, x: f64, y: f64) -> f64 {
+    let m = g2.len();
+    if values.len() != g1.len() * m {
+        return f64::NAN;
+    }
+    let (Some((i, s)), Some((j, t))) = (locate(g1, beyond, x), locate(g2, beyond, y)) else {
+        return f64::NAN;
+    };
+    let row = |k: usize| blend(&values[k * m..(k + 1) * m], j, t);
+    let a = row(i);
+    if s == 0.0 {
+        return a;
+    }
+    let b = row(i + 1);
+    a + s * (b - a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const G: [f64; 4] = [0.0, 0.1, 0.3, 1.0];
+    const V: [f64; 4] = [0.7, 0.1, -0.2, 0.9];
+
+    #[test]
+    fn grid_points_are_exact_whatever_the_rule() {
+        for b in [Beyond::Clamp, Beyond::Extrapolate] {
+            for (g, v) in G.iter().zip(V) {
+                assert_eq!(lookup1(&G, &V, b, *g).to_bits(), v.to_bits());
+            }
+        }
+    }
+
+    #[test]
+    fn between_points_is_the_stated_formula() {
+        // Hand: x = 0.2 lies in [0.1, 0.3], t = (0.2 - 0.1) / (0.3 - 0.1).
+        let t = (0.2 - 0.1) / (0.3 - 0.1);
+        let want = 0.1 + t * (-0.2 - 0.1);
+        assert_eq!(lookup1(&G, &V, Beyond::Clamp, 0.2), want);
+        assert!((lookup1(&G, &V, Beyond::Clamp, 0.2) - (-0.05)).abs() < 1e-15);
+        // Midpoint of the last segment.
+        assert!((lookup1(&G, &V, Beyond::Clamp, 0.65) - 0.35).abs() < 1e-15);
+    }
+
+    #[test]
+    fn beyond_the_grid_clamps_or_extrapolates() {
+        assert_eq!(lookup1(&G, &V, Beyond::Clamp, -5.0), 0.7);
+        assert_eq!(lookup1(&G, &V, Beyond::Clamp, 5.0), 0.9);
+        assert_eq!(lookup1(&G, &V, Beyond::Clamp, f64::INFINITY), 0.9);
+        // First segment slope (0.1 - 0.7) / 0.1 = -6: at x = -0.1, 0.7 + 0.6 = 1.3.
+        assert!((lookup1(&G, &V, Beyond::Extrapolate, -0.1) - 1.3).abs() < 1e-12);
+        // Last segment slope (0.9 + 0.2) / 0.7: at x = 2, 0.9 + 1.1 / 0.7.
+        let want = 0.9 + 1.1 / 0.7;
+        assert!((lookup1(&G, &V, Beyond::Extrapolate, 2.0) - want).abs() < 1e-12);
+    }
+
+    #[test]
+    fn nan_and_malformed_tables_give_nan() {
+        assert!(lookup1(&G, &V, Beyond::Clamp, f64::NAN).is_nan());
+        assert!(lookup1(&[1.0], &[2.0], Beyond::Clamp, 1.0).is_nan());
+        assert!(lookup1(&G, &V[..3], Beyond::Clamp, 0.0).is_nan());
+        assert!(lookup2(&G, &G, &V, Beyond::Clamp, 0.0, 0.0).is_nan());
+        assert!(lookup2(&G, &G, &[0.0; 16], Beyond::Clamp, f64::NAN, 0.0).is_nan());
+    }
+
+    /// z = 1 + 2x + 3y + 4xy on a coarse grid: bilinear interpolation reproduces it.
+    fn plane(x: f64, y: f64) -> f64 {
+        1.0 + 2.0 * x + 3.0 * y + 4.0 * x * y
+    }
+
+    const G1: [f64; 3] = [0.0, 1.0, 3.0];
+    const G2: [f64; 2] = [-1.0, 2.0];
+
+    fn z() -> [f64; 6] {
+        let mut z = [0.0; 6];
+        for (i, x) in G1.iter().enumerate() {
+            for (j, y) in G2.iter().enumerate() {
+                z[i * 2 + j] = plane(*x, *y);
+            }
+        }
+        z
+    }
+
+    #[test]
+    fn two_d_corners_nodes_and_cells() {
+        let z = z();
+        for b in [Beyond::Clamp, Beyond::Extrapolate] {
+            for (i, x) in G1.iter().enumerate() {
+                for (j, y) in G2.iter().enumerate() {
+                    assert_eq!(lookup2(&G1, &G2, &z, b, *x, *y), z[i * 2 + j]);
+                }
+            }
+            for (x, y) in [(0.5, 0.0), (2.0, 1.5), (2.9, -0.9), (1.0, 0.5), (0.25, 2.0)] {
+                let got = lookup2(&G1, &G2, &z, b, x, y);
+                assert!((got - plane(x, y)).abs() < 1e-12, "{x} {y}: {got}");
+            }
+        }
+    }
+
+    #[test]
+    fn two_d_beyond_the_grid() {
+        let z = z();
+        // Clamp: each argument is held at its nearest end, corners included.
+        assert_eq!(
+            lookup2(&G1, &G2, &z, Beyond::Clamp, -1.0, -5.0),
+            plane(0.0, -1.0)
+        );
+        assert_eq!(
+            lookup2(&G1, &G2, &z, Beyond::Clamp, 9.0, 9.0),
+            plane(3.0, 2.0)
+        );
+        let edge = lookup2(&G1, &G2, &z, Beyond::Clamp, 2.0, 9.0);
+        assert!((edge - plane(2.0, 2.0)).abs() < 1e-12);
+        // Extrapolate: the bilinear form continues (exact for this surface).
+        for (x, y) in [(-1.0, -5.0), (9.0, 9.0), (4.0, 0.0), (1.5, -2.0)] {
+            let got = lookup2(&G1, &G2, &z, Beyond::Extrapolate, x, y);
+            assert!((got - plane(x, y)).abs() < 1e-9, "{x} {y}: {got}");
+        }
+    }
+}
