@@ -240,6 +240,7 @@ fn collect(program: &Program, model_id: ir::ModelId, bound: &[ir::VarId], out: &
                     | Expr::And(..)
                     | Expr::Or(..)
                     | Expr::Call(..)
+                    | Expr::Table(..)
             ) {
                 constant_init = false;
             }

@@ -110,6 +110,7 @@ fn describe_decl(file: &File, m: &Model, d: &Decl) -> String {
         "situation" => "a situation (a combination of predicates)",
         "event" => "an event (true in the step where its condition becomes true)",
         "sub" => "a submodel instance",
+        "table" => "a lookup table (its numbers interpolated linearly, read like a procedure)",
         _ => "a declaration",
     };
     s += &format!("{what} of `{}`", m.name);

@@ -18,6 +18,7 @@ const DECLARING: &[&str] = &[
     "situation",
     "event",
     "sub",
+    "table",
 ];
 
 /// A declared name of a model.
@@ -280,7 +281,9 @@ impl Index {
             i += 1;
         }
         let head_end = i;
-        if DECLARING.contains(&self.tok(at)) && self.tokens[at].kind == TokenKind::Ident {
+        // `table` declares only as `table name(`: elsewhere it may be a name.
+        let table = self.tok(at) == "table" && !(self.is_ident(at + 1) && self.is(at + 2, "("));
+        if DECLARING.contains(&self.tok(at)) && self.tokens[at].kind == TokenKind::Ident && !table {
             self.declaration(at, head_end, m, &docs);
             let next = if self.is(i, ";") { i + 1 } else { i };
             return (next.max(at + 1), None);
@@ -364,7 +367,10 @@ impl Index {
         );
         let mut i = at;
         let mut kind = Vec::new();
-        while i < end && DECLARING.contains(&self.tok(i)) && self.tokens[i].kind == TokenKind::Ident
+        while i < end
+            && DECLARING.contains(&self.tok(i))
+            && self.tokens[i].kind == TokenKind::Ident
+            && (i == at || self.tok(i) != "table")
         {
             kind.push(self.tok(i).to_string());
             i += 1;
@@ -567,6 +573,20 @@ mod tests {
             model: model.into(),
             name: name.into(),
         })
+    }
+
+    #[test]
+    fn a_table_is_a_declaration_and_elsewhere_table_a_name() {
+        let text = "model T { table gain(x) = [0, 1] -> [0, 2] clamp; real y; y = gain(y); }\n\
+                    model U { real table; table = 1; }";
+        let ix = Index::new(text);
+        let t = &ix.models[0];
+        assert_eq!(t.decl("gain").unwrap().role(), "table");
+        let off = text.find("gain(y)").unwrap();
+        assert_eq!(ix.resolve(ix.token_at(off).unwrap()), decl("T", "gain"));
+        let u = &ix.models[1];
+        assert_eq!(u.decl("table").unwrap().role(), "real");
+        assert_eq!(u.rules.len(), 1, "`table = 1;` is a rule");
     }
 
     #[test]
