@@ -2,6 +2,7 @@
 
 mod axis;
 mod emit;
+mod events;
 mod fail;
 mod fmt;
 mod fmu;

@@ -32,6 +32,8 @@
 extern crate std;
 
 pub mod clock;
+#[cfg(feature = "std")]
+pub mod events;
 pub mod math;
 pub mod model;
 mod phase;
