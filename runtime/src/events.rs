@@ -2,7 +2,8 @@
 //!
 //! A model built for logging (`sit_parser::lower::instrument_events`, which the
 //! interpreter and `sit_codegen::Builder::events` call) carries one hidden real state per
-//! stored logical variable, per submodel reset and per real state, its *why*: the
+//! stored logical variable, per submodel reset or phase run and per real state that a
+//! condition may read, its *why*: the
 //! number of the last rule of the step that assigned it (a [`Site`] of the [`Table`]).
 //! [`Recorder`] clears the whys before a step, compares the watched values after it and
 //! turns each change into an [`Event`]; [`Logged`] wraps a model so that every step
@@ -12,8 +13,8 @@
 //! Which rule an event names (`rule`, the `file:line` of [`Event::site`]):
 //!
 //! - a flag state, a mode, `NAME.on`: the last σ action, transition or switch of the
-//!   step that assigned it; if none did, the nearest `reset(…)` of an enclosing
-//!   submodel in the step; else none (an input flag set from outside);
+//!   step that assigned it; if none did, the nearest `reset(…)` or `run(…)` of an
+//!   enclosing submodel in the step; else none (an input flag set from outside);
 //! - an event: its declaration;
 //! - a pred or situation: among the variables it reads (through other conditions
 //!   too) whose value the step changed, the one assigned last in step order (a

@@ -25,6 +25,7 @@ struct Whys {
     mode: Vec<Option<VarId>>,
     on: Vec<Option<VarId>>,
     reset: Vec<Option<VarId>>,
+    run: Vec<Option<VarId>>,
 }
 
 /// `program` with a why per logical variable and the table of the instance tree of
@@ -59,6 +60,7 @@ fn add_whys(m: &mut crate::ir::Model) -> Whys {
         mode: vec![None; m.modes.len()],
         on: vec![None; m.subs.len()],
         reset: vec![None; m.subs.len()],
+        run: vec![None; m.subs.len()],
     };
     let mut read = vec![false; m.vars.len()];
     for c in &m.conds {
@@ -70,7 +72,8 @@ fn add_whys(m: &mut crate::ir::Model) -> Whys {
             }
         });
     }
-    let (mut vars, mut modes, mut on, mut reset) = (
+    let (mut vars, mut modes, mut on, mut reset, mut run) = (
+        HashSet::new(),
         HashSet::new(),
         HashSet::new(),
         HashSet::new(),
@@ -94,6 +97,9 @@ fn add_whys(m: &mut crate::ir::Model) -> Whys {
         }
         Stmt::Reset { sub, .. } => {
             reset.insert(*sub);
+        }
+        Stmt::Run { sub, .. } => {
+            run.insert(*sub);
         }
         _ => {}
     });
@@ -143,6 +149,14 @@ fn add_whys(m: &mut crate::ir::Model) -> Whys {
                 m,
                 format!("{name}_reset"),
                 &format!("a reset of `{name}`"),
+                span,
+            );
+        }
+        if run.contains(&s) {
+            w.run[s] = hidden(
+                m,
+                format!("{name}_run"),
+                &format!("a run of `{name}`"),
                 span,
             );
         }
@@ -202,7 +216,8 @@ fn rewrite(
             }
             Stmt::Switch { sub, span, .. } => w.on.get(*sub).copied().flatten().map(|v| (v, *span)),
             Stmt::Reset { sub, span } => w.reset.get(*sub).copied().flatten().map(|v| (v, *span)),
-            Stmt::If { .. } | Stmt::Run { .. } => None,
+            Stmt::Run { sub, span } => w.run.get(*sub).copied().flatten().map(|v| (v, *span)),
+            Stmt::If { .. } => None,
         };
         let fired = match &s {
             Stmt::Otherwise { fired, .. } => Some(*fired),
@@ -352,7 +367,10 @@ impl Tables<'_> {
                     within: within.to_vec(),
                 });
             }
-            let inner: Vec<String> = reset.into_iter().chain(within.iter().cloned()).collect();
+            let run = self.why_name(prefix, model, w.run[s]);
+            let inner: Vec<String> = (reset.into_iter().chain(run))
+                .chain(within.iter().cloned())
+                .collect();
             let sub_start = if s == 0 { start } else { sub_orders[s - 1] + 1 };
             self.instance(
                 sub.model,
@@ -366,7 +384,7 @@ impl Tables<'_> {
                 self.table.whys.push(name);
             }
         }
-        for why in w.on.iter().chain(&w.reset) {
+        for why in w.on.iter().chain(&w.reset).chain(&w.run) {
             if let Some(name) = self.why_name(prefix, model, *why) {
                 self.table.whys.push(name);
             }
