@@ -154,7 +154,7 @@ fn the_log_of_random_models_matches_their_trace() {
     let mut logged = 0;
     for seed in 0..40 {
         let text = sit_synth::random_file(seed, sit_synth::Size::default());
-        let out = sit_parser::check_source(&format!("random_{seed}.sit"), &text);
+        let out = sit_parser::check_source(format!("random_{seed}.sit"), &text);
         let program = out.program.expect("random models check");
         for root in program.roots() {
             let label = format!("random {seed} {}", program.models[root].name);
