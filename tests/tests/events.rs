@@ -239,3 +239,84 @@ model M {
         ]
     );
 }
+
+#[allow(missing_docs, dead_code, clippy::all)]
+mod logged {
+    include!(concat!(env!("OUT_DIR"), "/logged.rs"));
+}
+
+/// The file of a compiled model's stem (as `tests/build.rs` found it).
+fn source_of(stem: &str) -> PathBuf {
+    if stem.starts_with("random_") {
+        return PathBuf::from(env!("OUT_DIR")).join(format!("random/{stem}.sit"));
+    }
+    let mut files = Vec::new();
+    library(&sit_tests::repo_root().join("examples/models"), &mut files);
+    let name = format!("{stem}.sit");
+    let mut found = files.into_iter().filter(|p| p.ends_with(&name));
+    found.next().unwrap_or_else(|| panic!("no example {name}"))
+}
+
+/// `table` with each site's file named by its last component (the build script and the
+/// test name the same file by different paths).
+fn by_file_name(mut table: Table) -> Table {
+    for s in &mut table.sites {
+        let (file, line) = s.location.rsplit_once(':').unwrap();
+        let file = file.rsplit('/').next().unwrap();
+        s.location = format!("{file}:{line}");
+    }
+    table
+}
+
+#[test]
+fn generated_code_logs_what_the_interpreter_logs() {
+    let (mut examples, mut random) = (0, 0);
+    for (stem, name, (make, table)) in logged::all() {
+        let out = sit_schematic::check_file(source_of(stem)).unwrap();
+        let program = out.program.expect("checked");
+        let root = program.model(name).unwrap();
+        let mut interp = sit_interp::Instance::with_events(&program, root).unwrap();
+        let table = table();
+        assert_eq!(
+            by_file_name(table.clone()),
+            by_file_name(interp.table().clone()),
+            "{stem}::{name}: the table"
+        );
+        let mut comp = make();
+        let mut rec = sit_runtime::events::Recorder::new(table, &*comp).unwrap();
+        let (dt, steps) = if stem.starts_with("random_") {
+            random += 1;
+            (0.01, 1500)
+        } else {
+            examples += 1;
+            (1e-3, 3000)
+        };
+        let mut events = 0;
+        for k in 1..=steps {
+            rec.start(&mut *comp).unwrap();
+            comp.step(dt);
+            interp.step(dt);
+            let mut compiled = Vec::new();
+            rec.finish(&*comp, |e| compiled.push(e));
+            let interpreted = interp.take_events();
+            let key = |e: &Event| {
+                (
+                    e.t.to_bits(),
+                    e.name.clone(),
+                    e.from.clone(),
+                    e.to.clone(),
+                    e.site,
+                )
+            };
+            assert_eq!(
+                compiled.iter().map(key).collect::<Vec<_>>(),
+                interpreted.iter().map(key).collect::<Vec<_>>(),
+                "{stem}::{name}: step {k}"
+            );
+            events += compiled.len();
+        }
+        let _ = events;
+    }
+    assert!(examples >= 6, "only {examples} example models");
+    assert!(random >= 12, "only {random} random models");
+}

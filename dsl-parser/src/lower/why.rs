@@ -182,10 +182,15 @@ fn text(program: &Program, span: Span) -> String {
 
 fn site(program: &Program, span: Span, guards: &[Span], sites: &mut Vec<Site>) -> f64 {
     let file = program.sources.file(span.file).display_name();
+    let own = text(program, span);
+    // A transition's guard is the transition itself: not repeated.
+    let guards = (guards.iter().map(|&g| text(program, g)))
+        .filter(|g| *g != own)
+        .collect();
     sites.push(Site {
         location: format!("{file}:{}", program.sources.line(span)),
-        text: text(program, span),
-        guards: guards.iter().map(|&g| text(program, g)).collect(),
+        text: own,
+        guards,
     });
     sites.len() as f64
 }
