@@ -18,4 +18,13 @@ fn main() {
         .method(sit_parser::ir::Method::Rk4)
         .out_dir(&rk4)
         .run();
+    // Built for the event log, for `benches/events.rs` (log on against off).
+    let events = out.join("events");
+    std::fs::create_dir_all(&events).expect("OUT_DIR is writable");
+    sit_codegen::Builder::new()
+        .file("../examples/models/thermostat.sit")
+        .file("../examples/models/complex/coordinator.sit")
+        .events(true)
+        .out_dir(&events)
+        .run();
 }

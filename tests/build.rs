@@ -114,6 +114,67 @@ fn main() {
     }
     registry.push_str("    ]\n}\n");
     write_if_changed(&out.join("compiled.rs"), &(modules + &registry));
+    logged(&out, &files);
+}
+
+/// Some example models and random models built for the event log (`tests/events.rs`),
+/// with a registry: (file stem, model name, constructor, table).
+fn logged(out: &Path, files: &[PathBuf]) {
+    let chosen = |stem: &str| {
+        [
+            "traffic_light",
+            "traffic",
+            "thermostat",
+            "bouncing_ball",
+            "controller",
+            "rod",
+        ]
+        .contains(&stem)
+            || (stem
+                .strip_prefix("random_")
+                .and_then(|n| n.parse::<u64>().ok()))
+            .is_some_and(|n| n < 12)
+    };
+    let mut modules = String::new();
+    let mut registry = String::from(
+        "/// A constructor of a compiled model built for the event log, and its table.\n\
+         pub type Logged = (fn() -> Box<dyn ::sit_runtime::Model>, fn() -> ::sit_runtime::events::Table);\n\
+         /// Every model built for the log: (file stem, model name, constructor, table).\n\
+         pub fn all() -> Vec<(&'static str, &'static str, Logged)> {\n    vec![\n",
+    );
+    for file in files {
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        if !chosen(&stem) {
+            continue;
+        }
+        let opts = sit_codegen::Options {
+            events: true,
+            ..Default::default()
+        };
+        let generated = sit_codegen::compile_file_with(file, &opts).unwrap_or_else(|e| {
+            eprintln!("{}: {e}", file.display());
+            std::process::exit(1)
+        });
+        let module = format!("events_{stem}");
+        write_if_changed(&out.join(format!("{module}.rs")), &generated.code);
+        let _ = writeln!(
+            modules,
+            "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
+        );
+        let program = sit_schematic::check_file(file)
+            .expect("readable")
+            .program
+            .expect("checked");
+        for id in program.models_of_file(0) {
+            let name = &program.models[id].name;
+            let _ = writeln!(
+                registry,
+                "        ({stem:?}, {name:?}, (|| Box::new({module}::{name}::new()), {module}::{name}::event_table)),"
+            );
+        }
+    }
+    registry.push_str("    ]\n}\n");
+    write_if_changed(&out.join("logged.rs"), &(modules + &registry));
 }
 
 /// A phase that counts to `target` in steps of 0.1, at most 100 of them, run when the

@@ -13,6 +13,7 @@ pub fn run(
     model: Option<String>,
     batch: bool,
     method: Option<sit_parser::ir::Method>,
+    events: bool,
     warnings: &crate::quiet::Warnings,
 ) -> ExitCode {
     let opts = sit_codegen::Options {
@@ -20,6 +21,7 @@ pub fn run(
         batch,
         method,
         front_end: sit_codegen::FrontEnd::Cli,
+        events,
     };
     let generated = match sit_codegen::compile_file_with(file, &opts) {
         Ok(g) => g,

@@ -2,6 +2,7 @@
 
 mod axis;
 mod emit;
+mod events;
 mod fail;
 mod fmt;
 mod fmu;
@@ -57,6 +58,10 @@ enum Command {
         /// declarations: `euler` or `rk4`.
         #[arg(long, value_name = "METHOD", value_parser = ["euler", "rk4"])]
         method: Option<String>,
+        /// Build every model for the event log: hidden whys and `event_table()` (see
+        /// docs/events.md).
+        #[arg(long)]
+        events: bool,
         #[command(flatten)]
         warnings: quiet::Warnings,
     },
@@ -118,12 +123,13 @@ fn main() -> ExitCode {
             model,
             batch,
             method,
+            events,
             warnings,
         } => {
             let method = method
                 .as_deref()
                 .and_then(sit_parser::ir::Method::from_name);
-            emit::run(&file, out.as_ref(), model, batch, method, &warnings)
+            emit::run(&file, out.as_ref(), model, batch, method, events, &warnings)
         }
         Command::Run(args) => run::run(args),
         Command::Plot(args) => plot::plot(args),

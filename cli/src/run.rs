@@ -144,6 +144,8 @@ pub struct RunArgs {
     pub check_finite: bool,
     #[command(flatten)]
     pub warnings: crate::quiet::Warnings,
+    #[command(flatten)]
+    pub events: crate::events::EventArgs,
 }
 
 /// `sitc run`: simulates a model with the interpreter and writes its CSV trace (exit 0;
@@ -171,7 +173,13 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         values.push((name, value, "--set".to_string()));
     }
     let method = args.timing.method();
-    let loaded = match sit_interp::load_file_with(&args.file, args.model.as_deref(), method) {
+    let (file, root) = (&args.file, args.model.as_deref());
+    let loaded = if args.events.wanted() {
+        sit_interp::load_file_logged(file, root, method).map(|(l, t)| (l, Some(t)))
+    } else {
+        sit_interp::load_file_with(file, root, method).map(|l| (l, None))
+    };
+    let (loaded, table) = match loaded {
         Ok(l) => l,
         // The interpreter's own errors are one line, not rendered diagnostics.
         Err(sit_interp::LoadError::Interp(e)) => return Err(Fail::Model(format!("error: {e}\n"))),
@@ -179,13 +187,24 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         Err(e) => return Err(Fail::Usage(e.to_string())),
     };
     args.warnings.print(&loaded.warnings);
+    let mut log = match table {
+        Some(table) => Some(crate::events::Log::open(
+            &args.events,
+            table,
+            &loaded.instance,
+        )?),
+        None => None,
+    };
     let inputs = load_inputs(&loaded.instance, &args.input)?;
     let mut model = Driven::new(loaded.instance, inputs);
     apply(&mut model, &values, args.check_finite)?;
     if args.check_finite {
         model.model.check_values().map_err(non_finite)?;
     }
-    let record = record_list(&model.model, args.record.as_deref())?;
+    let mut record = record_list(&model.model, args.record.as_deref())?;
+    if let Some(log) = &log {
+        record.retain(|&i| !log.hides(i));
+    }
     let recorder = Recorder::new(&model, &record).map_err(|e| e.to_string())?;
     let mut trace = args.plot.as_ref().map(|_| {
         let info = |i: usize| model.var_info(i);
@@ -201,7 +220,9 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
                 .collect(),
         )
     });
+    let explains = log.as_ref().is_some_and(|l| l.explains());
     let (out, shown): (Box<dyn Write>, String) = match &args.output {
+        None if explains => (Box::new(std::io::sink()), "the trace".into()),
         Some(path) => {
             let file = std::fs::File::create(path)
                 .map_err(|e| format!("cannot write `{}`: {}", path.display(), io_reason(&e)))?;
@@ -219,7 +240,14 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     // A phase that does not end within its limit stops the model with a panic (the
     // step has no error path): reported as the model's error, with the rows before it.
     let written = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        simulate(&mut model, &recorder, &run, &mut out, trace.as_mut())
+        simulate(
+            &mut model,
+            &recorder,
+            &run,
+            &mut out,
+            trace.as_mut(),
+            log.as_mut(),
+        )
     }))
     .map_err(|payload| {
         let _ = out.flush();
@@ -234,6 +262,9 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     }
     if let (Some(path), Some(trace)) = (&args.plot, &trace) {
         plot::write_svg(trace, path)?;
+    }
+    if let Some(log) = log {
+        log.close(&mut std::io::stdout().lock())?;
     }
     Ok(())
 }
@@ -363,6 +394,7 @@ fn simulate(
     run: &Run,
     out: &mut dyn Write,
     mut trace: Option<&mut Trace>,
+    mut log: Option<&mut crate::events::Log>,
 ) -> std::io::Result<Option<sit_interp::NonFinite>> {
     let Run {
         dt,
@@ -383,6 +415,9 @@ fn simulate(
     keep(model, &mut trace);
     let progress = Progress::new(steps);
     for k in 1..=steps {
+        if let Some(log) = log.as_deref_mut() {
+            log.start(&mut model.model);
+        }
         if check_finite {
             if let Err(fault) = model.model.step_checked(dt) {
                 progress.finish();
@@ -392,6 +427,9 @@ fn simulate(
             model.drive();
         } else {
             model.step(dt);
+        }
+        if let Some(log) = log.as_deref_mut() {
+            log.finish(&model.model).map_err(std::io::Error::other)?;
         }
         if k % every == 0 {
             recorder.write_row(model, out)?;

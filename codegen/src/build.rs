@@ -25,6 +25,7 @@ pub struct Builder {
     batch: bool,
     method: Option<sit_parser::ir::Method>,
     allow: Vec<String>,
+    events: bool,
 }
 
 impl Builder {
@@ -37,6 +38,7 @@ impl Builder {
             batch: false,
             method: None,
             allow: Vec::new(),
+            events: false,
         }
     }
 
@@ -49,6 +51,13 @@ impl Builder {
     /// Writes into `dir` instead of `$OUT_DIR`.
     pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Builder {
         self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Whether to build every model for the event log (see [`Options::events`]); off
+    /// by default, and the code is then exactly that of a build without the log.
+    pub fn events(mut self, on: bool) -> Builder {
+        self.events = on;
         self
     }
 
@@ -118,6 +127,7 @@ impl Builder {
             front_end: FrontEnd::BuildScript,
             batch: self.batch,
             method: self.method,
+            events: self.events,
             ..Options::default()
         };
         let mut outputs: HashMap<String, PathBuf> = HashMap::new();

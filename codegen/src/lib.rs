@@ -32,6 +32,7 @@ mod ast;
 mod batch;
 mod body;
 mod build;
+mod events;
 mod expr;
 mod format;
 mod items;
@@ -64,6 +65,11 @@ pub struct Options {
     /// Integrate every model with this method, overriding their `method`
     /// declarations (`None`: as declared, `euler` when not).
     pub method: Option<sit_parser::ir::Method>,
+    /// Build every model for the event log: a hidden *why* state per logical variable
+    /// and an associated function `event_table()` per model, for
+    /// `sit_runtime::events::Logged` (see `docs/events.md`). Off: the code is exactly
+    /// that of a build without it.
+    pub events: bool,
 }
 
 /// The front end that generates a file, named in its `@generated` header with the Sit
@@ -193,6 +199,15 @@ pub fn generate(program: &Program, opts: &Options) -> Result<String, Error> {
         }
         None => program,
     };
+    // The event log's whys are rules like any other (before a method's rewrite).
+    let unlogged = program;
+    let instrumented;
+    let program = if opts.events && !program.models.is_empty() {
+        instrumented = sit_parser::lower::instrument_events(program, 0)?.0;
+        &instrumented
+    } else {
+        program
+    };
     // Integration methods other than `euler` become plain rules first.
     let program = &*sit_parser::lower::expand_methods(program)?;
     let roots = roots(program, opts)?;
@@ -218,6 +233,12 @@ pub fn generate(program: &Program, opts: &Options) -> Result<String, Error> {
         opts.front_end.name(),
         provenance::comment_safe(&root)
     );
+    if opts.events {
+        for &id in &plan.emit {
+            let table = sit_parser::lower::instrument_events(unlogged, id)?.1;
+            code.push_str(&events::table_impl(&program.models[id].name, &table));
+        }
+    }
     if opts.batch {
         let mut comments = provenance::Comments::default();
         let mut tokens = proc_macro2::TokenStream::new();

@@ -147,6 +147,15 @@
 //! back ends evaluate exactly the operations written, in the order of the
 //! tree, and call the functions of `sit_runtime` for every procedure.
 //!
+//! # The event log
+//!
+//! A change of a logical variable (flag, pred, situation, event, mode,
+//! `NAME.on`) is a difference of its value between the start and the end of a
+//! step; the rule it is charged to is defined once, in `sit_runtime::events`
+//! (docs/events.md), and recorded through hidden states added by
+//! [`crate::lower::instrument_events`], a rewrite of the program that changes no
+//! other value.
+//!
 //! # One implementation
 //!
 //! This contract is implemented once, by [`crate::lower`]: it turns each model

@@ -24,6 +24,7 @@
 
 mod code;
 mod compile;
+mod events;
 mod exec;
 mod finite;
 mod forms;
@@ -31,6 +32,7 @@ mod load;
 mod lower;
 mod ops;
 
+pub use events::load_file_logged;
 pub use finite::{NonFinite, Origin, SiteKind};
 pub use load::{LoadError, Loaded, RootError, load_file, load_file_with, select_root};
 

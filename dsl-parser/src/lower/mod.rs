@@ -43,11 +43,13 @@ mod term;
 #[cfg(test)]
 mod tests;
 mod vars;
+mod why;
 
 pub use method::expand as expand_methods;
 pub use phase::{PhaseLink, find as find_phase};
 pub use term::{Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term};
 pub use vars::{Access, Entry, Item, variables};
+pub use why::instrument_events;
 
 use crate::Span;
 use crate::ir::{

@@ -1,0 +1,192 @@
+//! `sitc run --events LOG.csv` and `--explain NAME`: the event log of a run, as CSV rows or as a readable account.
+
+use crate::fail::Fail;
+use crate::params::io_reason;
+use sit_interp::Instance;
+use sit_parser::suggest::did_you_mean;
+use sit_runtime::Model;
+use sit_runtime::events::{Event, Recorder, Table, WatchKind};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The event-log options of `sitc run`.
+#[derive(clap::Args)]
+pub struct EventArgs {
+    /// Write the event log to this CSV file: one row `t,name,from,to,rule` per change
+    /// of a logical variable (flag, pred, situation, event, mode, `NAME.on`) and per
+    /// reset of a submodel, at the time of the step that made it, with the `file:line`
+    /// of the rule that made it (see docs/events.md).
+    #[arg(long, value_name = "LOG.csv")]
+    pub events: Option<PathBuf>,
+    /// Print an account of each change of the logical variable NAME (time, from -> to,
+    /// the rule and the guards that held) instead of the trace; the trace still goes to
+    /// `-o FILE` when given.
+    #[arg(long, value_name = "NAME")]
+    pub explain: Option<String>,
+}
+
+impl EventArgs {
+    /// Whether the run needs a model built for the log.
+    pub fn wanted(&self) -> bool {
+        self.events.is_some() || self.explain.is_some()
+    }
+}
+
+/// The log of one run: the recorder and where its events go.
+pub struct Log {
+    recorder: Recorder,
+    csv: Option<(csv::Writer<std::fs::File>, PathBuf)>,
+    explain: Option<(String, Vec<Event>)>,
+    /// The hidden whys, by index (not recorded in the trace).
+    hidden: Vec<usize>,
+}
+
+impl Log {
+    /// The log of `model` (built for it, as `table` describes) asked for by `args`;
+    /// checks the name of `--explain` and creates the CSV file.
+    pub fn open(args: &EventArgs, table: Table, model: &Instance) -> Result<Log, Fail> {
+        let explain = match &args.explain {
+            Some(name) => Some((explained(&table, model, name)?, Vec::new())),
+            None => None,
+        };
+        let hidden = (table.whys.iter())
+            .filter_map(|n| model.var_index(n))
+            .collect();
+        let recorder =
+            Recorder::new(table, model).map_err(|e| Fail::Model(format!("error: {e}\n")))?;
+        let csv = match &args.events {
+            Some(path) => {
+                let cannot =
+                    |e: &dyn std::fmt::Display| format!("cannot write `{}`: {e}", path.display());
+                let file = std::fs::File::create(path).map_err(|e| cannot(&io_reason(&e)))?;
+                let mut w = csv::Writer::from_writer(file);
+                w.write_record(["t", "name", "from", "to", "rule"])
+                    .map_err(|e| cannot(&e))?;
+                Some((w, path.clone()))
+            }
+            None => None,
+        };
+        Ok(Log {
+            recorder,
+            csv,
+            explain,
+            hidden,
+        })
+    }
+
+    /// Whether the variable `index` is a hidden why (never recorded).
+    pub fn hides(&self, index: usize) -> bool {
+        self.hidden.contains(&index)
+    }
+
+    /// Whether the account of `--explain` replaces the trace on standard output.
+    pub fn explains(&self) -> bool {
+        self.explain.is_some()
+    }
+
+    /// Before a step.
+    pub fn start(&mut self, model: &mut Instance) {
+        // The whys are states: always settable.
+        let _ = self.recorder.start(model);
+    }
+
+    /// After a step: the step's events to the CSV file and the account.
+    pub fn finish(&mut self, model: &Instance) -> Result<(), String> {
+        let Log {
+            recorder,
+            csv,
+            explain,
+            ..
+        } = self;
+        let table = recorder.table();
+        let mut failed = None;
+        recorder.finish(model, |e| {
+            if let Some((w, path)) = csv.as_mut() {
+                let t = e.t.to_string();
+                let row = [t.as_str(), &e.name, &e.from, &e.to, e.rule(table)];
+                if let Err(err) = w.write_record(row) {
+                    failed.get_or_insert(format!("cannot write `{}`: {err}", path.display()));
+                }
+            }
+            if let Some((name, events)) = explain.as_mut()
+                && e.name == *name
+            {
+                events.push(e);
+            }
+        });
+        failed.map_or(Ok(()), Err)
+    }
+
+    /// Ends the run: flushes the CSV file and writes the account to `out`.
+    pub fn close(self, out: &mut dyn Write) -> Result<(), Fail> {
+        if let Some((mut w, path)) = self.csv {
+            w.flush()
+                .map_err(|e| format!("cannot write `{}`: {}", path.display(), io_reason(&e)))?;
+        }
+        if let Some((name, events)) = &self.explain {
+            let text = account(self.recorder.table(), name, events);
+            out.write_all(text.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| format!("cannot write the account: {}", io_reason(&e)))?;
+        }
+        Ok(())
+    }
+}
+
+/// `name` if the table watches it, else the error: a name that is not logical, or no
+/// such name (with a close logical name).
+fn explained(table: &Table, model: &Instance, name: &str) -> Result<String, Fail> {
+    if table.watches.iter().any(|w| w.name == name) {
+        return Ok(name.to_string());
+    }
+    let whys = |n: &str| table.whys.iter().any(|w| w == n);
+    if let Some(i) = model.var_index(name).filter(|_| !whys(name)) {
+        let kind = model.var_info(i).map_or("variable", |v| v.kind.name());
+        return Err(format!(
+            "--explain: `{name}` is a real {kind}, not a logical variable; --explain takes a \
+             flag, pred, situation, event, mode, `NAME.on` or a submodel (its resets)"
+        )
+        .into());
+    }
+    let names = table.watches.iter().map(|w| w.name.as_str());
+    let hint =
+        did_you_mean(name, names).map_or_else(String::new, |s| format!("; did you mean `{s}`?"));
+    Err(format!("--explain: no logical variable named `{name}`{hint}").into())
+}
+
+/// The readable account of the changes of `name`.
+pub fn account(table: &Table, name: &str, events: &[Event]) -> String {
+    let kind = table
+        .watches
+        .iter()
+        .find(|w| w.name == name)
+        .map(|w| w.kind);
+    let mut out = match events.len() {
+        0 => format!("`{name}` never changed\n"),
+        1 => format!("`{name}` changed once\n"),
+        n => format!("`{name}` changed {n} times\n"),
+    };
+    for e in events {
+        let change = if kind == Some(WatchKind::Reset) {
+            "reset".to_string()
+        } else {
+            format!("{} -> {}", e.from, e.to)
+        };
+        out.push_str(&format!("\nt = {}: {change}\n", e.t));
+        let Some(site) = e.site.and_then(|s| table.sites.get(s)) else {
+            out.push_str("  no rule of the step changed it (the time, an input, or a value set from outside)\n");
+            continue;
+        };
+        let why = match kind {
+            Some(WatchKind::Event) if e.to == "0" => "true only in the step it fired:",
+            Some(WatchKind::Event) => "its condition became true:",
+            Some(WatchKind::Cond) => "a value it reads was changed by",
+            _ => "by",
+        };
+        out.push_str(&format!("  {why} {}: {}\n", site.location, site.text));
+        for g in &site.guards {
+            out.push_str(&format!("  when {g} held\n"));
+        }
+    }
+    out
+}

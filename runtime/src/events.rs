@@ -1,0 +1,368 @@
+//! The event log: every change of a logical variable in a step, with the rule that made it.
+//!
+//! A model built for logging (`sit_parser::lower::instrument_events`, which the
+//! interpreter and `sit_codegen::Builder::events` call) carries one hidden real state per
+//! stored logical variable, per submodel reset or phase run and per real state that a
+//! condition may read, its *why*: the
+//! number of the last rule of the step that assigned it (a [`Site`] of the [`Table`]).
+//! [`Recorder`] clears the whys before a step, compares the watched values after it and
+//! turns each change into an [`Event`]; [`Logged`] wraps a model so that every step
+//! records its events, and hides the whys from the variable list. A model that is not
+//! wrapped runs exactly as without the log.
+//!
+//! Which rule an event names (`rule`, the `file:line` of [`Event::site`]):
+//!
+//! - a flag state, a mode, `NAME.on`: the last σ action, transition or switch of the
+//!   step that assigned it; if none did, the nearest `reset(…)` or `run(…)` of an
+//!   enclosing submodel in the step; else none (an input flag set from outside);
+//! - an event: its declaration;
+//! - a pred or situation: among the variables it reads (through other conditions
+//!   too) whose value the step changed, the one assigned last in step order (a
+//!   submodel's rules before its parent's, then rules top to bottom); its rule. None
+//!   when no rule changed what it reads (the time, an input);
+//! - `reset(NAME)`: the reset action (one row, `from` empty, `to` = `reset`).
+
+use crate::model::{Model, SetError, VarInfo};
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+/// What a watched name is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WatchKind {
+    /// A flag state or input flag.
+    Flag,
+    /// A pred or situation (computed where read).
+    Cond,
+    /// An event (true in the step it fires).
+    Event,
+    /// A mode (its value is the index of its state).
+    Mode,
+    /// `NAME.on` of a submodel.
+    On,
+    /// `reset(NAME)` of a submodel (an action: one row per reset).
+    Reset,
+}
+
+/// A place in the source that can change a logical variable: a σ action, a transition,
+/// a switch, a reset, a δ rule or an event's declaration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Site {
+    /// `file:line`.
+    pub location: String,
+    /// Its source text, whitespace collapsed.
+    pub text: String,
+    /// The guards it is written under, outermost first (source text).
+    pub guards: Vec<String>,
+}
+
+/// A variable a pred or situation reads, with its why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Read {
+    /// Dotted name of the variable.
+    pub name: String,
+    /// Dotted name of its why (`None`: no rule assigns it: a param, an input).
+    pub why: Option<String>,
+    /// The position of its instance in step order (submodels before their parent).
+    pub order: usize,
+}
+
+/// One logical variable (or submodel reset) of the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Watch {
+    /// Dotted name (`light`, `pump.on`, `tank.full`).
+    pub name: String,
+    /// What it is.
+    pub kind: WatchKind,
+    /// Dotted name of its why, for a flag, mode, `NAME.on` and reset.
+    pub why: Option<String>,
+    /// For a pred or situation: what it reads.
+    pub reads: Vec<Read>,
+    /// For a mode: its states' names, by index.
+    pub states: Vec<String>,
+    /// For an event: its declaration.
+    pub decl: Option<usize>,
+    /// The whys of the resets of its enclosing submodels, nearest first.
+    pub within: Vec<String>,
+}
+
+/// What a model built for logging watches: computed once from the lowered program.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Table {
+    /// The watched names, in the order of the variable list.
+    pub watches: Vec<Watch>,
+    /// The sites; a why holds `index + 1` (0: not assigned in this step).
+    pub sites: Vec<Site>,
+    /// Every why's dotted name (hidden from [`Logged`]'s variable list).
+    pub whys: Vec<String>,
+}
+
+/// One change of a logical variable.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    /// The time of the first trace row that shows the new value (the time after the
+    /// step).
+    pub t: f64,
+    /// Dotted name.
+    pub name: String,
+    /// The value before: `0`/`1`, a mode's state name; empty for a reset.
+    pub from: String,
+    /// The value after (`reset` for a reset).
+    pub to: String,
+    /// The rule that made the change (index into [`Table::sites`]).
+    pub site: Option<usize>,
+}
+
+impl Event {
+    /// The `file:line` of the rule, or an empty string.
+    pub fn rule<'t>(&self, table: &'t Table) -> &'t str {
+        self.site
+            .and_then(|s| table.sites.get(s))
+            .map_or("", |s| s.location.as_str())
+    }
+}
+
+/// A name of the table that the model does not have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingVar(pub String);
+
+impl core::fmt::Display for MissingVar {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "the model has no variable `{}`: was it built for the event log?",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for MissingVar {}
+
+#[derive(Debug, Clone)]
+struct Resolved {
+    var: Option<usize>,
+    why: Option<usize>,
+    reads: Vec<(usize, Option<usize>, usize)>,
+    within: Vec<usize>,
+}
+
+/// Records the events of a model's steps (see the module documentation).
+#[derive(Debug, Clone)]
+pub struct Recorder {
+    table: Table,
+    watches: Vec<Resolved>,
+    whys: Vec<usize>,
+    /// Value before the step of every variable of the model.
+    before: Vec<f64>,
+}
+
+impl Recorder {
+    /// A recorder of `model` (built for logging) as `table` describes it.
+    pub fn new<M: Model + ?Sized>(table: Table, model: &M) -> Result<Recorder, MissingVar> {
+        let index = |name: &str| {
+            model
+                .var_index(name)
+                .ok_or_else(|| MissingVar(name.to_string()))
+        };
+        let opt = |name: &Option<String>| name.as_deref().map(index).transpose();
+        let mut watches = Vec::with_capacity(table.watches.len());
+        for w in &table.watches {
+            let var = match w.kind {
+                WatchKind::Reset => None,
+                _ => Some(index(&w.name)?),
+            };
+            let mut reads = Vec::new();
+            for r in &w.reads {
+                reads.push((index(&r.name)?, opt(&r.why)?, r.order));
+            }
+            let within = (w.within.iter().map(|n| index(n))).collect::<Result<_, _>>()?;
+            watches.push(Resolved {
+                var,
+                why: opt(&w.why)?,
+                reads,
+                within,
+            });
+        }
+        let whys = (table.whys.iter().map(|n| index(n))).collect::<Result<_, _>>()?;
+        let mut r = Recorder {
+            table,
+            watches,
+            whys,
+            before: Vec::new(),
+        };
+        r.snapshot(model);
+        Ok(r)
+    }
+
+    /// The table.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// Notes the values the next step starts from (after a reset or a change from
+    /// outside; [`Recorder::start`] does it too).
+    pub fn snapshot<M: Model + ?Sized>(&mut self, model: &M) {
+        self.before.clear();
+        self.before
+            .extend((0..model.var_count()).map(|i| model.get_at(i).unwrap_or(0.0)));
+    }
+
+    /// Before a step: notes the values and clears the whys.
+    pub fn start<M: Model + ?Sized>(&mut self, model: &mut M) -> Result<(), SetError<'static>> {
+        for &w in &self.whys {
+            model.set_at(w, 0.0)?;
+        }
+        self.snapshot(model);
+        Ok(())
+    }
+
+    /// After a step: calls `out` with each change, in the order of the table.
+    pub fn finish<M: Model + ?Sized>(&self, model: &M, mut out: impl FnMut(Event)) {
+        let t = model.time();
+        let get = |i: usize| model.get_at(i).unwrap_or(0.0);
+        let why = |i: Option<usize>| i.map(get).filter(|&v| v >= 1.0).map(|v| v as usize - 1);
+        for (w, r) in self.table.watches.iter().zip(&self.watches) {
+            let Some(var) = r.var else {
+                if let Some(site) = why(r.why) {
+                    out(Event {
+                        t,
+                        name: w.name.clone(),
+                        from: String::new(),
+                        to: "reset".to_string(),
+                        site: Some(site),
+                    });
+                }
+                continue;
+            };
+            let (from, to) = (self.before[var], get(var));
+            if from.to_bits() == to.to_bits() {
+                continue;
+            }
+            let site = match w.kind {
+                WatchKind::Event => w.decl,
+                WatchKind::Cond => self.cond_site(r, &get),
+                _ => why(r.why).or_else(|| r.within.iter().find_map(|&i| why(Some(i)))),
+            };
+            out(Event {
+                t,
+                name: w.name.clone(),
+                from: self.value(w, from),
+                to: self.value(w, to),
+                site,
+            });
+        }
+    }
+
+    /// The rule of a pred's or situation's change: the last in step order that changed
+    /// a variable it reads.
+    fn cond_site(&self, r: &Resolved, get: &impl Fn(usize) -> f64) -> Option<usize> {
+        let mut best: Option<(usize, usize)> = None;
+        for &(var, why, order) in &r.reads {
+            if self.before[var].to_bits() == get(var).to_bits() {
+                continue;
+            }
+            let Some(site) = why.map(get).filter(|&v| v >= 1.0) else {
+                continue;
+            };
+            let key = (order, site as usize - 1);
+            if best.is_none_or(|b| key > b) {
+                best = Some(key);
+            }
+        }
+        best.map(|(_, s)| s)
+    }
+
+    fn value(&self, w: &Watch, v: f64) -> String {
+        match w.states.get(v as usize) {
+            Some(s) if w.kind == WatchKind::Mode => s.clone(),
+            _ if v == 0.0 => "0".to_string(),
+            _ if v == 1.0 => "1".to_string(),
+            _ => std::format!("{v}"),
+        }
+    }
+}
+
+/// A model whose steps record their events: a [`Model`] with the inner model's variables
+/// (without the whys) and the same values, bit for bit.
+#[derive(Debug, Clone)]
+pub struct Logged<M> {
+    model: M,
+    recorder: Recorder,
+    /// Index in the inner model of each visible variable.
+    visible: Vec<usize>,
+    events: Vec<Event>,
+}
+
+impl<M: Model> Logged<M> {
+    /// Wraps `model`, built for logging as `table` describes.
+    pub fn new(model: M, table: Table) -> Result<Logged<M>, MissingVar> {
+        let recorder = Recorder::new(table, &model)?;
+        let visible = (0..model.var_count())
+            .filter(|i| !recorder.whys.contains(i))
+            .collect();
+        Ok(Logged {
+            model,
+            recorder,
+            visible,
+            events: Vec::new(),
+        })
+    }
+
+    /// The events recorded since the last [`Logged::take_events`].
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// Takes the events recorded so far.
+    pub fn take_events(&mut self) -> Vec<Event> {
+        core::mem::take(&mut self.events)
+    }
+
+    /// The table (sites of the rules the events name).
+    pub fn table(&self) -> &Table {
+        self.recorder.table()
+    }
+
+    /// The wrapped model (with its whys).
+    pub fn inner(&self) -> &M {
+        &self.model
+    }
+}
+
+impl<M: Model> Model for Logged<M> {
+    fn step(&mut self, dt: f64) {
+        // The whys are states of the model: always settable.
+        let _ = self.recorder.start(&mut self.model);
+        self.model.step(dt);
+        let events = &mut self.events;
+        self.recorder.finish(&self.model, |e| events.push(e));
+    }
+
+    fn reset(&mut self) {
+        self.model.reset();
+        self.recorder.snapshot(&self.model);
+    }
+
+    fn time(&self) -> f64 {
+        self.model.time()
+    }
+
+    fn var_count(&self) -> usize {
+        self.visible.len()
+    }
+
+    fn var_info(&self, index: usize) -> Option<VarInfo<'_>> {
+        self.model.var_info(*self.visible.get(index)?)
+    }
+
+    fn get_at(&self, index: usize) -> Option<f64> {
+        self.model.get_at(*self.visible.get(index)?)
+    }
+
+    fn set_at(&mut self, index: usize, value: f64) -> Result<(), SetError<'static>> {
+        let inner = *(self.visible.get(index)).ok_or(SetError::Unknown(index.into()))?;
+        self.model.set_at(inner, value).map_err(|e| match e {
+            SetError::Unknown(_) => SetError::Unknown(index.into()),
+            e => e,
+        })
+    }
+}
