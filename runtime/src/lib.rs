@@ -34,6 +34,7 @@ extern crate std;
 pub mod clock;
 #[cfg(feature = "std")]
 pub mod drive;
+#[cfg(feature = "std")]
 pub mod events;
 pub mod math;
 pub mod model;
