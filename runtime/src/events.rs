@@ -24,6 +24,7 @@
 
 use crate::model::{Model, SetError, VarInfo};
 use std::string::{String, ToString};
+use std::vec;
 use std::vec::Vec;
 
 /// What a watched name is.
@@ -151,7 +152,9 @@ pub struct Recorder {
     table: Table,
     watches: Vec<Resolved>,
     whys: Vec<usize>,
-    /// Value before the step of every variable of the model.
+    /// The variables whose values before a step are compared (watched and read).
+    needed: Vec<usize>,
+    /// Value before the step of each variable (those of `needed`; 0 for the rest).
     before: Vec<f64>,
 }
 
@@ -183,11 +186,17 @@ impl Recorder {
             });
         }
         let whys = (table.whys.iter().map(|n| index(n))).collect::<Result<_, _>>()?;
+        let mut needed: Vec<usize> = (watches.iter())
+            .flat_map(|w| w.var.into_iter().chain(w.reads.iter().map(|r| r.0)))
+            .collect();
+        needed.sort_unstable();
+        needed.dedup();
         let mut r = Recorder {
             table,
             watches,
             whys,
-            before: Vec::new(),
+            needed,
+            before: vec![0.0; model.var_count()],
         };
         r.snapshot(model);
         Ok(r)
@@ -201,9 +210,9 @@ impl Recorder {
     /// Notes the values the next step starts from (after a reset or a change from
     /// outside; [`Recorder::start`] does it too).
     pub fn snapshot<M: Model + ?Sized>(&mut self, model: &M) {
-        self.before.clear();
-        self.before
-            .extend((0..model.var_count()).map(|i| model.get_at(i).unwrap_or(0.0)));
+        for &i in &self.needed {
+            self.before[i] = model.get_at(i).unwrap_or(0.0);
+        }
     }
 
     /// Before a step: notes the values and clears the whys.
