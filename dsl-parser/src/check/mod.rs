@@ -22,6 +22,7 @@ mod phase;
 mod rules;
 mod slips;
 mod subs;
+mod substeps;
 
 use declare::{Table, declare};
 pub use lower::collect_vars;

@@ -39,6 +39,7 @@ mod fired;
 mod initial;
 pub mod method;
 mod phase;
+mod substep;
 mod term;
 #[cfg(test)]
 mod tests;
@@ -46,6 +47,7 @@ mod vars;
 
 pub use method::expand as expand_methods;
 pub use phase::{PhaseLink, find as find_phase};
+pub use substep::SubstepLink;
 pub use term::{Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term};
 pub use vars::{Access, Entry, Item, variables};
 
@@ -83,6 +85,8 @@ pub struct Model {
     pub phases: Vec<PhaseLink>,
     /// The modes, in declaration order.
     pub modes: Vec<ModeSlot>,
+    /// The sub-steps, if the model declares them (see [`SubstepLink`]).
+    pub substeps: Option<SubstepLink>,
 }
 
 /// A mode as reset and step see it: to `initial` in a reset (after the states' initial
@@ -414,6 +418,7 @@ pub fn model(program: &Program, id: ModelId, reads: Reads) -> Result<Model, Lowe
             })
         })
         .collect::<Result<_, LowerError>>()?;
+    let substeps = substep::link(&mut lw, id, m)?;
     let live = fired::Fired::new(&m.body, m.fired);
     let flags = flag_uses(&live, &m.body, m.fired);
     let mut rules = Rules {
@@ -457,6 +462,7 @@ pub fn model(program: &Program, id: ModelId, reads: Reads) -> Result<Model, Lowe
         modes,
         initial,
         initial_flags,
+        substeps,
     })
 }
 
