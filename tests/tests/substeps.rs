@@ -126,3 +126,46 @@ fn a_count_over_its_limit_stops_both_back_ends_with_the_same_message() {
         assert_eq!(message, Some(expected));
     }
 }
+
+/// A ball on a stiff floor, its step divided in ten always (`divided`) or never.
+fn ball(divided: bool) -> sit_interp::Instance {
+    let substeps = if divided { "substeps 10 limit 10;" } else { "" };
+    let text = format!(
+        "model Ball {{
+    param k = 1e6, g = 9.81;
+    output real h = 1, v, bounces;
+    event impact = h < 0;
+    {substeps}
+    v = integral(-g - k * h) when h < 0;
+    v = integral(-g) otherwise;
+    h = integral(v);
+    bounces = bounces + 1 when impact;
+}}
+"
+    );
+    let dir = std::env::temp_dir().join(format!("sit-substeps-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("ball_{divided}.sit"));
+    std::fs::write(&path, text).unwrap();
+    sit_interp::Instance::from_file(&path, Some("Ball")).expect("the ball checks")
+}
+
+#[test]
+fn a_step_divided_in_n_is_n_steps_of_dt_over_n() {
+    // Every value but the clock is that of ten steps of dt/10, bit for bit; the clock
+    // reads k·dt exactly at the end of each step.
+    let (mut divided, mut fine) = (ball(true), ball(false));
+    let names = ["h", "v", "bounces", "impact"];
+    for k in 1..=2000 {
+        divided.step(1e-3);
+        for _ in 0..10 {
+            fine.step(1e-4);
+        }
+        for n in names {
+            let (a, b) = (get(&divided, n), get(&fine, n));
+            assert_eq!(a.to_bits(), b.to_bits(), "`{n}` after step {k}: {a} vs {b}");
+        }
+        assert_eq!(divided.time(), k as f64 / 1000.0);
+    }
+    assert!(get(&divided, "bounces") >= 2.0);
+}
