@@ -589,9 +589,10 @@ mod tests {
                     terms(std::slice::from_ref(&p.until), &mut seen);
                 }
                 if let Some(s) = &m.substeps {
-                    let nested = program.models.iter().any(|p| {
-                        p.subs.iter().any(|x| x.model == id && x.phase.is_none())
-                    });
+                    let nested = program
+                        .models
+                        .iter()
+                        .any(|p| p.subs.iter().any(|x| x.model == id && x.phase.is_none()));
                     seen.insert(format!("substeps nested={nested}"));
                     terms(&[s.when.clone(), s.count.clone()], &mut seen);
                 }
@@ -614,7 +615,10 @@ mod tests {
         }
         want.push("otherwise \"expr\" guarded=false".into());
         want.extend(["phase of 1 bindings".into(), "phase of 2 bindings".into()]);
-        want.extend(["substeps nested=false".into(), "substeps nested=true".into()]);
+        want.extend([
+            "substeps nested=false".into(),
+            "substeps nested=true".into(),
+        ]);
         for w in ["set flag", "switch", "reset", "run", "if", "set mode"] {
             want.push(format!("{w} guarded=true"));
         }
