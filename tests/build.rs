@@ -48,6 +48,11 @@ fn main() {
     let phase = random_dir.join("random_phase_limit.sit");
     write_if_changed(&phase, PHASE_LIMIT);
     files.push(phase);
+    // Sub-steps in a root, a submodel and a phase, under rk4, with counts a param can
+    // make non-finite or too large (`tests/substeps.rs`).
+    let substeps = random_dir.join("random_substeps.sit");
+    write_if_changed(&substeps, SUBSTEPS);
+    files.push(substeps);
     let mut registry = String::from(
         "/// A constructor of a compiled model.\n\
          pub type Constructor = fn() -> Box<dyn ::sit_runtime::Model>;\n\
@@ -191,6 +196,45 @@ model PhaseLimit {
     event go = time >= 0.5;
     when go => run(count);
     took = count.time;
+}
+";
+
+/// Models that divide their steps (`tests/substeps.rs`, and the bit-identity tests).
+const SUBSTEPS: &str = "\
+/// Decays towards its drive, in four sub-steps while far above it.
+model Decay {
+    input real drive;
+    output real y = 1, steps, t_last, dt_last;
+    output flag low;
+    event crossed = y < 0.5;
+    substeps 4 when y > drive + 0.5 limit 4;
+    y = integral(drive - 3 * y);
+    steps = steps + 1;
+    t_last = time;
+    dt_last = dt;
+    when crossed => low;
+}
+/// An oscillator under rk4, sub-stepped while it moves fast.
+model Substeps {
+    param n = 3;
+    output real x = 1, v, steps, seen, t_in, h, w, runs, took;
+    method rk4;
+    event up = x > 0.9;
+    pred moving = abs(v) > 0.5;
+    substeps n * abs(v) when moving limit 50;
+    sub decay: Decay(drive = x);
+    phase settle: Decay(drive = 0) step 0.05 limit 1000 until settle.y < 0.2;
+    v = integral(-4 * x);
+    x = integral(v);
+    steps = steps + 1;
+    seen = 1 when up;
+    seen = 0 otherwise;
+    t_in = time;
+    h = dt;
+    when up => run(settle);
+    runs = runs + 1 when up;
+    w = settle.y + decay.y;
+    took = settle.time;
 }
 ";
 

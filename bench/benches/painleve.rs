@@ -1,7 +1,8 @@
-//! The Painlevé rod's three bounces (1.3 s) two ways, in the interpreter: each impact
+//! The Painlevé rod's three bounces (1.3 s) three ways, in the interpreter: each impact
 //! an instantaneous phase solved in fast time (`rod.sit`, flight step 1e-3, fast step
-//! 1e-4), against the compliant plane at μ = 1e8 with the small step everywhere
-//! (`rod_compliant.sit`, step 2.5e-6: about 100 steps per 0.25 ms contact).
+//! 1e-4), and the compliant plane at μ = 1e8 (`rod_compliant.sit`, steps of 2.5e-6 s in
+//! contact: about 100 per 0.25 ms contact) with the small step everywhere, or with a
+//! host step of 1e-4 s divided into 40 sub-steps only near and in contact.
 //! Run: `cargo bench -p sit-bench --bench painleve` (see `docs/performance.md`).
 
 use divan::Bencher;
@@ -43,8 +44,22 @@ fn impacts_as_phases(b: Bencher) {
     bounces(b, load("rod.sit", "Rod", &[]), 1e-3, "bounces");
 }
 
+/// The compliant rod at μ = 1e8 with sub-steps of S*/√μ/100 = 2.5e-6 s in contact (a
+/// step of at most that length is not divided).
+fn compliant() -> sit_interp::Instance {
+    load(
+        "rod_compliant.sit",
+        "RodCompliant",
+        &[("mu", 1e8), ("per_contact", 100.0)],
+    )
+}
+
 #[divan::bench(sample_count = 3)]
 fn compliant_small_step_everywhere(b: Bencher) {
-    let m = load("rod_compliant.sit", "RodCompliant", &[("mu", 1e8)]);
-    bounces(b, m, 2.5e-6, "contacts");
+    bounces(b, compliant(), 2.5e-6, "contacts");
+}
+
+#[divan::bench(sample_count = 10)]
+fn compliant_substeps_in_contact(b: Bencher) {
+    bounces(b, compliant(), 1e-4, "contacts");
 }

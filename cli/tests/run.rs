@@ -496,3 +496,59 @@ fn a_phase_that_does_not_end_in_a_sweep_is_an_error_of_the_model() {
     assert_eq!(out.status.code(), Some(1), "a fault of the model: exit 1");
     assert_eq!(String::from_utf8(out.stderr).unwrap(), PHASE_OVERRUN);
 }
+
+/// A decay divided into `n` sub-steps from t = 0.5 on, with a limit of 10 (`COUNT` is
+/// replaced by the test).
+const SUBSTEP_LIMIT: &str = "model Divided {
+    param n = COUNT;
+    output real x = 1;
+    substeps n when time >= 0.5 limit 10;
+    x = integral(-x);
+}
+";
+
+#[test]
+fn a_sub_step_count_out_of_bounds_is_an_error_of_the_model_not_a_crash() {
+    for (count, shown) in [("1e6", "1000000"), ("0 / 0", "NaN")] {
+        let (_dir, path) = file("divided.sit", &SUBSTEP_LIMIT.replace("COUNT", count));
+        let out = sitc()
+            .args([
+                "run",
+                path.to_str().unwrap(),
+                "--dt",
+                "0.25",
+                "--t-end",
+                "1",
+            ])
+            .output()
+            .expect("sitc runs");
+        assert_eq!(out.status.code(), Some(1), "a fault of the model: exit 1");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(
+            stderr,
+            format!(
+                "error: the sub-step count of `Divided` is {shown} at t = 0.5, not a number \
+                 from 1 to its limit of 10\n"
+            )
+        );
+        // The rows before the fault are written (t = 0, 0.25, 0.5).
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(stdout.lines().count(), 4, "{stdout}");
+    }
+}
+
+#[test]
+fn a_sub_step_count_out_of_bounds_in_a_sweep_is_an_error_of_the_model() {
+    let (_dir, path) = file("divided.sit", &SUBSTEP_LIMIT.replace("COUNT", "4"));
+    let out = sitc()
+        .args(["sweep", path.to_str().unwrap(), "--param", "n=4,40"])
+        .args(["--dt", "0.25", "--t-end", "1"])
+        .output()
+        .expect("sitc runs");
+    assert_eq!(out.status.code(), Some(1), "a fault of the model: exit 1");
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: the sub-step count of `Divided` is 40 at t = 0.5, not a number from 1 to its \
+         limit of 10\n"
+    );
+}

@@ -180,6 +180,19 @@ pub(crate) fn batch_items(
         masks: 0,
     };
     let step = steps.step_lane();
+    // A model that divides its step: `step_lane` is the wrapper, per lane.
+    let (step, step_once) = match &lowered.substeps {
+        None => (step, TokenStream::new()),
+        Some(link) => (
+            crate::substep::step(plan, id, &steps.g, link, true),
+            quote! {
+                #[inline(always)]
+                fn step_lane_once(&mut self, i: usize, dt: f64) {
+                    #step
+                }
+            },
+        ),
+    };
 
     let mut allows = allowance();
     let snake = fields
@@ -284,6 +297,8 @@ pub(crate) fn batch_items(
             fn step_lane(&mut self, i: usize, dt: f64) {
                 #step
             }
+
+            #step_once
 
             fn reset_lane(&mut self, i: usize) {
                 let mut m = self.load(i);

@@ -145,7 +145,26 @@ pub(crate) fn model_items(
     let reset_body = bodies.reset_body();
     let (new_tokens, step_tokens, reset_tokens) =
         (new_body.tokens, step_body.tokens, reset_body.tokens);
-    let step_parts = step_body.methods;
+    let mut step_parts = step_body.methods;
+    // A model that divides its step: `step` is the wrapper, the step a private method.
+    let step_tokens = match &lowered.substeps {
+        None => step_tokens,
+        Some(link) => {
+            let g = ExprGen {
+                plan,
+                model: id,
+                recv: quote!(self),
+                storage: Storage::Fields,
+            };
+            let once = ident(&names.step_once);
+            step_parts.extend(quote! {
+                fn #once(&mut self, dt: f64) {
+                    #step_tokens
+                }
+            });
+            crate::substep::step(plan, id, &g, link, false)
+        }
+    };
     let g = ExprGen {
         plan,
         model: id,

@@ -42,6 +42,7 @@ mod names;
 mod phase;
 mod plan;
 mod provenance;
+mod substep;
 mod table;
 
 pub use build::{Builder, compile_to_out_dir, sit_files, write_if_changed};

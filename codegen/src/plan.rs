@@ -53,6 +53,9 @@ pub(crate) struct ModelNames {
     /// The private methods holding the pieces of a long rule list (see
     /// [`step_pieces`]); empty when `step` holds the rules itself.
     pub step_parts: Vec<String>,
+    /// The private method of one whole step when the model divides its step
+    /// (`substeps`): `step` calls it once or once per sub-step.
+    pub step_once: String,
     /// Per mode: its public field.
     pub modes: Vec<String>,
     /// Per mode: the private field of its state at the start of the step.
@@ -182,6 +185,7 @@ fn model_names_of(m: &sit_parser::ir::Model, ty: String) -> ModelNames {
     let time = fields.internal("time");
     let dt = fields.internal("dt");
     let clock = fields.internal("clock");
+    let step_once = methods.internal("step_once");
     let pieces = step_pieces(m.body.len()).len();
     let step_parts = if pieces > 1 {
         (0..pieces)
@@ -205,6 +209,7 @@ fn model_names_of(m: &sit_parser::ir::Model, ty: String) -> ModelNames {
         clock,
         uses_dt: model_exprs(m).iter().any(|e| reads_dt(e)),
         step_parts,
+        step_once,
         modes,
         mode_starts,
         mode_types: Vec::new(),
@@ -241,6 +246,7 @@ pub(crate) fn model_exprs(m: &sit_parser::ir::Model) -> Vec<&Expr> {
         out.extend(s.input_bindings.iter().map(|b| &b.value));
         out.extend(s.phase.as_ref().map(|p| &p.until));
     }
+    out.extend(m.substeps.iter().flat_map(|s| [&s.when, &s.count]));
     fn stmts<'e>(body: &'e [Stmt], out: &mut Vec<&'e Expr>) {
         for s in body {
             match s {

@@ -57,6 +57,22 @@ pub struct Model {
     pub rules: Vec<Rule>,
     /// The names of `method NAME;` declarations, in order (at most one is valid).
     pub methods: Vec<Name>,
+    /// `substeps N when C limit L;` declarations, in order (at most one is valid).
+    pub substeps: Vec<SubstepSpec>,
+}
+
+/// `substeps count (when cond)? limit n;`: the model divides its step into `count`
+/// sub-steps while `cond` holds (see [`crate::ir::Substeps`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubstepSpec {
+    /// The number of sub-steps, evaluated at the start of each step.
+    pub count: Expr,
+    /// The condition under which the step is divided (always, if absent).
+    pub when: Option<Expr>,
+    /// The most sub-steps, a whole number literal.
+    pub limit: Expr,
+    /// The whole declaration.
+    pub span: Span,
 }
 
 /// The kinds of variable declarations.

@@ -133,6 +133,37 @@
 //! each run (the reset). A phase's model may hold phases of its own, run by
 //! its rules within each of its steps.
 //!
+//! # Sub-steps
+//!
+//! A model declared with `substeps N when C limit L;` ([`Model::substeps`]; `when C`
+//! may be left out, meaning always) divides its step while `C` holds. `step(dt)` on
+//! it is:
+//!
+//! 1. `dt` is stored (it reads the whole step here); `C` is evaluated with the
+//!    model's values at the start of the step (before its submodels step); if it is
+//!    false, the step is the step above, once, with `dt`;
+//! 2. otherwise `N` is evaluated (same values) and `n = ceil(N)`; unless `1 ≤ n ≤ L`
+//!    (a NaN or infinite `N` fails too) the program stops with
+//!    `sit_runtime::substep_count_error(model, time, N, L)`, a panic naming the model,
+//!    its time at the start of the step and `N`;
+//! 3. the model's clock is noted, then the step above (steps 1 to 4: its submodels,
+//!    phases, events, rules and clock) is run `n` times with `h = dt / n`: each
+//!    sub-step is a whole step of length `h`, so events are evaluated, modes take a
+//!    transition and `otherwise` flags are cleared once per sub-step, submodels step
+//!    `n` times with `h` (their clocks counting those steps), `dt` reads `h`, and
+//!    `time` reads the model's clock within a run of equal steps of `h` starting at the
+//!    start of the step (exact as in step 4: `t₀ + k·h`);
+//! 4. the clock is put back as noted and advanced once by `dt`: the host sees the
+//!    same times as without sub-steps (the run of equal steps of `dt` is not broken).
+//!
+//! After the step `dt` reads `h` (the last sub-step's length). Under `rk4` each
+//! sub-step is a whole step of the method (four stages and the discrete pass). Reset
+//! and the initial pass do not sub-step (nothing is remembered between steps: `C` and
+//! `N` are evaluated afresh each step); the initial pass treats the values `C` and `N`
+//! read as read before every rule. A switched-off submodel does not step at all; a
+//! submodel or a phase's model with sub-steps divides each of its own steps (of
+//! whatever `dt` its parent gives it) the same way.
+//!
 //! # Variables seen through `sit_runtime::Model`
 //!
 //! The list of a model's variables, in this order: its vars (declaration
@@ -248,6 +279,23 @@ pub struct Model {
     pub method: Method,
     /// Modes, in declaration order.
     pub modes: Vec<Mode>,
+    /// `substeps N when C limit L;`: the step divided into sub-steps while `C` holds
+    /// (see "Sub-steps" above).
+    pub substeps: Option<Substeps>,
+}
+
+/// How a model divides its step (see "Sub-steps" in the module documentation).
+#[derive(Debug, Clone)]
+pub struct Substeps {
+    /// The number of sub-steps `N` (real), evaluated at the start of each step in
+    /// which [`Substeps::when`] holds.
+    pub count: Expr,
+    /// The condition under which the step is divided (`true` when not written).
+    pub when: Expr,
+    /// The most sub-steps of one step (at least 1).
+    pub limit: u64,
+    /// The declaration.
+    pub span: Span,
 }
 
 /// A mode: an exclusive set of named states, of which exactly one holds; changed only

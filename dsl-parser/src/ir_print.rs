@@ -68,6 +68,10 @@ impl Printer<'_> {
             let states = md.states.join(", ");
             let _ = writeln!(self.out, "  {out}mode {} {{ {states} }}", md.name);
         }
+        if let Some(ss) = &m.substeps {
+            let (n, c) = (self.expr(&ss.count), self.expr(&ss.when));
+            let _ = writeln!(self.out, "  substeps {n} when {c} limit {}", ss.limit);
+        }
         for s in &m.subs {
             let model = &self.p.models[s.model];
             let mut binds = Vec::new();

@@ -339,6 +339,10 @@ impl Cx<'_> {
                 mark(&ph.until, None);
             }
         }
+        if let Some(ss) = &m.substeps {
+            mark(&ss.when, None);
+            mark(&ss.count, None);
+        }
         let mut todo: Vec<&Stmt> = m.body.iter().collect();
         while let Some(s) = todo.pop() {
             match s {

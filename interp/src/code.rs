@@ -279,6 +279,21 @@ pub(crate) struct Node {
     pub phases: Vec<PhaseCode>,
     /// Modes in declaration order.
     pub modes: Vec<ModeCode>,
+    /// How the node divides its step, if it does (`substeps`).
+    pub substeps: Option<SubstepCode>,
+}
+
+/// A node's sub-steps (see `sit_parser::lower::SubstepLink`).
+#[derive(Debug)]
+pub(crate) struct SubstepCode {
+    /// The condition, at the start of the step.
+    pub when: LogicFn,
+    /// The number of sub-steps, at the start of the step when `when` holds.
+    pub count: NumFn,
+    /// The most sub-steps of one step.
+    pub limit: u64,
+    /// The model's name (for the run-time error).
+    pub model: String,
 }
 
 /// A mode of a node: the index of its state in a real slot.

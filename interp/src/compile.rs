@@ -7,7 +7,7 @@
 
 use crate::code::{
     Code, EventCode, Init, Logic, ModeCode, Node, Num, PhaseCode, Read, Site, Stmt, SubNode,
-    Update, VarEntry,
+    SubstepCode, Update, VarEntry,
 };
 use crate::{InterpError, SiteKind};
 use sit_parser::Span;
@@ -305,7 +305,17 @@ impl Compiler<'_> {
                 name: p.name.clone(),
             });
         }
+        let substeps = match &m.substeps {
+            None => None,
+            Some(link) => Some(SubstepCode {
+                when: self.logic(n, &link.when)?.compile(),
+                count: self.num(n, &link.count)?.compile(),
+                limit: link.limit,
+                model: link.model.clone(),
+            }),
+        };
         Ok(Node {
+            substeps,
             phases,
             time: l.time,
             dt: l.dt,

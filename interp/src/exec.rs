@@ -30,6 +30,10 @@ impl Resets for Machine {
     fn phase(&self, id: usize) -> &crate::lower::PhaseProgram {
         &self.programs.phases[id]
     }
+
+    fn substeps(&self, id: usize) -> &crate::lower::SubstepProgram {
+        &self.programs.substeps[id]
+    }
 }
 
 impl Machine {
@@ -88,6 +92,9 @@ pub(crate) fn step<const CHECK: bool>(m: &Machine, s: &mut State, dt: f64) -> Re
     let root = &m.code.nodes[0];
     s.reals[root.dt] = dt;
     m.run(&m.programs.step[usize::from(CHECK)], s)?;
-    s.reals[root.time] = s.clocks[0].advance(dt);
+    // A root that divides its step advances its clock itself (`Op::Substeps`).
+    if root.substeps.is_none() {
+        s.reals[root.time] = s.clocks[0].advance(dt);
+    }
     Ok(())
 }

@@ -15,6 +15,9 @@ use crate::ops::{Op, Slot};
 use std::collections::HashMap;
 
 mod expr;
+mod substep;
+
+pub(crate) use substep::SubstepProgram;
 
 /// A program: its operations, the checked variant second.
 pub(crate) type Pair = [Box<[Op]>; 2];
@@ -39,6 +42,9 @@ pub(crate) struct Programs {
     pub flags: usize,
     /// The instantaneous phases of every node, in node order (see [`Op::Phase`]).
     pub phases: Vec<PhaseProgram>,
+    /// The sub-steps of every node that divides its step, in node order (see
+    /// [`Op::Substeps`]).
+    pub substeps: Vec<SubstepProgram>,
 }
 
 /// The programs of one instantaneous phase, run by [`Op::Phase`]: `enter` once (the
@@ -87,7 +93,8 @@ pub(crate) fn lower(code: &Code) -> Option<Programs> {
         }
     }
     let temp_base = code.reals.checked_add(consts.values.len())?;
-    let (step, fired, resets, construct, temps, phases) = lower_all(code, &mut consts, temp_base)?;
+    let (step, fired, resets, construct, temps, phases, substeps) =
+        lower_all(code, &mut consts, temp_base)?;
     let reals = temp_base.checked_add(temps.0 + 1)?;
     let flags = code.flags.checked_add(temps.1)?;
     Slot::try_from(reals.max(flags)).ok()?;
@@ -100,6 +107,7 @@ pub(crate) fn lower(code: &Code) -> Option<Programs> {
         reals,
         flags,
         phases,
+        substeps,
     })
 }
 
@@ -112,6 +120,7 @@ type Lowered = (
     Box<[Op]>,
     (usize, usize),
     Vec<PhaseProgram>,
+    Vec<SubstepProgram>,
 );
 
 fn lower_all(code: &Code, consts: &mut Consts, temp_base: usize) -> Option<Lowered> {
@@ -185,7 +194,8 @@ fn lower_all(code: &Code, consts: &mut Consts, temp_base: usize) -> Option<Lower
             });
         }
     }
-    Some((step, fired, resets, construct, max, phases))
+    let substeps = substep::programs(code, consts, temp_base, &mut max)?;
+    Some((step, fired, resets, construct, max, phases, substeps))
 }
 
 /// What the passes share: the literals met so far (by bit pattern, with their slot),
@@ -227,8 +237,12 @@ struct Lowerer<'c> {
     fired: Vec<usize>,
     /// The node whose body is being lowered.
     node: usize,
-    /// The slot of `dt` when it is not the root's: a phase's own step.
+    /// The slot of `dt` when it is not the root's: a phase's own step, or the `dt` of a
+    /// node that divides its step.
     dt_override: Option<Slot>,
+    /// The node whose sub-step program is being lowered: its `step` is inlined once,
+    /// not run through [`Op::Substeps`].
+    substep_self: Option<usize>,
 }
 
 /// A jump target, before it is placed.
@@ -254,6 +268,7 @@ impl<'c> Lowerer<'c> {
             fired: Vec::new(),
             node: 0,
             dt_override: None,
+            substep_self: None,
         }
     }
 
@@ -341,6 +356,9 @@ impl<'c> Lowerer<'c> {
 
     /// The step of node `n` and, inlined, of its switched-on submodels.
     fn step(&mut self, n: usize) {
+        if self.substeps_of(n) {
+            return;
+        }
         let node = &self.code.nodes[n];
         // A submodel's `dt` and time are stored only if an expression reads them (the
         // root's are stored by `exec::step`).
@@ -385,8 +403,12 @@ impl<'c> Lowerer<'c> {
         self.node = n;
         self.stmts(&node.body);
         // The root's time is advanced by `exec::step`, after the program. A node with
-        // phases keeps its time for their run-time error.
-        if n != 0 && (self.is_read(node.time) || !node.phases.is_empty()) {
+        // phases keeps its time for their run-time error. A node that divides its step
+        // ticks its clock in each sub-step, the root's included (`Op::Substeps` puts it
+        // back and advances it by the whole step).
+        if node.substeps.is_some()
+            || (n != 0 && (self.is_read(node.time) || !node.phases.is_empty()))
+        {
             let d = self.slot(node.time);
             let (clock, dt) = (self.slot(n), self.dt());
             self.emit(Op::Tick { d, clock, dt });
@@ -434,7 +456,7 @@ impl<'c> Lowerer<'c> {
             let a = self.constant(md.initial);
             self.put(Op::Copy { d, a }, d);
         }
-        if n == 0 || self.is_read(node.time) {
+        if n == 0 || self.is_read(node.time) || node.substeps.is_some() {
             let clock = self.slot(n);
             self.emit(Op::ResetClock { clock });
         }

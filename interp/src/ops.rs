@@ -123,6 +123,9 @@ pub(crate) enum Op {
     Reset { node: Slot, check: bool },
     /// Runs instantaneous phase `id` to its end (its checked programs if `check`).
     Phase { id: Slot, check: bool },
+    /// Steps the node of sub-step program `id` by `r[dt]`, divided as its condition
+    /// and count say (its checked programs if `check`).
+    Substeps { id: Slot, dt: Slot, check: bool },
     /// Jumps to `t`.
     Jump { t: Slot },
     /// Jumps to `t` if `f[a]`.
@@ -300,6 +303,37 @@ pub(crate) trait Resets {
 
     /// The programs of phase `id`.
     fn phase(&self, id: usize) -> &crate::lower::PhaseProgram;
+
+    /// The sub-step programs `id`.
+    fn substeps(&self, id: usize) -> &crate::lower::SubstepProgram;
+}
+
+/// One step of `dt` of the node of `p`, divided as the contract says
+/// (`sit_parser::lower::SubstepLink`).
+fn substeps(
+    p: &crate::lower::SubstepProgram,
+    dt: f64,
+    check: bool,
+    s: &mut Regs<'_>,
+    resets: &impl Resets,
+) -> Result<(), Fault> {
+    let c = usize::from(check);
+    s.r[p.dt as usize] = dt;
+    run(&p.enter[c], s, resets)?;
+    if !s.f[p.go[c] as usize] {
+        return run(&p.step[c], s, resets);
+    }
+    let count = s.r[p.count[c] as usize];
+    let n = sit_runtime::substep_count(count, p.limit, &p.model, s.r[p.time as usize]);
+    let h = dt / n as f64;
+    let clock = s.c[p.node];
+    for _ in 0..n {
+        s.r[p.dt as usize] = h;
+        run(&p.step[c], s, resets)?;
+    }
+    s.c[p.node] = clock;
+    s.r[p.time as usize] = s.c[p.node].advance(dt);
+    Ok(())
 }
 
 /// The number of slots of a small bank: a program whose real and flag slots all fit runs
@@ -434,6 +468,16 @@ fn run_in<R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
                         );
                     }
                 }
+            }
+            Op::Substeps { id, dt, check } => {
+                let p = resets.substeps(id as usize);
+                let mut inner = Regs {
+                    r: &mut *s.r,
+                    f: &mut *s.f,
+                    m: &mut *s.m,
+                    c: &mut *s.c,
+                };
+                substeps(p, inner.r[dt as usize], check, &mut inner, resets)?;
             }
             // `fast` runs every other operation.
             _ => {}
@@ -599,7 +643,8 @@ fn fast<'o, R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
             | Op::ResetClock { .. }
             | Op::Timer { .. }
             | Op::Reset { .. }
-            | Op::Phase { .. } => {
+            | Op::Phase { .. }
+            | Op::Substeps { .. } => {
                 break Ok(Some(op));
             }
             Op::Jump { t } => pc = t as usize,

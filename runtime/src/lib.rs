@@ -41,6 +41,7 @@ pub mod model;
 mod phase;
 pub mod procedures;
 pub mod signal;
+mod substep;
 #[cfg(feature = "parallel")]
 pub mod sweep;
 pub mod table;
@@ -58,3 +59,4 @@ pub use procedures::{
 #[cfg(feature = "std")]
 pub use signal::OwnedSignal;
 pub use signal::{Signal, SignalError};
+pub use substep::{is_model_fault, is_substep_error, substep_count, substep_count_error};

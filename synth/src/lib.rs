@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 mod phase;
 mod table;
+mod substep;
 
 /// How large a random model is.
 #[derive(Debug, Clone, Copy)]
@@ -56,7 +57,7 @@ struct Decls {
 /// holds instances of earlier ones, exercising params (free and derived),
 /// inputs, states, flags, preds, situations, events (and the logical outputs of
 /// submodels: flags, events, conditions), δ rules with every procedure,
-/// `otherwise`, blocks, σ rules, switching, reset and instantaneous phases,
+/// `otherwise`, blocks, σ rules, switching, reset, instantaneous phases and sub-steps,
 /// integrated by `euler` or (where the rules split for it) `rk4`. The same seed always
 /// gives the same text.
 pub fn random_file(seed: u64, size: Size) -> String {
@@ -211,6 +212,7 @@ impl Gen {
         let _ = writeln!(body, "    output event {ev} = {e};");
         d.events.push(ev);
         self.phase(&d, earlier, seed.wrapping_add(index as u64), &mut body);
+        self.substeps(&d, earlier, seed.wrapping_add(index as u64), &mut body);
         // Rules.
         let mut otherwise_done: Vec<String> = Vec::new();
         let mut mem_used = false;
@@ -591,6 +593,14 @@ mod tests {
                     seen.insert(format!("phase of {} bindings", p.binds.len().min(2)));
                     terms(std::slice::from_ref(&p.until), &mut seen);
                 }
+                if let Some(s) = &m.substeps {
+                    let nested = program
+                        .models
+                        .iter()
+                        .any(|p| p.subs.iter().any(|x| x.model == id && x.phase.is_none()));
+                    seen.insert(format!("substeps nested={nested}"));
+                    terms(&[s.when.clone(), s.count.clone()], &mut seen);
+                }
             }
         }
         let mut missing = Vec::new();
@@ -610,6 +620,10 @@ mod tests {
         }
         want.push("otherwise \"expr\" guarded=false".into());
         want.extend(["phase of 1 bindings".into(), "phase of 2 bindings".into()]);
+        want.extend([
+            "substeps nested=false".into(),
+            "substeps nested=true".into(),
+        ]);
         for w in ["set flag", "switch", "reset", "run", "if", "set mode"] {
             want.push(format!("{w} guarded=true"));
         }

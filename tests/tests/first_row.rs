@@ -32,7 +32,7 @@ fn moved_by_a_zero_step(m: &mut Instance) -> (Vec<String>, bool) {
 /// Library models whose first row keeps declared values that the first step computes,
 /// each for a reason the contract states (the initial pass runs only the rules of
 /// computed states, which excludes these).
-const KNOWN_EXCEPTIONS: [(&str, &str); 3] = [
+const KNOWN_EXCEPTIONS: [(&str, &str); 2] = [
     (
         "FastMotion",
         "its forces are computed inside `when contact { … }`, which holds at t = 0: \
@@ -41,11 +41,6 @@ const KNOWN_EXCEPTIONS: [(&str, &str); 3] = [
     (
         "FastMotionRelay",
         "as FastMotion: the forces are rules inside `when contact { … }`",
-    ),
-    (
-        "RodCompliant",
-        "`ve1` is read by the contact rules above its own rule, so it is not a computed \
-         state",
     ),
 ];
 

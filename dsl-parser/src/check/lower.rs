@@ -125,6 +125,7 @@ impl Lowerer<'_> {
         }
         let body = self.rules(&m.rules);
         let method = self.method(&m.methods);
+        let substeps = self.substeps(&m.substeps);
         let modes = self.t().modes.clone();
         Model {
             name: m.name.text.clone(),
@@ -139,6 +140,7 @@ impl Lowerer<'_> {
             fired: self.fired.len(),
             method,
             modes,
+            substeps,
         }
     }
 

@@ -23,6 +23,7 @@ mod rules;
 mod slips;
 mod subs;
 mod table;
+mod substeps;
 
 use declare::{Table, declare};
 pub use lower::collect_vars;

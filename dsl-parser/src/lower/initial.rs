@@ -6,7 +6,8 @@
 //! nothing in a step reads it before that rule: no earlier rule or guard, no event
 //! (events are evaluated before the rules), no input binding of its own submodels, and
 //! no input binding in a parent of a submodel declared before this instance (those are
-//! evaluated before this instance steps). A step therefore never sees, and always
+//! evaluated before this instance steps), no condition or count of sub-steps (read at
+//! the start of the step). A step therefore never sees, and always
 //! overwrites, the value a computed state had before it: running its rules once more at
 //! reset changes nothing a step computes, only the values at t = 0 (`total = a + b`
 //! shows `a + b`, not its declared initial value), as the host sees them.
@@ -32,6 +33,8 @@ pub(crate) fn computed(program: &Program, id: ModelId) -> Vec<bool> {
     // Read before the rules: by the events, by the input bindings of the submodels, and
     // by a parent's bindings evaluated before this instance steps.
     let mut before: Vec<&Expr> = m.events.iter().map(|e| &e.cond).collect();
+    // The sub-steps' condition and count are read at the very start of the step.
+    before.extend(m.substeps.iter().flat_map(|s| [&s.when, &s.count]));
     // (A phase's bindings are read where its `run` stands: see `early_reads`.)
     before.extend(
         m.subs

@@ -39,6 +39,7 @@ mod fired;
 mod initial;
 pub mod method;
 mod phase;
+mod substep;
 mod term;
 #[cfg(test)]
 mod tests;
@@ -47,6 +48,7 @@ mod why;
 
 pub use method::expand as expand_methods;
 pub use phase::{PhaseLink, find as find_phase};
+pub use substep::SubstepLink;
 pub use term::{Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term};
 pub use vars::{Access, Entry, Item, variables};
 pub use why::instrument_events;
@@ -85,6 +87,8 @@ pub struct Model {
     pub phases: Vec<PhaseLink>,
     /// The modes, in declaration order.
     pub modes: Vec<ModeSlot>,
+    /// The sub-steps, if the model declares them (see [`SubstepLink`]).
+    pub substeps: Option<SubstepLink>,
 }
 
 /// A mode as reset and step see it: to `initial` in a reset (after the states' initial
@@ -416,6 +420,7 @@ pub fn model(program: &Program, id: ModelId, reads: Reads) -> Result<Model, Lowe
             })
         })
         .collect::<Result<_, LowerError>>()?;
+    let substeps = substep::link(&mut lw, id, m)?;
     let live = fired::Fired::new(&m.body, m.fired);
     let flags = flag_uses(&live, &m.body, m.fired);
     let mut rules = Rules {
@@ -459,6 +464,7 @@ pub fn model(program: &Program, id: ModelId, reads: Reads) -> Result<Model, Lowe
         modes,
         initial,
         initial_flags,
+        substeps,
     })
 }
 

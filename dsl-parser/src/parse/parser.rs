@@ -328,6 +328,7 @@ impl<'a> Parser<'a> {
             decls: Vec::new(),
             rules: Vec::new(),
             methods: Vec::new(),
+            substeps: Vec::new(),
         };
         loop {
             let mut first = self.peek().start;
@@ -418,6 +419,10 @@ impl<'a> Parser<'a> {
             }
             "phase" if self.peek_at(1).tok == Tok::Ident => {
                 m.decls.push(self.phase_decl(doc)?);
+                Ok(())
+            }
+            "substeps" => {
+                m.substeps.push(self.substeps_decl(first)?);
                 Ok(())
             }
             "when" => {
@@ -526,6 +531,34 @@ impl<'a> Parser<'a> {
             output,
             name,
             value,
+        })
+    }
+
+    /// `substeps_decl = "substeps" expr ("when" expr)? "limit" expr ";"` (`substeps`
+    /// and `limit` are words only here).
+    fn substeps_decl(&mut self, first: usize) -> Parsed<SubstepSpec> {
+        self.bump();
+        let count = self.expr(&["`limit`", "`when`"])?;
+        let when = if self.eat_kw("when") {
+            Some(self.expr(&["`limit`"])?)
+        } else {
+            None
+        };
+        if !self.eat_kw("limit") {
+            let expected: &[&str] = if when.is_none() {
+                &["`limit`", "`when`"]
+            } else {
+                &["`limit`"]
+            };
+            return Err(self.error(expected));
+        }
+        let limit = self.expr(&["`;`"])?;
+        let end = self.expect_punct(";", &["`;`"])?;
+        Ok(SubstepSpec {
+            count,
+            when,
+            limit,
+            span: Span::new(self.file, first, end.end),
         })
     }
 
