@@ -57,6 +57,20 @@ pub struct Model {
     pub rules: Vec<Rule>,
     /// The names of `method NAME;` declarations, in order (at most one is valid).
     pub methods: Vec<Name>,
+    /// The options of each `method` declaration (`rtol 1e-8 atol 1e-10`), parallel to
+    /// `methods`.
+    pub method_options: Vec<Vec<MethodOption>>,
+}
+
+/// An option of a `method` declaration: a name and a number (`rtol 1e-8`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MethodOption {
+    /// The option's name.
+    pub name: Name,
+    /// Its value.
+    pub value: f64,
+    /// The number's source.
+    pub span: Span,
 }
 
 /// The kinds of variable declarations.

@@ -33,6 +33,7 @@ extern crate std;
 
 pub mod clock;
 pub mod math;
+mod method;
 pub mod model;
 mod phase;
 pub mod procedures;
@@ -43,6 +44,7 @@ pub mod sweep;
 pub mod trace;
 
 pub use clock::{Clock, timer};
+pub use method::{internal_steps_overrun, is_internal_steps_overrun};
 pub use model::{
     Model, SetError, ValueType, Var, VarInfo, VarKind, Variables, from_logical, logical,
 };
