@@ -32,14 +32,19 @@ pub fn exit(result: Result<(), Fail>) -> ExitCode {
     }
 }
 
-/// The failure of a run stopped by a panic: a phase that did not end within its limit
-/// (a fault of the model, exit 1, its message as an error); any other panic is a bug of
-/// Sit, raised again so that it is seen as one.
+/// The failure of a run stopped by a panic: a phase that did not end within its limit,
+/// or an adaptive method that did not finish a step within its bound of internal steps
+/// (faults of the model, exit 1, their message as an error); any other panic is a bug
+/// of Sit, raised again so that it is seen as one.
 pub fn model_fault(payload: Box<dyn std::any::Any + Send>) -> Fail {
     let message = (payload.downcast_ref::<String>().map(String::as_str))
         .or_else(|| payload.downcast_ref::<&str>().copied());
     match message {
-        Some(m) if sit_runtime::is_phase_overrun(m) => Fail::Model(format!("error: {m}\n")),
+        Some(m)
+            if sit_runtime::is_phase_overrun(m) || sit_runtime::is_internal_steps_overrun(m) =>
+        {
+            Fail::Model(format!("error: {m}\n"))
+        }
         _ => std::panic::resume_unwind(payload),
     }
 }
@@ -49,10 +54,9 @@ pub fn model_fault(payload: Box<dyn std::any::Any + Send>) -> Fail {
 pub fn quiet_model_faults() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        if !info
-            .payload_as_str()
-            .is_some_and(sit_runtime::is_phase_overrun)
-        {
+        if !info.payload_as_str().is_some_and(|m| {
+            sit_runtime::is_phase_overrun(m) || sit_runtime::is_internal_steps_overrun(m)
+        }) {
             default(info);
         }
     }));
