@@ -104,6 +104,22 @@
 //! `NAME_rk4_y0` and `NAME_rk4_k1` … `NAME_rk4_k4`. A submodel steps with its own
 //! method, before the parent's stages, so its outputs are frozen during them. The
 //! rewrite into plain rules is [`crate::lower::method`].
+//!
+//! Under `dopri5` ([`Method::Dopri5`], tolerances `rtol`, `atol`), the split is the
+//! same, and step 3 is: `t = 0`; `h = dt` if `h ≤ 0` (the hidden `h` is kept between
+//! steps, 0 after reset); `yc = y`; then *internal steps* until `t ≥ dt`, each: its
+//! length `hs = h`, or `dt − t` when `h ≥ dt − t`; seven stage passes (Dormand–Prince
+//! nodes `c` and coefficients `a`), before each `y = yc + hs·Σ_j a_sj·k_j` (left to
+//! right, zero coefficients left out), `time` reading `time + (t + c·hs)`; the error
+//! `err = sqrt(Σ_i q_i² / n)`, `q_i = hs·Σ_j e_j·k_j / (atol + rtol·max(|yc|, |y|))`
+//! summed in state order; accepted unless `err > 1`: `yc = y`, then with
+//! `fac = min(10, max(0.2, 0.9·err^(−0.2)))`, if `hs ≥ dt − t`: `h = max(h, hs·fac)`,
+//! `t = dt`; else `h = hs·fac`, `t = t + hs`; rejected: `h = hs·max(0.2,
+//! 0.9·err^(−0.2))`. The internal steps are counted in a hidden state; past 10 000
+//! in one host step the program stops with `sit_runtime::internal_steps_overrun`
+//! ([`Stmt::Repeat`]). Then the discrete pass as under `rk4`. Events and guards of
+//! the discrete part are seen at the host step's end under every method. The
+//! rewrite is `lower/dopri5.rs`.
 //! # Instantaneous phases
 //!
 //! A submodel declared `phase name: M(bindings) step h limit n until c;`
