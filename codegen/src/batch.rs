@@ -525,8 +525,8 @@ impl StepGen<'_, '_> {
                 let body = self.stmts(body, None);
                 let run = quote! {
                     loop {
-                        #(#clear = false;)*
                         #body
+                        #(#clear = false;)*
                         if #until {
                             break;
                         }

@@ -456,8 +456,8 @@ impl BodyGen<'_, '_> {
                 let body = self.stmts(body, None, ctx);
                 out.push(syn::parse_quote! {
                     loop {
-                        #(#clear = false;)*
                         #(#body)*
+                        #(#clear = false;)*
                         if #until {
                             break;
                         }

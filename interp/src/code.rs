@@ -193,7 +193,7 @@ pub(crate) enum Stmt {
     Repeat(Box<Repeat>),
 }
 
-/// A bounded loop: clear the flag slots `clear`, run `body`, evaluate `until`; stop
+/// A bounded loop: run `body`, clear the flag slots `clear`, evaluate `until`; stop
 /// when it holds; else stop the program if the real slot `count` is at least `limit`;
 /// else again.
 #[derive(Debug)]
@@ -206,7 +206,7 @@ pub(crate) struct Repeat {
     pub count: usize,
     /// The most runs.
     pub limit: u64,
-    /// The `otherwise` flag slots cleared before each run.
+    /// The `otherwise` flag slots cleared after each run.
     pub clear: Vec<usize>,
     /// The real slot of the model's time (for the run-time error).
     pub time: usize,

@@ -562,11 +562,11 @@ impl<'c> Lowerer<'c> {
                 let to = self.ops.len();
                 self.landing = Some(to);
                 self.held = None;
+                self.stmts(&r.body);
                 for &f in &r.clear {
                     let d = self.slot(f);
                     self.emit(Op::SetFlag { d, v: false });
                 }
-                self.stmts(&r.body);
                 let until = self.flag_value(&r.until.0);
                 self.temps.0 = 0;
                 self.flag_temps.0 = 0;

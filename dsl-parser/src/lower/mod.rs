@@ -226,9 +226,10 @@ pub enum Stmt {
         /// The action.
         span: Span,
     },
-    /// A bounded loop of an adaptive method (`ir::Stmt::Repeat`): clear the flags of
-    /// `clear`, run `body`, evaluate `until`; stop when it holds; else, if the real
-    /// state `count` is at least `limit`, stop the program with
+    /// A bounded loop of an adaptive method (`ir::Stmt::Repeat`): run `body`, clear the
+    /// flags of `clear` (false at the start of the step, so false before each run of
+    /// `body`), evaluate `until`; stop when it holds; else, if the real state `count`
+    /// is at least `limit`, stop the program with
     /// `sit_runtime::internal_steps_overrun(model, time, limit)`; else again.
     Repeat {
         /// The statements repeated.
@@ -239,7 +240,7 @@ pub enum Stmt {
         count: VarId,
         /// The most runs.
         limit: u64,
-        /// The `otherwise` flags that `body` sets, cleared before each run of it.
+        /// The `otherwise` flags that `body` sets, cleared after each run of it.
         clear: Vec<FiredId>,
         /// The model's span.
         span: Span,
