@@ -85,10 +85,18 @@ fn main() {
     }
     // Every file whose models split for `rk4`, compiled again with that method (stem
     // `rk4:STEM`; the bit-identity tests run the interpreter with the same override).
-    for file in &files {
+    // The same with `dopri5` (stem `dopri5:STEM`), at its default tolerances.
+    let methods = [
+        ("rk4", sit_parser::ir::Method::Rk4),
+        ("dopri5", sit_parser::ir::Method::Dopri5(Default::default())),
+    ];
+    for (file, (prefix, method)) in methods
+        .iter()
+        .flat_map(|m| files.iter().map(move |f| (f, m)))
+    {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         let opts = sit_codegen::Options {
-            method: Some(sit_parser::ir::Method::Rk4),
+            method: Some(*method),
             ..Default::default()
         };
         let generated = match sit_codegen::compile_file_with(file, &opts) {
@@ -99,7 +107,7 @@ fn main() {
                 std::process::exit(1)
             }
         };
-        let module = format!("rk4_{stem}");
+        let module = format!("{prefix}_{stem}");
         write_if_changed(&out.join(format!("{module}.rs")), &generated.code);
         let _ = writeln!(
             modules,
@@ -113,7 +121,7 @@ fn main() {
             let name = &program.models[id].name;
             let _ = writeln!(
                 registry,
-                "        (\"rk4:{stem}\", {name:?}, || Box::new({module}::{name}::new())),"
+                "        (\"{prefix}:{stem}\", {name:?}, || Box::new({module}::{name}::new())),"
             );
         }
     }

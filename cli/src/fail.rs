@@ -32,10 +32,10 @@ pub fn exit(result: Result<(), Fail>) -> ExitCode {
     }
 }
 
-/// The failure of a run stopped by a panic: a phase that did not end within its limit
-/// or a count of sub-steps out of its bounds (a fault of the model, exit 1, its
-/// message as an error); any other panic is a bug of
-/// Sit, raised again so that it is seen as one.
+/// The failure of a run stopped by a panic: a phase that did not end within its limit,
+/// a count of sub-steps out of its bounds, or an adaptive method that did not finish a
+/// step within its bound of internal steps (faults of the model, exit 1, their message
+/// as an error); any other panic is a bug of Sit, raised again so that it is seen as one.
 pub fn model_fault(payload: Box<dyn std::any::Any + Send>) -> Fail {
     let message = (payload.downcast_ref::<String>().map(String::as_str))
         .or_else(|| payload.downcast_ref::<&str>().copied());

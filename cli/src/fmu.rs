@@ -19,9 +19,15 @@ pub struct FmuArgs {
     #[arg(long, value_name = "DT", allow_negative_numbers = true)]
     pub dt: Option<f64>,
     /// The integration method of every model, overriding their `method` declarations:
-    /// `euler` or `rk4`.
-    #[arg(long, value_name = "METHOD", value_parser = ["euler", "rk4"])]
+    /// `euler`, `rk4` or `dopri5`.
+    #[arg(long, value_name = "METHOD", value_parser = ["euler", "rk4", "dopri5"])]
     pub method: Option<String>,
+    /// The relative tolerance of `--method dopri5` (default 1e-6).
+    #[arg(long, value_name = "RTOL", requires = "method", value_parser = crate::run::positive)]
+    pub rtol: Option<f64>,
+    /// The absolute tolerance of `--method dopri5` (default 1e-9).
+    #[arg(long, value_name = "ATOL", requires = "method", value_parser = crate::run::positive)]
+    pub atol: Option<f64>,
     /// The `.fmu` file to write.
     #[arg(short, long, value_name = "OUT.fmu")]
     pub out: PathBuf,
@@ -43,10 +49,13 @@ pub fn fmu(args: FmuArgs) -> ExitCode {
     let mut opts = sit_fmi::build::Options::new(args.file, args.out);
     opts.model = args.model;
     opts.dt = args.dt;
-    opts.method = args
-        .method
-        .as_deref()
-        .and_then(sit_parser::ir::Method::from_name);
+    opts.method = match crate::run::method_of(args.method.as_deref(), args.rtol, args.atol) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     if let Some(dir) = args.build_dir {
         opts.build_dir = dir;
     }

@@ -55,13 +55,19 @@ enum Command {
         #[arg(long)]
         batch: bool,
         /// Integrate every model with this method, overriding their `method`
-        /// declarations: `euler` or `rk4`.
-        #[arg(long, value_name = "METHOD", value_parser = ["euler", "rk4"])]
+        /// declarations: `euler`, `rk4` or `dopri5`.
+        #[arg(long, value_name = "METHOD", value_parser = ["euler", "rk4", "dopri5"])]
         method: Option<String>,
         /// Build every model for the event log: hidden whys and `event_table()` (see
         /// docs/events.md).
         #[arg(long)]
         events: bool,
+        /// The relative tolerance of `--method dopri5` (default 1e-6).
+        #[arg(long, value_name = "RTOL", requires = "method", value_parser = run::positive)]
+        rtol: Option<f64>,
+        /// The absolute tolerance of `--method dopri5` (default 1e-9).
+        #[arg(long, value_name = "ATOL", requires = "method", value_parser = run::positive)]
+        atol: Option<f64>,
         #[command(flatten)]
         warnings: quiet::Warnings,
     },
@@ -124,13 +130,16 @@ fn main() -> ExitCode {
             batch,
             method,
             events,
+            rtol,
+            atol,
             warnings,
-        } => {
-            let method = method
-                .as_deref()
-                .and_then(sit_parser::ir::Method::from_name);
-            emit::run(&file, out.as_ref(), model, batch, method, events, &warnings)
-        }
+        } => match run::method_of(method.as_deref(), rtol, atol) {
+            Ok(method) => emit::run(&file, out.as_ref(), model, batch, method, events, &warnings),
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         Command::Run(args) => run::run(args),
         Command::Plot(args) => plot::plot(args),
         Command::Sweep(args) => sweep::sweep(args),

@@ -33,18 +33,50 @@ pub struct Timing {
     )]
     pub t_end: f64,
     /// The integration method of every model, overriding their `method`
-    /// declarations: `euler` (first order, the formalism's own step) or `rk4`
-    /// (classical fourth order over each step).
-    #[arg(long, value_name = "METHOD", value_parser = ["euler", "rk4"])]
+    /// declarations: `euler` (first order, the formalism's own step), `rk4`
+    /// (classical fourth order over each step) or `dopri5` (adaptive internal steps
+    /// with error control within each step).
+    #[arg(long, value_name = "METHOD", value_parser = ["euler", "rk4", "dopri5"])]
     pub method: Option<String>,
+    /// The relative tolerance of `--method dopri5` (default 1e-6).
+    #[arg(long, value_name = "RTOL", requires = "method", value_parser = positive)]
+    pub rtol: Option<f64>,
+    /// The absolute tolerance of `--method dopri5` (default 1e-9).
+    #[arg(long, value_name = "ATOL", requires = "method", value_parser = positive)]
+    pub atol: Option<f64>,
+}
+
+/// A tolerance on the command line: a finite number > 0.
+pub fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("expected a finite number > 0, not `{s}`")),
+    }
+}
+
+/// The method named by `--method`, with the tolerances of `--rtol` and `--atol`, which
+/// only an adaptive method takes.
+pub fn method_of(
+    name: Option<&str>,
+    rtol: Option<f64>,
+    atol: Option<f64>,
+) -> Result<Option<sit_parser::ir::Method>, String> {
+    let Some(method) = name.and_then(sit_parser::ir::Method::from_name) else {
+        return Ok(None);
+    };
+    if method.tolerance().is_none() && (rtol.is_some() || atol.is_some()) {
+        return Err(format!(
+            "--rtol and --atol are tolerances of an adaptive method (`--method dopri5`), not of `{}`",
+            method.name()
+        ));
+    }
+    Ok(Some(method.with_tolerance(rtol, atol)))
 }
 
 impl Timing {
-    /// The integration method asked for with `--method`, if any.
-    pub fn method(&self) -> Option<sit_parser::ir::Method> {
-        self.method
-            .as_deref()
-            .and_then(sit_parser::ir::Method::from_name)
+    /// The integration method asked for with `--method`, if any, with its tolerances.
+    pub fn method(&self) -> Result<Option<sit_parser::ir::Method>, Fail> {
+        method_of(self.method.as_deref(), self.rtol, self.atol).map_err(Fail::Usage)
     }
 
     /// The number of steps: T / DT when that is a whole number (within 1e-9 of a step,
@@ -172,7 +204,7 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         let (name, value) = parse_set(arg)?;
         values.push((name, value, "--set".to_string()));
     }
-    let method = args.timing.method();
+    let method = args.timing.method()?;
     let (file, root) = (&args.file, args.model.as_deref());
     let loaded = if args.events.wanted() {
         sit_interp::load_file_logged(file, root, method).map(|(l, t)| (l, Some(t)))
@@ -453,6 +485,8 @@ mod tests {
             dt,
             t_end,
             method: None,
+            rtol: None,
+            atol: None,
         }
         .steps()
     }
@@ -482,6 +516,8 @@ mod tests {
                 dt,
                 t_end,
                 method: None,
+                rtol: None,
+                atol: None,
             }
             .warning()
         };

@@ -552,3 +552,65 @@ fn a_sub_step_count_out_of_bounds_in_a_sweep_is_an_error_of_the_model() {
          limit of 10\n"
     );
 }
+
+/// A continuous part that chatters once `x` reaches 0 (its rate jumps between ±1 at
+/// every stage): `dopri5` cannot meet its tolerance there.
+const CHATTER: &str = "model Chatter {
+    method dopri5;
+    output real x = 0.25;
+    x = integral(-sign(x));
+}
+";
+
+#[test]
+fn method_dopri5_from_the_command_line() {
+    let (_dir, path) = file("decay.sit", DECAY);
+    // x' = -0.5·x: within the tolerance of exp(-0.5·t) at every row, any host step.
+    for dt in ["0.5", "0.01"] {
+        let out = run(&path, &["--dt", dt, "--t-end", "2", "--method", "dopri5"]);
+        let out_tight = run(
+            &path,
+            &[
+                "--dt", dt, "--t-end", "2", "--method", "dopri5", "--rtol", "1e-12", "--atol",
+                "1e-14",
+            ],
+        );
+        for (text, bound) in [(out, 1e-5), (out_tight, 1e-11)] {
+            for row in text.lines().skip(1) {
+                let (t, x) = row.split_once(',').unwrap();
+                let (t, x): (f64, f64) = (t.parse().unwrap(), x.parse().unwrap());
+                assert!((x - (-0.5 * t).exp()).abs() < bound, "{row} at dt {dt}");
+            }
+        }
+    }
+    // Tolerances belong to dopri5 only (usage error, exit 2).
+    sitc()
+        .args([
+            "run",
+            path.to_str().unwrap(),
+            "--method",
+            "rk4",
+            "--rtol",
+            "1e-8",
+        ])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn dopri5_past_its_bound_of_internal_steps_is_an_error_of_the_model() {
+    // x reaches 0 at t = 0.25, in the step from t = 0.2.
+    let (_dir, path) = file("chatter.sit", CHATTER);
+    let out = sitc()
+        .args(["run", path.to_str().unwrap(), "--dt", "0.1", "--t-end", "1"])
+        .output()
+        .expect("sitc runs");
+    assert_eq!(out.status.code(), Some(1), "a fault of the model: exit 1");
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: `Chatter` did not finish its step at t = 0.2 within 10000 internal steps of its integration method\n"
+    );
+    // The rows before the fault are written (t = 0, 0.1, 0.2).
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 4, "{stdout}");
+}

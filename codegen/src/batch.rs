@@ -521,6 +521,44 @@ impl StepGen<'_, '_> {
                     },
                 }
             }
+            // The loop of an adaptive method, on this lane: its own number of runs.
+            Stmt::Repeat {
+                body,
+                until,
+                count,
+                limit,
+                clear,
+                ..
+            } => {
+                let clear = clear.iter().map(|&k| fired_ident(k));
+                let count = ident(&names.vars[*count]);
+                let time = ident(&names.time);
+                let until = self.g.expr(until);
+                let model_name = &self.g.plan.program.models[self.g.model].name;
+                let limit_f = proc_macro2::Literal::f64_unsuffixed(*limit as f64);
+                let limit = proc_macro2::Literal::u64_unsuffixed(*limit);
+                let body = self.stmts(body, None);
+                let run = quote! {
+                    loop {
+                        #body
+                        #(#clear = false;)*
+                        if #until {
+                            break;
+                        }
+                        if self.#count[i] >= #limit_f {
+                            ::sit_runtime::internal_steps_overrun(#model_name, self.#time[i], #limit);
+                        }
+                    }
+                };
+                match mask {
+                    None => run,
+                    Some(g) => quote! {
+                        if #g {
+                            #run
+                        }
+                    },
+                }
+            }
         }
     }
 

@@ -438,6 +438,35 @@ impl BodyGen<'_, '_> {
                 let value = crate::modes::variant(self.plan, self.model, *mode, *state);
                 out.push(syn::parse_quote!(self.#f = #value;));
             }
+            Stmt::Repeat {
+                body,
+                until,
+                count,
+                limit,
+                clear,
+                ..
+            } => {
+                let clear: Vec<syn::Expr> = clear.iter().map(|&k| ctx.flag(k)).collect();
+                let count = ident(&names.vars[*count]);
+                let time = ident(&names.time);
+                let until = self.exprs(quote!(self)).expr(until);
+                let model_name = &self.plan.program.models[self.model].name;
+                let limit_f = Literal::f64_unsuffixed(*limit as f64);
+                let limit = Literal::u64_unsuffixed(*limit);
+                let body = self.stmts(body, None, ctx);
+                out.push(syn::parse_quote! {
+                    loop {
+                        #(#body)*
+                        #(#clear = false;)*
+                        if #until {
+                            break;
+                        }
+                        if self.#count >= #limit_f {
+                            ::sit_runtime::internal_steps_overrun(#model_name, self.#time, #limit);
+                        }
+                    }
+                });
+            }
         }
     }
 
@@ -555,7 +584,7 @@ impl Flags<'_> {
 fn fired_target(body: &[Stmt], k: usize) -> Option<usize> {
     body.iter().find_map(|s| match s {
         Stmt::Otherwise { assign, fired } if *fired == k => Some(assign.target),
-        Stmt::If { then, .. } => fired_target(then, k),
+        Stmt::If { then, .. } | Stmt::Repeat { body: then, .. } => fired_target(then, k),
         _ => None,
     })
 }

@@ -251,7 +251,12 @@ pub(crate) fn model_exprs(m: &sit_parser::ir::Model) -> Vec<&Expr> {
         for s in body {
             match s {
                 Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => out.extend(a.rhs.operands()),
-                Stmt::If { cond, then, .. } => {
+                Stmt::If { cond, then, .. }
+                | Stmt::Repeat {
+                    until: cond,
+                    body: then,
+                    ..
+                } => {
                     out.push(cond);
                     stmts(then, out);
                 }

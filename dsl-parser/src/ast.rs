@@ -59,6 +59,9 @@ pub struct Model {
     pub methods: Vec<Name>,
     /// `substeps N when C limit L;` declarations, in order (at most one is valid).
     pub substeps: Vec<SubstepSpec>,
+    /// The options of each `method` declaration (`rtol 1e-8 atol 1e-10`), parallel to
+    /// `methods`.
+    pub method_options: Vec<Vec<MethodOption>>,
 }
 
 /// `substeps count (when cond)? limit n;`: the model divides its step into `count`
@@ -72,6 +75,17 @@ pub struct SubstepSpec {
     /// The most sub-steps, a whole number literal.
     pub limit: Expr,
     /// The whole declaration.
+    pub span: Span,
+}
+
+/// An option of a `method` declaration: a name and a number (`rtol 1e-8`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MethodOption {
+    /// The option's name.
+    pub name: Name,
+    /// Its value.
+    pub value: f64,
+    /// The number's source.
     pub span: Span,
 }
 

@@ -104,6 +104,22 @@
 //! `NAME_rk4_y0` and `NAME_rk4_k1` … `NAME_rk4_k4`. A submodel steps with its own
 //! method, before the parent's stages, so its outputs are frozen during them. The
 //! rewrite into plain rules is [`crate::lower::method`].
+//!
+//! Under `dopri5` ([`Method::Dopri5`], tolerances `rtol`, `atol`), the split is the
+//! same, and step 3 is: `t = 0`; `h = dt` if `h ≤ 0` (the hidden `h` is kept between
+//! steps, 0 after reset); `yc = y`; then *internal steps* until `t ≥ dt`, each: its
+//! length `hs = h`, or `dt − t` when `h ≥ dt − t`; seven stage passes (Dormand–Prince
+//! nodes `c` and coefficients `a`), before each `y = yc + hs·Σ_j a_sj·k_j` (left to
+//! right, zero coefficients left out), `time` reading `time + (t + c·hs)`; the error
+//! `err = sqrt(Σ_i q_i² / n)`, `q_i = hs·Σ_j e_j·k_j / (atol + rtol·max(|yc|, |y|))`
+//! summed in state order; accepted unless `err > 1`: `yc = y`, then with
+//! `fac = min(10, max(0.2, 0.9·err^(−0.2)))`, if `hs ≥ dt − t`: `h = max(h, hs·fac)`,
+//! `t = dt`; else `h = hs·fac`, `t = t + hs`; rejected: `h = hs·max(0.2,
+//! 0.9·err^(−0.2))`. The internal steps are counted in a hidden state; past 10 000
+//! in one host step the program stops with `sit_runtime::internal_steps_overrun`
+//! ([`Stmt::Repeat`]). Then the discrete pass as under `rk4`. Events and guards of
+//! the discrete part are seen at the host step's end under every method. The
+//! rewrite is `lower/dopri5.rs`.
 //! # Instantaneous phases
 //!
 //! A submodel declared `phase name: M(bindings) step h limit n until c;`
@@ -543,6 +559,25 @@ pub enum Stmt {
         /// Where the action is written.
         span: Span,
     },
+    /// A bounded loop, written only by the rewrite of an adaptive method
+    /// ([`crate::lower::method`]), never in source: `body` runs, then `until` is
+    /// evaluated; the loop ends when it holds; otherwise, if the real state `count`
+    /// (which `body` increments) is at least `limit`, the program stops with
+    /// `sit_runtime::internal_steps_overrun(model, time, limit)`; otherwise `body`
+    /// runs again. The `otherwise` flags that `body` sets are cleared before each run
+    /// of it (each run is a fresh evaluation).
+    Repeat {
+        /// The statements repeated.
+        body: Vec<Stmt>,
+        /// The end condition, evaluated after each run of `body`.
+        until: Expr,
+        /// The counter of runs (a hidden real state).
+        count: VarId,
+        /// The most runs.
+        limit: u64,
+        /// The model's span (for provenance).
+        span: Span,
+    },
 }
 
 /// A δ assignment `target = rhs`.
@@ -925,23 +960,93 @@ pub enum Method {
     /// The classical fourth-order Runge–Kutta method over the host's step, on the
     /// continuous part; the discrete rules once per step after it.
     Rk4,
+    /// Dormand–Prince 5(4): adaptive internal steps with error control within each
+    /// host step (see "Integration methods" above); the discrete rules once per step
+    /// after them.
+    Dopri5(Tolerance),
+}
+
+/// The error tolerances of an adaptive method: an internal step is accepted when the
+/// norm of its error estimate, each component scaled by `atol + rtol·max(|y₀|, |y₁|)`,
+/// is at most 1.
+#[derive(Debug, Clone, Copy)]
+pub struct Tolerance {
+    /// The relative tolerance.
+    pub rtol: f64,
+    /// The absolute tolerance.
+    pub atol: f64,
+}
+
+impl Tolerance {
+    /// The tolerances when none are given: `rtol 1e-6 atol 1e-9`.
+    pub const DEFAULT: Tolerance = Tolerance {
+        rtol: 1e-6,
+        atol: 1e-9,
+    };
+}
+
+impl Default for Tolerance {
+    fn default() -> Self {
+        Tolerance::DEFAULT
+    }
+}
+
+// Equal when bit for bit equal: a tolerance is a setting, compared as written.
+impl PartialEq for Tolerance {
+    fn eq(&self, other: &Self) -> bool {
+        self.rtol.to_bits() == other.rtol.to_bits() && self.atol.to_bits() == other.atol.to_bits()
+    }
+}
+
+impl Eq for Tolerance {}
+
+impl std::hash::Hash for Tolerance {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.rtol.to_bits().hash(state);
+        self.atol.to_bits().hash(state);
+    }
 }
 
 impl Method {
-    /// Every method, for listings and lookups.
-    pub const ALL: [Method; 2] = [Method::Euler, Method::Rk4];
+    /// Every method (`dopri5` with its default tolerances), for listings and lookups.
+    pub const ALL: [Method; 3] = [
+        Method::Euler,
+        Method::Rk4,
+        Method::Dopri5(Tolerance::DEFAULT),
+    ];
 
     /// The name in `.sit` source and on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Method::Euler => "euler",
             Method::Rk4 => "rk4",
+            Method::Dopri5(_) => "dopri5",
         }
     }
 
-    /// Look a method up by its name.
+    /// Look a method up by its name (an adaptive one with its default tolerances).
     pub fn from_name(name: &str) -> Option<Method> {
         Method::ALL.iter().copied().find(|m| m.name() == name)
+    }
+
+    /// The method with the tolerances given replacing its own, if it is adaptive
+    /// (the others have none, and are returned as they are).
+    pub fn with_tolerance(self, rtol: Option<f64>, atol: Option<f64>) -> Method {
+        match self {
+            Method::Dopri5(t) => Method::Dopri5(Tolerance {
+                rtol: rtol.unwrap_or(t.rtol),
+                atol: atol.unwrap_or(t.atol),
+            }),
+            other => other,
+        }
+    }
+
+    /// The tolerances of an adaptive method.
+    pub fn tolerance(self) -> Option<Tolerance> {
+        match self {
+            Method::Dopri5(t) => Some(t),
+            _ => None,
+        }
     }
 }
 

@@ -163,6 +163,21 @@ impl Printer<'_> {
                     let n = &self.m.subs[*sub].name;
                     let _ = writeln!(self.out, "{pad}run {n} (line {})", self.line(*span));
                 }
+                Stmt::Repeat {
+                    body,
+                    until,
+                    count,
+                    limit,
+                    ..
+                } => {
+                    let c = self.expr(until);
+                    let n = &self.m.vars[*count].name;
+                    let _ = writeln!(
+                        self.out,
+                        "{pad}repeat until {c} (counted by {n}, at most {limit}):"
+                    );
+                    self.stmts(body, depth + 1);
+                }
             }
         }
     }

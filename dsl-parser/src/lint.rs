@@ -346,7 +346,12 @@ impl Cx<'_> {
         let mut todo: Vec<&Stmt> = m.body.iter().collect();
         while let Some(s) = todo.pop() {
             match s {
-                Stmt::If { cond, then, .. } => {
+                Stmt::If { cond, then, .. }
+                | Stmt::Repeat {
+                    until: cond,
+                    body: then,
+                    ..
+                } => {
                     mark(cond, None);
                     todo.extend(then);
                 }

@@ -32,16 +32,24 @@ fn main() {
         "/// Every model's batch form: (file stem, model, dt, steps, bit-identity check).\n\
          pub fn all() -> Vec<(&'static str, &'static str, f64, u64, crate::Check)> {\n    vec![\n",
     );
-    // Every file twice: as declared, and with every model integrated by `rk4` (stem
-    // `rk4:STEM`), skipping the files whose rules do not split for it.
-    let variants = files
-        .iter()
-        .flat_map(|f| [(f, None), (f, Some(Method::Rk4))]);
+    // Every file three times: as declared, and with every model integrated by `rk4`
+    // (stem `rk4:STEM`) and by `dopri5` (`dopri5:STEM`), skipping the files whose rules
+    // do not split for them.
+    let variants = files.iter().flat_map(|f| {
+        [
+            (f, None),
+            (f, Some(Method::Rk4)),
+            (f, Some(Method::Dopri5(Default::default()))),
+        ]
+    });
     for (file, method) in variants {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         let (module, stem) = match method {
             None => (format!("m_{stem}"), stem),
-            Some(_) => (format!("rk4_{stem}"), format!("rk4:{stem}")),
+            Some(m) => (
+                format!("{}_{stem}", m.name()),
+                format!("{}:{stem}", m.name()),
+            ),
         };
         let checked = sit_parser::check_file(file).expect("readable");
         let errors = checked.has_errors();
@@ -69,7 +77,13 @@ fn main() {
         let text = std::fs::read_to_string(file).unwrap_or_default();
         let (dt, t_end) = run_line(&text);
         // At most 50 000 steps per model: enough for every guard of the library to fire.
-        let steps = ((t_end / dt).round() as u64).min(50_000);
+        // Under `dopri5` (several internal steps of seven stages each), at most 2 000.
+        let most = if matches!(method, Some(Method::Dopri5(_))) {
+            2_000
+        } else {
+            50_000
+        };
+        let steps = ((t_end / dt).round() as u64).min(most);
         for m in &program.models {
             if code.contains(&format!("pub struct {}Batch<", m.name)) {
                 let name = &m.name;

@@ -186,7 +186,14 @@ pub unsafe fn with<M: Model + Clone + Default>(
     }
     match catch_unwind(AssertUnwindSafe(|| f(instance))) {
         Ok(status) => status as c_int,
-        Err(_) => instance.fatal("the model panicked; the instance is unusable") as c_int,
+        // A fault of the model (a phase, a sub-step count or an adaptive method past
+        // its bound) is logged with its own message, which names the model and the time.
+        Err(e) => match e.downcast_ref::<String>() {
+            Some(m) if sit_runtime::is_model_fault(m) => {
+                instance.fatal(&format!("{m}; the instance is unusable")) as c_int
+            }
+            _ => instance.fatal("the model panicked; the instance is unusable") as c_int,
+        },
     }
 }
 

@@ -125,6 +125,18 @@ fn the_method_is_passed_through() {
     }
     assert!(rk4.code.contains("angle_rk4_k4"));
     assert_ne!(euler.description.guid, rk4.description.guid);
+    // dopri5 with its tolerances: its hidden states, the tolerance in the code.
+    let tol = sit_parser::ir::Tolerance {
+        rtol: 1e-7,
+        atol: 1e-11,
+    };
+    let dopri5 = prepare_with(&file, None, None, Some(Method::Dopri5(tol))).unwrap();
+    for n in ["angle_dopri5_k7", "omega_dopri5_yc", "dopri5_steps"] {
+        assert!(names(&dopri5).iter().any(|v| v == n), "no {n}");
+    }
+    assert!(dopri5.code.contains("internal_steps_overrun"));
+    assert!(dopri5.code.contains("1e-7") || dopri5.code.contains("0.0000001"));
+    assert_ne!(rk4.description.guid, dopri5.description.guid);
     // A model whose rules do not split for the method is a located model error.
     let e = prepare_with(
         &model("examples/models/hoop.sit"),

@@ -195,6 +195,29 @@ pub(crate) enum Stmt {
     Reset(usize),
     /// `run(phase)`: run phase number `.0` of this node's [`Node::phases`].
     Run(usize),
+    /// The loop of an adaptive method (`sit_parser::lower::Stmt::Repeat`).
+    Repeat(Box<Repeat>),
+}
+
+/// A bounded loop: run `body`, clear the flag slots `clear`, evaluate `until`; stop
+/// when it holds; else stop the program if the real slot `count` is at least `limit`;
+/// else again.
+#[derive(Debug)]
+pub(crate) struct Repeat {
+    /// The statements repeated.
+    pub body: Box<[Stmt]>,
+    /// The end condition.
+    pub until: LogicFn,
+    /// The real slot of the counter of runs.
+    pub count: usize,
+    /// The most runs.
+    pub limit: u64,
+    /// The `otherwise` flag slots cleared after each run.
+    pub clear: Vec<usize>,
+    /// The real slot of the model's time (for the run-time error).
+    pub time: usize,
+    /// The model's name (for the run-time error).
+    pub model: String,
 }
 
 /// An instantaneous phase of a node (see `sit_parser::lower::PhaseLink`).

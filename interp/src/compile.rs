@@ -411,6 +411,35 @@ impl Compiler<'_> {
                     }
                     Stmt::Run(subs[..*sub].iter().filter(|s| s.phase.is_some()).count())
                 }
+                lower::Stmt::Repeat {
+                    body,
+                    until,
+                    count,
+                    limit,
+                    clear,
+                    ..
+                } => {
+                    let Loc::Real(count) = *get(&l.vars, *count, "variable")? else {
+                        return Err(malformed(format!("loop counter {count} is not a real")));
+                    };
+                    let clear = clear
+                        .iter()
+                        .filter(|&&k| {
+                            matches!(flags.get(k), Some(FlagUse::Tracked { mutated: true }))
+                        })
+                        .map(|&k| self.fired(n, k))
+                        .collect::<Result<_, _>>()?;
+                    let time = l.time;
+                    Stmt::Repeat(Box::new(crate::code::Repeat {
+                        body: self.stmts(n, flags, body)?,
+                        until: self.logic(n, until)?.compile(),
+                        count,
+                        limit: *limit,
+                        clear,
+                        time,
+                        model: self.model(n).name.clone(),
+                    }))
+                }
                 lower::Stmt::SetMode { mode, state, span } => {
                     let slot = get(&l.modes, *mode, "mode")?.0;
                     let name = &get(&self.model(n).modes, *mode, "mode")?.name;

@@ -579,6 +579,30 @@ impl<'c> Lowerer<'c> {
                 let node = self.slot(*node);
                 self.call_reset(node);
             }
+            Stmt::Repeat(r) => {
+                // The loop's head: the back edge lands here.
+                let to = self.ops.len();
+                self.landing = Some(to);
+                self.held = None;
+                self.stmts(&r.body);
+                for &f in &r.clear {
+                    let d = self.slot(f);
+                    self.emit(Op::SetFlag { d, v: false });
+                }
+                let until = self.flag_value(&r.until.0);
+                self.temps.0 = 0;
+                self.flag_temps.0 = 0;
+                let (count, time) = (self.slot(r.count), self.slot(r.time));
+                self.emit(Op::Again(Box::new(crate::ops::Again {
+                    until,
+                    count,
+                    limit: r.limit,
+                    to,
+                    time,
+                    model: r.model.clone(),
+                })));
+                self.held = None;
+            }
             Stmt::Run(phase) => {
                 let before: usize = self.code.nodes[..self.node]
                     .iter()
@@ -642,6 +666,7 @@ fn last_reads(body: &[Stmt], counter: &mut usize, out: &mut HashMap<usize, usize
                 last_reads(std::slice::from_ref(assign), counter, out);
             }
             Stmt::If { then, .. } => last_reads(then, counter, out),
+            Stmt::Repeat(r) => last_reads(&r.body, counter, out),
             Stmt::Assign { .. } | Stmt::SetFlag { .. } | Stmt::Reset(_) | Stmt::Run(_) => {}
         }
     }

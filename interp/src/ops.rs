@@ -126,6 +126,8 @@ pub(crate) enum Op {
     /// Steps the node of sub-step program `id` by `r[dt]`, divided as its condition
     /// and count say (its checked programs if `check`).
     Substeps { id: Slot, dt: Slot, check: bool },
+    /// The end of a loop's body (see [`Again`]).
+    Again(Box<Again>),
     /// Jumps to `t`.
     Jump { t: Slot },
     /// Jumps to `t` if `f[a]`.
@@ -293,6 +295,25 @@ pub(crate) struct Regs<'s> {
     pub m: &'s mut [Deriv],
     /// The clock of each node.
     pub c: &'s mut [Clock],
+}
+
+/// The end of the body of a loop (`sit_parser::lower::Stmt::Repeat`): unless `f[until]`,
+/// stop the program if `r[count] >= limit`, else go back to `to`, the loop's first
+/// operation (the only backward jump).
+#[derive(Debug, Clone)]
+pub(crate) struct Again {
+    /// The flag slot of the end condition.
+    pub until: Slot,
+    /// The real slot of the counter of runs.
+    pub count: Slot,
+    /// The most runs.
+    pub limit: u64,
+    /// The loop's first operation.
+    pub to: usize,
+    /// The real slot of the model's time (for the run-time error).
+    pub time: Slot,
+    /// The model's name (for the run-time error).
+    pub model: String,
 }
 
 /// The reset programs of every node, unchecked and checked (for [`Op::Reset`]), and the
@@ -479,6 +500,12 @@ fn run_in<R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
                 };
                 substeps(p, inner.r[dt as usize], check, &mut inner, resets)?;
             }
+            Op::Again(ref a) if !s.f[a.until as usize] => {
+                if s.r[a.count as usize] >= a.limit as f64 {
+                    sit_runtime::internal_steps_overrun(&a.model, s.r[a.time as usize], a.limit);
+                }
+                pc = a.to;
+            }
             // `fast` runs every other operation.
             _ => {}
         }
@@ -644,7 +671,8 @@ fn fast<'o, R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
             | Op::Timer { .. }
             | Op::Reset { .. }
             | Op::Phase { .. }
-            | Op::Substeps { .. } => {
+            | Op::Substeps { .. }
+            | Op::Again(_) => {
                 break Ok(Some(op));
             }
             Op::Jump { t } => pc = t as usize,

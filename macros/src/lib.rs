@@ -95,8 +95,8 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     }
 }
 
-/// The arguments: the path, then optionally `, batch` and `, method = NAME`, in any
-/// order.
+/// The arguments: the path, then optionally `, batch`, `, method = NAME` and, for
+/// `dopri5`, `, rtol = NUMBER` and `, atol = NUMBER`, in any order.
 struct Args {
     lit: syn::LitStr,
     batch: bool,
@@ -107,6 +107,7 @@ impl syn::parse::Parse for Args {
     fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Args> {
         let lit = input.parse()?;
         let (mut batch, mut method) = (false, None);
+        let mut tol: [Option<(f64, proc_macro2::Span)>; 2] = [None, None];
         while input.parse::<Option<syn::Token![,]>>()?.is_some() && !input.is_empty() {
             let word: syn::Ident = input.parse()?;
             if word == "batch" {
@@ -120,15 +121,36 @@ impl syn::parse::Parse for Args {
                         syn::Error::new(name.span(), format!("expected one of `{names}`"))
                     })?,
                 );
+            } else if word == "rtol" || word == "atol" {
+                input.parse::<syn::Token![=]>()?;
+                let lit: syn::LitFloat = input.parse()?;
+                let v: f64 = lit.base10_parse()?;
+                if !(v.is_finite() && v > 0.0) {
+                    return Err(syn::Error::new(lit.span(), "a tolerance must be > 0"));
+                }
+                tol[usize::from(word == "atol")] = Some((v, word.span()));
             } else {
                 return Err(syn::Error::new(
                     word.span(),
-                    "expected `batch` or `method = NAME`",
+                    "expected `batch`, `method = NAME`, `rtol = NUMBER` or `atol = NUMBER`",
                 ));
             }
         }
         if !input.is_empty() {
             return Err(input.error("unexpected tokens"));
+        }
+        if let Some((_, span)) = tol.iter().flatten().next() {
+            match method {
+                Some(m) if m.tolerance().is_some() => {
+                    method = Some(m.with_tolerance(tol[0].map(|t| t.0), tol[1].map(|t| t.0)));
+                }
+                _ => {
+                    return Err(syn::Error::new(
+                        *span,
+                        "`rtol` and `atol` are tolerances of an adaptive method: add `method = dopri5`",
+                    ));
+                }
+            }
         }
         Ok(Args { lit, batch, method })
     }

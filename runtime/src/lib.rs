@@ -37,6 +37,7 @@ pub mod drive;
 #[cfg(feature = "std")]
 pub mod events;
 pub mod math;
+mod method;
 pub mod model;
 mod phase;
 pub mod procedures;
@@ -49,6 +50,7 @@ pub mod table;
 pub mod trace;
 
 pub use clock::{Clock, timer};
+pub use method::{internal_steps_overrun, is_internal_steps_overrun};
 pub use model::{
     Model, SetError, ValueType, Var, VarInfo, VarKind, Variables, from_logical, logical,
 };

@@ -75,10 +75,10 @@ pub fn random_file(seed: u64, size: Size) -> String {
     with_methods(seed, g.out, models.len())
 }
 
-/// `text` with `method rk4;` declared in about half of its models, each kept only if
-/// the file still checks (its rules split for `rk4`), so the random models exercise
-/// both methods; drawn from a generator of its own, so the rest of the text is the
-/// same as without methods.
+/// `text` with `method rk4;` or (one time in three) `method dopri5 rtol 1e-4 atol
+/// 1e-6;` declared in about half of its models, each kept only if the file still
+/// checks (its rules split), so the random models exercise every method; drawn from a
+/// generator of its own, so the rest of the text is the same as without methods.
 fn with_methods(seed: u64, mut text: String, models: usize) -> String {
     let mut rng = fastrand::Rng::with_seed(seed ^ 0x5eed_0018);
     for i in 0..models {
@@ -88,7 +88,12 @@ fn with_methods(seed: u64, mut text: String, models: usize) -> String {
         let head = format!("model M{i} {{\n");
         let Some(at) = text.find(&head) else { continue };
         let mut tried = text.clone();
-        tried.insert_str(at + head.len(), "    method rk4;\n");
+        let method = if rng.u8(..3) == 0 {
+            "    method dopri5 rtol 1e-4 atol 1e-6;\n"
+        } else {
+            "    method rk4;\n"
+        };
+        tried.insert_str(at + head.len(), method);
         if !sit_parser::check_source("random.sit", &tried).has_errors() {
             text = tried;
         }
@@ -545,6 +550,11 @@ mod tests {
                     Stmt::Reset { .. } => "reset",
                     Stmt::Run { .. } => "run",
                     Stmt::SetMode { .. } => "set mode",
+                    Stmt::Repeat { until, body, .. } => {
+                        terms(std::slice::from_ref(until), seen);
+                        stmts(body, seen, guarded);
+                        "repeat"
+                    }
                 };
                 seen.insert(format!("{what} guarded={guarded}"));
             }
@@ -628,6 +638,7 @@ mod tests {
             want.push(format!("{w} guarded=true"));
         }
         want.push("if guarded=false".into());
+        want.push("repeat guarded=false".into());
         for f in [FlagUse::AlwaysSet, FlagUse::Tracked { mutated: true }] {
             want.push(format!("flag {f:?}"));
         }

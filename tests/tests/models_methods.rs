@@ -229,3 +229,79 @@ fn discrete_rules_run_once_per_step_under_rk4() {
         }
     }
 }
+
+/// `dopri5` at relative tolerance `rtol` (absolute `rtol / 100`).
+fn dopri5(rtol: f64) -> Method {
+    Method::Dopri5(sit_parser::ir::Tolerance {
+        rtol,
+        atol: rtol / 100.0,
+    })
+}
+
+/// The largest errors of `dopri5` at tolerances 1e-4, 1e-6, 1e-8, 1e-10 with host step
+/// `dt`, and the slopes of log(error) against log(tolerance) between them.
+fn tolerance_errors(
+    file: &str,
+    name: &str,
+    dt: f64,
+    t_end: f64,
+    error: &dyn Fn(&dyn Model, f64) -> f64,
+) -> (Vec<f64>, Vec<f64>) {
+    let tols = [1e-4, 1e-6, 1e-8, 1e-10];
+    let errors: Vec<f64> = tols
+        .iter()
+        .map(|&tol| {
+            let mut m = load_with(file, name, Some(dopri5(tol))).unwrap();
+            max_error(&mut m, dt, t_end, error)
+        })
+        .collect();
+    let slopes = errors
+        .windows(2)
+        .map(|w| (w[0] / w[1]).log10() / 2.0)
+        .collect();
+    eprintln!(
+        "{name} dopri5 at dt {dt}: max errors {errors:?} at rtol {tols:?}, slopes {slopes:?}"
+    );
+    (errors, slopes)
+}
+
+/// Each error within `factor` times its relative tolerance, and the error falling
+/// with the tolerance (a slope of log error against log tolerance near 1).
+fn assert_meets(what: &str, errors: &[f64], slopes: &[f64], factor: f64) {
+    for (e, tol) in errors.iter().zip([1e-4, 1e-6, 1e-8, 1e-10]) {
+        assert!(
+            *e < factor * tol,
+            "{what}: error {e} at rtol {tol} ({errors:?})"
+        );
+    }
+    for &s in slopes {
+        assert!(
+            (0.7..1.3).contains(&s),
+            "{what}: slopes {slopes:?} ({errors:?})"
+        );
+    }
+}
+
+#[test]
+fn dopri5_meets_its_tolerance_on_dahlquist_rlc_and_the_pendulum() {
+    let dahlquist = |m: &dyn Model, t: f64| {
+        let k = get(m, "k").unwrap();
+        (get(m, "x").unwrap() - (-k * t).exp()).abs()
+    };
+    // Host steps long enough for several internal steps each, so that the tolerance,
+    // not the host step, sets the internal steps.
+    let (e, s) = tolerance_errors("dahlquist.sit", "Dahlquist", 1.0, 4.0, &dahlquist);
+    assert_meets("dahlquist", &e, &s, 10.0);
+    let (e, s) = tolerance_errors("rlc.sit", "Rlc", 0.01, 0.05, &rlc_error);
+    assert_meets("rlc", &e, &s, 10.0);
+    let (e, s) = tolerance_errors("pendulum.sit", "Pendulum", 1.0, 5.0, &pendulum_error);
+    assert_meets("pendulum", &e, &s, 10.0);
+    // Short host steps cut the internal steps: still within the tolerance.
+    let (e, _) = tolerance_errors("pendulum.sit", "Pendulum", 0.01, 5.0, &pendulum_error);
+    for (e, tol) in e.iter().zip([1e-4, 1e-6, 1e-8, 1e-10]) {
+        assert!(
+            *e < 10.0 * tol,
+            "pendulum at dt 0.01: error {e} at rtol {tol}"
+        );
+    }
+}

@@ -124,7 +124,7 @@ impl Lowerer<'_> {
             }
         }
         let body = self.rules(&m.rules);
-        let method = self.method(&m.methods);
+        let method = self.method(&m.methods, &m.method_options);
         let substeps = self.substeps(&m.substeps);
         let modes = self.t().modes.clone();
         Model {
@@ -145,8 +145,77 @@ impl Lowerer<'_> {
     }
 
     /// The model's `method` declaration: E0470 for an unknown name, E0471 for a
-    /// second declaration.
-    fn method(&mut self, names: &[ast::Name]) -> Method {
+    /// second declaration, E0473–E0475 for its options.
+    fn method(&mut self, names: &[ast::Name], options: &[Vec<ast::MethodOption>]) -> Method {
+        let method = self.method_name(names);
+        let Some(options) = options.first() else {
+            return method;
+        };
+        self.method_options(method, options)
+    }
+
+    /// The options of a `method` declaration: `rtol` and `atol` of an adaptive method,
+    /// each at most once (E0474), positive (E0473); none for a fixed-step method
+    /// (E0475).
+    fn method_options(&mut self, method: Method, options: &[ast::MethodOption]) -> Method {
+        let Some(mut tol) = method.tolerance() else {
+            if let Some(o) = options.first() {
+                self.err(
+                    Diagnostic::error(
+                        "E0475",
+                        o.name.span,
+                        format!("`{}` takes no options", method.name()),
+                    )
+                    .with_label("an option of a fixed-step method")
+                    .with_help("tolerances are options of an adaptive method: `method dopri5 rtol 1e-8 atol 1e-10;`"),
+                );
+            }
+            return method;
+        };
+        let mut seen: Vec<&str> = Vec::new();
+        for o in options {
+            let name = o.name.text.as_str();
+            let slot = match name {
+                "rtol" => &mut tol.rtol,
+                "atol" => &mut tol.atol,
+                _ => {
+                    self.err(
+                        Diagnostic::error(
+                            "E0474",
+                            o.name.span,
+                            format!("unknown option `{name}` of `{}`", method.name()),
+                        )
+                        .with_label("expected `rtol` or `atol`"),
+                    );
+                    continue;
+                }
+            };
+            if seen.contains(&name) {
+                self.err(
+                    Diagnostic::error("E0474", o.name.span, format!("`{name}` is given twice"))
+                        .with_label("second value"),
+                );
+                continue;
+            }
+            seen.push(name);
+            if o.value <= 0.0 {
+                self.err(
+                    Diagnostic::error(
+                        "E0473",
+                        o.span,
+                        format!("the tolerance `{name}` must be positive"),
+                    )
+                    .with_label(format!("`{name}` is {}", o.value)),
+                );
+                continue;
+            }
+            *slot = o.value;
+        }
+        Method::Dopri5(tol)
+    }
+
+    /// The method named by the model's `method` declarations.
+    fn method_name(&mut self, names: &[ast::Name]) -> Method {
         let mut method = Method::Euler;
         for (i, n) in names.iter().enumerate() {
             if i > 0 {

@@ -338,6 +338,7 @@ fn leaf_span(stmt: &Stmt) -> Span {
         | Stmt::Reset { span, .. }
         | Stmt::Run { span, .. }
         | Stmt::SetMode { span, .. }
+        | Stmt::Repeat { span, .. }
         | Stmt::If { span, .. } => *span,
     }
 }

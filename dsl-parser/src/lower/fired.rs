@@ -77,7 +77,9 @@ impl Fired {
                         *r = true;
                     }
                 }
-                Stmt::If { then, .. } => {
+                // A method's loop: its flags are cleared before each run of its body,
+                // so one run is a fresh pass, seen here as a block.
+                Stmt::If { then, .. } | Stmt::Repeat { body: then, .. } => {
                     let mut inner = live.to_vec();
                     self.backward(then, p + 1, &mut inner);
                     for (l, i) in live.iter_mut().zip(inner) {
@@ -109,7 +111,7 @@ impl Fired {
 /// The number of statements nested inside `s`.
 fn nested(s: &Stmt) -> usize {
     match s {
-        Stmt::If { then, .. } => size(then),
+        Stmt::If { then, .. } | Stmt::Repeat { body: then, .. } => size(then),
         _ => 0,
     }
 }
@@ -125,7 +127,7 @@ fn visit_assigns(body: &[Stmt], pos: &mut usize, f: &mut impl FnMut(&Assign, usi
         *pos += 1;
         match s {
             Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => f(a, *pos),
-            Stmt::If { then, .. } => visit_assigns(then, pos, f),
+            Stmt::If { then, .. } | Stmt::Repeat { body: then, .. } => visit_assigns(then, pos, f),
             _ => {}
         }
     }

@@ -105,6 +105,14 @@ fn early_reads(m: &ir::Model, body: &[Stmt], top: bool, assigned: &mut [bool], b
                     }
                 }
             }
+            // The body of a method's loop runs at least once, in order, then its end
+            // condition.
+            Stmt::Repeat { body, until, .. } => {
+                early_reads(m, body, top, assigned, bad);
+                for v in reads_of(m, vec![until]).vars {
+                    bad[v] |= !assigned[v];
+                }
+            }
             Stmt::SetFlag { .. }
             | Stmt::Switch { .. }
             | Stmt::Reset { .. }
@@ -145,7 +153,7 @@ fn visit_assigns(body: &[Stmt], f: &mut impl FnMut(&ir::Assign)) {
     for s in body {
         match s {
             Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => f(a),
-            Stmt::If { then, .. } => visit_assigns(then, f),
+            Stmt::If { then, .. } | Stmt::Repeat { body: then, .. } => visit_assigns(then, f),
             Stmt::SetFlag { .. }
             | Stmt::Switch { .. }
             | Stmt::Reset { .. }
@@ -179,6 +187,7 @@ fn keep(body: &[Stmt], computed: &[bool]) -> Vec<Stmt> {
             | Stmt::Switch { .. }
             | Stmt::Reset { .. }
             | Stmt::Run { .. }
+            | Stmt::Repeat { .. }
             | Stmt::SetMode { .. } => None,
         })
         .collect()

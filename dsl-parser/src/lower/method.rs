@@ -39,13 +39,13 @@ fn is_continuous(rhs: &Rhs) -> bool {
 }
 
 /// How a model's rules split into a continuous and a discrete part.
-struct Split {
+pub(super) struct Split {
     /// The continuous states in the order of their first rule, with that rule's span.
-    states: Vec<(VarId, Span)>,
+    pub(super) states: Vec<(VarId, Span)>,
     /// Per variable: whether it is a continuous state.
-    is_state: Vec<bool>,
+    pub(super) is_state: Vec<bool>,
     /// Per variable: whether it is the target of a stage rule.
-    staged: Vec<bool>,
+    pub(super) staged: Vec<bool>,
 }
 
 /// The variables an expression reads, conditions expanded (memoised in `conds`).
@@ -123,7 +123,7 @@ fn each_assign<'b>(
     }
 }
 
-fn split(m: &Model) -> Split {
+pub(super) fn split(m: &Model) -> Split {
     let n = m.vars.len();
     let mut states = Vec::new();
     let mut is_state = vec![false; n];
@@ -312,7 +312,10 @@ pub fn expand(program: &Program) -> Result<Cow<'_, Program>, LowerError> {
                 d.message
             )));
         }
-        *m = rk4(m);
+        *m = match m.method {
+            Method::Dopri5(tol) => super::dopri5::rewrite(m, tol),
+            _ => rk4(m),
+        };
     }
     Ok(Cow::Owned(out))
 }
@@ -325,15 +328,15 @@ struct Memories {
     k: [VarId; 4],
 }
 
-fn num(x: f64) -> Expr {
+pub(super) fn num(x: f64) -> Expr {
     Expr::Num(x)
 }
 
-fn arith(op: ArithOp, a: Expr, b: Expr) -> Expr {
+pub(super) fn arith(op: ArithOp, a: Expr, b: Expr) -> Expr {
     Expr::Arith(op, Box::new(a), Box::new(b))
 }
 
-fn assign(target: VarId, e: Expr, fired: Option<usize>, span: Span) -> Stmt {
+pub(super) fn assign(target: VarId, e: Expr, fired: Option<usize>, span: Span) -> Stmt {
     Stmt::Assign(crate::ir::Assign {
         target,
         rhs: Rhs::Expr(e),
@@ -410,10 +413,15 @@ fn rk4(m: &Model) -> Model {
         for (i, &(_, span)) in sp.states.iter().enumerate() {
             body.push(assign(mems[i].k[s], num(0.0), None, span));
         }
+        let node = match c {
+            0.0 => None,
+            1.0 => Some(Expr::Dt),
+            c => Some(arith(ArithOp::Mul, num(c), Expr::Dt)),
+        };
         let stage = Stage {
             m,
             sp: &sp,
-            c,
+            node,
             offset: (s + 1) * f,
             rate: &|v| index(v).map(|i| mems[i].k[s]),
         };
@@ -458,19 +466,19 @@ fn rk4(m: &Model) -> Model {
 }
 
 /// One stage pass of the rewrite.
-struct Stage<'a> {
-    m: &'a Model,
-    sp: &'a Split,
-    /// The stage's node: `time` reads `time + c·dt`.
-    c: f64,
+pub(super) struct Stage<'a> {
+    pub(super) m: &'a Model,
+    pub(super) sp: &'a Split,
+    /// What `time` reads at this stage: `time + node` (`time` itself when `None`).
+    pub(super) node: Option<Expr>,
     /// The `otherwise` flags of this stage are the model's shifted by this.
-    offset: usize,
+    pub(super) offset: usize,
     /// The hidden rate of a continuous state at this stage.
-    rate: &'a dyn Fn(VarId) -> Option<VarId>,
+    pub(super) rate: &'a dyn Fn(VarId) -> Option<VarId>,
 }
 
 impl Stage<'_> {
-    fn stmts(&self, body: &[Stmt]) -> Vec<Stmt> {
+    pub(super) fn stmts(&self, body: &[Stmt]) -> Vec<Stmt> {
         body.iter().filter_map(|s| self.stmt(s)).collect()
     }
 
@@ -498,6 +506,7 @@ impl Stage<'_> {
             | Stmt::Switch { .. }
             | Stmt::Reset { .. }
             | Stmt::Run { .. }
+            | Stmt::Repeat { .. }
             | Stmt::SetMode { .. } => None,
         }
     }
@@ -539,33 +548,26 @@ impl Stage<'_> {
 
     /// `e` with `time` read at this stage's node (conditions reading it inlined).
     fn expr(&self, e: &Expr) -> Expr {
-        if self.c == 0.0 || !reads_time(self.m, e) {
-            return e.clone();
+        match &self.node {
+            Some(node) if reads_time(self.m, e) => self.at_node(e, node),
+            _ => e.clone(),
         }
-        self.at_node(e)
     }
 
-    fn at_node(&self, e: &Expr) -> Expr {
-        let b = |x: &Expr| Box::new(self.at_node(x));
+    fn at_node(&self, e: &Expr, node: &Expr) -> Expr {
+        let b = |x: &Expr| Box::new(self.at_node(x, node));
         match e {
-            Expr::Time => {
-                let h = if self.c == 1.0 {
-                    Expr::Dt
-                } else {
-                    arith(ArithOp::Mul, num(self.c), Expr::Dt)
-                };
-                arith(ArithOp::Add, Expr::Time, h)
-            }
-            Expr::Cond(c) if reads_time(self.m, e) => self.at_node(&self.m.conds[*c].expr),
+            Expr::Time => arith(ArithOp::Add, Expr::Time, node.clone()),
+            Expr::Cond(c) if reads_time(self.m, e) => self.at_node(&self.m.conds[*c].expr, node),
             Expr::Neg(a) => Expr::Neg(b(a)),
             Expr::Not(a) => Expr::Not(b(a)),
             Expr::Arith(op, x, y) => Expr::Arith(*op, b(x), b(y)),
             Expr::Cmp(op, x, y) => Expr::Cmp(*op, b(x), b(y)),
             Expr::And(x, y) => Expr::And(b(x), b(y)),
             Expr::Or(x, y) => Expr::Or(b(x), b(y)),
-            Expr::Call(f, xs) => Expr::Call(*f, xs.iter().map(|x| self.at_node(x)).collect()),
+            Expr::Call(f, xs) => Expr::Call(*f, xs.iter().map(|x| self.at_node(x, node)).collect()),
             Expr::Table(t, xs) => {
-                Expr::Table(t.clone(), xs.iter().map(|x| self.at_node(x)).collect())
+                Expr::Table(t.clone(), xs.iter().map(|x| self.at_node(x, node)).collect())
             }
             other => other.clone(),
         }
@@ -589,7 +591,7 @@ fn reads_time(m: &Model, e: &Expr) -> bool {
 
 /// The body run once after the stages: as written, each integral and lag rule keeping
 /// the value the stages gave its target (a limited integral clamps it).
-fn discrete(body: &[Stmt]) -> Vec<Stmt> {
+pub(super) fn discrete(body: &[Stmt]) -> Vec<Stmt> {
     let keep = |a: &crate::ir::Assign| {
         let rhs = match &a.rhs {
             Rhs::Integral { .. } | Rhs::Lag { .. } => Rhs::Expr(Expr::Var(a.target)),

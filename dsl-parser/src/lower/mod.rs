@@ -35,6 +35,7 @@
 //! `lower/initial.rs`), so that the values at t = 0 are consistent (`total = a + b`
 //! shows `a + b`) and no rule of a step sees the difference.
 
+mod dopri5;
 mod fired;
 mod initial;
 pub mod method;
@@ -231,6 +232,36 @@ pub enum Stmt {
         /// The action.
         span: Span,
     },
+    /// A bounded loop of an adaptive method (`ir::Stmt::Repeat`): run `body`, clear the
+    /// flags of `clear` (false at the start of the step, so false before each run of
+    /// `body`), evaluate `until`; stop when it holds; else, if the real state `count`
+    /// is at least `limit`, stop the program with
+    /// `sit_runtime::internal_steps_overrun(model, time, limit)`; else again.
+    Repeat {
+        /// The statements repeated.
+        body: Vec<Stmt>,
+        /// The end condition, evaluated after each run of `body`.
+        until: Term,
+        /// The counter of runs, which `body` increments.
+        count: VarId,
+        /// The most runs.
+        limit: u64,
+        /// The `otherwise` flags that `body` sets, cleared after each run of it.
+        clear: Vec<FiredId>,
+        /// The model's span.
+        span: Span,
+    },
+}
+
+/// The `otherwise` flags that some rule of `body` sets, in increasing order.
+fn flags_set(body: &[Stmt], out: &mut Vec<FiredId>) {
+    for s in body {
+        match s {
+            Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => out.extend(a.sets),
+            Stmt::If { then, .. } | Stmt::Repeat { body: then, .. } => flags_set(then, out),
+            _ => {}
+        }
+    }
 }
 
 /// The procedure of a δ rule: `target = PROC(operands)`.
@@ -590,6 +621,28 @@ impl Rules<'_, '_> {
                 }
                 Stmt::Run {
                     sub: *sub,
+                    span: *span,
+                }
+            }
+            ir::Stmt::Repeat {
+                body,
+                until,
+                count,
+                limit,
+                span,
+            } => {
+                get(&self.m.vars, *count, "variable")?;
+                let body = self.stmts(body)?;
+                let mut clear = Vec::new();
+                flags_set(&body, &mut clear);
+                clear.sort_unstable();
+                clear.dedup();
+                Stmt::Repeat {
+                    body,
+                    until: self.lw.term(self.model, until)?,
+                    count: *count,
+                    limit: *limit,
+                    clear,
                     span: *span,
                 }
             }

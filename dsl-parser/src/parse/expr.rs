@@ -321,7 +321,7 @@ impl Parser<'_> {
     }
 
     /// The value of the real literal at `start..end`.
-    fn number(&mut self, start: usize, end: usize) -> Parsed<f64> {
+    pub(super) fn number(&mut self, start: usize, end: usize) -> Parsed<f64> {
         let text = &self.text[start..end];
         let span = Span::new(self.file, start, end);
         let Ok(v) = text.parse::<f64>() else {

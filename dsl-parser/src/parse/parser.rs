@@ -329,6 +329,7 @@ impl<'a> Parser<'a> {
             rules: Vec::new(),
             methods: Vec::new(),
             substeps: Vec::new(),
+            method_options: Vec::new(),
         };
         loop {
             let mut first = self.peek().start;
@@ -414,7 +415,9 @@ impl<'a> Parser<'a> {
                 Ok(())
             }
             "method" if self.peek_at(1).tok == Tok::Ident => {
-                m.methods.push(self.method_decl()?);
+                let (name, options) = self.method_decl()?;
+                m.methods.push(name);
+                m.method_options.push(options);
                 Ok(())
             }
             "phase" if self.peek_at(1).tok == Tok::Ident => {
@@ -562,12 +565,33 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// `method_decl = "method" name ";"`: the integration method (`euler`, `rk4`).
-    fn method_decl(&mut self) -> Parsed<Name> {
+    /// `method_decl = "method" name (name number)* ";"`: the integration method
+    /// (`euler`, `rk4`, `dopri5`) and its options (`rtol 1e-8 atol 1e-10`).
+    fn method_decl(&mut self) -> Parsed<(Name, Vec<crate::ast::MethodOption>)> {
         self.bump();
         let name = self.name()?;
-        self.expect_punct(";", &["`;`"])?;
-        Ok(name)
+        let mut options = Vec::new();
+        while self.peek().tok == Tok::Ident {
+            let option = self.name()?;
+            let t = self.peek();
+            if t.tok != Tok::Number {
+                return Err(self.error(&["a number"]));
+            }
+            self.bump();
+            let value = self.number(t.start, t.end)?;
+            options.push(crate::ast::MethodOption {
+                name: option,
+                value,
+                span: self.span(t),
+            });
+        }
+        let expected: &[&str] = if options.is_empty() {
+            &["`;`", "an option (`rtol`, `atol`)"]
+        } else {
+            &["`;`", "another option"]
+        };
+        self.expect_punct(";", expected)?;
+        Ok((name, options))
     }
 
     /// `sub_decl = "sub" name ":" name ("(" (binding ("," binding)* ","?)? ")")? "off"? ";"`.

@@ -52,6 +52,9 @@ fn every_batch_is_bit_identical_to_its_scalar_model() {
         "too few library models under rk4"
     );
     assert!(cases.iter().any(|c| c.0 == "rk4:van_der_pol"));
+    // And `dopri5`, whose internal steps run per lane.
+    assert!(cases.iter().filter(|c| c.0.starts_with("dopri5:")).count() >= 15);
+    assert!(cases.iter().any(|c| c.0 == "dopri5:van_der_pol"));
 }
 
 #[test]

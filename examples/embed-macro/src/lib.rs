@@ -23,6 +23,16 @@ pub mod pendulum_rk4 {
     sit_macros::include_model!("../models/pendulum.sit", method = rk4, batch);
 }
 
+/// The pendulum integrated by `dopri5` at the tolerances given to the macro.
+pub mod pendulum_dopri5 {
+    sit_macros::include_model!(
+        "../models/pendulum.sit",
+        method = dopri5,
+        rtol = 1e-9,
+        atol = 1e-12
+    );
+}
+
 /// The two-mass clutch drawn in `examples/schematics/clutch.sch`: the macro takes a
 /// schematic as it takes a `.sit` file.
 pub mod clutch {

@@ -27,3 +27,29 @@ fn the_macro_passes_the_method_through() {
         assert_eq!(a.to_bits(), lane.get_at(i).unwrap().to_bits(), "lane, #{i}");
     }
 }
+
+#[test]
+fn the_macro_passes_dopri5_and_its_tolerances_through() {
+    use embed_macro::pendulum_dopri5::Pendulum as Adaptive;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../models/pendulum.sit");
+    let mut program = sit_parser::check_file(path).unwrap().program.unwrap();
+    let tol = sit_parser::ir::Tolerance {
+        rtol: 1e-9,
+        atol: 1e-12,
+    };
+    program
+        .set_method(sit_parser::ir::Method::Dopri5(tol))
+        .unwrap();
+    let root = program.model("Pendulum").unwrap();
+    let mut interp = sit_interp::Instance::new(&program, root);
+    let mut scalar = Adaptive::new();
+    assert!(scalar.get("angle_dopri5_k7").is_some());
+    for _ in 0..50 {
+        scalar.step(0.1);
+        interp.step(0.1);
+    }
+    for i in 0..scalar.var_count() {
+        let (a, b) = (scalar.get_at(i).unwrap(), interp.get_at(i).unwrap());
+        assert_eq!(a.to_bits(), b.to_bits(), "variable #{i}");
+    }
+}
