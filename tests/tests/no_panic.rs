@@ -24,8 +24,8 @@ fn on_test_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T
         .unwrap_or_else(|_| panic!("the checker panicked"))
 }
 
-/// Every example model, by its path relative to the repository, so that
-/// imports between examples resolve in memory.
+/// Every example model (and table file), by its path relative to the repository, so
+/// that imports and tables between examples resolve in memory.
 static EXAMPLES: LazyLock<HashMap<PathBuf, Vec<u8>>> = LazyLock::new(|| {
     let root = sit_tests::repo_root();
     let mut out = HashMap::new();
@@ -38,7 +38,7 @@ static EXAMPLES: LazyLock<HashMap<PathBuf, Vec<u8>>> = LazyLock::new(|| {
             let rel = dir.join(e.file_name());
             if e.path().is_dir() {
                 todo.push(rel);
-            } else if rel.extension().is_some_and(|x| x == "sit")
+            } else if rel.extension().is_some_and(|x| x == "sit" || x == "csv")
                 && let Ok(b) = std::fs::read(e.path())
             {
                 out.insert(rel, b);
@@ -49,7 +49,11 @@ static EXAMPLES: LazyLock<HashMap<PathBuf, Vec<u8>>> = LazyLock::new(|| {
 });
 
 fn example_paths() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = EXAMPLES.keys().cloned().collect();
+    // The models; the CSV files of their tables are read through `check`'s reader.
+    let mut v: Vec<PathBuf> = (EXAMPLES.keys())
+        .filter(|p| p.extension().is_some_and(|x| x == "sit"))
+        .cloned()
+        .collect();
     v.sort();
     v
 }
