@@ -167,8 +167,10 @@ fn add_whys(m: &mut crate::ir::Model) -> Whys {
 fn visit_stmts(body: &[Stmt], f: &mut impl FnMut(&Stmt)) {
     for s in body {
         f(s);
-        if let Stmt::If { then, .. } = s {
-            visit_stmts(then, f);
+        match s {
+            Stmt::If { then, .. } => visit_stmts(then, f),
+            Stmt::Repeat { body, .. } => visit_stmts(body, f),
+            _ => {}
         }
     }
 }
@@ -222,7 +224,7 @@ fn rewrite(
             Stmt::Switch { sub, span, .. } => w.on.get(*sub).copied().flatten().map(|v| (v, *span)),
             Stmt::Reset { sub, span } => w.reset.get(*sub).copied().flatten().map(|v| (v, *span)),
             Stmt::Run { sub, span } => w.run.get(*sub).copied().flatten().map(|v| (v, *span)),
-            Stmt::If { .. } => None,
+            Stmt::If { .. } | Stmt::Repeat { .. } => None,
         };
         let fired = match &s {
             Stmt::Otherwise { fired, .. } => Some(*fired),
@@ -234,6 +236,23 @@ fn rewrite(
                 let then = rewrite(program, then, w, guards, sites);
                 guards.pop();
                 out.push(Stmt::If { cond, then, span });
+            }
+            // A method's loop (dopri5): its body's assignments get their whys inside it.
+            Stmt::Repeat {
+                body,
+                until,
+                count,
+                limit,
+                span,
+            } => {
+                let body = rewrite(program, body, w, guards, sites);
+                out.push(Stmt::Repeat {
+                    body,
+                    until,
+                    count,
+                    limit,
+                    span,
+                });
             }
             s => out.push(s),
         }
