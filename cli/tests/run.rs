@@ -436,7 +436,7 @@ fn method_rk4_from_the_command_line() {
         .stderr
         .clone();
     let err = String::from_utf8(err).unwrap();
-    assert!(err.contains("hoop.sit:37:5: error[E0472]"), "{err}");
+    assert!(err.contains("hoop.sit:40:5: error[E0472]"), "{err}");
     // An unknown method is a usage error (exit 2).
     sitc()
         .args(["run", "examples/models/hoop.sit", "--method", "rk5"])
