@@ -2,11 +2,15 @@
 //!
 //! The parser reads a group `KEYWORDS item, item, …;` (for `param`,
 //! `input`, `output real|flag`, `real` and `flag`) as one declaration per
-//! item, each with the group's doc comment and under the group's
-//! `#[allow(…)]` attributes. Writing it that way keeps the meaning: each
-//! item gets a copy of the group's doc comments, attributes and keywords,
-//! and the `,` after an item becomes its `;`. Comments stay where they were
-//! among the tokens (a comment after a `,` is now after a `;`).
+//! item. Writing it that way keeps the meaning: each item gets a copy of the
+//! group's keywords, and the `,` after an item becomes its `;`. Comments stay
+//! where they were among the tokens (a comment after a `,` is now after a `;`).
+//!
+//! A group with doc comments or `#[allow(…)]` attributes stays one group: its
+//! doc describes the names together (`/// Position and velocity, m and m/s.`),
+//! and copying it onto every name would repeat one sentence as many times as
+//! there are names (the parser gives each name the group's doc and attributes
+//! either way, so both layouts mean the same).
 
 use crate::pieces::{Kind, Piece};
 use sit_parser::parse::TokenKind;
@@ -58,7 +62,11 @@ pub(crate) fn split<'a>(pieces: &[Piece<'a>]) -> Vec<Piece<'a>> {
             continue;
         }
         if let Some(group) = group_at(pieces, i) {
-            emit(pieces, &lead, &group, &mut out);
+            if lead.is_empty() {
+                emit(pieces, &group, &mut out);
+            } else {
+                out.extend_from_slice(&pieces[i..=group.end]);
+            }
             i = group.end + 1;
             at_start = true;
             lead.clear();
@@ -169,9 +177,9 @@ fn group_at(pieces: &[Piece], i: usize) -> Option<Group> {
     None
 }
 
-/// Write `group` (whose doc comments and attributes are the tokens `lead`)
-/// as one declaration per item.
-fn emit<'a>(pieces: &[Piece<'a>], lead: &[usize], group: &Group, out: &mut Vec<Piece<'a>>) {
+/// Write `group` (which has no doc comments or attributes) as one declaration
+/// per item.
+fn emit<'a>(pieces: &[Piece<'a>], group: &Group, out: &mut Vec<Piece<'a>>) {
     let first = group.prefix[0];
     // After a `,`, before the next item's name: block comments on the name's
     // line, which go after the copied head, right before the name.
@@ -201,7 +209,7 @@ fn emit<'a>(pieces: &[Piece<'a>], lead: &[usize], group: &Group, out: &mut Vec<P
         // The next item's name: the group's head goes before it.
         let inline = between.take().unwrap_or_default();
         let starts = inline.first().unwrap_or(&p).newlines.max(1);
-        for (k, &h) in lead.iter().chain(&group.prefix).enumerate() {
+        for (k, &h) in group.prefix.iter().enumerate() {
             let mut q = pieces[h];
             if k == 0 {
                 q.newlines = starts;
@@ -236,16 +244,17 @@ mod tests {
     }
 
     #[test]
-    fn docs_and_attributes_go_with_every_item_comments_stay_in_place() {
+    fn documented_groups_stay_groups_comments_stay_in_place() {
         assert_eq!(
-            fmt(
-                "model M {\n/// Gains.\n#[allow(W0201, reason = \"r\")]\nparam a = 1, // first\n  \
-                 // about b\n  b;\n real x; x = a + b;\n}"
-            ),
-            "model M {\n    /// Gains.\n    #[allow(W0201, reason = \"r\")]\n    param a = 1;  // first\n    \
-             // about b\n    /// Gains.\n    #[allow(W0201, reason = \"r\")]\n    param b;\n    \
+            fmt("model M {\nparam a = 1, // first\n  // about b\n  b;\n real x; x = a + b;\n}"),
+            "model M {\n    param a = 1;  // first\n    // about b\n    param b;\n    \
              real x;\n    x = a + b;\n}\n"
         );
+        // A doc comment or attribute describes the group: kept once, on the group.
+        for lead in ["/// Gains.", "#[allow(W0201, reason = \"r\")]"] {
+            let text = format!("model M {{\n    {lead}\n    param a = 1, b;\n    real x;\n}}\n");
+            assert_eq!(fmt(&text), text);
+        }
     }
 
     #[test]

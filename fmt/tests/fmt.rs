@@ -125,9 +125,9 @@ fn trace(path: &Path, text: &str) -> Vec<u64> {
 }
 
 /// `words` (token texts) with each declaration group `KEYWORDS a = e, b;`
-/// written as `KEYWORDS a = e; KEYWORDS b;`, each item after a copy of the
-/// group's doc comments and attributes: what the formatter does, written
-/// independently on token texts.
+/// without doc comments or attributes written as `KEYWORDS a = e; KEYWORDS b;`
+/// (a documented or attributed group stays as it is): what the formatter does,
+/// written independently on token texts.
 fn split_groups(words: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut lead: Vec<String> = Vec::new();
@@ -157,7 +157,7 @@ fn split_groups(words: &[String]) -> Vec<String> {
             i = end + 1;
             continue;
         }
-        if is_decl {
+        if is_decl && lead.is_empty() {
             let head: Vec<String> = words[i..i + prefix].to_vec();
             let mut depth = 0i32;
             out.extend(head.iter().cloned());
