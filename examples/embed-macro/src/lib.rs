@@ -1,7 +1,8 @@
 //! A Sit model embedded with the proc-macro: `sit_macros::include_model!` compiles
 //! `examples/models/hoop.sit` when this crate is compiled, and any edit of the model
 //! rebuilds the crate. `include_model!(PATH, batch)` adds the batch form of each model;
-//! `include_model!(PATH, method = rk4)` integrates every model with that method, and a
+//! `include_model!(PATH, method = rk4)` integrates every model with that method,
+//! `include_model!(PATH, events)` builds every model for the event log, and a
 //! schematic (`.sch`) is included like a `.sit` file.
 #![deny(warnings, clippy::all)]
 #![forbid(unsafe_code)]
@@ -27,4 +28,10 @@ pub mod pendulum_rk4 {
 /// schematic as it takes a `.sit` file.
 pub mod clutch {
     sit_macros::include_model!("../schematics/clutch.sch");
+}
+
+/// The traffic light of `examples/models/traffic_light.sit`, built for the event log:
+/// `TrafficLight::event_table()` for `sit_runtime::events::Logged`.
+pub mod traffic_light_log {
+    sit_macros::include_model!("../models/traffic_light.sit", events);
 }
