@@ -656,6 +656,38 @@ mod tests {
     }
 
     #[test]
+    fn strips_name_their_levels_and_label_few_marks() {
+        assert_eq!(level_name(&[], 1.0), "1");
+        assert_eq!(level_name(&[], 0.5), "");
+        let states = ["red".to_string(), "green".into()];
+        assert_eq!(
+            (level_name(&states, 1.0), level_name(&states, 2.0)),
+            ("green".into(), "".into())
+        );
+        let n = MARK_LABELS + 1;
+        let flips = (0..=n).map(|i| (i % 2) as f64).collect();
+        let mut t = trace(vec![("q", true, flips)]);
+        assert_eq!(strip_range(&t, 0), -0.2..1.2);
+        let mark = |i: usize| Mark {
+            column: 0,
+            t: i as f64,
+            to: format!("v{i}"),
+        };
+        t.marks = (1..=n).map(mark).collect();
+        assert_eq!(strip_range(&t, 0), -0.2..1.5);
+        let labelled = |t: &Trace| {
+            render_svg(t)
+                .unwrap()
+                .lines()
+                .filter(|l| l.starts_with('v'))
+                .count()
+        };
+        assert_eq!(labelled(&t), 0, "too many marks to label");
+        t.marks.truncate(MARK_LABELS);
+        assert_eq!(labelled(&t), MARK_LABELS);
+    }
+
+    #[test]
     fn ranges() {
         assert_eq!(value_range([1.0, 3.0, f64::NAN].into_iter()), (0.9, 3.1));
         assert_eq!(value_range([0.0].into_iter()), (-1.0, 1.0));
