@@ -39,6 +39,8 @@ pub struct Log {
     explain: Option<(String, Vec<Event>)>,
     /// The hidden whys, by index (not recorded in the trace).
     hidden: Vec<usize>,
+    /// The changes kept for the plot (`--plot`), if it is drawn.
+    plotted: Option<Vec<crate::marks::Change>>,
 }
 
 impl Log {
@@ -71,7 +73,23 @@ impl Log {
             csv,
             explain,
             hidden,
+            plotted: None,
         })
+    }
+
+    /// Keeps the changes for the plot of the run.
+    pub fn keep_for_plot(&mut self) {
+        self.plotted.get_or_insert_with(Vec::new);
+    }
+
+    /// Marks the changes kept for the plot on `trace`, its modes named by their states.
+    pub fn mark(&mut self, trace: &mut crate::plot::Trace) {
+        let changes = self.plotted.take().unwrap_or_default();
+        let states: Vec<(String, Vec<String>)> = (self.recorder.table().watches.iter())
+            .filter(|w| w.kind == WatchKind::Mode)
+            .map(|w| (w.name.clone(), w.states.clone()))
+            .collect();
+        trace.mark(&changes, &states);
     }
 
     /// Whether the variable `index` is a hidden why (never recorded).
@@ -96,6 +114,7 @@ impl Log {
             recorder,
             csv,
             explain,
+            plotted,
             ..
         } = self;
         let table = recorder.table();
@@ -107,6 +126,14 @@ impl Log {
                 if let Err(err) = w.write_record(row) {
                     failed.get_or_insert(format!("cannot write `{}`: {err}", path.display()));
                 }
+            }
+            if let Some(changes) = plotted.as_mut() {
+                changes.push(crate::marks::Change {
+                    t: e.t,
+                    name: e.name.clone(),
+                    from: e.from.clone(),
+                    to: e.to.clone(),
+                });
             }
             if let Some((name, events)) = explain.as_mut()
                 && e.name == *name

@@ -8,6 +8,7 @@ mod fmt;
 mod fmu;
 mod info;
 mod input;
+mod marks;
 mod params;
 mod plot;
 mod progress;

@@ -4,9 +4,11 @@
 //! other (so a 400 cm height and a 0.5 cm deflection get panels of their own), logical
 //! variables get a small step-line panel each, under the real ones. Long traces are
 //! thinned to the minimum and maximum of each of about 1,500 buckets per series, which
-//! keeps every peak. The SVG backend of plotters writes text as `<text>` elements, so
+//! keeps every peak. The changes of an event log (`--events`) are marked on the strips
+//! of the logical variables, a mode's strip named by its states. The SVG backend of plotters writes text as `<text>` elements, so
 //! no font or system library is needed.
 
+use crate::marks::Mark;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use sit_parser::suggest::did_you_mean;
@@ -25,6 +27,10 @@ const TITLE_HEIGHT: u32 = 40;
 const BUCKETS: usize = 1500;
 /// Real variables share a panel when their magnitudes are within this factor.
 const SCALE_FACTOR: f64 = 10.0;
+/// The colour of the marks of an event log's changes.
+const MARK: RGBColor = RGBColor(64, 64, 64);
+/// A strip labels its marks with their values when it has at most this many.
+const MARK_LABELS: usize = 40;
 /// Tableau 10: distinct colours that survive printing in grey.
 const COLORS: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
@@ -53,6 +59,11 @@ pub struct PlotArgs {
     /// The figure's title (default: the trace's file name).
     #[arg(long)]
     pub title: Option<String>,
+    /// An event log written by `sitc run --events`: each change of a plotted variable
+    /// is marked on its strip at its time, with its new value (a mode's column is drawn
+    /// as a strip named by its states).
+    #[arg(long, value_name = "LOG.csv")]
+    pub events: Option<PathBuf>,
 }
 
 /// Recorded values over time: one column per variable.
@@ -68,18 +79,25 @@ pub struct Trace {
     pub t: Vec<f64>,
     /// One column of values per variable, as long as `t`.
     pub columns: Vec<Vec<f64>>,
+    /// The names of each column's values, by value (a mode's states; empty: none).
+    pub states: Vec<Vec<String>>,
+    /// The changes marked on the strips (see [`Trace::mark`]).
+    pub marks: Vec<Mark>,
 }
 
 impl Trace {
     /// An empty trace of these variables.
     pub fn new(title: String, names: Vec<String>, logical: Vec<bool>) -> Trace {
         let columns = vec![Vec::new(); names.len()];
+        let states = vec![Vec::new(); names.len()];
         Trace {
             title,
             names,
             logical,
             t: Vec::new(),
             columns,
+            states,
+            marks: Vec::new(),
         }
     }
 
@@ -112,6 +130,17 @@ impl Trace {
             .iter()
             .map(|&i| std::mem::take(&mut self.columns[i]))
             .collect();
+        self.states = keep
+            .iter()
+            .map(|&i| std::mem::take(&mut self.states[i]))
+            .collect();
+        self.marks = std::mem::take(&mut self.marks)
+            .into_iter()
+            .filter_map(|m| {
+                let column = keep.iter().position(|&i| i == m.column)?;
+                Some(Mark { column, ..m })
+            })
+            .collect();
         Ok(self)
     }
 }
@@ -122,11 +151,14 @@ pub fn plot(args: PlotArgs) -> ExitCode {
         if let Some(title) = args.title {
             trace.title = title;
         }
-        let trace = if args.vars.is_empty() {
+        let mut trace = if args.vars.is_empty() {
             trace
         } else {
             trace.select(&args.vars)?
         };
+        if let Some(log) = &args.events {
+            trace.mark(&crate::marks::read_log(log)?, &[]);
+        }
         let out = args
             .output
             .unwrap_or_else(|| args.trace.with_extension("svg"));
@@ -262,7 +294,10 @@ pub fn render_svg(trace: &Trace) -> Result<String, String> {
         .iter()
         .map(|p| match p {
             Panel::Real(_) => REAL_HEIGHT,
-            Panel::Logical(_) => LOGICAL_HEIGHT,
+            // A mode's strip grows with its states.
+            Panel::Logical(c) => {
+                LOGICAL_HEIGHT + 20 * trace.states[*c].len().saturating_sub(2) as u32
+            }
         })
         .collect();
     let height = TITLE_HEIGHT + heights.iter().sum::<u32>().max(REAL_HEIGHT);
@@ -359,7 +394,8 @@ fn draw_real<'a>(
         .draw()
 }
 
-/// A small panel of one logical variable, drawn as a step line.
+/// A small panel of one logical variable, drawn as a step line, with its changes'
+/// marks: a line across the strip at each change, labelled with the new value.
 fn draw_logical<'a>(
     trace: &Trace,
     col: usize,
@@ -373,18 +409,19 @@ fn draw_logical<'a>(
         .margin_right(24)
         .x_label_area_size(if last { 44 } else { 20 })
         .y_label_area_size(80)
-        .build_cartesian_2d(t0..t1, -0.2f64..1.2f64)?;
+        .build_cartesian_2d(t0..t1, strip_range(trace, col))?;
+    let states = &trace.states[col];
     chart
         .configure_mesh()
         .x_desc(if last { "t" } else { "" })
         .y_desc(trace.names[col].as_str())
         .x_label_formatter(&|x| tick(*x))
-        .y_labels(3)
-        .y_label_formatter(&|y| match *y {
-            0.0 => "0".to_string(),
-            1.0 => "1".to_string(),
-            _ => String::new(),
+        .y_labels(if states.is_empty() {
+            3
+        } else {
+            2 * states.len() + 1
         })
+        .y_label_formatter(&|y| level_name(states, *y))
         .light_line_style(TRANSPARENT)
         .bold_line_style(RGBColor(225, 225, 225))
         .label_style(("sans-serif", 12))
@@ -401,7 +438,53 @@ fn draw_logical<'a>(
         }
         chart.draw_series(LineSeries::new(steps, rgb.stroke_width(2)))?;
     }
+    let marks: Vec<&Mark> = trace.marks.iter().filter(|m| m.column == col).collect();
+    let range = strip_range(trace, col);
+    let (lo, hi) = (range.start, range.end);
+    for m in &marks {
+        chart.draw_series(LineSeries::new(
+            [(m.t, lo), (m.t, hi)],
+            MARK.stroke_width(1),
+        ))?;
+    }
+    if marks.len() <= MARK_LABELS {
+        let style = ("sans-serif", 11).into_font().color(&MARK);
+        chart.draw_series(marks.iter().map(|m| {
+            EmptyElement::at((m.t, hi)) + Text::new(m.to.clone(), (3, 1), style.clone())
+        }))?;
+    }
     Ok(())
+}
+
+/// The value axis of the strip of `col`: its values (0 and 1 at least) with a fifth of
+/// their span below and above, and room for the marks' labels when it has marks.
+fn strip_range(trace: &Trace, col: usize) -> std::ops::Range<f64> {
+    let finite = trace.columns[col].iter().copied().filter(|v| v.is_finite());
+    let (lo, hi) = finite
+        .chain([0.0, 1.0])
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    let pad = 0.2 * (hi - lo);
+    let room = if trace.marks.iter().any(|m| m.column == col) {
+        0.3 * (hi - lo)
+    } else {
+        0.0
+    };
+    lo - pad..hi + pad + room
+}
+
+/// The label of the value `y` of a strip: the state it names, or 0 and 1 for a strip
+/// without names; empty between them.
+fn level_name(states: &[String], y: f64) -> String {
+    if y.fract() != 0.0 || y < 0.0 {
+        return String::new();
+    }
+    match states.get(y as usize) {
+        Some(name) => name.clone(),
+        None if states.is_empty() && (y == 0.0 || y == 1.0) => format!("{y}"),
+        None => String::new(),
+    }
 }
 
 /// The time axis: first to last time, or 0..1 for fewer than two distinct times.
@@ -513,12 +596,15 @@ mod tests {
 
     fn trace(columns: Vec<(&str, bool, Vec<f64>)>) -> Trace {
         let n = columns.first().map_or(0, |c| c.2.len());
+        let n_cols = columns.len();
         Trace {
             title: "test".into(),
             names: columns.iter().map(|c| c.0.to_string()).collect(),
             logical: columns.iter().map(|c| c.1).collect(),
             t: (0..n).map(|i| i as f64).collect(),
+            states: vec![Vec::new(); n_cols],
             columns: columns.into_iter().map(|c| c.2).collect(),
+            marks: Vec::new(),
         }
     }
 
@@ -567,6 +653,38 @@ mod tests {
         assert!(p.iter().any(|(t, v)| *t == 9000.0 && v.is_nan()));
         assert!(p.windows(2).all(|w| w[0].0 < w[1].0), "time order");
         assert_eq!(finite_runs(&p).count(), 2);
+    }
+
+    #[test]
+    fn strips_name_their_levels_and_label_few_marks() {
+        assert_eq!(level_name(&[], 1.0), "1");
+        assert_eq!(level_name(&[], 0.5), "");
+        let states = ["red".to_string(), "green".into()];
+        assert_eq!(
+            (level_name(&states, 1.0), level_name(&states, 2.0)),
+            ("green".into(), "".into())
+        );
+        let n = MARK_LABELS + 1;
+        let flips = (0..=n).map(|i| (i % 2) as f64).collect();
+        let mut t = trace(vec![("q", true, flips)]);
+        assert_eq!(strip_range(&t, 0), -0.2..1.2);
+        let mark = |i: usize| Mark {
+            column: 0,
+            t: i as f64,
+            to: format!("v{i}"),
+        };
+        t.marks = (1..=n).map(mark).collect();
+        assert_eq!(strip_range(&t, 0), -0.2..1.5);
+        let labelled = |t: &Trace| {
+            render_svg(t)
+                .unwrap()
+                .lines()
+                .filter(|l| l.starts_with('v'))
+                .count()
+        };
+        assert_eq!(labelled(&t), 0, "too many marks to label");
+        t.marks.truncate(MARK_LABELS);
+        assert_eq!(labelled(&t), MARK_LABELS);
     }
 
     #[test]

@@ -166,7 +166,8 @@ pub struct RunArgs {
     /// The CSV file to write (default: standard output).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Also draw the recorded variables into this SVG file.
+    /// Also draw the recorded variables into this SVG file (with `--events` or
+    /// `--explain`, each change of the log is marked on its variable's strip).
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
     /// Stop at the first value that is not finite (NaN or infinity) and report the
@@ -252,6 +253,9 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
                 .collect(),
         )
     });
+    if let (Some(log), Some(_)) = (log.as_mut(), &trace) {
+        log.keep_for_plot();
+    }
     let explains = log.as_ref().is_some_and(|l| l.explains());
     let (out, shown): (Box<dyn Write>, String) = match &args.output {
         None if explains => (Box::new(std::io::sink()), "the trace".into()),
@@ -292,7 +296,10 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
         Err(e) => return Err(format!("cannot write {shown}: {}", io_reason(&e)).into()),
     }
-    if let (Some(path), Some(trace)) = (&args.plot, &trace) {
+    if let (Some(path), Some(trace)) = (&args.plot, &mut trace) {
+        if let Some(log) = log.as_mut() {
+            log.mark(trace);
+        }
         plot::write_svg(trace, path)?;
     }
     if let Some(log) = log {

@@ -116,3 +116,166 @@ fn plots_a_run_with_gaps_and_long_traces() {
     assert_eq!(svg.matches("stroke=\"#1F77B4\"").count(), 2 + 1);
     assert!(svg.len() < 200_000, "{} bytes", svg.len());
 }
+
+/// The vertical lines of colour `stroke` in `svg`: (x, top y, bottom y).
+fn vertical_lines(svg: &str, stroke: &str) -> Vec<(i64, i64, i64)> {
+    polylines(svg)
+        .filter(|(s, _)| *s == stroke)
+        .map(|(_, p)| {
+            assert!(p.len() == 2 && p[0].0 == p[1].0, "a vertical line: {p:?}");
+            (p[0].0, p[0].1.min(p[1].1), p[0].1.max(p[1].1))
+        })
+        .collect()
+}
+
+/// The polylines of `svg`: their stroke and points.
+fn polylines(svg: &str) -> impl Iterator<Item = (&str, Vec<(i64, i64)>)> {
+    svg.lines().filter_map(|l| {
+        let l = l.strip_prefix("<polyline ")?;
+        let attr = |name: &str| {
+            let start = l.find(&format!("{name}=\""))? + name.len() + 2;
+            Some(&l[start..start + l[start..].find('"')?])
+        };
+        let points = (attr("points")?.split_whitespace())
+            .map(|p| {
+                let (x, y) = p.split_once(',').expect("x,y");
+                (x.parse().expect("x"), y.parse().expect("y"))
+            })
+            .collect();
+        Some((attr("stroke")?, points))
+    })
+}
+
+#[test]
+fn event_log_marks_the_strips() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (trace, log, svg) = (
+        dir.path().join("trace.csv"),
+        dir.path().join("log.csv"),
+        dir.path().join("light.svg"),
+    );
+    let model = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/models/traffic_light.sit"
+    );
+    sitc()
+        .args([
+            "run", model, "--dt", "0.5", "--t-end", "70", "--record", "all",
+        ])
+        .arg("--events")
+        .arg(&log)
+        .arg("-o")
+        .arg(&trace)
+        .assert()
+        .success();
+    sitc()
+        .arg("plot")
+        .arg(&trace)
+        .args(["--vars", "elapsed,go,light", "--events"])
+        .arg(&log)
+        .arg("-o")
+        .arg(&svg)
+        .assert()
+        .success()
+        .stderr("");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    // go: 0 -> 1 at 30, 1 -> 0 at 55; light: green at 30, yellow at 55, red at 60.
+    let marks = vertical_lines(&text, "#404040");
+    assert_eq!(marks.len(), 5, "{marks:?}");
+    let x: Vec<i64> = marks.iter().map(|m| m.0).collect();
+    let (x30, x55, x60) = (x[0], x[1], x[4]);
+    assert_eq!((x[2], x[3]), (x30, x55), "the strips share the time axis");
+    // The time axis is linear: 25 s from 30 to 55 is five times the 5 s to 60.
+    assert!(((x55 - x30) - 5 * (x60 - x55)).abs() <= 3, "{x:?}");
+    // Each mark is where its strip's step line jumps, within the mark's strip.
+    for &(mx, top, bottom) in &marks {
+        let jumps = polylines(&text).any(|(stroke, p)| {
+            stroke != "#404040"
+                && p.windows(2).any(|w| {
+                    w[0].0 == mx
+                        && w[1].0 == mx
+                        && w[0].1 != w[1].1
+                        && (top..=bottom).contains(&w[0].1)
+                        && (top..=bottom).contains(&w[1].1)
+                })
+        });
+        assert!(jumps, "no step at the mark x = {mx}");
+    }
+    // The marks' labels, and the mode's strip named by its states.
+    let lines: Vec<&str> = text.lines().collect();
+    for label in ["1", "0", "green", "yellow", "red"] {
+        assert!(lines.contains(&label), "{label}");
+    }
+    let count = |s: &str| lines.iter().filter(|l| **l == s).count();
+    // green: a mark and a tick label; red: a mark and a tick label.
+    assert_eq!((count("green"), count("yellow"), count("red")), (2, 2, 2));
+}
+
+#[test]
+fn run_plot_marks_its_log() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let svg = dir.path().join("light.svg");
+    let model = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/models/traffic_light.sit"
+    );
+    // --explain computes the log too; --every 4 thins the trace, not the marks.
+    sitc()
+        .args(["run", model, "--dt", "0.5", "--t-end", "70", "--every", "4"])
+        .args(["--explain", "light", "--plot"])
+        .arg(&svg)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(vertical_lines(&text, "#404040").len(), 5);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.contains(&"yellow"));
+    // Without a log, no marks.
+    sitc()
+        .args(["run", model, "--dt", "0.5", "--t-end", "70", "-o"])
+        .arg(dir.path().join("t.csv"))
+        .arg("--plot")
+        .arg(&svg)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(vertical_lines(&text, "#404040").is_empty());
+}
+
+#[test]
+fn bad_event_logs_exit_2() {
+    let (dir, path) = trace_file(TRACE);
+    let log = dir.path().join("log.csv");
+    let cases = [
+        (
+            "t,h\n0,1\n",
+            "is not an event log: its first line must be `t,name,from,to,rule`",
+        ),
+        (
+            "t,name,from,to,rule\nx,q,0,1,\n",
+            "log.csv:2: `x` is not a time",
+        ),
+        (
+            "t,name,from,to,rule\n1,q\n",
+            "log.csv:2: expected 5 fields, found 2",
+        ),
+    ];
+    for (text, message) in cases {
+        std::fs::write(&log, text).unwrap();
+        sitc()
+            .arg("plot")
+            .arg(&path)
+            .arg("--events")
+            .arg(&log)
+            .assert()
+            .code(2)
+            .stderr(contains(message));
+    }
+    sitc()
+        .arg("plot")
+        .arg(&path)
+        .args(["--events", "/nonexistent/log.csv"])
+        .assert()
+        .code(2)
+        .stderr("error: --events: cannot read `/nonexistent/log.csv`: no such file\n");
+}

@@ -18,7 +18,10 @@
 //! `include_model!("models/hoop.sit", batch)` also expands to the batch form of every
 //! model (`HoopBatch<const N: usize>`, see `sit_codegen::Options::batch`);
 //! `include_model!("models/ball.sit", method = rk4)` integrates every model with that
-//! method, overriding their `method` declarations (`sit_codegen::Options::method`).
+//! method, overriding their `method` declarations (`sit_codegen::Options::method`);
+//! `include_model!("models/light.sit", events)` builds every model for the event log
+//! (`sit_codegen::Options::events`): each model's struct gets `event_table()`, for
+//! `sit_runtime::events::Logged::new(Light::new(), Light::event_table())`.
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;
@@ -29,7 +32,8 @@ use std::path::{Path, PathBuf};
 /// Rust items: one struct per model, with `new`, `step`, `reset`, `time`, public
 /// fields and `impl sit_runtime::Model` (the calling crate depends on `sit-runtime`).
 /// With an argument `batch`, also the batch form of every model; with `method = rk4`
-/// (or `euler`), every model integrated by that method.
+/// (or `euler`), every model integrated by that method; with `events`, every model
+/// built for the event log, with its `event_table()` (see `docs/events.md`).
 #[proc_macro]
 pub fn include_model(input: TokenStream) -> TokenStream {
     expand(input.into()).into()
@@ -37,10 +41,16 @@ pub fn include_model(input: TokenStream) -> TokenStream {
 
 /// The expansion, or a `compile_error!` spanned at the argument.
 fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
-    let Ok(Args { lit, batch, method }) = syn::parse2::<Args>(input) else {
+    let Ok(Args {
+        lit,
+        batch,
+        method,
+        events,
+    }) = syn::parse2::<Args>(input)
+    else {
         return error(
             Span::call_site(),
-            "include_model! takes a string literal, the path of a .sit file relative to the crate's Cargo.toml, and optionally `batch` and `method = rk4`, as in `include_model!(\"models/hoop.sit\")` or `include_model!(\"models/hoop.sit\", batch)`",
+            "include_model! takes a string literal, the path of a .sit file relative to the crate's Cargo.toml, and optionally `batch`, `method = rk4` and `events`, as in `include_model!(\"models/hoop.sit\")` or `include_model!(\"models/hoop.sit\", batch)`",
         );
     };
     let span = lit.span();
@@ -55,6 +65,7 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     let opts = sit_codegen::Options {
         batch,
         method,
+        events,
         front_end: sit_codegen::FrontEnd::Macro,
         ..Default::default()
     };
@@ -95,23 +106,26 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     }
 }
 
-/// The arguments: the path, then optionally `, batch`, `, method = NAME` and, for
-/// `dopri5`, `, rtol = NUMBER` and `, atol = NUMBER`, in any order.
+/// The arguments: the path, then optionally `, batch`, `, method = NAME`, for
+/// `dopri5` `, rtol = NUMBER` and `, atol = NUMBER`, and `, events`, in any order.
 struct Args {
     lit: syn::LitStr,
     batch: bool,
     method: Option<sit_parser::ir::Method>,
+    events: bool,
 }
 
 impl syn::parse::Parse for Args {
     fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Args> {
         let lit = input.parse()?;
-        let (mut batch, mut method) = (false, None);
+        let (mut batch, mut method, mut events) = (false, None, false);
         let mut tol: [Option<(f64, proc_macro2::Span)>; 2] = [None, None];
         while input.parse::<Option<syn::Token![,]>>()?.is_some() && !input.is_empty() {
             let word: syn::Ident = input.parse()?;
             if word == "batch" {
                 batch = true;
+            } else if word == "events" {
+                events = true;
             } else if word == "method" {
                 input.parse::<syn::Token![=]>()?;
                 let name: syn::Ident = input.parse()?;
@@ -132,7 +146,7 @@ impl syn::parse::Parse for Args {
             } else {
                 return Err(syn::Error::new(
                     word.span(),
-                    "expected `batch`, `method = NAME`, `rtol = NUMBER` or `atol = NUMBER`",
+                    "expected `batch`, `method = NAME`, `rtol = NUMBER`, `atol = NUMBER` or `events`",
                 ));
             }
         }
@@ -152,7 +166,12 @@ impl syn::parse::Parse for Args {
                 }
             }
         }
-        Ok(Args { lit, batch, method })
+        Ok(Args {
+            lit,
+            batch,
+            method,
+            events,
+        })
     }
 }
 

@@ -1,7 +1,8 @@
 //! A Sit model embedded with the proc-macro: `sit_macros::include_model!` compiles
 //! `examples/models/hoop.sit` when this crate is compiled, and any edit of the model
 //! rebuilds the crate. `include_model!(PATH, batch)` adds the batch form of each model;
-//! `include_model!(PATH, method = rk4)` integrates every model with that method, and a
+//! `include_model!(PATH, method = rk4)` integrates every model with that method,
+//! `include_model!(PATH, events)` builds every model for the event log, and a
 //! schematic (`.sch`) is included like a `.sit` file.
 #![deny(warnings, clippy::all)]
 #![forbid(unsafe_code)]
@@ -44,4 +45,10 @@ pub mod clutch {
 /// the CSV file too, so editing the map rebuilds the crate.
 pub mod vehicle {
     sit_macros::include_model!("../models/vehicle.sit");
+}
+
+/// The traffic light of `examples/models/traffic_light.sit`, built for the event log:
+/// `TrafficLight::event_table()` for `sit_runtime::events::Logged`.
+pub mod traffic_light_log {
+    sit_macros::include_model!("../models/traffic_light.sit", events);
 }
