@@ -53,8 +53,9 @@ pub(crate) struct Line {
     pub code: String,
     comment: Option<String>,
     /// Where the line may be wrapped: the index of the piece a new line
-    /// would start with, the byte offset in `code` before it, and the
-    /// depth of the brackets open there.
+    /// would start with, the byte offset in `code` before it, and its rank
+    /// ([`crate::wrap::rank`]: the depth of the brackets open there, then how
+    /// tightly the operator there binds).
     pub breaks: Vec<(usize, usize, usize)>,
 }
 
@@ -275,8 +276,13 @@ impl<'a> Writer<'a> {
         } else {
             if self.may_break_before(text) {
                 let (piece, parens) = (self.piece, self.parens);
+                let level = if BINARY.contains(&text) || text == "-" {
+                    crate::wrap::binding(text)
+                } else {
+                    0
+                };
                 if let Some(line) = &mut self.cur {
-                    line.breaks.push((piece, line.code.len(), parens));
+                    line.breaks.push((piece, line.code.len(), crate::wrap::rank(parens, level)));
                 }
             }
             if self.space_before(p, kind) {

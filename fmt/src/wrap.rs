@@ -5,9 +5,11 @@
 //! columns, and the layout runs again (the new line is a continuation,
 //! indented one level more than the statement, or to the depth of its open
 //! brackets). Of the places a line may break that leave its first part
-//! within the width, the last of those inside the fewest brackets is taken
-//! (so a break splits the outer expression before an inner one), or the
-//! first place if none fits; a line
+//! within the width, the last of those of the lowest [`rank`] is taken: inside
+//! the fewest brackets, and there before the operator that binds least (after
+//! a `,`, then before `=>`, `|`, `&`, a comparison, `+`/`-`, `*`/`/`, `^`), so a
+//! break splits the outer expression before an inner one and `a + b * (c)`
+//! before `+`, not inside the product; or the first place if none fits; a line
 //! with no such place (a long number, string or comment) stays long.
 //! Formatting the result again finds the same lines: the breaks are kept,
 //! and no line is left that this pass would break.
@@ -16,6 +18,28 @@ use crate::layout::Line;
 
 /// The width in columns (characters) that lines are wrapped to.
 pub(crate) const WIDTH: usize = 100;
+
+/// How tightly the binary operator `op` binds (a break before a looser one is
+/// preferred): 0 is a `,` (the break is after it), 1 `=>`, 2 `|`, 3 `&`, 4 a
+/// comparison, 5 `+` and `-`, 6 `*` and `/`, 7 `^`.
+pub(crate) fn binding(op: &str) -> usize {
+    match op {
+        "=>" => 1,
+        "|" => 2,
+        "&" => 3,
+        "<" | "<=" | ">" | ">=" | "==" | "!=" => 4,
+        "+" | "-" => 5,
+        "*" | "/" => 6,
+        "^" => 7,
+        _ => 0,
+    }
+}
+
+/// The rank of a place to break: inside `depth` brackets, before an operator
+/// binding as tightly as `level` ([`binding`]). Lower ranks are preferred.
+pub(crate) fn rank(depth: usize, level: usize) -> usize {
+    depth * 8 + level
+}
 
 /// The pieces before which to break the lines of `lines` that are too long
 /// (one break per line; the caller lays out again and asks again).
@@ -30,8 +54,8 @@ pub(crate) fn breaks(lines: &[Line], indent: usize) -> Vec<usize> {
             continue;
         }
         let fitting = || l.breaks.iter().filter(|&&(_, at, _)| col(at) <= WIDTH);
-        let outer = fitting().map(|&(_, _, depth)| depth).min();
-        let fits = fitting().rfind(|&&(_, _, depth)| Some(depth) == outer);
+        let outer = fitting().map(|&(_, _, rank)| rank).min();
+        let fits = fitting().rfind(|&&(_, _, rank)| Some(rank) == outer);
         if let Some(&(piece, _, _)) = fits.or(l.breaks.first()) {
             out.push(piece);
         }
