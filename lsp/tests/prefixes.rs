@@ -31,7 +31,10 @@ fn position(text: &str, offset: usize) -> Position {
 }
 
 /// Every request at the end of the prefixes that end at, or one character
-/// into, a token, and of every 16th prefix (about 9 900 prefixes).
+/// into, every third token (the first, second and third token of each three in
+/// turn, so that consecutive tokens are cut in different ways), and of every
+/// 128th prefix. About 45 000 requests, half a minute: the complete run is the
+/// ignored test below.
 #[test]
 fn every_request_on_prefixes_of_the_library_is_answered() {
     run(false);
@@ -51,15 +54,19 @@ fn ends(text: &str, all: bool) -> Vec<usize> {
         .char_indices()
         .map(|(i, _)| i)
         .chain([text.len()])
-        .filter(|i| all || i % 16 == 0)
+        .filter(|i| all || i % 128 == 0)
         .collect();
     if !all {
-        for t in sit_parser::parse::tokenize(0, text).unwrap() {
+        let tokens = sit_parser::parse::tokenize(0, text).unwrap();
+        for (k, t) in tokens.into_iter().enumerate() {
+            if k % 3 != (k / 3) % 3 {
+                continue;
+            }
             let second = text[t.start..]
                 .chars()
                 .next()
                 .map_or(t.end, |c| t.start + c.len_utf8());
-            ends.extend([t.start, second.min(t.end), t.end]);
+            ends.extend([t.start, second.min(t.end)]);
         }
         ends.sort_unstable();
         ends.dedup();
