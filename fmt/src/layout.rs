@@ -282,7 +282,8 @@ impl<'a> Writer<'a> {
                     0
                 };
                 if let Some(line) = &mut self.cur {
-                    line.breaks.push((piece, line.code.len(), crate::wrap::rank(parens, level)));
+                    line.breaks
+                        .push((piece, line.code.len(), crate::wrap::rank(parens, level)));
                 }
             }
             if self.space_before(p, kind) {

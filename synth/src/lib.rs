@@ -6,8 +6,8 @@
 use std::fmt::Write as _;
 
 mod phase;
-mod table;
 mod substep;
+mod table;
 
 /// How large a random model is.
 #[derive(Debug, Clone, Copy)]

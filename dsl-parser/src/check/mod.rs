@@ -22,8 +22,8 @@ mod phase;
 mod rules;
 mod slips;
 mod subs;
-mod table;
 mod substeps;
+mod table;
 
 use declare::{Table, declare};
 pub use lower::collect_vars;

@@ -566,9 +566,10 @@ impl Stage<'_> {
             Expr::And(x, y) => Expr::And(b(x), b(y)),
             Expr::Or(x, y) => Expr::Or(b(x), b(y)),
             Expr::Call(f, xs) => Expr::Call(*f, xs.iter().map(|x| self.at_node(x, node)).collect()),
-            Expr::Table(t, xs) => {
-                Expr::Table(t.clone(), xs.iter().map(|x| self.at_node(x, node)).collect())
-            }
+            Expr::Table(t, xs) => Expr::Table(
+                t.clone(),
+                xs.iter().map(|x| self.at_node(x, node)).collect(),
+            ),
             other => other.clone(),
         }
     }

@@ -8,7 +8,7 @@
 //! the batch generator: lanes; the interpreter: flat slots) are storage strategies over
 //! these: they decide where a [`Place`] lives, not what a step does.
 //!
-//! A back end walks a [`Model`] as follows (this is the contract of `ir.rs`, written
+//! A back end walks a [`Model`] as follows (this is the contract of `ir/contract.md`, written
 //! once):
 //!
 //! - construction: every [`Model::defaults`] entry in order, then reset;

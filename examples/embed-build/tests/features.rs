@@ -1,4 +1,4 @@
-//! The generated code of `models/features.sit` follows the step order of `ir.rs`:
+//! The generated code of `models/features.sit` follows the step order of the IR contract (`dsl-parser/src/ir/contract.md`):
 //! values worked out by hand from the model, step by step (dt = 0.25, exact in binary).
 
 use embed_build::features::{Features, Part};

@@ -1,0 +1,120 @@
+//! Integration methods: `method euler|rk4|dopri5` and the tolerances of an adaptive one.
+
+use super::Program;
+
+/// How a model integrates its continuous part in one step (`method NAME;`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Method {
+    /// Each rule once per step in textual order, `integral` as `y + x·dt`: the
+    /// formalism's own step, first order.
+    #[default]
+    Euler,
+    /// The classical fourth-order Runge–Kutta method over the host's step, on the
+    /// continuous part; the discrete rules once per step after it.
+    Rk4,
+    /// Dormand–Prince 5(4): adaptive internal steps with error control within each
+    /// host step (see "Integration methods" above); the discrete rules once per step
+    /// after them.
+    Dopri5(Tolerance),
+}
+
+/// The error tolerances of an adaptive method: an internal step is accepted when the
+/// norm of its error estimate, each component scaled by `atol + rtol·max(|y₀|, |y₁|)`,
+/// is at most 1.
+#[derive(Debug, Clone, Copy)]
+pub struct Tolerance {
+    /// The relative tolerance.
+    pub rtol: f64,
+    /// The absolute tolerance.
+    pub atol: f64,
+}
+
+impl Tolerance {
+    /// The tolerances when none are given: `rtol 1e-6 atol 1e-9`.
+    pub const DEFAULT: Tolerance = Tolerance {
+        rtol: 1e-6,
+        atol: 1e-9,
+    };
+}
+
+impl Default for Tolerance {
+    fn default() -> Self {
+        Tolerance::DEFAULT
+    }
+}
+
+// Equal when bit for bit equal: a tolerance is a setting, compared as written.
+impl PartialEq for Tolerance {
+    fn eq(&self, other: &Self) -> bool {
+        self.rtol.to_bits() == other.rtol.to_bits() && self.atol.to_bits() == other.atol.to_bits()
+    }
+}
+
+impl Eq for Tolerance {}
+
+impl std::hash::Hash for Tolerance {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.rtol.to_bits().hash(state);
+        self.atol.to_bits().hash(state);
+    }
+}
+
+impl Method {
+    /// Every method (`dopri5` with its default tolerances), for listings and lookups.
+    pub const ALL: [Method; 3] = [
+        Method::Euler,
+        Method::Rk4,
+        Method::Dopri5(Tolerance::DEFAULT),
+    ];
+
+    /// The name in `.sit` source and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Euler => "euler",
+            Method::Rk4 => "rk4",
+            Method::Dopri5(_) => "dopri5",
+        }
+    }
+
+    /// Look a method up by its name (an adaptive one with its default tolerances).
+    pub fn from_name(name: &str) -> Option<Method> {
+        Method::ALL.iter().copied().find(|m| m.name() == name)
+    }
+
+    /// The method with the tolerances given replacing its own, if it is adaptive
+    /// (the others have none, and are returned as they are).
+    pub fn with_tolerance(self, rtol: Option<f64>, atol: Option<f64>) -> Method {
+        match self {
+            Method::Dopri5(t) => Method::Dopri5(Tolerance {
+                rtol: rtol.unwrap_or(t.rtol),
+                atol: atol.unwrap_or(t.atol),
+            }),
+            other => other,
+        }
+    }
+
+    /// The tolerances of an adaptive method.
+    pub fn tolerance(self) -> Option<Tolerance> {
+        match self {
+            Method::Dopri5(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+impl Program {
+    /// Sets the integration method of every model (a per-run override of their
+    /// `method` declarations); the errors, located in the models' rules, if some
+    /// model's rules cannot be split into a continuous and a discrete part.
+    pub fn set_method(&mut self, method: Method) -> Result<(), Vec<crate::Diagnostic>> {
+        for m in &mut self.models {
+            m.method = method;
+        }
+        let diags: Vec<_> = self
+            .models
+            .iter()
+            .flat_map(crate::lower::method::split_errors)
+            .collect();
+        if diags.is_empty() { Ok(()) } else { Err(diags) }
+    }
+}
