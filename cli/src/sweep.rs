@@ -16,7 +16,7 @@ use crate::run::{Timing, hint, record_list};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sit_runtime::Model;
 use sit_runtime::drive::Driven;
-use sit_runtime::sweep::{Collect, Sweep, grid};
+use sit_runtime::sweep::{Summary, SummaryError, Sweep, grid};
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -63,15 +63,6 @@ pub struct SweepArgs {
     pub output: Option<PathBuf>,
     #[command(flatten)]
     pub warnings: crate::quiet::Warnings,
-}
-
-/// One summary per recorded variable.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Summary {
-    Final,
-    Max,
-    Min,
-    Crossing(f64),
 }
 
 /// `sitc sweep`: exit 0, 1 (the model has errors) or 2 (usage, I/O).
@@ -127,19 +118,7 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
     for &r in &record {
         let name = model.var_info(r).map_or("?", |v| v.name);
         for s in &summaries {
-            let (collect, column) = match *s {
-                // A swept variable's own column holds its set value: `final(x)` then.
-                Summary::Final if axes.iter().any(|a| a.name == name) => {
-                    (Collect::Final(r), format!("final({name})"))
-                }
-                Summary::Final => (Collect::Final(r), name.to_string()),
-                Summary::Max => (Collect::Max(r), format!("max({name})")),
-                Summary::Min => (Collect::Min(r), format!("min({name})")),
-                Summary::Crossing(threshold) => (
-                    Collect::FirstCrossing { var: r, threshold },
-                    format!("crossing({name}={threshold})"),
-                ),
-            };
+            let (collect, column) = s.collect(r, name, axes.iter().any(|a| a.name == name));
             sweep = sweep.collect(collect);
             header.push(column);
         }
@@ -273,29 +252,12 @@ fn progress_bar(sets: u64, steps: u64) -> Option<ProgressBar> {
 
 /// The `--summary` values, comma-separated or repeated, in order.
 fn parse_summaries(args: &[String]) -> Result<Vec<Summary>, String> {
-    let mut out = Vec::new();
-    for item in args.iter().flat_map(|a| a.split(',')).map(str::trim) {
-        let s = match item {
-            "final" => Summary::Final,
-            "max" => Summary::Max,
-            "min" => Summary::Min,
-            _ => match item.strip_prefix("first-crossing=") {
-                Some(t) => match t.trim().parse::<f64>() {
-                    Ok(t) if !t.is_nan() => Summary::Crossing(t),
-                    _ => return Err(format!("--summary {item}: `{t}` is not a number")),
-                },
-                None => {
-                    return Err(format!(
-                        "--summary `{item}`: expected final, max, min or first-crossing=THRESH"
-                    ));
-                }
-            },
-        };
-        if !out.contains(&s) {
-            out.push(s);
+    Summary::parse_all(args.iter().flat_map(|a| a.split(','))).map_err(|(item, e)| match e {
+        SummaryError::NotANumber(t) => format!("--summary {item}: `{t}` is not a number"),
+        SummaryError::Unknown => {
+            format!("--summary `{item}`: expected final, max, min or first-crossing=THRESH")
         }
-    }
-    Ok(out)
+    })
 }
 
 #[cfg(test)]

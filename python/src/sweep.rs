@@ -17,7 +17,7 @@ use pyo3::types::PyDict;
 use rayon::prelude::*;
 use sit_interp::Instance;
 use sit_runtime::Model as _;
-use sit_runtime::sweep::{Collect, Sweep, grid};
+use sit_runtime::sweep::{Summary, SummaryError, Sweep, grid};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -51,45 +51,16 @@ pub struct Study {
     columns: Vec<String>,
 }
 
-/// One summary per recorded variable.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Summary {
-    Final,
-    Max,
-    Min,
-    Crossing(f64),
-}
-
 /// The summaries, as `sitc sweep --summary` reads them (each once, in order).
 fn summaries(items: &[String]) -> PyResult<Vec<Summary>> {
-    let mut out = Vec::new();
-    for item in items.iter().map(|s| s.trim()) {
-        let s = match item {
-            "final" => Summary::Final,
-            "max" => Summary::Max,
-            "min" => Summary::Min,
-            _ => match item.strip_prefix("first-crossing=") {
-                Some(t) => match t.trim().parse::<f64>() {
-                    Ok(t) if !t.is_nan() => Summary::Crossing(t),
-                    _ => {
-                        return Err(PyValueError::new_err(format!(
-                            "summary {item:?}: `{t}` is not a number"
-                        )));
-                    }
-                },
-                None => {
-                    return Err(PyValueError::new_err(format!(
-                        "summary {item:?}: expected \"final\", \"max\", \"min\" or \
-                         \"first-crossing=THRESH\""
-                    )));
-                }
-            },
-        };
-        if !out.contains(&s) {
-            out.push(s);
-        }
-    }
-    Ok(out)
+    Summary::parse_all(items.iter().map(String::as_str)).map_err(|(item, e)| {
+        PyValueError::new_err(match e {
+            SummaryError::NotANumber(t) => format!("summary {item:?}: `{t}` is not a number"),
+            SummaryError::Unknown => format!(
+                "summary {item:?}: expected \"final\", \"max\", \"min\" or \"first-crossing=THRESH\""
+            ),
+        })
+    })
 }
 
 impl Study {
@@ -133,18 +104,8 @@ impl Study {
         for &r in &record {
             let name = model.var_info(r).map_or("?", |v| v.name);
             for s in &summary {
-                let (collect, column) = match *s {
-                    Summary::Final if spec.params.iter().any(|(n, _)| n == name) => {
-                        (Collect::Final(r), format!("final({name})"))
-                    }
-                    Summary::Final => (Collect::Final(r), name.to_string()),
-                    Summary::Max => (Collect::Max(r), format!("max({name})")),
-                    Summary::Min => (Collect::Min(r), format!("min({name})")),
-                    Summary::Crossing(threshold) => (
-                        Collect::FirstCrossing { var: r, threshold },
-                        format!("crossing({name}={threshold})"),
-                    ),
-                };
+                let swept = spec.params.iter().any(|(n, _)| n == name);
+                let (collect, column) = s.collect(r, name, swept);
                 sweep = sweep.collect(collect);
                 columns.push(column);
             }

@@ -92,6 +92,82 @@ impl Collect {
     }
 }
 
+/// A summary of each recorded variable, as `sitc sweep --summary` and Python's
+/// `sit.sweep(summary=…)` name them: `final`, `max`, `min`, `first-crossing=THRESH`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Summary {
+    /// The value after the last step.
+    Final,
+    /// The largest value over the run.
+    Max,
+    /// The smallest value over the run.
+    Min,
+    /// The time of the first crossing of the threshold.
+    Crossing(f64),
+}
+
+/// Why the text of a summary was not read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SummaryError {
+    /// `first-crossing=T` where `T` (given) is not a number, or is NaN.
+    NotANumber(std::string::String),
+    /// None of `final`, `max`, `min`, `first-crossing=THRESH`.
+    Unknown,
+}
+
+impl Summary {
+    /// Reads one summary (surrounding spaces ignored).
+    pub fn parse(item: &str) -> Result<Summary, SummaryError> {
+        Ok(match item.trim() {
+            "final" => Summary::Final,
+            "max" => Summary::Max,
+            "min" => Summary::Min,
+            item => {
+                let t = item
+                    .strip_prefix("first-crossing=")
+                    .ok_or(SummaryError::Unknown)?
+                    .trim();
+                match t.parse::<f64>() {
+                    Ok(x) if !x.is_nan() => Summary::Crossing(x),
+                    _ => return Err(SummaryError::NotANumber(t.into())),
+                }
+            }
+        })
+    }
+
+    /// Reads the summaries in order, each once (a repeated one is kept where it first
+    /// stands); the error with the item it is about.
+    pub fn parse_all<'a>(
+        items: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Vec<Summary>, (&'a str, SummaryError)> {
+        let mut out = Vec::new();
+        for item in items {
+            let s = Summary::parse(item).map_err(|e| (item.trim(), e))?;
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+        Ok(out)
+    }
+
+    /// What to collect of variable `var`, named `name`, and the title of its column:
+    /// the name for `final` (`final(name)` when the variable is also swept, whose own
+    /// column holds its set value), `max(name)`, `min(name)`, `crossing(name=T)`.
+    pub fn collect(self, var: usize, name: &str, swept: bool) -> (Collect, std::string::String) {
+        use std::format;
+        match self {
+            Summary::Final if swept => (Collect::Final(var), format!("final({name})")),
+            Summary::Final => (Collect::Final(var), name.into()),
+            Summary::Max => (Collect::Max(var), format!("max({name})")),
+            Summary::Min => (Collect::Min(var), format!("min({name})")),
+            Summary::Crossing(threshold) => (
+                Collect::FirstCrossing { var, threshold },
+                format!("crossing({name}={threshold})"),
+            ),
+        }
+    }
+}
+
 /// Why a sweep did not run: the first parameter set, in input order, that could not be
 /// applied (or a collected variable that does not exist, reported for set 0).
 #[derive(Clone, Copy, Debug, PartialEq)]
