@@ -528,6 +528,7 @@ impl StepGen<'_, '_> {
                 count,
                 limit,
                 clear,
+                events,
                 ..
             } => {
                 let clear = clear.iter().map(|&k| fired_ident(k));
@@ -537,11 +538,22 @@ impl StepGen<'_, '_> {
                 let model_name = &self.g.plan.program.models[self.g.model].name;
                 let limit_f = proc_macro2::Literal::f64_unsuffixed(*limit as f64);
                 let limit = proc_macro2::Literal::u64_unsuffixed(*limit);
+                let chatter = events.map(|(e, most)| {
+                    let e = ident(&names.vars[e]);
+                    let most_f = proc_macro2::Literal::f64_unsuffixed(most as f64);
+                    let most = proc_macro2::Literal::u64_unsuffixed(most);
+                    quote! {
+                        if self.#e[i] > #most_f {
+                            ::sit_runtime::events_overrun(#model_name, self.#time[i], #most);
+                        }
+                    }
+                });
                 let body = self.stmts(body, None);
                 let run = quote! {
                     loop {
                         #body
                         #(#clear = false;)*
+                        #chatter
                         if #until {
                             break;
                         }
@@ -559,6 +571,18 @@ impl StepGen<'_, '_> {
                     },
                 }
             }
+            Stmt::SetDt { value, .. } => {
+                let f = ident(&names.dt);
+                let v = self.g.expr(value);
+                match mask {
+                    None => quote!(self.#f[i] = #v;),
+                    Some(g) => quote! {
+                        if #g {
+                            self.#f[i] = #v;
+                        }
+                    },
+                }
+            }
         }
     }
 
@@ -570,9 +594,14 @@ impl StepGen<'_, '_> {
             let field = ast::field(ast::path(false, &["self"]), f);
             ast::index(field, ast::path(false, &["i"]))
         };
-        let rhs = call(a, &self.g, lane(y.clone()), |mem| {
-            lane(ident(&names.mems[mem]))
-        });
+        let field_dt = names.sets_dt.then(|| lane(ident(&names.dt)));
+        let rhs = call(
+            a,
+            &self.g,
+            lane(y.clone()),
+            |mem| lane(ident(&names.mems[mem])),
+            field_dt,
+        );
         let rhs = rhs.into_token_stream();
         let body = match (mask, a.proc.has_memory()) {
             (None, _) => quote!(self.#y[i] = #rhs;),

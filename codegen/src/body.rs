@@ -444,6 +444,7 @@ impl BodyGen<'_, '_> {
                 count,
                 limit,
                 clear,
+                events,
                 ..
             } => {
                 let clear: Vec<syn::Expr> = clear.iter().map(|&k| ctx.flag(k)).collect();
@@ -453,11 +454,22 @@ impl BodyGen<'_, '_> {
                 let model_name = &self.plan.program.models[self.model].name;
                 let limit_f = Literal::f64_unsuffixed(*limit as f64);
                 let limit = Literal::u64_unsuffixed(*limit);
+                let chatter = events.map(|(e, most)| {
+                    let e = ident(&names.vars[e]);
+                    let most_f = Literal::f64_unsuffixed(most as f64);
+                    let most = Literal::u64_unsuffixed(most);
+                    quote! {
+                        if self.#e > #most_f {
+                            ::sit_runtime::events_overrun(#model_name, self.#time, #most);
+                        }
+                    }
+                });
                 let body = self.stmts(body, None, ctx);
                 out.push(syn::parse_quote! {
                     loop {
                         #(#body)*
                         #(#clear = false;)*
+                        #chatter
                         if #until {
                             break;
                         }
@@ -466,6 +478,11 @@ impl BodyGen<'_, '_> {
                         }
                     }
                 });
+            }
+            Stmt::SetDt { value, .. } => {
+                let f = ident(&names.dt);
+                let value = self.exprs(quote!(self)).expr(value);
+                out.push(syn::parse_quote!(self.#f = #value;));
             }
         }
     }
@@ -501,10 +518,17 @@ impl BodyGen<'_, '_> {
         let y = ident(&names.vars[a.target]);
         let g = self.exprs(quote!(self));
         let target = ast::field(self_expr(), y);
-        let rhs = call(a, &g, target.clone(), |mem| {
-            ast::field(self_expr(), ident(&names.mems[mem]))
-        });
-        if a.proc.takes_dt() {
+        let field_dt = names
+            .sets_dt
+            .then(|| ast::field(self_expr(), ident(&names.dt)));
+        let rhs = call(
+            a,
+            &g,
+            target.clone(),
+            |mem| ast::field(self_expr(), ident(&names.mems[mem])),
+            field_dt.clone(),
+        );
+        if a.proc.takes_dt() && field_dt.is_none() {
             ctx.uses_dt.set(true);
         }
         out.push(ast::assign(target, rhs));
@@ -521,14 +545,22 @@ fn self_expr() -> syn::Expr {
 
 /// The value of a δ rule: its procedure called on its operands, the target read as
 /// `y` and the memory of a `deriv` rule as `memory(mem)`.
+///
+/// The procedures read `dt`, the step's argument, or `field_dt` when the step writes
+/// its `dt` (`Stmt::SetDt`).
 pub(crate) fn call(
     a: &Assign,
     g: &ExprGen<'_>,
     y: syn::Expr,
     memory: impl Fn(usize) -> syn::Expr,
+    field_dt: Option<syn::Expr>,
 ) -> syn::Expr {
     let mut operands = a.operands.iter().map(|x| g.ast(x));
-    let dt = || ast::path(false, &["dt"]);
+    let dt = || {
+        field_dt
+            .clone()
+            .unwrap_or_else(|| ast::path(false, &["dt"]))
+    };
     match (a.proc, a.proc.runtime()) {
         (Proc::Deriv { mem }, _) => {
             ast::method(memory(mem), ast::id("next"), operands.chain([dt()]))

@@ -50,6 +50,9 @@ pub(crate) struct ModelNames {
     /// Whether the model reads `dt` anywhere: the field exists only then, so that a
     /// model that never reads it does not store it.
     pub uses_dt: bool,
+    /// Whether the step writes `dt` (a method that locates events inside a step: see
+    /// `ir::Stmt::SetDt`): then the procedures read the field, not the step's argument.
+    pub sets_dt: bool,
     /// The private methods holding the pieces of a long rule list (see
     /// [`step_pieces`]); empty when `step` holds the rules itself.
     pub step_parts: Vec<String>,
@@ -207,7 +210,8 @@ fn model_names_of(m: &sit_parser::ir::Model, ty: String) -> ModelNames {
         time,
         dt,
         clock,
-        uses_dt: model_exprs(m).iter().any(|e| reads_dt(e)),
+        uses_dt: model_exprs(m).iter().any(|e| reads_dt(e)) || sets_dt(&m.body),
+        sets_dt: sets_dt(&m.body),
         step_parts,
         step_once,
         modes,
@@ -226,6 +230,15 @@ fn deriv_target(body: &[Stmt], mem: usize) -> Option<usize> {
         },
         Stmt::If { then, .. } => deriv_target(then, mem),
         _ => None,
+    })
+}
+
+/// Whether `body` writes `dt`, at any depth.
+fn sets_dt(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::SetDt { .. } => true,
+        Stmt::If { then, .. } | Stmt::Repeat { body: then, .. } => sets_dt(then),
+        _ => false,
     })
 }
 
@@ -260,6 +273,7 @@ pub(crate) fn model_exprs(m: &sit_parser::ir::Model) -> Vec<&Expr> {
                     out.push(cond);
                     stmts(then, out);
                 }
+                Stmt::SetDt { value, .. } => out.push(value),
                 _ => {}
             }
         }

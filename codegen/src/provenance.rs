@@ -124,6 +124,7 @@ impl Provenance<'_> {
             | Stmt::Reset { span, .. }
             | Stmt::Run { span, .. }
             | Stmt::Repeat { span, .. }
+            | Stmt::SetDt { span, .. }
             | Stmt::SetMode { span, .. } => self.line_note(*span),
             Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => self.rule_note(a.span),
         }

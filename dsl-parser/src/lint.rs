@@ -360,6 +360,7 @@ impl Cx<'_> {
                         mark(e, Some(a.target));
                     }
                 }
+                Stmt::SetDt { value, .. } => mark(value, None),
                 Stmt::SetFlag { .. }
                 | Stmt::Switch { .. }
                 | Stmt::Reset { .. }

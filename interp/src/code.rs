@@ -197,6 +197,14 @@ pub(crate) enum Stmt {
     Run(usize),
     /// The loop of an adaptive method (`sit_parser::lower::Stmt::Repeat`).
     Repeat(Box<Repeat>),
+    /// `dt` reads `value` from here on in this step (`sit_parser::lower::Stmt::SetDt`):
+    /// stored where the procedures read it and in the node's own `dt` slot.
+    SetDt {
+        /// The new length of the step.
+        value: NumFn,
+        /// The node's `dt` slot.
+        dt: usize,
+    },
 }
 
 /// A bounded loop: run `body`, clear the flag slots `clear`, evaluate `until`; stop
@@ -212,6 +220,8 @@ pub(crate) struct Repeat {
     pub count: usize,
     /// The most runs.
     pub limit: u64,
+    /// The real slot of the counter of located events and the most allowed.
+    pub events: Option<(usize, u64)>,
     /// The `otherwise` flag slots cleared after each run.
     pub clear: Vec<usize>,
     /// The real slot of the model's time (for the run-time error).

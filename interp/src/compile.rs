@@ -417,10 +417,18 @@ impl Compiler<'_> {
                     count,
                     limit,
                     clear,
+                    events,
                     ..
                 } => {
                     let Loc::Real(count) = *get(&l.vars, *count, "variable")? else {
                         return Err(malformed(format!("loop counter {count} is not a real")));
+                    };
+                    let events = match events {
+                        Some((e, most)) => match *get(&l.vars, *e, "variable")? {
+                            Loc::Real(e) => Some((e, *most)),
+                            _ => return Err(malformed(format!("event counter {e} is not a real"))),
+                        },
+                        None => None,
                     };
                     let clear = clear
                         .iter()
@@ -435,11 +443,16 @@ impl Compiler<'_> {
                         until: self.logic(n, until)?.compile(),
                         count,
                         limit: *limit,
+                        events,
                         clear,
                         time,
                         model: self.model(n).name.clone(),
                     }))
                 }
+                lower::Stmt::SetDt { value, .. } => Stmt::SetDt {
+                    value: self.num(n, value)?.compile(),
+                    dt: l.dt,
+                },
                 lower::Stmt::SetMode { mode, state, span } => {
                     let slot = get(&l.modes, *mode, "mode")?.0;
                     let name = &get(&self.model(n).modes, *mode, "mode")?.name;

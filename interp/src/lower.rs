@@ -593,14 +593,27 @@ impl<'c> Lowerer<'c> {
                 self.temps.0 = 0;
                 self.flag_temps.0 = 0;
                 let (count, time) = (self.slot(r.count), self.slot(r.time));
+                let events = r.events.map(|(e, most)| (self.slot(e), most));
                 self.emit(Op::Again(Box::new(crate::ops::Again {
                     until,
                     count,
                     limit: r.limit,
+                    events,
                     to,
                     time,
                     model: r.model.clone(),
                 })));
+                self.held = None;
+            }
+            // Where the procedures read `dt`, and the node's own slot if it is another.
+            Stmt::SetDt { value, dt } => {
+                let d = self.dt();
+                self.value(&value.0, d);
+                self.temps.0 = 0;
+                let own = self.slot(*dt);
+                if own != d {
+                    self.put(Op::Copy { d: own, a: d }, own);
+                }
                 self.held = None;
             }
             Stmt::Run(phase) => {
@@ -667,7 +680,11 @@ fn last_reads(body: &[Stmt], counter: &mut usize, out: &mut HashMap<usize, usize
             }
             Stmt::If { then, .. } => last_reads(then, counter, out),
             Stmt::Repeat(r) => last_reads(&r.body, counter, out),
-            Stmt::Assign { .. } | Stmt::SetFlag { .. } | Stmt::Reset(_) | Stmt::Run(_) => {}
+            Stmt::Assign { .. }
+            | Stmt::SetFlag { .. }
+            | Stmt::Reset(_)
+            | Stmt::Run(_)
+            | Stmt::SetDt { .. } => {}
         }
     }
 }

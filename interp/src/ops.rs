@@ -308,6 +308,8 @@ pub(crate) struct Again {
     pub count: Slot,
     /// The most runs.
     pub limit: u64,
+    /// The real slot of the counter of located events and the most allowed.
+    pub events: Option<(Slot, u64)>,
     /// The loop's first operation.
     pub to: usize,
     /// The real slot of the model's time (for the run-time error).
@@ -500,11 +502,22 @@ fn run_in<R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
                 };
                 substeps(p, inner.r[dt as usize], check, &mut inner, resets)?;
             }
-            Op::Again(ref a) if !s.f[a.until as usize] => {
-                if s.r[a.count as usize] >= a.limit as f64 {
-                    sit_runtime::internal_steps_overrun(&a.model, s.r[a.time as usize], a.limit);
+            Op::Again(ref a) => {
+                if let Some((e, most)) = a.events
+                    && s.r[e as usize] > most as f64
+                {
+                    sit_runtime::events_overrun(&a.model, s.r[a.time as usize], most);
                 }
-                pc = a.to;
+                if !s.f[a.until as usize] {
+                    if s.r[a.count as usize] >= a.limit as f64 {
+                        sit_runtime::internal_steps_overrun(
+                            &a.model,
+                            s.r[a.time as usize],
+                            a.limit,
+                        );
+                    }
+                    pc = a.to;
+                }
             }
             // `fast` runs every other operation.
             _ => {}

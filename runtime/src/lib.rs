@@ -50,7 +50,9 @@ pub mod table;
 pub mod trace;
 
 pub use clock::{Clock, timer};
-pub use method::{internal_steps_overrun, is_internal_steps_overrun};
+pub use method::{
+    events_overrun, internal_steps_overrun, is_events_overrun, is_internal_steps_overrun,
+};
 pub use model::{
     Model, SetError, ValueType, Var, VarInfo, VarKind, Variables, from_logical, logical,
 };

@@ -43,11 +43,13 @@ pub fn is_substep_error(message: &str) -> bool {
 /// an error rather than as a crash: a phase that does not end
 /// ([`crate::is_phase_overrun`]), a count of sub-steps out of its bounds
 /// ([`is_substep_error`]), or an adaptive method that does not finish a step within its
-/// bound of internal steps ([`crate::is_internal_steps_overrun`]).
+/// bound of internal steps ([`crate::is_internal_steps_overrun`]) or of events located
+/// inside one step ([`crate::is_events_overrun`]).
 pub fn is_model_fault(message: &str) -> bool {
     crate::is_phase_overrun(message)
         || is_substep_error(message)
         || crate::is_internal_steps_overrun(message)
+        || crate::is_events_overrun(message)
 }
 
 #[cfg(test)]

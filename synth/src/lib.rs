@@ -550,10 +550,22 @@ mod tests {
                     Stmt::Reset { .. } => "reset",
                     Stmt::Run { .. } => "run",
                     Stmt::SetMode { .. } => "set mode",
-                    Stmt::Repeat { until, body, .. } => {
+                    Stmt::Repeat {
+                        until,
+                        body,
+                        events,
+                        ..
+                    } => {
                         terms(std::slice::from_ref(until), seen);
                         stmts(body, seen, guarded);
+                        if events.is_some() {
+                            seen.insert("repeat locating events".into());
+                        }
                         "repeat"
+                    }
+                    Stmt::SetDt { value, .. } => {
+                        terms(std::slice::from_ref(value), seen);
+                        "set dt"
                     }
                 };
                 seen.insert(format!("{what} guarded={guarded}"));
@@ -639,6 +651,12 @@ mod tests {
         }
         want.push("if guarded=false".into());
         want.push("repeat guarded=false".into());
+        // Events located inside a dopri5 step: `dt` written at each event and after.
+        want.extend([
+            "repeat locating events".into(),
+            "set dt guarded=true".into(),
+            "set dt guarded=false".into(),
+        ]);
         for f in [FlagUse::AlwaysSet, FlagUse::Tracked { mutated: true }] {
             want.push(format!("flag {f:?}"));
         }

@@ -371,6 +371,19 @@ pub enum Stmt {
         count: VarId,
         /// The most runs.
         limit: u64,
+        /// The counter of events located inside the step (a hidden real state) and the
+        /// most allowed: when the counter is above it after a run, the program stops with
+        /// `sit_runtime::events_overrun(model, time, limit)` (events that chatter).
+        events: Option<(VarId, u64)>,
+        /// The model's span (for provenance).
+        span: Span,
+    },
+    /// `dt` reads `value` from here on in this step: written only by the rewrite of a
+    /// method that locates events inside a step ([`crate::lower::method`]), whose
+    /// discrete pass at an event reads the time since the last one as its step.
+    SetDt {
+        /// The new length of the step (a real expression).
+        value: Expr,
         /// The model's span (for provenance).
         span: Span,
     },

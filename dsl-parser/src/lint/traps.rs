@@ -339,6 +339,7 @@ fn leaf_span(stmt: &Stmt) -> Span {
         | Stmt::Run { span, .. }
         | Stmt::SetMode { span, .. }
         | Stmt::Repeat { span, .. }
+        | Stmt::SetDt { span, .. }
         | Stmt::If { span, .. } => *span,
     }
 }

@@ -78,36 +78,36 @@ const E: [f64; 7] = [
     -1.0 / 40.0,
 ];
 
-fn var(v: VarId) -> Expr {
+pub(super) fn var(v: VarId) -> Expr {
     Expr::Var(v)
 }
 
-fn add(a: Expr, b: Expr) -> Expr {
+pub(super) fn add(a: Expr, b: Expr) -> Expr {
     arith(ArithOp::Add, a, b)
 }
 
-fn sub(a: Expr, b: Expr) -> Expr {
+pub(super) fn sub(a: Expr, b: Expr) -> Expr {
     arith(ArithOp::Sub, a, b)
 }
 
-fn mul(a: Expr, b: Expr) -> Expr {
+pub(super) fn mul(a: Expr, b: Expr) -> Expr {
     arith(ArithOp::Mul, a, b)
 }
 
-fn call(f: Func, args: Vec<Expr>) -> Expr {
+pub(super) fn call(f: Func, args: Vec<Expr>) -> Expr {
     Expr::Call(f, args)
 }
 
-fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
+pub(super) fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
     Expr::Cmp(op, Box::new(a), Box::new(b))
 }
 
-fn when(cond: Expr, then: Vec<Stmt>, span: crate::Span) -> Stmt {
+pub(super) fn when(cond: Expr, then: Vec<Stmt>, span: crate::Span) -> Stmt {
     Stmt::If { cond, then, span }
 }
 
 /// `Σ_j w_j·k_j` over the nonzero weights, left to right (`None` if all are zero).
-fn weighted(w: &[f64], k: &[VarId]) -> Option<Expr> {
+pub(super) fn weighted(w: &[f64], k: &[VarId]) -> Option<Expr> {
     w.iter()
         .zip(k)
         .filter(|(w, _)| **w != 0.0)
@@ -116,14 +116,14 @@ fn weighted(w: &[f64], k: &[VarId]) -> Option<Expr> {
 }
 
 /// The hidden variables of the rewrite, named apart from the model's.
-struct Hidden<'m> {
-    m: &'m Model,
-    out: Model,
+pub(super) struct Hidden<'m> {
+    pub(super) m: &'m Model,
+    pub(super) out: Model,
     taken: std::collections::HashSet<String>,
 }
 
 impl Hidden<'_> {
-    fn new_var(&mut self, name: String, doc: String, span: crate::Span) -> VarId {
+    pub(super) fn new_var(&mut self, name: String, doc: String, span: crate::Span) -> VarId {
         let mut name = name;
         while self.taken.contains(&name) {
             name.push('_');
@@ -205,6 +205,10 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
         .collect();
     let index = |v: VarId| sp.states.iter().position(|&(s, _)| s == v);
     let f = m.fired;
+    let guards = super::located::watched(m, &sp);
+    let located = (!guards.is_empty())
+        .then(|| super::located::Located::new(&mut hid, &sp, guards, &mems, (C.len() + 1) * f));
+    let lp = super::located::Loop { t, hs, h };
     let mut body = vec![
         assign(steps, num(0.0), None, span),
         assign(t, num(0.0), None, span),
@@ -216,6 +220,9 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
     ];
     for (i, &(v, vspan)) in sp.states.iter().enumerate() {
         body.push(assign(mems[i].0, var(v), None, vspan));
+    }
+    if let Some(loc) = &located {
+        body.extend(loc.before());
     }
     let left = || sub(Expr::Dt, var(t));
     let mut inner = vec![
@@ -321,6 +328,10 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
         ],
         span,
     ));
+    let accept = match &located {
+        Some(loc) => loc.accepted(&lp, accept),
+        None => accept,
+    };
     inner.push(when(accepted(), accept, span));
     inner.push(when(
         cmp(CmpOp::Gt, var(err), num(1.0)),
@@ -332,16 +343,37 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
         )],
         span,
     ));
+    let Some(loc) = located else {
+        body.push(Stmt::Repeat {
+            body: inner,
+            until: cmp(CmpOp::Ge, var(t), Expr::Dt),
+            count: steps,
+            limit: LIMIT,
+            events: None,
+            span,
+        });
+        body.extend(discrete(&m.body));
+        let mut out = hid.out;
+        out.body = body;
+        out.fired = f * (C.len() + 1);
+        return out;
+    };
+    let runs = vec![
+        loc.head(&lp),
+        when(loc.stepping(), inner, span),
+        loc.halving(&lp, &fac),
+    ];
     body.push(Stmt::Repeat {
-        body: inner,
-        until: cmp(CmpOp::Ge, var(t), Expr::Dt),
+        body: runs,
+        until: loc.until(t),
         count: steps,
         limit: LIMIT,
+        events: Some((loc.events, super::located::EVENT_LIMIT)),
         span,
     });
-    body.extend(discrete(&m.body));
+    body.extend(loc.after());
     let mut out = hid.out;
     out.body = body;
-    out.fired = f * (C.len() + 1);
+    out.fired = f * (C.len() + 1 + super::located::Located::PASSES);
     out
 }

@@ -77,10 +77,23 @@ impl Fired {
                         *r = true;
                     }
                 }
-                // A method's loop: its flags are cleared before each run of its body,
-                // so one run is a fresh pass, seen here as a block.
-                Stmt::If { then, .. } | Stmt::Repeat { body: then, .. } => {
+                Stmt::If { then, .. } => {
                     let mut inner = live.to_vec();
+                    self.backward(then, p + 1, &mut inner);
+                    for (l, i) in live.iter_mut().zip(inner) {
+                        *l |= i;
+                    }
+                }
+                // A method's loop: the flags its body sets are cleared after each run of
+                // it, so one run is a fresh pass, seen here as a block, whose sets no
+                // read after the run can see.
+                Stmt::Repeat { body: then, .. } => {
+                    let mut inner = live.to_vec();
+                    visit_assigns(then, &mut 0, &mut |a, _| {
+                        if let Some(l) = a.fired.and_then(|k| inner.get_mut(k)) {
+                            *l = false;
+                        }
+                    });
                     self.backward(then, p + 1, &mut inner);
                     for (l, i) in live.iter_mut().zip(inner) {
                         *l |= i;
@@ -90,6 +103,7 @@ impl Fired {
                 | Stmt::Switch { .. }
                 | Stmt::Reset { .. }
                 | Stmt::Run { .. }
+                | Stmt::SetDt { .. }
                 | Stmt::SetMode { .. } => {}
             }
         }

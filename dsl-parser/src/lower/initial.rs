@@ -113,6 +113,11 @@ fn early_reads(m: &ir::Model, body: &[Stmt], top: bool, assigned: &mut [bool], b
                     bad[v] |= !assigned[v];
                 }
             }
+            Stmt::SetDt { value, .. } => {
+                for v in reads_of(m, vec![value]).vars {
+                    bad[v] |= !assigned[v];
+                }
+            }
             Stmt::SetFlag { .. }
             | Stmt::Switch { .. }
             | Stmt::Reset { .. }
@@ -154,7 +159,8 @@ fn visit_assigns(body: &[Stmt], f: &mut impl FnMut(&ir::Assign)) {
         match s {
             Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => f(a),
             Stmt::If { then, .. } | Stmt::Repeat { body: then, .. } => visit_assigns(then, f),
-            Stmt::SetFlag { .. }
+            Stmt::SetDt { .. }
+            | Stmt::SetFlag { .. }
             | Stmt::Switch { .. }
             | Stmt::Reset { .. }
             | Stmt::Run { .. }
@@ -188,6 +194,7 @@ fn keep(body: &[Stmt], computed: &[bool]) -> Vec<Stmt> {
             | Stmt::Reset { .. }
             | Stmt::Run { .. }
             | Stmt::Repeat { .. }
+            | Stmt::SetDt { .. }
             | Stmt::SetMode { .. } => None,
         })
         .collect()

@@ -507,6 +507,7 @@ impl Stage<'_> {
             | Stmt::Reset { .. }
             | Stmt::Run { .. }
             | Stmt::Repeat { .. }
+            | Stmt::SetDt { .. }
             | Stmt::SetMode { .. } => None,
         }
     }
@@ -547,7 +548,7 @@ impl Stage<'_> {
     }
 
     /// `e` with `time` read at this stage's node (conditions reading it inlined).
-    fn expr(&self, e: &Expr) -> Expr {
+    pub(super) fn expr(&self, e: &Expr) -> Expr {
         match &self.node {
             Some(node) if reads_time(self.m, e) => self.at_node(e, node),
             _ => e.clone(),
@@ -576,7 +577,7 @@ impl Stage<'_> {
 }
 
 /// Whether `e` reads `time`, through conditions too.
-fn reads_time(m: &Model, e: &Expr) -> bool {
+pub(super) fn reads_time(m: &Model, e: &Expr) -> bool {
     let mut found = false;
     e.visit(&mut |x| match x {
         Expr::Time => found = true,

@@ -38,6 +38,7 @@
 mod dopri5;
 mod fired;
 mod initial;
+mod located;
 pub mod method;
 mod phase;
 mod substep;
@@ -248,6 +249,17 @@ pub enum Stmt {
         limit: u64,
         /// The `otherwise` flags that `body` sets, cleared after each run of it.
         clear: Vec<FiredId>,
+        /// The counter of events located in the step (a real state) and the most allowed:
+        /// above it after a run, the program stops with
+        /// `sit_runtime::events_overrun(model, time, limit)`.
+        events: Option<(VarId, u64)>,
+        /// The model's span.
+        span: Span,
+    },
+    /// `dt` reads `value` from here on in this step (`ir::Stmt::SetDt`).
+    SetDt {
+        /// The new length of the step.
+        value: Term,
         /// The model's span.
         span: Span,
     },
@@ -629,9 +641,13 @@ impl Rules<'_, '_> {
                 until,
                 count,
                 limit,
+                events,
                 span,
             } => {
                 get(&self.m.vars, *count, "variable")?;
+                if let Some((n, _)) = events {
+                    get(&self.m.vars, *n, "variable")?;
+                }
                 let body = self.stmts(body)?;
                 let mut clear = Vec::new();
                 flags_set(&body, &mut clear);
@@ -643,9 +659,14 @@ impl Rules<'_, '_> {
                     count: *count,
                     limit: *limit,
                     clear,
+                    events: *events,
                     span: *span,
                 }
             }
+            ir::Stmt::SetDt { value, span } => Stmt::SetDt {
+                value: self.lw.term(self.model, value)?,
+                span: *span,
+            },
         })
     }
 

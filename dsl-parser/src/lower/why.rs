@@ -224,7 +224,7 @@ fn rewrite(
             Stmt::Switch { sub, span, .. } => w.on.get(*sub).copied().flatten().map(|v| (v, *span)),
             Stmt::Reset { sub, span } => w.reset.get(*sub).copied().flatten().map(|v| (v, *span)),
             Stmt::Run { sub, span } => w.run.get(*sub).copied().flatten().map(|v| (v, *span)),
-            Stmt::If { .. } | Stmt::Repeat { .. } => None,
+            Stmt::If { .. } | Stmt::Repeat { .. } | Stmt::SetDt { .. } => None,
         };
         let fired = match &s {
             Stmt::Otherwise { fired, .. } => Some(*fired),
@@ -243,6 +243,7 @@ fn rewrite(
                 until,
                 count,
                 limit,
+                events,
                 span,
             } => {
                 let body = rewrite(program, body, w, guards, sites);
@@ -251,6 +252,7 @@ fn rewrite(
                     until,
                     count,
                     limit,
+                    events,
                     span,
                 });
             }

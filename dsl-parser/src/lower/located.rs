@@ -1,0 +1,507 @@
+//! Events located inside a `dopri5` step: the guards watched, the bisection on the step's dense output, and the discrete pass run at each event.
+//!
+//! The contract is "Events located inside a step" in [`crate::ir`]. This module adds,
+//! to the loop written by [`super::dopri5`], for a model with *watched guards* (see
+//! [`watched`]), with hidden states `g_i` per guard and `r2` … `r5` per continuous
+//! state:
+//!
+//! ```text
+//! before the loop:  host = dt; seg = 0; events = 0; locating = 0; start = 1
+//! each run:         if start = 1 { the algebraic pass at t; g_i = guard_i; start = 0 }
+//!                   if locating = 0 { the internal step, where an accepted step first
+//!                       compares each guard at its end with g_i: if one differs,
+//!                       locating = 1, lo = 0, hi = hs, halvings = 0 and the dense
+//!                       output's r2 … r5 are kept, instead of moving on }
+//!                   if locating = 1 { one halving:
+//!                       mid = lo + (hi − lo)·0.5; y = dense(mid / hs); the algebraic pass
+//!                       at t + mid; if some guard differs from g_i { hi = mid } else
+//!                       { lo = mid }; halvings = halvings + 1
+//!                       after HALVINGS halvings: locating = 0; y = dense(hi / hs); the
+//!                       algebraic pass at t + hi; if hi ≥ dt − t, the step is accepted
+//!                       to the host step's end (its discrete pass is the one after the
+//!                       loop); else h = hs·fac; t = t + hi; events = events + 1;
+//!                       dt = t − seg; the discrete pass, `time` reading time + t;
+//!                       dt = host; seg = t; yc = y; the algebraic pass at t; g_i = guard_i }
+//! until t ≥ dt and locating = 0 (at most 10 000 internal steps, and EVENT_LIMIT events)
+//! after the loop:   dt = host − seg; the discrete pass, `time` reading time + seg; dt = host
+//! ```
+//!
+//! The *algebraic pass* is a stage pass without rates: the stage rules evaluated on the
+//! current `y`, so that the guards read values consistent with it. The dense output is
+//! Dormand and Prince's continuous extension of order 4 (Hairer, Nørsett and Wanner,
+//! *Solving ODEs I*, II.6, as in their code DOPRI5):
+//! `y(θ) = yc + θ·(r2 + (1 − θ)·(r3 + θ·(r4 + (1 − θ)·r5)))` with `r2 = y1 − yc`,
+//! `r3 = hs·k1 − r2`, `r4 = r2 − hs·k7 − r3`, `r5 = hs·Σ_j d_j·k_j`.
+
+use super::dopri5::{Hidden, add, cmp, mul, sub, var, when};
+use super::method::{Split, Stage, arith, assign, discrete, num, reads_time};
+use crate::ir::{ArithOp, CmpOp, Expr, Model, Rhs, Stmt, VarId};
+use crate::source::Span;
+
+/// Halvings of an accepted internal step that locate an event in it: its time is then
+/// known to within `hs·2^-50` (below 1e-15 of the internal step).
+pub const HALVINGS: u32 = 50;
+
+/// The most events located inside one host step: beyond, the model's events chatter
+/// (Zeno behaviour) and the program stops with `sit_runtime::events_overrun`.
+pub const EVENT_LIMIT: u64 = 1000;
+
+/// The weights `d_j` of the dense output's last term (`d2 = 0`).
+const D: [f64; 7] = [
+    -12715105075.0 / 11282082432.0,
+    0.0,
+    87487479700.0 / 32700410799.0,
+    -10690763975.0 / 1880347072.0,
+    701980252875.0 / 199316789632.0,
+    -1453857185.0 / 822651844.0,
+    69997945.0 / 29380423.0,
+];
+
+/// Whether `e` reads something that moves during the stages: a continuous state, the
+/// target of a stage rule, or `time` (through conditions too).
+fn varies(m: &Model, sp: &Split, e: &Expr) -> bool {
+    let mut found = reads_time(m, e);
+    e.visit(&mut |x| match x {
+        Expr::Var(v) => found |= sp.is_state[*v] || sp.staged[*v],
+        Expr::Cond(c) => {
+            if let Some(c) = m.conds.get(*c) {
+                found |= varies(m, sp, &c.expr);
+            }
+        }
+        _ => {}
+    });
+    found
+}
+
+/// The watched guards of `m`: for each guarded block (`when`, a rule's guard, a σ rule,
+/// a mode's transition), at any depth, the conjunction of its guard and the guards
+/// around it, when it reads something that moves during the stages; in the order the
+/// guards are written.
+pub(super) fn watched(m: &Model, sp: &Split) -> Vec<Expr> {
+    fn walk(m: &Model, sp: &Split, body: &[Stmt], path: Option<&Expr>, out: &mut Vec<Expr>) {
+        for s in body {
+            if let Stmt::If { cond, then, .. } = s {
+                let here = match path {
+                    Some(p) => Expr::And(Box::new(p.clone()), Box::new(cond.clone())),
+                    None => cond.clone(),
+                };
+                if varies(m, sp, &here) {
+                    out.push(here.clone());
+                }
+                walk(m, sp, then, Some(&here), out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(m, sp, &m.body, None, &mut out);
+    out
+}
+
+/// The hidden states of the location, and what the rewrite needs of the loop.
+pub(super) struct Located<'a> {
+    m: &'a Model,
+    sp: &'a Split,
+    guards: Vec<Expr>,
+    /// Per guard: its value (1 or 0) at the last discrete pass (or the step's start).
+    g: Vec<VarId>,
+    /// Per continuous state: `yc`, `k1` … `k7` (of the loop) and `r2` … `r5`.
+    mems: Vec<(VarId, [VarId; 7], [VarId; 4])>,
+    now: VarId,
+    changed: VarId,
+    locating: VarId,
+    start: VarId,
+    lo: VarId,
+    hi: VarId,
+    mid: VarId,
+    halvings: VarId,
+    seg: VarId,
+    host: VarId,
+    /// Events located in this host step.
+    pub(super) events: VarId,
+    /// The first `otherwise` flag offset free after the loop's seven stages.
+    offset: usize,
+    span: Span,
+}
+
+/// What the location reads of the loop's own hidden states.
+pub(super) struct Loop {
+    /// Time into the host step.
+    pub(super) t: VarId,
+    /// The internal step tried.
+    pub(super) hs: VarId,
+    /// The next internal step proposed.
+    pub(super) h: VarId,
+}
+
+impl<'a> Located<'a> {
+    /// The location's hidden states, for `guards` (not empty) of `hid.m`, whose states'
+    /// memories are `mems`; `offset` is the first `otherwise` flag offset free.
+    pub(super) fn new(
+        hid: &mut Hidden<'a>,
+        sp: &'a Split,
+        guards: Vec<Expr>,
+        mems: &[(VarId, [VarId; 7])],
+        offset: usize,
+    ) -> Self {
+        let m = hid.m;
+        let span = m.span;
+        let mut global = |what: &str, doc: &str| {
+            hid.new_var(format!("dopri5_{what}"), format!(" {doc} (dopri5)."), span)
+        };
+        let now = global("now", "A watched guard's value at the point tried");
+        let changed = global("changed", "Whether a watched guard changed (1) or not (0)");
+        let locating = global(
+            "locating",
+            "Whether an event is being located (1) or not (0)",
+        );
+        let start = global(
+            "start",
+            "1 until the watched guards are noted in this host step",
+        );
+        let lo = global("lo", "Into the internal step, a point before the event");
+        let hi = global("hi", "Into the internal step, a point after the event");
+        let mid = global("mid", "Into the internal step, the point tried");
+        let halvings = global("halvings", "Halvings done to locate the event");
+        let seg = global("seg", "Time into the host step of the last discrete pass");
+        let host = global("host", "The host step");
+        let events = global("events", "Events located in the last host step");
+        let g = (0..guards.len())
+            .map(|i| {
+                global(
+                    &format!("g{}", i + 1),
+                    &format!("Watched guard {} at the last discrete pass", i + 1),
+                )
+            })
+            .collect();
+        let mems = mems
+            .iter()
+            .zip(&sp.states)
+            .map(|(&(yc, k), &(v, vspan))| {
+                let name = hid.m.vars[v].name.clone();
+                let r = [2, 3, 4, 5].map(|j| {
+                    hid.new_var(
+                        format!("{name}_dopri5_r{j}"),
+                        format!(" Term {j} of the dense output of `{name}` (dopri5)."),
+                        vspan,
+                    )
+                });
+                (yc, k, r)
+            })
+            .collect();
+        Located {
+            m,
+            sp,
+            guards,
+            g,
+            mems,
+            now,
+            changed,
+            locating,
+            start,
+            lo,
+            hi,
+            mid,
+            halvings,
+            seg,
+            host,
+            events,
+            offset,
+            span,
+        }
+    }
+
+    /// How many `otherwise` flag offsets the location uses after its `offset`.
+    pub(super) const PASSES: usize = 4;
+
+    fn is(&self, v: VarId, value: f64) -> Expr {
+        cmp(CmpOp::Eq, var(v), num(value))
+    }
+
+    fn set(&self, v: VarId, e: Expr) -> Stmt {
+        assign(v, e, None, self.span)
+    }
+
+    /// The stage rules on the current `y`, `time` reading `time + node` (no rates).
+    fn algebraic(&self, node: Expr, pass: usize) -> Vec<Stmt> {
+        let stage = Stage {
+            m: self.m,
+            sp: self.sp,
+            node: Some(node),
+            offset: self.offset + pass * self.m.fired,
+            rate: &|_| None,
+        };
+        stage.stmts(&self.m.body)
+    }
+
+    fn guard_at(&self, i: usize, node: &Expr) -> Expr {
+        let stage = Stage {
+            m: self.m,
+            sp: self.sp,
+            node: Some(node.clone()),
+            offset: 0,
+            rate: &|_| None,
+        };
+        stage.expr(&self.guards[i])
+    }
+
+    /// `g_i = guard_i` (as 1 or 0) for every guard, `time` reading `time + node`.
+    fn record(&self, node: &Expr) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for (i, &g) in self.g.iter().enumerate() {
+            out.push(self.set(g, num(0.0)));
+            out.push(when(
+                self.guard_at(i, node),
+                vec![self.set(g, num(1.0))],
+                self.span,
+            ));
+        }
+        out
+    }
+
+    /// `changed = 1` if some guard differs from its `g_i`, else 0.
+    fn detect(&self, node: &Expr) -> Vec<Stmt> {
+        let mut out = vec![self.set(self.changed, num(0.0))];
+        for (i, &g) in self.g.iter().enumerate() {
+            out.push(self.set(self.now, num(0.0)));
+            out.push(when(
+                self.guard_at(i, node),
+                vec![self.set(self.now, num(1.0))],
+                self.span,
+            ));
+            out.push(when(
+                cmp(CmpOp::Ne, var(self.now), var(g)),
+                vec![self.set(self.changed, num(1.0))],
+                self.span,
+            ));
+        }
+        out
+    }
+
+    /// `y = dense(θ)` for every continuous state, `θ = at / hs`.
+    fn dense(&self, at: VarId, lp: &Loop) -> Vec<Stmt> {
+        let th = || arith(ArithOp::Div, var(at), var(lp.hs));
+        let rest = || sub(num(1.0), th());
+        self.mems
+            .iter()
+            .zip(&self.sp.states)
+            .map(|(&(yc, _, r), &(v, vspan))| {
+                let inner = add(var(r[2]), mul(rest(), var(r[3])));
+                let inner = add(var(r[1]), mul(th(), inner));
+                let inner = add(var(r[0]), mul(rest(), inner));
+                assign(v, add(var(yc), mul(th(), inner)), None, vspan)
+            })
+            .collect()
+    }
+
+    /// The statements before the loop.
+    pub(super) fn before(&self) -> Vec<Stmt> {
+        vec![
+            self.set(self.host, Expr::Dt),
+            self.set(self.seg, num(0.0)),
+            self.set(self.events, num(0.0)),
+            self.set(self.locating, num(0.0)),
+            self.set(self.start, num(1.0)),
+        ]
+    }
+
+    /// The first statement of each run: the guards noted once per host step.
+    pub(super) fn head(&self, lp: &Loop) -> Stmt {
+        let mut then = self.algebraic(var(lp.t), 0);
+        then.extend(self.record(&var(lp.t)));
+        then.push(self.set(self.start, num(0.0)));
+        when(self.is(self.start, 1.0), then, self.span)
+    }
+
+    /// The condition under which the internal step runs in a run.
+    pub(super) fn stepping(&self) -> Expr {
+        self.is(self.locating, 0.0)
+    }
+
+    /// An accepted internal step: compare the guards at its end; if one changed, start
+    /// locating, else `accept` (the loop's own acceptance).
+    pub(super) fn accepted(&self, lp: &Loop, accept: Vec<Stmt>) -> Vec<Stmt> {
+        let mut out = self.detect(&add(var(lp.t), var(lp.hs)));
+        let mut begin = vec![
+            self.set(self.locating, num(1.0)),
+            self.set(self.lo, num(0.0)),
+            self.set(self.hi, var(lp.hs)),
+            self.set(self.halvings, num(0.0)),
+        ];
+        for (&(yc, k, r), &(v, vspan)) in self.mems.iter().zip(&self.sp.states) {
+            let hk = |j: usize| mul(var(lp.hs), var(k[j]));
+            begin.push(assign(r[0], sub(var(v), var(yc)), None, vspan));
+            begin.push(assign(r[1], sub(hk(0), var(r[0])), None, vspan));
+            begin.push(assign(
+                r[2],
+                sub(sub(var(r[0]), hk(6)), var(r[1])),
+                None,
+                vspan,
+            ));
+            let sum = super::dopri5::weighted(&D, &k).expect("the dense weights are not all zero");
+            begin.push(assign(r[3], mul(var(lp.hs), sum), None, vspan));
+        }
+        out.push(when(self.is(self.changed, 1.0), begin, self.span));
+        out.push(when(self.is(self.changed, 0.0), accept, self.span));
+        out
+    }
+
+    /// One halving while locating, and at the last the event: `fac` is the loop's
+    /// growth factor of an accepted step, `yc` each state's start.
+    pub(super) fn halving(&self, lp: &Loop, fac: &dyn Fn() -> Expr) -> Stmt {
+        let t = || var(lp.t);
+        let left = || sub(Expr::Dt, t());
+        let mut body = vec![self.set(
+            self.mid,
+            add(var(self.lo), mul(sub(var(self.hi), var(self.lo)), num(0.5))),
+        )];
+        body.extend(self.dense(self.mid, lp));
+        let at_mid = add(t(), var(self.mid));
+        body.extend(self.algebraic(at_mid.clone(), 1));
+        body.extend(self.detect(&at_mid));
+        body.push(when(
+            self.is(self.changed, 1.0),
+            vec![self.set(self.hi, var(self.mid))],
+            self.span,
+        ));
+        body.push(when(
+            self.is(self.changed, 0.0),
+            vec![self.set(self.lo, var(self.mid))],
+            self.span,
+        ));
+        body.push(self.set(self.halvings, add(var(self.halvings), num(1.0))));
+        // Located: the state just after the change.
+        let mut end = vec![self.set(self.locating, num(0.0))];
+        end.extend(self.dense(self.hi, lp));
+        end.extend(self.algebraic(add(t(), var(self.hi)), 2));
+        // At the host step's end: the step is accepted whole.
+        let mut whole: Vec<Stmt> = self.yc_from_y();
+        whole.push(self.set(
+            lp.h,
+            super::dopri5::call(
+                crate::ir::Func::Max,
+                vec![var(lp.h), mul(var(lp.hs), fac())],
+            ),
+        ));
+        whole.push(self.set(lp.t, Expr::Dt));
+        end.push(when(cmp(CmpOp::Ge, var(self.hi), left()), whole, self.span));
+        // Inside it: the discrete pass at the event.
+        let mut event = vec![
+            self.set(lp.h, mul(var(lp.hs), fac())),
+            self.set(lp.t, add(t(), var(self.hi))),
+            self.set(self.events, add(var(self.events), num(1.0))),
+            Stmt::SetDt {
+                value: sub(t(), var(self.seg)),
+                span: self.span,
+            },
+        ];
+        event.extend(self.pass(t()));
+        event.push(Stmt::SetDt {
+            value: var(self.host),
+            span: self.span,
+        });
+        event.push(self.set(self.seg, t()));
+        event.extend(self.yc_from_y());
+        event.extend(self.algebraic(t(), 3));
+        event.extend(self.record(&t()));
+        end.push(when(cmp(CmpOp::Lt, t(), Expr::Dt), event, self.span));
+        body.push(when(
+            cmp(CmpOp::Ge, var(self.halvings), num(HALVINGS as f64)),
+            end,
+            self.span,
+        ));
+        when(self.is(self.locating, 1.0), body, self.span)
+    }
+
+    fn yc_from_y(&self) -> Vec<Stmt> {
+        self.mems
+            .iter()
+            .zip(&self.sp.states)
+            .map(|(&(yc, _, _), &(v, vspan))| assign(yc, var(v), None, vspan))
+            .collect()
+    }
+
+    /// The loop's end condition.
+    pub(super) fn until(&self, t: VarId) -> Expr {
+        Expr::And(
+            Box::new(cmp(CmpOp::Ge, var(t), Expr::Dt)),
+            Box::new(self.is(self.locating, 0.0)),
+        )
+    }
+
+    /// The discrete pass, `time` reading `time + node`.
+    fn pass(&self, node: Expr) -> Vec<Stmt> {
+        let stage = Stage {
+            m: self.m,
+            sp: self.sp,
+            node: Some(node),
+            offset: 0,
+            rate: &|_| None,
+        };
+        at_time(&stage, discrete(&self.m.body))
+    }
+
+    /// The statements after the loop: the discrete pass of the rest of the host step.
+    pub(super) fn after(&self) -> Vec<Stmt> {
+        let mut out = vec![Stmt::SetDt {
+            value: sub(var(self.host), var(self.seg)),
+            span: self.span,
+        }];
+        out.extend(self.pass(var(self.seg)));
+        out.push(Stmt::SetDt {
+            value: var(self.host),
+            span: self.span,
+        });
+        out
+    }
+}
+
+/// `body` with every expression reading `time` at the stage's node.
+fn at_time(stage: &Stage<'_>, body: Vec<Stmt>) -> Vec<Stmt> {
+    let e = |x: &Expr| stage.expr(x);
+    body.into_iter()
+        .map(|s| match s {
+            Stmt::Assign(a) => Stmt::Assign(crate::ir::Assign {
+                rhs: at_time_rhs(&a.rhs, &e),
+                ..a
+            }),
+            Stmt::Otherwise { assign, fired } => Stmt::Otherwise {
+                assign: crate::ir::Assign {
+                    rhs: at_time_rhs(&assign.rhs, &e),
+                    ..assign
+                },
+                fired,
+            },
+            Stmt::If { cond, then, span } => Stmt::If {
+                cond: e(&cond),
+                then: at_time(stage, then),
+                span,
+            },
+            other => other,
+        })
+        .collect()
+}
+
+fn at_time_rhs(rhs: &Rhs, e: &dyn Fn(&Expr) -> Expr) -> Rhs {
+    match rhs {
+        Rhs::Expr(x) => Rhs::Expr(e(x)),
+        Rhs::Integral { x } => Rhs::Integral { x: e(x) },
+        Rhs::IntegralLimited { x, lo, hi } => Rhs::IntegralLimited {
+            x: e(x),
+            lo: e(lo),
+            hi: e(hi),
+        },
+        Rhs::Lag { x, t, k } => Rhs::Lag {
+            x: e(x),
+            t: e(t),
+            k: e(k),
+        },
+        Rhs::Deriv { x, mem } => Rhs::Deriv { x: e(x), mem: *mem },
+        Rhs::Hysteresis { x, lo, hi, a } => Rhs::Hysteresis {
+            x: e(x),
+            lo: e(lo),
+            hi: e(hi),
+            a: e(a),
+        },
+        Rhs::Timer { c } => Rhs::Timer { c: e(c) },
+    }
+}
