@@ -120,8 +120,11 @@ impl Clock {
 /// So `y = timer(c)` reads `k·dt` after `c` held in `k` consecutive steps, without the
 /// drift of summing `dt` (100 steps of 0.1 give exactly 10), and `y >= T` first holds
 /// after `⌈T/dt⌉` steps (decimal `T` and `dt`: 100 steps for 10 s at 0.1, 34 steps, that
-/// is 10.2 s, at 0.3). A changed `dt` rounds the time already counted to a whole number
-/// of the new steps. A step with `dt` not positive (or NaN) leaves `y` as it is.
+/// is 10.2 s, at 0.3). A time already counted that is not a whole number of the new
+/// steps (to within `1e-9·dt`: after steps of other lengths, such as the pieces of a
+/// `dopri5` step split at located events) is continued by adding `dt`; once it is a whole
+/// number of steps again (to within that), it is counted exactly again. A step with
+/// `dt` not positive (or NaN) leaves `y` as it is.
 ///
 /// ```
 /// use sit_runtime::timer;
@@ -143,14 +146,21 @@ pub fn timer(y: f64, c: bool, dt: f64) -> f64 {
     }
     let n = libm::round(y / dt);
     let (num, den) = memo::decimal(dt);
-    Clock {
-        start: 0.0,
-        steps: n + 1.0,
-        step: dt,
-        num,
-        den,
+    let after = |steps: f64| {
+        Clock {
+            start: 0.0,
+            steps,
+            step: dt,
+            num,
+            den,
+        }
+        .time()
+    };
+    if libm::fabs(y - after(n)) <= 1e-9 * dt {
+        after(n + 1.0)
+    } else {
+        y + dt
     }
-    .time()
 }
 
 /// The decimal of the last step [`timer`] was called with, so that a run of equal steps
@@ -345,8 +355,22 @@ mod tests {
         assert_eq!(timer(5.0, false, 0.1), 0.0);
         assert_eq!(timer(0.3, true, 0.0), 0.3);
         assert_eq!(timer(0.3, true, f64::NAN), 0.3);
-        // A new step: the time counted so far is rounded to whole new steps.
-        assert_eq!(timer(0.3, true, 0.25), 0.5);
+        // A new step: a time counted that is a whole number of the new steps goes on
+        // exactly; one that is not goes on by sums until it is again.
+        assert_eq!(timer(0.3, true, 0.1), 0.4);
+        assert_eq!(timer(0.3, true, 0.25), 0.55);
+        assert_eq!(timer(0.55, true, 0.45), 1.0);
+        assert_eq!(timer(1.0, true, 0.1), 1.1);
+        // Pieces of a step split by an event, then whole steps again.
+        let mut y = timer(0.0, true, 0.1);
+        for piece in [0.037, 0.063] {
+            y = timer(y, true, piece);
+        }
+        assert!((y - 0.2).abs() < 1e-15, "{y}");
+        for _ in 0..98 {
+            y = timer(y, true, 0.1);
+        }
+        assert_eq!(y, 10.0);
     }
 
     /// `timer` without its memory: the clock of `n + 1` steps, the decimal searched.

@@ -1,0 +1,247 @@
+//! Events located inside a `dopri5` step, against closed forms: the bouncing ball's
+//! impact times and heights, a thermostat's switching instants on its exact
+//! exponentials, and the bound on chattering events (Zeno).
+
+use sit_parser::ir::{Method, Tolerance};
+use sit_runtime::Model;
+use sit_tests::models::get;
+
+/// An interpreted instance of the one model in `text`, integrated by `method`.
+fn instance(text: &str, method: Method) -> sit_interp::Instance {
+    let out = sit_parser::check_source("m.sit", text);
+    assert!(!out.has_errors(), "{}", out.render());
+    let mut program = out.program.unwrap();
+    program.set_method(method).unwrap();
+    sit_interp::Instance::new(&program, 0)
+}
+
+fn dopri5(rtol: f64, atol: f64) -> Method {
+    Method::Dopri5(Tolerance { rtol, atol })
+}
+
+/// The library's bouncing ball (examples/models/bouncing_ball.sit), which also notes
+/// the time of its last impact and counts them.
+const BALL: &str = "model Ball {
+    param g0 = -9.81; param e = 0.7; param v_min = 0.1; param h0 = 1.0;
+    output real h = h0;
+    output real v = 0.0;
+    real g = g0;
+    real der_h;
+    real der_v;
+    output real t_impact = -1;
+    output real impacts = 0;
+    der_h = v;
+    der_v = g;
+    h = integral(der_h);
+    v = integral(der_v);
+    when h <= 0 & v < 0 {
+        h = 2.2250738585072014e-308;
+        v = -e * v;
+        t_impact = time;
+        impacts = impacts + 1;
+        when v < v_min {
+            v = 0;
+            g = 0;
+        }
+    }
+}";
+
+/// The ball's exact motion: its impact times, and its height and speed at `t`.
+struct Bounces {
+    g: f64,
+    /// Impact `k`'s time and the speed just after it (0 once at rest).
+    impacts: Vec<(f64, f64)>,
+}
+
+impl Bounces {
+    fn new(g: f64, e: f64, v_min: f64, h0: f64) -> Bounces {
+        let mut t = (2.0 * h0 / g).sqrt();
+        let mut speed = g * t;
+        let mut impacts = Vec::new();
+        loop {
+            let after = e * speed;
+            if after < v_min {
+                impacts.push((t, 0.0));
+                return Bounces { g, impacts };
+            }
+            impacts.push((t, after));
+            t += 2.0 * after / g;
+            speed = after;
+        }
+    }
+
+    /// Height and vertical speed at `t`.
+    fn at(&self, t: f64, h0: f64) -> (f64, f64) {
+        match self.impacts.iter().rev().find(|(ti, _)| *ti <= t) {
+            None => (h0 - self.g * t * t / 2.0, -self.g * t),
+            Some(&(ti, u)) => {
+                let tau = t - ti;
+                if u == 0.0 {
+                    (0.0, 0.0)
+                } else {
+                    (u * tau - self.g * tau * tau / 2.0, u - self.g * tau)
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_balls_impacts_are_located_at_their_exact_times_at_any_host_step() {
+    let exact = Bounces::new(9.81, 0.7, 0.1, 1.0);
+    assert_eq!(exact.impacts.len(), 11, "ten bounces, then rest");
+    // Host steps that meet no impact, one that is not a divisor of anything, and one
+    // holding several impacts (0.5 s: the last bounces last 0.01 to 0.1 s).
+    for dt in [0.1f64, 0.0123, 0.5] {
+        let mut m = instance(BALL, dopri5(1e-10, 1e-12));
+        let steps = (3.0 / dt).ceil() as usize;
+        let (mut worst_t, mut worst_h, mut worst_v) = (0.0f64, 0.0f64, 0.0f64);
+        let mut seen = 0;
+        for k in 1..=steps {
+            m.step(dt);
+            let t = k as f64 * dt;
+            let (h, v) = exact.at(t, 1.0);
+            worst_h = worst_h.max((get(&m, "h").unwrap() - h).abs());
+            worst_v = worst_v.max((get(&m, "v").unwrap() - v).abs());
+            let n = get(&m, "impacts").unwrap() as usize;
+            // The last impact of the host step is the one noted.
+            if n > seen {
+                let (ti, _) = exact.impacts[n - 1];
+                worst_t = worst_t.max((get(&m, "t_impact").unwrap() - ti).abs());
+                seen = n;
+            }
+        }
+        eprintln!(
+            "dt {dt}: impacts {seen}, worst impact time {worst_t:.1e}, height {worst_h:.1e}, speed {worst_v:.1e}"
+        );
+        assert_eq!(seen, exact.impacts.len(), "dt {dt}: every impact seen");
+        // Free fall is a polynomial of degree 2, which the method and its dense output
+        // reproduce up to rounding: what is left is the halving's resolution (2^-50 of
+        // an internal step) and the rounding of the sums.
+        assert!(worst_t < 1e-10, "dt {dt}: impact times off by {worst_t:e}");
+        assert!(worst_h < 1e-10, "dt {dt}: heights off by {worst_h:e}");
+        assert!(worst_v < 1e-9, "dt {dt}: speeds off by {worst_v:e}");
+    }
+}
+
+#[test]
+fn without_location_an_impact_is_seen_only_at_the_end_of_its_step() {
+    // The same ball under `euler` (the formalism's step) notes the impact at the step
+    // whose end is past the floor: its time is off by up to a step.
+    let exact = Bounces::new(9.81, 0.7, 0.1, 1.0);
+    let mut m = instance(BALL, Method::Euler);
+    let dt = 0.1;
+    for _ in 0..6 {
+        m.step(dt);
+    }
+    let t1 = get(&m, "t_impact").unwrap();
+    assert!(
+        (t1 - exact.impacts[0].0).abs() > 1e-2 && (t1 - exact.impacts[0].0).abs() < 2.0 * dt,
+        "euler notes the first impact at {t1}, the exact time is {}",
+        exact.impacts[0].0
+    );
+}
+
+/// The library's thermostat (examples/models/thermostat.sit) noting when it switches.
+const THERMOSTAT: &str = "model Thermostat {
+    param C = 2.0e6; param k = 150.0; param P_heater = 6000.0; param T_out = 5.0;
+    param T_low = 19.5; param T_high = 20.5;
+    output real T = 12.0;
+    output real Q;
+    real dT;
+    output flag heating = true;
+    output real t_switch = -1;
+    output real switches = 0;
+    when T >= T_high & heating | T <= T_low & !heating {
+        t_switch = time;
+        switches = switches + 1;
+    }
+    when T >= T_high => !heating;
+    when T <= T_low => heating;
+    Q = P_heater when heating;
+    Q = 0 otherwise;
+    dT = (Q - k * (T - T_out)) / C;
+    T = integral(dT);
+}";
+
+/// The switching instants of the thermostat over `t_end`: on each stretch the room
+/// relaxes exponentially, `T(t) = T_eq + (T_0 − T_eq)·e^(−k·t/C)`, towards
+/// `T_out + P/k` (heating) or `T_out` (not), so the time to go from `a` to `b` is
+/// `(C/k)·ln((a − T_eq)/(b − T_eq))`.
+fn switching_times(t_end: f64) -> Vec<f64> {
+    let (c, k, p, out, lo, hi): (f64, f64, f64, f64, f64, f64) = (2.0e6, 150.0, 6000.0, 5.0, 19.5, 20.5);
+    let tau = c / k;
+    let mut t = tau * ((12.0 - (out + p / k)) / (hi - (out + p / k))).ln();
+    let mut times = Vec::new();
+    let mut heating = false;
+    while t <= t_end {
+        times.push(t);
+        let (from, to, eq) = if heating {
+            (lo, hi, out + p / k)
+        } else {
+            (hi, lo, out)
+        };
+        t += tau * ((from - eq) / (to - eq)).ln();
+        heating = !heating;
+    }
+    times
+}
+
+#[test]
+fn the_thermostat_switches_on_its_exact_exponentials() {
+    let t_end = 20_000.0;
+    let exact = switching_times(t_end);
+    assert!(exact.len() > 20, "{} switchings", exact.len());
+    // A host step of 1 s, and one of 1000 s which holds two switchings at times.
+    for dt in [1.0, 60.0, 1000.0] {
+        let mut m = instance(THERMOSTAT, dopri5(1e-12, 1e-10));
+        let (mut seen, mut worst) = (0, 0.0f64);
+        for _ in 0..(t_end / dt) as usize {
+            m.step(dt);
+            let n = get(&m, "switches").unwrap() as usize;
+            if n > seen {
+                worst = worst.max((get(&m, "t_switch").unwrap() - exact[n - 1]).abs());
+                seen = n;
+            }
+        }
+        eprintln!("dt {dt}: {seen} switchings, worst instant {worst:.1e} s");
+        assert_eq!(seen, exact.len(), "dt {dt}: every switching seen");
+        // The temperature is known to ~1e-10 K and moves at 1e-3 to 2e-3 K/s at the
+        // thresholds, so an instant is known to ~1e-7 s.
+        assert!(worst < 1e-6, "dt {dt}: switching instants off by {worst} s");
+    }
+    // Under `euler` at 1 s the instants are off by up to a step.
+    let mut m = instance(THERMOSTAT, Method::Euler);
+    m.step(1.0);
+    let mut worst = 0.0f64;
+    let mut seen = 0;
+    for _ in 1..t_end as usize {
+        m.step(1.0);
+        let n = get(&m, "switches").unwrap() as usize;
+        if n > seen && n <= exact.len() {
+            worst = worst.max((get(&m, "t_switch").unwrap() - exact[n - 1]).abs());
+            seen = n;
+        }
+    }
+    assert!(worst > 0.1, "euler at 1 s: instants off by {worst} s");
+}
+
+#[test]
+fn a_ball_that_never_rests_is_stopped_as_chattering_with_a_clear_error() {
+    // Without a speed below which it rests, the ball bounces infinitely often before
+    // t = 2.56 s: the events of one host step pile up.
+    let zeno = BALL.replace("param v_min = 0.1;", "param v_min = 0;");
+    let mut m = instance(&zeno, dopri5(1e-10, 1e-12));
+    let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        for _ in 0..40 {
+            m.step(0.1);
+        }
+    }))
+    .expect_err("the events chatter");
+    let message = failed.downcast::<String>().expect("a message");
+    assert!(sit_runtime::is_events_overrun(&message), "{message}");
+    assert!(
+        message.starts_with("`Ball` located more than 1000 events inside its step at t = 2.5"),
+        "{message}"
+    );
+}
