@@ -169,7 +169,8 @@ const THERMOSTAT: &str = "model Thermostat {
 /// `T_out + P/k` (heating) or `T_out` (not), so the time to go from `a` to `b` is
 /// `(C/k)·ln((a − T_eq)/(b − T_eq))`.
 fn switching_times(t_end: f64) -> Vec<f64> {
-    let (c, k, p, out, lo, hi): (f64, f64, f64, f64, f64, f64) = (2.0e6, 150.0, 6000.0, 5.0, 19.5, 20.5);
+    let (c, k, p, out, lo, hi): (f64, f64, f64, f64, f64, f64) =
+        (2.0e6, 150.0, 6000.0, 5.0, 19.5, 20.5);
     let tau = c / k;
     let mut t = tau * ((12.0 - (out + p / k)) / (hi - (out + p / k))).ln();
     let mut times = Vec::new();

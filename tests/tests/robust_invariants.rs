@@ -44,13 +44,19 @@ fn the_interpreter_runs_every_random_model_without_panicking() {
             let dts = [0.01, 0.0, 1e-9, 0.5, 1e3];
             for k in 0..300 {
                 // Under `dopri5`, a step the method cannot finish within its bound of
-                // internal steps is the model's fault, reported as such: the run ends.
+                // internal steps or of located events is the model's fault, reported as
+                // such: the run ends.
                 let step = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     m.step(dts[k % dts.len()])
                 }));
                 if let Err(e) = step {
                     match e.downcast::<String>() {
-                        Ok(msg) if sit_runtime::is_internal_steps_overrun(&msg) => break,
+                        Ok(msg)
+                            if sit_runtime::is_internal_steps_overrun(&msg)
+                                || sit_runtime::is_events_overrun(&msg) =>
+                        {
+                            break;
+                        }
                         Ok(msg) => std::panic::resume_unwind(msg),
                         Err(e) => std::panic::resume_unwind(e),
                     }

@@ -205,9 +205,11 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
         .collect();
     let index = |v: VarId| sp.states.iter().position(|&(s, _)| s == v);
     let f = m.fired;
-    let guards = super::located::watched(m, &sp);
-    let located = (!guards.is_empty())
-        .then(|| super::located::Located::new(&mut hid, &sp, guards, &mems, (C.len() + 1) * f));
+    let lsp = super::method::split_located(m);
+    let guards = super::located::watched(m, &lsp);
+    let located = (!guards.is_empty()).then(|| {
+        super::located::Located::new(&mut hid, &sp, &lsp, guards, &mems, (C.len() + 1) * f)
+    });
     let lp = super::located::Loop { t, hs, h };
     let mut body = vec![
         assign(steps, num(0.0), None, span),

@@ -100,7 +100,14 @@ pub(super) fn watched(m: &Model, sp: &Split) -> Vec<Expr> {
 /// The hidden states of the location, and what the rewrite needs of the loop.
 pub(super) struct Located<'a> {
     m: &'a Model,
+    /// The split of the stages: its continuous states are those of `mems`.
     sp: &'a Split,
+    /// The split for the guards ([`super::method::split_located`]): the algebraic pass
+    /// evaluates its stage rules.
+    lsp: &'a Split,
+    /// Whether `lsp` has stage rules that `sp` has not: the values at the end of an
+    /// internal step then need an algebraic pass of their own.
+    wider: bool,
     guards: Vec<Expr>,
     /// Per guard: its value (1 or 0) at the last discrete pass (or the step's start).
     g: Vec<VarId>,
@@ -139,6 +146,7 @@ impl<'a> Located<'a> {
     pub(super) fn new(
         hid: &mut Hidden<'a>,
         sp: &'a Split,
+        lsp: &'a Split,
         guards: Vec<Expr>,
         mems: &[(VarId, [VarId; 7])],
         offset: usize,
@@ -191,6 +199,8 @@ impl<'a> Located<'a> {
         Located {
             m,
             sp,
+            lsp,
+            wider: lsp.staged != sp.staged,
             guards,
             g,
             mems,
@@ -211,7 +221,7 @@ impl<'a> Located<'a> {
     }
 
     /// How many `otherwise` flag offsets the location uses after its `offset`.
-    pub(super) const PASSES: usize = 4;
+    pub(super) const PASSES: usize = 5;
 
     fn is(&self, v: VarId, value: f64) -> Expr {
         cmp(CmpOp::Eq, var(v), num(value))
@@ -225,7 +235,7 @@ impl<'a> Located<'a> {
     fn algebraic(&self, node: Expr, pass: usize) -> Vec<Stmt> {
         let stage = Stage {
             m: self.m,
-            sp: self.sp,
+            sp: self.lsp,
             node: Some(node),
             offset: self.offset + pass * self.m.fired,
             rate: &|_| None,
@@ -320,7 +330,15 @@ impl<'a> Located<'a> {
     /// An accepted internal step: compare the guards at its end; if one changed, start
     /// locating, else `accept` (the loop's own acceptance).
     pub(super) fn accepted(&self, lp: &Loop, accept: Vec<Stmt>) -> Vec<Stmt> {
-        let mut out = self.detect(&add(var(lp.t), var(lp.hs)));
+        let end = add(var(lp.t), var(lp.hs));
+        // The seventh stage ran on the step's end: enough unless the guards read plain
+        // rules that the stages do not evaluate.
+        let mut out = if self.wider {
+            self.algebraic(end.clone(), 4)
+        } else {
+            Vec::new()
+        };
+        out.extend(self.detect(&end));
         let mut begin = vec![
             self.set(self.locating, num(1.0)),
             self.set(self.lo, num(0.0)),
@@ -503,5 +521,68 @@ fn at_time_rhs(rhs: &Rhs, e: &dyn Fn(&Expr) -> Expr) -> Rhs {
             a: e(a),
         },
         Rhs::Timer { c } => Rhs::Timer { c: e(c) },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn watched_of(src: &str) -> Vec<String> {
+        let out = crate::check_source("t.sit", src);
+        assert!(!out.has_errors(), "{}", out.render());
+        let program = out.program.expect("checks");
+        let m = &program.models[0];
+        let sp = super::super::method::split_located(m);
+        watched(m, &sp).iter().map(|e| format!("{e:?}")).collect()
+    }
+
+    #[test]
+    fn guards_reading_what_moves_are_watched_with_the_guards_around_them() {
+        let w = watched_of(
+            "model M { param lo = 1; output real x = 0; output real y; output flag heat = true;
+             input flag manual; real r;
+             y = 2 * x;
+             r = 1 when heat;
+             r = -1 otherwise;
+             x = integral(r);
+             when x >= 2 => !heat;
+             when manual { when y <= lo => heat; }
+             when time > 5 & manual => heat;
+             }",
+        );
+        // `r = 1 when heat` reads a flag: not watched. `x >= 2` reads a state; `y <= lo`
+        // a stage rule's target, within `manual`; `time > 5` the time.
+        assert_eq!(w.len(), 3, "{w:#?}");
+        assert!(w[0].contains("Ge"), "{}", w[0]);
+        assert!(
+            w[1].starts_with("And(Var(") && w[1].contains("Le"),
+            "{}",
+            w[1]
+        );
+        assert!(w[2].contains("Time"), "{}", w[2]);
+    }
+
+    #[test]
+    fn a_model_without_watched_guards_keeps_the_plain_loop() {
+        let out = crate::check_source(
+            "t.sit",
+            "model M { method dopri5; input flag go; output real x = 1;
+             when go { x = integral(-x); } }",
+        );
+        assert!(!out.has_errors(), "{}", out.render());
+        let program = out.program.expect("checks");
+        let expanded = super::super::method::expand(&program).expect("expands");
+        let m = &expanded.models[0];
+        assert!(!m.vars.iter().any(|v| v.name == "dopri5_events"));
+        let mut repeats = 0;
+        for s in &m.body {
+            if let Stmt::Repeat { events, .. } = s {
+                assert!(events.is_none());
+                repeats += 1;
+            }
+            assert!(!matches!(s, Stmt::SetDt { .. }));
+        }
+        assert_eq!(repeats, 1);
     }
 }

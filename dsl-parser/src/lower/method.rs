@@ -124,6 +124,28 @@ fn each_assign<'b>(
 }
 
 pub(super) fn split(m: &Model) -> Split {
+    split_from(m, false)
+}
+
+/// The split of `m` for locating its events ([`super::located`]): the stage rules
+/// extended by the plain rules that the guards read, directly or through other such
+/// rules, so that evaluating them on a point of the continuous solution gives every
+/// guard its value there. The rates read the same values as in [`split`].
+pub(super) fn split_located(m: &Model) -> Split {
+    split_from(m, true)
+}
+
+/// Calls `f` on the guard of every guarded block of `body`, at any depth.
+fn each_guard<'b>(body: &'b [Stmt], f: &mut impl FnMut(&'b Expr)) {
+    for s in body {
+        if let Stmt::If { cond, then, .. } = s {
+            f(cond);
+            each_guard(then, f);
+        }
+    }
+}
+
+fn split_from(m: &Model, guards: bool) -> Split {
     let n = m.vars.len();
     let mut states = Vec::new();
     let mut is_state = vec![false; n];
@@ -156,6 +178,9 @@ pub(super) fn split(m: &Model) -> Split {
             by_target[a.target].push(r);
         }
     });
+    if guards {
+        each_guard(&m.body, &mut |g| reads.of(g, &mut work));
+    }
     let mut staged = vec![false; n];
     while let Some(v) = work.pop() {
         if v >= n || staged[v] || by_target[v].is_empty() {

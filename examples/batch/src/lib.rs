@@ -86,13 +86,19 @@ pub fn check<B: Lanes>(dt: f64, steps: u64) -> Result<(), String> {
 }
 
 /// One step of the batch and of the scalars; `Ok(false)` if both stopped with the same
-/// overrun of an adaptive method's internal steps (a fault of the model, the first
-/// lane's in both), an error if only one did or with another message.
+/// overrun of an adaptive method's bound of internal steps or of located events (a
+/// fault of the model, the first lane's in both), an error if only one did or with
+/// another message.
 fn step_both<B: Lanes>(batch: &mut B, scalars: &mut [B::Scalar], dt: f64) -> Result<bool, String> {
     use std::panic::{AssertUnwindSafe, catch_unwind};
     let message = |r: std::thread::Result<()>| {
         r.err().map(|e| match e.downcast::<String>() {
-            Ok(m) if sit_runtime::is_internal_steps_overrun(&m) => *m,
+            Ok(m)
+                if sit_runtime::is_internal_steps_overrun(&m)
+                    || sit_runtime::is_events_overrun(&m) =>
+            {
+                *m
+            }
             Ok(m) => std::panic::resume_unwind(m),
             Err(e) => std::panic::resume_unwind(e),
         })
