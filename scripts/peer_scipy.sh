@@ -4,8 +4,8 @@
 # target/peer-venv with numpy, scipy and maturin from PyPI, builds `sitc`, the
 # `peer_timing` example and the Sit Python package (a release wheel, installed into
 # that environment) in release mode, then runs scripts/peer_scipy.py with the arguments
-# given (e.g. --quick, --repeats 5, --t-end 20). The diffsol peer is built apart
-# (bench/peers/diffsol/README.md); its columns stay empty without it.
+# given (e.g. --quick, --repeats 5, --t-end 20). It also builds diffsol, a Rust ODE
+# solver, as a second peer (bench/peers/diffsol, its own workspace and target dir).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=target/peer-venv
@@ -22,4 +22,9 @@ rm -rf target/peer-wheels
     -o target/peer-wheels
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall \
     --no-deps target/peer-wheels/sit-*.whl
+# diffsol, the Rust peer: its own workspace and target dir; without it the script leaves
+# its columns empty.
+cargo build --release -q --manifest-path bench/peers/diffsol/Cargo.toml \
+    --target-dir target/peers/diffsol ||
+    echo "diffsol did not build: its columns stay empty" >&2
 exec "$VENV/bin/python" scripts/peer_scipy.py "$@"
