@@ -378,7 +378,11 @@ def fmt_s(seconds):
 
 
 def ratio(a, b):
-    return "" if a is None or b is None else f"{a / b:.1f}"
+    """a / b to two or three significant digits ("" when either is missing)."""
+    if a is None or b is None:
+        return ""
+    r = a / b
+    return f"{r:.0f}" if r >= 10 else f"{r:.2g}"
 
 
 def main():
