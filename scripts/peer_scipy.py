@@ -398,7 +398,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=3,
                         help="runs per timing (the median is reported)")
     parser.add_argument("--quick", action="store_true",
-                        help="12 of the 38 Sit runs, covering each model and method")
+                        help="10 of the 34 Sit runs, covering each model and method")
     args = parser.parse_args()
     diffsol = args.diffsol if os.path.exists(args.diffsol) else None
 
