@@ -1,13 +1,17 @@
-//! Wall time of the generated pendulum, Van der Pol or hoop step over a whole run, for
-//! `scripts/peer_scipy.py` and the end-to-end comparison with `sitc run`.
+//! Wall time of the generated pendulum, Van der Pol, hoop or bouncing ball step over a
+//! whole run, for `scripts/peer_scipy.py` and the end-to-end comparison with `sitc run`.
 //!
 //! Usage: `peer_timing MODEL DT T_END [REPEATS]` with MODEL `pendulum`,
-//! `van_der_pol` or `hoop`, or `pendulum_rk4` or `van_der_pol_rk4` (generated with
-//! `method rk4`). Runs `round(T_END / DT)` steps from the initial state (as `sitc
+//! `van_der_pol`, `hoop` or `bouncing_ball`, or `pendulum_rk4` or `van_der_pol_rk4`
+//! (generated with `method rk4`), or `pendulum_dopri5_K`, `van_der_pol_dopri5_K` or
+//! `bouncing_ball_dopri5_K` for K from 3 to 10 (generated with `method dopri5 rtol 1e-K
+//! atol 1e-(K+2)`). Runs `round(T_END / DT)` steps from the initial state (as `sitc
 //! run` does), REPEATS times (default 21), and prints one line of JSON: the model, the
 //! number of steps, the median wall time in seconds and the final state.
 
 use sit_bench::generated::{hoop::Hoop, pendulum::Pendulum, van_der_pol::VanDerPol};
+use sit_bench::generated_ball::BouncingBall;
+use sit_bench::generated_dopri5 as dopri5;
 use sit_bench::generated_rk4::{
     pendulum::Pendulum as PendulumRk4, van_der_pol::VanDerPol as VanDerPolRk4,
 };
@@ -44,9 +48,50 @@ fn time<M>(
     (median(times), last)
 }
 
+/// Times a generated model type, reading two of its fields as the final state.
+macro_rules! timed {
+    ($ty:ty, $a:ident, $b:ident, $dt:expr, $steps:expr, $repeats:expr) => {
+        time(
+            <$ty>::new,
+            <$ty>::step,
+            |m| [m.$a, m.$b],
+            $dt,
+            $steps,
+            $repeats,
+        )
+    };
+}
+
+/// A run of `MODEL_dopri5_K`: the model and tolerance exponent K looked up among the
+/// generated modules, `None` for an unknown name.
+fn time_dopri5(name: &str, dt: f64, steps: u64, repeats: usize) -> Option<(f64, [f64; 2])> {
+    let (model, k) = name.rsplit_once("_dopri5_")?;
+    macro_rules! arms {
+        ($($k:literal => $m:ident),*) => {
+            match (model, k) {
+                $(
+                    ("pendulum", $k) => Some(timed!(
+                        dopri5::$m::pendulum::Pendulum, angle, omega, dt, steps, repeats
+                    )),
+                    ("van_der_pol", $k) => Some(timed!(
+                        dopri5::$m::van_der_pol::VanDerPol, x0, x1, dt, steps, repeats
+                    )),
+                    ("bouncing_ball", $k) => Some(timed!(
+                        dopri5::$m::bouncing_ball::BouncingBall, h, v, dt, steps, repeats
+                    )),
+                )*
+                _ => None,
+            }
+        };
+    }
+    arms!("3" => rtol_3, "4" => rtol_4, "5" => rtol_5, "6" => rtol_6, "7" => rtol_7,
+          "8" => rtol_8, "9" => rtol_9, "10" => rtol_10)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: peer_timing pendulum|van_der_pol|hoop|pendulum_rk4|van_der_pol_rk4 DT T_END [REPEATS]";
+    let usage = "usage: peer_timing pendulum|van_der_pol|hoop|bouncing_ball|pendulum_rk4|\
+                 van_der_pol_rk4|{pendulum,van_der_pol,bouncing_ball}_dopri5_{3..10} DT T_END [REPEATS]";
     let (Some(model), Some(dt), Some(t_end)) = (
         args.first(),
         args.get(1).and_then(|s| s.parse::<f64>().ok()),
@@ -86,6 +131,7 @@ fn main() -> ExitCode {
             repeats,
         ),
         "hoop" => time(Hoop::new, Hoop::step, |m| [m.h, m.Vy], dt, steps, repeats),
+        "bouncing_ball" => timed!(BouncingBall, h, v, dt, steps, repeats),
         "pendulum_rk4" => time(
             PendulumRk4::new,
             PendulumRk4::step,
@@ -102,10 +148,13 @@ fn main() -> ExitCode {
             steps,
             repeats,
         ),
-        _ => {
-            eprintln!("{usage}");
-            return ExitCode::from(2);
-        }
+        other => match time_dopri5(other, dt, steps, repeats) {
+            Some(timed) => timed,
+            None => {
+                eprintln!("{usage}");
+                return ExitCode::from(2);
+            }
+        },
     };
     println!(
         "{{\"model\": \"{model}\", \"steps\": {steps}, \"seconds\": {seconds:e}, \"state\": [{:?}, {:?}]}}",

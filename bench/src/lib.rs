@@ -49,6 +49,49 @@ pub mod generated_rk4 {
     }
 }
 
+/// `examples/models/bouncing_ball.sit` as written (`euler`), for the peer comparison.
+pub mod generated_ball {
+    include!(concat!(env!("OUT_DIR"), "/ball/bouncing_ball.rs"));
+}
+
+/// Modules of the pendulum, Van der Pol and the bouncing ball under `dopri5` at one
+/// tolerance each (`rtol 1e-K atol 1e-(K+2)`).
+macro_rules! dopri5_modules {
+    ($($name:ident = $k:literal, $atol:literal;)*) => {$(
+        #[doc = concat!("The peers under `dopri5` with rtol 1e-", $k, ", atol 1e-", $atol, ".")]
+        pub mod $name {
+            /// `examples/models/pendulum.sit`.
+            pub mod pendulum {
+                include!(concat!(env!("OUT_DIR"), "/dopri5_", $k, "/pendulum.rs"));
+            }
+            /// `examples/models/van_der_pol.sit`.
+            pub mod van_der_pol {
+                include!(concat!(env!("OUT_DIR"), "/dopri5_", $k, "/van_der_pol.rs"));
+            }
+            /// `examples/models/bouncing_ball.sit`.
+            pub mod bouncing_ball {
+                include!(concat!(env!("OUT_DIR"), "/dopri5_", $k, "/bouncing_ball.rs"));
+            }
+        }
+    )*};
+}
+
+/// The pendulum, Van der Pol and the bouncing ball generated with `method dopri5` at
+/// rtol 1e-K, atol 1e-(K+2) for K = 3..=10 (module `rtol_K`), for the comparison with
+/// SciPy at matched accuracy (`examples/peer_timing.rs`).
+pub mod generated_dopri5 {
+    dopri5_modules! {
+        rtol_3 = 3, 5;
+        rtol_4 = 4, 6;
+        rtol_5 = 5, 7;
+        rtol_6 = 6, 8;
+        rtol_7 = 7, 9;
+        rtol_8 = 8, 10;
+        rtol_9 = 9, 11;
+        rtol_10 = 10, 12;
+    }
+}
+
 /// One benchmarked model: where it is and how it is run.
 #[derive(Debug, Clone, Copy)]
 pub struct Case {
