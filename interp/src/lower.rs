@@ -243,6 +243,9 @@ struct Lowerer<'c> {
     /// The node whose sub-step program is being lowered: its `step` is inlined once,
     /// not run through [`Op::Substeps`].
     substep_self: Option<usize>,
+    /// The slot of `dt` while lowering a body that writes it (`Stmt::SetDt`): the node's
+    /// own.
+    body_dt: Option<Slot>,
 }
 
 /// A jump target, before it is placed.
@@ -269,6 +272,7 @@ impl<'c> Lowerer<'c> {
             node: 0,
             dt_override: None,
             substep_self: None,
+            body_dt: None,
         }
     }
 
@@ -401,7 +405,14 @@ impl<'c> Lowerer<'c> {
         live.sort_unstable();
         self.fired.extend(live);
         self.node = n;
+        // A body that writes its `dt` (events located inside a step) has its procedures
+        // read the node's own slot, which holds the step's `dt` until the body writes it.
+        let writes_dt = sets_dt(&node.body);
+        if writes_dt {
+            self.body_dt = Some(self.slot(node.dt));
+        }
         self.stmts(&node.body);
+        self.body_dt = None;
         // The root's time is advanced by `exec::step`, after the program. A node with
         // phases keeps its time for their run-time error. A node that divides its step
         // ticks its clock in each sub-step, the root's included (`Op::Substeps` puts it
@@ -605,15 +616,12 @@ impl<'c> Lowerer<'c> {
                 })));
                 self.held = None;
             }
-            // Where the procedures read `dt`, and the node's own slot if it is another.
+            // The node's own `dt`, which its procedures read in a body that writes it
+            // (`body_dt`): a phase's `dt` is a shared constant, never written.
             Stmt::SetDt { value, dt } => {
-                let d = self.dt();
+                let d = self.slot(*dt);
                 self.value(&value.0, d);
                 self.temps.0 = 0;
-                let own = self.slot(*dt);
-                if own != d {
-                    self.put(Op::Copy { d: own, a: d }, own);
-                }
                 self.held = None;
             }
             Stmt::Run(phase) => {
@@ -666,6 +674,16 @@ impl<'c> Lowerer<'c> {
         self.counter += 1;
         Some((self.slot(*slot), a))
     }
+}
+
+/// Whether `body` writes its `dt`, at any depth.
+fn sets_dt(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::SetDt { .. } => true,
+        Stmt::If { then, .. } => sets_dt(then),
+        Stmt::Repeat(r) => sets_dt(&r.body),
+        _ => false,
+    })
 }
 
 /// Numbers the statements of `body` in the order [`Lowerer::stmt`] meets them (from

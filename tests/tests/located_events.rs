@@ -1,4 +1,4 @@
-//! Events located inside a `dopri5` step, against closed forms: the bouncing ball's
+//! Events located inside a step of `dopri5` and `rk4`, against closed forms: the bouncing ball's
 //! impact times and heights, a thermostat's switching instants on its exact
 //! exponentials, and the bound on chattering events (Zeno).
 
@@ -92,8 +92,14 @@ fn the_balls_impacts_are_located_at_their_exact_times_at_any_host_step() {
     assert_eq!(exact.impacts.len(), 11, "ten bounces, then rest");
     // Host steps that meet no impact, one that is not a divisor of anything, and one
     // holding several impacts (0.5 s: the last bounces last 0.01 to 0.1 s).
-    for dt in [0.1f64, 0.0123, 0.5] {
-        let mut m = instance(BALL, dopri5(1e-10, 1e-12));
+    for (method, dt) in [
+        (dopri5(1e-10, 1e-12), 0.1f64),
+        (dopri5(1e-10, 1e-12), 0.0123),
+        (dopri5(1e-10, 1e-12), 0.5),
+        (Method::Rk4, 0.1),
+        (Method::Rk4, 0.0123),
+    ] {
+        let mut m = instance(BALL, method);
         let steps = (3.0 / dt).ceil() as usize;
         let (mut worst_t, mut worst_h, mut worst_v) = (0.0f64, 0.0f64, 0.0f64);
         let mut seen = 0;
@@ -112,12 +118,13 @@ fn the_balls_impacts_are_located_at_their_exact_times_at_any_host_step() {
             }
         }
         eprintln!(
-            "dt {dt}: impacts {seen}, worst impact time {worst_t:.1e}, height {worst_h:.1e}, speed {worst_v:.1e}"
+            "{} dt {dt}: impacts {seen}, worst impact time {worst_t:.1e}, height {worst_h:.1e}, speed {worst_v:.1e}",
+            method.name()
         );
         assert_eq!(seen, exact.impacts.len(), "dt {dt}: every impact seen");
-        // Free fall is a polynomial of degree 2, which the method and its dense output
-        // reproduce up to rounding: what is left is the halving's resolution (2^-50 of
-        // an internal step) and the rounding of the sums.
+        // Free fall is a polynomial of degree 2, which both methods and their dense
+        // outputs reproduce up to rounding: what is left is the halving's resolution
+        // (2^-50 of an internal step) and the rounding of the sums.
         assert!(worst_t < 1e-10, "dt {dt}: impact times off by {worst_t:e}");
         assert!(worst_h < 1e-10, "dt {dt}: heights off by {worst_h:e}");
         assert!(worst_v < 1e-9, "dt {dt}: speeds off by {worst_v:e}");
@@ -193,9 +200,16 @@ fn the_thermostat_switches_on_its_exact_exponentials() {
     let t_end = 20_000.0;
     let exact = switching_times(t_end);
     assert!(exact.len() > 20, "{} switchings", exact.len());
-    // A host step of 1 s, and one of 1000 s which holds two switchings at times.
-    for dt in [1.0, 60.0, 1000.0] {
-        let mut m = instance(THERMOSTAT, dopri5(1e-12, 1e-10));
+    // A host step of 1 s, and one of 1000 s which holds two switchings at times; `rk4`
+    // at 60 s is within ~1e-10 K of the exponential (its error goes as (dt·k/C)^4).
+    for (method, dt) in [
+        (dopri5(1e-12, 1e-10), 1.0),
+        (dopri5(1e-12, 1e-10), 60.0),
+        (dopri5(1e-12, 1e-10), 1000.0),
+        (Method::Rk4, 1.0),
+        (Method::Rk4, 60.0),
+    ] {
+        let mut m = instance(THERMOSTAT, method);
         let (mut seen, mut worst) = (0, 0.0f64);
         for _ in 0..(t_end / dt) as usize {
             m.step(dt);
@@ -205,7 +219,10 @@ fn the_thermostat_switches_on_its_exact_exponentials() {
                 seen = n;
             }
         }
-        eprintln!("dt {dt}: {seen} switchings, worst instant {worst:.1e} s");
+        eprintln!(
+            "{} dt {dt}: {seen} switchings, worst instant {worst:.1e} s",
+            method.name()
+        );
         assert_eq!(seen, exact.len(), "dt {dt}: every switching seen");
         // The temperature is known to ~1e-10 K and moves at 1e-3 to 2e-3 K/s at the
         // thresholds, so an instant is known to ~1e-7 s.

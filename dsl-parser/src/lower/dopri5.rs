@@ -122,7 +122,23 @@ pub(super) struct Hidden<'m> {
     taken: std::collections::HashSet<String>,
 }
 
-impl Hidden<'_> {
+impl<'m> Hidden<'m> {
+    /// Hidden variables for a rewrite of `m` (its method set to `euler`), named apart
+    /// from the model's own names.
+    pub(super) fn of(m: &'m Model) -> Self {
+        let mut out = m.clone();
+        out.method = Method::Euler;
+        let taken = m
+            .vars
+            .iter()
+            .map(|v| v.name.clone())
+            .chain(m.conds.iter().map(|c| c.name.clone()))
+            .chain(m.events.iter().map(|e| e.name.clone()))
+            .chain(m.subs.iter().map(|s| s.name.clone()))
+            .collect();
+        Hidden { m, out, taken }
+    }
+
     pub(super) fn new_var(&mut self, name: String, doc: String, span: crate::Span) -> VarId {
         let mut name = name;
         while self.taken.contains(&name) {
@@ -207,10 +223,17 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
     let f = m.fired;
     let lsp = super::method::split_located(m);
     let guards = super::located::watched(m, &lsp);
+    let loc_mems: Vec<(VarId, Vec<VarId>)> = mems.iter().map(|(yc, k)| (*yc, k.to_vec())).collect();
     let located = (!guards.is_empty()).then(|| {
-        super::located::Located::new(&mut hid, &sp, &lsp, guards, &mems, (C.len() + 1) * f)
+        super::located::Located::new(
+            &mut hid,
+            super::located::Scheme::Dopri5,
+            (&sp, &lsp),
+            guards,
+            &loc_mems,
+            (C.len() + 1) * f,
+        )
     });
-    let lp = super::located::Loop { t, hs, h };
     let mut body = vec![
         assign(steps, num(0.0), None, span),
         assign(t, num(0.0), None, span),
@@ -330,6 +353,11 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
         ],
         span,
     ));
+    let lp = super::located::Loop {
+        t,
+        hs,
+        h: Some((h, &fac)),
+    };
     let accept = match &located {
         Some(loc) => loc.accepted(&lp, accept),
         None => accept,
@@ -363,7 +391,7 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
     let runs = vec![
         loc.head(&lp),
         when(loc.stepping(), inner, span),
-        loc.halving(&lp, &fac),
+        loc.halving(&lp),
     ];
     body.push(Stmt::Repeat {
         body: runs,

@@ -1,9 +1,10 @@
-//! Events located inside a `dopri5` step: the guards watched, the bisection on the step's dense output, and the discrete pass run at each event.
+//! Events located inside a step of `dopri5` or `rk4`: the guards watched, the bisection on the step's dense output, and the discrete pass run at each event.
 //!
 //! The contract is "Events located inside a step" in [`crate::ir`]. This module adds,
-//! to the loop written by [`super::dopri5`], for a model with *watched guards* (see
-//! [`watched`]), with hidden states `g_i` per guard and `r2` … `r5` per continuous
-//! state:
+//! to the loop written by [`super::dopri5`] (or by [`super::rk4_loop`], whose internal
+//! step is the rest of the host step, always accepted, and has no `h`), for a model with
+//! *watched guards* (see [`watched`]), with hidden states `g_i` per guard and, under
+//! `dopri5`, `r2` … `r5` per continuous state:
 //!
 //! ```text
 //! before the loop:  host = dt; seg = 0; events = 0; locating = 0; start = 1
@@ -27,11 +28,14 @@
 //! ```
 //!
 //! The *algebraic pass* is a stage pass without rates: the stage rules evaluated on the
-//! current `y`, so that the guards read values consistent with it. The dense output is
-//! Dormand and Prince's continuous extension of order 4 (Hairer, Nørsett and Wanner,
-//! *Solving ODEs I*, II.6, as in their code DOPRI5):
+//! current `y`, so that the guards read values consistent with it. The dense output of
+//! `dopri5` is Dormand and Prince's continuous extension of order 4 (Hairer, Nørsett
+//! and Wanner, *Solving ODEs I*, II.6, as in their code DOPRI5):
 //! `y(θ) = yc + θ·(r2 + (1 − θ)·(r3 + θ·(r4 + (1 − θ)·r5)))` with `r2 = y1 − yc`,
-//! `r3 = hs·k1 − r2`, `r4 = r2 − hs·k7 − r3`, `r5 = hs·Σ_j d_j·k_j`.
+//! `r3 = hs·k1 − r2`, `r4 = r2 − hs·k7 − r3`, `r5 = hs·Σ_j d_j·k_j`; that of `rk4` the
+//! classical one of order 3, `y(θ) = yc + hs·(((b1·k1 + b23·k2) + b23·k3) + b4·k4)` with
+//! `b1 = θ·(1 + θ·(−3/2 + θ·2/3))`, `b23 = θ·θ·(1 − θ·2/3)`, `b4 = θ·θ·(−1/2 + θ·2/3)`
+//! (the weights 1/6, 1/3, 1/3, 1/6 at `θ = 1`).
 
 use super::dopri5::{Hidden, add, cmp, mul, sub, var, when};
 use super::method::{Split, Stage, arith, assign, discrete, num, reads_time};
@@ -97,8 +101,27 @@ pub(super) fn watched(m: &Model, sp: &Split) -> Vec<Expr> {
     out
 }
 
+/// The method whose step is located: what its dense output and its acceptance are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Scheme {
+    /// Dormand–Prince 5(4): seven rates, an accepted step carries the proposed `h`.
+    Dopri5,
+    /// The classical Runge–Kutta method: four rates, the rest of the host step at once.
+    Rk4,
+}
+
+impl Scheme {
+    fn name(self) -> &'static str {
+        match self {
+            Scheme::Dopri5 => "dopri5",
+            Scheme::Rk4 => "rk4",
+        }
+    }
+}
+
 /// The hidden states of the location, and what the rewrite needs of the loop.
 pub(super) struct Located<'a> {
+    scheme: Scheme,
     m: &'a Model,
     /// The split of the stages: its continuous states are those of `mems`.
     sp: &'a Split,
@@ -111,8 +134,9 @@ pub(super) struct Located<'a> {
     guards: Vec<Expr>,
     /// Per guard: its value (1 or 0) at the last discrete pass (or the step's start).
     g: Vec<VarId>,
-    /// Per continuous state: `yc`, `k1` … `k7` (of the loop) and `r2` … `r5`.
-    mems: Vec<(VarId, [VarId; 7], [VarId; 4])>,
+    /// Per continuous state: `yc`, the rates `k1` … (of the loop) and `r2` … `r5` (under
+    /// `dopri5`).
+    mems: Vec<(VarId, Vec<VarId>, Vec<VarId>)>,
     now: VarId,
     changed: VarId,
     locating: VarId,
@@ -131,13 +155,14 @@ pub(super) struct Located<'a> {
 }
 
 /// What the location reads of the loop's own hidden states.
-pub(super) struct Loop {
+pub(super) struct Loop<'a> {
     /// Time into the host step.
     pub(super) t: VarId,
     /// The internal step tried.
     pub(super) hs: VarId,
-    /// The next internal step proposed.
-    pub(super) h: VarId,
+    /// The next internal step proposed (`dopri5`), and the growth factor of an
+    /// accepted step.
+    pub(super) h: Option<(VarId, &'a dyn Fn() -> Expr)>,
 }
 
 impl<'a> Located<'a> {
@@ -145,16 +170,21 @@ impl<'a> Located<'a> {
     /// memories are `mems`; `offset` is the first `otherwise` flag offset free.
     pub(super) fn new(
         hid: &mut Hidden<'a>,
-        sp: &'a Split,
-        lsp: &'a Split,
+        scheme: Scheme,
+        (sp, lsp): (&'a Split, &'a Split),
         guards: Vec<Expr>,
-        mems: &[(VarId, [VarId; 7])],
+        mems: &[(VarId, Vec<VarId>)],
         offset: usize,
     ) -> Self {
         let m = hid.m;
         let span = m.span;
+        let method = scheme.name();
         let mut global = |what: &str, doc: &str| {
-            hid.new_var(format!("dopri5_{what}"), format!(" {doc} (dopri5)."), span)
+            hid.new_var(
+                format!("{method}_{what}"),
+                format!(" {doc} ({method})."),
+                span,
+            )
         };
         let now = global("now", "A watched guard's value at the point tried");
         let changed = global("changed", "Whether a watched guard changed (1) or not (0)");
@@ -184,23 +214,30 @@ impl<'a> Located<'a> {
         let mems = mems
             .iter()
             .zip(&sp.states)
-            .map(|(&(yc, k), &(v, vspan))| {
+            .map(|((yc, k), &(v, vspan))| {
                 let name = hid.m.vars[v].name.clone();
-                let r = [2, 3, 4, 5].map(|j| {
-                    hid.new_var(
-                        format!("{name}_dopri5_r{j}"),
-                        format!(" Term {j} of the dense output of `{name}` (dopri5)."),
-                        vspan,
-                    )
-                });
-                (yc, k, r)
+                let r = match scheme {
+                    Scheme::Rk4 => Vec::new(),
+                    Scheme::Dopri5 => (2..=5)
+                        .map(|j| {
+                            hid.new_var(
+                                format!("{name}_dopri5_r{j}"),
+                                format!(" Term {j} of the dense output of `{name}` (dopri5)."),
+                                vspan,
+                            )
+                        })
+                        .collect(),
+                };
+                (*yc, k.clone(), r)
             })
             .collect();
         Located {
+            scheme,
             m,
             sp,
             lsp,
-            wider: lsp.staged != sp.staged,
+            // The last stage of `rk4` is not on the step's end: its values never serve.
+            wider: lsp.staged != sp.staged || scheme == Scheme::Rk4,
             guards,
             g,
             mems,
@@ -288,17 +325,34 @@ impl<'a> Located<'a> {
     }
 
     /// `y = dense(θ)` for every continuous state, `θ = at / hs`.
-    fn dense(&self, at: VarId, lp: &Loop) -> Vec<Stmt> {
+    fn dense(&self, at: VarId, lp: &Loop<'_>) -> Vec<Stmt> {
         let th = || arith(ArithOp::Div, var(at), var(lp.hs));
         let rest = || sub(num(1.0), th());
+        let third = || mul(th(), num(2.0 / 3.0));
         self.mems
             .iter()
             .zip(&self.sp.states)
-            .map(|(&(yc, _, r), &(v, vspan))| {
-                let inner = add(var(r[2]), mul(rest(), var(r[3])));
-                let inner = add(var(r[1]), mul(th(), inner));
-                let inner = add(var(r[0]), mul(rest(), inner));
-                assign(v, add(var(yc), mul(th(), inner)), None, vspan)
+            .map(|((yc, k, r), &(v, vspan))| {
+                let value = match self.scheme {
+                    Scheme::Dopri5 => {
+                        let inner = add(var(r[2]), mul(rest(), var(r[3])));
+                        let inner = add(var(r[1]), mul(th(), inner));
+                        let inner = add(var(r[0]), mul(rest(), inner));
+                        add(var(*yc), mul(th(), inner))
+                    }
+                    Scheme::Rk4 => {
+                        let b1 = mul(th(), add(num(1.0), mul(th(), add(num(-1.5), third()))));
+                        let b23 = || mul(mul(th(), th()), sub(num(1.0), third()));
+                        let b4 = mul(mul(th(), th()), add(num(-0.5), third()));
+                        let sum = add(
+                            add(mul(b1, var(k[0])), mul(b23(), var(k[1]))),
+                            mul(b23(), var(k[2])),
+                        );
+                        let sum = add(sum, mul(b4, var(k[3])));
+                        add(var(*yc), mul(var(lp.hs), sum))
+                    }
+                };
+                assign(v, value, None, vspan)
             })
             .collect()
     }
@@ -315,7 +369,7 @@ impl<'a> Located<'a> {
     }
 
     /// The first statement of each run: the guards noted once per host step.
-    pub(super) fn head(&self, lp: &Loop) -> Stmt {
+    pub(super) fn head(&self, lp: &Loop<'_>) -> Stmt {
         let mut then = self.algebraic(var(lp.t), 0);
         then.extend(self.record(&var(lp.t)));
         then.push(self.set(self.start, num(0.0)));
@@ -329,7 +383,7 @@ impl<'a> Located<'a> {
 
     /// An accepted internal step: compare the guards at its end; if one changed, start
     /// locating, else `accept` (the loop's own acceptance).
-    pub(super) fn accepted(&self, lp: &Loop, accept: Vec<Stmt>) -> Vec<Stmt> {
+    pub(super) fn accepted(&self, lp: &Loop<'_>, accept: Vec<Stmt>) -> Vec<Stmt> {
         let end = add(var(lp.t), var(lp.hs));
         // The seventh stage ran on the step's end: enough unless the guards read plain
         // rules that the stages do not evaluate.
@@ -345,9 +399,12 @@ impl<'a> Located<'a> {
             self.set(self.hi, var(lp.hs)),
             self.set(self.halvings, num(0.0)),
         ];
-        for (&(yc, k, r), &(v, vspan)) in self.mems.iter().zip(&self.sp.states) {
+        for ((yc, k, r), &(v, vspan)) in self.mems.iter().zip(&self.sp.states) {
+            if self.scheme != Scheme::Dopri5 {
+                break;
+            }
             let hk = |j: usize| mul(var(lp.hs), var(k[j]));
-            begin.push(assign(r[0], sub(var(v), var(yc)), None, vspan));
+            begin.push(assign(r[0], sub(var(v), var(*yc)), None, vspan));
             begin.push(assign(r[1], sub(hk(0), var(r[0])), None, vspan));
             begin.push(assign(
                 r[2],
@@ -355,7 +412,7 @@ impl<'a> Located<'a> {
                 None,
                 vspan,
             ));
-            let sum = super::dopri5::weighted(&D, &k).expect("the dense weights are not all zero");
+            let sum = super::dopri5::weighted(&D, k).expect("the dense weights are not all zero");
             begin.push(assign(r[3], mul(var(lp.hs), sum), None, vspan));
         }
         out.push(when(self.is(self.changed, 1.0), begin, self.span));
@@ -365,7 +422,7 @@ impl<'a> Located<'a> {
 
     /// One halving while locating, and at the last the event: `fac` is the loop's
     /// growth factor of an accepted step, `yc` each state's start.
-    pub(super) fn halving(&self, lp: &Loop, fac: &dyn Fn() -> Expr) -> Stmt {
+    pub(super) fn halving(&self, lp: &Loop<'_>) -> Stmt {
         let t = || var(lp.t);
         let left = || sub(Expr::Dt, t());
         let mut body = vec![self.set(
@@ -393,25 +450,28 @@ impl<'a> Located<'a> {
         end.extend(self.algebraic(add(t(), var(self.hi)), 2));
         // At the host step's end: the step is accepted whole.
         let mut whole: Vec<Stmt> = self.yc_from_y();
-        whole.push(self.set(
-            lp.h,
-            super::dopri5::call(
-                crate::ir::Func::Max,
-                vec![var(lp.h), mul(var(lp.hs), fac())],
-            ),
-        ));
+        if let Some((h, fac)) = lp.h {
+            let grown = mul(var(lp.hs), fac());
+            whole.push(self.set(
+                h,
+                super::dopri5::call(crate::ir::Func::Max, vec![var(h), grown]),
+            ));
+        }
         whole.push(self.set(lp.t, Expr::Dt));
         end.push(when(cmp(CmpOp::Ge, var(self.hi), left()), whole, self.span));
         // Inside it: the discrete pass at the event.
-        let mut event = vec![
-            self.set(lp.h, mul(var(lp.hs), fac())),
+        let mut event: Vec<Stmt> =
+            lp.h.iter()
+                .map(|&(h, fac)| self.set(h, mul(var(lp.hs), fac())))
+                .collect();
+        event.extend([
             self.set(lp.t, add(t(), var(self.hi))),
             self.set(self.events, add(var(self.events), num(1.0))),
             Stmt::SetDt {
                 value: sub(t(), var(self.seg)),
                 span: self.span,
             },
-        ];
+        ]);
         event.extend(self.pass(t()));
         event.push(Stmt::SetDt {
             value: var(self.host),
@@ -434,7 +494,7 @@ impl<'a> Located<'a> {
         self.mems
             .iter()
             .zip(&self.sp.states)
-            .map(|(&(yc, _, _), &(v, vspan))| assign(yc, var(v), None, vspan))
+            .map(|((yc, _, _), &(v, vspan))| assign(*yc, var(v), None, vspan))
             .collect()
     }
 

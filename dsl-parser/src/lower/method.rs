@@ -379,6 +379,11 @@ fn rk4(m: &Model) -> Model {
             ..m.clone()
         };
     }
+    let lsp = split_located(m);
+    let guards = super::located::watched(m, &lsp);
+    if !guards.is_empty() {
+        return super::rk4_loop::rewrite(m, &sp, &lsp, guards);
+    }
     let mut out = m.clone();
     out.method = Method::Euler;
     let mut taken: std::collections::HashSet<String> = m

@@ -41,6 +41,7 @@ mod initial;
 mod located;
 pub mod method;
 mod phase;
+mod rk4_loop;
 mod substep;
 mod term;
 #[cfg(test)]

@@ -209,9 +209,10 @@ impl Lowerer<'_> {
     /// The slot of the step's `dt`: the root's (`exec::step` stores it there before
     /// the program runs).
     pub(super) fn dt(&mut self) -> Slot {
-        match self.dt_override {
-            Some(h) => h,
-            None => self.slot(self.code.nodes[0].dt),
+        match (self.body_dt, self.dt_override) {
+            (Some(own), _) => own,
+            (None, Some(h)) => h,
+            (None, None) => self.slot(self.code.nodes[0].dt),
         }
     }
 
