@@ -404,7 +404,9 @@ fn records(text: &str, file: usize) -> Vec<Vec<Cell>> {
         let (start, end) = written_part(text, at, pos, record.is_empty());
         written |= end > start;
         let value = String::from_utf8_lossy(&field).trim().to_string();
-        record.push((value, Span::new(file, start, end.max(start + 1))));
+        // An empty cell points at the `,` or line end after it (none at the file's end).
+        let end = end.max(start + 1).min(text.len());
+        record.push((value, Span::new(file, start, end)));
         field.clear();
         at = pos;
         if record_end {
@@ -457,13 +459,14 @@ fn cell(c: &Cell, diags: &mut Vec<Diagnostic>) -> Option<Num> {
             } else {
                 format!("`{}`", c.0)
             };
-            diags.push(
-                Diagnostic::error("E0408", c.1, format!("{what} is not a number"))
-                    .with_label("expected a number")
-                    .with_note(
-                        "a table file has one header line, then numbers only, separated by `,`",
-                    ),
-            );
+            let mut e = Diagnostic::error("E0408", c.1, format!("{what} is not a number"))
+                .with_label("expected a number")
+                .with_note("a table file has one header line, then numbers only, separated by `,`");
+            // Quotes after a space are text, as in every CSV reader.
+            if c.0.len() > 1 && c.0.starts_with('"') && c.0.ends_with('"') {
+                e = e.with_help("a quoted cell starts with its quote: remove the spaces before it");
+            }
+            diags.push(e);
             None
         }
     }
@@ -586,6 +589,21 @@ mod tests {
     }
 
     #[test]
+    fn a_quote_after_a_space_is_text_with_a_help() {
+        let csv = "x,gain\n0, \"1\"\n1,2\n";
+        let mut sources = SourceMap::default();
+        let id = sources.add("t.csv", csv);
+        let mut diags = Vec::new();
+        let cells = records(csv, id);
+        assert_eq!(cell(&cells[1][1], &mut diags), None);
+        assert_eq!(sources.text(diags[0].span), "\"1\"");
+        assert_eq!(
+            diags[0].help.as_deref(),
+            Some("a quoted cell starts with its quote: remove the spaces before it")
+        );
+    }
+
+    #[test]
     fn a_quoted_cell_that_is_not_a_number_is_pointed_at_with_its_quotes() {
         let e = read("x", "x,gain\n0,0\n1,\"1,5\"\n").unwrap_err();
         assert_eq!(
@@ -612,6 +630,39 @@ mod tests {
         let t = read("x", "\u{feff}x,gain\r\n0,0\r\n1,10\r\n2,15").unwrap();
         assert_eq!(t.grids, [[0.0, 1.0, 2.0]]);
         assert_eq!(t.values, [0.0, 10.0, 15.0]);
+    }
+
+    proptest::proptest! {
+        /// Any text of CSV's special characters: no panic, and every diagnostic's span
+        /// inside its file, on character boundaries.
+        #[test]
+        fn any_file_reads_or_is_located(text in "[01.,\"\n\r #xé-]{0,40}") {
+            for args in ["x", "x, y"] {
+                let sit = format!("model M {{ table t({args}) from \"t.csv\" clamp; }}");
+                let mut sources = SourceMap::default();
+                let file = sources.add("m.sit", sit.as_str());
+                sources.add("t.csv", text.as_str());
+                let parsed = crate::parse::parse_file(file, &sit).unwrap();
+                let Decl::Table(d) = &parsed.models[0].decls[0] else { panic!() };
+                let mut diags = Vec::new();
+                let _ = build(d, &sources, &mut diags);
+                for e in &diags {
+                    let f = &sources.file(e.span.file).text;
+                    proptest::prop_assert!(e.span.start <= e.span.end && e.span.end <= f.len());
+                    proptest::prop_assert!(f.is_char_boundary(e.span.start) && f.is_char_boundary(e.span.end));
+                }
+                let _ = crate::Report::new(diags, sources).render();
+            }
+        }
+    }
+
+    #[test]
+    fn an_empty_cell_at_the_end_of_the_file_is_located() {
+        let e = read("x", "x,gain\n0,0\n1,").unwrap_err();
+        assert_eq!(
+            e,
+            [("E0408", "an empty cell is not a number".into(), "".into())]
+        );
     }
 
     #[test]
