@@ -388,7 +388,7 @@ fn records(text: &str, file: usize) -> Vec<Vec<Cell>> {
     let mut buf = [0u8; 256];
     // `at`: where the field being read starts in `text`; `pos`: how far the reader is.
     let (mut at, mut pos) = (0, 0);
-    // Whether the record has a cell written with something in it (or quoted).
+    // Whether the record has a cell with something in it (or quoted).
     let mut written = false;
     loop {
         let (res, nin, nout) = reader.read_field(&bytes[pos..], &mut buf);
@@ -411,7 +411,8 @@ fn records(text: &str, file: usize) -> Vec<Vec<Cell>> {
         at = pos;
         if record_end {
             let first = &text[record[0].1.start..];
-            if written && !first.starts_with('#') {
+            // A blank line is one empty cell; a line of `,` is not blank.
+            if (written || record.len() > 1) && !first.starts_with('#') {
                 out.push(std::mem::take(&mut record));
             }
             record.clear();
@@ -667,11 +668,13 @@ mod tests {
 
     #[test]
     fn an_empty_cell_and_a_ragged_line_are_located() {
-        let e = read("x, y", "c,0,1\n0,1,2\n1,,3\n2,5\n").unwrap_err();
+        let e = read("x, y", "c,0,1\n0,1,2\n1,,3\n2,5\n , \n").unwrap_err();
         assert_eq!(e[0].0, "E0408");
         assert_eq!(e[0].1, "an empty cell is not a number");
         assert_eq!(e[0].2, ",", "an empty cell points at the `,` after it");
         assert_eq!(e[1].0, "E0406");
         assert_eq!(e[1].2, "2,5");
+        assert_eq!(e[2].0, "E0406", "a line of `,` is not blank: {e:?}");
+        assert_eq!(e.len(), 3);
     }
 }
