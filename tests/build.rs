@@ -61,27 +61,18 @@ fn main() {
     );
     let mut modules = String::new();
     for file in &files {
-        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let stem = stem(file);
         let module = format!("m_{stem}");
-        let generated = sit_codegen::compile_file(file).unwrap_or_else(|e| {
-            eprintln!("{}: {e}", file.display());
-            std::process::exit(1)
-        });
-        let rs = out.join(format!("{module}.rs"));
-        write_if_changed(&rs, &generated.code);
-        let _ = writeln!(
-            modules,
-            "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
-        );
-        let checked = sit_schematic::check_file(file).expect("readable");
-        let program = checked.program.expect("checked");
-        for id in program.models_of_file(0) {
-            let name = &program.models[id].name;
-            let _ = writeln!(
-                registry,
-                "        ({stem:?}, {name:?}, || Box::new({module}::{name}::new())),"
-            );
-        }
+        emit_module(
+            &out,
+            file,
+            &Default::default(),
+            &module,
+            &mut modules,
+            &mut registry,
+            |name| format!("({stem:?}, {name:?}, || Box::new({module}::{name}::new())),"),
+        )
+        .unwrap_or_else(|e| fail(file, e));
     }
     // Every file whose models split for `rk4`, compiled again with that method (stem
     // `rk4:STEM`; the bit-identity tests run the interpreter with the same override).
@@ -94,35 +85,26 @@ fn main() {
         .iter()
         .flat_map(|m| files.iter().map(move |f| (f, m)))
     {
-        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let stem = stem(file);
         let opts = sit_codegen::Options {
             method: Some(*method),
             ..Default::default()
         };
-        let generated = match sit_codegen::compile_file_with(file, &opts) {
-            Ok(g) => g,
-            Err(sit_codegen::Error::Model { .. }) => continue,
-            Err(e) => {
-                eprintln!("{}: {e}", file.display());
-                std::process::exit(1)
-            }
-        };
         let module = format!("{prefix}_{stem}");
-        write_if_changed(&out.join(format!("{module}.rs")), &generated.code);
-        let _ = writeln!(
-            modules,
-            "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
+        let emitted = emit_module(
+            &out,
+            file,
+            &opts,
+            &module,
+            &mut modules,
+            &mut registry,
+            |name| {
+                format!("(\"{prefix}:{stem}\", {name:?}, || Box::new({module}::{name}::new())),")
+            },
         );
-        let program = sit_schematic::check_file(file)
-            .expect("readable")
-            .program
-            .expect("checked");
-        for id in program.models_of_file(0) {
-            let name = &program.models[id].name;
-            let _ = writeln!(
-                registry,
-                "        (\"{prefix}:{stem}\", {name:?}, || Box::new({module}::{name}::new())),"
-            );
+        match emitted {
+            Ok(()) | Err(sit_codegen::Error::Model { .. }) => {}
+            Err(e) => fail(file, e),
         }
     }
     registry.push_str("    ]\n}\n");
@@ -155,39 +137,59 @@ fn logged(out: &Path, files: &[PathBuf]) {
          /// Every model built for the log: (file stem, model name, constructor, table).\n\
          pub fn all() -> Vec<(&'static str, &'static str, Logged)> {\n    vec![\n",
     );
-    for file in files {
-        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
-        if !chosen(&stem) {
-            continue;
-        }
-        let opts = sit_codegen::Options {
-            events: true,
-            ..Default::default()
-        };
-        let generated = sit_codegen::compile_file_with(file, &opts).unwrap_or_else(|e| {
-            eprintln!("{}: {e}", file.display());
-            std::process::exit(1)
-        });
+    let opts = sit_codegen::Options {
+        events: true,
+        ..Default::default()
+    };
+    for file in files.iter().filter(|f| chosen(&stem(f))) {
+        let stem = stem(file);
         let module = format!("events_{stem}");
-        write_if_changed(&out.join(format!("{module}.rs")), &generated.code);
-        let _ = writeln!(
-            modules,
-            "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
-        );
-        let program = sit_schematic::check_file(file)
-            .expect("readable")
-            .program
-            .expect("checked");
-        for id in program.models_of_file(0) {
-            let name = &program.models[id].name;
-            let _ = writeln!(
-                registry,
-                "        ({stem:?}, {name:?}, (|| Box::new({module}::{name}::new()), {module}::{name}::event_table)),"
-            );
-        }
+        emit_module(out, file, &opts, &module, &mut modules, &mut registry, |name| {
+            format!("({stem:?}, {name:?}, (|| Box::new({module}::{name}::new()), {module}::{name}::event_table)),")
+        })
+        .unwrap_or_else(|e| fail(file, e));
     }
     registry.push_str("    ]\n}\n");
     write_if_changed(&out.join("logged.rs"), &(modules + &registry));
+}
+
+/// Compiles `file` as `opts` say into `OUT_DIR/MODULE.rs`, declares the module in
+/// `modules`, and adds to `registry` one line per model of the file, given by `entry`
+/// from the model's name. Nothing is added when the file does not compile.
+fn emit_module(
+    out: &Path,
+    file: &Path,
+    opts: &sit_codegen::Options,
+    module: &str,
+    modules: &mut String,
+    registry: &mut String,
+    entry: impl Fn(&str) -> String,
+) -> Result<(), sit_codegen::Error> {
+    let generated = sit_codegen::compile_file_with(file, opts)?;
+    write_if_changed(&out.join(format!("{module}.rs")), &generated.code);
+    let _ = writeln!(
+        modules,
+        "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
+    );
+    let program = sit_schematic::check_file(file)
+        .expect("readable")
+        .program
+        .expect("checked");
+    for id in program.models_of_file(0) {
+        let _ = writeln!(registry, "        {}", entry(&program.models[id].name));
+    }
+    Ok(())
+}
+
+/// The file name of `file` without its extension.
+fn stem(file: &Path) -> String {
+    file.file_stem().unwrap().to_string_lossy().into_owned()
+}
+
+/// Stops the build: `file` does not compile.
+fn fail(file: &Path, e: sit_codegen::Error) -> ! {
+    eprintln!("{}: {e}", file.display());
+    std::process::exit(1)
 }
 
 /// A phase that counts to `target` in steps of 0.1, at most 100 of them, run when the

@@ -461,40 +461,55 @@ model PhaseLimit {
 const PHASE_OVERRUN: &str = "error: phase `count` of `PhaseLimit` did not end within its limit \
      of 100 steps (run at t = 0.5)\n";
 
+/// `sitc ARGS`, where the argument `FILE` stands for the model `text` written to a
+/// temporary `name`, ends in a fault of the model: exit 1 and `message` (one line) on
+/// stderr. Returns stdout (the rows before the fault, for `run`).
+fn model_fault(name: &str, text: &str, args: &[&str], message: &str) -> String {
+    let (_dir, path) = file(name, text);
+    let args = args.iter().map(|a| {
+        if *a == "FILE" {
+            path.to_str().unwrap()
+        } else {
+            a
+        }
+    });
+    let out = sitc().args(args).output().expect("sitc runs");
+    assert_eq!(out.status.code(), Some(1), "a fault of the model: exit 1");
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), message);
+    String::from_utf8(out.stdout).unwrap()
+}
+
 #[test]
 fn a_phase_that_does_not_end_is_an_error_of_the_model_not_a_crash() {
     // The phase needs 11 steps of 0.1 to reach 1 and may take 100: with a target of
     // 1e6 it does not end, at the step that starts at t = 0.5 (the event).
-    let (_dir, path) = file("limit.sit", &PHASE_LIMIT.replace("TARGET", "1e6"));
-    let out = sitc()
-        .args([
-            "run",
-            path.to_str().unwrap(),
-            "--dt",
-            "0.25",
-            "--t-end",
-            "1",
-        ])
-        .output()
-        .expect("sitc runs");
-    assert_eq!(out.status.code(), Some(1), "a fault of the model: exit 1");
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(stderr, PHASE_OVERRUN);
+    let stdout = model_fault(
+        "limit.sit",
+        &PHASE_LIMIT.replace("TARGET", "1e6"),
+        &["run", "FILE", "--dt", "0.25", "--t-end", "1"],
+        PHASE_OVERRUN,
+    );
     // The rows before the fault are written (t = 0, 0.25, 0.5).
-    let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 4, "{stdout}");
 }
 
 #[test]
 fn a_phase_that_does_not_end_in_a_sweep_is_an_error_of_the_model() {
-    let (_dir, path) = file("limit.sit", &PHASE_LIMIT.replace("TARGET", "1"));
-    let out = sitc()
-        .args(["sweep", path.to_str().unwrap(), "--param", "target=1,1e6"])
-        .args(["--dt", "0.25", "--t-end", "1"])
-        .output()
-        .expect("sitc runs");
-    assert_eq!(out.status.code(), Some(1), "a fault of the model: exit 1");
-    assert_eq!(String::from_utf8(out.stderr).unwrap(), PHASE_OVERRUN);
+    model_fault(
+        "limit.sit",
+        &PHASE_LIMIT.replace("TARGET", "1"),
+        &[
+            "sweep",
+            "FILE",
+            "--param",
+            "target=1,1e6",
+            "--dt",
+            "0.25",
+            "--t-end",
+            "1",
+        ],
+        PHASE_OVERRUN,
+    );
 }
 
 /// A decay divided into `n` sub-steps from t = 0.5 on, with a limit of 10 (`COUNT` is
@@ -510,46 +525,30 @@ const SUBSTEP_LIMIT: &str = "model Divided {
 #[test]
 fn a_sub_step_count_out_of_bounds_is_an_error_of_the_model_not_a_crash() {
     for (count, shown) in [("1e6", "1000000"), ("0 / 0", "NaN")] {
-        let (_dir, path) = file("divided.sit", &SUBSTEP_LIMIT.replace("COUNT", count));
-        let out = sitc()
-            .args([
-                "run",
-                path.to_str().unwrap(),
-                "--dt",
-                "0.25",
-                "--t-end",
-                "1",
-            ])
-            .output()
-            .expect("sitc runs");
-        assert_eq!(out.status.code(), Some(1), "a fault of the model: exit 1");
-        let stderr = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(
-            stderr,
-            format!(
+        let stdout = model_fault(
+            "divided.sit",
+            &SUBSTEP_LIMIT.replace("COUNT", count),
+            &["run", "FILE", "--dt", "0.25", "--t-end", "1"],
+            &format!(
                 "error: the sub-step count of `Divided` is {shown} at t = 0.5, not a number \
                  from 1 to its limit of 10\n"
-            )
+            ),
         );
         // The rows before the fault are written (t = 0, 0.25, 0.5).
-        let stdout = String::from_utf8(out.stdout).unwrap();
         assert_eq!(stdout.lines().count(), 4, "{stdout}");
     }
 }
 
 #[test]
 fn a_sub_step_count_out_of_bounds_in_a_sweep_is_an_error_of_the_model() {
-    let (_dir, path) = file("divided.sit", &SUBSTEP_LIMIT.replace("COUNT", "4"));
-    let out = sitc()
-        .args(["sweep", path.to_str().unwrap(), "--param", "n=4,40"])
-        .args(["--dt", "0.25", "--t-end", "1"])
-        .output()
-        .expect("sitc runs");
-    assert_eq!(out.status.code(), Some(1), "a fault of the model: exit 1");
-    assert_eq!(
-        String::from_utf8(out.stderr).unwrap(),
+    model_fault(
+        "divided.sit",
+        &SUBSTEP_LIMIT.replace("COUNT", "4"),
+        &[
+            "sweep", "FILE", "--param", "n=4,40", "--dt", "0.25", "--t-end", "1",
+        ],
         "error: the sub-step count of `Divided` is 40 at t = 0.5, not a number from 1 to its \
-         limit of 10\n"
+         limit of 10\n",
     );
 }
 
@@ -600,17 +599,12 @@ fn method_dopri5_from_the_command_line() {
 #[test]
 fn dopri5_past_its_bound_of_internal_steps_is_an_error_of_the_model() {
     // x reaches 0 at t = 0.25, in the step from t = 0.2.
-    let (_dir, path) = file("chatter.sit", CHATTER);
-    let out = sitc()
-        .args(["run", path.to_str().unwrap(), "--dt", "0.1", "--t-end", "1"])
-        .output()
-        .expect("sitc runs");
-    assert_eq!(out.status.code(), Some(1), "a fault of the model: exit 1");
-    assert_eq!(
-        String::from_utf8(out.stderr).unwrap(),
-        "error: `Chatter` did not finish its step at t = 0.2 within 10000 internal steps of its integration method\n"
+    let stdout = model_fault(
+        "chatter.sit",
+        CHATTER,
+        &["run", "FILE", "--dt", "0.1", "--t-end", "1"],
+        "error: `Chatter` did not finish its step at t = 0.2 within 10000 internal steps of its integration method\n",
     );
     // The rows before the fault are written (t = 0, 0.1, 0.2).
-    let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 4, "{stdout}");
 }

@@ -56,6 +56,12 @@ class RunResult:
     @property
     def t(self) -> _Array:
         """The model time of each row."""
+    @property
+    def events(self) -> Optional[List[Tuple[float, str, str, str, str]]]:
+        """The event log of a run with ``events=True`` (else ``None``): one tuple
+        ``(t, name, from, to, rule)`` per change of a logical variable and per reset of
+        a submodel, in order, as the rows of ``sitc run --events`` (``rule`` is the
+        ``file:line`` of the rule that made the change, or empty)."""
     def __getitem__(self, name: str) -> _Array: ...
     def __contains__(self, name: str) -> bool: ...
     def __len__(self) -> int: ...
@@ -111,6 +117,7 @@ class Model:
         set: Optional[Mapping[str, float]] = None,
         inputs: Optional[_Inputs] = None,
         progress: Optional[_Progress] = None,
+        events: bool = False,
     ) -> RunResult:
         """Simulates a copy of the model, exactly as ``sitc run``: the values of ``set``
         (params and inputs, then a reset, then states), ``t_end / dt`` steps of ``dt``,
@@ -118,7 +125,9 @@ class Model:
         model's outputs), ``"all"``, names or globs (``"pi.*"``). ``inputs`` drives real
         inputs from time series ``{name: (times, values)}`` (linear between points, held
         beyond the ends). ``progress(done_steps, total_steps)`` is called now and then.
-        The GIL is released while it runs."""
+        ``events=True`` also records the event log (``RunResult.events``, the rows of
+        ``sitc run --events``; the values are the same, bit for bit). The GIL is
+        released while it runs."""
 
 class Study:
     """A checked parameter study (see ``sit.sweep``)."""

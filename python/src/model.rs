@@ -10,10 +10,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use sit_interp::Instance;
-use sit_parser::ir::Program;
+use sit_parser::ir::{ModelId, Program};
 use sit_parser::lower::Item;
 use sit_runtime::drive::Input;
-use sit_runtime::{Model as _, ValueType};
+use sit_runtime::events::Logged;
+use sit_runtime::{Model as _, ValueType, VarKind};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -34,6 +35,8 @@ pub(crate) struct Source {
 /// A loaded model: the instance at t = 0 and what is known about its variables.
 pub(crate) struct Loaded {
     pub instance: Instance,
+    /// The checked program and the model's index in it (to build it for the event log).
+    pub program: Arc<(Program, ModelId)>,
     pub variables: Vec<Variable>,
     pub warnings: Vec<Diagnostic>,
     pub source: Source,
@@ -70,6 +73,7 @@ impl Source {
             .collect();
         Ok(Loaded {
             instance,
+            program: Arc::new((program, root)),
             variables,
             warnings: diagnostics(&report),
             source: Source { files, ..self },
@@ -153,6 +157,7 @@ fn variables(program: &Program, root: usize, instance: &Instance) -> Vec<Variabl
 #[pyclass(module = "sit")]
 pub struct Model {
     pub(crate) instance: Instance,
+    pub(crate) program: Arc<(Program, ModelId)>,
     pub(crate) variables: Arc<Vec<Variable>>,
     pub(crate) warnings: Arc<Vec<Diagnostic>>,
     pub(crate) source: Arc<Source>,
@@ -178,6 +183,7 @@ impl Model {
     fn from_loaded(l: Loaded) -> Model {
         Model {
             instance: l.instance,
+            program: l.program,
             variables: Arc::new(l.variables),
             warnings: Arc::new(l.warnings),
             source: Arc::new(l.source),
@@ -186,6 +192,24 @@ impl Model {
 
     fn index(&self, name: &str) -> PyResult<usize> {
         drive::index(&self.instance, name, "")
+    }
+
+    /// A new instance of the model built for the event log, with this one's params and
+    /// inputs (a run resets it: its states start from their initial values either way).
+    fn logged(&self) -> PyResult<Logged<Instance>> {
+        let (program, root) = &*self.program;
+        let mut logged =
+            Instance::with_events(program, *root).map_err(|e| sit_error(format!("error: {e}")))?;
+        for i in 0..self.instance.var_count() {
+            let carried = (self.instance.var_info(i))
+                .is_some_and(|v| v.settable && matches!(v.kind, VarKind::Param | VarKind::Input));
+            if let (true, Some(value)) = (carried, self.instance.get_at(i)) {
+                logged
+                    .set_at(i, value)
+                    .map_err(|e| drive::set_error(&logged, e))?;
+            }
+        }
+        Ok(logged)
     }
 }
 
@@ -239,6 +263,11 @@ pub(crate) fn input_series(inputs: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<S
 
 /// The model with `inputs` driven, checked: each input once.
 pub(crate) fn driven(instance: &Instance, inputs: Vec<Series>) -> PyResult<Driven<Instance>> {
+    Ok(Driven::new(instance.clone(), signals(instance, inputs)?))
+}
+
+/// The inputs of `instance` driven by `inputs`, checked: each input once.
+fn signals(instance: &Instance, inputs: Vec<Series>) -> PyResult<Vec<Input>> {
     let mut signals = Vec::with_capacity(inputs.len());
     for (name, t, u) in inputs {
         let input = drive::input(instance, &name, t, u)?;
@@ -247,7 +276,7 @@ pub(crate) fn driven(instance: &Instance, inputs: Vec<Series>) -> PyResult<Drive
         }
         signals.push(input);
     }
-    Ok(Driven::new(instance.clone(), signals))
+    Ok(signals)
 }
 
 #[pymethods]
@@ -321,6 +350,7 @@ impl Model {
     fn copy(&self) -> Model {
         Model {
             instance: self.instance.clone(),
+            program: self.program.clone(),
             variables: self.variables.clone(),
             warnings: self.warnings.clone(),
             source: self.source.clone(),
@@ -329,8 +359,9 @@ impl Model {
 
     /// Simulates a copy of the model from t = 0 to `t_end` with steps of `dt`, exactly
     /// as `sitc run` does, and returns the recorded values (a row at t = 0 and after
-    /// every `every` steps). See the stub file for the arguments.
-    #[pyo3(signature = (dt, t_end, record=None, every=1, set=None, inputs=None, progress=None))]
+    /// every `every` steps), with the event log when `events` is true. See the stub file
+    /// for the arguments.
+    #[pyo3(signature = (dt, t_end, record=None, every=1, set=None, inputs=None, progress=None, events=false))]
     #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
@@ -342,6 +373,7 @@ impl Model {
         set: Option<&Bound<'_, PyDict>>,
         inputs: Option<&Bound<'_, PyDict>>,
         progress: Option<Py<PyAny>>,
+        events: bool,
     ) -> PyResult<RunResult> {
         guard(|| {
             let steps = drive::steps(dt, t_end)?;
@@ -349,16 +381,34 @@ impl Model {
                 return Err(PyValueError::new_err("every must be at least 1"));
             }
             let record = drive::record_list(&self.instance, record_names(record)?.as_deref())?;
-            let mut model = driven(&self.instance, input_series(inputs)?)?;
-            let values = drive::values(&model, &set_values(set)?, "set: ")?;
-            drive::apply(&mut model, &values)?;
+            let signals = signals(&self.instance, input_series(inputs)?)?;
+            let set = set_values(set)?;
             let plan = run::Plan {
                 dt,
                 steps,
                 every,
                 record,
             };
-            run::run(py, &mut model, &plan, progress.as_ref())
+            if !events {
+                let mut model = Driven::new(self.instance.clone(), signals);
+                let values = drive::values(&model, &set, "set: ")?;
+                drive::apply(&mut model, &values)?;
+                return run::run(py, &mut model, &plan, progress.as_ref());
+            }
+            // The logged model has the plain one's variables (the whys hidden), so the
+            // indices of `record`, `set` and `inputs` are the same.
+            let mut model = Driven::new(self.logged()?, signals);
+            let values = drive::values(&model, &set, "set: ")?;
+            drive::apply(&mut model, &values)?;
+            let result = run::run(py, &mut model, &plan, progress.as_ref())?;
+            let table = model.model.table();
+            let log = (model.model.events().iter())
+                .map(|e| {
+                    let rule = e.rule(table).to_string();
+                    (e.t, e.name.clone(), e.from.clone(), e.to.clone(), rule)
+                })
+                .collect();
+            Ok(result.with_events(log))
         })
     }
 

@@ -8,8 +8,7 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use sit_interp::Instance;
-use sit_runtime::Model as _;
+use sit_runtime::Model;
 
 /// Steps between two calls of the progress callback (and checks for Ctrl-C).
 pub(crate) const CHUNK: u64 = 1 << 16;
@@ -37,9 +36,9 @@ pub(crate) fn report(progress: Option<&Py<PyAny>>, done: u64, total: u64) -> PyR
 /// Runs `plan` on `model` (already set and reset) without the GIL: the time and the
 /// recorded variables at t = 0 and after every `every`-th step, in the order of
 /// `sitc run`'s rows.
-pub(crate) fn run(
+pub(crate) fn run<M: Model + Send>(
     py: Python<'_>,
-    model: &mut Driven<Instance>,
+    model: &mut Driven<M>,
     plan: &Plan,
     progress: Option<&Py<PyAny>>,
 ) -> PyResult<RunResult> {
@@ -53,7 +52,7 @@ pub(crate) fn run(
         guard(|| {
             // Column-major: each variable's values are contiguous.
             let mut data = vec![vec![0.0; rows]; columns];
-            let keep = |model: &Driven<Instance>, data: &mut [Vec<f64>], row: usize| {
+            let keep = |model: &Driven<M>, data: &mut [Vec<f64>], row: usize| {
                 data[0][row] = model.time();
                 for (c, &i) in plan.record.iter().enumerate() {
                     data[c + 1][row] = model.get_at(i).unwrap_or(f64::NAN);
@@ -83,8 +82,12 @@ pub(crate) fn run(
     Ok(RunResult {
         names,
         data: array.unbind(),
+        events: None,
     })
 }
+
+/// One row of the event log: `(t, name, from, to, rule)`, as `sitc run --events` writes it.
+pub(crate) type EventRow = (f64, String, String, String, String);
 
 /// The result of `Model.run`: the time `t` and every recorded variable, each a 1-D NumPy
 /// array of float64 with one value per row (logical values as 0.0 and 1.0).
@@ -93,6 +96,8 @@ pub struct RunResult {
     names: Vec<String>,
     /// Shape (columns, rows): row `c` is column `c`'s values.
     data: Py<PyArray2<f64>>,
+    /// The event log, when the run was asked for it.
+    events: Option<Vec<EventRow>>,
 }
 
 #[pymethods]
@@ -101,6 +106,14 @@ impl RunResult {
     #[getter]
     fn columns(&self) -> Vec<String> {
         self.names.clone()
+    }
+
+    /// The event log of a run with `events=True` (else `None`): one tuple
+    /// `(t, name, from, to, rule)` per change of a logical variable and per submodel
+    /// reset, in order, as the rows of `sitc run --events`.
+    #[getter]
+    fn events(&self) -> Option<Vec<EventRow>> {
+        self.events.clone()
     }
 
     /// The model time of each row.
@@ -161,6 +174,14 @@ impl RunResult {
 }
 
 impl RunResult {
+    /// The result with its event log.
+    pub(crate) fn with_events(self, events: Vec<EventRow>) -> RunResult {
+        RunResult {
+            events: Some(events),
+            ..self
+        }
+    }
+
     fn column<'py>(&self, py: Python<'py>, c: usize) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let data = self.data.bind(py);
         data.get_item(c)?

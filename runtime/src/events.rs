@@ -22,7 +22,7 @@
 //!   when no rule changed what it reads (the time, an input);
 //! - `reset(NAME)`: the reset action (one row, `from` empty, `to` = `reset`).
 
-use crate::model::{Model, SetError, VarInfo};
+use crate::model::{Model, SetError, Var, VarInfo};
 use std::string::{String, ToString};
 use std::vec;
 use std::vec::Vec;
@@ -369,9 +369,20 @@ impl<M: Model> Model for Logged<M> {
 
     fn set_at(&mut self, index: usize, value: f64) -> Result<(), SetError<'static>> {
         let inner = *(self.visible.get(index)).ok_or(SetError::Unknown(index.into()))?;
-        self.model.set_at(inner, value).map_err(|e| match e {
-            SetError::Unknown(_) => SetError::Unknown(index.into()),
-            e => e,
+        // The inner model names the variable by its own index (whys included) or by
+        // name: an index is replaced by the one the caller used.
+        self.model.set_at(inner, value).map_err(|e| {
+            let var = match e.var() {
+                Var::Index(_) => Var::Index(index),
+                name => name,
+            };
+            match e {
+                SetError::Unknown(_) => SetError::Unknown(var),
+                SetError::NotSettable { kind, reason, .. } => {
+                    SetError::NotSettable { var, kind, reason }
+                }
+                SetError::NotLogical { value, .. } => SetError::NotLogical { var, value },
+            }
         })
     }
 }

@@ -320,3 +320,48 @@ fn generated_code_logs_what_the_interpreter_logs() {
     assert!(examples >= 6, "only {examples} example models");
     assert!(random >= 12, "only {random} random models");
 }
+
+/// `Logged::set_at`'s errors name a variable by the index the caller gave, not by its
+/// index in the inner model, where the hidden whys come before it.
+#[test]
+fn set_at_errors_name_the_index_the_caller_used() {
+    use sit_runtime::{SetError, Var, VarKind};
+    let src = "model Valve { input real p; output flag open; when p > 1 => open; }
+        model Tank {
+            output real level;
+            flag full;
+            pred high = level > 0.5;
+            sub valve: Valve(p = level);
+            level = integral(1);
+            when high => full;
+        }";
+    let program = sit_parser::check_source("tank.sit", src).program.unwrap();
+    let root = program.model("Tank").unwrap();
+    let mut m = sit_interp::Instance::with_events(&program, root).unwrap();
+    let index = |m: &dyn Model, name: &str| {
+        (0..m.var_count()).find(|&i| m.var_info(i).unwrap().name == name)
+    };
+    // Inner: level, full, level_why, full_why, high, valve.on, valve.p, valve.open, ….
+    for (name, kind) in [("high", VarKind::Predicate), ("valve.p", VarKind::Input)] {
+        let outer = index(&m, name).unwrap();
+        let inner = index(m.inner(), name).unwrap();
+        assert_ne!(outer, inner, "`{name}` comes after hidden whys");
+        let e = m.set_at(outer, 1.0).unwrap_err();
+        assert_eq!(e, SetError::not_settable(outer, kind));
+        assert!(
+            e.to_string().starts_with(&format!("variable #{outer} is ")),
+            "{e}"
+        );
+    }
+    let open = index(&m, "valve.open").unwrap();
+    assert_ne!(open, index(m.inner(), "valve.open").unwrap());
+    assert_eq!(
+        m.set_at(open, 0.5).unwrap_err(),
+        SetError::NotLogical {
+            var: Var::Index(open),
+            value: 0.5
+        }
+    );
+    assert_eq!(m.set_at(open, 1.0), Ok(()));
+    assert_eq!(m.get_at(open), Some(1.0));
+}

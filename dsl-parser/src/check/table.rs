@@ -1,7 +1,8 @@
 //! Lookup table declarations to [`LookupTable`]s: inline numbers or a CSV file (already read by the loader), checked (E0400–E0411).
 //!
 //! A CSV table file is plain text: cells separated by `,` (spaces around them
-//! ignored), no quoting; blank lines and lines starting with `#` are skipped. Its first
+//! ignored), a cell may be quoted (`"1.5"`, the quote first in the cell); blank lines
+//! and lines starting with `#` are skipped. Its first
 //! line is a header. In 1-D the header's cells are ignored (names, say `speed,gain`)
 //! and every further line is `x,value`. In 2-D the header is a corner cell (ignored)
 //! followed by the second argument's grid, and every further line is a point of the
@@ -368,22 +369,85 @@ fn grid(d: &TableDecl, g: &[Num], arg: &ast::Name, diags: &mut Vec<Diagnostic>) 
     g.iter().map(|p| p.0).collect()
 }
 
-/// The cells of one line of a CSV file with their spans.
-fn cells(text: &str, start: usize, file: usize) -> Vec<(&str, Span)> {
-    let mut out = Vec::new();
-    let mut at = start;
-    for cell in text.split(',') {
-        let lead = cell.len() - cell.trim_start().len();
-        let t = cell.trim();
-        let s = at + lead;
-        out.push((t, Span::new(file, s, s + t.len().max(1))));
-        at += cell.len() + 1;
+/// A cell of a CSV file: its text (quotes removed, spaces around it trimmed) and where
+/// it is written (the quotes included).
+type Cell = (String, Span);
+
+/// The records of a CSV file's `text` (source `file`), each a list of cells, read by
+/// `csv_core` (the `csv` crate's parser: quoted cells, `""` escapes, `\n`, `\r\n` or
+/// `\r` line ends, `#` comment lines). Blank lines and lines whose first non-blank
+/// character is `#` are left out.
+///
+/// Spans come from the bytes `csv_core` consumes for each field; the `csv` crate's own
+/// `Position` cannot serve, as it counts the line end, blank and comment lines before
+/// a record as part of it.
+fn records(text: &str, file: usize) -> Vec<Vec<Cell>> {
+    let mut reader = csv_core::ReaderBuilder::new().comment(Some(b'#')).build();
+    let bytes = text.as_bytes();
+    let (mut out, mut record, mut field) = (Vec::new(), Vec::new(), Vec::new());
+    let mut buf = [0u8; 256];
+    // `at`: where the field being read starts in `text`; `pos`: how far the reader is.
+    let (mut at, mut pos) = (0, 0);
+    // Whether the record has a cell with something in it (or quoted).
+    let mut written = false;
+    loop {
+        let (res, nin, nout) = reader.read_field(&bytes[pos..], &mut buf);
+        field.extend_from_slice(&buf[..nout]);
+        pos += nin;
+        let record_end = match res {
+            csv_core::ReadFieldResult::InputEmpty | csv_core::ReadFieldResult::OutputFull => {
+                continue;
+            }
+            csv_core::ReadFieldResult::Field { record_end } => record_end,
+            csv_core::ReadFieldResult::End => break,
+        };
+        let (start, end) = written_part(text, at, pos, record.is_empty());
+        written |= end > start;
+        let value = String::from_utf8_lossy(&field).trim().to_string();
+        // An empty cell points at the `,` or line end after it (none at the file's end).
+        let end = end.max(start + 1).min(text.len());
+        record.push((value, Span::new(file, start, end)));
+        field.clear();
+        at = pos;
+        if record_end {
+            let first = &text[record[0].1.start..];
+            // A blank line is one empty cell; a line of `,` is not blank.
+            if (written || record.len() > 1) && !first.starts_with('#') {
+                out.push(std::mem::take(&mut record));
+            }
+            record.clear();
+            written = false;
+        }
     }
     out
 }
 
+/// The bounds in `text` of the cell read from `at` to `pos`: without the `,` or line end
+/// that closed it, the spaces around it, and (before the first cell of a record, `first`)
+/// the byte order mark, line ends and comment lines the reader skipped.
+fn written_part(text: &str, at: usize, pos: usize, first: bool) -> (usize, usize) {
+    let (mut start, mut end) = (at, pos);
+    if text[start..end].ends_with([',', '\n', '\r']) {
+        end -= 1;
+    }
+    if first {
+        // What the reader skips before a record belongs to no cell.
+        loop {
+            let rest = text[start..end].trim_start_matches(['\u{feff}', '\n', '\r']);
+            start = end - rest.len();
+            if !rest.starts_with('#') {
+                break;
+            }
+            start = rest.find('\n').map_or(end, |i| start + i + 1);
+        }
+    }
+    let raw = &text[start..end];
+    let start = start + (raw.len() - raw.trim_start().len());
+    (start, start + raw.trim().len())
+}
+
 /// A cell as a number: E0408 if it is not one, E0409 if it is NaN or infinite.
-fn cell(c: &(&str, Span), diags: &mut Vec<Diagnostic>) -> Option<Num> {
+fn cell(c: &Cell, diags: &mut Vec<Diagnostic>) -> Option<Num> {
     match c.0.parse::<f64>() {
         Ok(x) if x.is_finite() => Some((x, c.1)),
         Ok(_) => {
@@ -396,13 +460,14 @@ fn cell(c: &(&str, Span), diags: &mut Vec<Diagnostic>) -> Option<Num> {
             } else {
                 format!("`{}`", c.0)
             };
-            diags.push(
-                Diagnostic::error("E0408", c.1, format!("{what} is not a number"))
-                    .with_label("expected a number")
-                    .with_note(
-                        "a table file has one header line, then numbers only, separated by `,`",
-                    ),
-            );
+            let mut e = Diagnostic::error("E0408", c.1, format!("{what} is not a number"))
+                .with_label("expected a number")
+                .with_note("a table file has one header line, then numbers only, separated by `,`");
+            // Quotes after a space are text, as in every CSV reader.
+            if c.0.len() > 1 && c.0.starts_with('"') && c.0.ends_with('"') {
+                e = e.with_help("a quoted cell starts with its quote: remove the spaces before it");
+            }
+            diags.push(e);
             None
         }
     }
@@ -417,16 +482,7 @@ fn csv(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Vec<Vec<Num>>, Vec<Num>)> {
     let errors = diags.len();
-    let text = &sources.file(id).text;
-    let mut lines = Vec::new();
-    let mut at = 0;
-    for line in text.split('\n') {
-        let body = line.trim_end_matches('\r');
-        if !body.trim().is_empty() && !body.trim_start().starts_with('#') {
-            lines.push(cells(body, at, id));
-        }
-        at += line.len() + 1;
-    }
+    let lines = records(&sources.file(id).text, id);
     let Some((header, rows)) = lines.split_first() else {
         diags.push(
             Diagnostic::error(
@@ -491,4 +547,134 @@ fn csv(
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::Decl;
+
+    /// The table `t` of a model reading `t.csv`, whose text is `csv`: the table, or the
+    /// diagnostics with the text each one's span covers.
+    fn read(args: &str, csv: &str) -> Result<LookupTable, Vec<(&'static str, String, String)>> {
+        let sit = format!("model M {{\n    table t({args}) from \"t.csv\" clamp;\n}}\n");
+        let mut sources = SourceMap::default();
+        let file = sources.add("m.sit", sit.as_str());
+        sources.add("t.csv", csv);
+        let parsed = crate::parse::parse_file(file, &sit).expect("the model parses");
+        let d = parsed.models[0]
+            .decls
+            .iter()
+            .find_map(|d| match d {
+                Decl::Table(t) => Some(t),
+                _ => None,
+            })
+            .expect("a table");
+        let mut diags = Vec::new();
+        build(d, &sources, &mut diags).ok_or_else(|| {
+            diags
+                .iter()
+                .map(|e| (e.code, e.message.clone(), sources.text(e.span).to_string()))
+                .collect()
+        })
+    }
+
+    #[test]
+    fn quoted_cells_read_as_numbers() {
+        let t = read("x", "\"x\",\"gain\"\n0,\"0\"\n\"1\",  10 \n2,\"1.5e1\"\n").unwrap();
+        assert_eq!(t.grids, [[0.0, 1.0, 2.0]]);
+        assert_eq!(t.values, [0.0, 10.0, 15.0]);
+        let t = read("x, y", "corner,\"0\",\"0.5\"\n\"0\",1,2\n1,\"3\",4\n").unwrap();
+        assert_eq!(t.grids, [vec![0.0, 1.0], vec![0.0, 0.5]]);
+        assert_eq!(t.values, [1.0, 2.0, 3.0, 4.0]);
+    }
+
+    #[test]
+    fn a_quote_after_a_space_is_text_with_a_help() {
+        let csv = "x,gain\n0, \"1\"\n1,2\n";
+        let mut sources = SourceMap::default();
+        let id = sources.add("t.csv", csv);
+        let mut diags = Vec::new();
+        let cells = records(csv, id);
+        assert_eq!(cell(&cells[1][1], &mut diags), None);
+        assert_eq!(sources.text(diags[0].span), "\"1\"");
+        assert_eq!(
+            diags[0].help.as_deref(),
+            Some("a quoted cell starts with its quote: remove the spaces before it")
+        );
+    }
+
+    #[test]
+    fn a_quoted_cell_that_is_not_a_number_is_pointed_at_with_its_quotes() {
+        let e = read("x", "x,gain\n0,0\n1,\"1,5\"\n").unwrap_err();
+        assert_eq!(
+            e,
+            [("E0408", "`1,5` is not a number".into(), "\"1,5\"".into())]
+        );
+    }
+
+    #[test]
+    fn crlf_line_ends_blank_and_comment_lines_keep_exact_spans() {
+        let csv = "# gains\r\nx,gain\r\n\r\n0,0\r\n  # indented\r\n   \r\n1, ten \r\n2,NaN\r\n";
+        let e = read("x", csv).unwrap_err();
+        assert_eq!(
+            e,
+            [
+                ("E0408", "`ten` is not a number".into(), "ten".into()),
+                (
+                    "E0409",
+                    "a table's numbers must be finite".into(),
+                    "NaN".into()
+                ),
+            ]
+        );
+        let t = read("x", "\u{feff}x,gain\r\n0,0\r\n1,10\r\n2,15").unwrap();
+        assert_eq!(t.grids, [[0.0, 1.0, 2.0]]);
+        assert_eq!(t.values, [0.0, 10.0, 15.0]);
+    }
+
+    proptest::proptest! {
+        /// Any text of CSV's special characters: no panic, and every diagnostic's span
+        /// inside its file, on character boundaries.
+        #[test]
+        fn any_file_reads_or_is_located(text in "[01.,\"\n\r #xé-]{0,40}") {
+            for args in ["x", "x, y"] {
+                let sit = format!("model M {{ table t({args}) from \"t.csv\" clamp; }}");
+                let mut sources = SourceMap::default();
+                let file = sources.add("m.sit", sit.as_str());
+                sources.add("t.csv", text.as_str());
+                let parsed = crate::parse::parse_file(file, &sit).unwrap();
+                let Decl::Table(d) = &parsed.models[0].decls[0] else { panic!() };
+                let mut diags = Vec::new();
+                let _ = build(d, &sources, &mut diags);
+                for e in &diags {
+                    let f = &sources.file(e.span.file).text;
+                    proptest::prop_assert!(e.span.start <= e.span.end && e.span.end <= f.len());
+                    proptest::prop_assert!(f.is_char_boundary(e.span.start) && f.is_char_boundary(e.span.end));
+                }
+                let _ = crate::Report::new(diags, sources).render();
+            }
+        }
+    }
+
+    #[test]
+    fn an_empty_cell_at_the_end_of_the_file_is_located() {
+        let e = read("x", "x,gain\n0,0\n1,").unwrap_err();
+        assert_eq!(
+            e,
+            [("E0408", "an empty cell is not a number".into(), "".into())]
+        );
+    }
+
+    #[test]
+    fn an_empty_cell_and_a_ragged_line_are_located() {
+        let e = read("x, y", "c,0,1\n0,1,2\n1,,3\n2,5\n , \n").unwrap_err();
+        assert_eq!(e[0].0, "E0408");
+        assert_eq!(e[0].1, "an empty cell is not a number");
+        assert_eq!(e[0].2, ",", "an empty cell points at the `,` after it");
+        assert_eq!(e[1].0, "E0406");
+        assert_eq!(e[1].2, "2,5");
+        assert_eq!(e[2].0, "E0406", "a line of `,` is not blank: {e:?}");
+        assert_eq!(e.len(), 3);
+    }
 }
