@@ -53,3 +53,15 @@ pub fn run(model: &mut dyn Model, dt: f64, n: usize, mut each: impl FnMut(&dyn M
         each(model);
     }
 }
+
+/// An interpreted instance of the one model of `text` (checked as `m.sit`), integrated
+/// by `method`; panics with the rendered diagnostics if it does not check.
+pub fn instance_of(text: &str, method: sit_parser::ir::Method) -> Instance {
+    let out = sit_parser::check_source("m.sit", text);
+    assert!(!out.has_errors(), "{}", out.render());
+    let mut program = out.program.expect("a checked program");
+    program
+        .set_method(method)
+        .expect("the rules split for the method");
+    Instance::new(&program, 0)
+}

@@ -4,16 +4,7 @@
 
 use sit_parser::ir::{Method, Tolerance};
 use sit_runtime::Model;
-use sit_tests::models::get;
-
-/// An interpreted instance of the one model in `text`, integrated by `method`.
-fn instance(text: &str, method: Method) -> sit_interp::Instance {
-    let out = sit_parser::check_source("m.sit", text);
-    assert!(!out.has_errors(), "{}", out.render());
-    let mut program = out.program.unwrap();
-    program.set_method(method).unwrap();
-    sit_interp::Instance::new(&program, 0)
-}
+use sit_tests::models::{get, instance_of};
 
 fn dopri5(rtol: f64, atol: f64) -> Method {
     Method::Dopri5(Tolerance { rtol, atol })
@@ -99,7 +90,7 @@ fn the_balls_impacts_are_located_at_their_exact_times_at_any_host_step() {
         (Method::Rk4, 0.1),
         (Method::Rk4, 0.0123),
     ] {
-        let mut m = instance(BALL, method);
+        let mut m = instance_of(BALL, method);
         let steps = (3.0 / dt).ceil() as usize;
         let (mut worst_t, mut worst_h, mut worst_v) = (0.0f64, 0.0f64, 0.0f64);
         let mut seen = 0;
@@ -136,7 +127,7 @@ fn without_location_an_impact_is_seen_only_at_the_end_of_its_step() {
     // The same ball under `euler` (the formalism's step) notes the impact at the step
     // whose end is past the floor: its time is off by up to a step.
     let exact = Bounces::new(9.81, 0.7, 0.1, 1.0);
-    let mut m = instance(BALL, Method::Euler);
+    let mut m = instance_of(BALL, Method::Euler);
     let dt = 0.1;
     for _ in 0..6 {
         m.step(dt);
@@ -209,7 +200,7 @@ fn the_thermostat_switches_on_its_exact_exponentials() {
         (Method::Rk4, 1.0),
         (Method::Rk4, 60.0),
     ] {
-        let mut m = instance(THERMOSTAT, method);
+        let mut m = instance_of(THERMOSTAT, method);
         let (mut seen, mut worst) = (0, 0.0f64);
         for _ in 0..(t_end / dt) as usize {
             m.step(dt);
@@ -229,7 +220,7 @@ fn the_thermostat_switches_on_its_exact_exponentials() {
         assert!(worst < 1e-6, "dt {dt}: switching instants off by {worst} s");
     }
     // Under `euler` at 1 s the instants are off by up to a step.
-    let mut m = instance(THERMOSTAT, Method::Euler);
+    let mut m = instance_of(THERMOSTAT, Method::Euler);
     m.step(1.0);
     let mut worst = 0.0f64;
     let mut seen = 0;
@@ -249,7 +240,7 @@ fn a_ball_that_never_rests_is_stopped_as_chattering_with_a_clear_error() {
     // Without a speed below which it rests, the ball bounces infinitely often before
     // t = 2.56 s: the events of one host step pile up.
     let zeno = BALL.replace("param v_min = 0.1;", "param v_min = 0;");
-    let mut m = instance(&zeno, dopri5(1e-10, 1e-12));
+    let mut m = instance_of(&zeno, dopri5(1e-10, 1e-12));
     let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         for _ in 0..40 {
             m.step(0.1);

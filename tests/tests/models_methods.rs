@@ -3,7 +3,7 @@
 
 use sit_parser::ir::Method;
 use sit_runtime::Model;
-use sit_tests::models::{get, load_with};
+use sit_tests::models::{get, instance_of, load_with};
 use sit_tests::physics::{pendulum_angle, pendulum_period};
 
 /// The order measured from the errors at steps `dt` and `dt/2`: log2 of their ratio.
@@ -137,15 +137,6 @@ fn pendulum_converges_at_the_order_of_each_method() {
     assert!(e[2] < 1e-7, "rk4 errors {e:?}");
 }
 
-/// An interpreted instance of the model `text` (one model), integrated by `method`.
-fn instance(text: &str, method: Method) -> sit_interp::Instance {
-    let out = sit_parser::check_source("m.sit", text);
-    assert!(!out.has_errors(), "{}", out.render());
-    let mut program = out.program.unwrap();
-    program.set_method(method).unwrap();
-    sit_interp::Instance::new(&program, 0)
-}
-
 /// The largest error against `exact(t)` of the variable `var` at `dt`, `dt/2`, `dt/4`
 /// over `t_end`, and the orders they give.
 fn inline_orders(
@@ -156,7 +147,7 @@ fn inline_orders(
     dt: f64,
     t_end: f64,
 ) -> Vec<f64> {
-    let mut m = instance(text, method);
+    let mut m = instance_of(text, method);
     let errors: Vec<f64> = [1.0, 2.0, 4.0]
         .iter()
         .map(|d| {
@@ -195,7 +186,7 @@ fn lag_is_a_continuous_state_under_rk4() {
         &inline_orders(text, Method::Rk4, "y", exact, 0.1, 2.0),
         4.0,
     );
-    let mut m = instance(text, Method::Euler);
+    let mut m = instance_of(text, Method::Euler);
     let err = max_error(&mut m, 0.1, 2.0, &|m, t| {
         (get(m, "y").unwrap() - exact(t)).abs()
     });
@@ -215,7 +206,7 @@ fn discrete_rules_run_once_per_step_under_rk4() {
         z = integral(1, 0, 0.25);
         d = deriv(x);
     }";
-    let mut m = instance(text, Method::Rk4);
+    let mut m = instance_of(text, Method::Rk4);
     for k in 1..=15 {
         m.step(0.1);
         let t = k as f64 * 0.1;

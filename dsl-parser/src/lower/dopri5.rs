@@ -162,20 +162,10 @@ impl<'m> Hidden<'m> {
 /// around one [`Stmt::Repeat`].
 pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
     let sp: Split = split(m);
-    let mut out = m.clone();
-    out.method = Method::Euler;
+    let mut hid = Hidden::of(m);
     if sp.states.is_empty() {
-        return out;
+        return hid.out;
     }
-    let taken = m
-        .vars
-        .iter()
-        .map(|v| v.name.clone())
-        .chain(m.conds.iter().map(|c| c.name.clone()))
-        .chain(m.events.iter().map(|e| e.name.clone()))
-        .chain(m.subs.iter().map(|s| s.name.clone()))
-        .collect();
-    let mut hid = Hidden { m, out, taken };
     let span = m.span;
     let global = |hid: &mut Hidden<'_>, what: &str, doc: &str| {
         hid.new_var(format!("dopri5_{what}"), format!(" {doc} (dopri5)."), span)

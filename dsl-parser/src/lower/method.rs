@@ -23,7 +23,7 @@
 
 use super::LowerError;
 use crate::diag::Diagnostic;
-use crate::ir::{ArithOp, Expr, Func, Method, Model, Program, Rhs, Stmt, Ty, Var, VarId, VarKind};
+use crate::ir::{ArithOp, Expr, Func, Method, Model, Program, Rhs, Stmt, VarId};
 use crate::source::Span;
 use std::borrow::Cow;
 
@@ -345,14 +345,6 @@ pub fn expand(program: &Program) -> Result<Cow<'_, Program>, LowerError> {
     Ok(Cow::Owned(out))
 }
 
-/// The hidden states of one continuous state.
-struct Memories {
-    /// The value at the start of the step.
-    y0: VarId,
-    /// The rate at each stage.
-    k: [VarId; 4],
-}
-
 pub(super) fn num(x: f64) -> Expr {
     Expr::Num(x)
 }
@@ -384,64 +376,18 @@ fn rk4(m: &Model) -> Model {
     if !guards.is_empty() {
         return super::rk4_loop::rewrite(m, &sp, &lsp, guards);
     }
-    let mut out = m.clone();
-    out.method = Method::Euler;
-    let mut taken: std::collections::HashSet<String> = m
-        .vars
-        .iter()
-        .map(|v| v.name.clone())
-        .chain(m.conds.iter().map(|c| c.name.clone()))
-        .chain(m.events.iter().map(|e| e.name.clone()))
-        .chain(m.subs.iter().map(|s| s.name.clone()))
-        .collect();
-    let mut hidden = |out: &mut Model, of: VarId, what: &str, doc: String| -> VarId {
-        let mut name = format!("{}_rk4_{what}", m.vars[of].name);
-        while taken.contains(&name) {
-            name.push('_');
-        }
-        taken.insert(name.clone());
-        out.vars.push(Var {
-            name,
-            kind: VarKind::State,
-            ty: Ty::Real,
-            output: false,
-            init: num(0.0),
-            doc: vec![doc],
-            span: m.vars[of].span,
-        });
-        out.vars.len() - 1
-    };
-    let mems: Vec<Memories> = sp
-        .states
-        .iter()
-        .map(|&(v, _)| {
-            let name = &m.vars[v].name;
-            let y0 = hidden(
-                &mut out,
-                v,
-                "y0",
-                format!(" `{name}` at the start of the step (rk4)"),
-            );
-            let k = [1, 2, 3, 4].map(|s| {
-                hidden(
-                    &mut out,
-                    v,
-                    &format!("k{s}"),
-                    format!(" The rate of `{name}` at stage {s} (rk4)."),
-                )
-            });
-            Memories { y0, k }
-        })
-        .collect();
+    let mut hid = super::dopri5::Hidden::of(m);
+    let mems = super::rk4_loop::memories(&mut hid, &sp);
+    let mut out = hid.out;
     let index = |v: VarId| sp.states.iter().position(|&(s, _)| s == v);
     let f = m.fired;
     let mut body = Vec::new();
     for (i, &(v, span)) in sp.states.iter().enumerate() {
-        body.push(assign(mems[i].y0, Expr::Var(v), None, span));
+        body.push(assign(mems[i].0, Expr::Var(v), None, span));
     }
     for (s, &c) in NODES.iter().enumerate() {
         for (i, &(_, span)) in sp.states.iter().enumerate() {
-            body.push(assign(mems[i].k[s], num(0.0), None, span));
+            body.push(assign(mems[i].1[s], num(0.0), None, span));
         }
         let node = match c {
             0.0 => None,
@@ -453,7 +399,7 @@ fn rk4(m: &Model) -> Model {
             sp: &sp,
             node,
             offset: (s + 1) * f,
-            rate: &|v| index(v).map(|i| mems[i].k[s]),
+            rate: &|v| index(v).map(|i| mems[i].1[s]),
         };
         body.extend(stage.stmts(&m.body));
         if let Some(&next) = NODES.get(s + 1) {
@@ -463,10 +409,10 @@ fn rk4(m: &Model) -> Model {
                 } else {
                     arith(ArithOp::Mul, num(next), Expr::Dt)
                 };
-                let step = arith(ArithOp::Mul, h, Expr::Var(mems[i].k[s]));
+                let step = arith(ArithOp::Mul, h, Expr::Var(mems[i].1[s]));
                 body.push(assign(
                     v,
-                    arith(ArithOp::Add, Expr::Var(mems[i].y0), step),
+                    arith(ArithOp::Add, Expr::Var(mems[i].0), step),
                     None,
                     span,
                 ));
@@ -474,7 +420,7 @@ fn rk4(m: &Model) -> Model {
         }
     }
     for (i, &(v, span)) in sp.states.iter().enumerate() {
-        let k = |s: usize| Expr::Var(mems[i].k[s]);
+        let k = |s: usize| Expr::Var(mems[i].1[s]);
         let twice = |s: usize| arith(ArithOp::Mul, num(2.0), k(s));
         let sum = arith(
             ArithOp::Add,
@@ -484,7 +430,7 @@ fn rk4(m: &Model) -> Model {
         let inc = arith(ArithOp::Div, arith(ArithOp::Mul, Expr::Dt, sum), num(6.0));
         body.push(assign(
             v,
-            arith(ArithOp::Add, Expr::Var(mems[i].y0), inc),
+            arith(ArithOp::Add, Expr::Var(mems[i].0), inc),
             None,
             span,
         ));

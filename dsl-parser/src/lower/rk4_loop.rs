@@ -34,32 +34,38 @@ const NODES: [f64; 4] = [0.0, 0.5, 0.5, 1.0];
 /// The most runs of the loop's internal steps (each ends the host step or an event).
 const LIMIT: u64 = 10_000;
 
-/// The model `m` (method `rk4`, split `sp`, split for its guards `lsp`, watched
-/// `guards`, not empty) as plain rules around one [`Stmt::Repeat`].
-pub(super) fn rewrite(m: &Model, sp: &Split, lsp: &Split, guards: Vec<Expr>) -> Model {
-    let mut hid = Hidden::of(m);
-    let span = m.span;
-    let mems: Vec<(VarId, Vec<VarId>)> = sp
-        .states
+/// The stage memories of `rk4` per continuous state of `sp`, added to `hid`:
+/// `NAME_rk4_y0` and `NAME_rk4_k1` … `NAME_rk4_k4`.
+pub(super) fn memories(hid: &mut Hidden<'_>, sp: &Split) -> Vec<(VarId, [VarId; 4])> {
+    sp.states
         .iter()
-        .map(|&(v, vspan)| {
-            let name = m.vars[v].name.clone();
+        .map(|&(v, _)| {
+            let (name, vspan) = (hid.m.vars[v].name.clone(), hid.m.vars[v].span);
             let y0 = hid.new_var(
                 format!("{name}_rk4_y0"),
                 format!(" `{name}` at the start of the step (rk4)"),
                 vspan,
             );
-            let k = (1..=4)
-                .map(|s| {
-                    hid.new_var(
-                        format!("{name}_rk4_k{s}"),
-                        format!(" The rate of `{name}` at stage {s} (rk4)."),
-                        vspan,
-                    )
-                })
-                .collect();
+            let k = [1, 2, 3, 4].map(|s| {
+                hid.new_var(
+                    format!("{name}_rk4_k{s}"),
+                    format!(" The rate of `{name}` at stage {s} (rk4)."),
+                    vspan,
+                )
+            });
             (y0, k)
         })
+        .collect()
+}
+
+/// The model `m` (method `rk4`, split `sp`, split for its guards `lsp`, watched
+/// `guards`, not empty) as plain rules around one [`Stmt::Repeat`].
+pub(super) fn rewrite(m: &Model, sp: &Split, lsp: &Split, guards: Vec<Expr>) -> Model {
+    let mut hid = Hidden::of(m);
+    let span = m.span;
+    let mems: Vec<(VarId, Vec<VarId>)> = memories(&mut hid, sp)
+        .into_iter()
+        .map(|(y0, k)| (y0, k.to_vec()))
         .collect();
     let global = |hid: &mut Hidden<'_>, what: &str, doc: &str| {
         hid.new_var(format!("rk4_{what}"), format!(" {doc} (rk4)."), span)
