@@ -571,6 +571,29 @@ impl StepGen<'_, '_> {
                     },
                 }
             }
+            Stmt::NoteModes { .. } => {
+                let notes = self
+                    .lowered
+                    .modes
+                    .iter()
+                    .filter(|md| md.snapshot)
+                    .map(|md| {
+                        let (f, s) = (
+                            ident(&names.modes[md.mode]),
+                            ident(&names.mode_starts[md.mode]),
+                        );
+                        quote!(self.#s[i] = self.#f[i];)
+                    });
+                let notes = quote!(#(#notes)*);
+                match mask {
+                    None => notes,
+                    Some(g) => quote! {
+                        if #g {
+                            #notes
+                        }
+                    },
+                }
+            }
             Stmt::SetDt { value, .. } => {
                 let f = ident(&names.dt);
                 let v = self.g.expr(value);

@@ -484,6 +484,15 @@ impl BodyGen<'_, '_> {
                 let value = self.exprs(quote!(self)).expr(value);
                 out.push(syn::parse_quote!(self.#f = #value;));
             }
+            Stmt::NoteModes { .. } => {
+                for md in self.lowered.modes.iter().filter(|md| md.snapshot) {
+                    let (f, s) = (
+                        ident(&names.modes[md.mode]),
+                        ident(&names.mode_starts[md.mode]),
+                    );
+                    out.push(syn::parse_quote!(self.#s = self.#f;));
+                }
+            }
         }
     }
 

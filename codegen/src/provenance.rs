@@ -125,6 +125,7 @@ impl Provenance<'_> {
             | Stmt::Run { span, .. }
             | Stmt::Repeat { span, .. }
             | Stmt::SetDt { span, .. }
+            | Stmt::NoteModes { span }
             | Stmt::SetMode { span, .. } => self.line_note(*span),
             Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => self.rule_note(a.span),
         }

@@ -188,6 +188,9 @@ impl Printer<'_> {
                     );
                     self.stmts(body, depth + 1);
                 }
+                Stmt::NoteModes { .. } => {
+                    let _ = writeln!(self.out, "{pad}note the modes' states");
+                }
                 Stmt::SetDt { value, .. } => {
                     let v = self.expr(value);
                     let _ = writeln!(self.out, "{pad}dt := {v}");

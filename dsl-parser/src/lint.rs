@@ -361,7 +361,8 @@ impl Cx<'_> {
                     }
                 }
                 Stmt::SetDt { value, .. } => mark(value, None),
-                Stmt::SetFlag { .. }
+                Stmt::NoteModes { .. }
+                | Stmt::SetFlag { .. }
                 | Stmt::Switch { .. }
                 | Stmt::Reset { .. }
                 | Stmt::Run { .. }

@@ -197,6 +197,9 @@ pub(crate) enum Stmt {
     Run(usize),
     /// The loop of an adaptive method (`sit_parser::lower::Stmt::Repeat`).
     Repeat(Box<Repeat>),
+    /// Each mode of the node notes its state as its state at the start of the step
+    /// (`sit_parser::lower::Stmt::NoteModes`).
+    NoteModes,
     /// `dt` reads `value` from here on in this step (`sit_parser::lower::Stmt::SetDt`):
     /// stored where the procedures read it and in the node's own `dt` slot.
     SetDt {

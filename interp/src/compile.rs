@@ -449,6 +449,7 @@ impl Compiler<'_> {
                         model: self.model(n).name.clone(),
                     }))
                 }
+                lower::Stmt::NoteModes { .. } => Stmt::NoteModes,
                 lower::Stmt::SetDt { value, .. } => Stmt::SetDt {
                     value: self.num(n, value)?.compile(),
                     dt: l.dt,

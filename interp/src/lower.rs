@@ -616,6 +616,17 @@ impl<'c> Lowerer<'c> {
                 })));
                 self.held = None;
             }
+            Stmt::NoteModes => {
+                let starts: Vec<(usize, usize)> = self.code.nodes[self.node]
+                    .modes
+                    .iter()
+                    .filter_map(|md| md.start.map(|s| (s, md.slot)))
+                    .collect();
+                for (start, slot) in starts {
+                    let (d, a) = (self.slot(start), self.slot(slot));
+                    self.put(Op::Copy { d, a }, d);
+                }
+            }
             // The node's own `dt`, which its procedures read in a body that writes it
             // (`body_dt`): a phase's `dt` is a shared constant, never written.
             Stmt::SetDt { value, dt } => {
@@ -702,6 +713,7 @@ fn last_reads(body: &[Stmt], counter: &mut usize, out: &mut HashMap<usize, usize
             | Stmt::SetFlag { .. }
             | Stmt::Reset(_)
             | Stmt::Run(_)
+            | Stmt::NoteModes
             | Stmt::SetDt { .. } => {}
         }
     }

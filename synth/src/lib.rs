@@ -567,6 +567,7 @@ mod tests {
                         terms(std::slice::from_ref(value), seen);
                         "set dt"
                     }
+                    Stmt::NoteModes { .. } => "note modes",
                 };
                 seen.insert(format!("{what} guarded={guarded}"));
             }
@@ -656,6 +657,7 @@ mod tests {
             "repeat locating events".into(),
             "set dt guarded=true".into(),
             "set dt guarded=false".into(),
+            "note modes guarded=true".into(),
         ]);
         for f in [FlagUse::AlwaysSet, FlagUse::Tracked { mutated: true }] {
             want.push(format!("flag {f:?}"));

@@ -254,3 +254,67 @@ fn a_ball_that_never_rests_is_stopped_as_chattering_with_a_clear_error() {
         "{message}"
     );
 }
+
+/// The library's traffic light (docs/language.md, "Modes"), noting its transitions.
+const LIGHT: &str = "model Light {
+    param t_red = 30, t_green = 25, t_yellow = 5;
+    output mode light { red, green, yellow }
+    output real elapsed;
+    output real t_last = -1;
+    output real changes = 0;
+    elapsed = integral(1);
+    light: red -> green when elapsed >= t_red { elapsed = 0; t_last = time; changes = changes + 1; }
+    light: green -> yellow when elapsed >= t_green { elapsed = 0; t_last = time; changes = changes + 1; }
+    light: yellow -> red when elapsed >= t_yellow { elapsed = 0; t_last = time; changes = changes + 1; }
+}";
+
+#[test]
+fn a_mode_takes_every_transition_at_its_instant_within_a_long_step() {
+    // A cycle of 60 s: red until 30, green until 55, yellow until 60. With host steps
+    // of 97 s each step holds four or five transitions (none at a step's end, where
+    // the rounding of `elapsed` would decide between this step and the next); each
+    // discrete pass is a step of its own, so the mode moves at each.
+    let exact = |t: f64| -> (usize, f64, f64) {
+        // (transitions by t, the last one's time, the state at t)
+        let mut times = Vec::new();
+        let mut k = 0.0;
+        while 60.0 * k + 30.0 <= t {
+            for off in [30.0, 55.0, 60.0] {
+                if 60.0 * k + off <= t {
+                    times.push(60.0 * k + off);
+                }
+            }
+            k += 1.0;
+        }
+        let state = match t.rem_euclid(60.0) {
+            x if x < 30.0 => 0.0,
+            x if x < 55.0 => 1.0,
+            _ => 2.0,
+        };
+        (times.len(), times.last().copied().unwrap_or(-1.0), state)
+    };
+    for method in [dopri5(1e-10, 1e-12), Method::Rk4] {
+        let mut m = instance_of(LIGHT, method);
+        for k in 1..=12 {
+            m.step(97.0);
+            let t = 97.0 * k as f64;
+            let (n, last, state) = exact(t);
+            let label = format!("{} at {t}", method.name());
+            assert_eq!(
+                get(&m, "changes").unwrap(),
+                n as f64,
+                "{label}: transitions"
+            );
+            assert!(
+                (get(&m, "t_last").unwrap() - last).abs() < 1e-9,
+                "{label}: last at {}",
+                get(&m, "t_last").unwrap()
+            );
+            assert_eq!(get(&m, "light").unwrap(), state, "{label}: state");
+            assert!(
+                (get(&m, "elapsed").unwrap() - (t - last)).abs() < 1e-9,
+                "{label}: elapsed"
+            );
+        }
+    }
+}

@@ -378,6 +378,14 @@ pub enum Stmt {
         /// The model's span (for provenance).
         span: Span,
     },
+    /// Each mode's state is noted as its state at the start of the step
+    /// ([`Expr::ModeAtStart`]), as at the start of a step: written only by the rewrite
+    /// of a method that locates events inside a step, after the discrete pass at an
+    /// event, so that a mode takes at most one transition per discrete pass.
+    NoteModes {
+        /// The model's span (for provenance).
+        span: Span,
+    },
     /// `dt` reads `value` from here on in this step: written only by the rewrite of a
     /// method that locates events inside a step ([`crate::lower::method`]), whose
     /// discrete pass at an event reads the time since the last one as its step.

@@ -340,6 +340,7 @@ fn leaf_span(stmt: &Stmt) -> Span {
         | Stmt::SetMode { span, .. }
         | Stmt::Repeat { span, .. }
         | Stmt::SetDt { span, .. }
+        | Stmt::NoteModes { span }
         | Stmt::If { span, .. } => *span,
     }
 }

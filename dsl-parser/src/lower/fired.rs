@@ -104,6 +104,7 @@ impl Fired {
                 | Stmt::Reset { .. }
                 | Stmt::Run { .. }
                 | Stmt::SetDt { .. }
+                | Stmt::NoteModes { .. }
                 | Stmt::SetMode { .. } => {}
             }
         }

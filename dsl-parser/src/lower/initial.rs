@@ -121,6 +121,7 @@ fn early_reads(m: &ir::Model, body: &[Stmt], top: bool, assigned: &mut [bool], b
             Stmt::SetFlag { .. }
             | Stmt::Switch { .. }
             | Stmt::Reset { .. }
+            | Stmt::NoteModes { .. }
             | Stmt::SetMode { .. } => {}
         }
     }
@@ -160,6 +161,7 @@ fn visit_assigns(body: &[Stmt], f: &mut impl FnMut(&ir::Assign)) {
             Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => f(a),
             Stmt::If { then, .. } | Stmt::Repeat { body: then, .. } => visit_assigns(then, f),
             Stmt::SetDt { .. }
+            | Stmt::NoteModes { .. }
             | Stmt::SetFlag { .. }
             | Stmt::Switch { .. }
             | Stmt::Reset { .. }
@@ -195,6 +197,7 @@ fn keep(body: &[Stmt], computed: &[bool]) -> Vec<Stmt> {
             | Stmt::Run { .. }
             | Stmt::Repeat { .. }
             | Stmt::SetDt { .. }
+            | Stmt::NoteModes { .. }
             | Stmt::SetMode { .. } => None,
         })
         .collect()

@@ -478,6 +478,9 @@ impl<'a> Located<'a> {
             span: self.span,
         });
         event.push(self.set(self.seg, t()));
+        // The rest of the host step is a step of its own: its modes start where the pass
+        // left them (a mode takes at most one transition per discrete pass).
+        event.push(Stmt::NoteModes { span: self.span });
         event.extend(self.yc_from_y());
         event.extend(self.algebraic(t(), 3));
         event.extend(self.record(&t()));

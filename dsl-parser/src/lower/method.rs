@@ -484,6 +484,7 @@ impl Stage<'_> {
             | Stmt::Run { .. }
             | Stmt::Repeat { .. }
             | Stmt::SetDt { .. }
+            | Stmt::NoteModes { .. }
             | Stmt::SetMode { .. } => None,
         }
     }

@@ -257,6 +257,11 @@ pub enum Stmt {
         /// The model's span.
         span: Span,
     },
+    /// Each mode with a [`Slot::ModeStart`] notes its state there (`ir::Stmt::NoteModes`).
+    NoteModes {
+        /// The model's span.
+        span: Span,
+    },
     /// `dt` reads `value` from here on in this step (`ir::Stmt::SetDt`).
     SetDt {
         /// The new length of the step.
@@ -664,6 +669,7 @@ impl Rules<'_, '_> {
                     span: *span,
                 }
             }
+            ir::Stmt::NoteModes { span } => Stmt::NoteModes { span: *span },
             ir::Stmt::SetDt { value, span } => Stmt::SetDt {
                 value: self.lw.term(self.model, value)?,
                 span: *span,

@@ -224,7 +224,9 @@ fn rewrite(
             Stmt::Switch { sub, span, .. } => w.on.get(*sub).copied().flatten().map(|v| (v, *span)),
             Stmt::Reset { sub, span } => w.reset.get(*sub).copied().flatten().map(|v| (v, *span)),
             Stmt::Run { sub, span } => w.run.get(*sub).copied().flatten().map(|v| (v, *span)),
-            Stmt::If { .. } | Stmt::Repeat { .. } | Stmt::SetDt { .. } => None,
+            Stmt::If { .. } | Stmt::Repeat { .. } | Stmt::SetDt { .. } | Stmt::NoteModes { .. } => {
+                None
+            }
         };
         let fired = match &s {
             Stmt::Otherwise { fired, .. } => Some(*fired),
