@@ -538,16 +538,7 @@ impl StepGen<'_, '_> {
                 let model_name = &self.g.plan.program.models[self.g.model].name;
                 let limit_f = proc_macro2::Literal::f64_unsuffixed(*limit as f64);
                 let limit = proc_macro2::Literal::u64_unsuffixed(*limit);
-                let chatter = events.map(|(e, most)| {
-                    let e = ident(&names.vars[e]);
-                    let most_f = proc_macro2::Literal::f64_unsuffixed(most as f64);
-                    let most = proc_macro2::Literal::u64_unsuffixed(most);
-                    quote! {
-                        if self.#e[i] > #most_f {
-                            ::sit_runtime::events_overrun(#model_name, self.#time[i], #most);
-                        }
-                    }
-                });
+                let chatter = crate::body::chatter(*events, names, model_name, quote!([i]));
                 let body = self.stmts(body, None);
                 let run = quote! {
                     loop {

@@ -454,16 +454,7 @@ impl BodyGen<'_, '_> {
                 let model_name = &self.plan.program.models[self.model].name;
                 let limit_f = Literal::f64_unsuffixed(*limit as f64);
                 let limit = Literal::u64_unsuffixed(*limit);
-                let chatter = events.map(|(e, most)| {
-                    let e = ident(&names.vars[e]);
-                    let most_f = Literal::f64_unsuffixed(most as f64);
-                    let most = Literal::u64_unsuffixed(most);
-                    quote! {
-                        if self.#e > #most_f {
-                            ::sit_runtime::events_overrun(#model_name, self.#time, #most);
-                        }
-                    }
-                });
+                let chatter = chatter(*events, names, model_name, TokenStream::new());
                 let body = self.stmts(body, None, ctx);
                 out.push(syn::parse_quote! {
                     loop {
@@ -583,6 +574,25 @@ pub(crate) fn call(
         // The lowering gives a plain expression exactly one operand.
         (_, None) => operands.next().expect("a plain expression has one operand"),
     }
+}
+
+/// The check after each run of a loop that locates events: past its bound of events,
+/// `sit_runtime::events_overrun` (`at` is `[i]` on a batch's lane, else empty).
+pub(crate) fn chatter(
+    events: Option<(usize, u64)>,
+    names: &crate::plan::ModelNames,
+    model_name: &str,
+    at: TokenStream,
+) -> Option<TokenStream> {
+    let (e, most) = events?;
+    let (e, time) = (ident(&names.vars[e]), ident(&names.time));
+    let most_f = Literal::f64_unsuffixed(most as f64);
+    let most = Literal::u64_unsuffixed(most);
+    Some(quote! {
+        if self.#e #at > #most_f {
+            ::sit_runtime::events_overrun(#model_name, self.#time #at, #most);
+        }
+    })
 }
 
 /// Where the comment of an enclosing guard stands, so that a σ action on the same line

@@ -197,6 +197,7 @@ fn model_names_of(m: &sit_parser::ir::Model, ty: String) -> ModelNames {
     } else {
         Vec::new()
     };
+    let writes_dt = sets_dt(&m.body);
     ModelNames {
         ty,
         vars,
@@ -210,8 +211,8 @@ fn model_names_of(m: &sit_parser::ir::Model, ty: String) -> ModelNames {
         time,
         dt,
         clock,
-        uses_dt: model_exprs(m).iter().any(|e| reads_dt(e)) || sets_dt(&m.body),
-        sets_dt: sets_dt(&m.body),
+        uses_dt: writes_dt || model_exprs(m).iter().any(|e| reads_dt(e)),
+        sets_dt: writes_dt,
         step_parts,
         step_once,
         modes,

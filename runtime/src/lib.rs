@@ -52,6 +52,7 @@ pub mod trace;
 pub use clock::{Clock, timer};
 pub use method::{
     events_overrun, internal_steps_overrun, is_events_overrun, is_internal_steps_overrun,
+    is_method_fault,
 };
 pub use model::{
     Model, SetError, ValueType, Var, VarInfo, VarKind, Variables, from_logical, logical,

@@ -37,6 +37,12 @@ pub fn events_overrun(model: &str, time: f64, events: u64) -> ! {
     )
 }
 
+/// Whether a panic message is a fault of an integration method: [`internal_steps_overrun`]
+/// or [`events_overrun`] (a subset of [`crate::is_model_fault`]).
+pub fn is_method_fault(message: &str) -> bool {
+    is_internal_steps_overrun(message) || is_events_overrun(message)
+}
+
 /// Whether a panic message is that of [`events_overrun`].
 pub fn is_events_overrun(message: &str) -> bool {
     message.starts_with('`')
@@ -61,7 +67,7 @@ mod tests {
             .expect_err("it stops")
             .downcast::<std::string::String>()
             .expect("a formatted message");
-        assert!(super::is_events_overrun(&m));
+        assert!(super::is_events_overrun(&m) && super::is_method_fault(&m));
         assert!(!super::is_internal_steps_overrun(&m));
         assert!(crate::is_model_fault(&m));
     }

@@ -46,10 +46,7 @@ pub fn is_substep_error(message: &str) -> bool {
 /// bound of internal steps ([`crate::is_internal_steps_overrun`]) or of events located
 /// inside one step ([`crate::is_events_overrun`]).
 pub fn is_model_fault(message: &str) -> bool {
-    crate::is_phase_overrun(message)
-        || is_substep_error(message)
-        || crate::is_internal_steps_overrun(message)
-        || crate::is_events_overrun(message)
+    crate::is_phase_overrun(message) || is_substep_error(message) || crate::is_method_fault(message)
 }
 
 #[cfg(test)]

@@ -116,9 +116,12 @@ fn the_balls_impacts_are_located_at_their_exact_times_at_any_host_step() {
         // Free fall is a polynomial of degree 2, which both methods and their dense
         // outputs reproduce up to rounding: what is left is the halving's resolution
         // (2^-50 of an internal step) and the rounding of the sums.
-        assert!(worst_t < 1e-10, "dt {dt}: impact times off by {worst_t:e}");
-        assert!(worst_h < 1e-10, "dt {dt}: heights off by {worst_h:e}");
-        assert!(worst_v < 1e-9, "dt {dt}: speeds off by {worst_v:e}");
+        // Rounding over about 300 steps of values below 10 leaves ~1e-14 (measured: at
+        // most 7.5e-15 s, 2.4e-15 m, 2.7e-14 m/s); the bounds keep a factor of ~100
+        // (the issue asks for 1e-10 s).
+        assert!(worst_t < 1e-12, "dt {dt}: impact times off by {worst_t:e}");
+        assert!(worst_h < 1e-12, "dt {dt}: heights off by {worst_h:e}");
+        assert!(worst_v < 1e-11, "dt {dt}: speeds off by {worst_v:e}");
     }
 }
 
@@ -191,14 +194,18 @@ fn the_thermostat_switches_on_its_exact_exponentials() {
     let t_end = 20_000.0;
     let exact = switching_times(t_end);
     assert!(exact.len() > 20, "{} switchings", exact.len());
-    // A host step of 1 s, and one of 1000 s which holds two switchings at times; `rk4`
-    // at 60 s is within ~1e-10 K of the exponential (its error goes as (dt·k/C)^4).
-    for (method, dt) in [
-        (dopri5(1e-12, 1e-10), 1.0),
-        (dopri5(1e-12, 1e-10), 60.0),
-        (dopri5(1e-12, 1e-10), 1000.0),
-        (Method::Rk4, 1.0),
-        (Method::Rk4, 60.0),
+    // The temperature moves at 1e-3 to 2e-3 K/s at the thresholds, so an instant is
+    // off by the temperature's error times ~700 s/K. `dopri5` at rtol 1e-12 and short
+    // host steps: ~1e-13 K, 1e-10 s measured. At host steps of 1000 s its internal steps
+    // are hundreds of seconds and the dense output (order 4) holds ~1e-10 K: 1.6e-7 s
+    // measured. `rk4` at 60 s: its global error (k·dt/C)^4 ≈ 4e-10 of the 20 K
+    // swing, ~1e-9 K: 9.3e-7 s measured. Each bound keeps a factor of 5 to 10.
+    for (method, dt, bound) in [
+        (dopri5(1e-12, 1e-10), 1.0, 1e-9),
+        (dopri5(1e-12, 1e-10), 60.0, 1e-9),
+        (dopri5(1e-12, 1e-10), 1000.0, 1e-6),
+        (Method::Rk4, 1.0, 1e-9),
+        (Method::Rk4, 60.0, 5e-6),
     ] {
         let mut m = instance_of(THERMOSTAT, method);
         let (mut seen, mut worst) = (0, 0.0f64);
@@ -215,9 +222,11 @@ fn the_thermostat_switches_on_its_exact_exponentials() {
             method.name()
         );
         assert_eq!(seen, exact.len(), "dt {dt}: every switching seen");
-        // The temperature is known to ~1e-10 K and moves at 1e-3 to 2e-3 K/s at the
-        // thresholds, so an instant is known to ~1e-7 s.
-        assert!(worst < 1e-6, "dt {dt}: switching instants off by {worst} s");
+        assert!(
+            worst < bound,
+            "{} dt {dt}: switching instants off by {worst} s",
+            method.name()
+        );
     }
     // Under `euler` at 1 s the instants are off by up to a step.
     let mut m = instance_of(THERMOSTAT, Method::Euler);

@@ -51,10 +51,7 @@ fn the_interpreter_runs_every_random_model_without_panicking() {
                 }));
                 if let Err(e) = step {
                     match e.downcast::<String>() {
-                        Ok(msg)
-                            if sit_runtime::is_internal_steps_overrun(&msg)
-                                || sit_runtime::is_events_overrun(&msg) =>
-                        {
+                        Ok(msg) if sit_runtime::is_method_fault(&msg) => {
                             break;
                         }
                         Ok(msg) => std::panic::resume_unwind(msg),

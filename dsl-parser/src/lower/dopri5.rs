@@ -139,6 +139,16 @@ impl<'m> Hidden<'m> {
         Hidden { m, out, taken }
     }
 
+    /// A hidden state of the whole model for `method`: `METHOD_WHAT`, documented `doc`.
+    pub(super) fn global(&mut self, method: &str, what: &str, doc: &str) -> VarId {
+        let span = self.m.span;
+        self.new_var(
+            format!("{method}_{what}"),
+            format!(" {doc} ({method})."),
+            span,
+        )
+    }
+
     pub(super) fn new_var(&mut self, name: String, doc: String, span: crate::Span) -> VarId {
         let mut name = name;
         while self.taken.contains(&name) {
@@ -167,9 +177,7 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
         return hid.out;
     }
     let span = m.span;
-    let global = |hid: &mut Hidden<'_>, what: &str, doc: &str| {
-        hid.new_var(format!("dopri5_{what}"), format!(" {doc} (dopri5)."), span)
-    };
+    let global = |hid: &mut Hidden<'_>, what: &str, doc: &str| hid.global("dopri5", what, doc);
     let t = global(
         &mut hid,
         "t",

@@ -128,8 +128,9 @@ pub(super) struct Located<'a> {
     /// The split for the guards ([`super::method::split_located`]): the algebraic pass
     /// evaluates its stage rules.
     lsp: &'a Split,
-    /// Whether `lsp` has stage rules that `sp` has not: the values at the end of an
-    /// internal step then need an algebraic pass of their own.
+    /// Whether the values at the end of an internal step need an algebraic pass of
+    /// their own: `lsp` has stage rules that `sp` has not, or the method's last stage
+    /// is not on the step's end (`rk4`).
     wider: bool,
     guards: Vec<Expr>,
     /// Per guard: its value (1 or 0) at the last discrete pass (or the step's start).
@@ -179,13 +180,7 @@ impl<'a> Located<'a> {
         let m = hid.m;
         let span = m.span;
         let method = scheme.name();
-        let mut global = |what: &str, doc: &str| {
-            hid.new_var(
-                format!("{method}_{what}"),
-                format!(" {doc} ({method})."),
-                span,
-            )
-        };
+        let mut global = |what: &str, doc: &str| hid.global(method, what, doc);
         let now = global("now", "A watched guard's value at the point tried");
         let changed = global("changed", "Whether a watched guard changed (1) or not (0)");
         let locating = global(
@@ -236,7 +231,6 @@ impl<'a> Located<'a> {
             m,
             sp,
             lsp,
-            // The last stage of `rk4` is not on the step's end: its values never serve.
             wider: lsp.staged != sp.staged || scheme == Scheme::Rk4,
             guards,
             g,

@@ -67,9 +67,7 @@ pub(super) fn rewrite(m: &Model, sp: &Split, lsp: &Split, guards: Vec<Expr>) -> 
         .into_iter()
         .map(|(y0, k)| (y0, k.to_vec()))
         .collect();
-    let global = |hid: &mut Hidden<'_>, what: &str, doc: &str| {
-        hid.new_var(format!("rk4_{what}"), format!(" {doc} (rk4)."), span)
-    };
+    let global = |hid: &mut Hidden<'_>, what: &str, doc: &str| hid.global("rk4", what, doc);
     let t = global(
         &mut hid,
         "t",

@@ -93,12 +93,7 @@ fn step_both<B: Lanes>(batch: &mut B, scalars: &mut [B::Scalar], dt: f64) -> Res
     use std::panic::{AssertUnwindSafe, catch_unwind};
     let message = |r: std::thread::Result<()>| {
         r.err().map(|e| match e.downcast::<String>() {
-            Ok(m)
-                if sit_runtime::is_internal_steps_overrun(&m)
-                    || sit_runtime::is_events_overrun(&m) =>
-            {
-                *m
-            }
+            Ok(m) if sit_runtime::is_method_fault(&m) => *m,
             Ok(m) => std::panic::resume_unwind(m),
             Err(e) => std::panic::resume_unwind(e),
         })
