@@ -12,7 +12,7 @@ fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let examples = Path::new("../examples/models");
     println!("cargo:rerun-if-changed={}", examples.display());
-    let mut files = sit_codegen::sit_files(examples);
+    let mut files = sit_build::sit_files(examples);
     // Schematics (`.sch`) and the `.sit` models that import them.
     let schematics = Path::new("../examples/schematics");
     println!("cargo:rerun-if-changed={}", schematics.display());
@@ -78,15 +78,15 @@ fn main() {
     // `rk4:STEM`; the bit-identity tests run the interpreter with the same override).
     // The same with `dopri5` (stem `dopri5:STEM`), at its default tolerances.
     let methods = [
-        ("rk4", sit_parser::ir::Method::Rk4),
-        ("dopri5", sit_parser::ir::Method::Dopri5(Default::default())),
+        ("rk4", sit_middle::ir::Method::Rk4),
+        ("dopri5", sit_middle::ir::Method::Dopri5(Default::default())),
     ];
     for (file, (prefix, method)) in methods
         .iter()
         .flat_map(|m| files.iter().map(move |f| (f, m)))
     {
         let stem = stem(file);
-        let opts = sit_codegen::Options {
+        let opts = sit_build::Options {
             method: Some(*method),
             ..Default::default()
         };
@@ -103,7 +103,7 @@ fn main() {
             },
         );
         match emitted {
-            Ok(()) | Err(sit_codegen::Error::Model { .. }) => {}
+            Ok(()) | Err(sit_build::Error::Compile(sit_driver::Error::Model(_))) => {}
             Err(e) => fail(file, e),
         }
     }
@@ -137,7 +137,7 @@ fn logged(out: &Path, files: &[PathBuf]) {
          /// Every model built for the log: (file stem, model name, constructor, table).\n\
          pub fn all() -> Vec<(&'static str, &'static str, Logged)> {\n    vec![\n",
     );
-    let opts = sit_codegen::Options {
+    let opts = sit_build::Options {
         events: true,
         ..Default::default()
     };
@@ -159,19 +159,19 @@ fn logged(out: &Path, files: &[PathBuf]) {
 fn emit_module(
     out: &Path,
     file: &Path,
-    opts: &sit_codegen::Options,
+    opts: &sit_build::Options,
     module: &str,
     modules: &mut String,
     registry: &mut String,
     entry: impl Fn(&str) -> String,
-) -> Result<(), sit_codegen::Error> {
-    let generated = sit_codegen::compile_file_with(file, opts)?;
+) -> Result<(), sit_build::Error> {
+    let generated = sit_build::compile_file_with(file, opts)?;
     write_if_changed(&out.join(format!("{module}.rs")), &generated.code);
     let _ = writeln!(
         modules,
         "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
     );
-    let program = sit_schematic::check_file(file)
+    let program = sit_driver::check_file(file)
         .expect("readable")
         .program
         .expect("checked");
@@ -187,7 +187,7 @@ fn stem(file: &Path) -> String {
 }
 
 /// Stops the build: `file` does not compile.
-fn fail(file: &Path, e: sit_codegen::Error) -> ! {
+fn fail(file: &Path, e: sit_build::Error) -> ! {
     eprintln!("{}: {e}", file.display());
     std::process::exit(1)
 }
@@ -249,5 +249,5 @@ model Substeps {
 ";
 
 fn write_if_changed(path: &Path, text: &str) {
-    sit_codegen::write_if_changed(path, text).expect("OUT_DIR is writable");
+    sit_build::write_if_changed(path, text).expect("OUT_DIR is writable");
 }

@@ -1,6 +1,6 @@
 //! The compile pipeline on synthetic models of 100, 1 000 and 10 000 rules.
 //!
-//! - `check`: parse and check the source (`sit_parser::check_source`);
+//! - `check`: parse and check the source (`sit_middle::check_source`);
 //! - `emit`: generate the Rust code from the checked program (`sit_codegen::generate`,
 //!   code generation and prettyplease formatting);
 //! - `interp_load`: compile the checked program for the interpreter
@@ -14,7 +14,7 @@
 
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
-use sit_parser::ir::Program;
+use sit_middle::ir::Program;
 
 /// Rules of the synthetic models.
 const SIZES: &[usize] = &[100, 1_000, 10_000];
@@ -25,7 +25,7 @@ fn main() {
 
 /// The checked program of the synthetic model with `rules` rules.
 fn program(rules: usize) -> Program {
-    let out = sit_parser::check_source(
+    let out = sit_middle::check_source(
         format!("synthetic{rules}.sit"),
         &sit_synth::synthetic(rules),
     );
@@ -40,7 +40,7 @@ fn check(b: Bencher, rules: usize) {
     let text = sit_synth::synthetic(rules);
     let name = format!("synthetic{rules}.sit");
     b.counter(ItemsCount::new(rules)).bench(|| {
-        let out = sit_parser::check_source(&name, black_box(&text));
+        let out = sit_middle::check_source(&name, black_box(&text));
         assert!(!out.has_errors());
         out
     });
@@ -51,8 +51,13 @@ fn emit(b: Bencher, rules: usize) {
     let program = program(rules);
     let options = sit_codegen::Options::default();
     b.counter(ItemsCount::new(rules)).bench(|| {
-        sit_codegen::generate(black_box(&program), &options)
-            .unwrap_or_else(|e| panic!("synthetic({rules}): {e}"))
+        sit_codegen::generate(
+            black_box(
+                &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+            ),
+            &options,
+        )
+        .unwrap_or_else(|e| panic!("synthetic({rules}): {e}"))
     });
 }
 
@@ -61,8 +66,13 @@ fn interp_load(b: Bencher, rules: usize) {
     let program = program(rules);
     let root = program.roots()[0];
     b.counter(ItemsCount::new(rules)).bench(|| {
-        sit_interp::Instance::try_new(black_box(&program), root)
-            .unwrap_or_else(|e| panic!("synthetic({rules}): {e}"))
+        sit_interp::Instance::try_new(
+            black_box(
+                &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+            ),
+            root,
+        )
+        .unwrap_or_else(|e| panic!("synthetic({rules}): {e}"))
     });
 }
 
@@ -72,7 +82,7 @@ fn interp_load_one_line(b: Bencher, rules: usize) {
     // The doc line stays alone (a `///` comment runs to the end of its line).
     let (doc, body) = text.split_once('\n').expect("a doc line");
     let text = format!("{doc}\n{}", body.replace('\n', " "));
-    let out = sit_parser::check_source(format!("synthetic{rules}.sit"), &text);
+    let out = sit_middle::check_source(format!("synthetic{rules}.sit"), &text);
     let program = match out.program {
         Some(p) if !out.has_errors() => p,
         _ => panic!(
@@ -82,7 +92,12 @@ fn interp_load_one_line(b: Bencher, rules: usize) {
     };
     let root = program.roots()[0];
     b.counter(ItemsCount::new(rules)).bench(|| {
-        sit_interp::Instance::try_new(black_box(&program), root)
-            .unwrap_or_else(|e| panic!("synthetic({rules}): {e}"))
+        sit_interp::Instance::try_new(
+            black_box(
+                &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+            ),
+            root,
+        )
+        .unwrap_or_else(|e| panic!("synthetic({rules}): {e}"))
     });
 }

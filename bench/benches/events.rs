@@ -58,10 +58,10 @@ fn drop_events<M: Model>(m: &mut Logged<M>) {
     m.take_events();
 }
 
-fn program(name: &str) -> (sit_parser::ir::Program, sit_parser::ir::ModelId) {
+fn program(name: &str) -> (sit_middle::ir::Program, sit_middle::ir::ModelId) {
     let case = CASES.iter().find(|c| c.name == name).expect("a case");
     let path = format!("{WORKSPACE}/{}", case.file);
-    let program = sit_parser::check_file(&path)
+    let program = sit_middle::check_file(&path)
         .expect("readable")
         .program
         .expect("checks");
@@ -88,13 +88,32 @@ macro_rules! cases {
             #[divan::bench]
             fn interpreted_off(b: Bencher) {
                 let (p, root) = program($case);
-                chain(b, warmed($case, sit_interp::Instance::new(&p, root), keep));
+                chain(
+                    b,
+                    warmed(
+                        $case,
+                        sit_interp::Instance::new(
+                            &sit_middle::lower::Lowered::new(&p, Default::default())
+                                .expect("lowers"),
+                            root,
+                        ),
+                        keep,
+                    ),
+                );
             }
 
             #[divan::bench]
             fn interpreted_on(b: Bencher) {
                 let (p, root) = program($case);
-                let m = sit_interp::Instance::with_events(&p, root).unwrap();
+                let m = sit_interp::Instance::with_events(
+                    &sit_middle::lower::Lowered::new(
+                        &p,
+                        sit_middle::lower::Prepare { events: true },
+                    )
+                    .expect("lowers"),
+                    root,
+                )
+                .unwrap();
                 chain(b, warmed($case, m, drop_events));
             }
         }

@@ -16,7 +16,8 @@ fn main() {
 /// The model `name` of `examples/models/painleve/FILE`, with `sets` applied.
 fn load(file: &str, name: &str, sets: &[(&str, f64)]) -> sit_interp::Instance {
     let path = format!("{WORKSPACE}/examples/models/painleve/{file}");
-    let mut m = sit_interp::Instance::from_file(&path, Some(name))
+    let mut m = sit_host::load_file(&path, Some(name))
+        .map(|l| l.instance)
         .unwrap_or_else(|e| panic!("{path}: {e}"));
     for (n, v) in sets {
         m.set(n, *v).unwrap_or_else(|e| panic!("{n}: {e}"));

@@ -2,9 +2,9 @@
 //!
 //! Three commands, as `sitc` runs them on a file:
 //!
-//! - `check`: `sit_parser::check_file` (read, parse, check, lint);
-//! - `emit`: `sit_codegen::compile_file` (check, then generate and format the Rust);
-//! - `run start`: `sit_interp::load_file` and one step (check, compile for the
+//! - `check`: `sit_middle::check_file` (read, parse, check, lint);
+//! - `emit`: `sit_build::compile_file` (check, then generate and format the Rust);
+//! - `run start`: `sit_host::load_file` and one step (check, compile for the
 //!   interpreter, construct, step).
 //!
 //! The model is `sit_synth::synthetic(RULES)` (10 000 rules by default), once as
@@ -127,15 +127,15 @@ fn child(command: &str, path: &Path) {
     let start = Instant::now();
     match command {
         "check" => {
-            let out = sit_parser::check_file(path).expect("cannot read the model");
+            let out = sit_middle::check_file(path).expect("cannot read the model");
             assert!(!out.has_errors(), "{}", out.render());
         }
         "emit" => {
-            let generated = sit_codegen::compile_file(path).unwrap_or_else(|e| panic!("{e}"));
+            let generated = sit_build::compile_file(path).unwrap_or_else(|e| panic!("{e}"));
             assert!(!generated.code.is_empty());
         }
         "run-start" => {
-            let mut loaded = sit_interp::load_file(path, None).unwrap_or_else(|e| panic!("{e}"));
+            let mut loaded = sit_host::load_file(path, None).unwrap_or_else(|e| panic!("{e}"));
             loaded.instance.step(0.01);
             assert!(loaded.instance.time() > 0.0);
         }

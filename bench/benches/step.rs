@@ -78,7 +78,8 @@ fn case(name: &str) -> &'static Case {
 fn interpreted(name: &str) -> sit_interp::Instance {
     let case = case(name);
     let path = format!("{WORKSPACE}/{}", case.file);
-    sit_interp::Instance::from_file(&path, Some(case.model))
+    sit_host::load_file(&path, Some(case.model))
+        .map(|l| l.instance)
         .unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

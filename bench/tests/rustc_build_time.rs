@@ -61,9 +61,13 @@ fn rustc_build_time_of_generated_code() {
     println!("rules  lines  emitted_bytes  release_s  dev_s");
     for &rules in SIZES {
         let text = sit_synth::synthetic(rules);
-        let out = sit_parser::check_source(format!("synthetic{rules}.sit"), &text);
+        let out = sit_middle::check_source(format!("synthetic{rules}.sit"), &text);
         let program = out.program.expect("synthetic models check");
-        let code = sit_codegen::generate(&program, &Default::default()).expect("generates");
+        let code = sit_codegen::generate(
+            &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+            &Default::default(),
+        )
+        .expect("generates");
         let name = format!("synthetic{rules}");
         let dir = root.join(&name);
         let mut times = Vec::new();

@@ -12,20 +12,20 @@ pub fn run(
     out: Option<&PathBuf>,
     model: Option<String>,
     batch: bool,
-    method: Option<sit_parser::ir::Method>,
+    method: Option<sit_middle::ir::Method>,
     events: bool,
     warnings: &crate::quiet::Warnings,
 ) -> ExitCode {
-    let opts = sit_codegen::Options {
+    let opts = sit_build::Options {
         model,
         batch,
         method,
-        front_end: sit_codegen::FrontEnd::Cli,
+        front_end: sit_build::FrontEnd::Cli,
         events,
     };
-    let generated = match sit_codegen::compile_file_with(file, &opts) {
+    let generated = match sit_build::compile_file_with(file, &opts) {
         Ok(g) => g,
-        Err(sit_codegen::Error::Model { report }) => {
+        Err(sit_build::Error::Compile(sit_driver::Error::Model(report))) => {
             eprint!("{report}");
             return ExitCode::from(1);
         }
@@ -35,7 +35,7 @@ pub fn run(
         }
     };
     warnings.print(&generated.warnings);
-    let io_reason = sit_parser::load::io_reason;
+    let io_reason = sit_middle::load::io_reason;
     match out {
         Some(path) => {
             if let Err(e) = std::fs::write(path, &generated.code) {

@@ -3,7 +3,7 @@
 use crate::fail::Fail;
 use crate::params::io_reason;
 use sit_interp::Instance;
-use sit_parser::suggest::did_you_mean;
+use sit_middle::suggest::did_you_mean;
 use sit_runtime::Model;
 use sit_runtime::events::{Event, Recorder, Table, WatchKind};
 use std::io::Write;

@@ -1,7 +1,7 @@
 //! `sitc fmt`: rewrite `.sit` files in the canonical layout, or (`--check`) report those that differ.
 
 use clap::Args;
-use sit_parser::SourceMap;
+use sit_middle::SourceMap;
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -47,7 +47,7 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
             continue;
         }
         let files = if path.is_dir() {
-            let found = sit_codegen::sit_files(path);
+            let found = sit_build::sit_files(path);
             if found.is_empty() {
                 eprintln!("error: no `.sit` file under `{}`", path.display());
                 io_error = true;
@@ -96,7 +96,7 @@ fn format(name: &Path, text: String) -> Option<(String, String)> {
     match sit_fmt::format(id, text) {
         Ok(new) => Some((text.clone(), new)),
         Err(diags) => {
-            eprint!("{}", sit_parser::diag::render_all(&diags, &sources));
+            eprint!("{}", sit_middle::diag::render_all(&diags, &sources));
             eprintln!("`{}` was not formatted", name.display());
             None
         }
@@ -121,7 +121,7 @@ fn one(path: &Path, check: bool) -> Result<Outcome, String> {
         format!(
             "cannot read `{}`: {}",
             path.display(),
-            sit_parser::load::io_reason(&e)
+            sit_middle::load::io_reason(&e)
         )
     })?;
     let Some(text) = decode(path, bytes) else {
@@ -140,7 +140,7 @@ fn one(path: &Path, check: bool) -> Result<Outcome, String> {
             format!(
                 "cannot write `{}`: {}",
                 path.display(),
-                sit_parser::load::io_reason(&e)
+                sit_middle::load::io_reason(&e)
             )
         })?;
     }

@@ -1,6 +1,6 @@
 //! `sitc info FILE [--model M] [--format json]`: a model's variables and submodel tree.
 //!
-//! The listing is read from the checked program ([`sit_parser::ir::Program`]), and the
+//! The listing is read from the checked program ([`sit_middle::ir::Program`]), and the
 //! values as written (`init`) from the source text of the declarations: the files are
 //! parsed again to find the span of each `= expression`, so a value is shown as the
 //! user wrote it (`2 * gain`, not a folded number).
@@ -10,9 +10,9 @@
 //! form shows the instance tree once, then one table per model.
 
 use crate::fail::{Fail, exit};
-use sit_parser::ast::{self, Decl};
-use sit_parser::ir::{CondKind, Model, ModelId, Program, Ty, VarKind};
-use sit_parser::{SourceMap, Span};
+use sit_middle::ast::{self, Decl};
+use sit_middle::ir::{CondKind, Model, ModelId, Program, Ty, VarKind};
+use sit_middle::{SourceMap, Span};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -48,7 +48,8 @@ pub fn info(args: InfoArgs) -> ExitCode {
 }
 
 fn try_info(args: &InfoArgs) -> Result<(), Fail> {
-    let out = sit_schematic::check_file(&args.file).map_err(|e| e.to_string())?;
+    let out =
+        sit_driver::check(&sit_driver::Source::path(&args.file)).map_err(|e| e.to_string())?;
     let (program, report) = out.into_report();
     let Some(program) = program else {
         return Err(Fail::Model(report.to_string()));
@@ -57,7 +58,7 @@ fn try_info(args: &InfoArgs) -> Result<(), Fail> {
         eprint!("{report}");
     }
     let root =
-        sit_interp::select_root(&program, args.model.as_deref()).map_err(|e| e.to_string())?;
+        sit_driver::select_root(&program, args.model.as_deref()).map_err(|e| e.to_string())?;
     let written = Written::parse(&program.sources);
     let tree = Describer {
         program: &program,
@@ -90,7 +91,7 @@ impl Written {
             bindings: HashMap::new(),
         };
         for (id, file) in sources.files.iter().enumerate() {
-            let Ok(parsed) = sit_parser::parse::parse_file(id, &file.text) else {
+            let Ok(parsed) = sit_middle::parse::parse_file(id, &file.text) else {
                 continue;
             };
             for decl in parsed.models.iter().flat_map(|m: &ast::Model| &m.decls) {
@@ -234,7 +235,7 @@ impl Describer<'_> {
             .collect();
         Described {
             model: m.name.clone(),
-            method: (m.method != sit_parser::ir::Method::Euler).then(|| m.method.name()),
+            method: (m.method != sit_middle::ir::Method::Euler).then(|| m.method.name()),
             variables,
             submodels,
         }

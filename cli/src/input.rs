@@ -12,7 +12,7 @@
 //! Rust program does with `model.set("u", sig.sample(model.time()))` before each `step`.
 
 use crate::params::io_reason;
-use sit_parser::suggest::did_you_mean;
+use sit_middle::suggest::did_you_mean;
 use sit_runtime::drive::Input;
 use sit_runtime::signal::{OwnedSignal, SignalError};
 use sit_runtime::{Model, SetError, ValueType, VarInfo, VarKind};

@@ -163,7 +163,7 @@ fn check(paths: &[PathBuf], format: Format, warnings: &quiet::Warnings) -> ExitC
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let found = sit_codegen::sit_files(path);
+            let found = sit_build::sit_files(path);
             if found.is_empty() {
                 eprintln!("error: no `.sit` file under `{}`", path.display());
                 worst = 2;
@@ -174,7 +174,7 @@ fn check(paths: &[PathBuf], format: Format, warnings: &quiet::Warnings) -> ExitC
         }
     }
     for f in &files {
-        let out = match sit_schematic::check_file(f) {
+        let out = match sit_driver::check(&sit_driver::Source::path(f)) {
             Ok(o) => o,
             Err(e) => {
                 eprintln!("error: {e}");

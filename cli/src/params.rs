@@ -1,6 +1,6 @@
 //! Values for `sitc run`: `--set NAME=VALUE` arguments and `--params FILE.toml` tables.
 
-pub use sit_parser::load::io_reason;
+pub use sit_middle::load::io_reason;
 use std::path::Path;
 
 /// Parses `NAME=VALUE`; the value is a number (Rust's `f64` syntax: `1`, `-2.5e-3`,

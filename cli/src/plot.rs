@@ -11,7 +11,7 @@
 use crate::marks::Mark;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use sit_parser::suggest::did_you_mean;
+use sit_middle::suggest::did_you_mean;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

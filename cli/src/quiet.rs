@@ -1,6 +1,6 @@
 //! `--allow CODE` and `-q`: which of a model's warnings a command shows.
 
-use sit_parser::Report;
+use sit_middle::Report;
 
 /// The options that silence warnings, shared by `check`, `run`, `sweep`, `emit` and `fmu`.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -35,12 +35,12 @@ impl Warnings {
 
 /// A warning code (`W0201`): errors cannot be allowed.
 fn warning_code(code: &str) -> Result<String, String> {
-    if sit_parser::allow::is_warning(code) {
+    if sit_middle::allow::is_warning(code) {
         Ok(code.to_string())
     } else {
         Err(format!(
             "`{code}` is not a warning code (they are {})",
-            sit_parser::allow::WARNINGS.join(", ")
+            sit_middle::allow::WARNINGS.join(", ")
         ))
     }
 }

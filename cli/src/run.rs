@@ -9,7 +9,7 @@ use crate::input::load_inputs;
 use crate::params::{io_reason, parse_set, read_params};
 use crate::plot::{self, Trace};
 use crate::progress::{CHUNK, Progress};
-use sit_parser::suggest::did_you_mean;
+use sit_middle::suggest::did_you_mean;
 use sit_runtime::drive::Driven;
 use sit_runtime::trace::Recorder;
 use sit_runtime::{Model, ValueType, VarKind};
@@ -60,8 +60,8 @@ pub fn method_of(
     name: Option<&str>,
     rtol: Option<f64>,
     atol: Option<f64>,
-) -> Result<Option<sit_parser::ir::Method>, String> {
-    let Some(method) = name.and_then(sit_parser::ir::Method::from_name) else {
+) -> Result<Option<sit_middle::ir::Method>, String> {
+    let Some(method) = name.and_then(sit_middle::ir::Method::from_name) else {
         return Ok(None);
     };
     if method.tolerance().is_none() && (rtol.is_some() || atol.is_some()) {
@@ -75,7 +75,7 @@ pub fn method_of(
 
 impl Timing {
     /// The integration method asked for with `--method`, if any, with its tolerances.
-    pub fn method(&self) -> Result<Option<sit_parser::ir::Method>, Fail> {
+    pub fn method(&self) -> Result<Option<sit_middle::ir::Method>, Fail> {
         method_of(self.method.as_deref(), self.rtol, self.atol).map_err(Fail::Usage)
     }
 
@@ -208,14 +208,14 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     let method = args.timing.method()?;
     let (file, root) = (&args.file, args.model.as_deref());
     let loaded = if args.events.wanted() {
-        sit_interp::load_file_logged(file, root, method).map(|(l, t)| (l, Some(t)))
+        sit_host::load_file_logged(file, root, method).map(|(l, t)| (l, Some(t)))
     } else {
-        sit_interp::load_file_with(file, root, method).map(|l| (l, None))
+        sit_host::load_file_with(file, root, method).map(|l| (l, None))
     };
     let (loaded, table) = match loaded {
         Ok(l) => l,
         // The interpreter's own errors are one line, not rendered diagnostics.
-        Err(sit_interp::LoadError::Interp(e)) => return Err(Fail::Model(format!("error: {e}\n"))),
+        Err(sit_host::LoadError::Interp(e)) => return Err(Fail::Model(format!("error: {e}\n"))),
         Err(e) if e.is_model_error() => return Err(Fail::Model(e.to_string())),
         Err(e) => return Err(Fail::Usage(e.to_string())),
     };

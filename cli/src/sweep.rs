@@ -85,7 +85,7 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
         .collect::<Result<Vec<_>, _>>()?;
     let summaries = parse_summaries(&args.summary)?;
     let method = args.timing.method()?;
-    let loaded = match sit_interp::load_file_with(&args.file, args.model.as_deref(), method) {
+    let loaded = match sit_host::load_file_with(&args.file, args.model.as_deref(), method) {
         Ok(l) => l,
         Err(e) if e.is_model_error() => return Err(Fail::Model(e.to_string())),
         Err(e) => return Err(Fail::Usage(e.to_string())),

@@ -402,7 +402,9 @@ fn rust_with_a_signal_gives_the_trace_of_run_input() {
     let times = [0.0, 1.0, 1.5, 2.5, 3.0];
     let force = [0.0, 0.0, 5.0, 5.0, 0.0];
     let mut push = sit_runtime::Signal::new(&times, &force).unwrap();
-    let mut m = sit_interp::Instance::from_file(&model, None).unwrap();
+    let mut m = sit_host::load_file(&model, None)
+        .map(|l| l.instance)
+        .unwrap();
     let mut expected = String::from("t,F_ext,X_cart,V_cart,angle\n");
     for k in 0..=4000 {
         use sit_runtime::Model;

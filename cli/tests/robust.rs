@@ -120,7 +120,7 @@ fn survives(args: &[&str]) -> i32 {
 #[test]
 fn mutated_example_models_give_exit_codes_0_1_or_2() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/models");
-    let models = sit_codegen::sit_files(&root);
+    let models = sit_build::sit_files(&root);
     assert!(models.len() >= 10, "the example models are there");
     let dir = tempfile::tempdir().expect("temp dir");
     let mut rng = Rng(0x5175_0b5e_ed00_0001);

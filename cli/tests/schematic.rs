@@ -177,7 +177,7 @@ fn a_sit_model_drives_a_schematic_as_a_submodel() {
 fn the_build_script_front_end_compiles_a_schematic() {
     let dir = tempfile::tempdir().unwrap();
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-    let written = sit_codegen::Builder::new()
+    let written = sit_build::Builder::new()
         .file(format!("{root}/{AXLE}"))
         .out_dir(dir.path())
         .cargo_directives(false)
@@ -186,7 +186,7 @@ fn the_build_script_front_end_compiles_a_schematic() {
     let code = std::fs::read_to_string(&written[0]).unwrap();
     assert!(code.contains("pub struct DriveAxle"));
     // Only files that exist are tracked for rebuilding (not the in-memory model).
-    let generated = sit_codegen::compile_file(format!("{root}/{AXLE}")).unwrap();
+    let generated = sit_build::compile_file(format!("{root}/{AXLE}")).unwrap();
     assert_eq!(generated.files.len(), 1);
     assert!(generated.files[0].ends_with("drive_axle.sch"));
 }

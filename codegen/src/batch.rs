@@ -15,7 +15,7 @@
 //!
 //! One loop over the whole body, rather than one loop per rule, keeps each lane's values
 //! in registers between rules: on VanDerPol it halves the memory traffic. Derived params
-//! and conditions are inlined where they are read (`sit_parser::lower::Reads::Inline`: the
+//! and conditions are inlined where they are read (`sit_middle::lower::Reads::Inline`: the
 //! same tree, so the same operations in the same order). Reset and the conversions to and
 //! from the scalar model go lane by lane through the scalar struct's own `reset`.
 
@@ -28,8 +28,8 @@ use crate::plan::Plan;
 use crate::provenance::{Comments, Provenance};
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote};
-use sit_parser::ir::{ModelId, Ty, VarKind};
-use sit_parser::lower::{self, Assign, FlagUse, Reads, Stmt};
+use sit_middle::ir::{ModelId, Ty, VarKind};
+use sit_middle::lower::{self, Assign, FlagUse, Reads, Stmt};
 
 /// The name of the batch struct of a model whose struct is `ty`, unique among `taken`.
 pub(crate) fn batch_name(ty: &str, taken: &[String]) -> String {
@@ -61,7 +61,7 @@ pub(crate) fn batch_items(
     comments: &mut Comments,
 ) -> Result<TokenStream, lower::LowerError> {
     let m = &plan.program.models[id];
-    let lowered = lower::model(plan.program, id, Reads::Inline)?;
+    let lowered = plan.lowered.model(id, Reads::Inline)?;
     let names = &plan.names[id];
     let (batch, batch_spelling) = batch_ident(plan, id);
     let ty = ident(&names.ty);
@@ -404,7 +404,7 @@ impl StepGen<'_, '_> {
         quote!(#(#binds)*)
     }
 
-    fn comment(&mut self, span: sit_parser::Span, whole_line: bool) -> TokenStream {
+    fn comment(&mut self, span: sit_middle::Span, whole_line: bool) -> TokenStream {
         let text = if whole_line {
             self.prov.line_note(span)
         } else {

@@ -7,9 +7,9 @@ use crate::plan::{Plan, step_pieces};
 use crate::provenance::{Comments, Provenance};
 use proc_macro2::{Delimiter, Group, Ident, Literal, TokenStream, TokenTree};
 use quote::{format_ident, quote};
-use sit_parser::Span;
-use sit_parser::ir::{ModelId, Ty};
-use sit_parser::lower::{self, Assign, FlagUse, Proc, Stmt, Term};
+use sit_middle::Span;
+use sit_middle::ir::{ModelId, Ty};
+use sit_middle::lower::{self, Assign, FlagUse, Proc, Stmt, Term};
 use std::cell::Cell;
 
 mod initial;
@@ -51,7 +51,7 @@ impl BodyGen<'_, '_> {
         }
     }
 
-    fn ir(&self) -> &sit_parser::ir::Model {
+    fn ir(&self) -> &sit_middle::ir::Model {
         &self.plan.program.models[self.model]
     }
 
@@ -633,9 +633,12 @@ impl Flags<'_> {
 
 /// The target of the `otherwise` rule that reads flag `k`.
 fn fired_target(body: &[Stmt], k: usize) -> Option<usize> {
-    body.iter().find_map(|s| match s {
-        Stmt::Otherwise { assign, fired } if *fired == k => Some(assign.target),
-        Stmt::If { then, .. } | Stmt::Repeat { body: then, .. } => fired_target(then, k),
-        _ => None,
-    })
+    let mut target = None;
+    sit_middle::lower::walk(body, &mut |s| match s {
+        Stmt::Otherwise { assign, fired } if *fired == k && target.is_none() => {
+            target = Some(assign.target);
+        }
+        _ => {}
+    });
+    target
 }

@@ -8,8 +8,8 @@ use crate::provenance::{Comments, Provenance, doc, docs};
 use crate::table::table;
 use proc_macro2::TokenStream;
 use quote::quote;
-use sit_parser::ir::{ModelId, Ty};
-use sit_parser::lower::{self, Reads};
+use sit_middle::ir::{ModelId, Ty};
+use sit_middle::lower::{self, Reads};
 
 /// `#[allow(non_snake_case)]` when one of `idents` needs it.
 fn snake_allow<'s>(idents: impl IntoIterator<Item = &'s String>) -> TokenStream {
@@ -35,7 +35,7 @@ pub(crate) fn model_items(
     prov: &Provenance<'_>,
     comments: &mut Comments,
 ) -> Result<TokenStream, lower::LowerError> {
-    let lowered = lower::model(plan.program, id, Reads::Named)?;
+    let lowered = plan.lowered.model(id, Reads::Named)?;
     let m = &plan.program.models[id];
     let names = &plan.names[id];
     let ty = ident(&names.ty);

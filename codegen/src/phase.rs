@@ -1,12 +1,12 @@
-//! `run(name)` of an instantaneous phase, on struct fields and on lanes (see `sit_parser::lower::PhaseLink`).
+//! `run(name)` of an instantaneous phase, on struct fields and on lanes (see `sit_middle::lower::PhaseLink`).
 
 use crate::expr::ExprGen;
 use crate::names::ident;
 use crate::plan::Plan;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use sit_parser::ir::ModelId;
-use sit_parser::lower::{self, Term};
+use sit_middle::ir::ModelId;
+use sit_middle::lower::{self, Term};
 
 /// The statements of one run of `phase`, a submodel of `model`, in the order of the
 /// lowering: bindings, reset, then steps of the phase's own `dt` until its condition

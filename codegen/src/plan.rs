@@ -1,7 +1,8 @@
 //! What to generate: the models to emit and the Rust name of every item of each.
 
 use crate::names::{Namespace, RESERVED_METHODS};
-use sit_parser::ir::{Expr, ModelId, Program, Rhs, Stmt};
+use sit_middle::ir::{Expr, ModelId, Program, Rhs, Stmt};
+use sit_middle::lower::Lowered;
 use std::ops::Range;
 
 /// The most top-level statements of the rule list that `step` holds itself; a longer
@@ -71,7 +72,9 @@ pub(crate) struct ModelNames {
 
 /// The models to emit, with the names of every model of the program.
 pub(crate) struct Plan<'a> {
-    /// The checked program.
+    /// The lowered program.
+    pub lowered: &'a Lowered,
+    /// Its program (`lowered.program()`).
     pub program: &'a Program,
     /// Names of every model, indexed by model id.
     pub names: Vec<ModelNames>,
@@ -82,7 +85,8 @@ pub(crate) struct Plan<'a> {
 impl<'a> Plan<'a> {
     /// A plan emitting `roots` and every model they instantiate, or the whole program
     /// when `roots` is `None`.
-    pub(crate) fn new(program: &'a Program, roots: Option<&[ModelId]>) -> Plan<'a> {
+    pub(crate) fn new(lowered: &'a Lowered, roots: Option<&[ModelId]>) -> Plan<'a> {
+        let program = lowered.program();
         let mut types = Namespace::default();
         let model_names: Vec<&str> = program.models.iter().map(|m| m.name.as_str()).collect();
         let tys = types.user_names(&model_names, true);
@@ -109,6 +113,7 @@ impl<'a> Plan<'a> {
             }
         };
         Plan {
+            lowered,
             program,
             names,
             emit,
@@ -117,7 +122,7 @@ impl<'a> Plan<'a> {
 }
 
 /// Allocates the names of one model's fields and methods.
-fn model_names_of(m: &sit_parser::ir::Model, ty: String) -> ModelNames {
+fn model_names_of(m: &sit_middle::ir::Model, ty: String) -> ModelNames {
     let mut fields = Namespace::default();
     let mut methods = Namespace::with_reserved(RESERVED_METHODS);
 
@@ -236,11 +241,9 @@ fn deriv_target(body: &[Stmt], mem: usize) -> Option<usize> {
 
 /// Whether `body` writes `dt`, at any depth.
 fn sets_dt(body: &[Stmt]) -> bool {
-    body.iter().any(|s| match s {
-        Stmt::SetDt { .. } => true,
-        Stmt::If { then, .. } | Stmt::Repeat { body: then, .. } => sets_dt(then),
-        _ => false,
-    })
+    let mut found = false;
+    sit_middle::ir::walk(body, &mut |s| found |= matches!(s, Stmt::SetDt { .. }));
+    found
 }
 
 /// Whether `e` reads `dt`.
@@ -251,7 +254,7 @@ fn reads_dt(e: &Expr) -> bool {
 }
 
 /// Every expression evaluated in a model's scope.
-pub(crate) fn model_exprs(m: &sit_parser::ir::Model) -> Vec<&Expr> {
+pub(crate) fn model_exprs(m: &sit_middle::ir::Model) -> Vec<&Expr> {
     let mut out: Vec<&Expr> = m.vars.iter().map(|v| &v.init).collect();
     out.extend(m.conds.iter().map(|c| &c.expr));
     out.extend(m.events.iter().map(|e| &e.cond));

@@ -1,12 +1,12 @@
-//! A model that divides its step (`substeps`), on struct fields and on lanes (see `sit_parser::lower::SubstepLink`).
+//! A model that divides its step (`substeps`), on struct fields and on lanes (see `sit_middle::lower::SubstepLink`).
 
 use crate::expr::ExprGen;
 use crate::names::ident;
 use crate::plan::Plan;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use sit_parser::ir::ModelId;
-use sit_parser::lower::SubstepLink;
+use sit_middle::ir::ModelId;
+use sit_middle::lower::SubstepLink;
 
 /// The body of `step(dt)` (`lanes` false) or `step_lane(i, dt)` (`lanes` true) of a
 /// model with sub-steps, in the order of the lowering: `dt` stored, the condition,

@@ -1,6 +1,6 @@
 //! The variable list of a model (`VARIABLES`) and the `Model` accessors by index and name.
 //!
-//! The list is `sit_parser::lower::variables`. Accessors read and write through direct field paths
+//! The list is `sit_middle::lower::variables`. Accessors read and write through direct field paths
 //! (`self.p1.roll.x`), so there is no re-indexing at run time.
 
 use crate::expr::{ExprGen, Storage};
@@ -8,8 +8,8 @@ use crate::names::ident;
 use crate::plan::Plan;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use sit_parser::ir::{CondKind, ModelId, Ty, VarKind};
-use sit_parser::lower::{self, Access, Item, Place, Slot, Term};
+use sit_middle::ir::{CondKind, ModelId, Ty, VarKind};
+use sit_middle::lower::{self, Access, Item, Place, Slot, Term};
 
 /// One variable of the flattened list.
 struct Entry {
@@ -27,7 +27,7 @@ struct Entry {
     read: TokenStream,
 }
 
-/// The entries of the variable list of `model` (`sit_parser::lower::variables`), read
+/// The entries of the variable list of `model` (`sit_middle::lower::variables`), read
 /// and written through field paths from `self`.
 fn flatten(plan: &Plan<'_>, model: ModelId) -> Result<Vec<Entry>, lower::LowerError> {
     let g = ExprGen {

@@ -5,16 +5,20 @@
 
 use sit_codegen::{Options, generate, generate_with_batch};
 
-fn program(text: &str) -> sit_parser::ir::Program {
-    let out = sit_parser::check_source("m.sit", text);
+fn program(text: &str) -> sit_middle::ir::Program {
+    let out = sit_middle::check_source("m.sit", text);
     assert!(!out.has_errors(), "{}", out.render());
     out.program.expect("checked")
 }
 
 /// The batch part: everything after the scalar code.
-fn batch_part(p: &sit_parser::ir::Program) -> String {
+fn batch_part(p: &sit_middle::ir::Program) -> String {
     let scalar = generate(p, &Options::default()).unwrap();
-    let both = generate_with_batch(p, &Options::default()).unwrap();
+    let both = generate_with_batch(
+        &sit_middle::lower::Lowered::new(&p, Default::default()).expect("lowers"),
+        &Options::default(),
+    )
+    .unwrap();
     assert!(
         both.starts_with(&scalar),
         "the scalar code comes first, unchanged"
@@ -71,15 +75,24 @@ fn models_with_submodels_have_a_batch_form() {
         ..Options::default()
     };
     assert!(
-        generate_with_batch(&p, &only_top)
-            .unwrap()
-            .contains("LeafBatch")
+        generate_with_batch(
+            &sit_middle::lower::Lowered::new(&p, Default::default()).expect("lowers"),
+            &only_top
+        )
+        .unwrap()
+        .contains("LeafBatch")
     );
     let unknown = Options {
         model: Some("Nope".into()),
         ..Options::default()
     };
-    assert!(generate_with_batch(&p, &unknown).is_err());
+    assert!(
+        generate_with_batch(
+            &sit_middle::lower::Lowered::new(&p, Default::default()).expect("lowers"),
+            &unknown
+        )
+        .is_err()
+    );
 }
 
 #[test]
@@ -105,7 +118,11 @@ fn every_item_carries_the_one_allowance() {
          model Top { sub a: Leaf(u = 1); output real z; flag q;\n\
          z = a.y when !(z < 1); when z > 2 => q; }\n",
     );
-    let code = generate_with_batch(&p, &Options::default()).unwrap();
+    let code = generate_with_batch(
+        &sit_middle::lower::Lowered::new(&p, Default::default()).expect("lowers"),
+        &Options::default(),
+    )
+    .unwrap();
     let file = syn::parse_file(&code).expect("generated code parses");
     let mut items = 0;
     for item in &file.items {

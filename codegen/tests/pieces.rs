@@ -2,9 +2,11 @@
 //! textual order), and `otherwise` flags set only where a read can see them.
 
 fn generate(src: &str) -> String {
-    let out = sit_parser::check_source("t.sit", src);
+    let out = sit_middle::check_source("t.sit", src);
     assert!(!out.has_errors(), "{}", out.render());
-    sit_codegen::generate(out.program.as_ref().unwrap(), &Default::default()).unwrap()
+    let lowered =
+        sit_middle::lower::Lowered::new(out.program.as_ref().unwrap(), Default::default());
+    sit_codegen::generate(&lowered.unwrap(), &Default::default()).unwrap()
 }
 
 /// The inherent `step` of the generated code (up to `reset`, which follows it and holds

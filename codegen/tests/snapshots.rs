@@ -9,7 +9,7 @@ fn models_dir() -> PathBuf {
 
 /// Every example model, sorted, so that new models are picked up.
 fn example_models() -> Vec<PathBuf> {
-    sit_codegen::sit_files(models_dir())
+    sit_driver::sit_files(models_dir())
 }
 
 #[test]
@@ -20,9 +20,11 @@ fn generated_code_of_example_models() {
         "hoop.sit is missing"
     );
     for file in files {
-        let generated =
-            sit_codegen::compile_file(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        let code = &generated.code;
+        let source = sit_driver::Source::path(&file);
+        let compiled = sit_driver::compile(&source, &Default::default())
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let code = &sit_codegen::generate(&compiled.lowered, &Default::default())
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         assert!(
             !code.contains("unsafe"),
             "{}: generated code has `unsafe`",

@@ -1,6 +1,6 @@
 //! Writes every `rust` block of the pages into `OUT_DIR/blocks/`, one module each, and the
 //! example models (with their batch forms) as `OUT_DIR/NAME.rs`, the files a build script
-//! of `sit_codegen::Builder` would write, for the blocks to `include!`.
+//! of `sit_build::Builder` would write, for the blocks to `include!`.
 //!
 //! A block that parses as a Rust file (items) becomes a module as it is; a block of
 //! statements becomes `pub fn run() -> Result<(), Box<dyn Error>>`, run by a test unless
@@ -88,16 +88,19 @@ fn main() {
 fn models(dir: &Path, out: &Path) -> String {
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut prelude = String::new();
-    for file in sit_codegen::sit_files(dir) {
+    for file in sit_build::sit_files(dir) {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
-        let checked = sit_parser::check_file(&file).expect("the example models are readable");
+        let checked = sit_middle::check_file(&file).expect("the example models are readable");
         let program = checked
             .program
             .as_ref()
             .filter(|_| !checked.has_errors())
             .unwrap_or_else(|| panic!("{}", checked.render()));
-        let code = sit_codegen::generate_with_batch(program, &Default::default())
-            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let code = sit_codegen::generate_with_batch(
+            &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+            &Default::default(),
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         write(&out.join(format!("{stem}.rs")), &code);
         let _ = writeln!(
             prelude,
@@ -125,5 +128,5 @@ fn blank_inner_attributes(code: &str) -> String {
 }
 
 fn write(path: &Path, text: &str) {
-    sit_codegen::write_if_changed(path, text).expect("OUT_DIR is writable");
+    sit_build::write_if_changed(path, text).expect("OUT_DIR is writable");
 }

@@ -65,7 +65,7 @@ pub struct Model {
 }
 
 /// `substeps count (when cond)? limit n;`: the model divides its step into `count`
-/// sub-steps while `cond` holds (see [`crate::ir::Substeps`]).
+/// sub-steps while `cond` holds (see `sit_middle::ir::Substeps`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubstepSpec {
     /// The number of sub-steps, evaluated at the start of each step.
@@ -172,7 +172,7 @@ pub enum Decl {
     Table(Box<TableDecl>),
 }
 
-/// A lookup table declaration (see [`crate::ir::LookupTable`]).
+/// A lookup table declaration (see `sit_middle::ir::LookupTable`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableDecl {
     /// Doc lines.
@@ -226,7 +226,7 @@ pub struct NumList {
 }
 
 /// What `phase name: Model(bindings) step h limit n until cond;` adds to a submodel
-/// declaration (see [`crate::ir::Phase`]).
+/// declaration (see `sit_middle::ir::Phase`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PhaseSpec {
     /// The phase's own step, a positive number literal.
@@ -386,7 +386,24 @@ pub enum ExprKind {
     /// `a op b`.
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `a < b`, or a chain `a <= b < c` (each link compares neighbours).
-    Compare(Box<Expr>, Vec<(crate::ir::CmpOp, Expr)>),
+    Compare(Box<Expr>, Vec<(CmpOp, Expr)>),
     /// `( e )`.
     Paren(Box<Expr>),
+}
+
+/// Comparison operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
 }

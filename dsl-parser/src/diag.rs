@@ -11,6 +11,16 @@ use crate::source::{SourceMap, Span};
 use std::fmt::Write as _;
 use unicode_width::UnicodeWidthStr;
 
+/// Every warning code of the checker and the lints (`sit-middle`), in order.
+pub const WARNINGS: &[&str] = &[
+    "W0201", "W0202", "W0203", "W0204", "W0205", "W0206", "W0240", "W0241",
+];
+
+/// Whether `code` is the code of a warning (which can be allowed).
+pub fn is_warning(code: &str) -> bool {
+    WARNINGS.contains(&code)
+}
+
 /// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -4,7 +4,7 @@
 //! from the `Run:` line of the model's documentation (`--dt`, `--t-end`); and the same
 //! again with every model integrated by `rk4` (`Options::method`), where its rules split.
 
-use sit_parser::ir::Method;
+use sit_middle::ir::Method;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -15,7 +15,7 @@ fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let examples = Path::new("../models");
     println!("cargo:rerun-if-changed={}", examples.display());
-    let mut files = sit_codegen::sit_files(examples);
+    let mut files = sit_build::sit_files(examples);
     let random = out.join("random");
     std::fs::create_dir_all(&random).expect("OUT_DIR is writable");
     for seed in 0..RANDOM_MODELS {
@@ -51,24 +51,23 @@ fn main() {
                 format!("{}:{stem}", m.name()),
             ),
         };
-        let checked = sit_parser::check_file(file).expect("readable");
-        let errors = checked.has_errors();
-        let Some(program) = checked.program.as_ref().filter(|_| !errors) else {
-            eprintln!("{}: {}", file.display(), checked.render());
-            std::process::exit(1)
-        };
-        let opts = sit_codegen::Options {
+        let opts = sit_driver::Options {
             method,
             ..Default::default()
         };
-        let code = match sit_codegen::generate_with_batch(program, &opts) {
-            Ok(code) => code,
-            Err(sit_codegen::Error::Model { .. }) if method.is_some() => continue,
+        let compiled = match sit_driver::compile(&sit_driver::Source::path(file), &opts) {
+            Ok(compiled) => compiled,
+            Err(sit_driver::Error::Model(_)) if method.is_some() => continue,
             Err(e) => {
                 eprintln!("{}: {e}", file.display());
                 std::process::exit(1)
             }
         };
+        let code = sit_codegen::generate_with_batch(&compiled.lowered, &Default::default())
+            .unwrap_or_else(|e| {
+                eprintln!("{}: {e}", file.display());
+                std::process::exit(1)
+            });
         write_if_changed(&out.join(format!("{module}.rs")), &code);
         let _ = writeln!(
             modules,
@@ -84,7 +83,7 @@ fn main() {
             50_000
         };
         let steps = ((t_end / dt).round() as u64).min(most);
-        for m in &program.models {
+        for m in &compiled.checked.models {
             if code.contains(&format!("pub struct {}Batch<", m.name)) {
                 let name = &m.name;
                 let batch = format!("{module}::{name}Batch<8>");
@@ -125,5 +124,5 @@ fn run_line(text: &str) -> (f64, f64) {
 }
 
 fn write_if_changed(path: &Path, text: &str) {
-    sit_codegen::write_if_changed(path, text).expect("OUT_DIR is writable");
+    sit_build::write_if_changed(path, text).expect("OUT_DIR is writable");
 }

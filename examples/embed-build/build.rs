@@ -1,18 +1,18 @@
 //! Compiles the models of this example into `OUT_DIR`: `hoop.rs` and `features.rs` through
-//! `sit_codegen::Builder`, and every model of `examples/models` (subfolders included)
+//! `sit_build::Builder`, and every model of `examples/models` (subfolders included)
 //! into `all_models.rs`, one module per file, so that the crate's `#![deny(warnings)]`
 //! and clippy check the generated code of every example model.
 
 use std::path::PathBuf;
 
 fn main() {
-    sit_codegen::Builder::new()
+    sit_build::Builder::new()
         .file("../models/hoop.sit")
         .file("models/features.sit")
         .run();
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     println!("cargo:rerun-if-changed=../models");
-    let files = sit_codegen::sit_files("../models");
+    let files = sit_build::sit_files("../models");
     let mut modules = String::new();
     for file in files {
         let rel = file.strip_prefix("../models").unwrap_or(&file);
@@ -22,7 +22,7 @@ fn main() {
             .chars()
             .map(|c| if c.is_alphanumeric() { c } else { '_' })
             .collect();
-        let generated = sit_codegen::compile_file(&file).unwrap_or_else(|e| {
+        let generated = sit_build::compile_file(&file).unwrap_or_else(|e| {
             eprintln!("{e}");
             std::process::exit(1)
         });

@@ -2,7 +2,7 @@
 //! batch forms, so that those meet the hostile names too.
 
 fn main() {
-    sit_codegen::Builder::new()
+    sit_build::Builder::new()
         .file("models/keywords.sit")
         .file("models/collisions.sit")
         .file("models/docs.sit")

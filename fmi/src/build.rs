@@ -25,7 +25,7 @@ pub struct Options {
     pub dt: Option<f64>,
     /// The integration method of every model, overriding their `method` declarations
     /// (`None`: as declared).
-    pub method: Option<sit_parser::ir::Method>,
+    pub method: Option<sit_middle::ir::Method>,
     /// The `.fmu` to write.
     pub out: PathBuf,
     /// Where the FMU crates and their shared target directory go.
@@ -72,11 +72,11 @@ pub fn default_sit_dir() -> PathBuf {
 pub enum Error {
     /// The file could not be read.
     #[error("{0}")]
-    Read(#[from] sit_parser::ReadError),
+    Read(#[from] sit_middle::ReadError),
     /// The model has errors: the diagnostics with their sources, rendered by the
     /// front end (text for `sitc fmu`, JSON or re-located paths for others).
     #[error("{0}")]
-    Model(sit_parser::Report),
+    Model(sit_middle::Report),
     /// No such model, or no single root.
     #[error("{0}")]
     Root(String),
@@ -139,7 +139,7 @@ pub struct Built {
     /// Its description (what `modelDescription.xml` says).
     pub description: Description,
     /// The model's warnings (no diagnostics when none).
-    pub warnings: sit_parser::Report,
+    pub warnings: sit_middle::Report,
     /// The shared library inside the build directory.
     pub library: PathBuf,
 }
@@ -170,7 +170,7 @@ pub struct Prepared {
     /// The generated Rust code of the model and its submodels.
     pub code: String,
     /// The model's warnings (no diagnostics when none).
-    pub warnings: sit_parser::Report,
+    pub warnings: sit_middle::Report,
     /// The files read (the root and its imports), with the text the checker read: a
     /// schematic (`.sch`) is followed by the `.sit` model generated from it.
     pub files: Vec<(PathBuf, String)>,
@@ -252,29 +252,33 @@ pub fn prepare_with(
     file: &Path,
     model: Option<&str>,
     dt: Option<f64>,
-    method: Option<sit_parser::ir::Method>,
+    method: Option<sit_middle::ir::Method>,
 ) -> Result<Prepared, Error> {
-    // `.sit` or `.sch`: the one dispatch every front end goes through.
-    let checked = sit_schematic::check_file(file)?;
-    let files = (checked.sources.files.iter())
-        .map(|f| (f.path.clone(), f.text.clone()))
-        .collect();
-    let (mut program, report) = checked.into_report();
-    if let (Some(p), Some(method)) = (program.as_mut(), method)
-        && let Err(diags) = p.set_method(method)
-    {
-        return Err(Error::Model(sit_parser::Report::new(diags, report.sources)));
-    }
-    let Some(program) = program.as_ref() else {
-        return Err(Error::Model(report));
+    // `.sit` or `.sch`: the one driver every front end goes through.
+    let source = sit_driver::Source::path(file);
+    let files = match sit_driver::check(&source) {
+        Ok(checked) => (checked.sources.files.iter())
+            .map(|f| (f.path.clone(), f.text.clone()))
+            .collect(),
+        Err(e) => return Err(e.into()),
     };
-    // The description lists the variables of the code: those of the expanded models.
-    let program =
-        &*sit_parser::lower::expand_methods(program).map_err(|e| Error::Describe(e.to_string()))?;
-    let root = sit_interp::select_root(program, model).map_err(|e| Error::Root(e.to_string()))?;
+    let opts = sit_driver::Options {
+        method,
+        ..Default::default()
+    };
+    let compiled = match sit_driver::compile(&source, &opts) {
+        Ok(c) => c,
+        Err(sit_driver::Error::Read(e)) => return Err(e.into()),
+        Err(sit_driver::Error::Model(report)) => return Err(Error::Model(report)),
+        Err(e) => return Err(Error::Describe(e.to_string())),
+    };
+    let root = (compiled.root(model)).map_err(|e| Error::Root(e.to_string()))?;
+    let report = compiled.warnings;
+    // The description lists the variables of the code: those of the lowered models.
+    let program = compiled.lowered.program();
     let name = program.models[root].name.clone();
     let code = sit_codegen::generate(
-        program,
+        &compiled.lowered,
         &sit_codegen::Options {
             model: Some(name),
             front_end: sit_codegen::FrontEnd::Fmu,
@@ -282,7 +286,8 @@ pub fn prepare_with(
         },
     )
     .map_err(|e| Error::Describe(e.to_string()))?;
-    let description = describe::describe(program, root, dt, &code).map_err(Error::Describe)?;
+    let description =
+        describe::describe(&compiled.lowered, root, dt, &code).map_err(Error::Describe)?;
     Ok(Prepared {
         description,
         code,
@@ -355,7 +360,7 @@ fn compile(opts: &Options, prepared: &Prepared) -> Result<PathBuf, Error> {
         (src.join("lib.rs"), lib.as_str()),
         (src.join("model.rs"), model_rs.as_str()),
     ] {
-        sit_codegen::write_if_changed(&path, text).map_err(|e| Error::Describe(e.to_string()))?;
+        sit_build::write_if_changed(&path, text).map_err(|e| Error::Describe(e.to_string()))?;
     }
     // The workspace's lock file: the same dependency versions as Sit's own build, and no
     // registry access needed beyond what building Sit already fetched.

@@ -10,7 +10,8 @@ use crate::instance::Access;
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, Event};
 use sit_interp::Instance as Interpreted;
-use sit_parser::ir::{self, Expr, Program};
+use sit_middle::ir::{self, Expr, Program};
+use sit_middle::lower::Lowered;
 use sit_runtime::{Model, ValueType, VarKind};
 use std::io;
 
@@ -102,16 +103,17 @@ struct IrVar {
     bound: bool,
 }
 
-/// The description of `root` of `program`, with internal step `dt` (default: the `--dt`
-/// of the `sitc run` line in the model's documentation, else 0.01).
+/// The description of `root` of a lowered program, with internal step `dt` (default: the
+/// `--dt` of the `sitc run` line in the model's documentation, else 0.01).
 pub fn describe(
-    program: &Program,
+    lowered: &Lowered,
     root: ir::ModelId,
     dt: Option<f64>,
     code: &str,
 ) -> Result<Description, String> {
+    let program = lowered.program();
     let model = &program.models[root];
-    let instance = Interpreted::try_new(program, root).map_err(|e| e.to_string())?;
+    let instance = Interpreted::try_new(lowered, root).map_err(|e| e.to_string())?;
     let mut ir_vars = Vec::new();
     collect(program, root, &[], &mut ir_vars);
     if ir_vars.len() != instance.var_count() {

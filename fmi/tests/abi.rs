@@ -202,7 +202,9 @@ impl Drop for Instance<'_> {
 
 /// The interpreter's `h`, `v` after `steps` steps of `dt`.
 fn interpreted(steps: u64, dt: f64) -> [f64; 2] {
-    let mut m = sit_interp::Instance::from_file(root().join(MODEL), None).unwrap();
+    let mut m = sit_host::load_file(root().join(MODEL), None)
+        .unwrap()
+        .instance;
     for _ in 0..steps {
         m.step(dt);
     }

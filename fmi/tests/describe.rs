@@ -109,7 +109,7 @@ fn bad_input_is_an_error_not_a_panic() {
 #[test]
 fn the_method_is_passed_through() {
     use sit_fmi::build::prepare_with;
-    use sit_parser::ir::Method;
+    use sit_middle::ir::Method;
     let file = model("examples/models/pendulum.sit");
     let euler = prepare_with(&file, None, None, None).unwrap();
     let rk4 = prepare_with(&file, None, None, Some(Method::Rk4)).unwrap();
@@ -126,7 +126,7 @@ fn the_method_is_passed_through() {
     assert!(rk4.code.contains("angle_rk4_k4"));
     assert_ne!(euler.description.guid, rk4.description.guid);
     // dopri5 with its tolerances: its hidden states, the tolerance in the code.
-    let tol = sit_parser::ir::Tolerance {
+    let tol = sit_middle::ir::Tolerance {
         rtol: 1e-7,
         atol: 1e-11,
     };

@@ -1,7 +1,7 @@
 //! The canonical layout: pieces (tokens and comments) to lines, indented by block, spaced by operator.
 
 use crate::pieces::{Kind, Piece};
-use sit_parser::parse::TokenKind;
+use sit_middle::parse::TokenKind;
 
 /// Spaces per block level.
 const INDENT: usize = 4;
@@ -347,7 +347,7 @@ impl<'a> Writer<'a> {
             Some(p) => match p.kind {
                 TokenKind::Punct(s) => !matches!(s, ")" | "]" | "}"),
                 TokenKind::Ident => {
-                    sit_parser::check::KEYWORDS.contains(&p.text)
+                    sit_middle::check::KEYWORDS.contains(&p.text)
                         && !VALUE_KEYWORDS.contains(&p.text)
                 }
                 _ => false,
@@ -387,7 +387,7 @@ impl<'a> Writer<'a> {
                 }
                 // A keyword this layout does not know (new syntax) keeps the
                 // source's spacing; a name is a call.
-                sit_parser::check::KEYWORDS.contains(&a) && p.spaced
+                sit_middle::check::KEYWORDS.contains(&a) && p.spaced
             }
             "[" => p.spaced,
             _ => true,

@@ -2,7 +2,7 @@
 //! formatted, formatting is idempotent, keeps every token and comment in order,
 //! and keeps the meaning (same checked IR, bit-identical trace).
 
-use sit_parser::parse::{TokenKind, tokenize};
+use sit_middle::parse::{TokenKind, tokenize};
 use sit_runtime::Model;
 use std::path::{Path, PathBuf};
 
@@ -94,7 +94,7 @@ fn gap_comments(gap: &str) -> Vec<String> {
 
 /// The IR of the file at `path` with `text` as its contents, line numbers removed.
 fn ir(path: &Path, text: &str) -> String {
-    let out = sit_parser::check_source(path, text);
+    let out = sit_middle::check_source(path, text);
     assert!(!out.has_errors(), "{}", out.render());
     let dump = out.program.expect("checked").dump();
     let mut s = String::with_capacity(dump.len());
@@ -108,10 +108,13 @@ fn ir(path: &Path, text: &str) -> String {
 
 /// 300 steps of the root model of `text`, every variable at every step, as bits.
 fn trace(path: &Path, text: &str) -> Vec<u64> {
-    let out = sit_parser::check_source(path, text);
+    let out = sit_middle::check_source(path, text);
     let program = out.program.expect("checked");
     let root = *program.roots().last().expect("a root");
-    let mut m = sit_interp::Instance::new(&program, root);
+    let mut m = sit_interp::Instance::new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        root,
+    );
     let mut bits = Vec::new();
     for _ in 0..300 {
         m.step(1e-3);

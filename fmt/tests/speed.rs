@@ -19,7 +19,7 @@ fn best(runs: usize, mut f: impl FnMut()) -> f64 {
 fn formatting_costs_a_small_multiple_of_parsing() {
     let text = sit_synth::synthetic(10_000);
     let parse = best(5, || {
-        sit_parser::parse::parse_file(0, &text).unwrap();
+        sit_middle::parse::parse_file(0, &text).unwrap();
     });
     let format = best(5, || {
         sit_fmt::format(0, &text).unwrap();

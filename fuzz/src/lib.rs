@@ -1,6 +1,6 @@
 //! Shared input decoding of the fuzz targets: in-memory checking and grammar-aware inputs.
 
-use sit_parser::Output;
+use sit_middle::Output;
 use std::path::Path;
 
 /// The one file that inputs may import (`import "lib.sit";`); every other import fails,
@@ -9,7 +9,7 @@ const LIB: &str = "model Lib { param k = 1; input real u; output real y; y = lag
 
 /// Checks `bytes` as the file `fuzz.sit`, with imports served from memory only.
 pub fn check(bytes: &[u8]) -> Output {
-    sit_parser::check_bytes(Path::new("fuzz.sit"), bytes.to_vec(), &|p: &Path| {
+    sit_middle::check_bytes(Path::new("fuzz.sit"), bytes.to_vec(), &|p: &Path| {
         if p.file_name().is_some_and(|n| n == "lib.sit") {
             Ok(LIB.as_bytes().to_vec())
         } else {

@@ -5,10 +5,10 @@
 //! by index only; there are no names left and nothing allocates while it runs.
 //!
 //! Expressions and statements are trees ([`Num`], [`Logic`], [`Stmt`]): the input of
-//! [`crate::lower`], which turns the step and reset of the whole tree into flat programs
+//! [`crate::flatten`], which turns the step and reset of the whole tree into flat programs
 //! of [`crate::ops`].
 
-use sit_parser::ir::CmpOp;
+use sit_middle::ir::CmpOp;
 use sit_runtime::{Deriv, ValueType, VarKind};
 
 /// A real expression. Operands are evaluated left to right, exactly as in the IR tree.
@@ -35,13 +35,13 @@ pub(crate) enum Num {
     /// A runtime function of three arguments.
     F3(fn(f64, f64, f64) -> f64, Box<(Num, Num, Num)>),
     /// A 1-D lookup table at `a` (`sit_runtime::table::lookup1`).
-    Table1(std::sync::Arc<sit_parser::ir::LookupTable>, Box<Num>),
+    Table1(std::sync::Arc<sit_middle::ir::LookupTable>, Box<Num>),
     /// A 2-D lookup table at `(a, b)` (`sit_runtime::table::lookup2`).
-    Table2(std::sync::Arc<sit_parser::ir::LookupTable>, Box<(Num, Num)>),
+    Table2(std::sync::Arc<sit_middle::ir::LookupTable>, Box<(Num, Num)>),
 }
 
 impl Num {
-    /// The expression, checked and ready for [`crate::lower`] (which turns it into
+    /// The expression, checked and ready for [`crate::flatten`] (which turns it into
     /// operations over slots for the step and reset programs).
     pub(crate) fn compile(self) -> NumFn {
         NumFn(self)
@@ -108,7 +108,7 @@ pub(crate) enum Logic {
 }
 
 impl Logic {
-    /// The expression, checked and ready for [`crate::lower`] (see [`Num::compile`]).
+    /// The expression, checked and ready for [`crate::flatten`] (see [`Num::compile`]).
     pub(crate) fn compile(self) -> LogicFn {
         LogicFn(self)
     }
@@ -195,12 +195,12 @@ pub(crate) enum Stmt {
     Reset(usize),
     /// `run(phase)`: run phase number `.0` of this node's [`Node::phases`].
     Run(usize),
-    /// The loop of an adaptive method (`sit_parser::lower::Stmt::Repeat`).
+    /// The loop of an adaptive method (`sit_middle::lower::Stmt::Repeat`).
     Repeat(Box<Repeat>),
     /// Each mode of the node notes its state as its state at the start of the step
-    /// (`sit_parser::lower::Stmt::NoteModes`).
+    /// (`sit_middle::lower::Stmt::NoteModes`).
     NoteModes,
-    /// `dt` reads `value` from here on in this step (`sit_parser::lower::Stmt::SetDt`):
+    /// `dt` reads `value` from here on in this step (`sit_middle::lower::Stmt::SetDt`):
     /// stored where the procedures read it and in the node's own `dt` slot.
     SetDt {
         /// The new length of the step.
@@ -233,7 +233,7 @@ pub(crate) struct Repeat {
     pub model: String,
 }
 
-/// An instantaneous phase of a node (see `sit_parser::lower::PhaseLink`).
+/// An instantaneous phase of a node (see `sit_middle::lower::PhaseLink`).
 #[derive(Debug)]
 pub(crate) struct PhaseCode {
     /// The phase's node.
@@ -301,7 +301,7 @@ pub(crate) struct Node {
     pub events: Vec<EventCode>,
     /// The body.
     pub body: Box<[Stmt]>,
-    /// The initial pass of reset (`sit_parser::lower::Model::initial`).
+    /// The initial pass of reset (`sit_middle::lower::Model::initial`).
     pub initial: Box<[Stmt]>,
     /// Free params and inputs with their defaults, in declaration order (construction).
     pub defaults: Vec<Init>,
@@ -319,7 +319,7 @@ pub(crate) struct Node {
     pub substeps: Option<SubstepCode>,
 }
 
-/// A node's sub-steps (see `sit_parser::lower::SubstepLink`).
+/// A node's sub-steps (see `sit_middle::lower::SubstepLink`).
 #[derive(Debug)]
 pub(crate) struct SubstepCode {
     /// The condition, at the start of the step.
@@ -395,7 +395,7 @@ pub(crate) struct Code {
     /// the checked-finite mode.
     pub sites: Vec<Site>,
     /// The `.sit` sources, to render a site.
-    pub sources: sit_parser::SourceMap,
+    pub sources: sit_middle::SourceMap,
 }
 
 /// The origin of a real value stored by a step, reset or construction.
@@ -407,7 +407,7 @@ pub(crate) struct Site {
     pub kind: crate::SiteKind,
     /// The rule or binding, or the declared name (rendered only when a fault is
     /// reported, from [`Code::sources`]).
-    pub span: sit_parser::Span,
+    pub span: sit_middle::Span,
 }
 
 /// The mutable values of an instance tree.

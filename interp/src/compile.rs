@@ -1,4 +1,4 @@
-//! Flat slot storage for the lowered step (`sit_parser::lower`) of an instance tree: [`Code`].
+//! Flat slot storage for the lowered step (`sit_middle::lower`) of an instance tree: [`Code`].
 //!
 //! First every instance of the tree gets a node and its slots (pre-order: a model's own
 //! slots, then each submodel's), then each model is lowered once (derived params and
@@ -10,10 +10,11 @@ use crate::code::{
     SubstepCode, Update, VarEntry,
 };
 use crate::{InterpError, SiteKind};
-use sit_parser::Span;
-use sit_parser::ir::{self, ArithOp, Func, ModelId, Program, Ty};
-use sit_parser::lower::{
-    self, Access, FlagUse, Item, LowerError, MAX_DEPTH, MAX_OPS, Place, Proc, Reads, Slot, Term,
+use sit_middle::Span;
+use sit_middle::ir::{self, ArithOp, Func, ModelId, Program, Ty};
+use sit_middle::lower::{
+    self, Access, FlagUse, Item, LowerError, Lowered, MAX_DEPTH, MAX_OPS, Place, Proc, Reads, Slot,
+    Term,
 };
 use sit_runtime::{SetError, ValueType, VarKind, math};
 use std::cell::RefCell;
@@ -68,9 +69,8 @@ struct Compiler<'p> {
 }
 
 /// Compiles the instance tree rooted at `root`.
-pub(crate) fn compile(program: &Program, root: ModelId) -> Result<Code, InterpError> {
-    // Integration methods other than `euler` become plain rules first.
-    let program = &*lower::expand_methods(program).map_err(error)?;
+pub(crate) fn compile(program_lowered: &Lowered, root: ModelId) -> Result<Code, InterpError> {
+    let program = program_lowered.program();
     let name = model_of(program, root)?.name.clone();
     let count = instances(program, root, &mut vec![None; program.models.len()], 0)?;
     if count.is_none_or(|n| n > MAX_NODES) {
@@ -95,7 +95,7 @@ pub(crate) fn compile(program: &Program, root: ModelId) -> Result<Code, InterpEr
     for n in 0..c.layouts.len() {
         let id = c.layouts[n].model;
         if lowered[id].is_none() {
-            lowered[id] = Some(lower::model(program, id, Reads::Inline).map_err(error)?);
+            lowered[id] = Some(program_lowered.model(id, Reads::Inline).map_err(error)?);
         }
         if let Some(m) = &lowered[id] {
             nodes.push(c.node(n, m)?);
@@ -153,10 +153,7 @@ fn malformed(what: String) -> InterpError {
 
 /// The interpreter's error for a lowering error.
 fn error(e: LowerError) -> InterpError {
-    match e {
-        LowerError::TooLarge(what) => InterpError::too_large(what),
-        LowerError::Malformed(what) => malformed(what),
-    }
+    e.into()
 }
 
 fn get<'a, T>(xs: &'a [T], i: usize, what: &str) -> Result<&'a T, InterpError> {

@@ -1,5 +1,5 @@
 //! Execution of compiled code: construction, reset and step, by running the programs of
-//! [`crate::lower`] on a [`State`].
+//! [`crate::flatten`] on a [`State`].
 //!
 //! Every function has a `CHECK` parameter: with `CHECK = true` it runs the checked
 //! program, where each real value stored is tested and the first one that is not finite
@@ -8,7 +8,7 @@
 
 use crate::InterpError;
 use crate::code::{Code, State};
-use crate::lower::{Programs, lower};
+use crate::flatten::{Programs, flatten};
 use crate::ops::{Op, Regs, Resets, SMALL, run};
 use sit_runtime::{Clock, Deriv};
 
@@ -27,11 +27,11 @@ impl Resets for Machine {
         &self.programs.resets[node][usize::from(check)]
     }
 
-    fn phase(&self, id: usize) -> &crate::lower::PhaseProgram {
+    fn phase(&self, id: usize) -> &crate::flatten::PhaseProgram {
         &self.programs.phases[id]
     }
 
-    fn substeps(&self, id: usize) -> &crate::lower::SubstepProgram {
+    fn substeps(&self, id: usize) -> &crate::flatten::SubstepProgram {
         &self.programs.substeps[id]
     }
 }
@@ -39,7 +39,7 @@ impl Resets for Machine {
 impl Machine {
     /// Lowers `code` into its programs.
     pub(crate) fn new(code: Code) -> Result<Machine, InterpError> {
-        let programs = lower(&code).ok_or_else(|| {
+        let programs = flatten(&code).ok_or_else(|| {
             InterpError::too_large("the model has more than 2^32 values or rules".into())
         })?;
         Ok(Machine { code, programs })

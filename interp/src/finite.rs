@@ -143,14 +143,17 @@ fn fault(code: &Code, site: usize, value: f64, time: f64) -> NonFinite {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sit_parser::check_source;
+    use sit_middle::check_source;
 
     fn instance(src: &str) -> Instance {
         let out = check_source("nf.sit", src);
         let program = out.program.as_ref().filter(|_| !out.has_errors());
         let program = program.unwrap_or_else(|| panic!("{}", out.render()));
         let root = crate::select_root(program, None).unwrap();
-        Instance::new(program, root)
+        Instance::new(
+            &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+            root,
+        )
     }
 
     #[test]

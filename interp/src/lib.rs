@@ -3,7 +3,7 @@
 //! [`Instance::new`] flattens the instance tree of a root model into slot arrays (reals,
 //! flags, `deriv` memories), resolves every name to a slot once and compiles the rules
 //! into flat programs of operations over slot indices. [`Instance`] then implements
-//! [`sit_runtime::Model`] with exactly the semantics of `sit_parser::ir` (step order,
+//! [`sit_runtime::Model`] with exactly the semantics of `sit_middle::ir` (step order,
 //! reset, events, `otherwise`, derived params and conditions evaluated where they are
 //! read) and calls the very same `sit_runtime` functions, with the arithmetic of the IR
 //! tree in its order, so its values are the generated code's to the bit. A step
@@ -12,9 +12,10 @@
 //! ```
 //! use sit_runtime::Model;
 //!
-//! let out = sit_parser::check_source("decay.sit", "model Decay { param k = 0.5; output real x = 1; x = integral(-k * x); }");
+//! let out = sit_middle::check_source("decay.sit", "model Decay { param k = 0.5; output real x = 1; x = integral(-k * x); }");
 //! let program = out.program.unwrap();
-//! let mut m = sit_interp::Instance::new(&program, program.model("Decay").unwrap());
+//! let lowered = sit_middle::lower::Lowered::new(&program, Default::default()).unwrap();
+//! let mut m = sit_interp::Instance::new(&lowered, program.model("Decay").unwrap());
 //! m.step(0.1);
 //! assert_eq!(m.get("x"), Some(1.0 + -(0.5 * 1.0) * 0.1));
 //! m.set("k", 2.0).unwrap();
@@ -27,24 +28,21 @@ mod compile;
 mod events;
 mod exec;
 mod finite;
+mod flatten;
 mod forms;
-mod load;
-mod lower;
 mod ops;
 
-pub use events::load_file_logged;
 pub use finite::{NonFinite, Origin, SiteKind};
-pub use load::{LoadError, Loaded, RootError, load_file, load_file_with, select_root};
 
 use code::{Code, Read, State};
-use sit_parser::ir::{ModelId, Program};
+use sit_middle::ir::ModelId;
+use sit_middle::lower::Lowered;
 use sit_runtime::{Model, SetError, ValueType, VarInfo, from_logical, logical};
 use std::fmt;
-use std::path::Path;
 use std::sync::Arc;
 
 /// The IR given to the interpreter is not a valid checked program (an index out of
-/// range, a type mismatch, a cycle; never happens for the output of `sit_parser`), or its
+/// range, a type mismatch, a cycle; never happens for the output of `sit_middle`), or its
 /// instance tree is beyond the interpreter's limit (see [`InterpError::is_too_large`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InterpError {
@@ -74,6 +72,17 @@ impl InterpError {
     }
 }
 
+/// A program that cannot be lowered: too large ([`InterpError::is_too_large`]) or not
+/// a checked one.
+impl From<sit_middle::lower::LowerError> for InterpError {
+    fn from(e: sit_middle::lower::LowerError) -> InterpError {
+        match e {
+            sit_middle::lower::LowerError::TooLarge(what) => InterpError::too_large(what),
+            sit_middle::lower::LowerError::Malformed(what) => InterpError::malformed(what),
+        }
+    }
+}
+
 impl fmt::Display for InterpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.too_large {
@@ -97,34 +106,29 @@ pub struct Instance {
 }
 
 impl Instance {
-    /// Constructs an instance of the model `root` of `program`: free params and inputs
+    /// Constructs an instance of the model `root` of a lowered program (from
+    /// `sit_driver::compile`, or [`Lowered::new`] on a checked program): free params and inputs
     /// at their defaults, then reset (t = 0).
     ///
     /// # Panics
     ///
     /// If `root` is not a model of `program` or `program` is not a checked program
     /// (see [`Instance::try_new`] for the fallible version).
-    pub fn new(program: &Program, root: ModelId) -> Instance {
-        match Instance::try_new(program, root) {
+    pub fn new(lowered: &Lowered, root: ModelId) -> Instance {
+        match Instance::try_new(lowered, root) {
             Ok(i) => i,
             Err(e) => panic!("{e}"),
         }
     }
 
     /// [`Instance::new`], with an error instead of a panic for an invalid `root` or IR.
-    pub fn try_new(program: &Program, root: ModelId) -> Result<Instance, InterpError> {
-        let machine = exec::Machine::new(compile::compile(program, root)?)?;
+    pub fn try_new(lowered: &Lowered, root: ModelId) -> Result<Instance, InterpError> {
+        let machine = exec::Machine::new(compile::compile(lowered, root)?)?;
         let state = exec::construct(&machine);
         Ok(Instance {
             machine: Arc::new(machine),
             state,
         })
-    }
-
-    /// Loads the file at `path` and instantiates the model called `model`, or the root
-    /// chosen by [`select_root`]. Warnings are dropped (see [`load_file`] to get them).
-    pub fn from_file(path: impl AsRef<Path>, model: Option<&str>) -> Result<Instance, LoadError> {
-        load_file(path, model).map(|l| l.instance)
     }
 
     fn code(&self) -> &Code {

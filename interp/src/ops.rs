@@ -1,7 +1,7 @@
 //! The execution engine: flat programs of operations over slots and an accumulator.
 //!
 //! A program ([`Op`] list) is the step or the reset of a model instance tree, lowered from
-//! the statement trees of [`crate::code`] by [`crate::lower`]. Operands are slots (the
+//! the statement trees of [`crate::code`] by [`crate::flatten`]. Operands are slots (the
 //! model's reals and flags, literals written once at construction, temporaries) or the
 //! accumulator `acc`, a local of [`run`] that stays in a register: every real operation
 //! leaves its result in `acc` *and* stores it to its slot `d`, so the next operation of
@@ -194,13 +194,13 @@ pub(crate) enum Call {
     },
     /// A 1-D lookup table at `r[a]`.
     Table1 {
-        t: std::sync::Arc<sit_parser::ir::LookupTable>,
+        t: std::sync::Arc<sit_middle::ir::LookupTable>,
         d: Slot,
         a: Slot,
     },
     /// A 2-D lookup table at `(r[a], r[b])`.
     Table2 {
-        t: std::sync::Arc<sit_parser::ir::LookupTable>,
+        t: std::sync::Arc<sit_middle::ir::LookupTable>,
         d: Slot,
         a: Slot,
         b: Slot,
@@ -264,21 +264,21 @@ fn call(c: &Call, r: &mut [f64], m: &mut [Deriv], acc: f64) -> f64 {
 }
 
 /// `sit_runtime::table::lookup1` on the data of a checked 1-D table.
-pub(crate) fn lookup1(t: &sit_parser::ir::LookupTable, x: f64) -> f64 {
+pub(crate) fn lookup1(t: &sit_middle::ir::LookupTable, x: f64) -> f64 {
     let grid = t.grids.first().map_or(&[][..], |g| g.as_slice());
     sit_runtime::table::lookup1(grid, &t.values, beyond(t.beyond), x)
 }
 
 /// `sit_runtime::table::lookup2` on the data of a checked 2-D table.
-pub(crate) fn lookup2(t: &sit_parser::ir::LookupTable, x: f64, y: f64) -> f64 {
+pub(crate) fn lookup2(t: &sit_middle::ir::LookupTable, x: f64, y: f64) -> f64 {
     let grid = |k: usize| t.grids.get(k).map_or(&[][..], |g| g.as_slice());
     sit_runtime::table::lookup2(grid(0), grid(1), &t.values, beyond(t.beyond), x, y)
 }
 
-fn beyond(b: sit_parser::ir::Beyond) -> sit_runtime::table::Beyond {
+fn beyond(b: sit_middle::ir::Beyond) -> sit_runtime::table::Beyond {
     match b {
-        sit_parser::ir::Beyond::Clamp => sit_runtime::table::Beyond::Clamp,
-        sit_parser::ir::Beyond::Extrapolate => sit_runtime::table::Beyond::Extrapolate,
+        sit_middle::ir::Beyond::Clamp => sit_runtime::table::Beyond::Clamp,
+        sit_middle::ir::Beyond::Extrapolate => sit_runtime::table::Beyond::Extrapolate,
     }
 }
 
@@ -297,7 +297,7 @@ pub(crate) struct Regs<'s> {
     pub c: &'s mut [Clock],
 }
 
-/// The end of the body of a loop (`sit_parser::lower::Stmt::Repeat`): unless `f[until]`,
+/// The end of the body of a loop (`sit_middle::lower::Stmt::Repeat`): unless `f[until]`,
 /// stop the program if `r[count] >= limit`, else go back to `to`, the loop's first
 /// operation (the only backward jump).
 #[derive(Debug, Clone)]
@@ -325,16 +325,16 @@ pub(crate) trait Resets {
     fn reset(&self, node: usize, check: bool) -> &[Op];
 
     /// The programs of phase `id`.
-    fn phase(&self, id: usize) -> &crate::lower::PhaseProgram;
+    fn phase(&self, id: usize) -> &crate::flatten::PhaseProgram;
 
     /// The sub-step programs `id`.
-    fn substeps(&self, id: usize) -> &crate::lower::SubstepProgram;
+    fn substeps(&self, id: usize) -> &crate::flatten::SubstepProgram;
 }
 
 /// One step of `dt` of the node of `p`, divided as the contract says
-/// (`sit_parser::lower::SubstepLink`).
+/// (`sit_middle::lower::SubstepLink`).
 fn substeps(
-    p: &crate::lower::SubstepProgram,
+    p: &crate::flatten::SubstepProgram,
     dt: f64,
     check: bool,
     s: &mut Regs<'_>,

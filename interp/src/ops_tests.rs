@@ -33,10 +33,13 @@ fn model(expr: &str, rules: &str) -> Instance {
         "model T {{ param a = 0; param b = 0; param c = 0; param p = {expr}; \
          output real y; output real z; output real w; {rules} }}"
     );
-    let out = sit_parser::check_source("ops.sit", &src);
+    let out = sit_middle::check_source("ops.sit", &src);
     assert!(!out.has_errors(), "{src}\n{}", out.render());
     let p = out.program.expect("checked program");
-    Instance::new(&p, p.model("T").expect("model T"))
+    Instance::new(
+        &sit_middle::lower::Lowered::new(&p, Default::default()).expect("lowers"),
+        p.model("T").expect("model T"),
+    )
 }
 
 /// For every `(a, b, c)` of edge values: one unchecked and one checked step of `m`

@@ -1,14 +1,16 @@
 //! Unit tests of the interpreter on small inline models.
 
-use crate::{Instance, LoadError, RootError, load_file, select_root};
+use crate::Instance;
+use sit_middle::lower::Lowered;
 use sit_runtime::{Deriv, Model, SetError, ValueType, VarKind, math};
 
 /// An instance of `root` in `src`, which must check without errors.
 fn inst(src: &str, root: &str) -> Instance {
-    let out = sit_parser::check_source("test.sit", src);
+    let out = sit_middle::check_source("test.sit", src);
     assert!(!out.has_errors(), "{}", out.render());
     let p = out.program.expect("checked program");
-    Instance::new(&p, p.model(root).expect("root model"))
+    let lowered = Lowered::new(&p, Default::default()).expect("lowers");
+    Instance::new(&lowered, p.model(root).expect("root model"))
 }
 
 /// The value of `name`, which must exist.
@@ -451,65 +453,16 @@ fn clones_run_independently() {
     assert_eq!((v(&a, "x"), v(&b, "x")), (0.0, 2.0));
 }
 
-#[test]
-fn root_selection() {
-    let out = sit_parser::check_source(
-        "r.sit",
-        "model A { real x; } model B { sub a: A; } model C { real y; }",
-    );
-    let p = out.program.unwrap();
-    assert_eq!(
-        select_root(&p, None),
-        Err(RootError::Ambiguous {
-            candidates: vec!["B".into(), "C".into()]
-        })
-    );
-    assert_eq!(select_root(&p, Some("A")), Ok(p.model("A").unwrap()));
-    let unknown = select_root(&p, Some("BB")).unwrap_err();
-    assert_eq!(
-        unknown.to_string(),
-        "no model named `BB`; did you mean `B`?"
-    );
-    let one = sit_parser::check_source("o.sit", "model A { real x; } model B { sub a: A; }");
-    let p = one.program.unwrap();
-    assert_eq!(select_root(&p, None), Ok(p.model("B").unwrap()));
-}
-
-#[test]
-fn load_errors() {
-    let missing = load_file("/nonexistent/x.sit", None).unwrap_err();
-    assert!(matches!(&missing, LoadError::Read(e) if e.reason == "no such file"));
-    assert!(!missing.is_model_error());
-    assert_eq!(
-        missing.to_string(),
-        "cannot read `/nonexistent/x.sit`: no such file"
-    );
-    let dir = std::env::temp_dir().join(format!("sit-interp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let bad = dir.join("bad.sit");
-    std::fs::write(&bad, "model M { real x; x = y; }").unwrap();
-    let err = load_file(&bad, None).unwrap_err();
-    assert!(err.is_model_error(), "{err}");
-    // The diagnostics stay structured: spans into the sources, rendered at the edge.
-    let LoadError::Invalid(report) = &err else {
-        panic!("not a model error: {err:?}");
-    };
-    let unknown = &report.diagnostics[0];
-    assert_eq!((unknown.code, unknown.is_error()), ("E0101", true));
-    assert_eq!(report.sources.text(unknown.span), "y");
-    assert_eq!(err.to_string(), report.render());
-    let relative = report.relative_to(&dir).render();
-    assert!(
-        relative.starts_with("bad.sit:1:23: error[E0101]"),
-        "{relative}"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
+/// An instance of the library's hoop.
+fn hoop() -> Instance {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/models/hoop.sit");
+    let text = std::fs::read_to_string(path).expect("the hoop is readable");
+    inst(&text, "Hoop")
 }
 
 #[test]
 fn hoop_first_contact_is_free_fall() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/models/hoop.sit");
-    let mut m = Instance::from_file(path, None).expect("hoop loads");
+    let mut m = hoop();
     assert_eq!(m.model_name(), "Hoop");
     let dt = 1e-4;
     let mut steps = 0u32;
@@ -543,8 +496,7 @@ fn hoop_first_contact_is_free_fall() {
 #[test]
 #[ignore]
 fn hoop_speed() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/models/hoop.sit");
-    let mut m = Instance::from_file(path, None).expect("hoop loads");
+    let mut m = hoop();
     let n = 5_000_000u32;
     let start = std::time::Instant::now();
     for _ in 0..n {

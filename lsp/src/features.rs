@@ -175,10 +175,10 @@ pub(crate) fn rename(world: &World, offset: usize, new: &str) -> Result<Workspac
     if !is_identifier(new) {
         return Err(format!("`{new}` is not a name"));
     }
-    if sit_parser::check::KEYWORDS.contains(&new) {
+    if sit_middle::check::KEYWORDS.contains(&new) {
         return Err(format!("`{new}` is a keyword"));
     }
-    if sit_parser::check::RESERVED.contains(&new) {
+    if sit_middle::check::RESERVED.contains(&new) {
         return Err(format!("`{new}` is a built-in name"));
     }
     match &sym {
@@ -223,9 +223,9 @@ pub(crate) fn rename(world: &World, offset: usize, new: &str) -> Result<Workspac
 }
 
 fn is_identifier(s: &str) -> bool {
-    match sit_parser::parse::tokenize(0, s) {
+    match sit_middle::parse::tokenize(0, s) {
         Ok(t) => {
-            t.len() == 1 && t[0].kind == sit_parser::parse::TokenKind::Ident && t[0].end == s.len()
+            t.len() == 1 && t[0].kind == sit_middle::parse::TokenKind::Ident && t[0].end == s.len()
         }
         Err(_) => false,
     }

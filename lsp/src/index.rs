@@ -5,7 +5,7 @@
 //! are the statements that start with a declaring keyword, and each name is
 //! resolved from the tokens around it and the declarations of its model.
 
-use sit_parser::parse::{SourceToken, TokenKind, tokenize};
+use sit_middle::parse::{SourceToken, TokenKind, tokenize};
 
 /// Keywords that start a declaration statement.
 const DECLARING: &[&str] = &[
@@ -478,7 +478,7 @@ impl Index {
         if i > 0 && self.is(i - 1, "model") {
             return Some(Sym::Model(word.to_string()));
         }
-        if sit_parser::check::KEYWORDS.contains(&word) {
+        if sit_middle::check::KEYWORDS.contains(&word) {
             return None;
         }
         let model = self.model_of(i)?;
@@ -514,8 +514,8 @@ impl Index {
             }
         }
         if self.is(i + 1, "(")
-            && (sit_parser::ir::Func::from_name(word).is_some()
-                || sit_parser::check::Stateful::from_name(word).is_some())
+            && (sit_middle::ir::Func::from_name(word).is_some()
+                || sit_middle::check::Stateful::from_name(word).is_some())
             && model.decl(word).is_none()
         {
             return Some(Sym::Proc(word.to_string()));
@@ -526,7 +526,7 @@ impl Index {
                 name: word.to_string(),
             });
         }
-        if sit_parser::check::RESERVED.contains(&word) {
+        if sit_middle::check::RESERVED.contains(&word) {
             return Some(Sym::Builtin(word.to_string()));
         }
         // An undeclared name: still one symbol, for references and rename.

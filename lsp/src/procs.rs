@@ -86,8 +86,8 @@ const PROCS: &[(&str, &str, &str)] = &[
 
 /// The names of every procedure the checker knows.
 pub(crate) fn names() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = sit_parser::ir::Func::ALL.iter().map(|f| f.name()).collect();
-    v.extend(sit_parser::check::Stateful::ALL.iter().map(|s| s.name()));
+    let mut v: Vec<&'static str> = sit_middle::ir::Func::ALL.iter().map(|f| f.name()).collect();
+    v.extend(sit_middle::check::Stateful::ALL.iter().map(|s| s.name()));
     v
 }
 
@@ -97,14 +97,14 @@ pub(crate) fn describe(name: &str) -> Option<(String, String)> {
     if let Some((_, sig, meaning)) = PROCS.iter().find(|p| p.0 == name) {
         return Some((sig.to_string(), meaning.to_string()));
     }
-    if let Some(f) = sit_parser::ir::Func::from_name(name) {
+    if let Some(f) = sit_middle::ir::Func::from_name(name) {
         let args = (1..=f.arity())
             .map(|k| format!("x{k}"))
             .collect::<Vec<_>>()
             .join(", ");
         return Some((format!("{name}({args})"), "a pure procedure".into()));
     }
-    sit_parser::check::Stateful::from_name(name).map(|s| {
+    sit_middle::check::Stateful::from_name(name).map(|s| {
         (
             format!("{name}(…)"),
             format!("a stateful procedure of {} arguments", s.arity()),

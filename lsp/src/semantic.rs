@@ -6,7 +6,7 @@ use crate::world::World;
 use lsp_types::{
     SemanticToken, SemanticTokenModifier, SemanticTokenType, SemanticTokens, SemanticTokensLegend,
 };
-use sit_parser::parse::TokenKind;
+use sit_middle::parse::TokenKind;
 
 /// The token types, in the legend's order.
 const TYPES: &[SemanticTokenType] = &[
@@ -97,7 +97,7 @@ fn classify(world: &World, i: usize) -> Option<(u32, u32)> {
         {
             (ty(SemanticTokenType::OPERATOR), 0)
         }
-        TokenKind::Ident if sit_parser::check::KEYWORDS.contains(&word) => {
+        TokenKind::Ident if sit_middle::check::KEYWORDS.contains(&word) => {
             (ty(SemanticTokenType::KEYWORD), 0)
         }
         TokenKind::Ident => match ix.resolve(i)? {

@@ -55,18 +55,18 @@ fn the_grammar_knows_the_checkers_words() {
     for rule in g["repository"]["keywords"]["patterns"].as_array().unwrap() {
         keywords.extend(words(rule));
     }
-    let expected: BTreeSet<String> = sit_parser::check::KEYWORDS
+    let expected: BTreeSet<String> = sit_middle::check::KEYWORDS
         .iter()
         .map(|s| s.to_string())
         .collect();
     assert_eq!(keywords, expected, "the grammar's keywords are the lexer's");
     let procs: BTreeSet<String> = words(&g["repository"]["procedures"]).into_iter().collect();
-    let mut expected: BTreeSet<String> = sit_parser::ir::Func::ALL
+    let mut expected: BTreeSet<String> = sit_middle::ir::Func::ALL
         .iter()
         .map(|f| f.name().to_string())
         .collect();
     expected.extend(
-        sit_parser::check::Stateful::ALL
+        sit_middle::check::Stateful::ALL
             .iter()
             .map(|s| s.name().to_string()),
     );
@@ -75,7 +75,7 @@ fn the_grammar_knows_the_checkers_words() {
         "the grammar's procedures are the checker's"
     );
     let builtins: BTreeSet<String> = words(&g["repository"]["builtins"]).into_iter().collect();
-    let expected: BTreeSet<String> = sit_parser::check::RESERVED
+    let expected: BTreeSet<String> = sit_middle::check::RESERVED
         .iter()
         .map(|s| s.to_string())
         .collect();
@@ -237,8 +237,8 @@ fn sit_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The scope a token of this kind and text must start with.
-fn expected(kind: sit_parser::parse::TokenKind, text: &str) -> Option<&'static str> {
-    use sit_parser::parse::TokenKind as K;
+fn expected(kind: sit_middle::parse::TokenKind, text: &str) -> Option<&'static str> {
+    use sit_middle::parse::TokenKind as K;
     Some(match kind {
         K::Doc => "comment.line.documentation",
         K::Str => "string.quoted",
@@ -246,8 +246,8 @@ fn expected(kind: sit_parser::parse::TokenKind, text: &str) -> Option<&'static s
         K::Ident if ["true", "false", "always"].contains(&text) => "constant.language",
         K::Ident if text == "off" => "storage.modifier",
         K::Ident if ["when", "otherwise", "reset", "import"].contains(&text) => "keyword.control",
-        K::Ident if sit_parser::check::KEYWORDS.contains(&text) => "storage.type",
-        K::Ident if sit_parser::check::RESERVED.contains(&text) => "variable.language",
+        K::Ident if sit_middle::check::KEYWORDS.contains(&text) => "storage.type",
+        K::Ident if sit_middle::check::RESERVED.contains(&text) => "variable.language",
         K::Ident => return None,
         K::Punct(p) if ["(", ")", "{", "}", "[", "]"].contains(&p) => "punctuation.bracket",
         K::Punct(";") => "punctuation.terminator",
@@ -283,7 +283,7 @@ fn the_grammar_scopes_every_library_model() {
                 "{name}: byte {i} ({c:?}) has no scope"
             );
         }
-        for t in sit_parser::parse::tokenize(0, text).unwrap() {
+        for t in sit_middle::parse::tokenize(0, text).unwrap() {
             let word = &text[t.start..t.end];
             let scope = &scopes[t.start];
             if let Some(want) = expected(t.kind, word) {
@@ -292,9 +292,9 @@ fn the_grammar_scopes_every_library_model() {
                     "{name}: `{word}` is {scope}, not {want}"
                 );
             }
-            if t.kind == sit_parser::parse::TokenKind::Ident
-                && (sit_parser::ir::Func::from_name(word).is_some()
-                    || sit_parser::check::Stateful::from_name(word).is_some())
+            if t.kind == sit_middle::parse::TokenKind::Ident
+                && (sit_middle::ir::Func::from_name(word).is_some()
+                    || sit_middle::check::Stateful::from_name(word).is_some())
                 && text[t.end..].starts_with('(')
             {
                 assert_eq!(scope, "support.function.sit", "{name}: `{word}`");

@@ -57,7 +57,7 @@ fn ends(text: &str, all: bool) -> Vec<usize> {
         .filter(|i| all || i % 128 == 0)
         .collect();
     if !all {
-        let tokens = sit_parser::parse::tokenize(0, text).unwrap();
+        let tokens = sit_middle::parse::tokenize(0, text).unwrap();
         for (k, t) in tokens.into_iter().enumerate() {
             if k % 3 != (k / 3) % 3 {
                 continue;

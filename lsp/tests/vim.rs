@@ -2,7 +2,7 @@
 //! checker's, every group it defines is linked to a highlight group, and Vim itself
 //! (when installed) gives every token of every library model the group it should.
 
-use sit_parser::parse::{TokenKind, tokenize};
+use sit_middle::parse::{TokenKind, tokenize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -59,24 +59,24 @@ fn the_syntax_file_knows_the_checkers_words() {
         .iter()
         .flat_map(|g| groups[*g].iter().cloned())
         .collect();
-    let expected: BTreeSet<String> = sit_parser::check::KEYWORDS
+    let expected: BTreeSet<String> = sit_middle::check::KEYWORDS
         .iter()
         .map(|s| s.to_string())
         .collect();
     assert_eq!(keywords, expected, "the keywords are the lexer's");
     let count: usize = KEYWORD_GROUPS.iter().map(|g| groups[*g].len()).sum();
     assert_eq!(count, keywords.len(), "each keyword in one group");
-    let builtins: BTreeSet<String> = sit_parser::check::RESERVED
+    let builtins: BTreeSet<String> = sit_middle::check::RESERVED
         .iter()
         .map(|s| s.to_string())
         .collect();
     assert_eq!(groups["sitBuiltin"], builtins, "the built-in names");
-    let mut procs: BTreeSet<String> = sit_parser::ir::Func::ALL
+    let mut procs: BTreeSet<String> = sit_middle::ir::Func::ALL
         .iter()
         .map(|f| f.name().to_string())
         .collect();
     procs.extend(
-        sit_parser::check::Stateful::ALL
+        sit_middle::check::Stateful::ALL
             .iter()
             .map(|s| s.name().to_string()),
     );

@@ -404,7 +404,7 @@ fn semantic_tokens_say_what_each_name_is() {
         let u = uri(&f);
         c.open(&u, &text);
         let got = semantic(&mut c, &u, &text);
-        let toks: Vec<&str> = sit_parser::parse::tokenize(0, &text)
+        let toks: Vec<&str> = sit_middle::parse::tokenize(0, &text)
             .unwrap()
             .iter()
             .map(|t| text[t.start..t.end].trim_end())
@@ -418,14 +418,14 @@ fn semantic_tokens_say_what_each_name_is() {
             );
             assert_eq!(
                 ty == "keyword",
-                sit_parser::check::KEYWORDS.contains(&s.as_str()),
+                sit_middle::check::KEYWORDS.contains(&s.as_str()),
                 "{}: `{s}` as {ty}",
                 f.display()
             );
         }
         let keywords = toks
             .iter()
-            .filter(|t| sit_parser::check::KEYWORDS.contains(t))
+            .filter(|t| sit_middle::check::KEYWORDS.contains(t))
             .count();
         assert_eq!(
             got.iter().filter(|g| g.1 == "keyword").count(),

@@ -9,18 +9,18 @@
 //! ```
 //!
 //! The path is relative to the invoking crate's `CARGO_MANIFEST_DIR`. The expansion is
-//! the code of `sit_codegen::compile_file` (every model of the file and its imports)
+//! the code of `sit_build::compile_file` (every model of the file and its imports)
 //! plus `const _: &str = include_str!("/abs/path.sit");` for every file read, so that
 //! editing a model recompiles the crate. A model with errors expands to
 //! `compile_error!("path:line:col: error[E0101]: ...")` with the rendered diagnostics;
 //! the macro never panics.
 //!
 //! `include_model!("models/hoop.sit", batch)` also expands to the batch form of every
-//! model (`HoopBatch<const N: usize>`, see `sit_codegen::Options::batch`);
+//! model (`HoopBatch<const N: usize>`, see `sit_build::Options::batch`);
 //! `include_model!("models/ball.sit", method = rk4)` integrates every model with that
-//! method, overriding their `method` declarations (`sit_codegen::Options::method`);
+//! method, overriding their `method` declarations (`sit_build::Options::method`);
 //! `include_model!("models/light.sit", events)` builds every model for the event log
-//! (`sit_codegen::Options::events`): each model's struct gets `event_table()`, for
+//! (`sit_build::Options::events`): each model's struct gets `event_table()`, for
 //! `sit_runtime::events::Logged::new(Light::new(), Light::event_table())`.
 
 use proc_macro::TokenStream;
@@ -62,14 +62,14 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     };
     let root = PathBuf::from(root);
     let path = root.join(lit.value());
-    let opts = sit_codegen::Options {
+    let opts = sit_build::Options {
         batch,
         method,
         events,
-        front_end: sit_codegen::FrontEnd::Macro,
+        front_end: sit_build::FrontEnd::Macro,
         ..Default::default()
     };
-    match sit_codegen::compile_file_with(&path, &opts) {
+    match sit_build::compile_file_with(&path, &opts) {
         Ok(generated) => {
             let code: proc_macro2::TokenStream = match generated.code.parse() {
                 Ok(c) => c,
@@ -111,7 +111,7 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
 struct Args {
     lit: syn::LitStr,
     batch: bool,
-    method: Option<sit_parser::ir::Method>,
+    method: Option<sit_middle::ir::Method>,
     events: bool,
 }
 
@@ -129,9 +129,9 @@ impl syn::parse::Parse for Args {
             } else if word == "method" {
                 input.parse::<syn::Token![=]>()?;
                 let name: syn::Ident = input.parse()?;
-                let names = sit_parser::ir::Method::ALL.map(|m| m.name()).join("`, `");
+                let names = sit_middle::ir::Method::ALL.map(|m| m.name()).join("`, `");
                 method = Some(
-                    sit_parser::ir::Method::from_name(&name.to_string()).ok_or_else(|| {
+                    sit_middle::ir::Method::from_name(&name.to_string()).ok_or_else(|| {
                         syn::Error::new(name.span(), format!("expected one of `{names}`"))
                     })?,
                 );
@@ -177,10 +177,12 @@ impl syn::parse::Parse for Args {
 
 /// The message of an error, with the paths of the crate's files relative to the crate
 /// (`root`), as the user wrote them in the macro's argument.
-fn message(e: sit_codegen::Error, root: &Path) -> String {
+fn message(e: sit_build::Error, root: &Path) -> String {
+    use sit_build::Error::Compile;
+    use sit_driver::Error::{Model, Read};
     match e {
-        sit_codegen::Error::Model { report } => report.relative_to(root).render(),
-        sit_codegen::Error::Read(read) => sit_parser::ReadError {
+        Compile(Model(report)) => report.relative_to(root).render(),
+        Compile(Read(read)) => sit_middle::ReadError {
             path: read
                 .path
                 .strip_prefix(root)

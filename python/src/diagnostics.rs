@@ -3,7 +3,7 @@
 use crate::{SitError, guard, sit_error};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use sit_parser::Report;
+use sit_middle::Report;
 use std::path::PathBuf;
 
 /// One error or warning about a `.sit` file, as `sitc check --format json` reports it.
@@ -97,7 +97,8 @@ pub(crate) fn report_error(py: Python<'_>, report: &Report) -> PyErr {
 #[pyfunction]
 pub fn check(path: PathBuf) -> PyResult<Vec<Diagnostic>> {
     guard(|| {
-        let output = sit_parser::check_file(&path).map_err(|e| sit_error(e.to_string()))?;
+        let output = sit_driver::check(&sit_driver::Source::path(&path))
+            .map_err(|e| sit_error(e.to_string()))?;
         let (_, report) = output.into_report();
         Ok(diagnostics(&report))
     })

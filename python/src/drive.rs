@@ -5,7 +5,7 @@
 use crate::sit_error;
 use pyo3::PyErr;
 use pyo3::exceptions::{PyKeyError, PyValueError};
-use sit_parser::suggest::did_you_mean;
+use sit_middle::suggest::did_you_mean;
 pub(crate) use sit_runtime::drive::Driven;
 use sit_runtime::drive::Input;
 use sit_runtime::signal::{OwnedSignal, SignalError};

@@ -10,8 +10,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use sit_interp::Instance;
-use sit_parser::ir::{ModelId, Program};
-use sit_parser::lower::Item;
+use sit_middle::ir::{ModelId, Program};
+use sit_middle::lower::Item;
 use sit_runtime::drive::Input;
 use sit_runtime::events::Logged;
 use sit_runtime::{Model as _, ValueType, VarKind};
@@ -46,27 +46,32 @@ impl Source {
     /// Checks the files of the source (from memory when `files` is not empty, else from
     /// the file system) and instantiates the model.
     pub fn load(self, py: Python<'_>) -> PyResult<Loaded> {
-        let output = if self.files.is_empty() {
-            sit_parser::check_file(&self.root).map_err(|e| sit_error(e.to_string()))?
-        } else {
-            let texts: HashMap<&Path, &str> = (self.files.iter())
-                .map(|(p, t)| (p.as_path(), t.as_str()))
-                .collect();
-            let read = |p: &Path| match texts.get(p) {
-                Some(text) => Ok(text.as_bytes().to_vec()),
-                None => std::fs::read(p),
-            };
-            let root = self.files[0].1.as_bytes().to_vec();
-            sit_parser::check_bytes(&self.root, root, &read)
+        let texts: HashMap<&Path, &str> = (self.files.iter())
+            .map(|(p, t)| (p.as_path(), t.as_str()))
+            .collect();
+        let read = |p: &Path| match texts.get(p) {
+            Some(text) => Ok(text.as_bytes().to_vec()),
+            None => std::fs::read(p),
         };
+        let source = match self.files.first() {
+            None => sit_driver::Source::path(&self.root),
+            Some((_, text)) => sit_driver::Source::Memory {
+                path: &self.root,
+                text,
+                read: &read,
+            },
+        };
+        let output = sit_driver::check(&source).map_err(|e| sit_error(e.to_string()))?;
         let (program, report) = output.into_report();
         let Some(program) = program else {
             return Err(report_error(py, &report));
         };
-        let root = sit_interp::select_root(&program, self.model.as_deref())
-            .map_err(|e| sit_error(e.to_string()))?;
-        let instance =
-            Instance::try_new(&program, root).map_err(|e| sit_error(format!("error: {e}")))?;
+        let compiled = sit_driver::lower(program, report.clone(), &sit_driver::Options::default())
+            .map_err(|e| sit_error(format!("error: {e}")))?;
+        let root = (compiled.root(self.model.as_deref())).map_err(|e| sit_error(e.to_string()))?;
+        let instance = Instance::try_new(&compiled.lowered, root)
+            .map_err(|e| sit_error(format!("error: {e}")))?;
+        let program = compiled.checked;
         let variables = variables(&program, root, &instance);
         let files = (program.sources.files.iter())
             .map(|f| (f.path.clone(), f.text.clone()))
@@ -114,7 +119,7 @@ impl Variable {
 
 /// The variables of `instance` with the doc comments of the IR.
 fn variables(program: &Program, root: usize, instance: &Instance) -> Vec<Variable> {
-    let entries = sit_parser::lower::variables(program, root).unwrap_or_default();
+    let entries = sit_middle::lower::variables(program, root).unwrap_or_default();
     let doc = |i: usize, name: &str| -> String {
         let Some(e) = entries.get(i).filter(|e| e.name == name) else {
             return String::new();
@@ -198,8 +203,11 @@ impl Model {
     /// inputs (a run resets it: its states start from their initial values either way).
     fn logged(&self) -> PyResult<Logged<Instance>> {
         let (program, root) = &*self.program;
+        let prepare = sit_middle::lower::Prepare { events: true };
+        let lowered = sit_middle::lower::Lowered::new(program, prepare)
+            .map_err(|e| sit_error(format!("error: {e}")))?;
         let mut logged =
-            Instance::with_events(program, *root).map_err(|e| sit_error(format!("error: {e}")))?;
+            Instance::with_events(&lowered, *root).map_err(|e| sit_error(format!("error: {e}")))?;
         for i in 0..self.instance.var_count() {
             let carried = (self.instance.var_info(i))
                 .is_some_and(|v| v.settable && matches!(v.kind, VarKind::Param | VarKind::Input));

@@ -1,7 +1,7 @@
 //! The event log: every change of a logical variable in a step, with the rule that made it.
 //!
-//! A model built for logging (`sit_parser::lower::instrument_events`, which the
-//! interpreter and `sit_codegen::Builder::events` call) carries one hidden real state per
+//! A model built for logging (`sit_middle::lower::instrument_events`, which the
+//! interpreter and `sit_build::Builder::events` call) carries one hidden real state per
 //! stored logical variable, per submodel reset or phase run and per real state that a
 //! condition may read, its *why*: the
 //! number of the last rule of the step that assigned it (a [`Site`] of the [`Table`]).

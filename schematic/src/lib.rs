@@ -29,8 +29,8 @@ pub mod search;
 pub mod svg;
 
 pub use ast::Form;
-use sit_parser::source::{FileId, SourceMap};
-use sit_parser::{Diagnostic, Output, ReadError, Report, Span};
+use sit_middle::source::{FileId, SourceMap};
+use sit_middle::{Diagnostic, Output, ReadError, Report, Span};
 use std::path::{Path, PathBuf};
 
 /// A schematic that passed every check, with the paths its search recorded.
@@ -43,7 +43,7 @@ pub struct Analysis {
     /// Every (element pole → inertia) path, element by element in number order.
     pub links: Vec<search::Link>,
     /// The `.sch` source.
-    pub source: sit_parser::source::SourceFile,
+    pub source: sit_middle::source::SourceFile,
 }
 
 impl Analysis {
@@ -126,7 +126,7 @@ pub fn analyse_file(path: impl AsRef<Path>) -> Result<(Option<Analysis>, Report)
 fn read_text(path: &Path) -> Result<String, ReadError> {
     let bytes = std::fs::read(path).map_err(|e| ReadError {
         path: path.to_path_buf(),
-        reason: sit_parser::load::io_reason(&e),
+        reason: sit_middle::load::io_reason(&e),
     })?;
     String::from_utf8(bytes).map_err(|e| ReadError {
         path: path.to_path_buf(),
@@ -137,15 +137,24 @@ fn read_text(path: &Path) -> Result<String, ReadError> {
     })
 }
 
-/// Reads a file for `sit_parser::check_bytes`: a `.sch` file is read as the `.sit`
+/// Reads a file for `sit_middle::check_bytes`: a `.sch` file is read as the `.sit`
 /// model generated from it, so that a `.sit` file can `import "drive.sch";` and
 /// instantiate the schematic's model as a submodel. A schematic with errors reads as
 /// an I/O error whose reason is the rendered diagnostics.
 pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
-    if !is_schematic(path) {
-        return std::fs::read(path);
+    let bytes = std::fs::read(path)?;
+    if is_schematic(path) {
+        as_model(path, bytes)
+    } else {
+        Ok(bytes)
     }
-    let text = String::from_utf8(std::fs::read(path)?)
+}
+
+/// The `.sit` text of the model generated from the schematic `bytes` read from `path`
+/// (what [`read`] gives for a `.sch` file), for readers of files kept in memory. A
+/// schematic with errors is an I/O error whose reason is the rendered diagnostics.
+pub fn as_model(path: &Path, bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
+    let text = String::from_utf8(bytes)
         .map_err(|_| std::io::Error::other("the schematic is not valid UTF-8"))?;
     let (a, report) = analyse_source(path, &text);
     match a {
@@ -167,9 +176,9 @@ pub fn check_file(path: impl AsRef<Path>) -> Result<Output, ReadError> {
     if !is_schematic(path) {
         let bytes = std::fs::read(path).map_err(|e| ReadError {
             path: path.to_path_buf(),
-            reason: sit_parser::load::io_reason(&e),
+            reason: sit_middle::load::io_reason(&e),
         })?;
-        return Ok(sit_parser::check_bytes(path, bytes, &read));
+        return Ok(sit_middle::check_bytes(path, bytes, &read));
     }
     let text = read_text(path)?;
     Ok(check_schematic(path, &text, None))
@@ -187,7 +196,7 @@ pub fn check_schematic(path: &Path, text: &str, form: Option<Form>) -> Output {
     };
     let generated = a.to_sit(form);
     let sit_path = generated_path(path);
-    let mut out = sit_parser::check_bytes(&sit_path, generated.text.clone().into_bytes(), &read);
+    let mut out = sit_middle::check_bytes(&sit_path, generated.text.clone().into_bytes(), &read);
     // Map spans inside copied text back to the schematic.
     let sch = out.sources.add(path, text);
     let gen_file = out.sources.find(&sit_path).unwrap_or(0);

@@ -79,7 +79,7 @@ fn phases() {
             t2 = t2.min(t.elapsed());
         }
         let t = Instant::now();
-        let _ = sit_parser::check_source("x.sit", &g.text);
+        let _ = sit_middle::check_source("x.sit", &g.text);
         let t3 = t.elapsed();
         eprintln!("{k}: analyse {t1:?} emit {t2:?} check-sit {t3:?}");
     }

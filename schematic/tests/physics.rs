@@ -17,11 +17,14 @@ fn instance(rel: &str, form: Form) -> sit_interp::Instance {
     let (a, report) = analyse_file(repo(rel)).expect("readable");
     assert!(!report.has_errors(), "{}", report.render());
     let text = a.expect("checked").to_sit(Some(form)).text;
-    let out = sit_parser::check_source("generated.sit", &text);
+    let out = sit_middle::check_source("generated.sit", &text);
     assert!(!out.has_errors(), "{}\n{text}", out.render());
     let program = out.program.expect("program");
     let root = program.model("DriveAxle").expect("the model");
-    sit_interp::Instance::new(&program, root)
+    sit_interp::Instance::new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        root,
+    )
 }
 
 fn get(m: &sit_interp::Instance, name: &str) -> f64 {
@@ -169,10 +172,13 @@ fn the_drivetrain_splits_the_propeller_shaft_moment_equally_and_settles() {
     let (a, report) = analyse_file(repo("examples/schematics/drivetrain.sch")).expect("readable");
     assert!(!report.has_errors(), "{}", report.render());
     let text = a.expect("checked").to_sit(None).text;
-    let program = sit_parser::check_source("drivetrain.sit", &text)
+    let program = sit_middle::check_source("drivetrain.sit", &text)
         .program
         .expect("checks");
-    let mut m = sit_interp::Instance::new(&program, program.model("Drivetrain").unwrap());
+    let mut m = sit_interp::Instance::new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        program.model("Drivetrain").unwrap(),
+    );
     for _ in 0..300_000 {
         m.step(1e-3);
     }
@@ -212,10 +218,13 @@ fn the_clutch_locks_and_slips_when_the_hand_calculation_says() {
     let (a, report) = analyse_file(repo("examples/schematics/clutch.sch")).expect("readable");
     assert!(!report.has_errors(), "{}", report.render());
     let text = a.expect("checked").to_sit(None).text;
-    let program = sit_parser::check_source("clutch.sit", &text)
+    let program = sit_middle::check_source("clutch.sit", &text)
         .program
         .expect("checks");
-    let mut m = sit_interp::Instance::new(&program, program.model("ClutchDrive").unwrap());
+    let mut m = sit_interp::Instance::new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        program.model("ClutchDrive").unwrap(),
+    );
     let (je, jl, mf, t0, rate, tl, w0) = (0.5, 2.0, 150.0, 50.0, 40.0, 30.0, 100.0);
     // Slipping from the start: the engine decelerates under Te − Mf, the load
     // accelerates under Mf − Tl; the slip 100 − 260 t + 40 t² reaches zero at:

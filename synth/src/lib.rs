@@ -94,7 +94,7 @@ fn with_methods(seed: u64, mut text: String, models: usize) -> String {
             "    method rk4;\n"
         };
         tried.insert_str(at + head.len(), method);
-        if !sit_parser::check_source("random.sit", &tried).has_errors() {
+        if !sit_middle::check_source("random.sit", &tried).has_errors() {
             text = tried;
         }
     }
@@ -513,16 +513,16 @@ mod tests {
         for seed in 0..200 {
             let text = random_file(seed, Size::default());
             assert_eq!(text, random_file(seed, Size::default()));
-            let out = sit_parser::check_source(format!("random{seed}.sit"), &text);
+            let out = sit_middle::check_source(format!("random{seed}.sit"), &text);
             assert!(!out.has_errors(), "seed {seed}:\n{}\n{text}", out.render());
         }
     }
 
-    /// Every construct of the lowered step (`sit_parser::lower`) occurs in the first 40
+    /// Every construct of the lowered step (`sit_middle::lower`) occurs in the first 40
     /// random files, the ones the bit-identity tests compile (`tests/build.rs`).
     #[test]
     fn random_files_cover_every_construct_of_the_lowering() {
-        use sit_parser::lower::{self, FlagUse, Place, Proc, Reads, Slot, Stmt, Term};
+        use sit_middle::lower::{self, FlagUse, Place, Proc, Reads, Slot, Stmt, Term};
         use std::collections::BTreeSet;
         fn stmts(body: &[Stmt], seen: &mut BTreeSet<String>, guarded: bool) {
             for s in body {
@@ -597,14 +597,15 @@ mod tests {
         }
         let mut seen = BTreeSet::new();
         for seed in 0..40 {
-            let out = sit_parser::check_source("r.sit", &random_file(seed, Size::default()));
+            let out = sit_middle::check_source("r.sit", &random_file(seed, Size::default()));
             let program = out.program.expect("valid");
             for m in &program.models {
                 seen.insert(format!("method {}", m.method.name()));
             }
-            let program = lower::expand_methods(&program).expect("expands");
+            let lowered = lower::Lowered::new(&program, Default::default()).expect("expands");
+            let program = lowered.program();
             for id in 0..program.models.len() {
-                let m = lower::model(&program, id, Reads::Inline).expect("lowers");
+                let m = lowered.model(id, Reads::Inline).expect("lowers");
                 stmts(&m.body, &mut seen, false);
                 for f in &m.flags {
                     seen.insert(format!("flag {f:?}"));
@@ -663,7 +664,7 @@ mod tests {
             want.push(format!("flag {f:?}"));
         }
         want.extend(["sub on=true".into(), "sub on=false".into()]);
-        for method in sit_parser::ir::Method::ALL {
+        for method in sit_middle::ir::Method::ALL {
             want.push(format!("method {}", method.name()));
         }
         for slot in ["var", "event", "on", "time", "dt", "mode", "mode start"] {
@@ -692,7 +693,7 @@ mod tests {
     #[test]
     fn synthetic_models_are_valid() {
         for n in [1, 10, 100, 1000] {
-            let out = sit_parser::check_source("synthetic.sit", &synthetic(n));
+            let out = sit_middle::check_source("synthetic.sit", &synthetic(n));
             assert!(!out.has_errors(), "{}", out.render());
         }
     }

@@ -13,10 +13,10 @@ pub fn load(file: &str, name: &str) -> Result<Instance, String> {
 pub fn load_with(
     file: &str,
     name: &str,
-    method: Option<sit_parser::ir::Method>,
+    method: Option<sit_middle::ir::Method>,
 ) -> Result<Instance, String> {
     let path = crate::repo_root().join("examples/models").join(file);
-    let out = sit_parser::check_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let out = sit_middle::check_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     if out.has_errors() {
         return Err(out.render());
     }
@@ -26,12 +26,15 @@ pub fn load_with(
     if let Some(method) = method {
         program
             .set_method(method)
-            .map_err(|d| sit_parser::diag::render_all(&d, &program.sources))?;
+            .map_err(|d| sit_middle::diag::render_all(&d, &program.sources))?;
     }
     let root = program
         .model(name)
         .ok_or_else(|| format!("{}: no model `{name}`", path.display()))?;
-    Ok(Instance::new(&program, root))
+    Ok(Instance::new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        root,
+    ))
 }
 
 /// The value of the variable `name`; an error names a variable the model lacks.
@@ -56,12 +59,15 @@ pub fn run(model: &mut dyn Model, dt: f64, n: usize, mut each: impl FnMut(&dyn M
 
 /// An interpreted instance of the one model of `text` (checked as `m.sit`), integrated
 /// by `method`; panics with the rendered diagnostics if it does not check.
-pub fn instance_of(text: &str, method: sit_parser::ir::Method) -> Instance {
-    let out = sit_parser::check_source("m.sit", text);
+pub fn instance_of(text: &str, method: sit_middle::ir::Method) -> Instance {
+    let out = sit_middle::check_source("m.sit", text);
     assert!(!out.has_errors(), "{}", out.render());
     let mut program = out.program.expect("a checked program");
     program
         .set_method(method)
         .expect("the rules split for the method");
-    Instance::new(&program, 0)
+    Instance::new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        0,
+    )
 }

@@ -97,20 +97,23 @@ fn check_pair(
     steps: usize,
 ) -> bool {
     let label = format!("{stem}::{model}");
-    let out = sit_schematic::check_file(source_of(stem)).expect("readable");
+    let out = sit_driver::check_file(source_of(stem)).expect("readable");
     let mut program = out.program.expect("checked");
     if stem.starts_with("rk4:") {
         program
-            .set_method(sit_parser::ir::Method::Rk4)
+            .set_method(sit_middle::ir::Method::Rk4)
             .expect("splits for rk4");
     }
     if stem.starts_with("dopri5:") {
         program
-            .set_method(sit_parser::ir::Method::Dopri5(Default::default()))
+            .set_method(sit_middle::ir::Method::Dopri5(Default::default()))
             .expect("splits for dopri5");
     }
     let id = program.model(model).expect("model");
-    let mut interp = sit_interp::Instance::new(&program, id);
+    let mut interp = sit_interp::Instance::new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        id,
+    );
     let mut comp = make();
     // Same variable table: names, kinds, types, settability.
     assert_eq!(

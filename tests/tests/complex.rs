@@ -4,19 +4,25 @@ use sit_runtime::Model;
 use sit_tests::repo_root;
 
 fn load(path: &str, model: &str) -> sit_interp::Instance {
-    let out = sit_parser::check_file(repo_root().join(path)).expect("readable");
+    let out = sit_middle::check_file(repo_root().join(path)).expect("readable");
     assert!(!out.has_errors(), "{}", out.render());
     let program = out.program.expect("checked");
     let root = program.model(model).expect("model exists");
-    sit_interp::Instance::new(&program, root)
+    sit_interp::Instance::new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        root,
+    )
 }
 
 fn load_str(text: &str, model: &str) -> sit_interp::Instance {
-    let out = sit_parser::check_source("inline.sit", text);
+    let out = sit_middle::check_source("inline.sit", text);
     assert!(!out.has_errors(), "{}", out.render());
     let program = out.program.expect("checked");
     let root = program.model(model).expect("model exists");
-    sit_interp::Instance::new(&program, root)
+    sit_interp::Instance::new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        root,
+    )
 }
 
 fn get(m: &dyn Model, name: &str) -> f64 {

@@ -3,7 +3,7 @@
 //! produce on its first line (`// expect: E0101`), and together the files (and
 //! a few inputs generated here) cover every code of the front end.
 
-use sit_parser::{Output, check_bytes};
+use sit_middle::{Output, check_bytes};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -184,7 +184,7 @@ fn deep_nesting() {
 #[test]
 fn file_too_large() {
     let mut src = b"// ".to_vec();
-    src.resize(sit_parser::parse::MAX_FILE_BYTES + 1, b'x');
+    src.resize(sit_middle::parse::MAX_FILE_BYTES + 1, b'x');
     let out = check("tests/malformed/too_large.sit", src);
     let codes: Vec<&str> = out.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(codes, ["E0003"]);

@@ -3,8 +3,8 @@
 //! log, at the time of that step, with a rule that can make it; the model built for
 //! the log has the plain model's variables and values, bit for bit.
 
-use sit_parser::ir::{ModelId, Program};
-use sit_parser::lower::{Item, variables};
+use sit_middle::ir::{ModelId, Program};
+use sit_middle::lower::{Item, variables};
 use sit_runtime::events::{Event, Table, WatchKind};
 use sit_runtime::{Model, ValueType};
 use std::collections::HashMap;
@@ -36,8 +36,16 @@ fn shown(table: &Table, name: &str, v: f64) -> String {
 
 /// Runs `root` plain and logged for `steps` of `dt`; returns the number of events.
 fn check(label: &str, program: &Program, root: ModelId, dt: f64, steps: usize) -> usize {
-    let mut plain = sit_interp::Instance::new(program, root);
-    let mut logged = sit_interp::Instance::with_events(program, root).unwrap();
+    let mut plain = sit_interp::Instance::new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        root,
+    );
+    let mut logged = sit_interp::Instance::with_events(
+        &sit_middle::lower::Lowered::new(&program, sit_middle::lower::Prepare { events: true })
+            .expect("lowers"),
+        root,
+    )
+    .unwrap();
     assert_eq!(plain.var_count(), logged.var_count(), "{label}: variables");
     let modes: Vec<String> = (variables(program, root).unwrap().into_iter())
         .filter(|e| matches!(e.item, Item::Mode(_)))
@@ -137,9 +145,9 @@ fn the_log_of_every_library_model_matches_its_trace() {
     files.sort();
     let mut logged = 0;
     for file in &files {
-        let out = sit_schematic::check_file(file).unwrap();
+        let out = sit_driver::check_file(file).unwrap();
         let program = out.program.expect("the library checks");
-        let root = sit_interp::select_root(&program, None).unwrap();
+        let root = sit_driver::select_root(&program, None).unwrap();
         let label = file.display().to_string();
         if check(&label, &program, root, 1e-3, 4000) > 0 {
             logged += 1;
@@ -154,7 +162,7 @@ fn the_log_of_random_models_matches_their_trace() {
     let mut logged = 0;
     for seed in 0..40 {
         let text = sit_synth::random_file(seed, sit_synth::Size::default());
-        let out = sit_parser::check_source(format!("random_{seed}.sit"), &text);
+        let out = sit_middle::check_source(format!("random_{seed}.sit"), &text);
         let program = out.program.expect("random models check");
         for root in program.roots() {
             let label = format!("random {seed} {}", program.models[root].name);
@@ -167,9 +175,14 @@ fn the_log_of_random_models_matches_their_trace() {
 }
 
 fn log_of(src: &str, dt: f64, steps: usize) -> Vec<(String, String, String, String)> {
-    let program = sit_parser::check_source("m.sit", src).program.unwrap();
-    let root = sit_interp::select_root(&program, None).unwrap();
-    let mut m = sit_interp::Instance::with_events(&program, root).unwrap();
+    let program = sit_middle::check_source("m.sit", src).program.unwrap();
+    let root = sit_driver::select_root(&program, None).unwrap();
+    let mut m = sit_interp::Instance::with_events(
+        &sit_middle::lower::Lowered::new(&program, sit_middle::lower::Prepare { events: true })
+            .expect("lowers"),
+        root,
+    )
+    .unwrap();
     for _ in 0..steps {
         m.step(dt);
     }
@@ -272,10 +285,15 @@ fn by_file_name(mut table: Table) -> Table {
 fn generated_code_logs_what_the_interpreter_logs() {
     let (mut examples, mut random) = (0, 0);
     for (stem, name, (make, table)) in logged::all() {
-        let out = sit_schematic::check_file(source_of(stem)).unwrap();
+        let out = sit_driver::check_file(source_of(stem)).unwrap();
         let program = out.program.expect("checked");
         let root = program.model(name).unwrap();
-        let mut interp = sit_interp::Instance::with_events(&program, root).unwrap();
+        let mut interp = sit_interp::Instance::with_events(
+            &sit_middle::lower::Lowered::new(&program, sit_middle::lower::Prepare { events: true })
+                .expect("lowers"),
+            root,
+        )
+        .unwrap();
         let table = table();
         assert_eq!(
             by_file_name(table.clone()),
@@ -357,9 +375,14 @@ fn set_at_errors_name_the_index_the_caller_used() {
             level = integral(1);
             when high => full;
         }";
-    let program = sit_parser::check_source("tank.sit", src).program.unwrap();
+    let program = sit_middle::check_source("tank.sit", src).program.unwrap();
     let root = program.model("Tank").unwrap();
-    let mut m = sit_interp::Instance::with_events(&program, root).unwrap();
+    let mut m = sit_interp::Instance::with_events(
+        &sit_middle::lower::Lowered::new(&program, sit_middle::lower::Prepare { events: true })
+            .expect("lowers"),
+        root,
+    )
+    .unwrap();
     let index = |m: &dyn Model, name: &str| {
         (0..m.var_count()).find(|&i| m.var_info(i).unwrap().name == name)
     };

@@ -24,10 +24,13 @@ model Outer {
 ";
 
 fn outer() -> Instance {
-    let out = sit_parser::check_source("clock.sit", SRC);
+    let out = sit_middle::check_source("clock.sit", SRC);
     assert!(!out.has_errors(), "{}", out.render());
     let p = out.program.expect("checked");
-    Instance::new(&p, p.model("Outer").expect("Outer"))
+    Instance::new(
+        &sit_middle::lower::Lowered::new(&p, Default::default()).expect("lowers"),
+        p.model("Outer").expect("Outer"),
+    )
 }
 
 /// The double nearest to `n·m·10^-k`, from its decimal text.
@@ -111,10 +114,13 @@ model Outer {
     when pause => !inner.on;
 }
 ";
-    let out = sit_parser::check_source("off.sit", src);
+    let out = sit_middle::check_source("off.sit", src);
     assert!(!out.has_errors(), "{}", out.render());
     let p = out.program.expect("checked");
-    let mut model = Instance::new(&p, p.model("Outer").expect("Outer"));
+    let mut model = Instance::new(
+        &sit_middle::lower::Lowered::new(&p, Default::default()).expect("lowers"),
+        p.model("Outer").expect("Outer"),
+    );
     for _ in 0..10 {
         model.step(0.1);
     }

@@ -47,16 +47,19 @@ const KNOWN_EXCEPTIONS: [(&str, &str); 2] = [
 #[test]
 fn every_library_model_starts_consistent() {
     let dir = sit_tests::repo_root().join("examples/models");
-    let files = sit_codegen::sit_files(&dir);
+    let files = sit_build::sit_files(&dir);
     assert!(files.len() >= 10, "the library is there");
     let (mut checked, mut skipped, mut guarded) = (0, Vec::new(), Vec::new());
     for file in files {
-        let out = sit_parser::check_file(&file).expect("readable");
+        let out = sit_middle::check_file(&file).expect("readable");
         assert!(!out.has_errors(), "{}", out.render());
         let program = out.program.expect("checked");
         for id in program.models_of_file(0) {
             let label = format!("{}: {}", file.display(), program.models[id].name);
-            let mut m = Instance::new(&program, id);
+            let mut m = Instance::new(
+                &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+                id,
+            );
             let (moved, transition) = moved_by_a_zero_step(&mut m);
             if transition {
                 // A discrete transition in the first step: not a fixed point. The
@@ -107,10 +110,13 @@ model Tanks {
     level = a + b;
     a = integral(0.1);
 }";
-    let out = sit_parser::check_source("tanks.sit", src);
+    let out = sit_middle::check_source("tanks.sit", src);
     assert!(!out.has_errors(), "{}", out.render());
     let p = out.program.expect("checked");
-    let mut m = Instance::new(&p, p.model("Tanks").expect("Tanks"));
+    let mut m = Instance::new(
+        &sit_middle::lower::Lowered::new(&p, Default::default()).expect("lowers"),
+        p.model("Tanks").expect("Tanks"),
+    );
     assert_eq!(m.get("total"), Some(1.2 + 2.0));
     // An event reads `level` before the rules of a step: the pass leaves it alone
     // (computing it would change what the first steps' events see).

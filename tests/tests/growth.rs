@@ -16,7 +16,7 @@ const REPS: usize = 7;
 
 /// Check `text` and render its diagnostics; the number of diagnostics.
 fn check(text: &str) -> usize {
-    let out = sit_parser::check_source("growth.sit", text);
+    let out = sit_middle::check_source("growth.sit", text);
     std::hint::black_box(out.render());
     out.diagnostics.len()
 }
@@ -78,7 +78,7 @@ fn nested_comments_with_doc_comments() {
         200,
     );
     // At 63 levels the unterminated family alone is rejected at once.
-    let out = sit_parser::check_source("slow.sit", &level.repeat(63));
+    let out = sit_middle::check_source("slow.sit", &level.repeat(63));
     let codes: Vec<&str> = out.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(codes, ["E0006"], "{}", out.render());
 }
@@ -220,7 +220,7 @@ fn many_warnings_on_one_long_line() {
 }
 
 /// `k` guards that can never hold: `k` identical warnings, shown
-/// [`sit_parser::diag::MAX_IDENTICAL`] times and counted once.
+/// [`sit_middle::diag::MAX_IDENTICAL`] times and counted once.
 #[test]
 fn identical_warnings_are_counted_once() {
     let family = |k: usize| {
@@ -231,10 +231,10 @@ fn identical_warnings_are_counted_once() {
         s + "    x = integral(-x) otherwise;\n}\n"
     };
     assert_linear("identical warnings", family, 2000);
-    let out = sit_parser::check_source("same.sit", &family(5000));
+    let out = sit_middle::check_source("same.sit", &family(5000));
     assert_eq!(check(&family(5000)), 5000);
     let text = out.render();
-    let shown = sit_parser::diag::MAX_IDENTICAL;
+    let shown = sit_middle::diag::MAX_IDENTICAL;
     assert_eq!(text.matches(": warning[W0205]: ").count(), shown, "{text}");
     assert!(
         text.contains(&format!(
@@ -281,7 +281,7 @@ fn many_sigma_cascades() {
         }
         s + "    t = integral(1);\n}\n"
     };
-    let out = sit_parser::check_source("cascade.sit", &family(10));
+    let out = sit_middle::check_source("cascade.sit", &family(10));
     let cascades = (out.diagnostics.iter())
         .filter(|d| d.code == "W0240")
         .count();
@@ -301,7 +301,7 @@ fn many_stale_reads() {
         }
         s + "}\n"
     };
-    let out = sit_parser::check_source("stale.sit", &family(10));
+    let out = sit_middle::check_source("stale.sit", &family(10));
     let stale = (out.diagnostics.iter())
         .filter(|d| d.code == "W0241")
         .count();

@@ -43,7 +43,7 @@ fn peak_kib() -> u64 {
 /// In a child: check `family(k)`, render, print the peak memory.
 fn child(family: fn(usize) -> String, k: usize) {
     let text = family(k);
-    let out = sit_parser::check_source("growth.sit", &text);
+    let out = sit_middle::check_source("growth.sit", &text);
     let rendered = out.render();
     std::hint::black_box((&out, &rendered));
     println!(

@@ -9,7 +9,7 @@ fn ir_of_every_example() {
     files.sort();
     assert!(!files.is_empty());
     for f in files {
-        let out = sit_parser::check_file(&f).expect("readable");
+        let out = sit_middle::check_file(&f).expect("readable");
         assert!(!out.has_errors(), "{}", out.render());
         let dump = out.program.expect("checked").dump();
         let name = f

@@ -2,7 +2,7 @@
 //! impact times and heights, a thermostat's switching instants on its exact
 //! exponentials, and the bound on chattering events (Zeno).
 
-use sit_parser::ir::{Method, Tolerance};
+use sit_middle::ir::{Method, Tolerance};
 use sit_runtime::Model;
 use sit_tests::models::{get, instance_of};
 

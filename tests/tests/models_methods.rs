@@ -1,7 +1,7 @@
 //! Integration methods against exact solutions: the measured order of convergence of
 //! `euler` (1) and `rk4` (4) on Dahlquist's equation, the RLC circuit and the pendulum.
 
-use sit_parser::ir::Method;
+use sit_middle::ir::Method;
 use sit_runtime::Model;
 use sit_tests::models::{get, instance_of, load_with};
 use sit_tests::physics::{pendulum_angle, pendulum_period};
@@ -223,7 +223,7 @@ fn discrete_rules_run_once_per_step_under_rk4() {
 
 /// `dopri5` at relative tolerance `rtol` (absolute `rtol / 100`).
 fn dopri5(rtol: f64) -> Method {
-    Method::Dopri5(sit_parser::ir::Tolerance {
+    Method::Dopri5(sit_middle::ir::Tolerance {
         rtol,
         atol: rtol / 100.0,
     })

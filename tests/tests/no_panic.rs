@@ -4,7 +4,7 @@
 //! its test threads.
 
 use proptest::prelude::*;
-use sit_parser::{Output, check_bytes};
+use sit_middle::{Output, check_bytes};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;

@@ -13,7 +13,9 @@ mod compiled {
 
 fn interpreted() -> sit_interp::Instance {
     let path = PathBuf::from(env!("OUT_DIR")).join("random/random_phase_limit.sit");
-    sit_interp::Instance::from_file(&path, Some("PhaseLimit")).expect("the fixture checks")
+    sit_host::load_file(&path, Some("PhaseLimit"))
+        .map(|l| l.instance)
+        .expect("the fixture checks")
 }
 
 fn compiled() -> Box<dyn Model> {

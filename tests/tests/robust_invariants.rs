@@ -21,9 +21,9 @@ fn size(seed: u64) -> Size {
     }
 }
 
-fn program(seed: u64) -> sit_parser::ir::Program {
+fn program(seed: u64) -> sit_middle::ir::Program {
     let text = random_file(seed, size(seed));
-    let out = sit_parser::check_source(format!("random_{seed}.sit"), &text);
+    let out = sit_middle::check_source(format!("random_{seed}.sit"), &text);
     match out.program {
         Some(p) if !out.has_errors() => p,
         _ => panic!(
@@ -38,8 +38,11 @@ fn the_interpreter_runs_every_random_model_without_panicking() {
     for seed in 0..SEEDS {
         let program = program(seed);
         for root in program.roots() {
-            let mut m =
-                Instance::try_new(&program, root).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            let mut m = Instance::try_new(
+                &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+                root,
+            )
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
             // Steps of every scale, zero included (deriv divides by it).
             let dts = [0.01, 0.0, 1e-9, 0.5, 1e3];
             for k in 0..300 {
@@ -74,7 +77,10 @@ fn checked_steps_agree_with_steps_until_the_first_fault() {
     for seed in 0..SEEDS / 3 {
         let program = program(seed);
         for root in program.roots() {
-            let mut plain = Instance::new(&program, root);
+            let mut plain = Instance::new(
+                &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+                root,
+            );
             let mut checked = plain.clone();
             for k in 0..300 {
                 plain.step(0.01);
@@ -109,8 +115,11 @@ fn checked_steps_agree_with_steps_until_the_first_fault() {
 fn the_generated_rust_of_every_random_model_parses() {
     for seed in 0..EMIT_SEEDS {
         let program = program(seed);
-        let code = sit_codegen::generate(&program, &Default::default())
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let code = sit_codegen::generate(
+            &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+            &Default::default(),
+        )
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         if let Err(e) = syn::parse_file(&code) {
             panic!("seed {seed}: generated code does not parse: {e}\n{code}");
         }

@@ -2,15 +2,19 @@
 //! example crate (`examples/embed-hostile`) and by the checked-finite mode, each with the
 //! smallest input that showed it.
 
-fn check(text: &str) -> sit_parser::Output {
-    sit_parser::check_source("regression.sit", text)
+fn check(text: &str) -> sit_middle::Output {
+    sit_middle::check_source("regression.sit", text)
 }
 
 fn generate(text: &str) -> String {
     let out = check(text);
     let program = out.program.as_ref().filter(|_| !out.has_errors());
     let program = program.unwrap_or_else(|| panic!("{}", out.render()));
-    sit_codegen::generate(program, &Default::default()).expect("generation succeeds")
+    sit_codegen::generate(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        &Default::default(),
+    )
+    .expect("generation succeeds")
 }
 
 /// `x = x;` generated `self.x = self.x;`, which rustc (not only clippy) reports as a
@@ -126,7 +130,11 @@ fn exponential_instance_trees_are_refused_up_front() {
         .filter(|_| !out.has_errors())
         .expect("valid");
     let small = program.model("A9").expect("A9");
-    let mut m = sit_interp::Instance::try_new(program, small).expect("small tree runs");
+    let mut m = sit_interp::Instance::try_new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        small,
+    )
+    .expect("small tree runs");
     sit_runtime::Model::step(&mut m, 0.1);
     assert_eq!(sit_runtime::Model::get(&m, "y"), Some(512.0 * 0.9));
 }
@@ -149,8 +157,11 @@ fn instance(text: &str) -> Result<sit_interp::Instance, sit_interp::InterpError>
     let out = check(text);
     let program = out.program.as_ref().filter(|_| !out.has_errors());
     let program = program.unwrap_or_else(|| panic!("{}", out.render()));
-    let root = sit_interp::select_root(program, None).expect("one root");
-    sit_interp::Instance::try_new(program, root)
+    let root = sit_driver::select_root(program, None).expect("one root");
+    sit_interp::Instance::try_new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        root,
+    )
 }
 
 /// `p1 = p0 + p0; p2 = p1 + p1; ...` (and the same with situations): 42 valid lines

@@ -20,8 +20,9 @@ fn both() -> [Box<dyn Model>; 2] {
         .find(|(stem, model, _)| *stem == "random_substeps" && *model == "Substeps")
         .expect("the fixture is compiled");
     let path = PathBuf::from(env!("OUT_DIR")).join("random/random_substeps.sit");
-    let interp =
-        sit_interp::Instance::from_file(&path, Some("Substeps")).expect("the fixture checks");
+    let interp = sit_host::load_file(&path, Some("Substeps"))
+        .map(|l| l.instance)
+        .expect("the fixture checks");
     [make(), Box::new(interp)]
 }
 
@@ -147,7 +148,9 @@ fn ball(divided: bool) -> sit_interp::Instance {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("ball_{divided}.sit"));
     std::fs::write(&path, text).unwrap();
-    sit_interp::Instance::from_file(&path, Some("Ball")).expect("the ball checks")
+    sit_host::load_file(&path, Some("Ball"))
+        .map(|l| l.instance)
+        .expect("the ball checks")
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //!
 //! The build script writes each block as a module (see `build.rs`); blocks see the example
 //! models through [`prelude`] (`hoop::Hoop`, `VanDerPol`, `VanDerPolBatch`, ...), generated
-//! into `OUT_DIR` as a `sit_codegen::Builder` would. [`page`] reads the blocks and their
+//! into `OUT_DIR` as a `sit_build::Builder` would. [`page`] reads the blocks and their
 //! markers, for the build script and for the docs test of `sitc` (`cli/tests/docs`), which
 //! runs the `sh`, `sit` and `toml` blocks.
 

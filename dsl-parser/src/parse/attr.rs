@@ -54,7 +54,7 @@ impl Parser<'_> {
                 text: self.str(t).to_string(),
                 span: self.span(t),
             };
-            if !crate::allow::is_warning(&code.text) {
+            if !crate::diag::is_warning(&code.text) {
                 let _ = self.push_error(
                     Diagnostic::error(
                         "E0441",
@@ -65,7 +65,7 @@ impl Parser<'_> {
                     .with_note("only warnings can be allowed; errors make a model invalid")
                     .with_help(format!(
                         "the warning codes are {}",
-                        crate::allow::WARNINGS.join(", ")
+                        crate::diag::WARNINGS.join(", ")
                     )),
                 );
             }

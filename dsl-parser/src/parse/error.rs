@@ -81,7 +81,7 @@ pub(super) fn syntax_error(
     }
     if found.tok == Tok::Ident {
         let word = &text[found.start..found.end];
-        if let Some(k) = crate::suggest::did_you_mean(word, crate::check::KEYWORDS.iter().copied())
+        if let Some(k) = crate::suggest::did_you_mean(word, super::KEYWORDS.iter().copied())
             && expected.iter().any(|s| s.contains(&format!("`{k}`")))
         {
             d = d.with_help(format!("did you mean the keyword `{k}`?"));

@@ -11,9 +11,9 @@
 use super::MAX_OPERATORS;
 use super::lexer::Tok;
 use super::parser::{Parsed, Parser, Stop};
+use crate::ast::CmpOp;
 use crate::ast::{BinOp, Expr, ExprKind};
 use crate::diag::Diagnostic;
-use crate::ir::CmpOp;
 use crate::source::Span;
 
 /// An operator waiting for its operands.

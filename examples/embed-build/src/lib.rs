@@ -1,4 +1,4 @@
-//! Sit models embedded through a build script: `build.rs` runs `sit_codegen::Builder`,
+//! Sit models embedded through a build script: `build.rs` runs `sit_build::Builder`,
 //! and each module includes one generated file.
 //!
 //! The crate denies every warning and clippy's default lints, and forbids `unsafe`, so

@@ -8,7 +8,9 @@ use sit_runtime::Model;
 /// variable bit for bit (NaN compared as NaN).
 fn same_as_interpreter(generated: &mut dyn Model, file: &str, model: &str) {
     let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
-    let mut interp = sit_interp::Instance::from_file(&path, Some(model)).unwrap();
+    let mut interp = sit_host::load_file(&path, Some(model))
+        .map(|l| l.instance)
+        .unwrap();
     assert_eq!(generated.var_count(), interp.var_count(), "{model}");
     for i in 0..interp.var_count() {
         assert_eq!(

@@ -20,10 +20,18 @@ fn by_file_name(mut table: Table) -> Table {
 #[test]
 fn the_macro_builds_the_event_log() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../models/traffic_light.sit");
-    let program = sit_parser::check_file(path).unwrap().program.unwrap();
+    let program = sit_middle::check_file(path).unwrap().program.unwrap();
     let root = program.model("TrafficLight").unwrap();
-    let mut interp = sit_interp::Instance::with_events(&program, root).unwrap();
-    let mut plain = sit_interp::Instance::new(&program, root);
+    let mut interp = sit_interp::Instance::with_events(
+        &sit_middle::lower::Lowered::new(&program, sit_middle::lower::Prepare { events: true })
+            .expect("lowers"),
+        root,
+    )
+    .unwrap();
+    let mut plain = sit_interp::Instance::new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        root,
+    );
     assert_eq!(
         by_file_name(TrafficLight::event_table()),
         by_file_name(interp.table().clone())

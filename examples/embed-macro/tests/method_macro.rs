@@ -7,10 +7,13 @@ use sit_runtime::Model;
 #[test]
 fn the_macro_passes_the_method_through() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../models/pendulum.sit");
-    let mut program = sit_parser::check_file(path).unwrap().program.unwrap();
-    program.set_method(sit_parser::ir::Method::Rk4).unwrap();
+    let mut program = sit_middle::check_file(path).unwrap().program.unwrap();
+    program.set_method(sit_middle::ir::Method::Rk4).unwrap();
     let root = program.model("Pendulum").unwrap();
-    let mut interp = sit_interp::Instance::new(&program, root);
+    let mut interp = sit_interp::Instance::new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        root,
+    );
     let mut scalar = Pendulum::new();
     let mut batch = PendulumBatch::<4>::splat(&scalar);
     // The stage memories are variables of the generated code.
@@ -32,16 +35,19 @@ fn the_macro_passes_the_method_through() {
 fn the_macro_passes_dopri5_and_its_tolerances_through() {
     use embed_macro::pendulum_dopri5::Pendulum as Adaptive;
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../models/pendulum.sit");
-    let mut program = sit_parser::check_file(path).unwrap().program.unwrap();
-    let tol = sit_parser::ir::Tolerance {
+    let mut program = sit_middle::check_file(path).unwrap().program.unwrap();
+    let tol = sit_middle::ir::Tolerance {
         rtol: 1e-9,
         atol: 1e-12,
     };
     program
-        .set_method(sit_parser::ir::Method::Dopri5(tol))
+        .set_method(sit_middle::ir::Method::Dopri5(tol))
         .unwrap();
     let root = program.model("Pendulum").unwrap();
-    let mut interp = sit_interp::Instance::new(&program, root);
+    let mut interp = sit_interp::Instance::new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        root,
+    );
     let mut scalar = Adaptive::new();
     assert!(scalar.get("angle_dopri5_k7").is_some());
     for _ in 0..50 {

@@ -7,7 +7,9 @@ use sit_runtime::Model;
 #[test]
 fn the_macro_compiles_a_schematic() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../schematics/clutch.sch");
-    let mut interp = sit_interp::Instance::from_file(path, None).expect("the drawing checks");
+    let mut interp = sit_host::load_file(path, None)
+        .map(|l| l.instance)
+        .expect("the drawing checks");
     let mut compiled = ClutchDrive::new();
     assert_eq!(compiled.var_count(), interp.var_count());
     for _ in 0..20_000 {

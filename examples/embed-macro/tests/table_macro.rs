@@ -8,7 +8,9 @@ use sit_runtime::Model;
 #[test]
 fn the_macro_compiles_a_table_from_a_csv_file() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../models/vehicle.sit");
-    let mut interp = sit_interp::Instance::from_file(path, None).expect("the model checks");
+    let mut interp = sit_host::load_file(path, None)
+        .map(|l| l.instance)
+        .expect("the model checks");
     let mut compiled = Vehicle::new();
     assert_eq!(compiled.var_count(), interp.var_count());
     for k in 0..6000 {
@@ -29,7 +31,7 @@ fn the_macro_compiles_a_table_from_a_csv_file() {
 #[test]
 fn the_csv_file_is_tracked_like_the_model() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../models/vehicle.sit");
-    let out = sit_parser::check_file(path).expect("readable");
+    let out = sit_middle::check_file(path).expect("readable");
     let files = out.files();
     assert_eq!(files.len(), 2, "{files:?}");
     assert!(files[1].ends_with("engine_torque.csv"), "{files:?}");

@@ -1,0 +1,269 @@
+//! The one entry point of the Sit compiler: a source (`.sit` or `.sch`, a path or text
+//! in memory) to the lowered program that every back end takes, or a report.
+//!
+//! [`compile`] runs the pipeline in its one order: the front end picked by the file's
+//! extension (`.sch`: the schematic reader, then its generated model), the checker and
+//! the lints, `#[allow]` and [`Options::allow`], the method override
+//! ([`Options::method`]), then [`sit_middle::lower::Lowered::new`] (the event log's
+//! instrumentation when [`Options::events`], the rewrite of the integration methods).
+//! [`check`] stops after the checker, for the tools that only report (`sitc check`, the
+//! language server). Every front end calls one of them: `sitc`, the build scripts'
+//! `Builder` and `include_model!` (`sit-build`), the FMU builder, the Python package,
+//! the language server; the generators (`sit-codegen`) and the interpreter
+//! (`sit-interp`) take only the lowered program.
+//!
+//! ```
+//! let src = sit_driver::Source::text("m.sit", "model M { real x = 1; x = integral(-x); }");
+//! let compiled = sit_driver::compile(&src, &sit_driver::Options::default()).unwrap();
+//! assert!(compiled.warnings.is_empty());
+//! let root = compiled.root(None).unwrap();
+//! assert_eq!(compiled.lowered.program().models[root].name, "M");
+//! ```
+#![deny(missing_docs)]
+
+mod root;
+
+pub use root::{RootError, select_root};
+pub use sit_middle::lower::{Lowered, Prepare};
+
+use sit_middle::ir::{Method, ModelId, Program};
+use sit_middle::load::ReadFn;
+use sit_middle::lower::LowerError;
+use sit_middle::{Output, ReadError, Report};
+use std::path::{Path, PathBuf};
+
+/// A model's source: a file, or text in memory named by a path (which anchors its
+/// relative imports, read from the file system, and names it in messages).
+#[derive(Clone, Copy)]
+pub enum Source<'a> {
+    /// The file at this path.
+    Path(&'a Path),
+    /// This text, as if read from the file at `path`.
+    Text {
+        /// The name of the text (its extension picks the front end).
+        path: &'a Path,
+        /// The text.
+        text: &'a str,
+    },
+    /// This text, as if read from the file at `path`, with its imports read by `read`
+    /// (an editor's open documents, files kept in memory); imported schematics are read
+    /// as their generated models.
+    Memory {
+        /// The name of the text (its extension picks the front end).
+        path: &'a Path,
+        /// The text.
+        text: &'a str,
+        /// Reads an imported file.
+        read: &'a ReadFn<'a>,
+    },
+}
+
+impl<'a> Source<'a> {
+    /// The file at `path`.
+    pub fn path(path: &'a (impl AsRef<Path> + ?Sized)) -> Source<'a> {
+        Source::Path(path.as_ref())
+    }
+
+    /// `text`, named `path`.
+    pub fn text(path: &'a (impl AsRef<Path> + ?Sized), text: &'a str) -> Source<'a> {
+        Source::Text {
+            path: path.as_ref(),
+            text,
+        }
+    }
+
+    /// The path given.
+    pub fn name(&self) -> &'a Path {
+        match *self {
+            Source::Path(p) | Source::Text { path: p, .. } | Source::Memory { path: p, .. } => p,
+        }
+    }
+}
+
+/// How to compile, besides what the source says.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Integrate every model with this method (tolerances included), overriding their
+    /// `method` declarations; `None`: as declared, `euler` when not.
+    pub method: Option<Method>,
+    /// Prepare the program for the event log (see [`Prepare::events`]).
+    pub events: bool,
+    /// Warning codes allowed everywhere, as `#[allow(CODE)]` on every model (checked
+    /// against the warning codes: see [`Error::NotAWarning`]).
+    pub allow: Vec<String>,
+}
+
+/// A source compiled to the lowered program.
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    /// The checked program (what the source says, before the passes): for the
+    /// descriptions of a model (`sitc info`, hover) that show what was written.
+    pub checked: Program,
+    /// The program every back end takes.
+    pub lowered: Lowered,
+    /// The warnings left after `#[allow]` and [`Options::allow`], with their sources
+    /// (empty when there are none).
+    pub warnings: Report,
+}
+
+impl Compiled {
+    /// The model to run or emit: the one named `model`, or the root chosen by
+    /// [`select_root`].
+    pub fn root(&self, model: Option<&str>) -> Result<ModelId, RootError> {
+        select_root(self.lowered.program(), model)
+    }
+
+    /// Every file read that exists on disk (the root and its imports, not the model
+    /// generated from a schematic), for rebuild tracking.
+    pub fn files(&self) -> Vec<PathBuf> {
+        existing(&self.warnings)
+    }
+}
+
+/// The files of `report` that exist on disk.
+fn existing(report: &Report) -> Vec<PathBuf> {
+    report.files().into_iter().filter(|f| f.exists()).collect()
+}
+
+/// Why a source could not be compiled.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The root file could not be read.
+    #[error("{0}")]
+    Read(#[from] ReadError),
+    /// The model has errors (or the method override cannot split its rules). `Display`
+    /// renders every diagnostic like rustc, paths as given.
+    #[error("{0}")]
+    Model(Report),
+    /// The program cannot be lowered: it is too large.
+    #[error("{0}")]
+    Lower(#[from] LowerError),
+    /// [`Options::allow`] names a code that is not a warning's.
+    #[error("`{code}` is not a warning code (they are {})", sit_middle::allow::WARNINGS.join(", "))]
+    NotAWarning {
+        /// The code given.
+        code: String,
+    },
+}
+
+impl Error {
+    /// Whether the model (not the file system or the options) is at fault.
+    pub fn is_model_error(&self) -> bool {
+        matches!(self, Error::Model(_) | Error::Lower(_))
+    }
+
+    /// The files this error depends on (to rerun a build when they change).
+    pub fn files(&self) -> Vec<PathBuf> {
+        match self {
+            Error::Model(report) => existing(report),
+            Error::Read(e) => vec![e.path.clone()],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Checks `source` (and its imports): the front end picked by the extension, the
+/// checker, the lints and `#[allow]`. The program is there when there is no error.
+pub fn check(source: &Source) -> Result<Output, ReadError> {
+    match *source {
+        Source::Path(path) => sit_schematic::check_file(path),
+        Source::Text { path, text } | Source::Memory { path, text, .. }
+            if sit_schematic::is_schematic(path) =>
+        {
+            Ok(sit_schematic::check_schematic(path, text, None))
+        }
+        Source::Text { path, text } => Ok(sit_middle::check_bytes(
+            path,
+            text.as_bytes().to_vec(),
+            &sit_schematic::read,
+        )),
+        Source::Memory { path, text, read } => {
+            let read = |p: &Path| {
+                let bytes = read(p)?;
+                if sit_schematic::is_schematic(p) {
+                    sit_schematic::as_model(p, bytes)
+                } else {
+                    Ok(bytes)
+                }
+            };
+            Ok(sit_middle::check_bytes(
+                path,
+                text.as_bytes().to_vec(),
+                &read,
+            ))
+        }
+    }
+}
+
+/// [`check`] of the file at `path`.
+pub fn check_file(path: impl AsRef<Path>) -> Result<Output, ReadError> {
+    check(&Source::Path(path.as_ref()))
+}
+
+/// Compiles `source` to the lowered program (see the crate documentation for the
+/// order of the passes).
+pub fn compile(source: &Source, opts: &Options) -> Result<Compiled, Error> {
+    if let Some(code) = opts
+        .allow
+        .iter()
+        .find(|c| !sit_middle::allow::is_warning(c))
+    {
+        return Err(Error::NotAWarning { code: code.clone() });
+    }
+    let (program, report) = check(source)?.into_report();
+    let allowed: Vec<&str> = opts.allow.iter().map(String::as_str).collect();
+    let report = if allowed.is_empty() {
+        report
+    } else {
+        report.allowing(&allowed)
+    };
+    let Some(program) = program else {
+        return Err(Error::Model(report));
+    };
+    lower(program, report, opts)
+}
+
+/// The passes after the checker, for a front end that checked the program itself (a
+/// schematic in another form, a program built in memory): the method override, then
+/// [`Lowered::new`]. `warnings` are those of the check.
+pub fn lower(mut checked: Program, warnings: Report, opts: &Options) -> Result<Compiled, Error> {
+    if let Some(method) = opts.method
+        && let Err(diagnostics) = checked.set_method(method)
+    {
+        return Err(Error::Model(Report::new(diagnostics, warnings.sources)));
+    }
+    let lowered = Lowered::new(
+        &checked,
+        Prepare {
+            events: opts.events,
+        },
+    )?;
+    Ok(Compiled {
+        checked,
+        lowered,
+        warnings,
+    })
+}
+
+/// Every `.sit` file under `dir`, subfolders included, sorted (for build
+/// scripts that compile a folder of models). A folder that cannot be read
+/// gives no files.
+pub fn sit_files(dir: impl AsRef<Path>) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|x| x == "sit") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir.as_ref(), &mut out);
+    out.sort();
+    out
+}

@@ -1,0 +1,451 @@
+//! Lowering of expressions: name resolution, types, and where each name may be read.
+
+use super::{Ctx, Resolver, Stateful, Sym};
+use crate::ast::{self, ExprKind, Name};
+use crate::diag::Diagnostic;
+use crate::ir::*;
+use crate::source::Span;
+use crate::suggest::did_you_mean;
+
+impl Resolver<'_> {
+    /// Lower an expression that must have type `want`.
+    pub(super) fn expr(&mut self, e: &ast::Expr, want: Ty, ctx: Ctx) -> Expr {
+        let before = self.diags.len();
+        let (x, ty) = self.any(e, ctx);
+        if ty != want {
+            // An error inside the expression already explains it.
+            if self.diags.len() == before {
+                self.type_error(e, want, ty);
+            }
+            return match want {
+                Ty::Real => Expr::Num(0.0),
+                Ty::Flag => Expr::Bool(false),
+            };
+        }
+        x
+    }
+
+    pub(super) fn type_error(&mut self, e: &ast::Expr, want: Ty, got: Ty) {
+        let text = self.sources.text(e.span).to_string();
+        let short = if text.chars().count() > 40 {
+            "this expression".to_string()
+        } else {
+            format!("`{text}`")
+        };
+        let (msg, label, help) = match want {
+            Ty::Flag => (
+                format!("expected a logical value, found the real {short}"),
+                "this is a real number",
+                Some("compare it to make a logical value, as in `x > 0`".to_string()),
+            ),
+            Ty::Real => (
+                format!("expected a real value, found the logical {short}"),
+                "this is a logical value",
+                Some(
+                    "logical values are used in `when` conditions, preds and situations"
+                        .to_string(),
+                ),
+            ),
+        };
+        let _ = got;
+        let mut d = Diagnostic::error("E0160", e.span, msg).with_label(label);
+        if let Some(h) = help {
+            d = d.with_help(h);
+        }
+        self.err(d);
+    }
+
+    pub(super) fn any(&mut self, e: &ast::Expr, ctx: Ctx) -> (Expr, Ty) {
+        match &e.kind {
+            ExprKind::Num(v) => (Expr::Num(*v), Ty::Real),
+            ExprKind::Bool(b) => (Expr::Bool(*b), Ty::Flag),
+            ExprKind::Paren(inner) => self.any(inner, ctx),
+            ExprKind::Neg(inner) => {
+                let x = self.expr(inner, Ty::Real, ctx);
+                (Expr::Neg(Box::new(x)), Ty::Real)
+            }
+            ExprKind::Not(inner) => {
+                let before = self.diags.len();
+                let (x, ty) = self.any(inner, ctx);
+                if ty == Ty::Real && self.diags.len() > before {
+                    return (Expr::Bool(false), Ty::Flag);
+                }
+                if ty == Ty::Real {
+                    let text = self.sources.text(inner.span).to_string();
+                    let mut d = Diagnostic::error(
+                        "E0160",
+                        inner.span,
+                        "`!` needs a logical value, found a real",
+                    )
+                    .with_label("this is a real number");
+                    if let ExprKind::Path(_) = inner.kind {
+                        d = d.with_help(format!("`!` binds tighter than comparisons: write `!({text} ...)` to negate a comparison"));
+                    }
+                    self.err(d);
+                    return (Expr::Bool(false), Ty::Flag);
+                }
+                (Expr::Not(Box::new(x)), Ty::Flag)
+            }
+            ExprKind::Binary(op, l, r) => {
+                use ast::BinOp::*;
+                match op {
+                    Or | And => {
+                        let a = self.expr(l, Ty::Flag, ctx);
+                        let b = self.expr(r, Ty::Flag, ctx);
+                        let x = if *op == Or {
+                            Expr::Or(Box::new(a), Box::new(b))
+                        } else {
+                            Expr::And(Box::new(a), Box::new(b))
+                        };
+                        (x, Ty::Flag)
+                    }
+                    _ => {
+                        let a = self.expr(l, Ty::Real, ctx);
+                        let b = self.expr(r, Ty::Real, ctx);
+                        let aop = match op {
+                            Add => ArithOp::Add,
+                            Sub => ArithOp::Sub,
+                            Mul => ArithOp::Mul,
+                            Div => ArithOp::Div,
+                            _ => ArithOp::Pow,
+                        };
+                        (Expr::Arith(aop, Box::new(a), Box::new(b)), Ty::Real)
+                    }
+                }
+            }
+            ExprKind::Compare(first, rest) => {
+                if let Some(x) = self.mode_compare(first, rest, ctx) {
+                    return x;
+                }
+                let mut prev = self.expr(first, Ty::Real, ctx);
+                let mut acc: Option<Expr> = None;
+                for (op, rhs) in rest {
+                    let r = self.expr(rhs, Ty::Real, ctx);
+                    let c = Expr::Cmp(*op, Box::new(prev), Box::new(r.clone()));
+                    acc = Some(match acc {
+                        None => c,
+                        Some(a) => Expr::And(Box::new(a), Box::new(c)),
+                    });
+                    prev = r;
+                }
+                (acc.unwrap_or(Expr::Bool(false)), Ty::Flag)
+            }
+            ExprKind::Call(name, args) => {
+                if let Some(t) = self.t().lookups.get(&name.text).cloned() {
+                    return self.table_call(t, e.span, args, ctx);
+                }
+                let Some(f) = Func::from_name(&name.text) else {
+                    if Stateful::from_name(&name.text).is_some() {
+                        self.err(
+                            Diagnostic::error(
+                                "E0152",
+                                e.span,
+                                format!("`{}` must be the whole right-hand side of a δ rule", name.text),
+                            )
+                            .with_label("used inside an expression")
+                            .with_note(format!(
+                                "`{}` computes the next value of the rule's target from its current value",
+                                name.text
+                            ))
+                            .with_help(format!(
+                                "give it its own state, as in `real s; s = {};`, and use `s` here",
+                                self.sources.text(e.span)
+                            )),
+                        );
+                    } else {
+                        let all = Func::ALL
+                            .iter()
+                            .map(|f| f.name())
+                            .chain(Stateful::ALL.iter().map(|s| s.name()));
+                        let mut d = Diagnostic::error(
+                            "E0150",
+                            name.span,
+                            format!("unknown procedure `{}`", name.text),
+                        )
+                        .with_label("not in the runtime library");
+                        if let Some(s) = did_you_mean(&name.text, all) {
+                            d = d.with_help(format!("did you mean `{s}`?"));
+                        } else {
+                            d = d.with_note("the procedures are listed in docs/language.md, section \"Procedures\"");
+                        }
+                        self.err(d);
+                    }
+                    for a in args {
+                        let _ = self.any(a, ctx);
+                    }
+                    return (Expr::Num(0.0), Ty::Real);
+                };
+                if args.len() != f.arity() {
+                    let n = args.len();
+                    self.arity_error(e.span, f.name(), &f.arity().to_string(), n);
+                    return (Expr::Num(0.0), Ty::Real);
+                }
+                let xs = args.iter().map(|a| self.expr(a, Ty::Real, ctx)).collect();
+                (Expr::Call(f, xs), Ty::Real)
+            }
+            ExprKind::Path(path) => self.path(path, e.span, ctx),
+        }
+    }
+
+    pub(super) fn path(&mut self, path: &[Name], span: Span, ctx: Ctx) -> (Expr, Ty) {
+        let first = &path[0];
+        let bad = (Expr::Num(0.0), Ty::Real);
+        if path.len() == 1 {
+            match first.text.as_str() {
+                "time" | "dt" => {
+                    if ctx != Ctx::Rule {
+                        self.not_here(first, ctx, "the clock");
+                        return bad;
+                    }
+                    return (
+                        if first.text == "time" {
+                            Expr::Time
+                        } else {
+                            Expr::Dt
+                        },
+                        Ty::Real,
+                    );
+                }
+                _ => {}
+            }
+            let sym = self.t().names.get(&first.text).copied();
+            return match sym {
+                Some(Sym::Var(v)) => {
+                    let var = &self.t().vars[v];
+                    let allowed = matches!(
+                        (ctx, var.kind),
+                        (Ctx::Rule, _) | (_, VarKind::Param { .. }) | (Ctx::Init, VarKind::Input)
+                    );
+                    if !allowed {
+                        let what = match var.kind {
+                            VarKind::Input => "an input",
+                            _ => "a state",
+                        };
+                        self.not_here(first, ctx, what);
+                        return bad;
+                    }
+                    (Expr::Var(v), var.ty)
+                }
+                Some(Sym::Cond(c)) => {
+                    if ctx != Ctx::Rule {
+                        self.not_here(first, ctx, "a condition");
+                        return (Expr::Bool(false), Ty::Flag);
+                    }
+                    (Expr::Cond(c), Ty::Flag)
+                }
+                Some(Sym::Event(ev)) => {
+                    if ctx != Ctx::Rule {
+                        self.not_here(first, ctx, "an event");
+                        return (Expr::Bool(false), Ty::Flag);
+                    }
+                    (Expr::Event(ev), Ty::Flag)
+                }
+                Some(Sym::Mode(m)) => {
+                    let mode = self.t().modes[m].clone();
+                    self.bare_mode(first, &mode);
+                    (Expr::Bool(false), Ty::Flag)
+                }
+                Some(Sym::Sub(_)) => {
+                    self.err(
+                        Diagnostic::error(
+                            "E0140",
+                            first.span,
+                            format!("`{}` is a submodel, not a value", first.text),
+                        )
+                        .with_label("a submodel")
+                        .with_help(format!(
+                            "read one of its outputs, as in `{0}.x`, or its switch `{0}.on`",
+                            first.text
+                        )),
+                    );
+                    bad
+                }
+                None => {
+                    self.unknown(first, ctx);
+                    bad
+                }
+            };
+        }
+        // Dotted path: a direct submodel's output or switch.
+        let sym = self.t().names.get(&first.text).copied();
+        let s = match sym {
+            Some(Sym::Sub(s)) => s,
+            None => {
+                self.unknown(first, ctx);
+                return bad;
+            }
+            Some(_) => {
+                self.not_a_submodel(first);
+                return bad;
+            }
+        };
+        if ctx != Ctx::Rule {
+            self.not_here(first, ctx, "a submodel's variable");
+            return bad;
+        }
+        if path.len() > 2 {
+            self.err(
+                Diagnostic::error(
+                    "E0142",
+                    span,
+                    format!(
+                        "`{}` reaches into a submodel of a submodel",
+                        path.iter()
+                            .map(|n| n.text.as_str())
+                            .collect::<Vec<_>>()
+                            .join(".")
+                    ),
+                )
+                .with_label("only the outputs of direct submodels are visible")
+                .with_help(format!(
+                    "declare an output in the model of `{}` that copies `{}`, and read that",
+                    first.text,
+                    path[1..]
+                        .iter()
+                        .map(|n| n.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join(".")
+                )),
+            );
+            return bad;
+        }
+        let member = &path[1];
+        if member.text == "on" {
+            return (Expr::SubOn(s), Ty::Flag);
+        }
+        if member.text == "time" {
+            return (Expr::SubTime(s), Ty::Real);
+        }
+        let Some(child) = self.sub_models[self.this][s] else {
+            return bad; // unknown model already reported
+        };
+        let ct = &self.tables[child];
+        let model_name = self.t().subs[s].model.text.clone();
+        match ct.names.get(&member.text).copied() {
+            Some(sym) => {
+                let (output, x, ty) = match sym {
+                    Sym::Var(v) => (ct.vars[v].output, Expr::SubVar(s, v), ct.vars[v].ty),
+                    Sym::Cond(c) => (ct.conds[c].output, Expr::SubCond(s, c), Ty::Flag),
+                    Sym::Event(ev) => (ct.events[ev].output, Expr::SubEvent(s, ev), Ty::Flag),
+                    Sym::Sub(_) => (false, Expr::Num(0.0), Ty::Real),
+                    Sym::Mode(md) if ct.modes[md].output => {
+                        self.bare_sub_mode(s, member);
+                        return (Expr::Bool(false), Ty::Flag);
+                    }
+                    Sym::Mode(_) => (false, Expr::Num(0.0), Ty::Real),
+                };
+                if !output {
+                    self.err(
+                        Diagnostic::error(
+                            "E0143",
+                            member.span,
+                            format!("`{}` of `{}` is not an output", member.text, first.text),
+                        )
+                        .with_label("private to the submodel")
+                        .with_help(format!(
+                            "declare it `output` in model `{model_name}` to read it from here"
+                        )),
+                    );
+                    return bad;
+                }
+                (x, ty)
+            }
+            None => {
+                let outputs: Vec<&str> = ct
+                    .vars
+                    .iter()
+                    .filter(|v| v.output)
+                    .map(|v| v.name.as_str())
+                    .chain(
+                        ct.conds
+                            .iter()
+                            .filter(|c| c.output)
+                            .map(|c| c.name.as_str()),
+                    )
+                    .chain(
+                        ct.events
+                            .iter()
+                            .filter(|c| c.output)
+                            .map(|c| c.name.as_str()),
+                    )
+                    .collect();
+                let mut d = Diagnostic::error(
+                    "E0101",
+                    member.span,
+                    format!(
+                        "`{}` (model `{model_name}`) has no variable `{}`",
+                        first.text, member.text
+                    ),
+                )
+                .with_label("unknown name");
+                if let Some(sug) = self.suggest(&member.text, outputs.iter().copied().chain(["on"]))
+                {
+                    d = d.with_help(format!("did you mean `{}.{sug}`?", first.text));
+                } else if outputs.is_empty() {
+                    d = d.with_note(format!("`{model_name}` has no outputs"));
+                } else {
+                    d = d.with_note(format!(
+                        "its outputs: {}",
+                        crate::diag::list(outputs.iter().map(|o| format!("`{o}`")))
+                    ));
+                }
+                self.err(d);
+                bad
+            }
+        }
+    }
+
+    pub(super) fn not_here(&mut self, name: &Name, ctx: Ctx, what: &str) {
+        let (place, allowed) = match ctx {
+            Ctx::Param => ("a param's value", "constants and params"),
+            Ctx::InputDefault => ("an input's default", "constants and params"),
+            Ctx::Init => ("an initial value", "constants, params and inputs"),
+            Ctx::Rule => ("this place", "anything"),
+        };
+        self.err(
+            Diagnostic::error(
+                "E0132",
+                name.span,
+                format!("{place} cannot read {what} (`{}`)", name.text),
+            )
+            .with_label("not known before the run starts")
+            .with_note(format!("{place} may use {allowed}")),
+        );
+    }
+
+    pub(super) fn unknown(&mut self, name: &Name, ctx: Ctx) {
+        let t = self.t();
+        // In declaration order, so that ties between suggestions are decided
+        // the same way in every run (a hash map's order is random).
+        let candidates: Vec<&str> = t
+            .vars
+            .iter()
+            .map(|v| v.name.as_str())
+            .chain(t.conds.iter().map(|c| c.name.as_str()))
+            .chain(t.events.iter().map(|e| e.name.as_str()))
+            .chain(t.subs.iter().map(|s| s.name.text.as_str()))
+            .chain(["time", "dt"])
+            .collect();
+        let mut d = Diagnostic::error(
+            "E0101",
+            name.span,
+            format!("unknown name `{}`", crate::diag::shorten(&name.text)),
+        )
+        .with_label("not declared in this model");
+        if let Some(s) = self.suggest(&name.text, candidates.iter().copied()) {
+            d = d.with_help(format!("did you mean `{s}`?"));
+        } else if ctx == Ctx::Rule {
+            d = d.with_help(format!(
+                "declare it, as in `real {};`",
+                crate::diag::shorten(&name.text)
+            ));
+        }
+        if Func::from_name(&name.text).is_some() || Stateful::from_name(&name.text).is_some() {
+            d = d.with_note(format!(
+                "`{}` is a procedure: call it as `{}(...)`",
+                name.text, name.text
+            ));
+        }
+        self.diags.push(d);
+    }
+}
