@@ -231,7 +231,7 @@ pub fn check(
     let split: Vec<Diagnostic> = lowered
         .iter()
         .flatten()
-        .flat_map(crate::lower::method::split_errors)
+        .flat_map(crate::ir::split_errors)
         .collect();
     if !split.is_empty() {
         diags.extend(split);

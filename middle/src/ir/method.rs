@@ -110,11 +110,7 @@ impl Program {
         for m in &mut self.models {
             m.method = method;
         }
-        let diags: Vec<_> = self
-            .models
-            .iter()
-            .flat_map(crate::lower::method::split_errors)
-            .collect();
+        let diags: Vec<_> = self.models.iter().flat_map(super::split_errors).collect();
         if diags.is_empty() { Ok(()) } else { Err(diags) }
     }
 }

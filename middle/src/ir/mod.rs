@@ -4,9 +4,12 @@
 use crate::source::Span;
 
 mod method;
+mod split;
 mod table;
 
 pub use method::{Method, Tolerance};
+pub use split::split_errors;
+pub(crate) use split::{Split, split, split_located};
 pub use table::{Beyond, LookupTable};
 
 /// Index of a model in [`Program::models`].

@@ -1,17 +1,18 @@
-//! A step under `dopri5` rewritten as plain rules around one bounded loop of adaptive internal steps.
+//! The adaptive step: a host step under `dopri5` (an embedded pair's tableau) rewritten as plain rules around one bounded loop of internal steps with error control.
 //!
-//! The continuous part is that of `rk4` ([`super::method`]). Within each host step
+//! The continuous part is that of `rk4` (`crate::ir`'s `split`). Within each host step
 //! (see "Integration methods" in [`crate::ir`] for the contract), with `n` continuous
-//! states, hidden states `yc`, `k1` … `k7` per state and `t`, `h`, `hs`, `err`, `q`,
-//! `steps` for the model:
+//! states, hidden states `yc`, `k1` … `ks` per state (`s` stages) and `t`, `h`, `hs`,
+//! `err`, `q`, `steps` for the model:
 //!
 //! ```text
 //! steps = 0; t = 0; if h <= 0 { h = dt }; yc = y
 //! repeat {
 //!     steps = steps + 1
 //!     hs = h; if h >= dt - t { hs = dt - t }              (the last step cut to the end)
-//!     stage s = 1..7: y = yc + hs·Σ_j a_sj·k_j (y = yc at stage 1);
-//!                     k_s = 0; the stage pass, `time` reading time + (t + c_s·hs)
+//!     the stage passes (super::stages), the step from t of length hs: under dopri5,
+//!     stage i = 1..7: y = yc + hs·Σ_j a_ij·k_j (y = yc at stage 1);
+//!                     k_i = 0; the stage pass, `time` reading time + (t + c_i·hs)
 //!     err = 0; per state: q = hs·Σ_j e_j·k_j / (atol + rtol·max(|yc|, |y|)); err = err + q·q
 //!     err = sqrt(err / n)
 //!     if !(err > 1) {                                      (accepted: y is the 5th-order value)
@@ -24,160 +25,35 @@
 //! the discrete pass (as under rk4)
 //! ```
 //!
-//! with `fac = min(10, max(0.2, 0.9·err^(-1/5)))`, `c`, `a` the Dormand–Prince nodes
-//! and coefficients and `e = b₅ − b₄` the difference of its two weights.
+//! with `fac = min(10, max(0.2, 0.9·err^(-1/5)))` (the exponent `−1/(order + 1)` of the
+//! tableau's embedded order), and `c`, `a`, `e = b − b̂` the tableau's nodes,
+//! coefficients and error weights (`super::tableau`). A tableau that is not first same
+//! as last writes its solution after the stages.
 
-use super::method::{Split, Stage, arith, assign, discrete, num, split};
-use crate::ir::{
-    ArithOp, CmpOp, Expr, Func, Method, Model, Stmt, Tolerance, Ty, Var, VarId, VarKind,
-};
+use super::build::{add, arith, assign, call, cmp, mul, num, sub, var, when};
+use super::hidden::Hidden;
+use super::located::{EVENT_LIMIT, Located, Loop, watched};
+use super::pass::discrete;
+use super::stages::{Start, Step, memories};
+use super::tableau::Tableau;
+use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Stmt, Tolerance, split, split_located};
 
 /// The most internal steps (accepted or rejected) in one host step.
 pub const LIMIT: u64 = 10_000;
 
-/// The nodes `c_s`.
-const C: [f64; 7] = [0.0, 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0, 1.0, 1.0];
-
-/// The coefficients `a_sj` (row `s` has `s` entries).
-const A: [&[f64]; 7] = [
-    &[],
-    &[1.0 / 5.0],
-    &[3.0 / 40.0, 9.0 / 40.0],
-    &[44.0 / 45.0, -56.0 / 15.0, 32.0 / 9.0],
-    &[
-        19372.0 / 6561.0,
-        -25360.0 / 2187.0,
-        64448.0 / 6561.0,
-        -212.0 / 729.0,
-    ],
-    &[
-        9017.0 / 3168.0,
-        -355.0 / 33.0,
-        46732.0 / 5247.0,
-        49.0 / 176.0,
-        -5103.0 / 18656.0,
-    ],
-    &[
-        35.0 / 384.0,
-        0.0,
-        500.0 / 1113.0,
-        125.0 / 192.0,
-        -2187.0 / 6784.0,
-        11.0 / 84.0,
-    ],
-];
-
-/// The error weights `e_j = b_j − b*_j` (fifth-order minus fourth-order weights).
-const E: [f64; 7] = [
-    71.0 / 57600.0,
-    0.0,
-    -71.0 / 16695.0,
-    71.0 / 1920.0,
-    -17253.0 / 339200.0,
-    22.0 / 525.0,
-    -1.0 / 40.0,
-];
-
-pub(super) fn var(v: VarId) -> Expr {
-    Expr::Var(v)
-}
-
-pub(super) fn add(a: Expr, b: Expr) -> Expr {
-    arith(ArithOp::Add, a, b)
-}
-
-pub(super) fn sub(a: Expr, b: Expr) -> Expr {
-    arith(ArithOp::Sub, a, b)
-}
-
-pub(super) fn mul(a: Expr, b: Expr) -> Expr {
-    arith(ArithOp::Mul, a, b)
-}
-
-pub(super) fn call(f: Func, args: Vec<Expr>) -> Expr {
-    Expr::Call(f, args)
-}
-
-pub(super) fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
-    Expr::Cmp(op, Box::new(a), Box::new(b))
-}
-
-pub(super) fn when(cond: Expr, then: Vec<Stmt>, span: crate::Span) -> Stmt {
-    Stmt::If { cond, then, span }
-}
-
-/// `Σ_j w_j·k_j` over the nonzero weights, left to right (`None` if all are zero).
-pub(super) fn weighted(w: &[f64], k: &[VarId]) -> Option<Expr> {
-    w.iter()
-        .zip(k)
-        .filter(|(w, _)| **w != 0.0)
-        .map(|(w, k)| mul(num(*w), var(*k)))
-        .reduce(add)
-}
-
-/// The hidden variables of the rewrite, named apart from the model's.
-pub(super) struct Hidden<'m> {
-    pub(super) m: &'m Model,
-    pub(super) out: Model,
-    taken: std::collections::HashSet<String>,
-}
-
-impl<'m> Hidden<'m> {
-    /// Hidden variables for a rewrite of `m` (its method set to `euler`), named apart
-    /// from the model's own names.
-    pub(super) fn of(m: &'m Model) -> Self {
-        let mut out = m.clone();
-        out.method = Method::Euler;
-        let taken = m
-            .vars
-            .iter()
-            .map(|v| v.name.clone())
-            .chain(m.conds.iter().map(|c| c.name.clone()))
-            .chain(m.events.iter().map(|e| e.name.clone()))
-            .chain(m.subs.iter().map(|s| s.name.clone()))
-            .collect();
-        Hidden { m, out, taken }
-    }
-
-    /// A hidden state of the whole model for `method`: `METHOD_WHAT`, documented `doc`.
-    pub(super) fn global(&mut self, method: &str, what: &str, doc: &str) -> VarId {
-        let span = self.m.span;
-        self.new_var(
-            format!("{method}_{what}"),
-            format!(" {doc} ({method})."),
-            span,
-        )
-    }
-
-    pub(super) fn new_var(&mut self, name: String, doc: String, span: crate::Span) -> VarId {
-        let mut name = name;
-        while self.taken.contains(&name) {
-            name.push('_');
-        }
-        self.taken.insert(name.clone());
-        self.out.vars.push(Var {
-            name,
-            kind: VarKind::State,
-            ty: Ty::Real,
-            output: false,
-            init: num(0.0),
-            doc: vec![doc],
-            span,
-        });
-        self.out.vars.len() - 1
-    }
-}
-
-/// The model `m` (method `dopri5` with tolerances `tol`) as plain rules (method `euler`)
-/// around one [`Stmt::Repeat`].
-pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
-    let sp: Split = split(m);
+/// The model `m` stepped by the adaptive method `tab` (it has [`Embedded`] weights)
+/// with tolerances `tol`, as plain rules (method `euler`) around one [`Stmt::Repeat`].
+///
+/// [`Embedded`]: super::tableau::Embedded
+pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> Model {
+    let sp = split(m);
     let mut hid = Hidden::of(m);
     if sp.states.is_empty() {
         return hid.out;
     }
     let span = m.span;
-    let global = |hid: &mut Hidden<'_>, what: &str, doc: &str| hid.global("dopri5", what, doc);
+    let method = tab.name;
+    let global = |hid: &mut Hidden<'_>, what: &str, doc: &str| hid.global(method, what, doc);
     let t = global(
         &mut hid,
         "t",
@@ -196,40 +72,20 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
         "steps",
         "Internal steps tried in the last host step",
     );
-    // Per continuous state: yc, then k1 … k7.
-    let mems: Vec<(VarId, [VarId; 7])> = sp
-        .states
-        .iter()
-        .map(|&(v, vspan)| {
-            let name = hid.m.vars[v].name.clone();
-            let yc = hid.new_var(
-                format!("{name}_dopri5_yc"),
-                format!(" `{name}` at the end of the last accepted internal step (dopri5)."),
-                vspan,
-            );
-            let k = [1, 2, 3, 4, 5, 6, 7].map(|s| {
-                hid.new_var(
-                    format!("{name}_dopri5_k{s}"),
-                    format!(" The rate of `{name}` at stage {s} (dopri5)."),
-                    vspan,
-                )
-            });
-            (yc, k)
-        })
-        .collect();
-    let index = |v: VarId| sp.states.iter().position(|&(s, _)| s == v);
+    let mems = memories(&mut hid, tab, &sp, Start::Accepted);
     let f = m.fired;
-    let lsp = super::method::split_located(m);
-    let guards = super::located::watched(m, &lsp);
-    let loc_mems: Vec<(VarId, Vec<VarId>)> = mems.iter().map(|(yc, k)| (*yc, k.to_vec())).collect();
+    let stages = tab.c.len();
+    let lsp = split_located(m);
+    let guards = watched(m, &lsp);
+    let loc_mems: Vec<_> = mems.iter().map(|mem| (mem.y0, mem.k.clone())).collect();
     let located = (!guards.is_empty()).then(|| {
-        super::located::Located::new(
+        Located::new(
             &mut hid,
-            super::located::Scheme::Dopri5,
+            tab,
             (&sp, &lsp),
             guards,
             &loc_mems,
-            (C.len() + 1) * f,
+            (stages + 1) * f,
         )
     });
     let mut body = vec![
@@ -241,8 +97,8 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
             span,
         ),
     ];
-    for (i, &(v, vspan)) in sp.states.iter().enumerate() {
-        body.push(assign(mems[i].0, var(v), None, vspan));
+    for (mem, &(v, vspan)) in mems.iter().zip(&sp.states) {
+        body.push(assign(mem.y0, var(v), None, vspan));
     }
     if let Some(loc) = &located {
         body.extend(loc.before());
@@ -257,38 +113,19 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
             span,
         ),
     ];
-    for (s, &c) in C.iter().enumerate() {
-        for (i, &(v, vspan)) in sp.states.iter().enumerate() {
-            let (yc, k) = mems[i];
-            let value = match weighted(A[s], &k) {
-                Some(sum) => add(var(yc), mul(var(hs), sum)),
-                None => var(yc),
-            };
-            // At stage 1, `y = yc`: after a rejected step, `y` holds its last stage.
-            inner.push(assign(v, value, None, vspan));
-            inner.push(assign(k[s], num(0.0), None, vspan));
-        }
-        let node = match c {
-            0.0 => var(t),
-            1.0 => add(var(t), var(hs)),
-            c => add(var(t), mul(num(c), var(hs))),
-        };
-        let stage = Stage {
-            m,
-            sp: &sp,
-            node: Some(node),
-            offset: (s + 1) * f,
-            rate: &|v| index(v).map(|i| mems[i].1[s]),
-        };
-        inner.extend(stage.stmts(&m.body));
-    }
+    let step = Step {
+        tab,
+        m,
+        sp: &sp,
+        mems: &mems,
+        t: Some(t),
+        h: var(hs),
+    };
+    inner.extend(step.stages());
+    inner.extend(step.solution());
     inner.push(assign(err, num(0.0), None, span));
-    for (i, &(v, vspan)) in sp.states.iter().enumerate() {
-        let (yc, k) = mems[i];
-        let estimate = mul(
-            var(hs),
-            weighted(&E, &k).expect("the error weights are not all zero"),
-        );
+    for (i, (mem, &(v, vspan))) in mems.iter().zip(&sp.states).enumerate() {
+        let estimate = step.error(i).expect("an adaptive method has error weights");
         let scale = add(
             num(tol.atol),
             mul(
@@ -296,7 +133,7 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
                 call(
                     Func::Max,
                     vec![
-                        call(Func::Abs, vec![var(yc)]),
+                        call(Func::Abs, vec![var(mem.y0)]),
                         call(Func::Abs, vec![var(v)]),
                     ],
                 ),
@@ -314,7 +151,9 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
         None,
         span,
     ));
-    let growth = || mul(num(0.9), call(Func::Pow, vec![var(err), num(-0.2)]));
+    let order = tab.embedded.as_ref().expect("an adaptive method").order;
+    let exponent = -1.0 / f64::from(order + 1);
+    let growth = || mul(num(0.9), call(Func::Pow, vec![var(err), num(exponent)]));
     let fac = || {
         call(
             Func::Min,
@@ -324,11 +163,10 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
     // Accepted unless the error is above 1: a step whose error is not a number (the
     // values are not finite) is accepted, as `rk4` would take it.
     let accepted = || Expr::Not(Box::new(cmp(CmpOp::Gt, var(err), num(1.0))));
-    let mut accept: Vec<Stmt> = sp
-        .states
+    let mut accept: Vec<Stmt> = mems
         .iter()
-        .enumerate()
-        .map(|(i, &(v, vspan))| assign(mems[i].0, var(v), None, vspan))
+        .zip(&sp.states)
+        .map(|(mem, &(v, vspan))| assign(mem.y0, var(v), None, vspan))
         .collect();
     accept.push(when(
         cmp(CmpOp::Ge, var(hs), left()),
@@ -351,7 +189,7 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
         ],
         span,
     ));
-    let lp = super::located::Loop {
+    let lp = Loop {
         t,
         hs,
         h: Some((h, &fac)),
@@ -383,7 +221,7 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
         body.extend(discrete(&m.body));
         let mut out = hid.out;
         out.body = body;
-        out.fired = f * (C.len() + 1);
+        out.fired = f * (stages + 1);
         return out;
     };
     let runs = vec![
@@ -396,12 +234,12 @@ pub(super) fn rewrite(m: &Model, tol: Tolerance) -> Model {
         until: loc.until(t),
         count: steps,
         limit: LIMIT,
-        events: Some((loc.events, super::located::EVENT_LIMIT)),
+        events: Some((loc.events, EVENT_LIMIT)),
         span,
     });
     body.extend(loc.after());
     let mut out = hid.out;
     out.body = body;
-    out.fired = f * (C.len() + 1 + super::located::Located::PASSES);
+    out.fired = f * (stages + 1 + Located::PASSES);
     out
 }

@@ -3,8 +3,9 @@
 //! The contract is "Events located inside a step" in [`crate::ir`]. This module adds,
 //! to the loop written by [`super::dopri5`] (or by [`super::rk4_loop`], whose internal
 //! step is the rest of the host step, always accepted, and has no `h`), for a model with
-//! *watched guards* (see [`watched`]), with hidden states `g_i` per guard and, under
-//! `dopri5`, `r2` … `r5` per continuous state:
+//! *watched guards* (see [`watched`]), with hidden states `g_i` per guard and the terms
+//! that the method's dense output keeps per continuous state (`r2` … `r5` under
+//! `dopri5`). It reads the method only through [`DenseOutput`]:
 //!
 //! ```text
 //! before the loop:  host = dt; seg = 0; events = 0; locating = 0; start = 1
@@ -12,7 +13,7 @@
 //!                   if locating = 0 { the internal step, where an accepted step first
 //!                       compares each guard at its end with g_i: if one differs,
 //!                       locating = 1, lo = 0, hi = hs, halvings = 0 and the dense
-//!                       output's r2 … r5 are kept, instead of moving on }
+//!                       output's terms are kept, instead of moving on }
 //!                   if locating = 1 { one halving:
 //!                       mid = lo + (hi − lo)·0.5; y = dense(mid / hs); the algebraic pass
 //!                       at t + mid; if some guard differs from g_i { hi = mid } else
@@ -28,18 +29,21 @@
 //! ```
 //!
 //! The *algebraic pass* is a stage pass without rates: the stage rules evaluated on the
-//! current `y`, so that the guards read values consistent with it. The dense output of
-//! `dopri5` is Dormand and Prince's continuous extension of order 4 (Hairer, Nørsett
-//! and Wanner, *Solving ODEs I*, II.6, as in their code DOPRI5):
+//! current `y`, so that the guards read values consistent with it. The dense outputs
+//! (`y = dense(θ)`) are those of the methods' tableaus (`super::tableau`): under
+//! `dopri5` Dormand and Prince's continuous extension of order 4 (Hairer, Nørsett and
+//! Wanner, *Solving ODEs I*, II.6, as in their code DOPRI5):
 //! `y(θ) = yc + θ·(r2 + (1 − θ)·(r3 + θ·(r4 + (1 − θ)·r5)))` with `r2 = y1 − yc`,
-//! `r3 = hs·k1 − r2`, `r4 = r2 − hs·k7 − r3`, `r5 = hs·Σ_j d_j·k_j`; that of `rk4` the
+//! `r3 = hs·k1 − r2`, `r4 = r2 − hs·k7 − r3`, `r5 = hs·Σ_j d_j·k_j`; under `rk4` the
 //! classical one of order 3, `y(θ) = yc + hs·(((b1·k1 + b23·k2) + b23·k3) + b4·k4)` with
 //! `b1 = θ·(1 + θ·(−3/2 + θ·2/3))`, `b23 = θ·θ·(1 − θ·2/3)`, `b4 = θ·θ·(−1/2 + θ·2/3)`
 //! (the weights 1/6, 1/3, 1/3, 1/6 at `θ = 1`).
 
-use super::dopri5::{Hidden, add, cmp, mul, sub, var, when};
-use super::method::{Split, Stage, arith, assign, discrete, num, reads_time};
-use crate::ir::{ArithOp, CmpOp, Expr, Model, Rhs, Stmt, VarId};
+use super::build::{add, arith, assign, call, cmp, mul, num, sub, var, when};
+use super::dense::{DenseOutput, Memories};
+use super::hidden::Hidden;
+use super::pass::{Stage, at_time, discrete, reads_time};
+use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Split, Stmt, VarId};
 use crate::source::Span;
 
 /// Halvings of an accepted internal step that locate an event in it: its time is then
@@ -49,17 +53,6 @@ pub const HALVINGS: u32 = 50;
 /// The most events located inside one host step: beyond, the model's events chatter
 /// (Zeno behaviour) and the program stops with `sit_runtime::events_overrun`.
 pub const EVENT_LIMIT: u64 = 1000;
-
-/// The weights `d_j` of the dense output's last term (`d2 = 0`).
-const D: [f64; 7] = [
-    -12715105075.0 / 11282082432.0,
-    0.0,
-    87487479700.0 / 32700410799.0,
-    -10690763975.0 / 1880347072.0,
-    701980252875.0 / 199316789632.0,
-    -1453857185.0 / 822651844.0,
-    69997945.0 / 29380423.0,
-];
 
 /// Whether `e` reads something that moves during the stages: a continuous state, the
 /// target of a stage rule, or `time` (through conditions too).
@@ -101,42 +94,25 @@ pub(super) fn watched(m: &Model, sp: &Split) -> Vec<Expr> {
     out
 }
 
-/// The method whose step is located: what its dense output and its acceptance are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Scheme {
-    /// Dormand–Prince 5(4): seven rates, an accepted step carries the proposed `h`.
-    Dopri5,
-    /// The classical Runge–Kutta method: four rates, the rest of the host step at once.
-    Rk4,
-}
-
-impl Scheme {
-    fn name(self) -> &'static str {
-        match self {
-            Scheme::Dopri5 => "dopri5",
-            Scheme::Rk4 => "rk4",
-        }
-    }
-}
-
 /// The hidden states of the location, and what the rewrite needs of the loop.
 pub(super) struct Located<'a> {
-    scheme: Scheme,
+    /// The method's dense output.
+    dense: &'a dyn DenseOutput,
     m: &'a Model,
     /// The split of the stages: its continuous states are those of `mems`.
     sp: &'a Split,
-    /// The split for the guards ([`super::method::split_located`]): the algebraic pass
+    /// The split for the guards (`crate::ir::split_located`): the algebraic pass
     /// evaluates its stage rules.
     lsp: &'a Split,
     /// Whether the values at the end of an internal step need an algebraic pass of
     /// their own: `lsp` has stage rules that `sp` has not, or the method's last stage
-    /// is not on the step's end (`rk4`).
+    /// is not on the step's end (`rk4`, [`DenseOutput::last_stage_at_end`]).
     wider: bool,
     guards: Vec<Expr>,
     /// Per guard: its value (1 or 0) at the last discrete pass (or the step's start).
     g: Vec<VarId>,
-    /// Per continuous state: `yc`, the rates `k1` … (of the loop) and `r2` … `r5` (under
-    /// `dopri5`).
+    /// Per continuous state: `yc`, the rates `k1` … (of the loop) and the terms its
+    /// dense output keeps.
     mems: Vec<(VarId, Vec<VarId>, Vec<VarId>)>,
     now: VarId,
     changed: VarId,
@@ -150,7 +126,7 @@ pub(super) struct Located<'a> {
     host: VarId,
     /// Events located in this host step.
     pub(super) events: VarId,
-    /// The first `otherwise` flag offset free after the loop's seven stages.
+    /// The first `otherwise` flag offset free after the loop's stages.
     offset: usize,
     span: Span,
 }
@@ -167,11 +143,12 @@ pub(super) struct Loop<'a> {
 }
 
 impl<'a> Located<'a> {
-    /// The location's hidden states, for `guards` (not empty) of `hid.m`, whose states'
-    /// memories are `mems`; `offset` is the first `otherwise` flag offset free.
+    /// The location's hidden states, for `guards` (not empty) of `hid.m` stepped by a
+    /// method with the output `dense`, whose states' memories are `mems` (`yc` and the
+    /// rates); `offset` is the first `otherwise` flag offset free.
     pub(super) fn new(
         hid: &mut Hidden<'a>,
-        scheme: Scheme,
+        dense: &'a dyn DenseOutput,
         (sp, lsp): (&'a Split, &'a Split),
         guards: Vec<Expr>,
         mems: &[(VarId, Vec<VarId>)],
@@ -179,7 +156,7 @@ impl<'a> Located<'a> {
     ) -> Self {
         let m = hid.m;
         let span = m.span;
-        let method = scheme.name();
+        let method = dense.name();
         let mut global = |what: &str, doc: &str| hid.global(method, what, doc);
         let now = global("now", "A watched guard's value at the point tried");
         let changed = global("changed", "Whether a watched guard changed (1) or not (0)");
@@ -211,27 +188,15 @@ impl<'a> Located<'a> {
             .zip(&sp.states)
             .map(|((yc, k), &(v, vspan))| {
                 let name = hid.m.vars[v].name.clone();
-                let r = match scheme {
-                    Scheme::Rk4 => Vec::new(),
-                    Scheme::Dopri5 => (2..=5)
-                        .map(|j| {
-                            hid.new_var(
-                                format!("{name}_dopri5_r{j}"),
-                                format!(" Term {j} of the dense output of `{name}` (dopri5)."),
-                                vspan,
-                            )
-                        })
-                        .collect(),
-                };
-                (*yc, k.clone(), r)
+                (*yc, k.clone(), dense.memories(hid, &name, vspan))
             })
             .collect();
         Located {
-            scheme,
+            dense,
             m,
             sp,
             lsp,
-            wider: lsp.staged != sp.staged || scheme == Scheme::Rk4,
+            wider: lsp.staged != sp.staged || !dense.last_stage_at_end(),
             guards,
             g,
             mems,
@@ -318,35 +283,24 @@ impl<'a> Located<'a> {
         out
     }
 
+    /// The memories of continuous state `i` for the dense output.
+    fn memories(&self, i: usize) -> Memories<'_> {
+        let (yc, k, r) = &self.mems[i];
+        Memories {
+            y: self.sp.states[i].0,
+            y0: *yc,
+            k,
+            kept: r,
+        }
+    }
+
     /// `y = dense(θ)` for every continuous state, `θ = at / hs`.
     fn dense(&self, at: VarId, lp: &Loop<'_>) -> Vec<Stmt> {
         let th = || arith(ArithOp::Div, var(at), var(lp.hs));
-        let rest = || sub(num(1.0), th());
-        let third = || mul(th(), num(2.0 / 3.0));
-        self.mems
-            .iter()
-            .zip(&self.sp.states)
-            .map(|((yc, k, r), &(v, vspan))| {
-                let value = match self.scheme {
-                    Scheme::Dopri5 => {
-                        let inner = add(var(r[2]), mul(rest(), var(r[3])));
-                        let inner = add(var(r[1]), mul(th(), inner));
-                        let inner = add(var(r[0]), mul(rest(), inner));
-                        add(var(*yc), mul(th(), inner))
-                    }
-                    Scheme::Rk4 => {
-                        let b1 = mul(th(), add(num(1.0), mul(th(), add(num(-1.5), third()))));
-                        let b23 = || mul(mul(th(), th()), sub(num(1.0), third()));
-                        let b4 = mul(mul(th(), th()), add(num(-0.5), third()));
-                        let sum = add(
-                            add(mul(b1, var(k[0])), mul(b23(), var(k[1]))),
-                            mul(b23(), var(k[2])),
-                        );
-                        let sum = add(sum, mul(b4, var(k[3])));
-                        add(var(*yc), mul(var(lp.hs), sum))
-                    }
-                };
-                assign(v, value, None, vspan)
+        (0..self.mems.len())
+            .map(|i| {
+                let value = self.dense.value(&self.memories(i), &var(lp.hs), &th);
+                assign(self.sp.states[i].0, value, None, self.sp.states[i].1)
             })
             .collect()
     }
@@ -393,21 +347,8 @@ impl<'a> Located<'a> {
             self.set(self.hi, var(lp.hs)),
             self.set(self.halvings, num(0.0)),
         ];
-        for ((yc, k, r), &(v, vspan)) in self.mems.iter().zip(&self.sp.states) {
-            if self.scheme != Scheme::Dopri5 {
-                break;
-            }
-            let hk = |j: usize| mul(var(lp.hs), var(k[j]));
-            begin.push(assign(r[0], sub(var(v), var(*yc)), None, vspan));
-            begin.push(assign(r[1], sub(hk(0), var(r[0])), None, vspan));
-            begin.push(assign(
-                r[2],
-                sub(sub(var(r[0]), hk(6)), var(r[1])),
-                None,
-                vspan,
-            ));
-            let sum = super::dopri5::weighted(&D, k).expect("the dense weights are not all zero");
-            begin.push(assign(r[3], mul(var(lp.hs), sum), None, vspan));
+        for (i, &(_, vspan)) in self.sp.states.iter().enumerate() {
+            begin.extend(self.dense.keep(&self.memories(i), &var(lp.hs), vspan));
         }
         out.push(when(self.is(self.changed, 1.0), begin, self.span));
         out.push(when(self.is(self.changed, 0.0), accept, self.span));
@@ -446,10 +387,7 @@ impl<'a> Located<'a> {
         let mut whole: Vec<Stmt> = self.yc_from_y();
         if let Some((h, fac)) = lp.h {
             let grown = mul(var(lp.hs), fac());
-            whole.push(self.set(
-                h,
-                super::dopri5::call(crate::ir::Func::Max, vec![var(h), grown]),
-            ));
+            whole.push(self.set(h, call(Func::Max, vec![var(h), grown])));
         }
         whole.push(self.set(lp.t, Expr::Dt));
         end.push(when(cmp(CmpOp::Ge, var(self.hi), left()), whole, self.span));
@@ -530,57 +468,6 @@ impl<'a> Located<'a> {
     }
 }
 
-/// `body` with every expression reading `time` at the stage's node.
-fn at_time(stage: &Stage<'_>, body: Vec<Stmt>) -> Vec<Stmt> {
-    let e = |x: &Expr| stage.expr(x);
-    body.into_iter()
-        .map(|s| match s {
-            Stmt::Assign(a) => Stmt::Assign(crate::ir::Assign {
-                rhs: at_time_rhs(&a.rhs, &e),
-                ..a
-            }),
-            Stmt::Otherwise { assign, fired } => Stmt::Otherwise {
-                assign: crate::ir::Assign {
-                    rhs: at_time_rhs(&assign.rhs, &e),
-                    ..assign
-                },
-                fired,
-            },
-            Stmt::If { cond, then, span } => Stmt::If {
-                cond: e(&cond),
-                then: at_time(stage, then),
-                span,
-            },
-            other => other,
-        })
-        .collect()
-}
-
-fn at_time_rhs(rhs: &Rhs, e: &dyn Fn(&Expr) -> Expr) -> Rhs {
-    match rhs {
-        Rhs::Expr(x) => Rhs::Expr(e(x)),
-        Rhs::Integral { x } => Rhs::Integral { x: e(x) },
-        Rhs::IntegralLimited { x, lo, hi } => Rhs::IntegralLimited {
-            x: e(x),
-            lo: e(lo),
-            hi: e(hi),
-        },
-        Rhs::Lag { x, t, k } => Rhs::Lag {
-            x: e(x),
-            t: e(t),
-            k: e(k),
-        },
-        Rhs::Deriv { x, mem } => Rhs::Deriv { x: e(x), mem: *mem },
-        Rhs::Hysteresis { x, lo, hi, a } => Rhs::Hysteresis {
-            x: e(x),
-            lo: e(lo),
-            hi: e(hi),
-            a: e(a),
-        },
-        Rhs::Timer { c } => Rhs::Timer { c: e(c) },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -590,7 +477,7 @@ mod tests {
         assert!(!out.has_errors(), "{}", out.render());
         let program = out.program.expect("checks");
         let m = &program.models[0];
-        let sp = super::super::method::split_located(m);
+        let sp = crate::ir::split_located(m);
         watched(m, &sp).iter().map(|e| format!("{e:?}")).collect()
     }
 
@@ -629,7 +516,7 @@ mod tests {
         );
         assert!(!out.has_errors(), "{}", out.render());
         let program = out.program.expect("checks");
-        let expanded = super::super::method::expand(&program).expect("expands");
+        let expanded = super::super::expand_methods(&program).expect("expands");
         let m = &expanded.models[0];
         assert!(!m.vars.iter().any(|v| v.name == "dopri5_events"));
         let mut repeats = 0;

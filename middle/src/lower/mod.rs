@@ -35,15 +35,21 @@
 //! `lower/initial.rs`), so that the values at t = 0 are consistent (`total = a + b`
 //! shows `a + b`) and no rule of a step sees the difference.
 
+mod build;
+mod dense;
 mod dopri5;
 mod fired;
+mod hidden;
 mod initial;
 mod located;
 pub mod method;
+mod pass;
 mod phase;
 mod program;
 mod rk4_loop;
+mod stages;
 mod substep;
+mod tableau;
 mod term;
 #[cfg(test)]
 mod tests;

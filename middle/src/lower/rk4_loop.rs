@@ -1,4 +1,4 @@
-//! A step under `rk4` whose events are located: the classical Runge–Kutta step over the rest of the host step, in a loop that splits it at each event.
+//! The fixed step with located events: a host step under `rk4` (a tableau without error estimate) in a loop that splits it at each event.
 //!
 //! Used instead of the straight-line rewrite of [`super::method`] when the model has
 //! watched guards ([`super::located::watched`]); see "Events located inside a step" in
@@ -10,6 +10,8 @@
 //!     (the location's head)
 //!     if not locating {
 //!         steps = steps + 1; hs = dt − t
+//!         the stage passes and the solution (super::stages), the step from t of
+//!         length hs: under rk4,
 //!         stage s = 1..4: k_s = 0; the stage pass, `time` reading time + (t + c_s·hs);
 //!                         then, before stages 2..4, y = y0 + (c_{s+1}·hs)·k_s
 //!         y = y0 + (hs·(((k1 + 2·k2) + 2·k3) + k4))/6
@@ -23,51 +25,30 @@
 //! With no event the values are those of the straight-line step bit for bit: `hs = dt −
 //! 0 = dt` and `time + (0 + c·dt) = time + c·dt`.
 
-use super::dopri5::{Hidden, add, mul, sub, var, when};
-use super::located::{EVENT_LIMIT, Located, Loop, Scheme};
-use super::method::{Split, Stage, arith, assign, num};
-use crate::ir::{ArithOp, Expr, Model, Stmt, VarId};
-
-/// The nodes `c_s` of the classical Runge–Kutta method.
-const NODES: [f64; 4] = [0.0, 0.5, 0.5, 1.0];
+use super::build::{add, assign, num, sub, var, when};
+use super::hidden::Hidden;
+use super::located::{EVENT_LIMIT, Located, Loop};
+use super::stages::{Start, Step, memories};
+use super::tableau::Tableau;
+use crate::ir::{Expr, Model, Split, Stmt};
 
 /// The most runs of the loop's internal steps (each ends the host step or an event).
 const LIMIT: u64 = 10_000;
 
-/// The stage memories of `rk4` per continuous state of `sp`, added to `hid`:
-/// `NAME_rk4_y0` and `NAME_rk4_k1` … `NAME_rk4_k4`.
-pub(super) fn memories(hid: &mut Hidden<'_>, sp: &Split) -> Vec<(VarId, [VarId; 4])> {
-    sp.states
-        .iter()
-        .map(|&(v, _)| {
-            let (name, vspan) = (hid.m.vars[v].name.clone(), hid.m.vars[v].span);
-            let y0 = hid.new_var(
-                format!("{name}_rk4_y0"),
-                format!(" `{name}` at the start of the step (rk4)"),
-                vspan,
-            );
-            let k = [1, 2, 3, 4].map(|s| {
-                hid.new_var(
-                    format!("{name}_rk4_k{s}"),
-                    format!(" The rate of `{name}` at stage {s} (rk4)."),
-                    vspan,
-                )
-            });
-            (y0, k)
-        })
-        .collect()
-}
-
-/// The model `m` (method `rk4`, split `sp`, split for its guards `lsp`, watched
-/// `guards`, not empty) as plain rules around one [`Stmt::Repeat`].
-pub(super) fn rewrite(m: &Model, sp: &Split, lsp: &Split, guards: Vec<Expr>) -> Model {
+/// The model `m` (stepped by the fixed-step method `tab`, split `sp`, split for its
+/// guards `lsp`, watched `guards`, not empty) as plain rules around one [`Stmt::Repeat`].
+pub(super) fn rewrite(
+    m: &Model,
+    tab: &'static Tableau,
+    sp: &Split,
+    lsp: &Split,
+    guards: Vec<Expr>,
+) -> Model {
     let mut hid = Hidden::of(m);
     let span = m.span;
-    let mems: Vec<(VarId, Vec<VarId>)> = memories(&mut hid, sp)
-        .into_iter()
-        .map(|(y0, k)| (y0, k.to_vec()))
-        .collect();
-    let global = |hid: &mut Hidden<'_>, what: &str, doc: &str| hid.global("rk4", what, doc);
+    let mems = memories(&mut hid, tab, sp, Start::Step);
+    let method = tab.name;
+    let global = |hid: &mut Hidden<'_>, what: &str, doc: &str| hid.global(method, what, doc);
     let t = global(
         &mut hid,
         "t",
@@ -80,70 +61,42 @@ pub(super) fn rewrite(m: &Model, sp: &Split, lsp: &Split, guards: Vec<Expr>) -> 
         "Internal steps taken in the last host step",
     );
     let f = m.fired;
+    let stages = tab.c.len();
+    let loc_mems: Vec<_> = mems.iter().map(|mem| (mem.y0, mem.k.clone())).collect();
     let loc = Located::new(
         &mut hid,
-        Scheme::Rk4,
+        tab,
         (sp, lsp),
         guards,
-        &mems,
-        (NODES.len() + 1) * f,
+        &loc_mems,
+        (stages + 1) * f,
     );
-    let index = |v: VarId| sp.states.iter().position(|&(s, _)| s == v);
     let mut body = vec![
         assign(steps, num(0.0), None, span),
         assign(t, num(0.0), None, span),
     ];
-    for (i, &(v, vspan)) in sp.states.iter().enumerate() {
-        body.push(assign(mems[i].0, var(v), None, vspan));
+    for (mem, &(v, vspan)) in mems.iter().zip(&sp.states) {
+        body.push(assign(mem.y0, var(v), None, vspan));
     }
     body.extend(loc.before());
     let mut inner = vec![
         assign(steps, add(var(steps), num(1.0)), None, span),
         assign(hs, sub(Expr::Dt, var(t)), None, span),
     ];
-    let at = |c: f64| match c {
-        0.0 => var(t),
-        1.0 => add(var(t), var(hs)),
-        c => add(var(t), mul(num(c), var(hs))),
+    let step = Step {
+        tab,
+        m,
+        sp,
+        mems: &mems,
+        t: Some(t),
+        h: var(hs),
     };
-    let times_hs = |c: f64| {
-        if c == 1.0 {
-            var(hs)
-        } else {
-            mul(num(c), var(hs))
-        }
-    };
-    for (s, &c) in NODES.iter().enumerate() {
-        for (i, &(_, vspan)) in sp.states.iter().enumerate() {
-            inner.push(assign(mems[i].1[s], num(0.0), None, vspan));
-        }
-        let stage = Stage {
-            m,
-            sp,
-            node: Some(at(c)),
-            offset: (s + 1) * f,
-            rate: &|v| index(v).map(|i| mems[i].1[s]),
-        };
-        inner.extend(stage.stmts(&m.body));
-        if let Some(&next) = NODES.get(s + 1) {
-            for (i, &(v, vspan)) in sp.states.iter().enumerate() {
-                let step = mul(times_hs(next), var(mems[i].1[s]));
-                inner.push(assign(v, add(var(mems[i].0), step), None, vspan));
-            }
-        }
-    }
-    for (i, &(v, vspan)) in sp.states.iter().enumerate() {
-        let k = |s: usize| var(mems[i].1[s]);
-        let twice = |s: usize| mul(num(2.0), k(s));
-        let sum = add(add(add(k(0), twice(1)), twice(2)), k(3));
-        let inc = arith(ArithOp::Div, mul(var(hs), sum), num(6.0));
-        inner.push(assign(v, add(var(mems[i].0), inc), None, vspan));
-    }
-    let mut accept: Vec<Stmt> = sp
-        .states
+    inner.extend(step.stages());
+    inner.extend(step.solution());
+    let mut accept: Vec<Stmt> = mems
         .iter()
-        .enumerate()
-        .map(|(i, &(v, vspan))| assign(mems[i].0, var(v), None, vspan))
+        .zip(&sp.states)
+        .map(|(mem, &(v, vspan))| assign(mem.y0, var(v), None, vspan))
         .collect();
     accept.push(assign(t, Expr::Dt, None, span));
     let lp = Loop { t, hs, h: None };
@@ -164,6 +117,6 @@ pub(super) fn rewrite(m: &Model, sp: &Split, lsp: &Split, guards: Vec<Expr>) -> 
     body.extend(loc.after());
     let mut out = hid.out;
     out.body = body;
-    out.fired = f * (NODES.len() + 1 + Located::PASSES);
+    out.fired = f * (stages + 1 + Located::PASSES);
     out
 }

@@ -1,0 +1,291 @@
+//! The stage builder: one step of an explicit Runge–Kutta method, from its [`Tableau`], written as the stage passes, the solution and the error estimate of plain rules.
+//!
+//! The steps around it (the fixed step of `super::method` and `super::rk4_loop`, the
+//! adaptive step of `super::dopri5`) choose the step's start and length; everything a
+//! method's coefficients decide is written here, in the association of the tableau's
+//! [`Form`]: sums left to right, zero coefficients left out, a weight of 1 left out, each
+//! coefficient the tableau's `f64` literal.
+
+use super::build::{add, assign, div, mul, num, var, weighted};
+use super::hidden::Hidden;
+use super::pass::Stage;
+use super::tableau::{Form, Tableau};
+use crate::ir::{Expr, Model, Split, Stmt, VarId};
+
+/// The stage memories of one continuous state.
+pub(super) struct Mem {
+    /// The state at the start of the step.
+    pub(super) y0: VarId,
+    /// Its rate at each stage.
+    pub(super) k: Vec<VarId>,
+}
+
+/// Which start of step a method's memories hold, as they are named and documented.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Start {
+    /// `NAME_METHOD_y0`, the start of the (fixed) step, located at the state's declaration.
+    Step,
+    /// `NAME_METHOD_yc`, the end of the last accepted internal step (adaptive), located
+    /// at the state's first rule.
+    Accepted,
+}
+
+/// The stage memories of `tab` for each continuous state of `sp`, added to `hid`: the
+/// start (see [`Start`]), then `NAME_METHOD_k1` … one per stage.
+pub(super) fn memories(hid: &mut Hidden<'_>, tab: &Tableau, sp: &Split, start: Start) -> Vec<Mem> {
+    let method = tab.name;
+    sp.states
+        .iter()
+        .map(|&(v, rule)| {
+            let (name, decl) = (hid.m.vars[v].name.clone(), hid.m.vars[v].span);
+            let (y0, span) = match start {
+                Start::Step => (
+                    hid.new_var(
+                        format!("{name}_{method}_y0"),
+                        format!(" `{name}` at the start of the step ({method})"),
+                        decl,
+                    ),
+                    decl,
+                ),
+                Start::Accepted => (
+                    hid.new_var(
+                        format!("{name}_{method}_yc"),
+                        format!(
+                            " `{name}` at the end of the last accepted internal step ({method})."
+                        ),
+                        rule,
+                    ),
+                    rule,
+                ),
+            };
+            let k = (1..=tab.c.len())
+                .map(|s| {
+                    hid.new_var(
+                        format!("{name}_{method}_k{s}"),
+                        format!(" The rate of `{name}` at stage {s} ({method})."),
+                        span,
+                    )
+                })
+                .collect();
+            Mem { y0, k }
+        })
+        .collect()
+}
+
+/// One step of a tableau's method over the continuous part of a model.
+pub(super) struct Step<'a> {
+    /// The method.
+    pub(super) tab: &'a Tableau,
+    /// The model as written.
+    pub(super) m: &'a Model,
+    /// Its split: the stage passes evaluate its continuous part.
+    pub(super) sp: &'a Split,
+    /// The memories of each continuous state of `sp`.
+    pub(super) mems: &'a [Mem],
+    /// The time into the host step of the step's start (`None`: the host step's start).
+    pub(super) t: Option<VarId>,
+    /// The step's length (`dt`, or a hidden state).
+    pub(super) h: Expr,
+}
+
+impl Step<'_> {
+    /// What `time` adds at node `c`: `t + c·h` (`t`, `t + h` at 0 and 1; without `t`,
+    /// nothing, `h`, `c·h`).
+    fn node(&self, c: f64) -> Option<Expr> {
+        let h = self.scaled(c);
+        match (self.t, h) {
+            (None, h) => h,
+            (Some(t), None) => Some(var(t)),
+            (Some(t), Some(h)) => Some(add(var(t), h)),
+        }
+    }
+
+    /// `c·h` (`h` when `c` is 1, nothing when 0).
+    fn scaled(&self, c: f64) -> Option<Expr> {
+        match c {
+            0.0 => None,
+            1.0 => Some(self.h.clone()),
+            c => Some(mul(num(c), self.h.clone())),
+        }
+    }
+
+    /// The value of state `i` at stage `s` ([`Form::Weighted`]).
+    fn weighted_value(&self, i: usize, s: usize) -> Expr {
+        let mem = &self.mems[i];
+        match weighted(self.tab.a[s], &mem.k) {
+            Some(sum) => add(var(mem.y0), mul(self.h.clone(), sum)),
+            None => var(mem.y0),
+        }
+    }
+
+    /// The value of state `i` at stage `s` ([`Form::Classic`]).
+    fn classic_value(&self, i: usize, s: usize) -> Expr {
+        let mem = &self.mems[i];
+        self.tab.a[s]
+            .iter()
+            .zip(&mem.k)
+            .filter_map(|(&a, &k)| Some(mul(self.scaled(a)?, var(k))))
+            .fold(var(mem.y0), add)
+    }
+
+    /// The stage passes: per stage, the states' values and rates cleared as the form
+    /// says, then the stage pass writing the rates, its `otherwise` flags the model's
+    /// shifted by `(stage + 1)·fired`.
+    pub(super) fn stages(&self) -> Vec<Stmt> {
+        let states = &self.sp.states;
+        let f = self.m.fired;
+        let mut out = Vec::new();
+        for (s, &c) in self.tab.c.iter().enumerate() {
+            match self.tab.form {
+                Form::Weighted => {
+                    for (i, &(v, span)) in states.iter().enumerate() {
+                        out.push(assign(v, self.weighted_value(i, s), None, span));
+                        out.push(assign(self.mems[i].k[s], num(0.0), None, span));
+                    }
+                }
+                Form::Classic => {
+                    for (i, &(_, span)) in states.iter().enumerate() {
+                        out.push(assign(self.mems[i].k[s], num(0.0), None, span));
+                    }
+                }
+            }
+            let index = |v: VarId| states.iter().position(|&(st, _)| st == v);
+            let stage = Stage {
+                m: self.m,
+                sp: self.sp,
+                node: self.node(c),
+                offset: (s + 1) * f,
+                rate: &|v| index(v).map(|i| self.mems[i].k[s]),
+            };
+            out.extend(stage.stmts(&self.m.body));
+            if self.tab.form == Form::Classic && s + 1 < self.tab.c.len() {
+                for (i, &(v, span)) in states.iter().enumerate() {
+                    out.push(assign(v, self.classic_value(i, s + 1), None, span));
+                }
+            }
+        }
+        out
+    }
+
+    /// The solution `y = y0 + (h·Σ_j b_j·k_j)/b_den` for every state (nothing under
+    /// `fsal`: the last stage's value is the solution).
+    pub(super) fn solution(&self) -> Vec<Stmt> {
+        if self.tab.fsal {
+            return Vec::new();
+        }
+        self.sp
+            .states
+            .iter()
+            .zip(self.mems)
+            .map(|(&(v, span), mem)| {
+                let sum = weighted(self.tab.b, &mem.k).expect("the weights are not all zero");
+                let inc = mul(self.h.clone(), sum);
+                let inc = match self.tab.b_den {
+                    1.0 => inc,
+                    d => div(inc, num(d)),
+                };
+                assign(v, add(var(mem.y0), inc), None, span)
+            })
+            .collect()
+    }
+
+    /// The error estimate `h·Σ_j e_j·k_j` of state `i` (`None` without embedded weights).
+    pub(super) fn error(&self, i: usize) -> Option<Expr> {
+        let e = self.tab.embedded.as_ref()?.e;
+        let sum = weighted(e, &self.mems[i].k).expect("the error weights are not all zero");
+        Some(mul(self.h.clone(), sum))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tableau::{DOPRI5, Dense, RK4, Tableau};
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-14 * (1.0 + b.abs())
+    }
+
+    fn consistent(t: &Tableau) {
+        let s = t.c.len();
+        assert_eq!(t.a.len(), s, "{}: one row of a per stage", t.name);
+        assert_eq!(t.b.len(), s, "{}: one weight per stage", t.name);
+        assert_eq!(
+            t.c[0], 0.0,
+            "{}: explicit, the first stage at the start",
+            t.name
+        );
+        for (i, row) in t.a.iter().enumerate() {
+            assert_eq!(
+                row.len(),
+                i,
+                "{}: row {} is below the diagonal",
+                t.name,
+                i + 1
+            );
+            let sum: f64 = row.iter().sum();
+            assert!(close(sum, t.c[i]), "{}: row {} sums to c", t.name, i + 1);
+        }
+        let b: f64 = t.b.iter().sum::<f64>() / t.b_den;
+        assert!(close(b, 1.0), "{}: the weights sum to 1", t.name);
+        if t.fsal {
+            assert_eq!(t.c[s - 1], 1.0, "{}: the last stage at the end", t.name);
+            let last = t.a[s - 1];
+            for (j, &a) in last.iter().enumerate() {
+                assert_eq!(
+                    a.to_bits(),
+                    (t.b[j] / t.b_den).to_bits(),
+                    "{}: a_sj = b_j",
+                    t.name
+                );
+            }
+            assert_eq!(t.b[s - 1], 0.0, "{}: b_s = 0", t.name);
+        }
+        if let Some(emb) = &t.embedded {
+            assert_eq!(emb.e.len(), s, "{}: one error weight per stage", t.name);
+            let e: f64 = emb.e.iter().sum();
+            assert!(close(e, 0.0), "{}: both methods are consistent", t.name);
+        }
+    }
+
+    /// `b_j(θ)` of a [`Dense::Weights`] output, in `f64`.
+    fn poly(p: &super::super::tableau::Poly, th: f64) -> f64 {
+        let h = p.horner.iter().rev().fold(0.0, |acc, q| q + th * acc);
+        th.powi(p.power as i32) * h
+    }
+
+    #[test]
+    fn the_tableaus_are_consistent() {
+        consistent(&RK4);
+        consistent(&DOPRI5);
+    }
+
+    #[test]
+    fn the_dense_outputs_end_on_the_solution() {
+        let Dense::Weights(w) = &RK4.dense else {
+            panic!("rk4's dense output is polynomial weights")
+        };
+        assert_eq!(w.len(), RK4.c.len());
+        for (j, p) in w.iter().enumerate() {
+            assert!(
+                close(poly(p, 1.0), RK4.b[j] / RK4.b_den),
+                "b_{}(1) = b_{}",
+                j + 1,
+                j + 1
+            );
+            assert_eq!(poly(p, 0.0), 0.0);
+        }
+        let Dense::Hairer { d } = &DOPRI5.dense else {
+            panic!("dopri5's dense output is Hairer's")
+        };
+        assert_eq!(d.len(), DOPRI5.c.len());
+        // The continuous extension is of order 4 only if Σ d_j = 0 (y(θ) is exact on
+        // y' = 1 for every θ).
+        assert!(close(d.iter().sum(), 0.0));
+    }
+
+    #[test]
+    fn the_step_size_exponent_is_the_literal_of_dopri5() {
+        let order = DOPRI5.embedded.as_ref().expect("adaptive").order;
+        assert_eq!((-1.0 / f64::from(order + 1)).to_bits(), (-0.2f64).to_bits());
+    }
+}
