@@ -516,8 +516,8 @@ mod tests {
         );
         assert!(!out.has_errors(), "{}", out.render());
         let program = out.program.expect("checks");
-        let expanded = super::super::expand_methods(&program).expect("expands");
-        let m = &expanded.models[0];
+        let lowered = super::super::Lowered::new(&program, Default::default()).expect("expands");
+        let m = &lowered.program().models[0];
         assert!(!m.vars.iter().any(|v| v.name == "dopri5_events"));
         let mut repeats = 0;
         for s in &m.body {
