@@ -12,11 +12,13 @@ mod attr;
 mod error;
 mod expr;
 mod foreign;
+mod keyword;
 mod lexer;
 mod parser;
 mod slips;
 mod tokens;
 
+pub use keyword::{Keyword, KeywordClass};
 pub use tokens::{SourceToken, TokenKind, tokenize};
 
 use crate::ast::File;
