@@ -53,6 +53,10 @@ fn main() {
     let substeps = random_dir.join("random_substeps.sit");
     write_if_changed(&substeps, SUBSTEPS);
     files.push(substeps);
+    // Modes whose states are `off` and `on` (issue 33), beside a submodel's switch `on`.
+    let switch = random_dir.join("random_switch_states.sit");
+    write_if_changed(&switch, SWITCH_STATES);
+    files.push(switch);
     let mut registry = String::from(
         "/// A constructor of a compiled model.\n\
          pub type Constructor = fn() -> Box<dyn ::sit_runtime::Model>;\n\
@@ -245,6 +249,40 @@ model Substeps {
     runs = runs + 1 when up;
     w = settle.y + decay.y;
     took = settle.time;
+}
+";
+
+/// A heater whose mode has the states `off` and `on`, compared (`heater == on`) and
+/// changed (`heater: off -> on`) by those names, and a fan switched by its submodel's
+/// `on`: each word in its place.
+const SWITCH_STATES: &str = "\
+model Fan {
+    output real turns, spun;
+    output mode blade { off, on }
+    turns = integral(1);
+    blade: off -> on when turns >= 2 {
+        turns = 0;
+    }
+    blade: on -> off when turns >= 3 {
+        turns = 0;
+        spun = spun + 1;
+    }
+}
+model SwitchStates {
+    param P = 6000, k = 150, C = 2.0e5;
+    output real T = 12, Q, switched;
+    output mode heater { off, on }
+    sub fan: Fan off;
+    heater: off -> on when T <= 19.5 {
+        switched = switched + 1;
+    }
+    heater: on -> off when T >= 20.5;
+    Q = P when heater == on;
+    Q = 0 otherwise;
+    T = integral((Q - k * (T - 5)) / C);
+    when heater != off & T > 20 => fan.on;
+    when heater == off => !fan.on;
+    output situation blowing = fan.blade == on;
 }
 ";
 

@@ -18,16 +18,9 @@ pub struct FmuArgs {
     /// (default: the `--dt` of the `sitc run` line in the model's documentation, else 0.01).
     #[arg(long, value_name = "DT", allow_negative_numbers = true)]
     pub dt: Option<f64>,
-    /// The integration method of every model, overriding their `method` declarations:
-    /// `euler`, `rk4` or `dopri5`.
-    #[arg(long, value_name = "METHOD", value_parser = ["euler", "rk4", "dopri5"])]
-    pub method: Option<String>,
-    /// The relative tolerance of `--method dopri5` (default 1e-6).
-    #[arg(long, value_name = "RTOL", requires = "method", value_parser = crate::run::positive)]
-    pub rtol: Option<f64>,
-    /// The absolute tolerance of `--method dopri5` (default 1e-9).
-    #[arg(long, value_name = "ATOL", requires = "method", value_parser = crate::run::positive)]
-    pub atol: Option<f64>,
+    /// `--method`, `--rtol`, `--atol`.
+    #[command(flatten)]
+    pub method: crate::method::MethodArgs,
     /// The `.fmu` file to write.
     #[arg(short, long, value_name = "OUT.fmu")]
     pub out: PathBuf,
@@ -49,7 +42,7 @@ pub fn fmu(args: FmuArgs) -> ExitCode {
     let mut opts = sit_fmi::build::Options::new(args.file, args.out);
     opts.model = args.model;
     opts.dt = args.dt;
-    opts.method = match crate::run::method_of(args.method.as_deref(), args.rtol, args.atol) {
+    opts.method = match args.method.method() {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: {e}");

@@ -9,6 +9,7 @@ mod fmu;
 mod info;
 mod input;
 mod marks;
+mod method;
 mod params;
 mod plot;
 mod progress;
@@ -55,20 +56,12 @@ enum Command {
         /// Also emit the batch form of every model (`NameBatch<const N: usize>`).
         #[arg(long)]
         batch: bool,
-        /// Integrate every model with this method, overriding their `method`
-        /// declarations: `euler`, `rk4` or `dopri5`.
-        #[arg(long, value_name = "METHOD", value_parser = ["euler", "rk4", "dopri5"])]
-        method: Option<String>,
+        #[command(flatten)]
+        method: method::MethodArgs,
         /// Build every model for the event log: hidden whys and `event_table()` (see
         /// docs/events.md).
         #[arg(long)]
         events: bool,
-        /// The relative tolerance of `--method dopri5` (default 1e-6).
-        #[arg(long, value_name = "RTOL", requires = "method", value_parser = run::positive)]
-        rtol: Option<f64>,
-        /// The absolute tolerance of `--method dopri5` (default 1e-9).
-        #[arg(long, value_name = "ATOL", requires = "method", value_parser = run::positive)]
-        atol: Option<f64>,
         #[command(flatten)]
         warnings: quiet::Warnings,
     },
@@ -131,10 +124,8 @@ fn main() -> ExitCode {
             batch,
             method,
             events,
-            rtol,
-            atol,
             warnings,
-        } => match run::method_of(method.as_deref(), rtol, atol) {
+        } => match method.method() {
             Ok(method) => emit::run(&file, out.as_ref(), model, batch, method, events, &warnings),
             Err(e) => {
                 eprintln!("error: {e}");

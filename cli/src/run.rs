@@ -32,51 +32,15 @@ pub struct Timing {
         allow_negative_numbers = true
     )]
     pub t_end: f64,
-    /// The integration method of every model, overriding their `method`
-    /// declarations: `euler` (first order, the formalism's own step), `rk4`
-    /// (classical fourth order over each step) or `dopri5` (adaptive internal steps
-    /// with error control within each step).
-    #[arg(long, value_name = "METHOD", value_parser = ["euler", "rk4", "dopri5"])]
-    pub method: Option<String>,
-    /// The relative tolerance of `--method dopri5` (default 1e-6).
-    #[arg(long, value_name = "RTOL", requires = "method", value_parser = positive)]
-    pub rtol: Option<f64>,
-    /// The absolute tolerance of `--method dopri5` (default 1e-9).
-    #[arg(long, value_name = "ATOL", requires = "method", value_parser = positive)]
-    pub atol: Option<f64>,
-}
-
-/// A tolerance on the command line: a finite number > 0.
-pub fn positive(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("expected a finite number > 0, not `{s}`")),
-    }
-}
-
-/// The method named by `--method`, with the tolerances of `--rtol` and `--atol`, which
-/// only an adaptive method takes.
-pub fn method_of(
-    name: Option<&str>,
-    rtol: Option<f64>,
-    atol: Option<f64>,
-) -> Result<Option<sit_middle::ir::Method>, String> {
-    let Some(method) = name.and_then(sit_middle::ir::Method::from_name) else {
-        return Ok(None);
-    };
-    if method.tolerance().is_none() && (rtol.is_some() || atol.is_some()) {
-        return Err(format!(
-            "--rtol and --atol are tolerances of an adaptive method (`--method dopri5`), not of `{}`",
-            method.name()
-        ));
-    }
-    Ok(Some(method.with_tolerance(rtol, atol)))
+    /// `--method`, `--rtol`, `--atol`.
+    #[command(flatten)]
+    pub method: crate::method::MethodArgs,
 }
 
 impl Timing {
     /// The integration method asked for with `--method`, if any, with its tolerances.
     pub fn method(&self) -> Result<Option<sit_middle::ir::Method>, Fail> {
-        method_of(self.method.as_deref(), self.rtol, self.atol).map_err(Fail::Usage)
+        self.method.method().map_err(Fail::Usage)
     }
 
     /// The number of steps: T / DT when that is a whole number (within 1e-9 of a step,
@@ -491,9 +455,7 @@ mod tests {
         Timing {
             dt,
             t_end,
-            method: None,
-            rtol: None,
-            atol: None,
+            method: Default::default(),
         }
         .steps()
     }
@@ -522,9 +484,7 @@ mod tests {
             Timing {
                 dt,
                 t_end,
-                method: None,
-                rtol: None,
-                atol: None,
+                method: Default::default(),
             }
             .warning()
         };

@@ -127,7 +127,7 @@ fn prefix_len(pieces: &[Piece], toks: &[usize]) -> usize {
     let text = |k: usize| toks.get(k).map_or("", |&j| pieces[j].text);
     let is_name = |k: usize| {
         toks.get(k)
-            .is_some_and(|&j| pieces[j].kind == Kind::Token(TokenKind::Ident))
+            .is_some_and(|&j| matches!(pieces[j].kind, Kind::Token(k) if k.is_word()))
     };
     let n = match text(0) {
         "param" if text(1) == "real" => 2,

@@ -19,33 +19,6 @@ const BINARY: &[&str] = &[
     "=>", "|", "&", "<", "<=", ">", ">=", "==", "!=", "+", "*", "/", "^",
 ];
 
-/// Keywords written like a call: no space before their `(`.
-const CALL_KEYWORDS: &[&str] = &["reset"];
-
-/// Keywords followed by a space even before `(` (`when (a | b) ...`).
-const SPACED_KEYWORDS: &[&str] = &[
-    "import",
-    "model",
-    "param",
-    "input",
-    "output",
-    "real",
-    "flag",
-    "pred",
-    "situation",
-    "event",
-    "sub",
-    "off",
-    "when",
-    "otherwise",
-    "true",
-    "false",
-    "always",
-];
-
-/// Keywords that are values (an operator after them is binary).
-const VALUE_KEYWORDS: &[&str] = &["true", "false", "always"];
-
 /// One output line: its indentation level, code, and trailing comment.
 #[derive(Debug, Default)]
 pub(crate) struct Line {
@@ -197,7 +170,7 @@ fn lines(pieces: &[Piece]) -> Vec<Line> {
             }
         }
         if let Kind::Token(kind) = p.kind {
-            let name = if kind == TokenKind::Ident { p.text } else { "" };
+            let name = if kind.is_word() { p.text } else { "" };
             before = [before[1], name];
         }
         i += 1;
@@ -346,10 +319,8 @@ impl<'a> Writer<'a> {
             None => true,
             Some(p) => match p.kind {
                 TokenKind::Punct(s) => !matches!(s, ")" | "]" | "}"),
-                TokenKind::Ident => {
-                    sit_middle::check::KEYWORDS.contains(&p.text)
-                        && !VALUE_KEYWORDS.contains(&p.text)
-                }
+                // After a keyword other than a value (`when -x > 0`).
+                TokenKind::Keyword(k) => !k.is_value(),
                 _ => false,
             },
         }
@@ -378,17 +349,13 @@ impl<'a> Writer<'a> {
             return false;
         }
         match b {
-            "(" => {
-                if prev.kind != TokenKind::Ident || CALL_KEYWORDS.contains(&a) {
-                    return prev.kind != TokenKind::Ident;
-                }
-                if SPACED_KEYWORDS.contains(&a) {
-                    return true;
-                }
-                // A keyword this layout does not know (new syntax) keeps the
-                // source's spacing; a name is a call.
-                sit_middle::check::KEYWORDS.contains(&a) && p.spaced
-            }
+            // A name before `(` is a call, as is a keyword written like one
+            // (`reset(x)`); other keywords are spaced (`when (a | b) …`).
+            "(" => match prev.kind {
+                TokenKind::Ident => false,
+                TokenKind::Keyword(k) => !k.is_call_like(),
+                _ => true,
+            },
             "[" => p.spaced,
             _ => true,
         }

@@ -5,6 +5,7 @@ use crate::procs;
 use crate::text::{Lines, path_to_uri};
 use crate::world::{File, World};
 use lsp_types::*;
+use sit_middle::parse::{Keyword, KeywordClass};
 use std::collections::HashMap;
 
 /// The name token at `offset` of the main file and what it refers to.
@@ -175,7 +176,7 @@ pub(crate) fn rename(world: &World, offset: usize, new: &str) -> Result<Workspac
     if !is_identifier(new) {
         return Err(format!("`{new}` is not a name"));
     }
-    if sit_middle::check::KEYWORDS.contains(&new) {
+    if Keyword::is_keyword(new) {
         return Err(format!("`{new}` is a keyword"));
     }
     if sit_middle::check::RESERVED.contains(&new) {
@@ -224,9 +225,7 @@ pub(crate) fn rename(world: &World, offset: usize, new: &str) -> Result<Workspac
 
 fn is_identifier(s: &str) -> bool {
     match sit_middle::parse::tokenize(0, s) {
-        Ok(t) => {
-            t.len() == 1 && t[0].kind == sit_middle::parse::TokenKind::Ident && t[0].end == s.len()
-        }
+        Ok(t) => t.len() == 1 && t[0].kind.is_word() && t[0].end == s.len(),
         Err(_) => false,
     }
 }
@@ -283,9 +282,10 @@ pub(crate) fn completion(world: &World, offset: usize) -> Vec<CompletionItem> {
         return model_names(world);
     }
     let Some(model) = model else {
-        return ["model", "import"]
-            .iter()
-            .map(|k| item(k, CompletionItemKind::KEYWORD, "keyword"))
+        return Keyword::ALL
+            .into_iter()
+            .filter(|k| matches!(k.class(), KeywordClass::Import | KeywordClass::Model))
+            .map(|k| item(k.as_str(), CompletionItemKind::KEYWORD, "keyword"))
             .collect();
     };
     let mut items: Vec<CompletionItem> = model.decls.iter().map(decl_item).collect();
@@ -307,34 +307,17 @@ pub(crate) fn completion(world: &World, offset: usize) -> Vec<CompletionItem> {
     // the others anywhere in a model.
     let stmt_start =
         before.is_empty() || before.ends_with([';', '{', '}']) || before.ends_with('\n');
-    let words: &[&str] = if stmt_start {
-        &[
-            "param",
-            "input",
-            "output",
-            "real",
-            "flag",
-            "pred",
-            "situation",
-            "event",
-            "sub",
-            "when",
-        ]
-    } else {
-        &[
-            "when",
-            "otherwise",
-            "true",
-            "false",
-            "always",
-            "off",
-            "reset",
-        ]
+    let fits = |k: Keyword| match k.class() {
+        KeywordClass::Import | KeywordClass::Model => false,
+        KeywordClass::Declaring => stmt_start,
+        KeywordClass::Guard => k == Keyword::When || !stmt_start,
+        KeywordClass::Modifier | KeywordClass::Action | KeywordClass::Value => !stmt_start,
     };
     items.extend(
-        words
-            .iter()
-            .map(|k| item(k, CompletionItemKind::KEYWORD, "keyword")),
+        Keyword::ALL
+            .into_iter()
+            .filter(|&k| fits(k))
+            .map(|k| item(k.as_str(), CompletionItemKind::KEYWORD, "keyword")),
     );
     items
 }

@@ -7,20 +7,6 @@
 
 use sit_middle::parse::{SourceToken, TokenKind, tokenize};
 
-/// Keywords that start a declaration statement.
-const DECLARING: &[&str] = &[
-    "param",
-    "input",
-    "output",
-    "real",
-    "flag",
-    "pred",
-    "situation",
-    "event",
-    "sub",
-    "table",
-];
-
 /// A declared name of a model.
 #[derive(Debug, Clone)]
 pub(crate) struct Decl {
@@ -154,10 +140,19 @@ impl Index {
         self.tokens.get(i).is_some_and(|t| t.kind != TokenKind::Str) && self.tok(i) == s
     }
 
+    /// Whether token `i` is a word: a name, or a keyword written where a name goes.
     fn is_ident(&self, i: usize) -> bool {
-        self.tokens
-            .get(i)
-            .is_some_and(|t| t.kind == TokenKind::Ident)
+        self.tokens.get(i).is_some_and(|t| t.kind.is_word())
+    }
+
+    /// Whether token `i` is a word that declares: a declaring keyword
+    /// ([`sit_middle::parse::Keyword::is_declaring`]), or `table` (a word only before `name(`).
+    fn is_declaring(&self, i: usize) -> bool {
+        match self.tokens.get(i).map(|t| t.kind) {
+            Some(TokenKind::Keyword(k)) => k.is_declaring(),
+            Some(TokenKind::Ident) => self.tok(i) == "table",
+            _ => false,
+        }
     }
 
     fn span(&self, i: usize) -> (usize, usize) {
@@ -283,7 +278,7 @@ impl Index {
         let head_end = i;
         // `table` declares only as `table name(`: elsewhere it may be a name.
         let table = self.tok(at) == "table" && !(self.is_ident(at + 1) && self.is(at + 2, "("));
-        if DECLARING.contains(&self.tok(at)) && self.tokens[at].kind == TokenKind::Ident && !table {
+        if self.is_declaring(at) && !table {
             self.declaration(at, head_end, m, &docs);
             let next = if self.is(i, ";") { i + 1 } else { i };
             return (next.max(at + 1), None);
@@ -367,11 +362,7 @@ impl Index {
         );
         let mut i = at;
         let mut kind = Vec::new();
-        while i < end
-            && DECLARING.contains(&self.tok(i))
-            && self.tokens[i].kind == TokenKind::Ident
-            && (i == at || self.tok(i) != "table")
-        {
+        while i < end && self.is_declaring(i) && (i == at || self.tok(i) != "table") {
             kind.push(self.tok(i).to_string());
             i += 1;
         }
@@ -471,14 +462,14 @@ impl Index {
     /// What the identifier token `i` refers to, if it is a name.
     pub fn resolve(&self, i: usize) -> Option<Sym> {
         let t = self.tokens.get(i)?;
-        if t.kind != TokenKind::Ident {
+        if !t.kind.is_word() {
             return None;
         }
         let word = self.tok(i);
         if i > 0 && self.is(i - 1, "model") {
             return Some(Sym::Model(word.to_string()));
         }
-        if sit_middle::check::KEYWORDS.contains(&word) {
+        if t.kind.keyword().is_some() {
             return None;
         }
         let model = self.model_of(i)?;

@@ -97,9 +97,7 @@ fn classify(world: &World, i: usize) -> Option<(u32, u32)> {
         {
             (ty(SemanticTokenType::OPERATOR), 0)
         }
-        TokenKind::Ident if sit_middle::check::KEYWORDS.contains(&word) => {
-            (ty(SemanticTokenType::KEYWORD), 0)
-        }
+        TokenKind::Keyword(_) => (ty(SemanticTokenType::KEYWORD), 0),
         TokenKind::Ident => match ix.resolve(i)? {
             Sym::Model(name) => {
                 let declared = world.model(&name).is_some_and(|(f, m)| {

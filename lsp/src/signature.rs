@@ -21,7 +21,7 @@ pub(crate) fn help(ix: &Index, offset: usize) -> Option<SignatureHelp> {
             "(" | "[" if depth > 0 => depth -= 1,
             "(" => {
                 let name = i.checked_sub(1).filter(|&n| {
-                    ix.tokens[n].kind == TokenKind::Ident && procs::names().contains(&ix.tok(n))
+                    ix.tokens[n].kind.is_word() && procs::names().contains(&ix.tok(n))
                 });
                 if let Some(n) = name {
                     return Some(signature(ix.tok(n), commas));

@@ -1,11 +1,13 @@
 //! The VS Code extension of `editors/vscode/`: its JSON files are valid, the grammar's
-//! keyword, procedure and built-in lists are the checker's, and a small TextMate
+//! keywords are the lexer's (`sit_middle::parse::Keyword`, each in the rule of its
+//! class), its procedure and built-in lists are the checker's, and a small TextMate
 //! tokenizer (line by line, begin/end rules on a stack, leftmost match first) gives
 //! every library model a scope for every character, the right scope for every token,
 //! and no scope left open.
 
 use regex::Regex;
 use serde_json::Value;
+use sit_middle::parse::{Keyword, KeywordClass};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -48,16 +50,34 @@ fn words(rule: &Value) -> Vec<String> {
     inner.split('|').map(str::to_string).collect()
 }
 
+/// The scope the grammar gives a keyword of class `class`.
+fn scope(class: KeywordClass) -> &'static str {
+    match class {
+        KeywordClass::Import | KeywordClass::Guard | KeywordClass::Action => "keyword.control",
+        KeywordClass::Model | KeywordClass::Declaring => "storage.type",
+        KeywordClass::Modifier => "storage.modifier",
+        KeywordClass::Value => "constant.language",
+    }
+}
+
 #[test]
 fn the_grammar_knows_the_checkers_words() {
     let g = grammar();
     let mut keywords = BTreeSet::new();
     for rule in g["repository"]["keywords"]["patterns"].as_array().unwrap() {
-        keywords.extend(words(rule));
+        let name = rule["name"].as_str().unwrap();
+        let words: BTreeSet<String> = words(rule).into_iter().collect();
+        let expected: BTreeSet<String> = Keyword::ALL
+            .iter()
+            .filter(|k| format!("{}.sit", scope(k.class())) == name)
+            .map(|k| k.as_str().to_string())
+            .collect();
+        assert_eq!(words, expected, "the keywords of {name}");
+        keywords.extend(words);
     }
-    let expected: BTreeSet<String> = sit_middle::check::KEYWORDS
+    let expected: BTreeSet<String> = Keyword::ALL
         .iter()
-        .map(|s| s.to_string())
+        .map(|k| k.as_str().to_string())
         .collect();
     assert_eq!(keywords, expected, "the grammar's keywords are the lexer's");
     let procs: BTreeSet<String> = words(&g["repository"]["procedures"]).into_iter().collect();
@@ -243,10 +263,7 @@ fn expected(kind: sit_middle::parse::TokenKind, text: &str) -> Option<&'static s
         K::Doc => "comment.line.documentation",
         K::Str => "string.quoted",
         K::Number => "constant.numeric",
-        K::Ident if ["true", "false", "always"].contains(&text) => "constant.language",
-        K::Ident if text == "off" => "storage.modifier",
-        K::Ident if ["when", "otherwise", "reset", "import"].contains(&text) => "keyword.control",
-        K::Ident if sit_middle::check::KEYWORDS.contains(&text) => "storage.type",
+        K::Keyword(k) => scope(k.class()),
         K::Ident if sit_middle::check::RESERVED.contains(&text) => "variable.language",
         K::Ident => return None,
         K::Punct(p) if ["(", ")", "{", "}", "[", "]"].contains(&p) => "punctuation.bracket",

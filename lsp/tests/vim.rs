@@ -2,7 +2,7 @@
 //! checker's, every group it defines is linked to a highlight group, and Vim itself
 //! (when installed) gives every token of every library model the group it should.
 
-use sit_middle::parse::{TokenKind, tokenize};
+use sit_middle::parse::{Keyword, KeywordClass, TokenKind, tokenize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -41,30 +41,41 @@ fn procedures(text: &str) -> BTreeSet<String> {
     inner.split(r"\|").map(str::to_string).collect()
 }
 
-/// The keyword groups and the words each one highlights.
-const KEYWORD_GROUPS: &[&str] = &[
-    "sitInclude",
-    "sitConditional",
-    "sitStatement",
-    "sitStorage",
-    "sitModifier",
-    "sitBoolean",
+/// The keyword groups, each highlighting the keywords of its classes.
+const KEYWORD_GROUPS: &[(&str, &[KeywordClass])] = &[
+    ("sitInclude", &[KeywordClass::Import]),
+    ("sitConditional", &[KeywordClass::Guard]),
+    ("sitStatement", &[KeywordClass::Action]),
+    (
+        "sitStorage",
+        &[KeywordClass::Model, KeywordClass::Declaring],
+    ),
+    ("sitModifier", &[KeywordClass::Modifier]),
+    ("sitBoolean", &[KeywordClass::Value]),
 ];
 
 #[test]
 fn the_syntax_file_knows_the_checkers_words() {
     let text = syntax();
     let groups = keyword_groups(&text);
+    for (group, classes) in KEYWORD_GROUPS {
+        let expected: BTreeSet<String> = Keyword::ALL
+            .iter()
+            .filter(|k| classes.contains(&k.class()))
+            .map(|k| k.as_str().to_string())
+            .collect();
+        assert_eq!(groups[*group], expected, "the keywords of {group}");
+    }
     let keywords: BTreeSet<String> = KEYWORD_GROUPS
         .iter()
-        .flat_map(|g| groups[*g].iter().cloned())
+        .flat_map(|(g, _)| groups[*g].iter().cloned())
         .collect();
-    let expected: BTreeSet<String> = sit_middle::check::KEYWORDS
+    let expected: BTreeSet<String> = Keyword::ALL
         .iter()
-        .map(|s| s.to_string())
+        .map(|k| k.as_str().to_string())
         .collect();
     assert_eq!(keywords, expected, "the keywords are the lexer's");
-    let count: usize = KEYWORD_GROUPS.iter().map(|g| groups[*g].len()).sum();
+    let count: usize = KEYWORD_GROUPS.iter().map(|(g, _)| groups[*g].len()).sum();
     assert_eq!(count, keywords.len(), "each keyword in one group");
     let builtins: BTreeSet<String> = sit_middle::check::RESERVED
         .iter()
@@ -203,7 +214,7 @@ fn check_groups(path: &Path, text: &str, groups: &[String]) -> Vec<String> {
     let kw = keyword_groups(&syntax());
     let group_of_word: BTreeMap<&str, &str> = kw
         .iter()
-        .filter(|(g, _)| KEYWORD_GROUPS.contains(&g.as_str()) || *g == "sitBuiltin")
+        .filter(|(g, _)| KEYWORD_GROUPS.iter().any(|(k, _)| k == g) || *g == "sitBuiltin")
         .flat_map(|(g, ws)| ws.iter().map(move |w| (w.as_str(), g.as_str())))
         .collect();
     let procs = procedures(&syntax());
@@ -234,7 +245,16 @@ fn check_groups(path: &Path, text: &str, groups: &[String]) -> Vec<String> {
             }
             TokenKind::Number => want(t.start, &["sitNumber"], s),
             TokenKind::Str => want(t.start, &["sitString"], s),
-            TokenKind::Ident if attribute => want(t.start, &["sitAttribute"], s),
+            TokenKind::Ident | TokenKind::Keyword(_) if attribute => {
+                want(t.start, &["sitAttribute"], s)
+            }
+            TokenKind::Keyword(k) => {
+                let group = KEYWORD_GROUPS
+                    .iter()
+                    .find(|(_, classes)| classes.contains(&k.class()))
+                    .map_or("?", |(g, _)| g);
+                want(t.start, &[group], s);
+            }
             TokenKind::Ident => {
                 if let Some(g) = group_of_word.get(s) {
                     want(t.start, &[g], s);

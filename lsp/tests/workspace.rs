@@ -418,14 +418,15 @@ fn semantic_tokens_say_what_each_name_is() {
             );
             assert_eq!(
                 ty == "keyword",
-                sit_middle::check::KEYWORDS.contains(&s.as_str()),
+                sit_middle::parse::Keyword::is_keyword(s),
                 "{}: `{s}` as {ty}",
                 f.display()
             );
         }
-        let keywords = toks
+        let keywords = sit_middle::parse::tokenize(0, &text)
+            .unwrap()
             .iter()
-            .filter(|t| sit_middle::check::KEYWORDS.contains(t))
+            .filter(|t| t.kind.keyword().is_some())
             .count();
         assert_eq!(
             got.iter().filter(|g| g.1 == "keyword").count(),

@@ -21,7 +21,7 @@ impl Parser<'_> {
     fn attribute(&mut self) -> Parsed<Allow> {
         let hash = self.bump();
         self.expect_punct("[", &["`[`"])?;
-        if !self.at_kw("allow") {
+        if !self.at_word("allow") {
             return Err(self.error(&["`allow`"]));
         }
         self.bump();
@@ -30,7 +30,7 @@ impl Parser<'_> {
         let mut reason = None;
         loop {
             let t = self.peek();
-            if t.tok != Tok::Ident {
+            if !t.tok.is_word() {
                 return Err(self.error(&["a warning code", "`reason`"]));
             }
             if self.str(t) == "reason" {

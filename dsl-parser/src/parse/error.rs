@@ -1,5 +1,6 @@
 //! Syntax error messages: "expected …, found …", placed where the fix goes.
 
+use super::keyword::Keyword;
 use super::lexer::{Tok, Token};
 use crate::diag::Diagnostic;
 use crate::source::{FileId, Span};
@@ -79,9 +80,10 @@ pub(super) fn syntax_error(
     if found.tok == Tok::Punct("==") && expected.contains(&"`=`") {
         d = d.with_help("a rule assigns with `=`; `==` compares");
     }
-    if found.tok == Tok::Ident {
+    if found.tok.is_word() {
         let word = &text[found.start..found.end];
-        if let Some(k) = crate::suggest::did_you_mean(word, super::KEYWORDS.iter().copied())
+        let keywords = Keyword::ALL.iter().map(|k| k.as_str());
+        if let Some(k) = crate::suggest::did_you_mean(word, keywords)
             && expected.iter().any(|s| s.contains(&format!("`{k}`")))
         {
             d = d.with_help(format!("did you mean the keyword `{k}`?"));

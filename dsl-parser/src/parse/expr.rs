@@ -9,6 +9,7 @@
 //! recursion; only brackets recurse, and the lexer bounds their depth.
 
 use super::MAX_OPERATORS;
+use super::keyword::Keyword;
 use super::lexer::Tok;
 use super::parser::{Parsed, Parser, Stop};
 use crate::ast::CmpOp;
@@ -131,10 +132,10 @@ impl Parser<'_> {
                     Tok::Punct(")") if depth == 0 => break,
                     Tok::Punct(")") => depth -= 1,
                     Tok::Punct(p) if infix(p).is_some() || p == "!" => count += 1,
-                    Tok::Ident if self.peek_at(1).tok == Tok::Punct("(") => count += 1,
-                    Tok::Ident
-                        if depth == 0
-                            && follow.iter().any(|f| f.trim_matches('`') == self.str(t)) =>
+                    tok if tok.is_word() && self.peek_at(1).tok == Tok::Punct("(") => count += 1,
+                    tok if tok.is_word()
+                        && depth == 0
+                        && follow.iter().any(|f| f.trim_matches('`') == self.str(t)) =>
                     {
                         break;
                     }
@@ -209,7 +210,7 @@ impl Parser<'_> {
         let t = self.peek();
         let continues = match t.tok {
             Tok::Punct(p) => follow.iter().all(|f| f.trim_matches('`') != p),
-            Tok::Ident => follow.iter().all(|f| f.trim_matches('`') != self.str(t)),
+            tok if tok.is_word() => follow.iter().all(|f| f.trim_matches('`') != self.str(t)),
             _ => true,
         };
         if continues {
@@ -244,26 +245,27 @@ impl Parser<'_> {
                     span: span.to(self.span(end)),
                 });
             }
-            Tok::Ident => match self.str(t) {
-                "true" | "always" => {
-                    self.bump();
-                    ExprKind::Bool(true)
-                }
-                "false" => {
-                    self.bump();
-                    ExprKind::Bool(false)
-                }
-                "not"
-                    if matches!(
+            Tok::Keyword(Keyword::True | Keyword::Always) => {
+                self.bump();
+                ExprKind::Bool(true)
+            }
+            Tok::Keyword(Keyword::False) => {
+                self.bump();
+                ExprKind::Bool(false)
+            }
+            Tok::Ident
+                if self.str(t) == "not"
+                    && matches!(
                         self.peek_at(1).tok,
-                        Tok::Ident | Tok::Number | Tok::Punct("(" | "!")
+                        Tok::Ident | Tok::Keyword(_) | Tok::Number | Tok::Punct("(" | "!")
                     ) =>
-                {
-                    return Err(self.word_operator());
-                }
-                _ if self.peek_at(1).tok == Tok::Punct("(") => return self.call(),
-                _ => return self.path(),
-            },
+            {
+                return Err(self.word_operator());
+            }
+            // A keyword other than a value is read as a name, for the checker
+            // to report (or, for `off`, to read as a mode's state).
+            tok if tok.is_word() && self.peek_at(1).tok == Tok::Punct("(") => return self.call(),
+            tok if tok.is_word() => return self.path(),
             _ => return Err(self.error(&["an expression"])),
         };
         Ok(Expr { kind, span })
@@ -308,7 +310,7 @@ impl Parser<'_> {
                 text: self.str(t).to_string(),
                 span: self.span(t),
             });
-            if !(self.at_punct(".") && self.peek_at(1).tok == Tok::Ident) {
+            if !(self.at_punct(".") && self.peek_at(1).tok.is_word()) {
                 break;
             }
             self.bump();

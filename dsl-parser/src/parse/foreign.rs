@@ -101,7 +101,7 @@ impl Parser<'_> {
             Tok::Punct("(") if x == "der" => {
                 // `der(v)`: underline it whole and name `v` in the help.
                 let (v, end) = match (next.tok, self.peek_at(2).tok) {
-                    (Tok::Ident, Tok::Punct(")")) => {
+                    (tok, Tok::Punct(")")) if tok.is_word() => {
                         (self.str(next).to_string(), self.peek_at(2).end)
                     }
                     _ => ("x".to_string(), target.span.end),
@@ -157,7 +157,7 @@ impl Parser<'_> {
         );
         let stop = self.push_error(d);
         self.skip_statement();
-        while self.at_kw("else") {
+        while self.at_word("else") {
             self.bump();
             self.skip_statement();
         }

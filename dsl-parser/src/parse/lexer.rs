@@ -13,14 +13,17 @@
 #![allow(clippy::result_large_err)]
 
 use super::MAX_NESTING;
+use super::keyword::Keyword;
 use crate::diag::Diagnostic;
 use crate::source::{FileId, Span};
 
 /// What a token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Tok {
-    /// A name or keyword: `(XID_Start | _) XID_Continue*`.
+    /// A name: `(XID_Start | _) XID_Continue*`, other than a keyword.
     Ident,
+    /// A keyword: a word of [`Keyword::ALL`].
+    Keyword(Keyword),
     /// A real literal.
     Number,
     /// A string literal, quotes included.
@@ -33,6 +36,15 @@ pub(super) enum Tok {
     Unknown,
     /// The end of the file.
     Eof,
+}
+
+impl Tok {
+    /// Whether it is a word: a name or a keyword. The parser reads a keyword
+    /// where a name is expected as that name, for the checker to report it
+    /// (E0103) with the declaration it was meant for.
+    pub(super) fn is_word(self) -> bool {
+        matches!(self, Tok::Ident | Tok::Keyword(_))
+    }
 }
 
 /// A token and where it is.
@@ -135,12 +147,9 @@ pub(super) fn lex(file: FileId, text: &str) -> Result<Lexed, Diagnostic> {
                 .take_while(|c| is_ident_continue(*c))
                 .map(char::len_utf8)
                 .sum();
+            let tok = Keyword::from_name(&text[i..i + len]).map_or(Tok::Ident, Tok::Keyword);
             i += len;
-            tokens.push(Token {
-                tok: Tok::Ident,
-                start,
-                end: i,
-            });
+            tokens.push(Token { tok, start, end: i });
             continue;
         }
         let Some(p) = PUNCT.iter().find(|p| text[i..].starts_with(**p)) else {

@@ -12,38 +12,18 @@ mod attr;
 mod error;
 mod expr;
 mod foreign;
+mod keyword;
 mod lexer;
 mod parser;
 mod slips;
 mod tokens;
 
+pub use keyword::{Keyword, KeywordClass};
 pub use tokens::{SourceToken, TokenKind, tokenize};
 
 use crate::ast::File;
 use crate::diag::Diagnostic;
 use crate::source::{FileId, Span};
-
-/// Words with a meaning in `.sit` that cannot name anything.
-pub const KEYWORDS: &[&str] = &[
-    "import",
-    "model",
-    "param",
-    "input",
-    "output",
-    "real",
-    "flag",
-    "pred",
-    "situation",
-    "event",
-    "sub",
-    "off",
-    "when",
-    "otherwise",
-    "reset",
-    "true",
-    "false",
-    "always",
-];
 
 /// Deepest nesting of brackets and block comments accepted.
 pub const MAX_NESTING: usize = 64;

@@ -2,6 +2,7 @@
 
 use super::MAX_SYNTAX_ERRORS;
 use super::error::{BLOCK_MEMBER, MEMBER, syntax_error};
+use super::keyword::Keyword;
 use super::lexer::{Lexed, Tok, Token};
 use crate::ast::*;
 use crate::diag::Diagnostic;
@@ -108,9 +109,16 @@ impl<'a> Parser<'a> {
     }
 
     /// Whether the next token is the keyword `kw`.
-    pub(super) fn at_kw(&self, kw: &str) -> bool {
+    pub(super) fn at_kw(&self, kw: Keyword) -> bool {
+        self.peek().tok == Tok::Keyword(kw)
+    }
+
+    /// Whether the next token is the name `word`: a word with a meaning only
+    /// where the grammar expects it (`mode`, `table`, `limit`, …), a name
+    /// elsewhere.
+    pub(super) fn at_word(&self, word: &str) -> bool {
         let t = self.peek();
-        t.tok == Tok::Ident && self.str(t) == kw
+        t.tok == Tok::Ident && self.str(t) == word
     }
 
     pub(super) fn eat_punct(&mut self, p: &'static str) -> bool {
@@ -121,8 +129,17 @@ impl<'a> Parser<'a> {
         yes
     }
 
-    pub(super) fn eat_kw(&mut self, kw: &str) -> bool {
+    pub(super) fn eat_kw(&mut self, kw: Keyword) -> bool {
         let yes = self.at_kw(kw);
+        if yes {
+            self.bump();
+        }
+        yes
+    }
+
+    /// Read the name `word` if it is next (see [`Parser::at_word`]).
+    pub(super) fn eat_word(&mut self, word: &str) -> bool {
+        let yes = self.at_word(word);
         if yes {
             self.bump();
         }
@@ -162,9 +179,11 @@ impl<'a> Parser<'a> {
         Stop
     }
 
+    /// A name; a keyword is read as one, for the checker to report (E0103)
+    /// with what it was meant to name.
     fn name(&mut self) -> Parsed<Name> {
         let t = self.peek();
-        if t.tok != Tok::Ident {
+        if !t.tok.is_word() {
             return Err(self.error(&["a name"]));
         }
         self.bump();
@@ -258,10 +277,10 @@ impl<'a> Parser<'a> {
                 Err(stop) => Err(stop),
                 Ok(attrs) => match t.tok {
                     Tok::Eof if docs.is_empty() && attrs.is_empty() => break,
-                    Tok::Ident if self.str(t) == "import" && attrs.is_empty() => {
+                    Tok::Keyword(Keyword::Import) if attrs.is_empty() => {
                         self.import().map(|i| out.imports.push(i))
                     }
-                    Tok::Ident if self.str(t) == "model" => self.model(docs).map(|m| {
+                    Tok::Keyword(Keyword::Model) => self.model(docs).map(|m| {
                         self.close_attributes(attrs, t.start);
                         out.models.push(m)
                     }),
@@ -279,9 +298,7 @@ impl<'a> Parser<'a> {
                     let t = self.peek();
                     match t.tok {
                         Tok::Eof => break,
-                        Tok::Ident if depth == 0 && matches!(self.str(t), "import" | "model") => {
-                            break;
-                        }
+                        Tok::Keyword(Keyword::Import | Keyword::Model) if depth == 0 => break,
                         Tok::Punct("(" | "{" | "[") => depth += 1,
                         Tok::Punct(")" | "}" | "]") => depth = depth.saturating_sub(1),
                         _ => {}
@@ -374,17 +391,17 @@ impl<'a> Parser<'a> {
     /// One declaration or rule of a model.
     fn member(&mut self, first: usize, doc: Vec<String>, m: &mut Model) -> Parsed<()> {
         let t = self.peek();
-        let word = if t.tok == Tok::Ident { self.str(t) } else { "" };
+        let word = if t.tok.is_word() { self.str(t) } else { "" };
         if matches!(word, "if" | "else") && self.peek_at(1).tok != Tok::Punct("=") {
             return Err(self.if_else());
         }
         // A keyword followed by `=` is a rule assigning to it (which the
         // checker rejects with a message naming the keyword).
-        if t.tok == Tok::Ident && self.peek_at(1).tok == Tok::Punct("=") {
+        if t.tok.is_word() && self.peek_at(1).tok == Tok::Punct("=") {
             m.rules.push(self.assign(first)?);
             return Ok(());
         }
-        if t.tok == Tok::Ident && self.peek_at(1).tok == Tok::Punct(":") {
+        if t.tok.is_word() && self.peek_at(1).tok == Tok::Punct(":") {
             m.rules.push(self.transition(first)?);
             return Ok(());
         }
@@ -396,44 +413,44 @@ impl<'a> Parser<'a> {
             m.decls.push(self.table_decl(doc)?);
             return Ok(());
         }
-        match word {
-            "param" | "input" | "real" | "flag" => self.var_decl(doc, &mut m.decls),
-            "pred" | "situation" | "event" => {
+        match t.tok {
+            Tok::Keyword(Keyword::Param | Keyword::Input | Keyword::Real | Keyword::Flag) => {
+                self.var_decl(doc, &mut m.decls)
+            }
+            Tok::Keyword(Keyword::Pred | Keyword::Situation | Keyword::Event) => {
                 m.decls.push(self.cond_decl(doc)?);
                 Ok(())
             }
-            "output" => match self.peek_at(1) {
-                n if n.tok == Tok::Ident && matches!(self.str(n), "real" | "flag") => {
-                    self.var_decl(doc, &mut m.decls)
-                }
+            Tok::Keyword(Keyword::Output) => match self.peek_at(1).tok {
+                Tok::Keyword(Keyword::Real | Keyword::Flag) => self.var_decl(doc, &mut m.decls),
                 _ => {
                     m.decls.push(self.cond_decl(doc)?);
                     Ok(())
                 }
             },
-            "sub" => {
+            Tok::Keyword(Keyword::Sub) => {
                 m.decls.push(self.sub_decl(doc)?);
                 Ok(())
             }
-            "method" if self.peek_at(1).tok == Tok::Ident => {
+            Tok::Keyword(Keyword::When) => {
+                m.rules.push(self.when_rule(first)?);
+                Ok(())
+            }
+            Tok::Ident if word == "method" && self.peek_at(1).tok.is_word() => {
                 let (name, options) = self.method_decl()?;
                 m.methods.push(name);
                 m.method_options.push(options);
                 Ok(())
             }
-            "phase" if self.peek_at(1).tok == Tok::Ident => {
+            Tok::Ident if word == "phase" && self.peek_at(1).tok.is_word() => {
                 m.decls.push(self.phase_decl(doc)?);
                 Ok(())
             }
-            "substeps" => {
+            Tok::Ident if word == "substeps" => {
                 m.substeps.push(self.substeps_decl(first)?);
                 Ok(())
             }
-            "when" => {
-                m.rules.push(self.when_rule(first)?);
-                Ok(())
-            }
-            "" => Err(self.error(MEMBER)),
+            _ if word.is_empty() => Err(self.error(MEMBER)),
             _ => {
                 m.rules.push(self.assign(first)?);
                 Ok(())
@@ -445,15 +462,15 @@ impl<'a> Parser<'a> {
     /// items ";"`, `var_decl = "output"? type items ";"`, with `items =
     /// name ("=" expr)? ("," name ("=" expr)?)*`.
     fn var_decl(&mut self, doc: Vec<String>, out: &mut Vec<Decl>) -> Parsed<()> {
-        let kind = if self.eat_kw("param") {
-            self.eat_kw("real");
+        let kind = if self.eat_kw(Keyword::Param) {
+            self.eat_kw(Keyword::Real);
             DeclKind::Param
         } else {
-            let input = self.eat_kw("input");
-            let output = !input && self.eat_kw("output");
-            let flag = if self.eat_kw("flag") {
+            let input = self.eat_kw(Keyword::Input);
+            let output = !input && self.eat_kw(Keyword::Output);
+            let flag = if self.eat_kw(Keyword::Flag) {
                 true
-            } else if self.eat_kw("real") {
+            } else if self.eat_kw(Keyword::Real) {
                 false
             } else {
                 return Err(self.error(&["`real`", "`flag`"]));
@@ -507,12 +524,12 @@ impl<'a> Parser<'a> {
 
     /// `cond_decl = "output"? ("pred" | "situation" | "event") name ("=" expr)? ";"`.
     fn cond_decl(&mut self, doc: Vec<String>) -> Parsed<Decl> {
-        let output = self.eat_kw("output");
-        let kind = if self.eat_kw("pred") {
+        let output = self.eat_kw(Keyword::Output);
+        let kind = if self.eat_kw(Keyword::Pred) {
             DeclKind::Pred
-        } else if self.eat_kw("situation") {
+        } else if self.eat_kw(Keyword::Situation) {
             DeclKind::Situation
-        } else if self.eat_kw("event") {
+        } else if self.eat_kw(Keyword::Event) {
             DeclKind::Event
         } else {
             return Err(self.error(&["`event`", "`flag`", "`pred`", "`real`", "`situation`"]));
@@ -556,7 +573,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let off = self.eat_kw("off");
+        let off = self.eat_kw(Keyword::Off);
         if !self.at_punct(";") {
             let expected: &[&str] = match (bindings.is_empty(), off) {
                 (_, true) => &["`;`"],
@@ -579,16 +596,16 @@ impl<'a> Parser<'a> {
     /// A rule of a `when` block: `sigma_rule | block | assign`.
     fn body_rule(&mut self, first: usize) -> Parsed<Rule> {
         let t = self.peek();
-        if t.tok == Tok::Ident && self.peek_at(1).tok == Tok::Punct("=") {
+        if t.tok.is_word() && self.peek_at(1).tok == Tok::Punct("=") {
             return self.assign(first);
         }
-        if t.tok == Tok::Ident && self.peek_at(1).tok == Tok::Punct(":") {
+        if t.tok.is_word() && self.peek_at(1).tok == Tok::Punct(":") {
             return self.transition(first);
         }
         match t.tok {
-            Tok::Ident if self.str(t) == "when" => self.when_rule(first),
+            Tok::Keyword(Keyword::When) => self.when_rule(first),
             Tok::Ident if matches!(self.str(t), "if" | "else") => Err(self.if_else()),
-            Tok::Ident => self.assign(first),
+            tok if tok.is_word() => self.assign(first),
             _ => Err(self.error(BLOCK_MEMBER)),
         }
     }
@@ -603,10 +620,10 @@ impl<'a> Parser<'a> {
         }
         self.expect_punct("=", &["`=`"])?;
         let value = self.expr(&["`;`", "`otherwise`", "`when`"])?;
-        let guard = if self.at_kw("when") {
+        let guard = if self.at_kw(Keyword::When) {
             self.bump();
             Guard::When(self.expr(&["`;`"])?)
-        } else if self.at_kw("otherwise") {
+        } else if self.at_kw(Keyword::Otherwise) {
             let t = self.bump();
             Guard::Otherwise(self.span(t))
         } else {
@@ -702,7 +719,7 @@ impl<'a> Parser<'a> {
     /// `action = "reset" "(" name ")" | "run" "(" name ")" | "!" path | path`.
     fn action(&mut self) -> Parsed<Action> {
         let first = self.peek();
-        if self.at_kw("reset") && self.peek_at(1).tok == Tok::Punct("(") {
+        if self.at_kw(Keyword::Reset) && self.peek_at(1).tok == Tok::Punct("(") {
             self.bump();
             self.bump();
             let sub = self.name()?;
@@ -712,7 +729,7 @@ impl<'a> Parser<'a> {
                 span: Span::new(self.file, first.start, end.end),
             });
         }
-        if self.at_kw("run") && self.peek_at(1).tok == Tok::Punct("(") {
+        if self.at_word("run") && self.peek_at(1).tok == Tok::Punct("(") {
             self.bump();
             self.bump();
             let phase = self.name()?;
@@ -723,7 +740,7 @@ impl<'a> Parser<'a> {
             });
         }
         let value = !self.eat_punct("!");
-        if self.peek().tok != Tok::Ident {
+        if !self.peek().tok.is_word() {
             return Err(self.error(&["an action"]));
         }
         let mut path = vec![self.name()?];

@@ -25,7 +25,7 @@ impl Parser<'_> {
         let eq = self.peek();
         let right = self.peek_at(1);
         let quoted = match (self.excerpt(left.span.start, left.span.end), right.tok) {
-            (Some(l), Tok::Number | Tok::Ident) => {
+            (Some(l), Tok::Number | Tok::Ident | Tok::Keyword(_)) => {
                 Some(format!("`{l} == {}`", &self.text[right.start..right.end]))
             }
             (Some(l), _) => Some(format!("`{l} == …`")),
@@ -103,8 +103,8 @@ impl Parser<'_> {
     /// Whether the next tokens are `name ;` or `! name ;`.
     pub(super) fn at_bare_name(&self) -> bool {
         let (a, b, c) = (self.peek_at(0), self.peek_at(1), self.peek_at(2));
-        (a.tok == Tok::Ident && b.tok == Tok::Punct(";"))
-            || (a.tok == Tok::Punct("!") && b.tok == Tok::Ident && c.tok == Tok::Punct(";"))
+        (a.tok.is_word() && b.tok == Tok::Punct(";"))
+            || (a.tok == Tok::Punct("!") && b.tok.is_word() && c.tok == Tok::Punct(";"))
     }
 }
 

@@ -1,5 +1,6 @@
 //! The token stream of a file for tools (formatter, language server): the lexer's tokens, made public.
 
+use super::keyword::Keyword;
 use super::lexer::{self, Tok};
 use crate::diag::Diagnostic;
 use crate::source::FileId;
@@ -7,8 +8,10 @@ use crate::source::FileId;
 /// What a source token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenKind {
-    /// A name or keyword.
+    /// A name (any word but a keyword).
     Ident,
+    /// A keyword.
+    Keyword(Keyword),
     /// A real literal.
     Number,
     /// A string literal, quotes included.
@@ -19,6 +22,21 @@ pub enum TokenKind {
     Punct(&'static str),
     /// A character (or malformed literal) that starts no token.
     Unknown,
+}
+
+impl TokenKind {
+    /// Whether it is a word: a name or a keyword.
+    pub fn is_word(self) -> bool {
+        matches!(self, TokenKind::Ident | TokenKind::Keyword(_))
+    }
+
+    /// The keyword it is, if it is one.
+    pub fn keyword(self) -> Option<Keyword> {
+        match self {
+            TokenKind::Keyword(k) => Some(k),
+            _ => None,
+        }
+    }
 }
 
 /// A token and its byte range in the text.
@@ -45,6 +63,7 @@ pub fn tokenize(file: FileId, text: &str) -> Result<Vec<SourceToken>, Diagnostic
         .filter_map(|t| {
             let kind = match t.tok {
                 Tok::Ident => TokenKind::Ident,
+                Tok::Keyword(k) => TokenKind::Keyword(k),
                 Tok::Number => TokenKind::Number,
                 Tok::Str => TokenKind::Str,
                 Tok::Doc => TokenKind::Doc,

@@ -6,7 +6,7 @@ if exists('b:current_syntax')
   finish
 endif
 
-" Keywords (sit_parser::check::KEYWORDS).
+" Keywords (sit_parser::parse::Keyword, a group for each class).
 syn keyword sitInclude     import
 syn keyword sitConditional when otherwise
 syn keyword sitStatement   reset

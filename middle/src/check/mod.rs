@@ -9,6 +9,7 @@
 use crate::ast::{self, Name};
 use crate::diag::Diagnostic;
 use crate::ir::*;
+use crate::parse::Keyword;
 use crate::source::SourceMap;
 use crate::suggest::did_you_mean;
 use std::collections::HashMap;
@@ -30,8 +31,6 @@ pub use order::MAX_INSTANCES;
 use order::{instance_counts, topo_order};
 pub use resolve::collect_vars;
 use resolve::{Ctx, Resolver};
-
-pub use sit_parser::parse::KEYWORDS;
 
 /// Names that are built in: `time`, `dt`, and `on` (a submodel's switch).
 pub const RESERVED: &[&str] = &["time", "dt", "on"];
@@ -247,9 +246,20 @@ pub fn check(
     })
 }
 
+/// The note of E0103 and E0104 for a state: the two words it may still be.
+const STATE_NOTE: &str =
+    "a state may be named `on` or `off`, but no other keyword or built-in name";
+
 fn check_name(name: &Name, what: &str, diags: &mut Vec<Diagnostic>) -> bool {
-    if KEYWORDS.contains(&name.text.as_str()) {
-        diags.push(
+    let for_state = |d: Diagnostic| {
+        if what == "state" {
+            d.with_note(STATE_NOTE)
+        } else {
+            d
+        }
+    };
+    if Keyword::is_keyword(&name.text) {
+        diags.push(for_state(
             Diagnostic::error(
                 "E0103",
                 name.span,
@@ -257,7 +267,7 @@ fn check_name(name: &Name, what: &str, diags: &mut Vec<Diagnostic>) -> bool {
             )
             .with_label("keyword used as a name")
             .with_help(format!("choose another name, such as `{}_`", name.text)),
-        );
+        ));
         return false;
     }
     if RESERVED.contains(&name.text.as_str()) && what != "model" {
@@ -266,7 +276,7 @@ fn check_name(name: &Name, what: &str, diags: &mut Vec<Diagnostic>) -> bool {
             "dt" => "`dt` is the length of the current step",
             _ => "`on` is the switch of a submodel (`name.on`)",
         };
-        diags.push(
+        diags.push(for_state(
             Diagnostic::error(
                 "E0104",
                 name.span,
@@ -277,7 +287,7 @@ fn check_name(name: &Name, what: &str, diags: &mut Vec<Diagnostic>) -> bool {
             )
             .with_label("reserved")
             .with_note(why),
-        );
+        ));
         return false;
     }
     if name.text.starts_with("__") {

@@ -7,6 +7,9 @@ use crate::diag::Diagnostic;
 use crate::ir::*;
 use crate::source::Span;
 
+/// The names a state may have that name nothing else.
+const SWITCH_STATES: [&str; 2] = ["on", "off"];
+
 /// The mode declared as `mode name { states }`; E0420 for a state named twice.
 pub(super) fn declare(
     doc: &[String],
@@ -24,7 +27,14 @@ pub(super) fn declare(
         span: name.span,
     };
     for s in states {
-        super::check_name(s, "state", diags);
+        // A state is read only in its own places: after `mode … {`, in
+        // `mode == state` and in a transition `mode: a -> b`, where no other
+        // name is read. So the states of a switch, `on` and `off`, may be
+        // written as such, though `on` names a submodel's switch and `off`
+        // is a keyword elsewhere.
+        if !SWITCH_STATES.contains(&s.text.as_str()) {
+            super::check_name(s, "state", diags);
+        }
         if let Some(k) = mode.states.iter().position(|x| *x == s.text) {
             diags.push(
                 Diagnostic::error(

@@ -76,6 +76,15 @@ impl Method {
         }
     }
 
+    /// What it does, in a few words, for help texts and listings.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Method::Euler => "first order, the formalism's own step",
+            Method::Rk4 => "classical fourth order over each step",
+            Method::Dopri5(_) => "adaptive internal steps with error control within each step",
+        }
+    }
+
     /// Look a method up by its name (an adaptive one with its default tolerances).
     pub fn from_name(name: &str) -> Option<Method> {
         Method::ALL.iter().copied().find(|m| m.name() == name)

@@ -4,23 +4,24 @@
 use super::{Parsed, Parser, Stop};
 use crate::ast::{Decl, Rule};
 use crate::parse::error::BLOCK_MEMBER;
+use crate::parse::keyword::Keyword;
 use crate::parse::lexer::Tok;
 use crate::source::Span;
 
 impl Parser<'_> {
     /// Whether a mode declaration starts here: `"output"? "mode" name "{"`.
     pub(super) fn at_mode_decl(&self) -> bool {
-        let k = usize::from(self.at_kw("output"));
+        let k = usize::from(self.at_kw(Keyword::Output));
         let t = self.peek_at(k);
         t.tok == Tok::Ident
             && self.str(t) == "mode"
-            && self.peek_at(k + 1).tok == Tok::Ident
+            && self.peek_at(k + 1).tok.is_word()
             && self.peek_at(k + 2).tok == Tok::Punct("{")
     }
 
     /// `mode_decl = "output"? "mode" name "{" name ("," name)* ","? "}"`.
     pub(super) fn mode_decl(&mut self, doc: Vec<String>) -> Parsed<Decl> {
-        let output = self.eat_kw("output");
+        let output = self.eat_kw(Keyword::Output);
         self.bump();
         let name = self.name()?;
         self.expect_punct("{", &["`{`"])?;
@@ -47,7 +48,7 @@ impl Parser<'_> {
         let from = self.name()?;
         self.expect_punct("->", &["`->`"])?;
         let to = self.name()?;
-        let guard = if self.eat_kw("when") {
+        let guard = if self.eat_kw(Keyword::When) {
             Some(self.expr(&["`;`", "`{`"])?)
         } else {
             None

@@ -3,6 +3,7 @@
 
 use super::{Parsed, Parser};
 use crate::ast::*;
+use crate::parse::keyword::Keyword;
 use crate::parse::lexer::Tok;
 use crate::source::Span;
 
@@ -12,12 +13,12 @@ impl Parser<'_> {
     pub(super) fn substeps_decl(&mut self, first: usize) -> Parsed<SubstepSpec> {
         self.bump();
         let count = self.expr(&["`limit`", "`when`"])?;
-        let when = if self.eat_kw("when") {
+        let when = if self.eat_kw(Keyword::When) {
             Some(self.expr(&["`limit`"])?)
         } else {
             None
         };
-        if !self.eat_kw("limit") {
+        if !self.eat_word("limit") {
             let expected: &[&str] = if when.is_none() {
                 &["`limit`", "`when`"]
             } else {
@@ -41,7 +42,7 @@ impl Parser<'_> {
         self.bump();
         let name = self.name()?;
         let mut options = Vec::new();
-        while self.peek().tok == Tok::Ident {
+        while self.peek().tok.is_word() {
             let option = self.name()?;
             let t = self.peek();
             if t.tok != Tok::Number {
@@ -84,7 +85,7 @@ impl Parser<'_> {
                 }
             }
         }
-        if !self.eat_kw("step") {
+        if !self.eat_word("step") {
             let expected: &[&str] = if bindings.is_empty() {
                 &["`(`", "`step`"]
             } else {
@@ -93,11 +94,11 @@ impl Parser<'_> {
             return Err(self.error(expected));
         }
         let step = self.expr(&["`limit`"])?;
-        if !self.eat_kw("limit") {
+        if !self.eat_word("limit") {
             return Err(self.error(&["`limit`"]));
         }
         let limit = self.expr(&["`until`"])?;
-        if !self.eat_kw("until") {
+        if !self.eat_word("until") {
             return Err(self.error(&["`until`"]));
         }
         let until = self.expr(&["`;`"])?;

@@ -8,8 +8,8 @@ use crate::source::Span;
 impl Parser<'_> {
     /// Whether a table declaration starts here: `"table" name "("`.
     pub(super) fn at_table_decl(&self) -> bool {
-        self.at_kw("table")
-            && self.peek_at(1).tok == Tok::Ident
+        self.at_word("table")
+            && self.peek_at(1).tok.is_word()
             && self.peek_at(2).tok == Tok::Punct("(")
     }
 
@@ -25,7 +25,7 @@ impl Parser<'_> {
             args.push(self.name()?);
         }
         self.expect_punct(")", &["`,`", "`)`"])?;
-        let data = if self.eat_kw("from") {
+        let data = if self.eat_word("from") {
             let t = self.peek();
             if t.tok != Tok::Str {
                 return Err(self.error(&["a string"]));
@@ -56,7 +56,7 @@ impl Parser<'_> {
             };
             TableData::Inline { grids, values }
         };
-        let beyond = if self.peek().tok == Tok::Ident {
+        let beyond = if self.peek().tok.is_word() {
             Some(self.name()?)
         } else {
             None
