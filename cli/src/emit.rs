@@ -48,12 +48,7 @@ pub fn run(
             }
         }
         None => {
-            use std::io::Write as _;
-            let mut stdout = std::io::stdout().lock();
-            if let Err(e) = stdout.write_all(generated.code.as_bytes()) {
-                eprintln!("error: cannot write the output: {}", io_reason(&e));
-                return ExitCode::from(2);
-            }
+            crate::out::print(&generated.code);
         }
     }
     ExitCode::SUCCESS

@@ -152,8 +152,8 @@ impl Log {
         }
         if let Some((name, events)) = &self.explain {
             let text = account(self.recorder.table(), name, events);
-            out.write_all(text.as_bytes())
-                .and_then(|()| out.flush())
+            // `out` is stdout: a reader that went away ends sitc quietly.
+            crate::out::unless_closed(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
                 .map_err(|e| format!("cannot write the account: {}", io_reason(&e)))?;
         }
         Ok(())

@@ -32,30 +32,11 @@ pub fn exit(result: Result<(), Fail>) -> ExitCode {
     }
 }
 
-/// The failure of a run stopped by a panic: a phase that did not end within its limit,
-/// a count of sub-steps out of its bounds, or an adaptive method that did not finish a
-/// step within its bound of internal steps (faults of the model, exit 1, their message
-/// as an error); any other panic is a bug of Sit, raised again so that it is seen as one.
-pub fn model_fault(payload: Box<dyn std::any::Any + Send>) -> Fail {
-    let message = (payload.downcast_ref::<String>().map(String::as_str))
-        .or_else(|| payload.downcast_ref::<&str>().copied());
-    match message {
-        Some(m) if sit_runtime::is_model_fault(m) => Fail::Model(format!("error: {m}\n")),
-        _ => std::panic::resume_unwind(payload),
-    }
-}
-
-/// Keeps the default panic message for every panic but a fault of the model (a phase's
-/// overrun, a count of sub-steps out of bounds), which the
-/// command that runs the model reports as an error (see [`model_fault`]).
-pub fn quiet_model_faults() {
-    let default = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        if !info
-            .payload_as_str()
-            .is_some_and(sit_runtime::is_model_fault)
-        {
-            default(info);
-        }
-    }));
+/// Runs `f`, a run of the model: a fault of the model raised inside it (a phase that
+/// did not end within its limit, a count of sub-steps out of its bounds, an adaptive
+/// method past its bound of internal steps or of events in one step, recognised by its
+/// type, [`sit_runtime::ModelFault`]) is the model's error (exit 1, its message as an
+/// error); any other panic is a bug of Sit and goes on unwinding, to be seen as one.
+pub fn catch_model_fault<T>(f: impl FnOnce() -> T) -> Result<T, Fail> {
+    sit_runtime::catch_fault(f).map_err(|fault| Fail::Model(format!("error: {fault}\n")))
 }

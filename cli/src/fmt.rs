@@ -134,7 +134,7 @@ fn one(path: &Path, check: bool) -> Result<Outcome, String> {
         return Ok(Outcome::Unchanged);
     }
     if check {
-        print!("{}", sit_fmt::diff(&path.display().to_string(), &old, &new));
+        crate::out::print(sit_fmt::diff(&path.display().to_string(), &old, &new));
     } else {
         std::fs::write(path, &new).map_err(|e| {
             format!(
@@ -159,10 +159,10 @@ fn stdin(check: bool) -> std::io::Result<Outcome> {
     };
     if check {
         if old != new {
-            print!("{}", sit_fmt::diff("<stdin>", &old, &new));
+            crate::out::print(sit_fmt::diff("<stdin>", &old, &new));
         }
     } else {
-        std::io::stdout().write_all(new.as_bytes())?;
+        crate::out::print(&new);
     }
     Ok(if old == new {
         Outcome::Unchanged

@@ -68,9 +68,9 @@ fn try_info(args: &InfoArgs) -> Result<(), Fail> {
     match args.format {
         InfoFormat::Json => {
             let json = serde_json::to_string_pretty(&tree.json()).map_err(|e| e.to_string())?;
-            println!("{json}");
+            crate::out::print(format_args!("{json}\n"));
         }
-        InfoFormat::Text => print!("{}", tree.text()),
+        InfoFormat::Text => crate::out::print(tree.text()),
     }
     Ok(())
 }

@@ -10,6 +10,7 @@ mod info;
 mod input;
 mod marks;
 mod method;
+mod out;
 mod params;
 mod plot;
 mod progress;
@@ -24,7 +25,14 @@ use std::process::ExitCode;
 
 /// Check, compile and run `.sit` models.
 #[derive(Parser)]
-#[command(name = "sitc", version, about, long_about = None)]
+#[command(
+    name = "sitc",
+    version,
+    about,
+    long_about = None,
+    after_help = "A command whose output goes to a pipe that its reader closed early \
+                  (`sitc info FILE | head -1`) stops quietly with exit 0."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -99,7 +107,8 @@ enum Format {
 }
 
 fn main() -> ExitCode {
-    fail::quiet_model_faults();
+    // A fault of the model is reported as an error by the command that ran it.
+    sit_runtime::quiet_fault_panics();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -184,7 +193,7 @@ fn check(paths: &[PathBuf], format: Format, warnings: &quiet::Warnings) -> ExitC
             }
             Format::Json => {
                 for json in out.to_json() {
-                    println!("{json}");
+                    out::print(format_args!("{json}\n"));
                 }
             }
         }

@@ -237,9 +237,10 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         every: args.every,
         check_finite: args.check_finite,
     };
-    // A phase that does not end within its limit stops the model with a panic (the
-    // step has no error path): reported as the model's error, with the rows before it.
-    let written = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    // A fault of the model (a phase past its limit, ...) stops the step with a panic
+    // (the step has no error path): reported as the model's error, with the rows
+    // before it.
+    let written = crate::fail::catch_model_fault(|| {
         simulate(
             &mut model,
             &recorder,
@@ -248,10 +249,9 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
             trace.as_mut(),
             log.as_mut(),
         )
-    }))
-    .map_err(|payload| {
+    })
+    .inspect_err(|_| {
         let _ = out.flush();
-        crate::fail::model_fault(payload)
     })?;
     match written {
         Ok(None) => {}

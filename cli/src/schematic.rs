@@ -59,7 +59,7 @@ fn try_schematic(args: &SchematicArgs) -> Result<(), Fail> {
         if let MatrixFormat::Json = args.format {
             // Diagnostics as `sitc check --format json` prints them: one object a line.
             for d in report.to_json() {
-                println!("{d}");
+                crate::out::print(format_args!("{d}\n"));
             }
             return Err(Fail::Model(String::new()));
         }
@@ -78,12 +78,12 @@ fn try_schematic(args: &SchematicArgs) -> Result<(), Fail> {
         if out.has_errors() {
             return Err(Fail::Model(out.render()));
         }
-        print!("{}", a.to_sit(form).text);
+        crate::out::print(a.to_sit(form).text);
         return Ok(());
     }
     match args.format {
-        MatrixFormat::Text => print!("{}", a.matrices().to_text()),
-        MatrixFormat::Json => println!("{}", a.to_json()),
+        MatrixFormat::Text => crate::out::print(a.matrices().to_text()),
+        MatrixFormat::Json => crate::out::print(format_args!("{}\n", a.to_json())),
     }
     Ok(())
 }

@@ -133,15 +133,13 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
             bar.inc(1);
         }
     };
-    // A phase that does not end within its limit stops its run with a panic, which
-    // rayon carries back here: the model's error (exit 1), not a crash.
-    let rows = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        sweep.run_with(&model, &sets, &done)
-    }));
+    // A fault of the model (a phase past its limit, ...) stops its run with a panic,
+    // which rayon carries back here: the model's error (exit 1), not a crash.
+    let rows = crate::fail::catch_model_fault(|| sweep.run_with(&model, &sets, &done));
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let rows = rows.map_err(crate::fail::model_fault)?;
+    let rows = rows?;
     let rows = rows.map_err(|e| {
         let name_of = |i: usize| model.var_info(i).map_or("?", |v| v.name);
         let name = match e.error.var() {

@@ -136,6 +136,9 @@ pub unsafe fn instantiate<M: Model + Clone + Default + 'static>(
             "fmi2Instantiate: fmuType {fmu_type}: this FMU is co-simulation only (fmi2CoSimulation = 1)"
         ));
     }
+    // A model's fault is logged through the callback (see `with`): the panic hook of
+    // this library stays silent for it.
+    sit_runtime::quiet_fault_panics();
     let slot = catch_unwind(AssertUnwindSafe(|| {
         let mut instance = Instance::<M>::new(fmu, log);
         instance.set_debug_logging(logging_on != 0, &[]);
@@ -164,7 +167,8 @@ pub unsafe fn free_instance<M>(c: Component) {
 }
 
 /// Runs `f` on the instance behind `c`: `fmi2Error` for null or a pointer without the
-/// tag, `fmi2Error` if the instance is in the fatal state, `fmi2Fatal` if `f` panics.
+/// tag, `fmi2Error` if the instance is in the fatal state, `fmi2Fatal` if `f` panics (a
+/// fault of the model logged with its message: [`Instance::guarded`]).
 ///
 /// # Safety
 /// `c` is null or a pointer from `instantiate`.
@@ -184,17 +188,7 @@ pub unsafe fn with<M: Model + Clone + Default>(
         return instance.error("the instance had a fatal error: only fmi2FreeInstance is allowed")
             as c_int;
     }
-    match catch_unwind(AssertUnwindSafe(|| f(instance))) {
-        Ok(status) => status as c_int,
-        // A fault of the model (a phase, a sub-step count or an adaptive method past
-        // its bound) is logged with its own message, which names the model and the time.
-        Err(e) => match e.downcast_ref::<String>() {
-            Some(m) if sit_runtime::is_model_fault(m) => {
-                instance.fatal(&format!("{m}; the instance is unusable")) as c_int
-            }
-            _ => instance.fatal("the model panicked; the instance is unusable") as c_int,
-        },
-    }
+    instance.guarded(f) as c_int
 }
 
 /// `n` elements at `p` as a slice; `None` for null with `n > 0`.

@@ -522,6 +522,23 @@ impl<M: Model + Clone + Default> Instance<M> {
     pub fn is_fatal(&self) -> bool {
         self.s.mode == Mode::Fatal
     }
+
+    /// Runs `f`, an FMI call on the instance, catching what stops it: a fault of the
+    /// model (a phase, a sub-step count or an adaptive method past its bound: a
+    /// [`sit_runtime::ModelFault`], recognised by its type) is logged with its own
+    /// message, which names the model and the time; any other panic is a bug, logged
+    /// as such. Either leaves the step half done, so the instance is fatal
+    /// ([`Status::Fatal`]).
+    pub fn guarded(&mut self, f: impl FnOnce(&mut Self) -> Status) -> Status {
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            sit_runtime::catch_fault(|| f(&mut *self))
+        }));
+        match caught {
+            Ok(Ok(status)) => status,
+            Ok(Err(fault)) => self.fatal(&format!("{fault}; the instance is unusable")),
+            Err(_) => self.fatal("the model panicked; the instance is unusable"),
+        }
+    }
 }
 
 /// The start of every serialised state, followed by the GUID.

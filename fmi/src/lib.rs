@@ -28,6 +28,9 @@ pub mod describe;
 #[cfg(feature = "build")]
 pub mod unit;
 
+#[cfg(test)]
+mod guarded_tests;
+
 pub use instance::{Access, Fmu, Instance, Snapshot, Status};
 pub use state::State;
 

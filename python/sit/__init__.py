@@ -10,7 +10,9 @@ needed at run time. Results are bit-identical to ``sitc run`` and ``sitc sweep``
 
 Errors: ``sit.SitError`` for a model that cannot be read or has errors (the message is
 the rendered diagnostics, ``.diagnostics`` the objects), a value that cannot be set or a
-study that cannot run; ``KeyError`` for an unknown variable name; ``ValueError`` for a
+study that cannot run; ``sit.ModelFault`` (a ``SitError``) for a fault of the model
+during a run (a phase past its limit, a sub-step count out of bounds, an adaptive method
+past its bounds), with ``model``, ``time`` and ``kind``; ``KeyError`` for an unknown variable name; ``ValueError`` for a
 value out of range (NaN, ``dt <= 0``, a bad time series); ``TypeError`` for a wrong
 type.
 """
@@ -24,6 +26,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union
 from ._sit import (
     Diagnostic,
     Model,
+    ModelFault,
     RunResult,
     SitError,
     Study,
@@ -37,6 +40,7 @@ from ._sit import (
 __all__ = [
     "Diagnostic",
     "Model",
+    "ModelFault",
     "RunResult",
     "SitError",
     "Study",

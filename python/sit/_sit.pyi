@@ -19,6 +19,16 @@ class SitError(Exception):
 
     diagnostics: List[Diagnostic]
 
+class ModelFault(SitError):
+    """A fault of the model during a run (a phase past its limit, a sub-step count out
+    of its bounds, an adaptive method past its bound of internal steps or of events in
+    one step), recognised by its type, not its message. The step was left half done:
+    ``reset()`` before stepping the model again."""
+
+    model: str
+    time: float
+    kind: str
+
 class Diagnostic:
     """One error or warning, as ``sitc check --format json`` reports it."""
 

@@ -1,7 +1,8 @@
 //! `sit._sit`: the extension module of the Python package `sit` (check, load, run, sweep).
 //!
-//! Every entry point runs its Rust code inside [`guard`], which turns a panic into a
-//! [`SitError`] naming it as a bug, so that no panic unwinds into the interpreter. Long
+//! Every entry point runs its Rust code inside [`guard`], which turns a fault of the
+//! model into a [`ModelFault`] exception and any other panic into a [`SitError`] naming
+//! it as a bug, so that no panic unwinds into the interpreter. Long
 //! runs and sweeps release the GIL ([`Python::detach`]) and take it back only to call a
 //! progress callback and to check for Ctrl-C.
 
@@ -25,11 +26,26 @@ create_exception!(
      set, or a run or sweep that cannot be done as asked."
 );
 
-/// Runs `f`, turning a panic into a [`SitError`] (a bug of Sit: a panic must never
-/// reach Python, where it would be a `BaseException` that `except Exception` misses).
+create_exception!(
+    sit,
+    ModelFault,
+    SitError,
+    "A fault of the model during a run: a phase that did not end within its limit, a \
+     sub-step count out of its bounds, an adaptive method past its bound of internal \
+     steps or of events located in one step. The message names the model and the time; \
+     the attributes `model`, `time` and `kind` (`phase_overrun`, `substep_count`, \
+     `internal_steps`, `events_chatter`) say the same as values. The step was left half \
+     done: `reset()` before stepping the model again."
+);
+
+/// Runs `f`: a fault of the model raised inside it (a [`sit_runtime::ModelFault`],
+/// recognised by its type) becomes a [`ModelFault`] exception, and any other panic a
+/// [`SitError`] naming it as a bug of Sit (a panic must never reach Python, where it
+/// would be a `BaseException` that `except Exception` misses).
 pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(result) => result,
+    match catch_unwind(AssertUnwindSafe(|| sit_runtime::catch_fault(f))) {
+        Ok(Ok(result)) => result,
+        Ok(Err(fault)) => Err(model_fault(&fault)),
         Err(payload) => {
             let what = (payload.downcast_ref::<&str>().map(|s| s.to_string()))
                 .or_else(|| payload.downcast_ref::<String>().cloned())
@@ -39,6 +55,20 @@ pub(crate) fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
             )))
         }
     }
+}
+
+/// The [`ModelFault`] exception of `fault`: its message, and its model, time and kind
+/// as attributes.
+fn model_fault(fault: &sit_runtime::ModelFault) -> PyErr {
+    let err = ModelFault::new_err(fault.to_string());
+    Python::attach(|py| {
+        let value = err.value(py);
+        let set = (value.setattr("model", fault.model.as_str()))
+            .and_then(|()| value.setattr("time", fault.time))
+            .and_then(|()| value.setattr("kind", fault.kind.name()));
+        set.map(|()| err.clone_ref(py))
+    })
+    .unwrap_or_else(|e| e)
 }
 
 /// A [`SitError`] with `message`.
@@ -56,6 +86,9 @@ fn _panic_inside_guard() -> PyResult<()> {
 #[pymodule]
 fn _sit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SitError", m.py().get_type::<SitError>())?;
+    m.add("ModelFault", m.py().get_type::<ModelFault>())?;
+    // A model's fault becomes a `ModelFault` exception: the panic hook stays silent.
+    sit_runtime::quiet_fault_panics();
     m.add_class::<diagnostics::Diagnostic>()?;
     m.add_class::<model::Variable>()?;
     m.add_class::<model::Model>()?;

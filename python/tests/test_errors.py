@@ -126,3 +126,42 @@ def test_wrong_types():
 def test_a_panic_becomes_a_sit_error():
     with pytest.raises(sit.SitError, match="internal error .*a deliberate panic"):
         sit._sit._panic_inside_guard()
+
+
+PHASE_LIMIT = """model Count { output real x; x = integral(1); }
+model PhaseLimit {
+    param target = 1e6;
+    output real took;
+    phase count: Count step 0.1 limit 100 until count.x >= target;
+    event go = time >= 0.5;
+    when go => run(count);
+    took = count.time;
+}
+"""
+
+
+def test_a_fault_of_the_model_is_a_model_fault(tmp_path):
+    path = tmp_path / "limit.sit"
+    path.write_text(PHASE_LIMIT)
+    m = sit.load(path)
+    message = (
+        "phase `count` of `PhaseLimit` did not end within its limit of 100 steps "
+        "(run at t = 0.5)"
+    )
+    with pytest.raises(sit.ModelFault) as err:
+        m.run(0.25, 1)
+    assert str(err.value) == message
+    assert (err.value.model, err.value.time, err.value.kind) == (
+        "PhaseLimit",
+        0.5,
+        "phase_overrun",
+    )
+    assert isinstance(err.value, sit.SitError)
+    # The same fault from a step, and from a sweep (on the workers).
+    m.reset()
+    m.step(0.25)
+    m.step(0.25)
+    with pytest.raises(sit.ModelFault, match="did not end within its limit"):
+        m.step(0.25)
+    with pytest.raises(sit.ModelFault, match="did not end within its limit"):
+        sit.sweep(path, {"target": [1, 1e6]}, 0.25, 1)

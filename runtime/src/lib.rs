@@ -8,8 +8,10 @@
 //! Input signals from data (`signal`: a time series with linear interpolation) need no
 //! allocation; `OwnedSignal` needs `std`.
 //!
-//! The crate is `no_std` without its default `std` feature, which only adds `trace`; the
-//! `parallel` feature (which implies `std`) adds `sweep`, parameter studies on rayon.
+//! The crate is `no_std` without its default `std` feature, which adds `trace`, `drive`,
+//! `events` and the typed faults ([`ModelFault`], [`catch_fault`]: without `std` a
+//! model's fault is a panic with the same message); the `parallel` feature (which
+//! implies `std`) adds `sweep`, parameter studies on rayon.
 //!
 //! ```
 //! use sit_runtime::{integral, lag, math};
@@ -36,6 +38,7 @@ pub mod clock;
 pub mod drive;
 #[cfg(feature = "std")]
 pub mod events;
+mod fault;
 pub mod math;
 mod method;
 pub mod model;
@@ -50,18 +53,18 @@ pub mod table;
 pub mod trace;
 
 pub use clock::{Clock, timer};
-pub use method::{
-    events_overrun, internal_steps_overrun, is_events_overrun, is_internal_steps_overrun,
-    is_method_fault,
-};
+pub use fault::FaultKind;
+#[cfg(feature = "std")]
+pub use fault::{ModelFault, catch_fault, quiet_fault_panics};
+pub use method::{events_overrun, internal_steps_overrun};
 pub use model::{
     Model, SetError, ValueType, Var, VarInfo, VarKind, Variables, from_logical, logical,
 };
-pub use phase::{is_phase_overrun, phase_overrun};
+pub use phase::phase_overrun;
 pub use procedures::{
     Deriv, deadzone, hysteresis, integral, integral_limited, lag, limit, relay, rising,
 };
 #[cfg(feature = "std")]
 pub use signal::OwnedSignal;
 pub use signal::{Signal, SignalError};
-pub use substep::{is_model_fault, is_substep_error, substep_count, substep_count_error};
+pub use substep::{substep_count, substep_count_error};

@@ -73,16 +73,14 @@ fn same(label: &str, step: usize, a: &dyn Model, b: &dyn Model) {
 /// One step of both; `false` if both stopped with the same overrun of an adaptive
 /// method's internal steps (a fault of the model that both must report alike).
 fn step_both(label: &str, k: usize, comp: &mut dyn Model, interp: &mut dyn Model, dt: f64) -> bool {
-    use std::panic::{AssertUnwindSafe, catch_unwind};
-    let message = |r: std::thread::Result<()>| {
-        r.err().map(|e| match e.downcast::<String>() {
-            Ok(m) if sit_runtime::is_method_fault(&m) => *m,
-            Ok(m) => std::panic::resume_unwind(m),
-            Err(e) => std::panic::resume_unwind(e),
-        })
+    use sit_runtime::catch_fault;
+    let message = |r: Result<(), sit_runtime::ModelFault>| match r {
+        Ok(()) => None,
+        Err(f) if f.kind.is_method() => Some(f.to_string()),
+        Err(f) => panic!("{label}: step {k}: a fault that is not the method's: {f}"),
     };
-    let a = message(catch_unwind(AssertUnwindSafe(|| comp.step(dt))));
-    let b = message(catch_unwind(AssertUnwindSafe(|| interp.step(dt))));
+    let a = message(catch_fault(|| comp.step(dt)));
+    let b = message(catch_fault(|| interp.step(dt)));
     assert_eq!(a, b, "{label}: step {k} stops differently");
     a.is_none()
 }

@@ -313,17 +313,10 @@ fn generated_code_logs_what_the_interpreter_logs() {
             rec.start(&mut *comp).unwrap();
             // A model whose events chatter under its method (a random one may) stops
             // alike in both: not compared further, not counted.
-            let fault = |r: std::thread::Result<()>| {
-                r.err().map(|e| match e.downcast::<String>() {
-                    Ok(m) if sit_runtime::is_model_fault(&m) => *m,
-                    Ok(m) => std::panic::resume_unwind(m),
-                    Err(e) => std::panic::resume_unwind(e),
-                })
-            };
             let step = |m: &mut dyn sit_runtime::Model| {
-                fault(std::panic::catch_unwind(std::panic::AssertUnwindSafe(
-                    || m.step(dt),
-                )))
+                sit_runtime::catch_fault(|| m.step(dt))
+                    .err()
+                    .map(|f| f.to_string())
             };
             let (a, b) = (step(&mut *comp), step(&mut interp));
             assert_eq!(a, b, "{stem}::{name}: step {k} stops differently");

@@ -250,14 +250,17 @@ fn a_ball_that_never_rests_is_stopped_as_chattering_with_a_clear_error() {
     // t = 2.56 s: the events of one host step pile up.
     let zeno = BALL.replace("param v_min = 0.1;", "param v_min = 0;");
     let mut m = instance_of(&zeno, dopri5(1e-10, 1e-12));
-    let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    let failed = sit_runtime::catch_fault(|| {
         for _ in 0..40 {
             m.step(0.1);
         }
-    }))
+    })
     .expect_err("the events chatter");
-    let message = failed.downcast::<String>().expect("a message");
-    assert!(sit_runtime::is_events_overrun(&message), "{message}");
+    assert_eq!(
+        failed.kind,
+        sit_runtime::FaultKind::EventsChatter { limit: 1000 }
+    );
+    let message = failed.to_string();
     assert!(
         message.starts_with("`Ball` located more than 1000 events inside its step at t = 2.5"),
         "{message}"

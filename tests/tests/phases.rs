@@ -3,7 +3,6 @@
 //! (naming the phase, its model, the model's time and the number of steps).
 
 use sit_runtime::Model;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
 #[allow(missing_docs, dead_code)]
@@ -26,13 +25,12 @@ fn compiled() -> Box<dyn Model> {
     make()
 }
 
-/// The panic message of `f`, if it panics.
-fn panic_of(f: impl FnOnce()) -> Option<String> {
-    let payload = catch_unwind(AssertUnwindSafe(f)).err()?;
-    payload
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+/// The message of the fault of the model that stops `f`, if one does (any other panic
+/// goes on unwinding).
+fn fault_of(f: impl FnOnce()) -> Option<String> {
+    sit_runtime::catch_fault(f)
+        .err()
+        .map(|fault| fault.to_string())
 }
 
 #[test]
@@ -63,7 +61,7 @@ fn a_phase_that_does_not_end_stops_both_back_ends_with_the_same_message() {
         m.reset();
         m.step(0.25);
         m.step(0.25);
-        messages.push(panic_of(|| m.step(0.25)));
+        messages.push(fault_of(|| m.step(0.25)));
     }
     for message in messages {
         assert_eq!(message.as_deref(), Some(expected));

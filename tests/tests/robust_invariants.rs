@@ -49,17 +49,10 @@ fn the_interpreter_runs_every_random_model_without_panicking() {
                 // Under `dopri5`, a step the method cannot finish within its bound of
                 // internal steps or of located events is the model's fault, reported as
                 // such: the run ends.
-                let step = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    m.step(dts[k % dts.len()])
-                }));
-                if let Err(e) = step {
-                    match e.downcast::<String>() {
-                        Ok(msg) if sit_runtime::is_method_fault(&msg) => {
-                            break;
-                        }
-                        Ok(msg) => std::panic::resume_unwind(msg),
-                        Err(e) => std::panic::resume_unwind(e),
-                    }
+                match sit_runtime::catch_fault(|| m.step(dts[k % dts.len()])) {
+                    Ok(()) => {}
+                    Err(fault) if fault.kind.is_method() => break,
+                    Err(fault) => panic!("seed {seed}: {fault}"),
                 }
                 if k == 200 {
                     m.reset();

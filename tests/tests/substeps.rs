@@ -4,7 +4,6 @@
 //! finite or exceeds its limit, which stops both back ends with the same message.
 
 use sit_runtime::Model;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
 #[allow(missing_docs, dead_code)]
@@ -26,13 +25,12 @@ fn both() -> [Box<dyn Model>; 2] {
     [make(), Box::new(interp)]
 }
 
-/// The panic message of `f`, if it panics.
-fn panic_of(f: impl FnOnce()) -> Option<String> {
-    let payload = catch_unwind(AssertUnwindSafe(f)).err()?;
-    payload
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+/// The message of the fault of the model that stops `f`, if one does (any other panic
+/// goes on unwinding).
+fn fault_of(f: impl FnOnce()) -> Option<String> {
+    sit_runtime::catch_fault(f)
+        .err()
+        .map(|fault| fault.to_string())
 }
 
 fn get(m: &dyn Model, name: &str) -> f64 {
@@ -106,7 +104,7 @@ fn a_count_that_is_not_finite_stops_both_back_ends_with_the_same_message() {
         m.reset();
         // The first step is whole (v = 0): the count is not evaluated.
         m.step(0.25);
-        assert_eq!(panic_of(|| m.step(0.25)).as_deref(), Some(expected));
+        assert_eq!(fault_of(|| m.step(0.25)).as_deref(), Some(expected));
     }
 }
 
@@ -118,7 +116,7 @@ fn a_count_over_its_limit_stops_both_back_ends_with_the_same_message() {
         m.reset();
         m.step(0.25);
         let v = get(&*m, "v").abs();
-        messages.push((panic_of(|| m.step(0.25)), 100.0 * v));
+        messages.push((fault_of(|| m.step(0.25)), 100.0 * v));
     }
     for (message, count) in messages {
         let expected = format!(

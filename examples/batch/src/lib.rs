@@ -90,18 +90,14 @@ pub fn check<B: Lanes>(dt: f64, steps: u64) -> Result<(), String> {
 /// fault of the model, the first lane's in both), an error if only one did or with
 /// another message.
 fn step_both<B: Lanes>(batch: &mut B, scalars: &mut [B::Scalar], dt: f64) -> Result<bool, String> {
-    use std::panic::{AssertUnwindSafe, catch_unwind};
-    let message = |r: std::thread::Result<()>| {
-        r.err().map(|e| match e.downcast::<String>() {
-            Ok(m) if sit_runtime::is_method_fault(&m) => *m,
-            Ok(m) => std::panic::resume_unwind(m),
-            Err(e) => std::panic::resume_unwind(e),
-        })
+    use sit_runtime::catch_fault;
+    let message = |r: Result<(), sit_runtime::ModelFault>| match r {
+        Ok(()) => None,
+        Err(f) if f.kind.is_method() => Some(f.to_string()),
+        Err(f) => panic!("a fault that is not the method's: {f}"),
     };
-    let b = message(catch_unwind(AssertUnwindSafe(|| batch.step(dt))));
-    let s = message(catch_unwind(AssertUnwindSafe(|| {
-        scalars.iter_mut().for_each(|m| m.step(dt))
-    })));
+    let b = message(catch_fault(|| batch.step(dt)));
+    let s = message(catch_fault(|| scalars.iter_mut().for_each(|m| m.step(dt))));
     if b != s {
         return Err(format!(
             "the batch stops with {b:?}, the scalars with {s:?}"
