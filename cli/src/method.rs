@@ -1,7 +1,7 @@
-//! `--method`, `--rtol` and `--atol`: the integration method of every model, read from the one list of methods (`sit_parser::ir::Method::ALL`).
+//! `--method`, `--rtol` and `--atol`: the integration method of every model, read from the one list of methods (`sit_middle::ir::Method::ALL`).
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use sit_parser::ir::{Method, Tolerance};
+use sit_middle::ir::{Method, Tolerance};
 
 /// The method options shared by `run`, `sweep`, `emit` and `fmu`.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -72,7 +72,7 @@ impl MethodArgs {
 mod tests {
     use super::MethodArgs;
     use clap::Parser;
-    use sit_parser::ir::Method;
+    use sit_middle::ir::Method;
 
     #[derive(Parser)]
     struct Cli {

@@ -16,7 +16,7 @@ pub fn print(text: impl std::fmt::Display) {
         drop(out);
         eprintln!(
             "error: cannot write to stdout: {}",
-            sit_parser::load::io_reason(&e)
+            sit_middle::load::io_reason(&e)
         );
         std::process::exit(2);
     }
