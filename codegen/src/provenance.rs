@@ -118,16 +118,8 @@ impl Provenance<'_> {
                 [Stmt::Assign(a)] => self.rule_note(a.span),
                 _ => String::new(),
             },
-            Stmt::If { span, .. }
-            | Stmt::SetFlag { span, .. }
-            | Stmt::Switch { span, .. }
-            | Stmt::Reset { span, .. }
-            | Stmt::Run { span, .. }
-            | Stmt::Repeat { span, .. }
-            | Stmt::SetDt { span, .. }
-            | Stmt::NoteModes { span }
-            | Stmt::SetMode { span, .. } => self.line_note(*span),
             Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => self.rule_note(a.span),
+            other => self.line_note(other.span()),
         }
     }
 

@@ -418,6 +418,23 @@ impl Stmt {
         }
     }
 
+    /// Where the statement is written: its rule, action, guard or (for the statements
+    /// of a method's rewrite) the model.
+    pub fn span(&self) -> Span {
+        match self {
+            Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => a.span,
+            Stmt::If { span, .. }
+            | Stmt::SetFlag { span, .. }
+            | Stmt::Switch { span, .. }
+            | Stmt::SetMode { span, .. }
+            | Stmt::Reset { span, .. }
+            | Stmt::Run { span, .. }
+            | Stmt::Repeat { span, .. }
+            | Stmt::NoteModes { span }
+            | Stmt::SetDt { span, .. } => *span,
+        }
+    }
+
     /// The δ assignment of a rule (plain or `otherwise`), if this is one.
     pub fn assign(&self) -> Option<&Assign> {
         match self {

@@ -331,16 +331,5 @@ fn enabling(
 
 /// Where a leaf is written: its rule or action.
 fn leaf_span(stmt: &Stmt) -> Span {
-    match stmt {
-        Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => a.span,
-        Stmt::SetFlag { span, .. }
-        | Stmt::Switch { span, .. }
-        | Stmt::Reset { span, .. }
-        | Stmt::Run { span, .. }
-        | Stmt::SetMode { span, .. }
-        | Stmt::Repeat { span, .. }
-        | Stmt::SetDt { span, .. }
-        | Stmt::NoteModes { span }
-        | Stmt::If { span, .. } => *span,
-    }
+    stmt.span()
 }

@@ -296,6 +296,23 @@ impl Stmt {
             _ => &[],
         }
     }
+
+    /// Where the statement is written: its rule, action, guard or (for the statements
+    /// of a method's rewrite) the model.
+    pub fn span(&self) -> Span {
+        match self {
+            Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => a.span,
+            Stmt::If { span, .. }
+            | Stmt::SetFlag { span, .. }
+            | Stmt::Switch { span, .. }
+            | Stmt::SetMode { span, .. }
+            | Stmt::Reset { span, .. }
+            | Stmt::Run { span, .. }
+            | Stmt::Repeat { span, .. }
+            | Stmt::NoteModes { span }
+            | Stmt::SetDt { span, .. } => *span,
+        }
+    }
 }
 
 /// Calls `f` on every statement of `body` and of the statements it holds, in
