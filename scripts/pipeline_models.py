@@ -22,6 +22,7 @@ for r in range(n):
         out.append(f"    x{i} = limit(x{j} * k, -10, 10);")
     elif kind == 2:
         out.append(f"    x{i} = sin(time) + x{j} when x{j} > 0;")
+        out.append(f"    x{i} = 0 otherwise;")
     else:
         out.append(f"    x{i} = integral(-k * x{j});")
 out.append("}")
