@@ -12,10 +12,11 @@
 //! Rust program does with `model.set("u", sig.sample(model.time()))` before each `step`.
 
 use crate::params::io_reason;
+use sit_host::inputs::{InputProblem, drivable};
 use sit_middle::suggest::did_you_mean;
+use sit_runtime::Model;
 use sit_runtime::drive::Input;
 use sit_runtime::signal::{OwnedSignal, SignalError};
-use sit_runtime::{Model, SetError, ValueType, VarInfo, VarKind};
 use std::path::{Path, PathBuf};
 
 /// One `--input` argument: the input's name, the file and the column (None: the second).
@@ -168,42 +169,24 @@ fn csv_error(path: &Path, e: &csv::Error) -> String {
 /// The index of the input `name` of `model`, which `--input` can drive: an input (real
 /// or flag) that the host sets (not bound by a parent), and whether it is a flag.
 pub fn input_index(model: &dyn Model, name: &str) -> Result<(usize, bool), String> {
-    let inputs = || {
-        sit_runtime::Variables::new(model)
-            .filter(|v| v.kind == VarKind::Input && v.settable)
-            .map(|v| v.name)
-    };
-    let Some(i) = model.var_index(name) else {
-        let hint = did_you_mean(name, inputs())
-            .map_or_else(String::new, |s| format!("; did you mean `{s}`?"));
-        let list: Vec<String> = inputs().map(|n| format!("`{n}`")).collect();
-        let known = match list.len() {
-            0 => " (the model has no input that can be set)".to_string(),
-            _ => format!(" (its inputs are {})", list.join(", ")),
-        };
-        return Err(format!(
-            "--input {name}: the model has no variable named `{name}`{known}{hint}"
-        ));
-    };
-    let Some(VarInfo { kind, ty, .. }) = model.var_info(i) else {
-        return Err(format!("--input {name}: no variable named `{name}`"));
-    };
-    if kind != VarKind::Input {
-        let what = match kind {
-            VarKind::Event => "an event".to_string(),
-            VarKind::SubmodelOn => "a submodel's on state".to_string(),
-            _ => format!("a {kind}"),
-        };
-        return Err(format!(
-            "--input {name}: `{name}` is {what}, not an input; --input drives inputs \
+    sit_host::inputs::input_index(model, name).map_err(|p| match p {
+        InputProblem::Unknown => {
+            let inputs = drivable(model);
+            let hint = did_you_mean(name, inputs.iter().copied())
+                .map_or_else(String::new, |s| format!("; did you mean `{s}`?"));
+            let list: Vec<String> = inputs.iter().map(|n| format!("`{n}`")).collect();
+            let known = match list.len() {
+                0 => " (the model has no input that can be set)".to_string(),
+                _ => format!(" (its inputs are {})", list.join(", ")),
+            };
+            format!("--input {name}: the model has no variable named `{name}`{known}{hint}")
+        }
+        InputProblem::NotAnInput { is } => format!(
+            "--input {name}: `{name}` is {is}, not an input; --input drives inputs \
              (use --set for a value that does not change)"
-        ));
-    }
-    if !model.var_info(i).is_some_and(|v| v.settable) {
-        let e = SetError::not_settable(name, kind);
-        return Err(format!("--input {name}: {e}"));
-    }
-    Ok((i, ty == ValueType::Logical))
+        ),
+        InputProblem::NotSettable(why) => format!("--input {name}: {why}"),
+    })
 }
 
 /// Reads every `--input` of `args` for `model`: the inputs' indices and their signals.
@@ -217,11 +200,7 @@ pub fn load_inputs(model: &dyn Model, args: &[String]) -> Result<Vec<Input>, Str
         }
         let (signal, lines) = read_signal(&input.path, input.column.as_deref())
             .map_err(|e| format!("--input {}: {e}", input.name))?;
-        if !flag {
-            out.push(Input::real(i, signal));
-            continue;
-        }
-        let driven = Input::flag(i, signal).map_err(|e| {
+        let driven = sit_host::inputs::driven(i, flag, signal).map_err(|e| {
             format!(
                 "--input {}: {}:{}: {} is not a logical value; the flag `{}` takes 0 \
                  (false) or 1 (true), each held until the next row",

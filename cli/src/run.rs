@@ -9,7 +9,7 @@ use crate::input::load_inputs;
 use crate::params::{io_reason, parse_set, read_params};
 use crate::plot::{self, Trace};
 use crate::progress::{CHUNK, Progress};
-use sit_middle::suggest::did_you_mean;
+use sit_host::values::SetProblem;
 use sit_runtime::drive::Driven;
 use sit_runtime::trace::Recorder;
 use sit_runtime::{Model, ValueType, VarKind};
@@ -286,12 +286,10 @@ fn apply(
 ) -> Result<(), Fail> {
     let mut resolved = Vec::with_capacity(values.len());
     for (name, value, source) in values {
-        let index = model
-            .var_index(name)
-            .ok_or_else(|| format!("{source}: no variable named `{name}`{}", hint(model, name)))?;
-        if model.drives(index) {
-            return Err(format!("{source}: `{name}` is driven by --input").into());
-        }
+        let index = sit_host::values::target(model, name).map_err(|p| match p {
+            SetProblem::Driven => format!("{source}: `{name}` is driven by --input"),
+            p => format!("{source}: {p}"),
+        })?;
         resolved.push((index, *value, source));
     }
     let first = |i: usize| {
@@ -321,63 +319,22 @@ fn apply(
     Ok(())
 }
 
-/// `; did you mean `x`?` for a misspelt variable name, or nothing. A name that is the
-/// last part of submodel variables' paths (`kp` for `pi.kp`) suggests those.
-pub(crate) fn hint(model: &dyn Model, name: &str) -> String {
-    let names: Vec<&str> = sit_runtime::Variables::new(model).map(|v| v.name).collect();
-    let inner: Vec<String> = (names.iter())
-        .filter(|n| n.rsplit_once('.').is_some_and(|(_, last)| last == name))
-        .map(|n| format!("`{n}`"))
-        .collect();
-    if !inner.is_empty() {
-        return format!("; did you mean {}?", inner.join(" or "));
+/// The names of `--record NAMES`, a comma-separated list of names and glob patterns (`*`
+/// any characters, dots included; `?` one character) or `all`, as
+/// `sit_host::names::record_list` reads them; `None` for the outputs.
+pub(crate) fn record_names(record: Option<&str>) -> Result<Option<Vec<&str>>, String> {
+    let Some(list) = record else { return Ok(None) };
+    let names: Vec<&str> = list.split(',').map(str::trim).collect();
+    if names.iter().any(|n| n.is_empty()) {
+        return Err(format!("--record `{}`: empty name", list.trim()));
     }
-    did_you_mean(name, names).map_or_else(String::new, |s| format!("; did you mean `{s}`?"))
+    Ok(Some(names))
 }
 
-/// The indices to record: `NAMES` is a comma-separated list of names and glob patterns
-/// (`*` any characters, dots included; `?` one character), each pattern standing for the
-/// variables it matches in index order; a variable listed twice is recorded once.
-pub(crate) fn record_list(
-    model: &sit_interp::Instance,
-    record: Option<&str>,
-) -> Result<Vec<usize>, String> {
-    let all = || (0..model.var_count()).collect::<Vec<_>>();
-    let list = match record.map(str::trim) {
-        None => {
-            let outputs = model.root_outputs();
-            return Ok(if outputs.is_empty() { all() } else { outputs });
-        }
-        Some("all") => return Ok(all()),
-        Some(list) => list,
-    };
-    let mut out: Vec<usize> = Vec::new();
-    for name in list.split(',').map(str::trim) {
-        if name.is_empty() {
-            return Err(format!("--record `{list}`: empty name"));
-        }
-        let found = if name.contains(['*', '?']) {
-            let pattern = wildmatch::WildMatch::new(name);
-            let matched: Vec<usize> = (sit_runtime::Variables::new(model).enumerate())
-                .filter(|(_, v)| pattern.matches(v.name))
-                .map(|(i, _)| i)
-                .collect();
-            if matched.is_empty() {
-                return Err(format!("--record: `{name}` matches no variable"));
-            }
-            matched
-        } else {
-            vec![model.var_index(name).ok_or_else(|| {
-                format!("--record: no variable named `{name}`{}", hint(model, name))
-            })?]
-        };
-        for i in found {
-            if !out.contains(&i) {
-                out.push(i);
-            }
-        }
-    }
-    Ok(out)
+/// The indices to record of `--record NAMES` (see [`record_names`]).
+fn record_list(model: &sit_interp::Instance, record: Option<&str>) -> Result<Vec<usize>, String> {
+    let names = record_names(record)?;
+    sit_host::names::record_list(model, names.as_deref()).map_err(|e| format!("--record: {e}"))
 }
 
 /// How to run: the step, the number of steps, the row interval and the checked mode.

@@ -12,11 +12,13 @@ use crate::axis::parse_axis;
 use crate::fail::{Fail, exit};
 use crate::input::load_inputs;
 use crate::params::{io_reason, parse_set};
-use crate::run::{Timing, hint, record_list};
+use crate::run::{Timing, record_names};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sit_runtime::Model;
+use sit_host::study::{Ask, Study, StudyError};
+use sit_host::summary::{Summary, SummaryError};
+use sit_host::values::{SetProblem, run_failed};
 use sit_runtime::drive::Driven;
-use sit_runtime::sweep::{Summary, SummaryError, Sweep, grid};
+use sit_runtime::sweep::grid;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -93,40 +95,23 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
     args.warnings.print(&loaded.warnings);
     let inputs = load_inputs(&loaded.instance, &args.input)?;
     let model = Driven::new(loaded.instance, inputs);
-    let mut seen: Vec<usize> = Vec::new();
-    let mut index_axes = Vec::with_capacity(axes.len());
-    for axis in &axes {
-        let name = &axis.name;
-        let i = settable(&model, name, "--param")?;
-        if seen.contains(&i) {
-            return Err(format!("--param {name}: given twice").into());
-        }
-        seen.push(i);
-        index_axes.push((i, axis.values.clone()));
-    }
-    let mut fixed_values = Vec::with_capacity(fixed.len());
-    for (name, value) in &fixed {
-        let i = settable(&model, name, "--set")?;
-        if seen.contains(&i) {
-            return Err(format!("--set {name}: already given").into());
-        }
-        fixed_values.push((i, *value));
-    }
-    let record = record_list(&model.model, args.record.as_deref())?;
-    let mut sweep = Sweep::new(args.timing.dt, steps);
-    let mut header: Vec<String> = axes.iter().map(|a| a.name.clone()).collect();
-    for &r in &record {
-        let name = model.var_info(r).map_or("?", |v| v.name);
-        for s in &summaries {
-            let (collect, column) = s.collect(r, name, axes.iter().any(|a| a.name == name));
-            sweep = sweep.collect(collect);
-            header.push(column);
-        }
-    }
-    let mut sets = grid(&index_axes);
-    for set in &mut sets {
-        set.extend_from_slice(&fixed_values);
-    }
+    let named_axes: Vec<(String, Vec<f64>)> = (axes.iter())
+        .map(|a| (a.name.clone(), a.values.clone()))
+        .collect();
+    let record = record_names(args.record.as_deref())?;
+    let ask = Ask {
+        axes: &named_axes,
+        fixed: &fixed,
+        record: record.as_deref(),
+        summaries: &summaries,
+        dt: args.timing.dt,
+        steps,
+    };
+    let Study {
+        sweep,
+        sets,
+        columns: header,
+    } = Study::new(&model, &ask).map_err(study_error)?;
     let bar = progress_bar(sets.len() as u64, steps);
     let done = || {
         if let Some(bar) = &bar {
@@ -141,15 +126,8 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
     }
     let rows = rows?;
     let rows = rows.map_err(|e| {
-        let name_of = |i: usize| model.var_info(i).map_or("?", |v| v.name);
-        let name = match e.error.var() {
-            sit_runtime::Var::Index(i) => name_of(i),
-            sit_runtime::Var::Name(n) => n,
-        };
-        let values: Vec<String> = (sets.get(e.set).map_or(&[][..], Vec::as_slice).iter())
-            .map(|&(i, v)| format!("{}={v}", name_of(i)))
-            .collect();
-        format!("the run with {}: {}", values.join(" "), e.error.named(name))
+        let set = sets.get(e.set).map_or(&[][..], Vec::as_slice);
+        run_failed(&model, set, &e.error)
     })?;
     let (out, shown): (Box<dyn Write>, String) = match &args.output {
         Some(path) => {
@@ -181,28 +159,22 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
     }
 }
 
-/// Index of the variable `name`, which must be settable and not driven by `--input`.
-fn settable(
-    model: &Driven<sit_interp::Instance>,
-    name: &str,
-    option: &str,
-) -> Result<usize, String> {
-    let i = model.var_index(name).ok_or_else(|| {
-        format!(
-            "{option} {name}: no variable named `{name}`{}",
-            hint(model, name)
-        )
-    })?;
-    if model.drives(i) {
-        return Err(format!("{option} {name}: `{name}` is driven by --input"));
-    }
-    if model.var_info(i).is_some_and(|v| v.settable) {
-        return Ok(i);
-    }
-    // The model's own reason (a derived param is computed, a bound input is bound, ...).
-    match model.clone().set_at(i, 0.0) {
-        Err(e) => Err(format!("{option} {name}: {}", e.named(name))),
-        Ok(()) => Ok(i),
+/// A study refused, in the words of `sitc sweep`'s options.
+fn study_error(e: StudyError) -> String {
+    let setting = |option: &str, name: &str, p: &SetProblem| match p {
+        SetProblem::Driven => format!("{option} {name}: `{name}` is driven by --input"),
+        p => format!("{option} {name}: {p}"),
+    };
+    match &e {
+        StudyError::Axis(name, p) => setting("--param", name, p),
+        StudyError::Fixed(name, p) => setting("--set", name, p),
+        StudyError::AxisTwice(name) => format!("--param {name}: given twice"),
+        StudyError::FixedIsAxis(name) => format!("--set {name}: already given"),
+        StudyError::Record(e) => format!("--record: {e}"),
+        StudyError::SummaryUnknown(u) => format!("--summary first-crossing({}): {e}", u.name),
+        StudyError::SummaryNotRecorded(name, _) => {
+            format!("--summary first-crossing({name}): {e}")
+        }
     }
 }
 
@@ -251,10 +223,8 @@ fn progress_bar(sets: u64, steps: u64) -> Option<ProgressBar> {
 /// The `--summary` values, comma-separated or repeated, in order.
 fn parse_summaries(args: &[String]) -> Result<Vec<Summary>, String> {
     Summary::parse_all(args.iter().flat_map(|a| a.split(','))).map_err(|(item, e)| match e {
-        SummaryError::NotANumber(t) => format!("--summary {item}: `{t}` is not a number"),
-        SummaryError::Unknown => {
-            format!("--summary `{item}`: expected final, max, min or first-crossing=THRESH")
-        }
+        SummaryError::Unknown => format!("--summary `{item}`: {e}"),
+        e => format!("--summary {item}: {e}"),
     })
 }
 
@@ -271,7 +241,14 @@ mod tests {
         ];
         assert_eq!(
             parse_summaries(&args),
-            Ok(vec![Summary::Final, Summary::Max, Summary::Crossing(-0.5)])
+            Ok(vec![
+                Summary::Final,
+                Summary::Max,
+                Summary::Crossing {
+                    var: None,
+                    threshold: -0.5
+                }
+            ])
         );
         assert!(parse_summaries(&["avg".into()]).is_err());
         assert!(parse_summaries(&["first-crossing=x".into()]).is_err());

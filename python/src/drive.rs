@@ -5,11 +5,13 @@
 use crate::sit_error;
 use pyo3::PyErr;
 use pyo3::exceptions::{PyKeyError, PyValueError};
-use sit_middle::suggest::did_you_mean;
+use sit_host::inputs::InputProblem;
+use sit_host::names::RecordError;
+use sit_host::values::SetProblem;
 pub(crate) use sit_runtime::drive::Driven;
 use sit_runtime::drive::Input;
 use sit_runtime::signal::{OwnedSignal, SignalError};
-use sit_runtime::{Model, SetError, ValueType, VarInfo, VarKind};
+use sit_runtime::{Model, SetError};
 
 /// The number of steps of a run to `t_end`: `sit_runtime::drive::steps`, the rule of
 /// `sitc run`, so that a run from Python has the same rows.
@@ -17,28 +19,19 @@ pub(crate) fn steps(dt: f64, t_end: f64) -> Result<u64, PyErr> {
     sit_runtime::drive::steps(dt, t_end).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// `; did you mean `x`?` for a misspelt name (or the submodel variables ending in
-/// `.name`), or nothing.
-pub(crate) fn hint(model: &dyn Model, name: &str) -> String {
-    let names: Vec<&str> = sit_runtime::Variables::new(model).map(|v| v.name).collect();
-    let inner: Vec<String> = (names.iter())
-        .filter(|n| n.rsplit_once('.').is_some_and(|(_, last)| last == name))
-        .map(|n| format!("`{n}`"))
-        .collect();
-    if !inner.is_empty() {
-        return format!("; did you mean {}?", inner.join(" or "));
-    }
-    did_you_mean(name, names).map_or_else(String::new, |s| format!("; did you mean `{s}`?"))
-}
-
 /// The index of `name`, or a `KeyError` saying so, with a suggestion.
 pub(crate) fn index(model: &dyn Model, name: &str, what: &str) -> Result<usize, PyErr> {
-    model.var_index(name).ok_or_else(|| {
-        PyKeyError::new_err(format!(
-            "{what}no variable named `{name}`{}",
-            hint(model, name)
-        ))
-    })
+    sit_host::names::index(model, name).map_err(|u| PyKeyError::new_err(format!("{what}{u}")))
+}
+
+/// A value that cannot be set, as an exception: a `KeyError` for an unknown name, else a
+/// `SitError`.
+pub(crate) fn set_problem(name: &str, what: &str, p: SetProblem) -> PyErr {
+    match p {
+        SetProblem::Unknown(u) => PyKeyError::new_err(format!("{what}{u}")),
+        SetProblem::Driven => sit_error(format!("{what}`{name}` is driven by inputs")),
+        SetProblem::Refused(why) => sit_error(format!("{what}{why}")),
+    }
 }
 
 /// A value to set must be a number (NaN and infinities are refused).
@@ -61,29 +54,17 @@ pub(crate) fn input(
     values: Vec<f64>,
 ) -> Result<Input, PyErr> {
     let what = format!("inputs[{name:?}]: ");
-    let i = index(model, name, &what)?;
-    let Some(VarInfo { kind, ty, .. }) = model.var_info(i) else {
-        return Err(PyKeyError::new_err(format!(
-            "{what}no variable named `{name}`"
-        )));
-    };
-    if kind != VarKind::Input {
-        let is = match kind {
-            VarKind::Event => "an event".to_string(),
-            VarKind::SubmodelOn => "a submodel's on state".to_string(),
-            _ => format!("a {kind}"),
-        };
-        return Err(sit_error(format!(
+    let (i, flag) = sit_host::inputs::input_index(model, name).map_err(|p| match p {
+        InputProblem::Unknown => match index(model, name, &what) {
+            Err(e) => e,
+            Ok(_) => PyKeyError::new_err(format!("{what}no variable named `{name}`")),
+        },
+        InputProblem::NotAnInput { is } => sit_error(format!(
             "{what}`{name}` is {is}; inputs drives inputs (use set= for a value \
              that does not change)"
-        )));
-    }
-    if !model.var_info(i).is_some_and(|v| v.settable) {
-        return Err(sit_error(format!(
-            "{what}{}",
-            SetError::not_settable(name, kind)
-        )));
-    }
+        )),
+        InputProblem::NotSettable(why) => sit_error(format!("{what}{why}")),
+    })?;
     let signal = OwnedSignal::new(times, values).map_err(|e| {
         PyValueError::new_err(match e {
             SignalError::TimeNotFinite { row, time } => {
@@ -107,10 +88,7 @@ pub(crate) fn input(
             other => format!("{what}{other}"),
         })
     })?;
-    if ty != ValueType::Logical {
-        return Ok(Input::real(i, signal));
-    }
-    Input::flag(i, signal).map_err(|e| {
+    sit_host::inputs::driven(i, flag, signal).map_err(|e| {
         PyValueError::new_err(format!(
             "{what}value [{}] is {}; the flag `{name}` takes 0 (false) or 1 (true), each \
              held until the next time",
@@ -127,10 +105,7 @@ pub(crate) fn values(
 ) -> Result<Vec<(usize, f64)>, PyErr> {
     let mut out = Vec::with_capacity(set.len());
     for (name, value) in set {
-        let i = index(model, name, what)?;
-        if model.drives(i) {
-            return Err(sit_error(format!("{what}`{name}` is driven by inputs")));
-        }
+        let i = sit_host::values::target(model, name).map_err(|p| set_problem(name, what, p))?;
         out.push((i, finite(name, *value, what)?));
     }
     Ok(out)
@@ -143,39 +118,12 @@ pub(crate) fn record_list(
     model: &sit_interp::Instance,
     record: Option<&[String]>,
 ) -> Result<Vec<usize>, PyErr> {
-    let all = || (0..model.var_count()).collect::<Vec<_>>();
-    let list = match record {
-        None => {
-            let outputs = model.root_outputs();
-            return Ok(if outputs.is_empty() { all() } else { outputs });
-        }
-        Some([one]) if one == "all" => return Ok(all()),
-        Some(list) => list,
-    };
-    let mut out: Vec<usize> = Vec::new();
-    for name in list {
-        let found = if name.contains(['*', '?']) {
-            let pattern = wildmatch::WildMatch::new(name);
-            let matched: Vec<usize> = (sit_runtime::Variables::new(model).enumerate())
-                .filter(|(_, v)| pattern.matches(v.name))
-                .map(|(i, _)| i)
-                .collect();
-            if matched.is_empty() {
-                return Err(PyKeyError::new_err(format!(
-                    "record: `{name}` matches no variable"
-                )));
-            }
-            matched
-        } else {
-            vec![index(model, name, "record: ")?]
-        };
-        for i in found {
-            if !out.contains(&i) {
-                out.push(i);
-            }
-        }
-    }
-    Ok(out)
+    sit_host::names::record_list(model, record).map_err(record_error)
+}
+
+/// A list of variables to record that was refused, as a `KeyError`.
+pub(crate) fn record_error(e: RecordError) -> PyErr {
+    PyKeyError::new_err(format!("record: {e}"))
 }
 
 /// Sets `values` as `sitc run --set` does (params and inputs, reset, then the rest),
@@ -186,9 +134,5 @@ pub(crate) fn apply(model: &mut dyn Model, values: &[(usize, f64)]) -> Result<()
 
 /// A `SitError` for a value that could not be set, naming the variable.
 pub(crate) fn set_error(model: &dyn Model, e: SetError<'_>) -> PyErr {
-    let name = match e.var() {
-        sit_runtime::Var::Index(i) => model.var_info(i).map_or("?", |v| v.name).to_string(),
-        sit_runtime::Var::Name(n) => n.to_string(),
-    };
-    sit_error(e.named(&name).to_string())
+    sit_error(sit_host::values::named(model, &e))
 }

@@ -15,9 +15,11 @@ use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::prelude::*;
+use sit_host::study::{self as host, Ask, StudyError};
+use sit_host::summary::Summary;
+use sit_host::values::run_failed;
 use sit_interp::Instance;
-use sit_runtime::Model as _;
-use sit_runtime::sweep::{Summary, SummaryError, Sweep, grid};
+use sit_runtime::sweep::Sweep;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -53,14 +55,23 @@ pub struct Study {
 
 /// The summaries, as `sitc sweep --summary` reads them (each once, in order).
 fn summaries(items: &[String]) -> PyResult<Vec<Summary>> {
-    Summary::parse_all(items.iter().map(String::as_str)).map_err(|(item, e)| {
-        PyValueError::new_err(match e {
-            SummaryError::NotANumber(t) => format!("summary {item:?}: `{t}` is not a number"),
-            SummaryError::Unknown => format!(
-                "summary {item:?}: expected \"final\", \"max\", \"min\" or \"first-crossing=THRESH\""
-            ),
-        })
-    })
+    Summary::parse_all(items.iter().map(String::as_str))
+        .map_err(|(item, e)| PyValueError::new_err(format!("summary {item:?}: {e}")))
+}
+
+/// A study refused, in the words of `sit.sweep`'s arguments.
+fn study_error(e: StudyError) -> PyErr {
+    match e {
+        StudyError::Axis(name, p) => drive::set_problem(&name, "params: ", p),
+        StudyError::Fixed(name, p) => drive::set_problem(&name, "set: ", p),
+        StudyError::AxisTwice(name) => sit_error(format!("params: `{name}` given twice")),
+        StudyError::FixedIsAxis(name) => {
+            sit_error(format!("set: `{name}` is already an axis of params"))
+        }
+        StudyError::Record(e) => drive::record_error(e),
+        e @ StudyError::SummaryUnknown(_) => PyKeyError::new_err(format!("summary: {e}")),
+        e @ StudyError::SummaryNotRecorded(..) => PyValueError::new_err(format!("summary: {e}")),
+    }
 }
 
 impl Study {
@@ -75,57 +86,34 @@ impl Study {
         };
         let loaded = source.load(py)?;
         let model = driven(&loaded.instance, spec.inputs.clone())?;
-        let mut seen: Vec<usize> = Vec::new();
-        let mut axes = Vec::with_capacity(spec.params.len());
+        let ask = Ask {
+            axes: &spec.params,
+            fixed: &spec.set,
+            record: spec.record.as_deref(),
+            summaries: &summary,
+            dt: spec.dt,
+            steps,
+        };
+        let study = host::Study::new(&model, &ask).map_err(study_error)?;
         for (name, values) in &spec.params {
-            let i = settable(&model, name, "params: ")?;
-            if seen.contains(&i) {
-                return Err(sit_error(format!("params: `{name}` given twice")));
-            }
             for &v in values {
                 drive::finite(name, v, "params: ")?;
             }
-            seen.push(i);
-            axes.push((i, values.clone()));
         }
-        let mut fixed = Vec::with_capacity(spec.set.len());
         for (name, value) in &spec.set {
-            let i = settable(&model, name, "set: ")?;
-            if seen.contains(&i) {
-                return Err(sit_error(format!(
-                    "set: `{name}` is already an axis of params"
-                )));
-            }
-            fixed.push((i, drive::finite(name, *value, "set: ")?));
+            drive::finite(name, *value, "set: ")?;
         }
-        let record = drive::record_list(&model.model, spec.record.as_deref())?;
-        let mut sweep = Sweep::new(spec.dt, steps);
-        let mut columns: Vec<String> = spec.params.iter().map(|(n, _)| n.clone()).collect();
-        for &r in &record {
-            let name = model.var_info(r).map_or("?", |v| v.name);
-            for s in &summary {
-                let swept = spec.params.iter().any(|(n, _)| n == name);
-                let (collect, column) = s.collect(r, name, swept);
-                sweep = sweep.collect(collect);
-                columns.push(column);
-            }
-        }
-        let mut sets = grid(&axes);
-        let axis_values = sets
-            .iter()
-            .map(|set| set.iter().map(|&(_, v)| v).collect())
+        let axis_values = (study.sets.iter())
+            .map(|set| set[..study.axes()].iter().map(|&(_, v)| v).collect())
             .collect();
-        for set in &mut sets {
-            set.extend_from_slice(&fixed);
-        }
         let files = loaded.source.files.clone();
         Ok(Study {
             spec: Spec { files, ..spec },
             model,
-            sweep,
-            sets,
+            sweep: study.sweep,
+            sets: study.sets,
             axes: axis_values,
-            columns,
+            columns: study.columns,
         })
     }
 
@@ -200,22 +188,8 @@ impl Study {
         let mut out = Vec::with_capacity(sets.len() * width);
         for (k, row) in results.into_iter().enumerate() {
             let row = row.ok_or_else(|| sit_error("the study was stopped"))?;
-            let row = row.map_err(|e| {
-                let set = &self.sets[start + k];
-                let name_of = |i: usize| self.model.var_info(i).map_or("?", |v| v.name);
-                let name = match e.var() {
-                    sit_runtime::Var::Index(i) => name_of(i).to_string(),
-                    sit_runtime::Var::Name(n) => n.to_string(),
-                };
-                let values: Vec<String> = (set.iter())
-                    .map(|&(i, v)| format!("{}={v}", name_of(i)))
-                    .collect();
-                sit_error(format!(
-                    "the run with {}: {}",
-                    values.join(" "),
-                    e.named(&name)
-                ))
-            })?;
+            let row =
+                row.map_err(|e| sit_error(run_failed(&self.model, &self.sets[start + k], &e)))?;
             out.extend_from_slice(&self.axes[start + k]);
             out.extend_from_slice(&row);
         }
@@ -228,22 +202,6 @@ impl Study {
         Ok(Array2::from_shape_vec(shape, rows)
             .map_err(|e| sit_error(e.to_string()))?
             .into_pyarray(py))
-    }
-}
-
-/// The index of `name`, which must be settable and not driven by an input.
-fn settable(model: &Driven<Instance>, name: &str, what: &str) -> PyResult<usize> {
-    let i = drive::index(model, name, what)?;
-    if model.drives(i) {
-        return Err(sit_error(format!("{what}`{name}` is driven by inputs")));
-    }
-    if model.var_info(i).is_some_and(|v| v.settable) {
-        return Ok(i);
-    }
-    // The model's own reason (a derived param is computed, a bound input is bound, ...).
-    match model.clone().set_at(i, 0.0) {
-        Err(e) => Err(sit_error(format!("{what}{}", e.named(name)))),
-        Ok(()) => Ok(i),
     }
 }
 

@@ -51,8 +51,11 @@
 //!     .collect(Collect::Final(1))
 //!     .collect(Collect::FirstCrossing { var: 1, threshold: 2.0 });
 //! let rows = sweep.run(&ramp, &sets).unwrap();
-//! // v(2) = 2a; v reaches 2 after 4, 2 and 2 steps of 0.5 (v = 1.5 after the 1st for a = 3).
-//! assert_eq!(rows, vec![vec![2.0, 2.0], vec![4.0, 1.0], vec![6.0, 1.0]]);
+//! // v(2) = 2a; v = a·t reaches 2 at t = 2/a: at a row for a = 1 and 2, between the rows
+//! // of t = 0.5 and 1 for a = 3 (v = 1.5, then 3), where the line through them is exact.
+//! assert_eq!(rows[..2], [vec![2.0, 2.0], vec![4.0, 1.0]]);
+//! assert_eq!(rows[2][0], 6.0);
+//! assert!((rows[2][1] - 2.0 / 3.0).abs() < 1e-15);
 //! ```
 
 use crate::model::{Model, SetError, VarKind};
@@ -70,10 +73,14 @@ pub enum Collect {
     Max(usize),
     /// The smallest value of variable `.0` over the run; NaN if one of the values was NaN.
     Min(usize),
-    /// The model time after the first step at whose end `var` is on the other side of
-    /// `threshold` than before it: it was below (`< threshold`) and is now at or above,
-    /// or the reverse. The time of that step's end, not interpolated; NaN if the variable
-    /// never crosses (or is NaN on either side).
+    /// The time at which `var` first reaches `threshold`, from the values before the
+    /// first step and after every step (the rows of a run). A row reaches the threshold
+    /// when the row before it was below (`< threshold`) and it is at or above (`>=`), or
+    /// the row before it was above (`> threshold`) and it is at or below (`<=`); the time
+    /// is then linear between the two rows, `t0 + (t1 − t0)·(threshold − v0)/(v1 − v0)`
+    /// (exactly `t1` for a row at the threshold, never past it). A run that starts at the
+    /// threshold reaches it at its start time. NaN if no row reaches it (a NaN value
+    /// reaches nothing, nor does the row after it).
     FirstCrossing {
         /// The variable.
         var: usize,
@@ -88,82 +95,6 @@ impl Collect {
         match *self {
             Collect::Final(v) | Collect::Max(v) | Collect::Min(v) => v,
             Collect::FirstCrossing { var, .. } => var,
-        }
-    }
-}
-
-/// A summary of each recorded variable, as `sitc sweep --summary` and Python's
-/// `sit.sweep(summary=…)` name them: `final`, `max`, `min`, `first-crossing=THRESH`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Summary {
-    /// The value after the last step.
-    Final,
-    /// The largest value over the run.
-    Max,
-    /// The smallest value over the run.
-    Min,
-    /// The time of the first crossing of the threshold.
-    Crossing(f64),
-}
-
-/// Why the text of a summary was not read.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SummaryError {
-    /// `first-crossing=T` where `T` (given) is not a number, or is NaN.
-    NotANumber(std::string::String),
-    /// None of `final`, `max`, `min`, `first-crossing=THRESH`.
-    Unknown,
-}
-
-impl Summary {
-    /// Reads one summary (surrounding spaces ignored).
-    pub fn parse(item: &str) -> Result<Summary, SummaryError> {
-        Ok(match item.trim() {
-            "final" => Summary::Final,
-            "max" => Summary::Max,
-            "min" => Summary::Min,
-            item => {
-                let t = item
-                    .strip_prefix("first-crossing=")
-                    .ok_or(SummaryError::Unknown)?
-                    .trim();
-                match t.parse::<f64>() {
-                    Ok(x) if !x.is_nan() => Summary::Crossing(x),
-                    _ => return Err(SummaryError::NotANumber(t.into())),
-                }
-            }
-        })
-    }
-
-    /// Reads the summaries in order, each once (a repeated one is kept where it first
-    /// stands); the error with the item it is about.
-    pub fn parse_all<'a>(
-        items: impl IntoIterator<Item = &'a str>,
-    ) -> Result<Vec<Summary>, (&'a str, SummaryError)> {
-        let mut out = Vec::new();
-        for item in items {
-            let s = Summary::parse(item).map_err(|e| (item.trim(), e))?;
-            if !out.contains(&s) {
-                out.push(s);
-            }
-        }
-        Ok(out)
-    }
-
-    /// What to collect of variable `var`, named `name`, and the title of its column:
-    /// the name for `final` (`final(name)` when the variable is also swept, whose own
-    /// column holds its set value), `max(name)`, `min(name)`, `crossing(name=T)`.
-    pub fn collect(self, var: usize, name: &str, swept: bool) -> (Collect, std::string::String) {
-        use std::format;
-        match self {
-            Summary::Final if swept => (Collect::Final(var), format!("final({name})")),
-            Summary::Final => (Collect::Final(var), name.into()),
-            Summary::Max => (Collect::Max(var), format!("max({name})")),
-            Summary::Min => (Collect::Min(var), format!("min({name})")),
-            Summary::Crossing(threshold) => (
-                Collect::FirstCrossing { var, threshold },
-                format!("crossing({name}={threshold})"),
-            ),
         }
     }
 }
@@ -374,8 +305,8 @@ enum Acc {
     None,
     /// The extreme so far (`Max`, `Min`).
     Extreme(f64),
-    /// The previous value and the crossing time found, if any.
-    Crossing { prev: f64, at: Option<f64> },
+    /// The previous row's time and value and the crossing time found, if any.
+    Crossing { t: f64, prev: f64, at: Option<f64> },
 }
 
 impl Acc {
@@ -385,7 +316,11 @@ impl Acc {
         Some(match c {
             Collect::Final(_) => Acc::None,
             Collect::Max(_) | Collect::Min(_) => Acc::Extreme(v),
-            Collect::FirstCrossing { .. } => Acc::Crossing { prev: v, at: None },
+            Collect::FirstCrossing { threshold, .. } => Acc::Crossing {
+                t: model.time(),
+                prev: v,
+                at: (v == *threshold).then(|| model.time()),
+            },
         })
     }
 
@@ -393,12 +328,13 @@ impl Acc {
         match (self, *c) {
             (Acc::Extreme(m), Collect::Max(_)) => *m = extreme(*m, v, v > *m),
             (Acc::Extreme(m), Collect::Min(_)) => *m = extreme(*m, v, v < *m),
-            (Acc::Crossing { prev, at }, Collect::FirstCrossing { threshold, .. }) => {
-                let known = !prev.is_nan() && !v.is_nan();
-                if at.is_none() && known && ((*prev < threshold) != (v < threshold)) {
-                    *at = Some(t);
+            (Acc::Crossing { t: t0, prev, at }, Collect::FirstCrossing { threshold, .. }) => {
+                let reached =
+                    (*prev < threshold && v >= threshold) || (*prev > threshold && v <= threshold);
+                if at.is_none() && reached {
+                    *at = Some(crossing(*t0, *prev, t, v, threshold));
                 }
-                *prev = v;
+                (*t0, *prev) = (t, v);
             }
             _ => {}
         }
@@ -411,6 +347,16 @@ impl Acc {
             Acc::Crossing { at, .. } => at.unwrap_or(f64::NAN),
         }
     }
+}
+
+/// The time at which the line from `(t0, v0)` to `(t1, v1)` is at `threshold`, which lies
+/// between `v0` (excluded) and `v1` (included): `t1` when `v1` is the threshold, else
+/// `t0 + (t1 − t0)·(threshold − v0)/(v1 − v0)`, no later than `t1` whatever the rounding.
+fn crossing(t0: f64, v0: f64, t1: f64, v1: f64, threshold: f64) -> f64 {
+    if v1 == threshold {
+        return t1;
+    }
+    (t0 + (t1 - t0) * ((threshold - v0) / (v1 - v0))).min(t1)
 }
 
 /// The new extreme: NaN sticks, else `v` if it is beyond `m`.
@@ -445,6 +391,16 @@ mod tests {
         assert_eq!(g[3], [(0, 2.0), (3, 5.0)]);
         assert_eq!(grid(&[]), std::vec![Vec::new()]);
         assert!(grid(&[(0, Vec::new())]).is_empty());
+    }
+
+    #[test]
+    fn crossings_are_linear_within_a_step() {
+        assert_eq!(crossing(1.0, 0.0, 2.0, 4.0, 1.0), 1.25);
+        assert_eq!(crossing(1.0, 4.0, 2.0, 0.0, 1.0), 1.75);
+        assert_eq!(crossing(0.1, 0.3, 0.2, 0.7, 0.7), 0.2);
+        // Never past the row that reached the threshold.
+        let t = crossing(0.1, 0.0, 0.30000000000000004, 1.0 - 1e-16, 1.0 - 2e-16);
+        assert!(t <= 0.30000000000000004);
     }
 
     #[test]

@@ -187,12 +187,18 @@ fn a_row_is_the_single_run() {
         m.x0 = set[1].1;
         let (mut max, mut min, mut crossing) = (m.x0, m.x1, f64::NAN);
         for _ in 0..2000 {
-            let before = m.x0;
+            let (t0, before) = (m.t, m.x0);
             m.step(0.01);
             max = max.max(m.x0);
             min = min.min(m.x1);
-            if crossing.is_nan() && (before < 0.0) != (m.x0 < 0.0) {
-                crossing = m.t;
+            // x0 reaches 0 from either side: the time on the line between the rows.
+            let reached = (before < 0.0 && m.x0 >= 0.0) || (before > 0.0 && m.x0 <= 0.0);
+            if crossing.is_nan() && reached {
+                crossing = if m.x0 == 0.0 {
+                    m.t
+                } else {
+                    (t0 + (m.t - t0) * ((0.0 - before) / (m.x0 - before))).min(m.t)
+                };
             }
         }
         let expected = [m.x0, m.x1, max, min, crossing];
@@ -214,8 +220,9 @@ fn rows_keep_the_input_order() {
 }
 
 /// Forward Euler on `x' = -k·x` gives `x_n = (1 - k·dt)^n`: the final value, the max
-/// (the start, 1), the min (the end) and the first step below 1/2,
-/// `n = ceil(ln(1/2) / ln(1 - k·dt))`.
+/// (the start, 1), the min (the end) and the time x reaches 1/2, on the line between the
+/// rows `n - 1` and `n`, the first at or below 1/2: `n = ceil(ln(1/2) / ln(1 - k·dt))`,
+/// `t = (n - 1)·dt + dt·(x_{n-1} - 1/2)/(x_{n-1} - x_n)`.
 #[test]
 fn summaries_match_the_closed_form() {
     let proto = Dahlquist {
@@ -244,13 +251,17 @@ fn summaries_match_the_closed_form() {
         assert_eq!(row[1], 1.0);
         assert_eq!(row[2], row[0]);
         let n = (0.5f64.ln() / factor.ln()).ceil();
-        // The crossing time is a sum of n steps of 0.01 (not n·0.01): a few ulps apart.
+        let before = factor.powi(n as i32 - 1);
+        let t = (n - 1.0) * dt + dt * (before - 0.5) / (before - before * factor);
+        // The rows' times are sums of steps of 0.01 (not n·0.01), their values rounded
+        // twice a step: a few ulps apart.
         if n <= steps as f64 {
             assert!(
-                (row[3] - n * dt).abs() < 1e-12,
-                "k = {k}: {} vs {n}",
+                (row[3] - t).abs() < 1e-12,
+                "k = {k}: {} vs {t} (n = {n})",
                 row[3]
             );
+            assert!(row[3] > (n - 1.0) * dt && row[3] < n * dt, "k = {k}");
         } else {
             assert!(row[3].is_nan());
         }

@@ -113,14 +113,16 @@ pub fn rate(s: &Schematic, links: &[Link], weights: &[Vec<String>], j: usize) ->
     if out.is_empty() { "0".into() } else { out }
 }
 
-/// The moment carried by element `j`: `My_j + Md_j`, `My_j`, `Md_j` or a clutch's `M_j`.
+/// The moment carried by element `j` in the moment balances: `My_j + Mb_j`, `My_j`,
+/// `Mb_j` or a clutch's `M_j`, where `Mb_j` is the dissipative moment at the speeds the
+/// balances start from (see [`emit`]).
 fn moment(s: &Schematic, j: usize) -> String {
     let n = &s.elements[j].name;
     match s.elements[j].kind {
-        Kind::SpringDamper => format!("(My_{n} + Md_{n})"),
+        Kind::SpringDamper => format!("(My_{n} + Mb_{n})"),
         Kind::Spring => format!("My_{n}"),
         Kind::Clutch => format!("M_{n}"),
-        _ => format!("Md_{n}"),
+        _ => format!("Mb_{n}"),
     }
 }
 
@@ -329,6 +331,12 @@ pub fn emit(
             o.at(el.span)
         );
         let _ = writeln!(o.text, "    real r_{n}; // deformation rate of {n}, rad/s");
+        if el.kind.is_dissipative() {
+            let _ = writeln!(
+                o.text,
+                "    real Mb_{n}; // dissipative moment of {n} at the speeds the balances start from"
+            );
+        }
     }
     for a in &s.actions {
         for line in &a.doc {
@@ -353,6 +361,26 @@ pub fn emit(
             a.target,
             o.at(a.span)
         );
+    }
+    // The balances read the dissipative moments at the speeds they start from, computed
+    // above them, so that every method (whose stages evaluate the rules in the order
+    // written) reads them from the speeds of its stage; `Md` itself is computed after the
+    // balances, from the new speeds, as the elastic part is. Under `euler` `Mb` equals
+    // the `Md` of the step before (the initial pass computes both from `w0`).
+    if s.elements.iter().any(|e| e.kind.is_dissipative()) {
+        o.text
+            .push_str("\n    // Dissipative moments at the speeds the balances start from.\n");
+        for (j, el) in s.elements.iter().enumerate() {
+            if el.kind.is_dissipative() {
+                let n = &el.name;
+                let _ = writeln!(
+                    o.text,
+                    "    Mb_{n} = mu_{n} * ({}); // {}",
+                    rate(s, links, weights, j),
+                    o.at(el.span)
+                );
+            }
+        }
     }
     let clutches: Vec<usize> = (0..s.elements.len())
         .filter(|&j| s.elements[j].kind == Kind::Clutch)

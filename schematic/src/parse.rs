@@ -3,7 +3,7 @@
 //! ```text
 //! file       = doc* "schematic" NAME "{" item* "}"
 //! item       = "grid" "{" NEWLINE row* "}"            rows: whitespace-separated cell tokens
-//!            | doc* KIND NAME [ "(" param { "," param } ")" ] [ "{" pole* "}" ] [ ";" ]
+//!            | doc* KIND NAME [ "(" param { "," param } ")" ] ( ";" | "{" pole* "}" [ ";" ] )
 //!            | doc* "action" NAME "on" [ "+" | "-" ] NAME "=" EXPR ";"
 //!            | ( "param" | "input" ) TEXT ";"            copied into the model
 //!            | "equations" ( "printed" | "power_consistent" ) ";"
@@ -497,12 +497,15 @@ fn action(c: &mut Cursor, start: usize, _keyword: Span) -> Res<Action> {
     })
 }
 
-/// `KIND NAME [(params)] [{ poles }] [;]`
+/// `KIND NAME [(params)] ;` or `KIND NAME [(params)] { poles } [;]`
 fn element(c: &mut Cursor, kind: Kind, start: usize) -> Res<Element> {
     let doc = c.take_doc();
     let (name, name_span) = c.expect_name(&format!("the {}'s name", kind.keyword()))?;
+    // The end of the declaration before its `;` or pole block, for a missing `;`.
+    let mut end = name_span.end;
     let mut params = Vec::new();
-    if c.eat('(')? && !c.eat(')')? {
+    let parens = c.eat('(')?;
+    if parens && !c.eat(')')? {
         loop {
             let (pname, pspan) = c.expect_name("a parameter name")?;
             c.expect('=')?;
@@ -519,8 +522,12 @@ fn element(c: &mut Cursor, kind: Kind, start: usize) -> Res<Element> {
             c.expect(',')?;
         }
     }
+    if parens {
+        end = c.pos;
+    }
     let mut poles = Vec::new();
-    if c.eat('{')? {
+    let block = c.eat('{')?;
+    if block {
         while !c.eat('}')? {
             let pstart = c.pos;
             c.expect_word("pole")?;
@@ -566,7 +573,27 @@ fn element(c: &mut Cursor, kind: Kind, start: usize) -> Res<Element> {
             });
         }
     }
-    c.eat(';')?;
+    // A pole block ends the declaration; without one, its `;` does.
+    if !c.eat(';')? && !block {
+        let (found_span, found) = c.found();
+        return Err(Box::new(
+            Diagnostic::error(
+                "E0500",
+                c.span(end, end),
+                format!(
+                    "expected `;` after the declaration of {} `{name}`, found {found}",
+                    kind.keyword()
+                ),
+            )
+            .with_label("expected `;` here")
+            .with_related(found_span, "the next item starts here")
+            .with_help(format!(
+                "end the declaration of `{name}` with `;`: `{} {name} (PARAM = VALUE, ...);`, \
+                 or with its block of poles `{{ pole ...; }}`",
+                kind.keyword()
+            )),
+        ));
+    }
     Ok(Element {
         kind,
         name,
