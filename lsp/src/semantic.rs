@@ -87,7 +87,6 @@ pub(crate) fn tokens(world: &World) -> SemanticTokens {
 fn classify(world: &World, i: usize) -> Option<(u32, u32)> {
     let ix = &world.main().index;
     let t = ix.tokens[i];
-    let word = ix.tok(i);
     Some(match t.kind {
         TokenKind::Number => (ty(SemanticTokenType::NUMBER), 0),
         TokenKind::Str => (ty(SemanticTokenType::STRING), 0),

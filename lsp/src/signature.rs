@@ -6,7 +6,6 @@ use lsp_types::{
     Documentation, MarkupContent, MarkupKind, ParameterInformation, ParameterLabel, SignatureHelp,
     SignatureInformation,
 };
-use sit_middle::parse::TokenKind;
 
 /// `textDocument/signatureHelp` at byte `offset` of the indexed text: the
 /// innermost call of a procedure whose `(` is before `offset` and not yet
