@@ -36,3 +36,25 @@ fn generated_code_of_example_models() {
         insta::assert_snapshot!(name, code);
     }
 }
+
+/// The code of a model without watched guards (`dahlquist`: the straight-line `rk4`
+/// step, the plain `dopri5` loop) and of one with them (`thermostat`: both loops with
+/// located events) under each method: the arithmetic that the methods' tableaus write,
+/// pinned sum by sum (the example models declare no method, so the snapshots above run
+/// `euler`).
+#[test]
+fn generated_code_under_each_method() {
+    use sit_parser::ir::Method;
+    for model in ["dahlquist", "thermostat"] {
+        let file = models_dir().join(format!("{model}.sit"));
+        for method in [Method::Rk4, Method::Dopri5(Default::default())] {
+            let opts = sit_codegen::Options {
+                method: Some(method),
+                ..Default::default()
+            };
+            let generated = sit_codegen::compile_file_with(&file, &opts)
+                .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            insta::assert_snapshot!(format!("{model}__{}", method.name()), generated.code);
+        }
+    }
+}
