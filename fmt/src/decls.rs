@@ -4,7 +4,9 @@
 //! `input`, `output real|flag`, `real` and `flag`) as one declaration per
 //! item. Writing it that way keeps the meaning: each item gets a copy of the
 //! group's keywords, and the `,` after an item becomes its `;`. Comments stay
-//! where they were among the tokens (a comment after a `,` is now after a `;`).
+//! where they were among the tokens (a comment after a `,` is now after a `;`),
+//! except the `//` comment trailing a group written on one line, which is about
+//! the whole group: it goes on a line of its own above the split declarations.
 //!
 //! A group with doc comments or `#[allow(…)]` attributes stays one group: its
 //! doc describes the names together (`/// Position and velocity, m and m/s.`),
@@ -63,7 +65,25 @@ pub(crate) fn split<'a>(pieces: &[Piece<'a>]) -> Vec<Piece<'a>> {
         }
         if let Some(group) = group_at(pieces, i) {
             if lead.is_empty() {
-                emit(pieces, &group, &mut out);
+                match trailing_comment(pieces, i, &group) {
+                    // The comment of a group on one line describes the group: it
+                    // goes on a line of its own above the split declarations.
+                    Some(c) => {
+                        out.push(Piece {
+                            newlines: p.newlines.max(1),
+                            spaced: p.spaced,
+                            ..pieces[c]
+                        });
+                        let mut rest = pieces[..=group.end].to_vec();
+                        rest[i].newlines = 1;
+                        emit(&rest, &group, &mut out);
+                        i = c + 1;
+                        at_start = true;
+                        lead.clear();
+                        continue;
+                    }
+                    None => emit(pieces, &group, &mut out),
+                }
             } else {
                 out.extend_from_slice(&pieces[i..=group.end]);
             }
@@ -177,6 +197,20 @@ fn group_at(pieces: &[Piece], i: usize) -> Option<Group> {
     None
 }
 
+/// The index of the `//` comment that trails `group` (starting at `i`) on its line,
+/// when the whole group is on that line and holds no comment: the comment is then
+/// about the group, not about its last item.
+fn trailing_comment(pieces: &[Piece], i: usize, group: &Group) -> Option<usize> {
+    let inline = pieces[i + 1..=group.end]
+        .iter()
+        .all(|q| q.newlines == 0 && matches!(q.kind, Kind::Token(_)));
+    let next = group.end + 1;
+    let trails = pieces
+        .get(next)
+        .is_some_and(|c| c.kind == Kind::LineComment && c.newlines == 0);
+    (inline && trails).then_some(next)
+}
+
 /// Write `group` (which has no doc comments or attributes) as one declaration
 /// per item.
 fn emit<'a>(pieces: &[Piece<'a>], group: &Group, out: &mut Vec<Piece<'a>>) {
@@ -255,6 +289,20 @@ mod tests {
             let text = format!("model M {{\n    {lead}\n    param a = 1, b;\n    real x;\n}}\n");
             assert_eq!(fmt(&text), text);
         }
+    }
+
+    #[test]
+    fn a_comment_trailing_a_group_on_one_line_goes_above_its_declarations() {
+        assert_eq!(
+            fmt("model M {\n    output real t_on = -1, t_off = -1; // last switching instants\n}"),
+            "model M {\n    // last switching instants\n    output real t_on = -1;\n    \
+             output real t_off = -1;\n}\n"
+        );
+        // A group over several lines keeps each comment with its item.
+        assert_eq!(
+            fmt("model M {\n    real a, // first\n        b; // second\n}"),
+            "model M {\n    real a;  // first\n    real b;  // second\n}\n"
+        );
     }
 
     #[test]

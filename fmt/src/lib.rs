@@ -9,7 +9,8 @@
 //! - one declaration per statement: `real a = 1, b;` is written `real a =
 //!   1;` and `real b;`, each with the group's doc comments and attributes
 //!   (as the parser reads the group), so each name has its own line, doc and
-//!   trailing comment;
+//!   trailing comment (a `//` comment after a group written on one line is
+//!   about the group: it goes on a line of its own above the declarations);
 //! - one statement per line; a block's contents indented by four spaces per
 //!   level, its `}` on a line of its own; `{}` for an empty block;
 //! - one space around binary operators, `=`, `=>` and comparisons, after

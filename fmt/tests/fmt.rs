@@ -1,5 +1,5 @@
-//! `sit_fmt::format` on the example models and on random models: the library is
-//! formatted, formatting is idempotent, keeps every token and comment in order,
+//! `sit_fmt::format` on the example models and on random models: the library (and
+//! the models of the README) is formatted, formatting is idempotent, keeps every token and comment in order,
 //! and keeps the meaning (same checked IR, bit-identical trace).
 
 use sit_middle::parse::{TokenKind, tokenize};
@@ -339,6 +339,58 @@ fn the_example_models_are_formatted() {
     assert!(
         unformatted.is_empty(),
         "run `sitc fmt examples/models` for: {unformatted:?}"
+    );
+}
+
+/// The whole-file `sit` blocks of the README, the models a new user sees first
+/// (`fragment` and `error=` blocks aside), with their line. The docs' blocks are not
+/// held to the layout: many are one-line models, written to show one message or rule
+/// in little room, and `docs/editors.md` shows `sitc fmt`'s input.
+fn doc_models() -> Vec<(String, String)> {
+    let pages = vec![repo().join("README.md")];
+    let mut out = Vec::new();
+    for page in pages {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let name = page
+            .strip_prefix(repo())
+            .unwrap_or(&page)
+            .display()
+            .to_string();
+        let mut lines = text.lines().enumerate();
+        while let Some((i, line)) = lines.next() {
+            let Some(info) = line.strip_prefix("```") else {
+                continue;
+            };
+            let mut words = info.split_whitespace();
+            let kind = words.next();
+            let skip = words.any(|w| w == "fragment" || w.starts_with("error="));
+            let mut block = String::new();
+            for (_, l) in lines.by_ref() {
+                if l.starts_with("```") {
+                    break;
+                }
+                block.push_str(l);
+                block.push('\n');
+            }
+            if kind == Some("sit") && !skip {
+                out.push((format!("{name}:{}", i + 1), block));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_models_of_the_readme_are_formatted() {
+    let models = doc_models();
+    assert!(models.len() >= 2, "the README's models are found");
+    let unformatted: Vec<&str> = (models.iter())
+        .filter(|(_, text)| format(text) != *text)
+        .map(|(at, _)| at.as_str())
+        .collect();
+    assert!(
+        unformatted.is_empty(),
+        "write these blocks as `sitc fmt` does: {unformatted:?}"
     );
 }
 

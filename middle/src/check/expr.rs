@@ -10,11 +10,11 @@ use crate::suggest::did_you_mean;
 impl Resolver<'_> {
     /// Lower an expression that must have type `want`.
     pub(super) fn expr(&mut self, e: &ast::Expr, want: Ty, ctx: Ctx) -> Expr {
-        let before = self.diags.len();
+        let before = self.errors();
         let (x, ty) = self.any(e, ctx);
         if ty != want {
             // An error inside the expression already explains it.
-            if self.diags.len() == before {
+            if self.errors() == before {
                 self.type_error(e, want, ty);
             }
             return match want {
@@ -65,9 +65,9 @@ impl Resolver<'_> {
                 (Expr::Neg(Box::new(x)), Ty::Real)
             }
             ExprKind::Not(inner) => {
-                let before = self.diags.len();
+                let before = self.errors();
                 let (x, ty) = self.any(inner, ctx);
-                if ty == Ty::Real && self.diags.len() > before {
+                if ty == Ty::Real && self.errors() > before {
                     return (Expr::Bool(false), Ty::Flag);
                 }
                 if ty == Ty::Real {
@@ -317,7 +317,10 @@ impl Resolver<'_> {
             return (Expr::SubTime(s), Ty::Real);
         }
         let Some(child) = self.sub_models[self.this][s] else {
-            return bad; // unknown model already reported
+            // The unknown model is reported (E0120, or the failed import it
+            // may be in): an error here only follows from it.
+            self.unknown_reads += 1;
+            return bad;
         };
         let ct = &self.tables[child];
         let model_name = self.t().subs[s].model.text.clone();

@@ -129,6 +129,11 @@ pub fn check(
         }
     }
     let tables: Vec<Table> = asts.iter().map(|m| declare(m, sources, diags)).collect();
+    // An import that failed (E0301, E0302) may hold the models that are not found: their
+    // E0120 would only follow from it, unless a known model's name is close.
+    let import_failed = diags.iter().any(|d| d.code == "E0301" || d.code == "E0302");
+    // An unknown model left unreported: the program has an error all the same.
+    let mut unreported = false;
     // Resolve submodel types and find recursive instantiation.
     let mut sub_models: Vec<Vec<Option<usize>>> = Vec::new();
     let mut model_budget = resolve::SUGGESTION_BUDGET;
@@ -161,7 +166,11 @@ pub fn check(
                             "models of other files are visible after `import \"file.sit\";`",
                         );
                     }
-                    diags.push(d);
+                    if suggestion.is_some() || !import_failed {
+                        diags.push(d);
+                    } else {
+                        unreported = true;
+                    }
                     v.push(None);
                 }
             }
@@ -186,6 +195,7 @@ pub fn check(
             memories: Vec::new(),
             suggestions: std::cell::Cell::new(resolve::SUGGESTION_BUDGET),
             blocks: Vec::new(),
+            unknown_reads: 0,
         }
         .lower(asts[mi]);
         lowered[mi] = Some(m);
@@ -223,7 +233,7 @@ pub fn check(
         }
     }
     let errors_after = diags.iter().filter(|d| d.is_error()).count();
-    if errors_after > errors_before {
+    if errors_after > errors_before || unreported {
         return None;
     }
     // A model integrated by a higher-order method splits into continuous and discrete rules.

@@ -95,6 +95,19 @@ impl Resolver<'_> {
         let ExprKind::Path(path) = &first.kind else {
             return None;
         };
+        if let [sub, _] = &path[..]
+            && let Some(&Sym::Sub(s)) = self.t().names.get(&sub.text)
+            && self.sub_models[self.this][s].is_none()
+            && let [(CmpOp::Eq | CmpOp::Ne, rhs)] = rest
+            && let ExprKind::Path(state) = &rhs.kind
+            && let [state] = &state[..]
+            && !self.t().names.contains_key(&state.text)
+        {
+            // `sub.x == name` of a submodel of an unknown model, `name` not declared
+            // here: `x` may be a mode and `name` its state, unknown with the model.
+            self.unknown_reads += 1;
+            return Some((Expr::Bool(false), Ty::Flag));
+        }
         let (seen, mode) = self.seen_mode(path)?;
         let bad = Some((Expr::Bool(false), Ty::Flag));
         if matches!(seen, Seen::Sub(..)) && !mode.output {

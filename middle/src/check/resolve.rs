@@ -24,6 +24,10 @@ pub(super) struct Resolver<'a> {
     /// The guards of the `when` blocks around the rule being lowered,
     /// outermost first (for help that rewrites a rule as a σ rule).
     pub(super) blocks: Vec<Span>,
+    /// Reads of a submodel whose model is unknown (E0120, reported once at the
+    /// `sub`): each counts as an error, so that the expression holding it gets no
+    /// follow-on error (see [`Lowerer::errors`]).
+    pub(super) unknown_reads: usize,
 }
 
 /// Name comparisons that "did you mean" suggestions may make per model:
@@ -46,6 +50,13 @@ pub(super) enum Ctx {
 }
 
 impl Resolver<'_> {
+    /// The errors so far: compared before and after lowering an expression, to give
+    /// it a type error only when nothing inside it was wrong (a read of a submodel of
+    /// an unknown model counts as wrong).
+    pub(super) fn errors(&self) -> usize {
+        self.diags.len() + self.unknown_reads
+    }
+
     /// The candidate closest to `name` (see [`did_you_mean`]), within the
     /// model's budget of comparisons.
     pub(super) fn suggest<'c>(
@@ -286,15 +297,36 @@ impl Resolver<'_> {
                 d
             })
             .collect();
-        for (_, w) in cycles(&deps, |_| true) {
-            self.err(
-                Diagnostic::error(
-                    "E0131",
-                    conds[w].span,
-                    format!("`{}` is defined in terms of itself", conds[w].name),
+        for (path, w) in cycles(&deps, |_| true) {
+            // `path` runs from `w` along the definitions back to `w`: each one reads the
+            // next, the last reads `w`.
+            let name = |x: usize| format!("`{}`", conds[x].name);
+            let next = |i: usize| path.get(i + 1).copied().unwrap_or(w);
+            let mut chain: Vec<String> = path.iter().map(|&x| name(x)).collect();
+            chain.push(name(w));
+            let message = if path.len() > 1 {
+                format!(
+                    "`{}` is defined in terms of itself: {}",
+                    conds[w].name,
+                    chain.join(" reads ")
                 )
-                .with_label("cyclic definition")
-                .with_help("a situation that must remember its value is a `flag` set by σ rules"),
+            } else {
+                format!("`{}` is defined in terms of itself", conds[w].name)
+            };
+            let mut d =
+                Diagnostic::error("E0131", conds[w].span, message).with_label(if path.len() > 1 {
+                    format!("cyclic definition: reads {}", name(next(0)))
+                } else {
+                    "cyclic definition: reads itself".to_string()
+                });
+            for (i, &x) in path.iter().enumerate().skip(1) {
+                d = d.with_related(
+                    conds[x].span,
+                    format!("{} reads {}", name(x), name(next(i))),
+                );
+            }
+            self.err(
+                d.with_help("a situation that must remember its value is a `flag` set by σ rules"),
             );
         }
     }

@@ -27,12 +27,12 @@ impl Resolver<'_> {
     /// help then suggests what a flag that follows a condition is: a pred
     /// or a situation.
     pub(super) fn flag_rule(&mut self, target: &Name, value: &ast::Expr, guard: &Guard) {
-        let before = self.diags.len();
+        let before = self.errors();
         let (_, ty) = self.any(value, Ctx::Rule);
         if let Guard::When(g) = guard {
             let _ = self.expr(g, Ty::Flag, Ctx::Rule);
         }
-        let own_errors = self.diags.len() > before;
+        let own_errors = self.errors() > before;
         let q = &target.text;
         let text = self.quote(value.span);
         // `q = true;` (or `false`), in a block or under a guard: a σ action.
@@ -110,12 +110,12 @@ impl Resolver<'_> {
     /// real: `x = 1 when q; x = 0 otherwise;`.
     pub(super) fn proc_input(&mut self, proc: &str, args: &[ast::Expr]) -> Expr {
         let e = &args[0];
-        let before = self.diags.len();
+        let before = self.errors();
         let (x, ty) = self.any(e, Ctx::Rule);
         if ty == Ty::Real {
             return x;
         }
-        if self.diags.len() == before {
+        if self.errors() == before {
             let c = self.quote(e.span).unwrap_or_else(|| "c".into());
             let call = if args.len() == 1 {
                 format!("{proc}(x)")

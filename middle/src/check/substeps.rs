@@ -31,9 +31,9 @@ impl Resolver<'_> {
                     .with_help("a model has one count of sub-steps; choose it with an expression, such as `max(a, b)`"),
             );
         }
-        let before = self.diags.len();
+        let before = self.errors();
         let (count, ty) = self.any(&first.count, Ctx::Rule);
-        if ty != Ty::Real && self.diags.len() == before {
+        if ty != Ty::Real && self.errors() == before {
             self.err(
                 Diagnostic::error(
                     "E0454",
@@ -47,9 +47,9 @@ impl Resolver<'_> {
         let when = match &first.when {
             None => Expr::Bool(true),
             Some(w) => {
-                let before = self.diags.len();
+                let before = self.errors();
                 let (when, ty) = self.any(w, Ctx::Rule);
-                if ty != Ty::Flag && self.diags.len() == before {
+                if ty != Ty::Flag && self.errors() == before {
                     self.err(
                         Diagnostic::error(
                             "E0455",
