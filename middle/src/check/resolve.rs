@@ -26,7 +26,7 @@ pub(super) struct Resolver<'a> {
     pub(super) blocks: Vec<Span>,
     /// Reads of a submodel whose model is unknown (E0120, reported once at the
     /// `sub`): each counts as an error, so that the expression holding it gets no
-    /// follow-on error (see [`Lowerer::errors`]).
+    /// follow-on error (see [`Resolver::errors`]).
     pub(super) unknown_reads: usize,
 }
 
