@@ -44,17 +44,19 @@ fn generated_code_of_example_models() {
 /// `euler`).
 #[test]
 fn generated_code_under_each_method() {
-    use sit_parser::ir::Method;
+    use sit_middle::ir::Method;
     for model in ["dahlquist", "thermostat"] {
         let file = models_dir().join(format!("{model}.sit"));
         for method in [Method::Rk4, Method::Dopri5(Default::default())] {
-            let opts = sit_codegen::Options {
+            let opts = sit_driver::Options {
                 method: Some(method),
                 ..Default::default()
             };
-            let generated = sit_codegen::compile_file_with(&file, &opts)
+            let compiled = sit_driver::compile(&sit_driver::Source::path(&file), &opts)
                 .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-            insta::assert_snapshot!(format!("{model}__{}", method.name()), generated.code);
+            let code = sit_codegen::generate(&compiled.lowered, &Default::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            insta::assert_snapshot!(format!("{model}__{}", method.name()), code);
         }
     }
 }
