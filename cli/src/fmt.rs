@@ -2,7 +2,7 @@
 
 use clap::Args;
 use sit_middle::SourceMap;
-use std::io::{Read as _, Write as _};
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
