@@ -57,8 +57,8 @@ pub struct SweepArgs {
     /// `final` (the value at the end, column `x`, or `final(x)` for a swept `x`), `max`
     /// (`max(x)`), `min` (`min(x)`),
     /// `first-crossing=THRESH` (the time at which `x` first reaches THRESH: the first row
-    /// >= THRESH after a row below it, or <= THRESH after a row above it, the time linear
-    /// between those two rows; NaN if never; column `crossing(x=THRESH)`),
+    /// at or above THRESH after a row below it, or at or below after a row above it, the
+    /// time linear between those two rows; NaN if never; column `crossing(x=THRESH)`),
     /// `first-crossing(NAME)=THRESH` (the same of the recorded variable NAME only).
     #[arg(long, value_name = "WHAT", default_value = "final")]
     pub summary: Vec<String>,
