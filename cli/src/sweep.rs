@@ -56,8 +56,10 @@ pub struct SweepArgs {
     /// What to collect of each recorded variable (repeatable, or comma-separated):
     /// `final` (the value at the end, column `x`, or `final(x)` for a swept `x`), `max`
     /// (`max(x)`), `min` (`min(x)`),
-    /// `first-crossing=THRESH` (the time at the end of the first step after which `x` is
-    /// on the other side of THRESH, NaN if never; column `crossing(x=THRESH)`).
+    /// `first-crossing=THRESH` (the time at which `x` first reaches THRESH: the first row
+    /// at or above THRESH after a row below it, or at or below after a row above it, the
+    /// time linear between those two rows; NaN if never; column `crossing(x=THRESH)`),
+    /// `first-crossing(NAME)=THRESH` (the same of the recorded variable NAME only).
     #[arg(long, value_name = "WHAT", default_value = "final")]
     pub summary: Vec<String>,
     /// The CSV file to write (default: standard output).

@@ -42,10 +42,10 @@ fn prints_the_matrices_as_json() {
 fn prints_the_generated_model_in_either_form() {
     let consistent = stdout(sitc().args(["schematic", AXLE, "--sit"]));
     assert!(
-        consistent.contains("w_J1 = integral((M1 - 2 * (My_D1 + Md_D1) / u_T1 / eta_T1) / J1);")
+        consistent.contains("w_J1 = integral((M1 - 2 * (My_D1 + Md0_D1) / u_T1 / eta_T1) / J1);")
     );
     let printed = stdout(sitc().args(["schematic", AXLE, "--sit", "--form", "printed"]));
-    assert!(printed.contains("w_J1 = integral((M1 - (My_D1 + Md_D1) / u_T1 / eta_T1) / J1);"));
+    assert!(printed.contains("w_J1 = integral((M1 - (My_D1 + Md0_D1) / u_T1 / eta_T1) / J1);"));
 }
 
 #[test]

@@ -138,7 +138,8 @@ fn output_does_not_depend_on_the_number_of_threads() {
 }
 
 /// Dahlquist: x_n = (1 − k·dt)^n from x = 1, forward Euler. The max is the start, the
-/// min the end, and x first falls below 1/2 after ceil(ln 2 / −ln(1 − k·dt)) steps.
+/// min the end, and x first reaches 1/2 at row n = ceil(ln 2 / −ln(1 − k·dt)), at the
+/// time on the line between rows n − 1 and n.
 #[test]
 fn summaries_against_the_closed_form() {
     let dir = tempfile::tempdir().unwrap();
@@ -173,9 +174,12 @@ fn summaries_against_the_closed_form() {
         );
         assert_eq!(v[2], 1.0);
         assert_eq!(v[3], v[1]);
+        // x reaches 1/2 between the rows n − 1 and n, on the line through them.
         let n = (2f64.ln() / -factor.ln()).ceil();
-        // The time is a sum of n steps of 0.1, not n·0.1: apart by a few ulps.
-        assert!((v[4] - n * 0.1).abs() < 1e-12, "{line}: n = {n}");
+        let before = factor.powi(n as i32 - 1);
+        let t = (n - 1.0) * 0.1 + 0.1 * (before - 0.5) / (before - before * factor);
+        // The rows' times are sums of steps of 0.1, not n·0.1: apart by a few ulps.
+        assert!((v[4] - t).abs() < 1e-12, "{line}: n = {n}, t = {t}");
     }
 }
 
@@ -219,7 +223,7 @@ fn usage_errors_are_one_line_and_exit_2() {
     );
     fails(
         &["--param", "mu=1", "--summary", "mean"],
-        "error: --summary `mean`: expected final, max, min or first-crossing=THRESH",
+        "error: --summary `mean`: expected final, max, min, first-crossing=THRESH or first-crossing(NAME)=THRESH",
     );
     fails(
         &["--param", "mu=1", "--record", "x9"],
@@ -263,4 +267,49 @@ fn derived_params_cannot_be_swept() {
         String::from_utf8(err).unwrap(),
         "error: --param J: `J` is a param: it is derived from other params and cannot be set\n"
     );
+}
+
+/// The thermostat heats from T = 12 towards T_out + P/k = 45 with time constant C/k:
+/// T(t) = 45 − 33·exp(−k·t/C), which reaches 20 at t = (C/k)·ln(33/25) (3701.6 s for
+/// k = 150). Under dopri5 the rows are within 1e-6 of it and the time between two rows
+/// of 1 s is linear to 1e-8 K (T'' = −(k/C)·T'), so the crossing is within 1e-3 s of the
+/// closed form. `first-crossing(T)` is of T only: no column for Q.
+#[test]
+fn a_crossing_of_one_variable_against_the_exponential() {
+    let csv = stdout(
+        sitc()
+            .arg("sweep")
+            .arg(model("thermostat"))
+            .args(["--param", "k=100,150", "--dt", "1", "--t-end", "5000"])
+            .args(["--method", "dopri5", "--record", "T,Q"])
+            .args(["--summary", "max,first-crossing(T)=20"]),
+    );
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("k,max(T),crossing(T=20),max(Q)"));
+    for (line, k) in lines.zip([100.0f64, 150.0]) {
+        let v: Vec<f64> = line.split(',').map(|x| x.parse().unwrap()).collect();
+        let t_inf = 5.0 + 6000.0 / k;
+        let exact = 2.0e6 / k * ((t_inf - 12.0) / (t_inf - 20.0)).ln();
+        assert!((v[2] - exact).abs() < 1e-3, "{line}: {exact}");
+    }
+    // Under euler T crosses 20.5 at a row; the time between rows, against the Euler
+    // iteration's closed form T_n = 45 − 33·f^n, f = 1 − k·dt/C.
+    let csv = stdout(
+        sitc()
+            .arg("sweep")
+            .arg(model("thermostat"))
+            .args(["--param", "k=150", "--dt", "10", "--t-end", "5000"])
+            .args(["--record", "T", "--summary", "first-crossing=20.5"]),
+    );
+    let row: Vec<f64> = (csv.lines().nth(1).unwrap().split(','))
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let f: f64 = 1.0 - 150.0 * 10.0 / 2.0e6;
+    let n = ((33.0f64 / 24.5).ln() / -f.ln()).ceil();
+    let (a, b) = (
+        45.0 - 33.0 * f.powi(n as i32 - 1),
+        45.0 - 33.0 * f.powi(n as i32),
+    );
+    let t = (n - 1.0) * 10.0 + 10.0 * (20.5 - a) / (b - a);
+    assert!((row[1] - t).abs() < 1e-6, "{row:?}: {t}");
 }

@@ -73,8 +73,10 @@ def sweep(
     as ``sitc sweep`` does, bit for bit.
 
     ``summary`` says what to collect of each recorded variable: ``"final"``, ``"max"``,
-    ``"min"``, ``"first-crossing=T"`` (the time at the end of the first step after which
-    it is on the other side of T). ``set`` gives values set in every run, ``inputs``
+    ``"min"``, ``"first-crossing=T"`` (the time at which the variable first reaches T:
+    the first row at or above T after a row below it, or at or below after a row above,
+    the time linear between those two rows; NaN if never), ``"first-crossing(NAME)=T"``
+    (the same of the recorded variable NAME only). ``set`` gives values set in every run, ``inputs``
     drives inputs from time series ``{name: (times, values)}``.
 
     With ``client=None`` the runs use every local core. With a

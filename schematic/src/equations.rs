@@ -113,16 +113,16 @@ pub fn rate(s: &Schematic, links: &[Link], weights: &[Vec<String>], j: usize) ->
     if out.is_empty() { "0".into() } else { out }
 }
 
-/// The moment carried by element `j` in the moment balances: `My_j + Mb_j`, `My_j`,
-/// `Mb_j` or a clutch's `M_j`, where `Mb_j` is the dissipative moment at the speeds the
+/// The moment carried by element `j` in the moment balances: `My_j + Md0_j`, `My_j`,
+/// `Md0_j` or a clutch's `M_j`, where `Md0_j` is the dissipative moment at the speeds the
 /// balances start from (see [`emit`]).
 fn moment(s: &Schematic, j: usize) -> String {
     let n = &s.elements[j].name;
     match s.elements[j].kind {
-        Kind::SpringDamper => format!("(My_{n} + Mb_{n})"),
+        Kind::SpringDamper => format!("(My_{n} + Md0_{n})"),
         Kind::Spring => format!("My_{n}"),
         Kind::Clutch => format!("M_{n}"),
-        _ => format!("Mb_{n}"),
+        _ => format!("Md0_{n}"),
     }
 }
 
@@ -334,7 +334,7 @@ pub fn emit(
         if el.kind.is_dissipative() {
             let _ = writeln!(
                 o.text,
-                "    real Mb_{n}; // dissipative moment of {n} at the speeds the balances start from"
+                "    real Md0_{n}; // dissipative moment of {n} at the speeds the balances start from"
             );
         }
     }
@@ -365,7 +365,7 @@ pub fn emit(
     // The balances read the dissipative moments at the speeds they start from, computed
     // above them, so that every method (whose stages evaluate the rules in the order
     // written) reads them from the speeds of its stage; `Md` itself is computed after the
-    // balances, from the new speeds, as the elastic part is. Under `euler` `Mb` equals
+    // balances, from the new speeds, as the elastic part is. Under `euler` `Md0` equals
     // the `Md` of the step before (the initial pass computes both from `w0`).
     if s.elements.iter().any(|e| e.kind.is_dissipative()) {
         o.text
@@ -375,7 +375,7 @@ pub fn emit(
                 let n = &el.name;
                 let _ = writeln!(
                     o.text,
-                    "    Mb_{n} = mu_{n} * ({}); // {}",
+                    "    Md0_{n} = mu_{n} * ({}); // {}",
                     rate(s, links, weights, j),
                     o.at(el.span)
                 );

@@ -132,9 +132,12 @@ fn drive_axle_equations_are_the_papers_system_1() {
     // dω1/dt = [M1 − (M_y1 + M_d1)/(u1·η1)]/J1 and so on, as printed.
     let printed = rules(&a, Form::Printed);
     for rule in [
-        "w_J1 = integral((M1 - (My_D1 + Md_D1) / u_T1 / eta_T1) / J1);",
-        "w_J2 = integral((-M2 + u_T2 * eta_T2 * (My_D1 + Md_D1)) / J2);",
-        "w_J3 = integral((-M3 + u_T3 * eta_T3 * (My_D1 + Md_D1)) / J3);",
+        "w_J1 = integral((M1 - (My_D1 + Md0_D1) / u_T1 / eta_T1) / J1);",
+        "w_J2 = integral((-M2 + u_T2 * eta_T2 * (My_D1 + Md0_D1)) / J2);",
+        "w_J3 = integral((-M3 + u_T3 * eta_T3 * (My_D1 + Md0_D1)) / J3);",
+        // M_d1 at the speeds the balances start from, computed above them (every
+        // method's stages read it from theirs), and again from the new speeds.
+        "Md0_D1 = mu_D1 * (2 * w_J1 / u_T1 - u_T2 * w_J2 - u_T3 * w_J3);",
         "r_D1 = 2 * w_J1 / u_T1 - u_T2 * w_J2 - u_T3 * w_J3;",
         "Md_D1 = mu_D1 * r_D1;",
         "My_D1 = integral(c_D1 * r_D1);",
@@ -149,7 +152,7 @@ fn drive_axle_equations_are_the_papers_system_1() {
     assert!(
         consistent
             .iter()
-            .any(|r| r == "w_J1 = integral((M1 - 2 * (My_D1 + Md_D1) / u_T1 / eta_T1) / J1);")
+            .any(|r| r == "w_J1 = integral((M1 - 2 * (My_D1 + Md0_D1) / u_T1 / eta_T1) / J1);")
     );
     assert_eq!(a.form(), Form::PowerConsistent);
 }
