@@ -2,7 +2,7 @@
 //! model orders its rules so that a method's stages (which evaluate the rules in the order
 //! written) read nothing before it is computed, and the high-order methods agree.
 
-use sit_parser::ir::Method;
+use sit_middle::ir::Method;
 use sit_runtime::Model;
 use std::path::PathBuf;
 
@@ -22,9 +22,14 @@ fn library() -> Vec<PathBuf> {
 /// The speeds (`w_*`) of `path` after `steps` steps of `dt` under `method`.
 fn speeds(path: &PathBuf, method: &str, dt: f64, steps: usize) -> Vec<(String, f64)> {
     let method = Method::from_name(method).expect("a method");
-    let loaded = sit_interp::load_file_with(path, None, Some(method))
-        .unwrap_or_else(|e| panic!("{} under {}: {e}", path.display(), method.name()));
-    let mut m = loaded.instance;
+    let out = sit_schematic::check_file(path).expect("readable");
+    let mut program = (out.program.clone()).unwrap_or_else(|| panic!("{}", out.render()));
+    program
+        .set_method(method)
+        .unwrap_or_else(|e| panic!("{} under {}: {e:?}", path.display(), method.name()));
+    let lowered = sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers");
+    let root = program.roots()[0];
+    let mut m = sit_interp::Instance::new(&lowered, root);
     for _ in 0..steps {
         m.step(dt);
     }
