@@ -32,12 +32,15 @@ impl EventArgs {
     }
 }
 
+/// A change of the variable of `--explain`, with the lines saying what its rule read.
+type Explained = (Event, Vec<String>);
+
 /// The log of one run: the recorder and where its events go.
 pub struct Log {
     recorder: Recorder,
     csv: Option<(csv::Writer<std::fs::File>, PathBuf)>,
     /// The name `--explain` asks for, and its changes with what their rules read.
-    explain: Option<(String, Vec<(Event, Vec<String>)>)>,
+    explain: Option<(String, Vec<Explained>)>,
     /// The hidden whys, by index (not recorded in the trace).
     hidden: Vec<usize>,
     /// The changes kept for the plot (`--plot`), if it is drawn.
@@ -212,7 +215,7 @@ fn what_it_read(recorder: &Recorder, model: &Instance, e: &Event) -> Vec<String>
 }
 
 /// The readable account of the changes of `name`, each with what its rule read.
-pub fn account(table: &Table, name: &str, events: &[(Event, Vec<String>)]) -> String {
+pub fn account(table: &Table, name: &str, events: &[Explained]) -> String {
     let kind = table
         .watches
         .iter()
