@@ -32,11 +32,15 @@ impl EventArgs {
     }
 }
 
+/// A change of the variable of `--explain`, with the lines saying what its rule read.
+type Explained = (Event, Vec<String>);
+
 /// The log of one run: the recorder and where its events go.
 pub struct Log {
     recorder: Recorder,
     csv: Option<(csv::Writer<std::fs::File>, PathBuf)>,
-    explain: Option<(String, Vec<Event>)>,
+    /// The name `--explain` asks for, and its changes with what their rules read.
+    explain: Option<(String, Vec<Explained>)>,
     /// The hidden whys, by index (not recorded in the trace).
     hidden: Vec<usize>,
     /// The changes kept for the plot (`--plot`), if it is drawn.
@@ -138,7 +142,8 @@ impl Log {
             if let Some((name, events)) = explain.as_mut()
                 && e.name == *name
             {
-                events.push(e);
+                let read = what_it_read(recorder, model, &e);
+                events.push((e, read));
             }
         });
         failed.map_or(Ok(()), Err)
@@ -181,8 +186,36 @@ fn explained(table: &Table, model: &Instance, name: &str) -> Result<String, Fail
     Err(format!("--explain: no logical variable named `{name}`{hint}").into())
 }
 
-/// The readable account of the changes of `name`.
-pub fn account(table: &Table, name: &str, events: &[Event]) -> String {
+/// What the rule of `e` read, as lines of its account: the values its guards read
+/// when it ran (`elapsed = 30, t_red = 30`), or for a pred or situation the variables
+/// it reads that the step changed (`T: 21.99 -> 22.01`).
+fn what_it_read(recorder: &Recorder, model: &Instance, e: &Event) -> Vec<String> {
+    let show = |name: &str, v: f64| {
+        let state = (v >= 0.0 && v.fract() == 0.0)
+            .then(|| model.var_index(name))
+            .flatten()
+            .and_then(|i| model.mode_state(i, v as usize));
+        state.map_or_else(|| v.to_string(), str::to_string)
+    };
+    let changed = recorder.changed_reads(model, e);
+    if !changed.is_empty() {
+        return changed
+            .iter()
+            .map(|(n, a, b)| format!("{n} changed: {} -> {}", show(n, *a), show(n, *b)))
+            .collect();
+    }
+    let read = recorder.guard_values(model, e);
+    if read.is_empty() {
+        return Vec::new();
+    }
+    let values: Vec<String> = (read.iter())
+        .map(|(n, v)| format!("{n} = {}", show(n, *v)))
+        .collect();
+    vec![format!("it read {}", values.join(", "))]
+}
+
+/// The readable account of the changes of `name`, each with what its rule read.
+pub fn account(table: &Table, name: &str, events: &[Explained]) -> String {
     let kind = table
         .watches
         .iter()
@@ -193,7 +226,7 @@ pub fn account(table: &Table, name: &str, events: &[Event]) -> String {
         1 => format!("`{name}` changed once\n"),
         n => format!("`{name}` changed {n} times\n"),
     };
-    for e in events {
+    for (e, read) in events {
         let change = if kind == Some(WatchKind::Reset) {
             "reset".to_string()
         } else {
@@ -202,6 +235,9 @@ pub fn account(table: &Table, name: &str, events: &[Event]) -> String {
         out.push_str(&format!("\nt = {}: {change}\n", e.t));
         let Some(site) = e.site.and_then(|s| table.sites.get(s)) else {
             out.push_str("  no rule of the step changed it (the time, an input, or a value set from outside)\n");
+            for line in read {
+                out.push_str(&format!("  {line}\n"));
+            }
             continue;
         };
         let why = match kind {
@@ -213,6 +249,9 @@ pub fn account(table: &Table, name: &str, events: &[Event]) -> String {
         out.push_str(&format!("  {why} {}: {}\n", site.location, site.text));
         for g in &site.guards {
             out.push_str(&format!("  when {g} held\n"));
+        }
+        for line in read {
+            out.push_str(&format!("  {line}\n"));
         }
     }
     out

@@ -25,18 +25,23 @@ use std::process::ExitCode;
 
 /// Check, compile and run `.sit` models.
 #[derive(Parser)]
-#[command(
-    name = "sitc",
-    version,
-    about,
-    long_about = None,
-    after_help = "A command whose output goes to a pipe that its reader closed early \
-                  (`sitc info FILE | head -1`) stops quietly with exit 0."
-)]
+#[command(name = "sitc", version, about, long_about = None, after_help = SEE_ALSO)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
+
+/// Where `sitc --help` sends a newcomer for what the subcommands' options do not say.
+const SEE_ALSO: &str = "\
+See also, in the Sit repository:
+  docs/language.md#integration-methods  --method euler|rk4|dopri5; events located in a step
+  docs/events.md                        --events and --explain: what changed, and why
+  README.md#inputs-from-data            --input NAME=FILE.csv: drive an input from data
+  docs/language.md#lookup-tables        `table`: data on a grid, inline or from a CSV file
+  docs/examples.md                      the library's models and what each shows
+
+A command whose output goes to a pipe that its reader closed early (`sitc info FILE | head -1`)
+stops quietly with exit 0.";
 
 #[derive(Subcommand)]
 enum Command {

@@ -4,9 +4,10 @@
 //! other (so a 400 cm height and a 0.5 cm deflection get panels of their own), logical
 //! variables get a small step-line panel each, under the real ones. Long traces are
 //! thinned to the minimum and maximum of each of about 1,500 buckets per series, which
-//! keeps every peak. The changes of an event log (`--events`) are marked on the strips
-//! of the logical variables, a mode's strip named by its states. The SVG backend of plotters writes text as `<text>` elements, so
-//! no font or system library is needed.
+//! keeps every peak. A mode gets a strip too, its levels named by its states (read back
+//! from the names a trace writes). The changes of an event log (`--events`) are marked
+//! on the strips of the logical variables. The SVG backend of plotters writes text as
+//! `<text>` elements, so no font or system library is needed.
 
 use crate::marks::Mark;
 use plotters::coord::Shift;
@@ -101,6 +102,22 @@ impl Trace {
         }
     }
 
+    /// Names the levels of the recorded modes by their states: the columns of the
+    /// variables `record` of `model` that are modes become strips with the states'
+    /// names, in declaration order.
+    pub fn name_modes(&mut self, model: &dyn sit_runtime::Model, record: &[usize]) {
+        for (column, &index) in record.iter().enumerate() {
+            let states: Vec<String> = (0..)
+                .map_while(|k| model.mode_state(index, k))
+                .map(str::to_string)
+                .collect();
+            if !states.is_empty() && column < self.states.len() {
+                self.states[column] = states;
+                self.logical[column] = true;
+            }
+        }
+    }
+
     /// Appends a row.
     pub fn push(&mut self, t: f64, values: impl IntoIterator<Item = f64>) {
         self.t.push(t);
@@ -174,7 +191,9 @@ pub fn plot(args: PlotArgs) -> ExitCode {
 }
 
 /// Reads a CSV trace (as written by `sitc run`). A column whose values are all 0 or 1,
-/// both present, is taken as logical.
+/// both present, is taken as logical; a column of names (a mode's states, as `sitc run`
+/// writes them) is drawn as a strip with a level per name, in the order the names
+/// first appear.
 pub fn read_csv(path: &Path) -> Result<Trace, String> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         format!(
@@ -205,13 +224,32 @@ pub fn read_csv(path: &Path) -> Result<Trace, String> {
             continue;
         }
         row.clear();
-        for field in line.split(',') {
+        for (column, field) in line.split(',').enumerate() {
             let field = field.trim();
-            row.push(
-                field
-                    .parse::<f64>()
-                    .map_err(|_| format!("{shown}:{}: `{field}` is not a number", i + 1))?,
-            );
+            let value = match field.parse::<f64>() {
+                Ok(v) => v,
+                // A state's name, in a variable's column: its level on the strip.
+                Err(_) if column > 0 && column <= trace.states.len() && is_name(field) => {
+                    let states = &mut trace.states[column - 1];
+                    let level = match states.iter().position(|s| s == field) {
+                        Some(level) => level,
+                        None => {
+                            states.push(field.to_string());
+                            states.len() - 1
+                        }
+                    };
+                    level as f64
+                }
+                Err(_) => {
+                    let what = if column == 0 {
+                        "a time"
+                    } else {
+                        "a number or a state's name"
+                    };
+                    return Err(format!("{shown}:{}: `{field}` is not {what}", i + 1));
+                }
+            };
+            row.push(value);
         }
         if row.len() != header.len() {
             return Err(format!(
@@ -223,12 +261,21 @@ pub fn read_csv(path: &Path) -> Result<Trace, String> {
         }
         trace.push(row[0], row[1..].iter().copied());
     }
-    trace.logical = trace
-        .columns
-        .iter()
-        .map(|c| c.iter().all(|&v| v == 0.0 || v == 1.0) && c.contains(&0.0) && c.contains(&1.0))
+    trace.logical = (trace.columns.iter().zip(&trace.states))
+        .map(|(c, states)| {
+            !states.is_empty()
+                || c.iter().all(|&v| v == 0.0 || v == 1.0) && c.contains(&0.0) && c.contains(&1.0)
+        })
         .collect();
     Ok(trace)
+}
+
+/// Whether `field` can be a state's name: an identifier (a letter or `_`, then letters,
+/// digits and `_`), not a number such as `inf` or `NaN` (which parse as numbers first).
+fn is_name(field: &str) -> bool {
+    let mut chars = field.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// Draws `trace` into the SVG file `path`.
@@ -456,12 +503,15 @@ fn draw_logical<'a>(
     Ok(())
 }
 
-/// The value axis of the strip of `col`: its values (0 and 1 at least) with a fifth of
+/// The value axis of the strip of `col`: its values (0 and 1 at least, and every level
+/// of a mode's states) with a fifth of
 /// their span below and above, and room for the marks' labels when it has marks.
 fn strip_range(trace: &Trace, col: usize) -> std::ops::Range<f64> {
     let finite = trace.columns[col].iter().copied().filter(|v| v.is_finite());
+    // Every state of a mode has its level, shown or not.
+    let last = trace.states[col].len().saturating_sub(1) as f64;
     let (lo, hi) = finite
-        .chain([0.0, 1.0])
+        .chain([0.0, 1.0, last])
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
             (lo.min(v), hi.max(v))
         });

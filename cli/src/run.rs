@@ -205,7 +205,7 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     let recorder = Recorder::new(&model, &record).map_err(|e| e.to_string())?;
     let mut trace = args.plot.as_ref().map(|_| {
         let info = |i: usize| model.var_info(i);
-        Trace::new(
+        let mut trace = Trace::new(
             model.model.model_name().to_string(),
             record
                 .iter()
@@ -215,7 +215,9 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
                 .iter()
                 .map(|&i| info(i).is_some_and(|v| v.ty == ValueType::Logical))
                 .collect(),
-        )
+        );
+        trace.name_modes(&model, &record);
+        trace
     });
     if let (Some(log), Some(_)) = (log.as_mut(), &trace) {
         log.keep_for_plot();

@@ -82,8 +82,30 @@ fn try_schematic(args: &SchematicArgs) -> Result<(), Fail> {
         return Ok(());
     }
     match args.format {
-        MatrixFormat::Text => crate::out::print(a.matrices().to_text()),
+        MatrixFormat::Text => crate::out::print(format_args!(
+            "{}{}",
+            a.matrices().to_text(),
+            form_note(form.unwrap_or(a.form()))
+        )),
         MatrixFormat::Json => crate::out::print(format_args!("{}\n", a.to_json())),
     }
     Ok(())
+}
+
+/// What the equations of `--sit` are, under the matrices: the matrices are the paper's,
+/// but the default equations are not its printed equations (1).
+fn form_note(form: Form) -> &'static str {
+    match form {
+        Form::PowerConsistent => {
+            "Equations (--sit): the power-consistent torque form, a pole's weight in the\n\
+             moment it passes on as in the speed it reads; not the paper's printed\n\
+             equations (1), which leave it out of the moment and do not conserve power\n\
+             (--form printed, or `equations printed;` in the file, gives those).\n"
+        }
+        Form::Printed => {
+            "Equations (--sit): the paper's printed equations (1), a pole's weight in the\n\
+             speed it reads but not in the moment it passes on, which does not conserve\n\
+             power (the power-consistent form is the default: --form power-consistent).\n"
+        }
+    }
 }

@@ -63,3 +63,42 @@ fn emit_header_names_the_front_end_and_version() {
         )
     );
 }
+
+/// `sitc --help` ends with where to read about what a newcomer looks for (methods, the
+/// event log, inputs, tables), and every page and heading it names exists.
+#[test]
+fn help_says_where_to_read_more() {
+    let out = cargo_bin_cmd!("sitc")
+        .arg("--help")
+        .output()
+        .expect("sitc runs");
+    let help = String::from_utf8(out.stdout).expect("utf-8");
+    let see_also = &help[help.find("See also").expect("a see-also section")..];
+    insta::assert_snapshot!("help_see_also", see_also);
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    for line in see_also.lines().skip(1) {
+        let target = line.split_whitespace().next().expect("a page");
+        let (page, anchor) = target.split_once('#').unwrap_or((target, ""));
+        let text =
+            std::fs::read_to_string(root.join(page)).unwrap_or_else(|e| panic!("{page}: {e}"));
+        if !anchor.is_empty() {
+            // GitHub's anchor of a heading: lower case, spaces to `-`, punctuation dropped.
+            let anchors: Vec<String> = (text.lines())
+                .filter_map(|l| l.strip_prefix('#'))
+                .map(|h| {
+                    (h.trim_start_matches('#').trim().to_lowercase().chars())
+                        .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-')
+                        .map(|c| if c == ' ' { '-' } else { c })
+                        .collect()
+                })
+                .collect();
+            assert!(
+                anchors.iter().any(|a| a == anchor),
+                "{target}: no such heading"
+            );
+        }
+    }
+    for what in ["--method", "--events", "--input", "table"] {
+        assert!(see_also.contains(what), "the see-also names {what}");
+    }
+}

@@ -77,7 +77,11 @@ fn bad_traces_exit_2() {
             "time,h\n0,1\n",
             "is not a trace: its first line must be `t,<names>`",
         ),
-        ("t,h\n0,1\n1,x\n", "trace.csv:3: `x` is not a number"),
+        (
+            "t,h\n0,1\n1,2x\n",
+            "trace.csv:3: `2x` is not a number or a state's name",
+        ),
+        ("t,h\n0,1\nx,1\n", "trace.csv:3: `x` is not a time"),
         ("t,h\n0,1\n1\n", "trace.csv:3: expected 2 values, found 1"),
     ];
     for (text, message) in cases {
@@ -278,4 +282,60 @@ fn bad_event_logs_exit_2() {
         .assert()
         .code(2)
         .stderr("error: --events: cannot read `/nonexistent/log.csv`: no such file\n");
+}
+
+#[test]
+fn a_runs_modes_are_written_by_name_and_drawn_as_named_strips() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let csv = dir.path().join("light.csv");
+    let light = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/models/traffic_light.sit"
+    );
+    sitc()
+        .args([
+            "run", light, "--dt", "0.5", "--t-end", "60", "--every", "60",
+        ])
+        .arg("-o")
+        .arg(&csv)
+        .assert()
+        .success();
+    // The mode's column holds its state's name (the index stays for `Model`).
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(
+        text,
+        "t,elapsed,go,light\n0,0,0,red\n30,0,1,green\n60,0,0,red\n"
+    );
+    // `sitc plot` reads the names back: a strip whose levels are the states.
+    let svg = dir.path().join("light.svg");
+    sitc()
+        .arg("plot")
+        .arg(&csv)
+        .arg("-o")
+        .arg(&svg)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    for state in ["red", "green"] {
+        assert!(
+            svg.lines().any(|l| l.trim() == state),
+            "a level named {state}"
+        );
+    }
+    // So does `sitc run --plot`, with every state in declaration order.
+    let out = dir.path().join("run.svg");
+    sitc()
+        .args([
+            "run", light, "--dt", "0.5", "--t-end", "60", "--every", "60", "--plot",
+        ])
+        .arg(&out)
+        .arg("-o")
+        .arg(dir.path().join("again.csv"))
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        svg.lines().any(|l| l.trim() == "yellow"),
+        "the run's strip names every state"
+    );
 }

@@ -23,6 +23,12 @@ fn prints_the_matrices_as_tables() {
         "drive_axle_tables",
         stdout(sitc().args(["schematic", AXLE]))
     );
+    // Under the tables, which form of the equations `--sit` writes.
+    let printed = stdout(sitc().args(["schematic", AXLE, "--form", "printed"]));
+    insta::assert_snapshot!(
+        "drive_axle_tables_printed_form_note",
+        &printed[printed.find("Equations").expect("the note")..]
+    );
 }
 
 #[test]

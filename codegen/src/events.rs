@@ -73,10 +73,20 @@ fn read(r: &Read) -> String {
 }
 
 fn site_code(site: &Site) -> String {
+    let reads: Vec<String> = (site.reads.iter())
+        .map(|r| {
+            format!(
+                "::sit_runtime::events::GuardRead {{ name: {:?}.into(), copy: {:?}.into() }}",
+                r.name, r.copy
+            )
+        })
+        .collect();
     format!(
-        "::sit_runtime::events::Site {{ location: {:?}.into(), text: {:?}.into(), guards: {} }}",
+        "::sit_runtime::events::Site {{ location: {:?}.into(), text: {:?}.into(), guards: {}, \
+         reads: vec![{}] }}",
         site.location,
         site.text,
-        strings(&site.guards)
+        strings(&site.guards),
+        reads.join(", ")
     )
 }

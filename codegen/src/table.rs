@@ -25,6 +25,8 @@ struct Entry {
     mode: bool,
     /// The value as read (a `bool` for logical entries).
     read: TokenStream,
+    /// A mode's states' names, by index (empty for any other variable).
+    states: Vec<String>,
 }
 
 /// The entries of the variable list of `model` (`sit_middle::lower::variables`), read
@@ -45,6 +47,10 @@ fn flatten(plan: &Plan<'_>, model: ModelId) -> Result<Vec<Entry>, lower::LowerEr
             let place = |slot| Place {
                 path: e.path.clone(),
                 slot,
+            };
+            let states = match e.item {
+                Item::Mode(k) => plan.program.models[e.model].modes[k].states.clone(),
+                _ => Vec::new(),
             };
             let (kind, read, field) = match e.item {
                 Item::Var(v, kind) => {
@@ -89,6 +95,7 @@ fn flatten(plan: &Plan<'_>, model: ModelId) -> Result<Vec<Entry>, lower::LowerEr
                 derived: e.access == Access::Derived,
                 mode: e.access == Access::Mode,
                 read,
+                states,
             }
         })
         .collect())
@@ -98,7 +105,8 @@ fn flatten(plan: &Plan<'_>, model: ModelId) -> Result<Vec<Entry>, lower::LowerEr
 pub(crate) struct Table {
     /// The associated constant.
     pub constant: TokenStream,
-    /// `var_count`, `var_info`, `get_at`, `set_at`, `var_index`.
+    /// `var_count`, `var_info`, `get_at`, `set_at`, `var_index`, and `mode_state` when
+    /// the model has a mode.
     pub methods: TokenStream,
 }
 
@@ -222,6 +230,25 @@ pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::Low
         let i = Literal::usize_unsuffixed(i);
         quote!(#name => Some(#i),)
     });
+    let state_arms: Vec<TokenStream> = (entries.iter().enumerate())
+        .filter(|(_, e)| !e.states.is_empty())
+        .map(|(i, e)| {
+            let i = Literal::usize_unsuffixed(i);
+            let states = &e.states;
+            quote!(#i => [#(#states),*].get(state).copied(),)
+        })
+        .collect();
+    // Without a mode, the trait's default (no variable is a mode).
+    let mode_state = (!state_arms.is_empty()).then(|| {
+        quote! {
+            fn mode_state(&self, index: usize, state: usize) -> ::core::option::Option<&str> {
+                match index {
+                    #(#state_arms)*
+                    _ => None,
+                }
+            }
+        }
+    });
     let methods = quote! {
         fn var_count(&self) -> usize {
             Self::VARIABLES.len()
@@ -244,6 +271,7 @@ pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::Low
                 _ => None,
             }
         }
+        #mode_state
     };
     Ok(Table { constant, methods })
 }

@@ -374,6 +374,8 @@ pub(crate) struct VarEntry {
     pub locked: Option<&'static str>,
     /// How to read it.
     pub read: Read,
+    /// A mode's states' names, by index (empty for any other variable).
+    pub states: Vec<String>,
 }
 
 /// The immutable compiled program of one root instance.

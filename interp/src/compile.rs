@@ -647,6 +647,12 @@ impl Compiler<'_> {
             let n = self.node_at(0, &e.path)?;
             let l = &self.layouts[n];
             let term = |x: &ir::Expr| lower::term(self.program, e.model, x, Reads::Inline);
+            let states = match e.item {
+                Item::Mode(m) => get(&self.program.models[e.model].modes, m, "mode")?
+                    .states
+                    .clone(),
+                _ => Vec::new(),
+            };
             let (kind, read) = match e.item {
                 Item::Var(v, kind) => {
                     let read = match *get(&l.vars, v, "variable")? {
@@ -696,6 +702,7 @@ impl Compiler<'_> {
                     Access::Mode => Some(SetError::MODE),
                 },
                 read,
+                states,
             });
         }
         Ok(out)

@@ -198,6 +198,10 @@ impl Model for Instance {
         Some(self.read(&self.code().vars.get(index)?.read))
     }
 
+    fn mode_state(&self, index: usize, state: usize) -> Option<&str> {
+        Some(self.code().vars.get(index)?.states.get(state)?.as_str())
+    }
+
     fn set_at(&mut self, index: usize, value: f64) -> Result<(), SetError<'static>> {
         let v = (self.machine.code.vars.get(index)).ok_or(SetError::Unknown(index.into()))?;
         if let Some(reason) = v.locked {

@@ -171,6 +171,10 @@ impl<M: Model> Model for Driven<M> {
     fn var_index(&self, name: &str) -> Option<usize> {
         self.model.var_index(name)
     }
+
+    fn mode_state(&self, index: usize, state: usize) -> Option<&str> {
+        self.model.mode_state(index, state)
+    }
 }
 
 /// Why a run's step count cannot be computed.

@@ -54,6 +54,19 @@ pub struct Site {
     pub text: String,
     /// The guards it is written under, outermost first (source text).
     pub guards: Vec<String>,
+    /// The reals its guards read (a transition's own guard included), outermost guard
+    /// first, with the hidden copies that hold what they read when it ran.
+    pub reads: Vec<GuardRead>,
+}
+
+/// A real a guard of a [`Site`] reads, and the hidden state that holds the value it
+/// read when a rule under the guard last ran ([`Recorder::guard_values`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GuardRead {
+    /// The name as the guard's model sees it (`elapsed`, `tank.level`, `time`).
+    pub name: String,
+    /// The hidden copy's name in that model (one of the table's whys).
+    pub copy: String,
 }
 
 /// A variable a pred or situation reads, with its why.
@@ -280,6 +293,63 @@ impl Recorder {
         best.map(|(_, s)| s)
     }
 
+    /// The values the guards of the rule of `event` read when the rule ran, by name
+    /// (dotted for a rule of a submodel): call it after the step of the event (from
+    /// [`Recorder::finish`]'s callback), before the next one. Empty for a rule without
+    /// guards, an event's declaration, or no rule.
+    pub fn guard_values<M: Model + ?Sized>(&self, model: &M, event: &Event) -> Vec<(String, f64)> {
+        let Some(site) = event
+            .site
+            .and_then(|s| self.table.sites.get(s).map(|x| (s, x)))
+        else {
+            return Vec::new();
+        };
+        let (index, site) = site;
+        // The instance of the rule: the one whose why names it (watched, enclosing, or
+        // of a variable a condition reads).
+        let Some(w) = self.table.watches.iter().find(|w| w.name == event.name) else {
+            return Vec::new();
+        };
+        let candidates = (w.why.iter())
+            .chain(&w.within)
+            .chain(w.reads.iter().filter_map(|r| r.why.as_ref()));
+        let names_site = |why: &&String| {
+            model
+                .get(why)
+                .is_some_and(|v| v >= 1.0 && v as usize - 1 == index)
+        };
+        let Some(why) = candidates.into_iter().find(names_site) else {
+            return Vec::new();
+        };
+        let prefix = why.rfind('.').map_or("", |dot| &why[..=dot]);
+        (site.reads.iter())
+            .filter_map(|r| {
+                let v = model.get(&std::format!("{prefix}{}", r.copy))?;
+                Some((std::format!("{prefix}{}", r.name), v))
+            })
+            .collect()
+    }
+
+    /// For the change of a pred or situation, the variables it reads that the step
+    /// changed: (name, value before, value after), the value as [`Model::get_at`] gives
+    /// it. Call it as [`Recorder::guard_values`]. Empty for any other event.
+    pub fn changed_reads<M: Model + ?Sized>(
+        &self,
+        model: &M,
+        event: &Event,
+    ) -> Vec<(String, f64, f64)> {
+        let Some(k) = self.table.watches.iter().position(|w| w.name == event.name) else {
+            return Vec::new();
+        };
+        let (w, r) = (&self.table.watches[k], &self.watches[k]);
+        (w.reads.iter().zip(&r.reads))
+            .filter_map(|(read, &(var, _, _))| {
+                let (before, after) = (self.before[var], model.get_at(var)?);
+                (before.to_bits() != after.to_bits()).then(|| (read.name.clone(), before, after))
+            })
+            .collect()
+    }
+
     fn value(&self, w: &Watch, v: f64) -> String {
         match w.states.get(v as usize) {
             Some(s) if w.kind == WatchKind::Mode => s.clone(),
@@ -365,6 +435,10 @@ impl<M: Model> Model for Logged<M> {
 
     fn get_at(&self, index: usize) -> Option<f64> {
         self.model.get_at(*self.visible.get(index)?)
+    }
+
+    fn mode_state(&self, index: usize, state: usize) -> Option<&str> {
+        self.model.mode_state(*self.visible.get(index)?, state)
     }
 
     fn set_at(&mut self, index: usize, value: f64) -> Result<(), SetError<'static>> {

@@ -287,6 +287,16 @@ pub trait Model {
     /// `NotLogical`.
     fn set_at(&mut self, index: usize, value: f64) -> Result<(), SetError<'static>>;
 
+    /// The name of state `state` of the mode at `index` (a mode's value through
+    /// [`Model::get_at`] is the index of its state, in declaration order): `Some` only
+    /// when variable `index` is a mode and `state` is one of its states. Traces write
+    /// a mode's state by this name ([`crate::trace`]). The default says no variable is
+    /// a mode; generated and interpreted models name their modes' states.
+    fn mode_state(&self, index: usize, state: usize) -> Option<&str> {
+        let _ = (index, state);
+        None
+    }
+
     /// Index of the variable called `name` (dotted path for submodel variables): a linear
     /// scan of `var_info`, first match.
     fn var_index(&self, name: &str) -> Option<usize> {

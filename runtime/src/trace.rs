@@ -5,7 +5,10 @@
 //! identifiers and dotted paths). Every real is printed with Rust's `{}` formatting of
 //! `f64`: the shortest decimal that reads back to the same bits, never with an exponent
 //! (`0.30000000000000004`, `1`, `-0`, `NaN`, `inf`, `-inf`; `1e300` prints all its digits).
-//! Logical values print as `0` and `1`.
+//! Logical values print as `0` and `1`, and a mode as its state's name
+//! ([`Model::mode_state`]: `red`, `green`; the number of a model that does not name it),
+//! so a trace reads as the model does; [`Model::get_at`] keeps the state's index, for
+//! hosts that need a number.
 //!
 //! ```
 //! use sit_runtime::{Model, SetError, ValueType, VarInfo, VarKind, integral, trace};
@@ -62,7 +65,29 @@ use std::vec::Vec;
 /// (unbuffered writers deserve a `std::io::BufWriter`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Recorder {
-    columns: Vec<(usize, ValueType)>,
+    columns: Vec<(usize, Column)>,
+}
+
+/// How a column prints its values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Column {
+    /// `{}` of the `f64`.
+    Real,
+    /// `0` or `1`.
+    Logical,
+    /// The state's name.
+    Mode,
+}
+
+impl Column {
+    /// The column of variable `index` of `model`, of type `ty`.
+    fn of(model: &dyn Model, index: usize, ty: ValueType) -> Column {
+        match ty {
+            ValueType::Logical => Column::Logical,
+            ValueType::Real if model.mode_state(index, 0).is_some() => Column::Mode,
+            ValueType::Real => Column::Real,
+        }
+    }
 }
 
 impl Recorder {
@@ -72,7 +97,7 @@ impl Recorder {
         let columns = indices
             .iter()
             .map(|&index| match model.var_info(index) {
-                Some(info) => Ok((index, info.ty)),
+                Some(info) => Ok((index, Column::of(model, index, info.ty))),
                 None => Err(invalid(format_args!("no variable with index {index}"))),
             })
             .collect::<io::Result<Vec<_>>>()?;
@@ -98,7 +123,7 @@ impl Recorder {
         Recorder {
             columns: Variables::new(model)
                 .enumerate()
-                .map(|(i, v)| (i, v.ty))
+                .map(|(i, v)| (i, Column::of(model, i, v.ty)))
                 .collect(),
         }
     }
@@ -109,7 +134,7 @@ impl Recorder {
             columns: Variables::new(model)
                 .enumerate()
                 .filter(|(_, v)| v.output)
-                .map(|(i, v)| (i, v.ty))
+                .map(|(i, v)| (i, Column::of(model, i, v.ty)))
                 .collect(),
         }
     }
@@ -136,16 +161,23 @@ impl Recorder {
     }
 
     /// Writes one row `<time>,<value>,<value>...\n` with the model's current time and
-    /// values (reals with `{}`, logical values as `0`/`1`).
+    /// values (reals with `{}`, logical values as `0`/`1`, modes by their state's name).
     pub fn write_row<W: Write + ?Sized>(&self, model: &dyn Model, out: &mut W) -> io::Result<()> {
         write!(out, "{}", model.time())?;
         for &(index, ty) in &self.columns {
             let value = model
                 .get_at(index)
                 .ok_or_else(|| invalid(format_args!("no variable with index {index}")))?;
-            match ty {
-                ValueType::Logical if value == 0.0 => out.write_all(b",0")?,
-                ValueType::Logical if value == 1.0 => out.write_all(b",1")?,
+            let state = match ty {
+                Column::Mode if value >= 0.0 && value.fract() == 0.0 => {
+                    model.mode_state(index, value as usize)
+                }
+                _ => None,
+            };
+            match (ty, state) {
+                (_, Some(name)) => write!(out, ",{name}")?,
+                (Column::Logical, _) if value == 0.0 => out.write_all(b",0")?,
+                (Column::Logical, _) if value == 1.0 => out.write_all(b",1")?,
                 _ => write!(out, ",{value}")?,
             }
         }

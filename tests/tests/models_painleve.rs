@@ -122,11 +122,16 @@ impl Reference {
     }
 
     fn solve(k: f64, h: f64) -> Solution {
+        Reference::solve_at(k, PSI, THETA, V0, h)
+    }
+
+    /// The contact at the angles `psi`, `theta` from the pre-impact velocities `v0`.
+    fn solve_at(k: f64, psi: f64, theta: f64, v0: [f64; 5], h: f64) -> Solution {
         let r = Reference {
-            q: q_matrix(PSI, THETA, L),
+            q: q_matrix(psi, theta, L),
             k,
         };
-        let mut x: X = [0.0, V0[0], V0[1], V0[2], V0[3], V0[4]];
+        let mut x: X = [0.0, v0[0], v0[1], v0[2], v0[3], v0[4]];
         let (mut s, mut stuck, mut stick) = (0.0, false, None);
         loop {
             if r.stays(&x, h, stuck) {
@@ -551,5 +556,186 @@ fn sub_steps_in_contact_bounce_as_the_small_step_everywhere() -> Result<(), Stri
             "bounces at {everywhere:?} and {divided:?}"
         );
     }
+    Ok(())
+}
+
+/// The rod of `rod.sit` with the defaults, from the note's equations: free flight by
+/// fourth-order Runge–Kutta with the touch (x3 = 0, moving down) located by bisection
+/// on the step, each impact by the fast system ([`Reference::solve_at`]), and the rod
+/// landed at the first rebound slower than 0.5 m/s. Returns each bounce's time and
+/// contact duration in fast time.
+fn reference_rod(h: f64) -> Vec<(f64, f64)> {
+    const G: f64 = 9.81;
+    // [xc3, vc3, ψ, θ, ψ̇, θ̇] (the horizontal motion does not enter the contact).
+    type F = [f64; 6];
+    let rate = |x: &F| -> F {
+        let (st, ct) = x[3].sin_cos();
+        [
+            x[1],
+            -G,
+            x[4],
+            x[5],
+            2.0 * x[4] * x[5] * st / ct,
+            -x[4] * x[4] * st * ct,
+        ]
+    };
+    let rk4 = |x: &F, h: f64| -> F {
+        let add = |a: &F, b: &F, s: f64| -> F { std::array::from_fn(|i| a[i] + s * b[i]) };
+        let k1 = rate(x);
+        let k2 = rate(&add(x, &k1, h / 2.0));
+        let k3 = rate(&add(x, &k2, h / 2.0));
+        let k4 = rate(&add(x, &k3, h));
+        std::array::from_fn(|i| x[i] + h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]))
+    };
+    let end_height = |x: &F| x[0] - L * x[3].sin();
+    let below = |x: &F| end_height(x) < 0.0 && x[1] - L * x[3].cos() * x[5] < 0.0;
+    let (theta0, psi_dot0, vx0) = (1.4, 0.3, 0.1);
+    // The horizontal velocity of the centre, constant in flight.
+    let (mut vc1, mut vc2) = (vx0, 0.0);
+    let mut x: F = [2.0, 0.0, 0.0, theta0, psi_dot0, 0.0];
+    let mut t = 0.0;
+    let mut bounces = Vec::new();
+    while t < 3.0 {
+        if !below(&rk4(&x, h)) {
+            x = rk4(&x, h);
+            t += h;
+            continue;
+        }
+        let (mut lo, mut hi) = (0.0, h);
+        for _ in 0..60 {
+            let mid = 0.5 * (lo + hi);
+            if below(&rk4(&x, mid)) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        x = rk4(&x, hi);
+        t += hi;
+        // The end's velocity: the centre's plus l·du/dt.
+        let (sp, cp) = x[2].sin_cos();
+        let (st, ct) = x[3].sin_cos();
+        let du = |pd: f64, td: f64| {
+            [
+                cp * ct * pd - sp * st * td,
+                sp * ct * pd + cp * st * td,
+                -ct * td,
+            ]
+        };
+        let d = du(x[4], x[5]);
+        let v0 = [vc1 + L * d[0], vc2 + L * d[1], x[1] + L * d[2], x[4], x[5]];
+        let after = Reference::solve_at(0.5, x[2], x[3], v0, h);
+        bounces.push((t, after.end));
+        if after.v[2] < 0.5 {
+            break;
+        }
+        let d = du(after.v[3], after.v[4]);
+        vc1 = after.v[0] - L * d[0];
+        vc2 = after.v[1] - L * d[1];
+        x[1] = after.v[2] - L * d[2];
+        x[4] = after.v[3];
+        x[5] = after.v[4];
+    }
+    bounces
+}
+
+/// The numbers after `marker` in `text`, up to the first `)` or `.` that ends a
+/// sentence: `0.45487, 0.94738, 1.27145`.
+fn numbers_after(text: &str, marker: &str) -> Vec<f64> {
+    let at = text
+        .find(marker)
+        .unwrap_or_else(|| panic!("`{marker}` is in the header"));
+    let rest = text[at + marker.len()..].replace("///", " ");
+    let end = rest.find(['(', ')', ';']).unwrap_or(rest.len());
+    (rest[..end].split([',', ' ', '\n']))
+        .filter_map(|w| w.trim_end_matches('.').parse().ok())
+        .collect()
+}
+
+fn header(file: &str) -> String {
+    let path = sit_tests::repo_root().join("examples/models").join(file);
+    std::fs::read_to_string(path).expect("the model is readable")
+}
+
+#[test]
+fn the_rods_header_gives_its_converged_bounces_and_those_of_its_run_line() -> Result<(), String> {
+    // The reference with steps of 1e-4 and 5e-5 agrees to 1e-6 s.
+    let rod = reference_rod(1e-4);
+    let finer = reference_rod(5e-5);
+    eprintln!("reference {rod:?}");
+    assert_eq!(rod.len(), 3, "three bounces, then landed: {rod:?}");
+    for (a, b) in rod.iter().zip(&finer) {
+        assert!(
+            (a.0 - b.0).abs() < 1e-6 && (a.1 - b.1).abs() < 1e-5,
+            "{rod:?} {finer:?}"
+        );
+    }
+    let text = header("painleve/rod.sit");
+    let converged = numbers_after(&text, "as the step goes to zero, at t =");
+    assert_eq!(converged.len(), 3, "{converged:?}");
+    for ((t, _), said) in rod.iter().zip(&converged) {
+        assert!(
+            (t - said).abs() < 1e-5,
+            "the header says {said}, the reference {t}"
+        );
+    }
+    let contacts = numbers_after(&text, "contact's duration in fast time (≈");
+    for ((_, s), said) in rod.iter().zip(&contacts) {
+        assert!(
+            (s - said).abs() < 0.01,
+            "the header says S ≈ {said}, the reference {s}"
+        );
+    }
+    // The run line's step: the model's bounces (the first step that finds the end
+    // below the plane) as the header gives them.
+    let run = increments("painleve/rod.sit", "Rod", "bounces", &[], 1e-3, 1.5)?;
+    let stated = numbers_after(&text, "with the run line's `--dt 1e-3`, at");
+    assert_eq!(run.len(), stated.len(), "{run:?} {stated:?}");
+    for (t, said) in run.iter().zip(&stated) {
+        // `increments` gives the time before the step that saw the impact.
+        assert!(
+            (t + 1e-3 - said).abs() < 5e-4,
+            "at --dt 1e-3: {run:?}, said {stated:?}"
+        );
+    }
+    // The model approaches the reference: at a step of 1e-5 s the flights are nearly
+    // exact, and what is left comes from the fast system's own step of 1e-4 (first
+    // order): measured 0.45486, 0.94737, 1.27144 against 0.45486, 0.94741, 1.27156.
+    let fine = increments("painleve/rod.sit", "Rod", "bounces", &[], 1e-5, 1.3)?;
+    for (t, (r, _)) in fine.iter().zip(&rod) {
+        assert!((t - r).abs() < 2e-4, "{fine:?} against {rod:?}");
+    }
+    Ok(())
+}
+
+#[test]
+fn the_fast_motions_header_gives_the_stick_instant() {
+    let exact = Reference::solve(1.7, 1e-4);
+    let stick = exact.stick.expect("k = 1.7 sticks");
+    let said = numbers_after(&header("painleve/fast_motion.sit"), "the end sticks at s ≈");
+    assert!(
+        (said[0] - stick).abs() < 5e-4,
+        "the header says s ≈ {}, the reference {stick}",
+        said[0]
+    );
+}
+
+#[test]
+fn the_compliant_rod_lands_and_its_centre_stays_above_the_plane() -> Result<(), String> {
+    // The header's drop, run to 3 s: three contacts, then the rebound is slower than
+    // `v_min` and the rod stands still. Without the landing the end came to rest on the
+    // plane through ever shorter contacts and the centre passed through it (x_c3 =
+    // −0.67 at t = 1.5).
+    let mut m = load("painleve/rod_compliant.sit", "RodCompliant")?;
+    let mut lowest = f64::INFINITY;
+    for _ in 0..30_000 {
+        m.step(1e-4);
+        lowest = lowest.min(get(&m, "xc3")?);
+    }
+    assert!(lowest > 0.0, "the centre went down to {lowest}");
+    assert_eq!(get(&m, "contacts")?, 3.0);
+    assert_eq!(get(&m, "landed")?, 1.0);
+    // The end rests within its last contact's penetration, a fraction of a millimetre.
+    assert!(get(&m, "x3")?.abs() < 1e-3);
     Ok(())
 }

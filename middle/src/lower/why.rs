@@ -15,7 +15,7 @@
 use super::term::{LowerError, MAX_DEPTH, get};
 use crate::ir::{Expr, ModelId, Program, Rhs, Stmt, SubId, Ty, Var, VarId, VarKind};
 use crate::source::Span;
-use sit_runtime::events::{Read, Site, Table, Watch, WatchKind};
+use sit_runtime::events::{GuardRead, Read, Site, Table, Watch, WatchKind};
 use std::collections::HashSet;
 
 /// The whys of one model, by what they explain.
@@ -26,6 +26,8 @@ struct Whys {
     on: Vec<Option<VarId>>,
     reset: Vec<Option<VarId>>,
     run: Vec<Option<VarId>>,
+    /// The copies of what guards read (see [`Copies`]), hidden like the whys.
+    copies: Vec<VarId>,
 }
 
 /// `program` with a why per logical variable and the table of the instance tree of
@@ -34,11 +36,19 @@ pub fn instrument_events(program: &Program, root: ModelId) -> Result<(Program, T
     let mut out = program.clone();
     let mut sites = Vec::new();
     let mut whys = Vec::with_capacity(program.models.len());
-    for m in &mut out.models {
-        let w = add_whys(m);
+    for (id, m) in out.models.iter_mut().enumerate() {
+        let mut w = add_whys(m);
         let body = std::mem::take(&mut m.body);
         let mut guards = Vec::new();
-        m.body = rewrite(program, body, &w, &mut guards, &mut sites);
+        let mut copies = Copies {
+            program,
+            id,
+            model: m,
+            made: Vec::new(),
+        };
+        let body = rewrite(program, body, &w, &mut guards, &mut sites, &mut copies);
+        w.copies = copies.made;
+        m.body = body;
         whys.push(w);
     }
     let mut t = Tables {
@@ -61,6 +71,7 @@ fn add_whys(m: &mut crate::ir::Model) -> Whys {
         on: vec![None; m.subs.len()],
         reset: vec![None; m.subs.len()],
         run: vec![None; m.subs.len()],
+        copies: Vec::new(),
     };
     let mut read = vec![false; m.vars.len()];
     for c in &m.conds {
@@ -182,8 +193,81 @@ fn site(program: &Program, span: Span, guards: &[Span], sites: &mut Vec<Site>) -
         location: format!("{file}:{}", program.sources.line(span)),
         text: own,
         guards,
+        reads: Vec::new(),
     });
     sites.len() as f64
+}
+
+/// The hidden copies of the reals a guard reads, made as the rewrite meets the guards
+/// of sites: at the start of a guarded block, before any of its rules, a δ rule copies
+/// each real the guard read (a variable, a submodel's output, the time) into a hidden
+/// state, so that the value the guard saw when a site of the block ran is still there
+/// after the step (`sit_runtime::events::Recorder::guard_values`).
+struct Copies<'a> {
+    program: &'a Program,
+    id: ModelId,
+    model: &'a mut crate::ir::Model,
+    made: Vec<VarId>,
+}
+
+impl Copies<'_> {
+    /// The reals `cond` reads, in order, each once: (name as shown, expression).
+    fn reads(&self, cond: &Expr) -> Vec<(String, Expr)> {
+        let original = &self.program.models[self.id];
+        let mut out: Vec<(String, Expr)> = Vec::new();
+        cond.visit(&mut |x| {
+            let name = match x {
+                Expr::Var(v) => original
+                    .vars
+                    .get(*v)
+                    .filter(|v| v.ty == Ty::Real)
+                    .map(|v| v.name.clone()),
+                Expr::SubVar(s, v) => original.subs.get(*s).and_then(|sub| {
+                    let var = self.program.models.get(sub.model)?.vars.get(*v)?;
+                    (var.ty == Ty::Real).then(|| format!("{}.{}", sub.name, var.name))
+                }),
+                Expr::Time => Some("time".to_string()),
+                _ => None,
+            };
+            if let Some(name) = name
+                && !out.iter().any(|(n, _)| *n == name)
+            {
+                out.push((name, x.clone()));
+            }
+        });
+        out
+    }
+
+    /// A hidden state for the copy of `name`, and its name.
+    fn hidden(&mut self, name: &str, span: Span) -> (VarId, String) {
+        let m = &*self.model;
+        let taken = |n: &str| {
+            (m.vars.iter().map(|v| &v.name))
+                .chain(m.conds.iter().map(|c| &c.name))
+                .chain(m.events.iter().map(|e| &e.name))
+                .chain(m.modes.iter().map(|e| &e.name))
+                .chain(m.subs.iter().map(|s| &s.name))
+                .any(|x| x == n)
+        };
+        let mut hidden = format!("{}_seen", name.replace('.', "_"));
+        while taken(&hidden) {
+            hidden.push('_');
+        }
+        self.model.vars.push(Var {
+            name: hidden.clone(),
+            kind: VarKind::State,
+            ty: Ty::Real,
+            output: false,
+            init: Expr::Num(0.0),
+            doc: vec![format!(
+                " `{name}` as a guard read it, when a rule under the guard last ran (event log)."
+            )],
+            span,
+        });
+        let id = self.model.vars.len() - 1;
+        self.made.push(id);
+        (id, hidden)
+    }
 }
 
 /// `body` with a why assignment after each statement that assigns a variable with a why.
@@ -193,6 +277,7 @@ fn rewrite(
     w: &Whys,
     guards: &mut Vec<Span>,
     sites: &mut Vec<Site>,
+    copies: &mut Copies<'_>,
 ) -> Vec<Stmt> {
     let mut out = Vec::with_capacity(body.len());
     for s in body {
@@ -224,8 +309,30 @@ fn rewrite(
         match s {
             Stmt::If { cond, then, span } => {
                 guards.push(span);
-                let then = rewrite(program, then, w, guards, sites);
+                let first = sites.len();
+                let mut then = rewrite(program, then, w, guards, sites, copies);
                 guards.pop();
+                // The block holds sites: copy what its guard read, for their account.
+                if sites.len() > first {
+                    let mut copied = Vec::new();
+                    let mut reads = Vec::new();
+                    for (name, read) in copies.reads(&cond) {
+                        let (target, hidden) = copies.hidden(&name, span);
+                        copied.push(Stmt::Assign(crate::ir::Assign {
+                            target,
+                            rhs: Rhs::Expr(read),
+                            fired: None,
+                            span,
+                        }));
+                        reads.push(GuardRead { name, copy: hidden });
+                    }
+                    for site in &mut sites[first..] {
+                        // Outer guards first: they are met later, so go in front.
+                        site.reads.splice(0..0, reads.iter().cloned());
+                    }
+                    copied.append(&mut then);
+                    then = copied;
+                }
                 out.push(Stmt::If { cond, then, span });
             }
             // A method's loop (dopri5): its body's assignments get their whys inside it.
@@ -237,7 +344,7 @@ fn rewrite(
                 events,
                 span,
             } => {
-                let body = rewrite(program, body, w, guards, sites);
+                let body = rewrite(program, body, w, guards, sites, copies);
                 out.push(Stmt::Repeat {
                     body,
                     until,
@@ -403,6 +510,11 @@ impl Tables<'_> {
         }
         for why in w.on.iter().chain(&w.reset).chain(&w.run) {
             if let Some(name) = self.why_name(prefix, model, *why) {
+                self.table.whys.push(name);
+            }
+        }
+        for &copy in &w.copies {
+            if let Some(name) = self.why_name(prefix, model, Some(copy)) {
                 self.table.whys.push(name);
             }
         }
