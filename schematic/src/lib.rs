@@ -142,10 +142,17 @@ fn read_text(path: &Path) -> Result<String, ReadError> {
 /// instantiate the schematic's model as a submodel. A schematic with errors reads as
 /// an I/O error whose reason is the rendered diagnostics.
 pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
+    read_with(path, &|p: &Path| std::fs::read(p))
+}
+
+/// [`read`] with the bytes of every file read by `bytes` (a file map in memory, for a
+/// front end without a file system such as the browser's): a `.sch` file reads as its
+/// generated model, any other file as its bytes.
+pub fn read_with(path: &Path, bytes: &sit_parser::load::ReadFn) -> std::io::Result<Vec<u8>> {
     if !is_schematic(path) {
-        return std::fs::read(path);
+        return bytes(path);
     }
-    let text = String::from_utf8(std::fs::read(path)?)
+    let text = String::from_utf8(bytes(path)?)
         .map_err(|_| std::io::Error::other("the schematic is not valid UTF-8"))?;
     let (a, report) = analyse_source(path, &text);
     match a {
