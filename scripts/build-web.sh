@@ -19,7 +19,10 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
 fi
 bindgen=$tools/bin/wasm-bindgen
 if ! [ -x "$bindgen" ] || [ "$("$bindgen" --version)" != "wasm-bindgen $version" ]; then
-    cargo install wasm-bindgen-cli --version "$version" --locked --root "$tools"
+    # --locked first; when the registry lacks a version its lockfile names (webpki-roots
+    # 1.0.11 for 0.2.130 in this workplace's mirror), the newest that its Cargo.toml allows.
+    cargo install wasm-bindgen-cli --version "$version" --locked --root "$tools" \
+        || cargo install wasm-bindgen-cli --version "$version" --root "$tools"
 fi
 if ! [ -x web/node_modules/.bin/esbuild ] || ! [ -d web/node_modules/playwright-core ] \
     || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then

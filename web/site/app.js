@@ -245,8 +245,11 @@ function showResult(m) {
   const shown = new Set([...box.querySelectorAll('input:checked')].map((c) => c.value));
   const keep = shown.size && m.variables.some((v) => shown.has(v.name));
   box.replaceChildren();
+  // At first: sitc run's columns, and the root's first few logical variables as strips.
+  let strips = 0;
+  const first = (v) => v.printed || (v.logical && !v.name.includes('.') && strips++ < 4);
   m.variables.forEach((v, k) => {
-    const c = Object.assign(document.createElement('input'), { type: 'checkbox', value: v.name, checked: keep ? shown.has(v.name) : v.printed });
+    const c = Object.assign(document.createElement('input'), { type: 'checkbox', value: v.name, checked: keep ? shown.has(v.name) : first(v) });
     c.onchange = () => drawPlot();
     const l = document.createElement('label');
     l.append(c, ` ${v.name}`);
