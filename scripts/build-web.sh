@@ -3,12 +3,14 @@
 # wasm32-unknown-unknown (release), its JavaScript glue by wasm-bindgen-cli at the exact
 # version of the crate's wasm-bindgen, the page's bundle by esbuild from web/'s npm
 # lockfile. Installs what is missing: the rustup target, wasm-bindgen-cli (into
-# target/web-tools/, from crates.io) and the npm packages (`npm ci`).
+# $SIT_WEB_TOOLS or target/web-tools/, from crates.io) and the npm packages (`npm ci`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out=${SIT_WEB_OUT:-target/web}
-tools=target/web-tools
+# wasm-bindgen-cli goes to $SIT_WEB_TOOLS (default target/web-tools; .ci/run keeps it
+# outside the clone, so that a machine that ran CI before does not build it again).
+tools=${SIT_WEB_TOOLS:-target/web-tools}
 
 # The version of wasm-bindgen in Cargo.lock, which the crate pins with `=`.
 version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)

@@ -264,7 +264,7 @@ impl Run {
         while self.done < end {
             self.sim.model().step(self.dt);
             self.done += 1;
-            let row = self.done % self.every == 0;
+            let row = self.done.is_multiple_of(self.every);
             if row || self.done == self.steps {
                 self.keep(row);
             }

@@ -298,3 +298,27 @@ fn format_info_schematic_and_library() {
     assert!(paths.contains(&"models/hoop.sit") && paths.contains(&"schematics/clutch.sch"));
     assert!(!paths.iter().any(|p| p.ends_with(".csv")));
 }
+
+/// The interpreter's speed natively, for docs/web.md's ratio against the browser's
+/// (`cargo test --release -p sit-web --lib -- --ignored --nocapture speed`): the hoop,
+/// 500000 steps of 1e-4 s without the event log, best of 5.
+#[test]
+#[ignore = "a measurement, run by hand in release"]
+fn speed() {
+    let path = "models/hoop.sit";
+    let options = Options {
+        dt: 1e-4,
+        t_end: 50.0,
+        every: 100,
+        ..Options::default()
+    };
+    let best = (0..5)
+        .map(|_| {
+            let mut run = Run::start(path, library(path), &Files::new(), &options).unwrap();
+            let t = std::time::Instant::now();
+            run.advance(u64::MAX);
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .fold(f64::INFINITY, f64::min);
+    eprintln!("hoop, 500000 steps natively: {best:.1} ms");
+}
