@@ -4,7 +4,8 @@
 //! the page showed against this `sitc`: an unknown name is E0101 at its line; the fixed
 //! model's final values are `sitc run`'s last row, bit for bit; a schematic is drawn
 //! with its matrices and model; a share link opens, checks and runs the model it
-//! carries; a long run stops when asked. A screenshot is left at
+//! carries; a long run stops when asked; a fault of the model is reported and the page
+//! runs on. A screenshot is left at
 //! `target/web-test/screenshot.png`.
 //!
 //! Needs `/usr/bin/chromium` (or `SIT_CHROMIUM`), node, the npm packages of
@@ -165,6 +166,18 @@ fn serve(dir: PathBuf) -> String {
 
 const UNKNOWN: &str = "/// A ball dropped from 10 m, bouncing with a restitution of 0.8.\nmodel Ball {\n    param g = 9.81, e = 0.8;\n    output real h = 10, v;\n    event impact = h < 0;\n    v = integral(-gravity);\n    h = integral(v);\n    when impact { v = -e * v; h = 0; }\n}\n";
 
+/// A phase that does not end within its limit at t = 0.5 (as in `cli/tests/run.rs`).
+const FAULT: &str = "model Count { output real x; x = integral(1); }
+model PhaseLimit {
+    param target = 1e6;
+    output real took;
+    phase count: Count step 0.1 limit 100 until count.x >= target;
+    event go = time >= 0.5;
+    when go => run(count);
+    took = count.time;
+}
+";
+
 #[test]
 fn the_page_checks_runs_draws_shares_and_stops() {
     if let Some(what) = missing() {
@@ -214,6 +227,7 @@ fn the_page_checks_runs_draws_shares_and_stops() {
         "speed_t_end": 50,
         "speed_every": 100,
         "screenshot_model": "models/hoop.sit",
+        "fault": FAULT,
     });
     let cases_path = work.join("cases.json");
     std::fs::write(&cases_path, cases.to_string()).unwrap();
@@ -289,6 +303,13 @@ fn the_page_checks_runs_draws_shares_and_stops() {
         "{long}"
     );
     assert!(long["stop_ms"].as_f64().unwrap() < 5000.0, "{long}");
+
+    // A fault of the model (a panic, a trap in WebAssembly): reported as sitc reports
+    // it, and the next run (the speed's) runs in a new worker.
+    assert_eq!(
+        report["fault"],
+        "the model stopped: phase `count` of `PhaseLimit` did not end within its limit of 100 steps (run at t = 0.5)"
+    );
 
     // Speed: the browser's steps of the hoop against the same steps natively.
     let speed = &report["speed"];

@@ -197,6 +197,7 @@ function options() {
 
 function run() {
   if (page.running) stop();
+  clearTimeout(checkTimer); // checked here: a later check would overwrite the run's status
   const out = check();
   if (!out.ok) { status('fix the errors to run'); return; }
   page.running = true;
@@ -227,7 +228,11 @@ function onWorker(m) {
     finish();
     if (m.error.diagnostics) showDiagnostics(m.error.diagnostics);
     status(m.error.message || 'the model has errors');
-    if (m.type === 'fault') { worker.terminate(); newWorker(); }
+    if (m.type === 'fault') {
+      page.faults = (page.faults || 0) + 1;
+      worker.terminate();
+      newWorker();
+    }
   } else if (m.type === 'result') {
     finish();
     page.result = m;

@@ -16,8 +16,13 @@ static PANIC: Mutex<String> = Mutex::new(String::new());
 #[wasm_bindgen]
 pub fn set_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
+        // The message alone, as `sitc run` reports a fault of the model.
+        let payload = info.payload();
+        let message = (payload.downcast_ref::<&str>().map(|s| s.to_string()))
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| info.to_string());
         if let Ok(mut last) = PANIC.lock() {
-            *last = info.to_string();
+            *last = message;
         }
     }));
 }

@@ -99,6 +99,15 @@ try {
   report.long = await runEnded(n + 1);
   report.long.stop_ms = Date.now() - t0;
 
+  step('a fault of the model');
+  await type(cases.fault);
+  await page.fill('#dt', '0.25');
+  await page.fill('#tend', '1');
+  await page.fill('#every', '1');
+  await page.click('#run');
+  await page.waitForFunction(() => window.sitPage.faults === 1 && !window.sitPage.running, null, { timeout: 30000 });
+  report.fault = await page.evaluate(() => document.getElementById('status').textContent);
+
   step('speed');
   await type(cases.speed);
   await page.fill('#dt', String(cases.speed_dt));
