@@ -150,6 +150,18 @@ pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
     }
 }
 
+/// [`read`] with the bytes of every file read by `bytes` (a file map in memory, for a
+/// front end without a file system such as the browser's): a `.sch` file reads as its
+/// generated model, any other file as its bytes.
+pub fn read_with(path: &Path, bytes: &sit_middle::load::ReadFn) -> std::io::Result<Vec<u8>> {
+    let read = bytes(path)?;
+    if is_schematic(path) {
+        as_model(path, read)
+    } else {
+        Ok(read)
+    }
+}
+
 /// The `.sit` text of the model generated from the schematic `bytes` read from `path`
 /// (what [`read`] gives for a `.sch` file), for readers of files kept in memory. A
 /// schematic with errors is an I/O error whose reason is the rendered diagnostics.

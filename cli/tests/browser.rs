@@ -1,0 +1,336 @@
+//! Sit in the browser (`web/`, docs/web.md), tested in a real browser: builds the site
+//! with `scripts/build-web.sh`, serves `target/web/` on 127.0.0.1 and drives Debian's
+//! headless Chromium with playwright-core (`web/tests/browser.mjs`), then checks what
+//! the page showed against this `sitc`: an unknown name is E0101 at its line; the fixed
+//! model's final values are `sitc run`'s last row, bit for bit; a schematic is drawn
+//! with its matrices and model; a share link opens, checks and runs the model it
+//! carries; a long run stops when asked; a fault of the model is reported and the page
+//! runs on. A screenshot is left at
+//! `target/web-test/screenshot.png`.
+//!
+//! Needs `/usr/bin/chromium` (or `SIT_CHROMIUM`), node, the npm packages of
+//! `web/package-lock.json` (`npm ci` in web/), the `wasm32-unknown-unknown` target and
+//! wasm-bindgen-cli in `$SIT_WEB_TOOLS` or else `target/web-tools` (`scripts/build-web.sh`
+//! installs the last three). Without them the test is skipped with a message, except in
+//! CI (`CI=true`), where they are a failure. The wasm is built in its own target directory
+//! (`target/web-build`: the workspace's is locked while `cargo test` runs).
+
+#![cfg(unix)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// What is missing to build and drive the page, if anything.
+fn missing() -> Option<String> {
+    let root = root();
+    let chromium =
+        std::env::var_os("SIT_CHROMIUM").map_or("/usr/bin/chromium".into(), PathBuf::from);
+    let works = |cmd: &mut Command| cmd.output().is_ok_and(|o| o.status.success());
+    let mut missing = Vec::new();
+    if !chromium.exists() {
+        missing.push(format!("{} (apt-get install chromium)", chromium.display()));
+    }
+    if !works(Command::new("node").arg("--version")) {
+        missing.push("node (apt-get install nodejs npm)".to_string());
+    }
+    if !root.join("web/node_modules/playwright-core").is_dir()
+        || !root.join("web/node_modules/.bin/esbuild").exists()
+    {
+        missing.push("the npm packages of web/ (cd web && npm ci)".to_string());
+    }
+    let targets = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output();
+    if !targets.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("wasm32-unknown-unknown"))
+    {
+        missing.push(
+            "the wasm32-unknown-unknown target (rustup target add wasm32-unknown-unknown)"
+                .to_string(),
+        );
+    }
+    let tools =
+        std::env::var_os("SIT_WEB_TOOLS").map_or(root.join("target/web-tools"), PathBuf::from);
+    if !tools.join("bin/wasm-bindgen").exists() {
+        missing.push(format!(
+            "wasm-bindgen-cli in {} (scripts/build-web.sh installs it)",
+            tools.display()
+        ));
+    }
+    (!missing.is_empty()).then(|| missing.join(", "))
+}
+
+/// `sitc run FILE ARGS...`'s header and last row.
+fn sitc_last_row(file: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_sitc"))
+        .arg("run")
+        .arg(file)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let mut lines = csv.lines();
+    let header = lines.next().unwrap();
+    format!("{header}\n{}\n", lines.last().unwrap())
+}
+
+/// Base64url without padding (RFC 4648 §5), as share links carry a model.
+fn base64url(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
+        for i in 0..=chunk.len() {
+            out.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+#[test]
+fn base64url_has_no_padding() {
+    assert_eq!(base64url(b""), "");
+    assert_eq!(base64url(b"f"), "Zg");
+    assert_eq!(base64url(b"fo"), "Zm8");
+    assert_eq!(base64url(b"foo"), "Zm9v");
+    assert_eq!(base64url("é?>".as_bytes()), "w6k_Pg");
+}
+
+/// Serves the files below `dir` on 127.0.0.1 (GET only, one thread), for the test's life.
+fn serve(dir: PathBuf) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut request = String::new();
+            if reader.read_line(&mut request).is_err() {
+                continue;
+            }
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).map_or(true, |n| n == 0) || line == "\r\n" {
+                    break;
+                }
+            }
+            let path = request.split_whitespace().nth(1).unwrap_or("/");
+            let path = path
+                .split(['?', '#'])
+                .next()
+                .unwrap_or("/")
+                .trim_start_matches('/');
+            let file = dir.join(if path.is_empty() { "index.html" } else { path });
+            let body = (!path.contains(".."))
+                .then(|| std::fs::read(&file).ok())
+                .flatten();
+            let head = |status: &str, kind: &str, len: usize| {
+                format!(
+                    "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {len}\r\nConnection: close\r\n\r\n"
+                )
+            };
+            let _ = match body {
+                Some(body) => {
+                    let kind = match file.extension().and_then(|e| e.to_str()) {
+                        Some("html") => "text/html; charset=utf-8",
+                        Some("js") => "text/javascript",
+                        Some("css") => "text/css",
+                        Some("wasm") => "application/wasm",
+                        _ => "application/octet-stream",
+                    };
+                    stream
+                        .write_all(head("200 OK", kind, body.len()).as_bytes())
+                        .and_then(|_| stream.write_all(&body))
+                }
+                None => stream.write_all(head("404 Not Found", "text/plain", 0).as_bytes()),
+            };
+            let _ = stream.read(&mut [0; 1]).ok().filter(|_| false);
+        }
+    });
+    format!("http://{addr}")
+}
+
+const UNKNOWN: &str = "/// A ball dropped from 10 m, bouncing with a restitution of 0.8.\nmodel Ball {\n    param g = 9.81, e = 0.8;\n    output real h = 10, v;\n    event impact = h < 0;\n    v = integral(-gravity);\n    h = integral(v);\n    when impact { v = -e * v; h = 0; }\n}\n";
+
+/// A phase that does not end within its limit at t = 0.5 (as in `cli/tests/run.rs`).
+const FAULT: &str = "model Count { output real x; x = integral(1); }
+model PhaseLimit {
+    param target = 1e6;
+    output real took;
+    phase count: Count step 0.1 limit 100 until count.x >= target;
+    event go = time >= 0.5;
+    when go => run(count);
+    took = count.time;
+}
+";
+
+#[test]
+fn the_page_checks_runs_draws_shares_and_stops() {
+    if let Some(what) = missing() {
+        let message = format!("the browser test needs {what}");
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("{message}");
+        }
+        eprintln!("\n!!!!! SKIPPED: {message} !!!!!\n");
+        return;
+    }
+    let root = root();
+    let built = Instant::now();
+    let status = Command::new("bash")
+        .arg(root.join("scripts/build-web.sh"))
+        .env("CARGO_TARGET_DIR", root.join("target/web-build"))
+        .status()
+        .unwrap();
+    assert!(status.success(), "scripts/build-web.sh failed");
+    eprintln!("built the site in {:.1} s", built.elapsed().as_secs_f64());
+    let site = root.join("target/web");
+    let base = serve(site.clone());
+
+    let work = root.join("target/web-test");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    let fixed = UNKNOWN.replace("-gravity", "-g");
+    let ball = work.join("ball.sit");
+    std::fs::write(&ball, &fixed).unwrap();
+    // Shared: a model whose text is not ASCII (é, ·, ²) and whose Run line the page follows.
+    let shared = "/// Dahlquist's test equation, x' = λ·x (λ = -2 s⁻¹), from x = 1.\n///\n/// Run: `sitc run shared.sit --dt 0.05 --t-end 3`\nmodel Decay {\n    param lambda = -2;\n    output real x = 1;\n    x = integral(lambda * x);\n}\n";
+    let shared_path = work.join("shared.sit");
+    std::fs::write(&shared_path, shared).unwrap();
+    let hoop = std::fs::read_to_string(root.join("examples/models/hoop.sit")).unwrap();
+    let cases = serde_json::json!({
+        "unknown": UNKNOWN,
+        "fixed": fixed,
+        "dt": 0.001,
+        "t_end": 6,
+        "schematic": "schematics/clutch.sch",
+        "share_fragment": base64url(shared.as_bytes()),
+        "long": hoop,
+        "long_dt": 1e-5,
+        "long_t_end": 1e5,
+        "long_every": 100000,
+        "speed": hoop,
+        "speed_dt": 1e-4,
+        "speed_t_end": 50,
+        "speed_every": 100,
+        "screenshot_model": "models/hoop.sit",
+        "fault": FAULT,
+    });
+    let cases_path = work.join("cases.json");
+    std::fs::write(&cases_path, cases.to_string()).unwrap();
+    let screenshot = work.join("screenshot.png");
+    let out = Command::new("node")
+        .arg(root.join("web/tests/browser.mjs"))
+        .arg(&base)
+        .arg(&cases_path)
+        .arg(&screenshot)
+        .arg(work.join("profile"))
+        .current_dir(root.join("web"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "browser.mjs failed:\n{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "browser.mjs: {e}\n{}\n{stderr}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
+    eprintln!("browser report: {report:#}");
+    assert!(report["failure"].is_null(), "{}", report["failure"]);
+    assert_eq!(
+        report["errors"],
+        serde_json::json!([]),
+        "errors in the page"
+    );
+
+    // An unknown name: E0101 at its line, underlined in the editor.
+    let unknown = &report["unknown"];
+    assert_eq!(unknown["line"], 6, "{unknown}");
+    assert!(
+        unknown["text"].as_str().unwrap().contains("gravity"),
+        "{unknown}"
+    );
+    assert!(unknown["underlined"].as_u64().unwrap() >= 1, "{unknown}");
+
+    // Fixed: the final values are sitc run's, as printed.
+    let want = sitc_last_row(&ball, &["--dt", "0.001", "--t-end", "6"]);
+    assert_eq!(report["fixed"]["finals"], want.as_str());
+    assert_eq!(report["fixed"]["stopped"], false);
+
+    // A schematic: drawn, with its matrices and generated model.
+    let s = &report["schematic"];
+    assert!(s["svg_elements"].as_u64().unwrap() > 10, "{s}");
+    assert!(
+        s["generated"]
+            .as_str()
+            .unwrap()
+            .contains("model ClutchDrive"),
+        "{s}"
+    );
+    assert!(!s["matrices"].as_str().unwrap().trim().is_empty(), "{s}");
+    assert_eq!(s["tab"], "schematic");
+
+    // A share link: its model loaded (text as sent), checked and run with its Run line.
+    let share = &report["share"];
+    assert_eq!(
+        share["text"].as_str().unwrap().trim_end(),
+        shared.trim_end()
+    );
+    assert_eq!(
+        share["finals"],
+        sitc_last_row(&shared_path, &["--dt", "0.05", "--t-end", "3"]).as_str()
+    );
+
+    // A long run (10^10 steps) stopped: promptly, after some steps, before the end.
+    let long = &report["long"];
+    assert_eq!(long["stopped"], true, "{long}");
+    assert!(
+        long["done"].as_f64().unwrap() > 0.0 && long["done"].as_f64() < long["steps"].as_f64(),
+        "{long}"
+    );
+    assert!(long["stop_ms"].as_f64().unwrap() < 5000.0, "{long}");
+
+    // A fault of the model (a panic, a trap in WebAssembly): reported as sitc reports
+    // it, and the next run (the speed's) runs in a new worker.
+    assert_eq!(
+        report["fault"],
+        "the model stopped: phase `count` of `PhaseLimit` did not end within its limit of 100 steps (run at t = 0.5)"
+    );
+
+    // Speed: the browser's steps of the hoop against the same steps natively.
+    let speed = &report["speed"];
+    assert_eq!(speed["done"], 500_000.0);
+    let hoop_path = root.join("examples/models/hoop.sit");
+    let native_ms = (0..3)
+        .map(|_| {
+            let mut native = sit_interp::load_file(&hoop_path, None).unwrap().instance;
+            let t = Instant::now();
+            for _ in 0..500_000 {
+                sit_runtime::Model::step(&mut native, 1e-4);
+            }
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .fold(f64::INFINITY, f64::min);
+    let browser_ms = speed["stepping_ms"].as_f64().unwrap();
+    eprintln!(
+        "hoop, 500000 steps: browser {browser_ms:.0} ms, native (test profile) {native_ms:.0} ms, ratio {:.2} (see docs/web.md for release); timings {}; wasm {} bytes",
+        browser_ms / native_ms,
+        report["timings"],
+        report["wasm_bytes"]
+    );
+    assert!(screenshot.exists());
+}

@@ -1,0 +1,441 @@
+//! A run of the interpreter in chunks of steps, as `sitc run` runs it, with its traces and final values.
+//!
+//! The page's worker calls [`Run::advance`] with a few thousand steps at a time, so it
+//! can report progress and stop between chunks. The steps are those of `sitc run`: set
+//! the params, reset, set the states, then `T / DT` steps of `dt` (see
+//! `sit_runtime::drive::steps`); the final values are printed by the same
+//! `sit_runtime::trace::Recorder` that writes `sitc run`'s CSV rows, so they are the
+//! same text, bit for bit.
+
+use crate::files::Files;
+use crate::front::{self, LoadError, Sim};
+use serde_json::{Value, json};
+use sit_runtime::events::Event;
+use sit_runtime::trace::Recorder;
+use sit_runtime::{Model, ValueType, VarKind, Variables};
+
+/// How to run: the options of `sitc run` that the page offers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// The model to run (default: the root).
+    pub model: Option<String>,
+    /// The step.
+    pub dt: f64,
+    /// The end time.
+    pub t_end: f64,
+    /// The integration method overriding the models' own.
+    pub method: Option<String>,
+    /// Values set by name: params and inputs before the reset, the rest after.
+    pub set: Vec<(String, f64)>,
+    /// Keep a trace row every this many steps (and at t = 0 and at the end).
+    pub every: u64,
+    /// Record the event log.
+    pub events: bool,
+}
+
+impl Default for Options {
+    /// `sitc run`'s defaults: dt 0.01, t-end 10, every step, no events.
+    fn default() -> Options {
+        Options {
+            model: None,
+            dt: 0.01,
+            t_end: 10.0,
+            method: None,
+            set: Vec::new(),
+            every: 1,
+            events: false,
+        }
+    }
+}
+
+impl Options {
+    /// The options of the model's ``/// Run: `sitc run FILE ...` `` line (the
+    /// `--model`, `--dt`, `--t-end`, `--every`, `--method` and `--set` it gives), else
+    /// the defaults.
+    pub fn from_run_line(text: &str) -> Options {
+        let mut options = Options::default();
+        let Some(line) = text.lines().find_map(|l| l.split_once("Run: `sitc run ")) else {
+            return options;
+        };
+        let line = line.1.split('`').next().unwrap_or("");
+        let mut words = line.split_whitespace().skip(1);
+        while let Some(word) = words.next() {
+            let (flag, value) = match word.split_once('=') {
+                Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+                _ => (word, None),
+            };
+            let mut value = || value.clone().or_else(|| words.next().map(str::to_string));
+            match flag {
+                "--dt" => options.dt = value().and_then(|v| v.parse().ok()).unwrap_or(options.dt),
+                "--t-end" => {
+                    options.t_end = value()
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(options.t_end)
+                }
+                "--every" => {
+                    options.every = value().and_then(|v| v.parse().ok()).unwrap_or(1).max(1)
+                }
+                "--method" => options.method = value(),
+                "--model" => options.model = value(),
+                "--set" => {
+                    if let Some((n, v)) = value().as_deref().and_then(|s| s.split_once('='))
+                        && let Ok(v) = v.parse()
+                    {
+                        options.set.push((n.to_string(), v));
+                    }
+                }
+                _ => {}
+            }
+        }
+        options
+    }
+
+    /// Options from JSON (`model`, `dt`, `t_end`, `method`, `set` as an object of
+    /// name: number, `every`, `events`), each missing one from `base`.
+    pub fn from_json(json: &str, base: Options) -> Result<Options, String> {
+        let mut o = base;
+        if json.trim().is_empty() {
+            return Ok(o);
+        }
+        let v: Value = serde_json::from_str(json).map_err(|e| format!("options: {e}"))?;
+        let number = |key: &str| -> Result<Option<f64>, String> {
+            match v.get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(x) => x
+                    .as_f64()
+                    .map(Some)
+                    .ok_or_else(|| format!("options: `{key}` must be a number")),
+            }
+        };
+        let text = |key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
+        if let Some(m) = text("model") {
+            o.model = Some(m).filter(|m| !m.is_empty());
+        }
+        if let Some(m) = text("method") {
+            o.method = Some(m).filter(|m| !m.is_empty());
+        }
+        o.dt = number("dt")?.unwrap_or(o.dt);
+        o.t_end = number("t_end")?.unwrap_or(o.t_end);
+        if let Some(every) = number("every")? {
+            if !(every >= 1.0 && every.fract() == 0.0) {
+                return Err(format!(
+                    "options: `every` must be a whole number >= 1, not {every}"
+                ));
+            }
+            o.every = every as u64;
+        }
+        if let Some(events) = v.get("events").and_then(Value::as_bool) {
+            o.events = events;
+        }
+        if let Some(set) = v.get("set").and_then(Value::as_object) {
+            for (name, value) in set {
+                let value = value
+                    .as_f64()
+                    .ok_or_else(|| format!("options: the value of `{name}` must be a number"))?;
+                o.set.retain(|(n, _)| n != name);
+                o.set.push((name.clone(), value));
+            }
+        }
+        Ok(o)
+    }
+
+    /// The options as JSON (the form [`Options::from_json`] reads).
+    pub fn to_json(&self) -> Value {
+        let set: serde_json::Map<String, Value> = (self.set.iter())
+            .map(|(n, v)| (n.clone(), json!(v)))
+            .collect();
+        json!({
+            "model": self.model, "dt": self.dt, "t_end": self.t_end, "method": self.method,
+            "set": set, "every": self.every, "events": self.events,
+        })
+    }
+}
+
+/// Why a run could not start: the model's diagnostics (as JSON) or one message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StartError {
+    /// The model has errors: the diagnostics as `crate::diagnostics::to_json` gives them.
+    Invalid(Vec<Value>),
+    /// A message (a bad option, an unknown name, no root model).
+    Message(String),
+}
+
+impl StartError {
+    /// The error as JSON: `{"diagnostics": [...]}` or `{"message": "..."}`.
+    pub fn to_json(&self) -> Value {
+        match self {
+            StartError::Invalid(d) => json!({ "diagnostics": d }),
+            StartError::Message(m) => json!({ "message": m }),
+        }
+    }
+}
+
+/// A run in progress.
+pub struct Run {
+    sim: Sim,
+    dt: f64,
+    steps: u64,
+    done: u64,
+    every: u64,
+    /// The variables traced (every visible variable, in index order).
+    traced: Vec<usize>,
+    times: Vec<f64>,
+    traces: Vec<Vec<f64>>,
+    /// The columns of `sitc run`'s default CSV (the root's outputs, else every variable).
+    recorder: Recorder,
+    /// `sitc run --every EVERY`'s CSV so far (its default columns).
+    csv: Vec<u8>,
+    events: Vec<Event>,
+    warnings: Vec<Value>,
+}
+
+/// Most events kept in the log (the count goes on past it).
+pub const MAX_EVENTS: usize = 100_000;
+
+impl Run {
+    /// Checks and instantiates the model, sets the values and resets, as `sitc run`
+    /// does: ready to step.
+    pub fn start(
+        path: &str,
+        text: &str,
+        files: &Files,
+        options: &Options,
+    ) -> Result<Run, StartError> {
+        let steps = sit_runtime::drive::steps(options.dt, options.t_end).map_err(|e| {
+            use sit_runtime::drive::StepsError;
+            StartError::Message(match e {
+                StepsError::Dt(_) => format!("dt must be a finite number > 0, not {}", options.dt),
+                StepsError::TEnd(_) => {
+                    format!("t-end must be a finite number >= 0, not {}", options.t_end)
+                }
+                StepsError::TooMany { .. } => format!(
+                    "t-end {} with dt {} is too many steps",
+                    options.t_end, options.dt
+                ),
+            })
+        })?;
+        let (mut sim, report) = front::load(
+            path,
+            text,
+            files,
+            options.model.as_deref(),
+            options.method.as_deref(),
+            options.events,
+        )
+        .map_err(|e| match e {
+            LoadError::Invalid(report) => {
+                StartError::Invalid(crate::diagnostics::to_json(&report, path))
+            }
+            LoadError::Other(m) => StartError::Message(m),
+        })?;
+        let warnings = crate::diagnostics::to_json(&report, path);
+        let defaults = default_record(&sim);
+        let model = sim.model();
+        apply(model, &options.set).map_err(StartError::Message)?;
+        let traced: Vec<usize> = (0..model.var_count()).collect();
+        let recorder = Recorder::with_names(
+            model,
+            &defaults.iter().map(String::as_str).collect::<Vec<_>>(),
+        )
+        .map_err(|e| StartError::Message(e.to_string()))?;
+        let mut run = Run {
+            dt: options.dt,
+            steps,
+            done: 0,
+            every: options.every.max(1),
+            traces: vec![Vec::new(); traced.len()],
+            traced,
+            times: Vec::new(),
+            recorder,
+            csv: Vec::new(),
+            events: Vec::new(),
+            warnings,
+            sim,
+        };
+        // Writing to a Vec cannot fail, and every column is a variable of the model.
+        let _ = run.recorder.write_header(run.sim.model(), &mut run.csv);
+        run.keep(true);
+        Ok(run)
+    }
+
+    /// Runs up to `max` more steps; whether the run is done.
+    pub fn advance(&mut self, max: u64) -> bool {
+        let end = self.steps.min(self.done.saturating_add(max));
+        while self.done < end {
+            self.sim.model().step(self.dt);
+            self.done += 1;
+            let row = self.done.is_multiple_of(self.every);
+            if row || self.done == self.steps {
+                self.keep(row);
+            }
+        }
+        if let Sim::Logged(logged) = &mut self.sim {
+            let new = logged.take_events();
+            let room = MAX_EVENTS.saturating_sub(self.events.len());
+            self.events.extend(new.into_iter().take(room));
+        }
+        self.done == self.steps
+    }
+
+    /// Keeps a row of the traces, and of the CSV when `csv`.
+    fn keep(&mut self, csv: bool) {
+        let model = self.sim.model();
+        if csv {
+            let _ = self.recorder.write_row(model, &mut self.csv);
+        }
+        self.times.push(model.time());
+        for (trace, &i) in self.traces.iter_mut().zip(&self.traced) {
+            trace.push(model.get_at(i).unwrap_or(f64::NAN));
+        }
+    }
+
+    /// The steps run so far.
+    pub fn done(&self) -> u64 {
+        self.done
+    }
+
+    /// The steps of the whole run.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The times of the trace rows.
+    pub fn times(&self) -> &[f64] {
+        &self.times
+    }
+
+    /// The trace of the `k`-th traced variable (see [`Run::variables`]).
+    pub fn trace(&self, k: usize) -> &[f64] {
+        self.traces.get(k).map_or(&[], Vec::as_slice)
+    }
+
+    /// The traced variables: name, kind, type, whether an output of the root, and
+    /// whether `sitc run` prints it by default.
+    pub fn variables(&mut self) -> Value {
+        let defaults: Vec<usize> = self.recorder.indices().collect();
+        let model = self.sim.model();
+        let list: Vec<Value> = Variables::new(model)
+            .enumerate()
+            .map(|(i, v)| {
+                json!({
+                    "name": v.name,
+                    "kind": v.kind.name(),
+                    "logical": v.ty == ValueType::Logical,
+                    "output": v.output,
+                    "printed": defaults.contains(&i),
+                })
+            })
+            .collect();
+        Value::Array(list)
+    }
+
+    /// The header and the last row of `sitc run`'s CSV for this run (its default
+    /// columns), as it prints them: `t,name,...\n<time>,<value>,...\n`.
+    pub fn finals(&mut self) -> String {
+        let mut out = Vec::new();
+        let recorder = self.recorder.clone();
+        let model = self.sim.model();
+        // Writing to a Vec cannot fail, and every column is a variable of the model.
+        let _ = recorder.write_header(model, &mut out);
+        let _ = recorder.write_row(model, &mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// The CSV that `sitc run --every EVERY` writes for the steps run so far.
+    pub fn csv(&self) -> &str {
+        // The recorder writes ASCII.
+        std::str::from_utf8(&self.csv).unwrap_or_default()
+    }
+
+    /// The event log (time, name, from, to, the rule's `file:line`), at most
+    /// [`MAX_EVENTS`] of them.
+    pub fn events(&self) -> Value {
+        let Sim::Logged(logged) = &self.sim else {
+            return json!([]);
+        };
+        let table = logged.table();
+        Value::Array(
+            (self.events.iter())
+                .map(|e| json!({"t": e.t, "name": e.name, "from": e.from, "to": e.to, "rule": e.rule(table)}))
+                .collect(),
+        )
+    }
+
+    /// The warnings of the model (diagnostics JSON).
+    pub fn warnings(&self) -> &[Value] {
+        &self.warnings
+    }
+}
+
+impl Sim {
+    /// The instance as a model.
+    pub fn model(&mut self) -> &mut dyn Model {
+        match self {
+            Sim::Plain(m) => m,
+            Sim::Logged(m) => m.as_mut(),
+        }
+    }
+
+    /// The root model's outputs (or every variable when it has none) by name: the
+    /// columns `sitc run` writes by default.
+    fn default_names(instance: &sit_interp::Instance) -> Vec<String> {
+        let outputs = instance.root_outputs();
+        let indices: Vec<usize> = if outputs.is_empty() {
+            (0..instance.var_count()).collect()
+        } else {
+            outputs
+        };
+        (indices.into_iter())
+            .filter_map(|i| instance.var_info(i).map(|v| v.name.to_string()))
+            .collect()
+    }
+}
+
+/// The names of `sitc run`'s default columns for `sim`.
+fn default_record(sim: &Sim) -> Vec<String> {
+    match sim {
+        Sim::Plain(m) => Sim::default_names(m),
+        Sim::Logged(l) => {
+            // Without the hidden whys, which the logged model does not show.
+            let visible: Vec<&str> = Variables::new(l.as_ref()).map(|v| v.name).collect();
+            Sim::default_names(l.inner())
+                .into_iter()
+                .filter(|n| visible.contains(&n.as_str()))
+                .collect()
+        }
+    }
+}
+
+/// Sets the values as `sitc run --set` does: params and inputs, then reset, then the rest.
+fn apply(model: &mut dyn Model, set: &[(String, f64)]) -> Result<(), String> {
+    let mut resolved = Vec::new();
+    for (name, value) in set {
+        let index = Variables::new(model)
+            .position(|v| v.name == name)
+            .ok_or_else(|| format!("no variable named `{name}`"))?;
+        resolved.push((index, *value));
+    }
+    let early = |model: &dyn Model, i: usize| {
+        model
+            .var_info(i)
+            .is_some_and(|v| matches!(v.kind, VarKind::Param | VarKind::Input))
+    };
+    let set = |model: &mut dyn Model, (i, v): (usize, f64)| {
+        model.set_at(i, v).map_err(|e| {
+            let name = model.var_info(i).map_or("?", |v| v.name).to_string();
+            e.named(&name).to_string()
+        })
+    };
+    for &x in &resolved {
+        if early(model, x.0) {
+            set(model, x)?;
+        }
+    }
+    model.reset();
+    for &x in &resolved {
+        if !early(model, x.0) {
+            set(model, x)?;
+        }
+    }
+    Ok(())
+}
