@@ -317,7 +317,7 @@ fn the_page_checks_runs_draws_shares_and_stops() {
     let hoop_path = root.join("examples/models/hoop.sit");
     let native_ms = (0..3)
         .map(|_| {
-            let mut native = sit_interp::load_file(&hoop_path, None).unwrap().instance;
+            let mut native = sit_host::load_file(&hoop_path, None).unwrap().instance;
             let t = Instant::now();
             for _ in 0..500_000 {
                 sit_runtime::Model::step(&mut native, 1e-4);
