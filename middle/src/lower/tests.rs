@@ -58,7 +58,12 @@ fn conditions_and_derived_params_of_submodels_are_inlined_through_them() {
         path: vec![0],
         slot,
     };
-    let inlined = model(&p, top, Reads::Inline).unwrap();
+    let inlined = model(
+        &Lowered::new(&p, Default::default()).unwrap(),
+        top,
+        Reads::Inline,
+    )
+    .unwrap();
     let Stmt::If { cond, .. } = &inlined.body[0] else {
         panic!("{:?}", inlined.body[0]);
     };
@@ -73,7 +78,12 @@ fn conditions_and_derived_params_of_submodels_are_inlined_through_them() {
         )),
     );
     assert_eq!(cond, &expected);
-    let named = model(&p, top, Reads::Named).unwrap();
+    let named = model(
+        &Lowered::new(&p, Default::default()).unwrap(),
+        top,
+        Reads::Named,
+    )
+    .unwrap();
     let Stmt::If { cond, then, .. } = &named.body[0] else {
         panic!("{:?}", named.body[0]);
     };
@@ -94,7 +104,12 @@ fn conditions_and_derived_params_of_submodels_are_inlined_through_them() {
 #[test]
 fn procedures_know_their_runtime_call() {
     let p = program(TWO);
-    let leaf = model(&p, p.model("Leaf").unwrap(), Reads::Inline).unwrap();
+    let leaf = model(
+        &Lowered::new(&p, Default::default()).unwrap(),
+        p.model("Leaf").unwrap(),
+        Reads::Inline,
+    )
+    .unwrap();
     let Stmt::Assign(lag) = &leaf.body[0] else {
         panic!("{:?}", leaf.body[0]);
     };
@@ -119,8 +134,20 @@ fn inlining_that_doubles_at_each_level_is_an_error_not_a_hang() {
     }
     src.push_str("    real x;\n    x = p39;\n}\n");
     let p = program(&src);
-    let err = model(&p, 0, Reads::Inline).unwrap_err();
+    let err = model(
+        &Lowered::new(&p, Default::default()).unwrap(),
+        0,
+        Reads::Inline,
+    )
+    .unwrap_err();
     assert!(matches!(err, LowerError::TooLarge(_)), "{err}");
     // Read through their accessors, they stay small.
-    assert!(model(&p, 0, Reads::Named).is_ok());
+    assert!(
+        model(
+            &Lowered::new(&p, Default::default()).unwrap(),
+            0,
+            Reads::Named
+        )
+        .is_ok()
+    );
 }
