@@ -13,7 +13,8 @@ fn program(text: &str) -> sit_middle::ir::Program {
 
 /// The batch part: everything after the scalar code.
 fn batch_part(p: &sit_middle::ir::Program) -> String {
-    let scalar = generate(p, &Options::default()).unwrap();
+    let lowered = sit_middle::lower::Lowered::new(p, Default::default()).expect("lowers");
+    let scalar = generate(&lowered, &Options::default()).unwrap();
     let both = generate_with_batch(
         &sit_middle::lower::Lowered::new(&p, Default::default()).expect("lowers"),
         &Options::default(),

@@ -10,7 +10,11 @@ fuzz_target!(|data: &[u8]| {
     let Some(program) = out.program.as_ref().filter(|_| !out.has_errors()) else {
         return;
     };
-    let code = match sit_codegen::generate(program, &Default::default()) {
+    let lowered = match sit_middle::lower::Lowered::new(program, Default::default()) {
+        Ok(lowered) => lowered,
+        Err(e) => panic!("a checked program does not lower: {e}"),
+    };
+    let code = match sit_codegen::generate(&lowered, &Default::default()) {
         Ok(code) => code,
         Err(e) => panic!(
             "generation failed on a checked program: {e}\n{}",

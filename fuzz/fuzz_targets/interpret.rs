@@ -12,8 +12,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let dt = [0.01, 1e-3, 0.5, 0.0, 1e300][data.len() % 5];
+    let Ok(lowered) = sit_middle::lower::Lowered::new(program, Default::default()) else {
+        return;
+    };
     for root in program.roots() {
-        let mut m = match sit_interp::Instance::try_new(program, root) {
+        let mut m = match sit_interp::Instance::try_new(&lowered, root) {
             Ok(m) => m,
             // A valid tree beyond the interpreter's size limits is refused, not a bug.
             Err(e) if e.is_too_large() => continue,
