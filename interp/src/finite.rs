@@ -149,7 +149,7 @@ mod tests {
         let out = check_source("nf.sit", src);
         let program = out.program.as_ref().filter(|_| !out.has_errors());
         let program = program.unwrap_or_else(|| panic!("{}", out.render()));
-        let root = crate::select_root(program, None).unwrap();
+        let root = program.roots()[0];
         Instance::new(
             &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
             root,
