@@ -97,7 +97,7 @@ fn models(dir: &Path, out: &Path) -> String {
             .filter(|_| !checked.has_errors())
             .unwrap_or_else(|| panic!("{}", checked.render()));
         let code = sit_codegen::generate_with_batch(
-            &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+            &sit_middle::lower::Lowered::new(program, Default::default()).expect("lowers"),
             &Default::default(),
         )
         .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
