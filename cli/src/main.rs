@@ -38,10 +38,7 @@ See also, in the Sit repository:
   docs/events.md                        --events and --explain: what changed, and why
   README.md#inputs-from-data            --input NAME=FILE.csv: drive an input from data
   docs/language.md#lookup-tables        `table`: data on a grid, inline or from a CSV file
-  docs/examples.md                      the library's models and what each shows
-
-A command whose output goes to a pipe that its reader closed early (`sitc info FILE | head -1`)
-stops quietly with exit 0.";
+  docs/examples.md                      the library's models and what each shows";
 
 #[derive(Subcommand)]
 enum Command {

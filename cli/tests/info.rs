@@ -220,8 +220,8 @@ fn every_kind() {
 
 #[test]
 fn errors_like_run() {
-    let bad = "codegen/tests/front_ends/bad.sit";
-    let warns = "codegen/tests/front_ends/warns.sit";
+    let bad = "builder/tests/front_ends/bad.sit";
+    let warns = "builder/tests/front_ends/warns.sit";
     insta::assert_snapshot!("model_errors", failure(&["info", bad]));
     insta::assert_snapshot!("model_warnings", failure(&["info", warns]));
     insta::assert_snapshot!("missing_file", failure(&["info", "no/such.sit"]));

@@ -4,7 +4,7 @@
 use assert_cmd::cargo::cargo_bin_cmd;
 
 /// The models shared with the build script's snapshots (`codegen/src/build.rs`).
-const MODELS: &str = "codegen/tests/front_ends";
+const MODELS: &str = "builder/tests/front_ends";
 
 /// `sitc ARGS` run from the workspace root: the exit code, then stderr.
 fn stderr_of(args: &[&str]) -> String {

@@ -13,7 +13,7 @@
 //! (`sit-interp`) take only the lowered program.
 //!
 //! ```
-//! let src = sit_driver::Source::text("m.sit", "model M { real x = 1; x = integral(-x); }");
+//! let src = sit_driver::Source::text("m.sit", "model M { output real x = 1; x = integral(-x); }");
 //! let compiled = sit_driver::compile(&src, &sit_driver::Options::default()).unwrap();
 //! assert!(compiled.warnings.is_empty());
 //! let root = compiled.root(None).unwrap();

@@ -3,10 +3,8 @@
 //! file with its imports. The checker, the IR and the lowering are in `sit-middle`.
 //!
 //! ```
-//! let mut diagnostics = Vec::new();
-//! let file = sit_parser::parse::parse_file(0, "model M { real x = 1; x = integral(-x); }", &mut diagnostics);
-//! assert!(diagnostics.is_empty());
-//! assert_eq!(file.models[0].name.text, "M");
+//! let file = sit_parser::parse::parse_file(0, "model M { real x = 1; x = integral(-x); }");
+//! assert_eq!(file.expect("no syntax error").models[0].name.text, "M");
 //! ```
 #![deny(missing_docs)]
 

@@ -17,6 +17,7 @@ pub fn highlight(text: &str) -> Value {
         gap_start = t.end;
         let word = &text[t.start..t.end];
         let class = match t.kind {
+            TokenKind::Keyword(_) => "keyword",
             TokenKind::Ident if front::is_keyword(word) => "keyword",
             TokenKind::Ident
                 if tokens
