@@ -37,11 +37,11 @@ fn shown(table: &Table, name: &str, v: f64) -> String {
 /// Runs `root` plain and logged for `steps` of `dt`; returns the number of events.
 fn check(label: &str, program: &Program, root: ModelId, dt: f64, steps: usize) -> usize {
     let mut plain = sit_interp::Instance::new(
-        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        &sit_middle::lower::Lowered::new(program, Default::default()).expect("lowers"),
         root,
     );
     let mut logged = sit_interp::Instance::with_events(
-        &sit_middle::lower::Lowered::new(&program, sit_middle::lower::Prepare { events: true })
+        &sit_middle::lower::Lowered::new(program, sit_middle::lower::Prepare { events: true })
             .expect("lowers"),
         root,
     )

@@ -11,7 +11,7 @@ fn generate(text: &str) -> String {
     let program = out.program.as_ref().filter(|_| !out.has_errors());
     let program = program.unwrap_or_else(|| panic!("{}", out.render()));
     sit_codegen::generate(
-        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        &sit_middle::lower::Lowered::new(program, Default::default()).expect("lowers"),
         &Default::default(),
     )
     .expect("generation succeeds")
@@ -131,7 +131,7 @@ fn exponential_instance_trees_are_refused_up_front() {
         .expect("valid");
     let small = program.model("A9").expect("A9");
     let mut m = sit_interp::Instance::try_new(
-        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        &sit_middle::lower::Lowered::new(program, Default::default()).expect("lowers"),
         small,
     )
     .expect("small tree runs");
@@ -159,7 +159,7 @@ fn instance(text: &str) -> Result<sit_interp::Instance, sit_interp::InterpError>
     let program = program.unwrap_or_else(|| panic!("{}", out.render()));
     let root = sit_driver::select_root(program, None).expect("one root");
     sit_interp::Instance::try_new(
-        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        &sit_middle::lower::Lowered::new(program, Default::default()).expect("lowers"),
         root,
     )
 }
