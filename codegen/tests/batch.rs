@@ -16,7 +16,7 @@ fn batch_part(p: &sit_middle::ir::Program) -> String {
     let lowered = sit_middle::lower::Lowered::new(p, Default::default()).expect("lowers");
     let scalar = generate(&lowered, &Options::default()).unwrap();
     let both = generate_with_batch(
-        &sit_middle::lower::Lowered::new(&p, Default::default()).expect("lowers"),
+        &sit_middle::lower::Lowered::new(p, Default::default()).expect("lowers"),
         &Options::default(),
     )
     .unwrap();

@@ -151,7 +151,7 @@ mod tests {
         let program = program.unwrap_or_else(|| panic!("{}", out.render()));
         let root = program.roots()[0];
         Instance::new(
-            &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+            &sit_middle::lower::Lowered::new(program, Default::default()).expect("lowers"),
             root,
         )
     }
