@@ -35,10 +35,19 @@ def sitc():
         assert out.returncode == 0, out.stderr
         table = list(csv.reader(io.StringIO(out.stdout)))
         # Rust prints each f64 as the shortest decimal that reads back to the same
-        # bits, so float() of the text is the value sitc computed, exactly.
-        return table[0], [[float(x) for x in row] for row in table[1:]]
+        # bits, so float() of the text is the value sitc computed, exactly. A mode's
+        # column holds its state's name (docs/language.md): kept as the text.
+        return table[0], [[number_or_name(x) for x in row] for row in table[1:]]
 
     return run
+
+
+def number_or_name(text):
+    """The float a trace cell holds, or its text for a mode's state name."""
+    try:
+        return float(text)
+    except ValueError:
+        return text
 
 
 def same_bits(a, b):
