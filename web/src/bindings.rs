@@ -16,9 +16,12 @@ static PANIC: Mutex<String> = Mutex::new(String::new());
 #[wasm_bindgen]
 pub fn set_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        // The message alone, as `sitc run` reports a fault of the model.
+        // The message alone, as `sitc run` reports a fault of the model (a typed
+        // `sit_runtime::ModelFault`, recognised by its type as every host does).
         let payload = info.payload();
-        let message = (payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        let message = (payload.downcast_ref::<sit_runtime::ModelFault>())
+            .map(|f| f.to_string())
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| info.to_string());
         if let Ok(mut last) = PANIC.lock() {
