@@ -1,14 +1,16 @@
 //! The event log: every change of a logical variable in a step, with the rule that made it.
 //!
 //! A model built for logging (`sit_middle::lower::instrument_events`, which the
-//! interpreter and `sit_build::Builder::events` call) carries one hidden real state per
+//! interpreter and `sit_build::Builder::events` call) carries one hidden real state
+//! ([`Model::hidden_count`]) per
 //! stored logical variable, per submodel reset or phase run and per real state that a
 //! condition may read, its *why*: the
 //! number of the last rule of the step that assigned it (a [`Site`] of the [`Table`]).
 //! [`Recorder`] clears the whys before a step, compares the watched values after it and
 //! turns each change into an [`Event`]; [`Logged`] wraps a model so that every step
-//! records its events, and hides the whys from the variable list. A model that is not
-//! wrapped runs exactly as without the log.
+//! records its events. The whys are found by name among the hidden states (or, for a
+//! model that lists them, among its variables, which [`Logged`] then hides). A model
+//! that is not wrapped runs exactly as without the log.
 //!
 //! Which rule an event names (`rule`, the `file:line` of [`Event::site`]):
 //!
@@ -162,8 +164,8 @@ impl Recorder {
     /// A recorder of `model` (built for logging) as `table` describes it.
     pub fn new<M: Model + ?Sized>(table: Table, model: &M) -> Result<Recorder, MissingVar> {
         let index = |name: &str| {
-            model
-                .var_index(name)
+            (model.var_index(name))
+                .or_else(|| model.hidden_index(name))
                 .ok_or_else(|| MissingVar(name.to_string()))
         };
         let opt = |name: &Option<String>| name.as_deref().map(index).transpose();
@@ -196,7 +198,7 @@ impl Recorder {
             watches,
             whys,
             needed,
-            before: vec![0.0; model.var_count()],
+            before: vec![0.0; model.var_count() + model.hidden_count()],
         };
         r.snapshot(model);
         Ok(r)
@@ -291,13 +293,15 @@ impl Recorder {
 }
 
 /// A model whose steps record their events: a [`Model`] with the inner model's variables
-/// (without the whys) and the same values, bit for bit.
+/// (without the whys) and the same values, bit for bit, and its hidden states.
 #[derive(Debug, Clone)]
 pub struct Logged<M> {
     model: M,
     recorder: Recorder,
-    /// Index in the inner model of each visible variable.
+    /// Index in the inner model of each visible variable, then of each hidden state.
     visible: Vec<usize>,
+    /// How many of `visible` are variables (the rest are hidden states).
+    shown: usize,
     events: Vec<Event>,
 }
 
@@ -305,13 +309,15 @@ impl<M: Model> Logged<M> {
     /// Wraps `model`, built for logging as `table` describes.
     pub fn new(model: M, table: Table) -> Result<Logged<M>, MissingVar> {
         let recorder = Recorder::new(table, &model)?;
-        let visible = (0..model.var_count())
-            .filter(|i| !recorder.whys.contains(i))
-            .collect();
+        let count = model.var_count();
+        let mut visible: Vec<usize> = (0..count).filter(|i| !recorder.whys.contains(i)).collect();
+        let shown = visible.len();
+        visible.extend(count..count + model.hidden_count());
         Ok(Logged {
             model,
             recorder,
             visible,
+            shown,
             events: Vec::new(),
         })
     }
@@ -356,7 +362,11 @@ impl<M: Model> Model for Logged<M> {
     }
 
     fn var_count(&self) -> usize {
-        self.visible.len()
+        self.shown
+    }
+
+    fn hidden_count(&self) -> usize {
+        self.visible.len() - self.shown
     }
 
     fn var_info(&self, index: usize) -> Option<VarInfo<'_>> {

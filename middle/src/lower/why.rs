@@ -124,6 +124,7 @@ fn add_whys(m: &mut crate::ir::Model) -> Whys {
                 " The last rule of the step that changed {what} (event log)."
             )],
             span,
+            hidden: true,
         });
         Some(m.vars.len() - 1)
     };
