@@ -10,11 +10,8 @@ fn models() -> PathBuf {
 
 #[test]
 fn a_file_a_text_and_a_schematic_compile_to_the_same_kind_of_program() {
-    let from_file = compile(
-        &Source::path(&models().join("hoop.sit")),
-        &Options::default(),
-    )
-    .expect("the hoop compiles");
+    let from_file = compile(&Source::path(&models().join("hoop.sit")), &Options::default())
+        .expect("the hoop compiles");
     let root = from_file.root(None).expect("one root");
     assert_eq!(from_file.lowered.program().models[root].name, "Hoop");
     assert!(from_file.files().iter().any(|f| f.ends_with("hoop.sit")));
@@ -54,10 +51,7 @@ fn imports_are_read_by_the_reader_of_a_memory_source() {
         text: "import \"other.sit\"; model Root { }",
         read: &read,
     };
-    assert!(matches!(
-        compile(&missing, &Options::default()),
-        Err(Error::Model(_))
-    ));
+    assert!(matches!(compile(&missing, &Options::default()), Err(Error::Model(_))));
 }
 
 #[test]
@@ -87,10 +81,7 @@ fn options_choose_the_method_the_log_and_the_allowed_warnings() {
         ..Options::default()
     };
     let e = compile(&source, &bad).unwrap_err();
-    assert!(
-        matches!(&e, Error::NotAWarning { code } if code == "E0101"),
-        "{e}"
-    );
+    assert!(matches!(&e, Error::NotAWarning { code } if code == "E0101"), "{e}");
     assert!(!e.is_model_error());
 }
 
@@ -98,10 +89,7 @@ fn options_choose_the_method_the_log_and_the_allowed_warnings() {
 fn errors_say_what_failed() {
     let missing = compile(&Source::path("/nonexistent/x.sit"), &Options::default()).unwrap_err();
     assert!(matches!(missing, Error::Read(_)) && !missing.is_model_error());
-    let bad = compile(
-        &Source::text("b.sit", "model M { x = 1; }"),
-        &Options::default(),
-    );
+    let bad = compile(&Source::text("b.sit", "model M { x = 1; }"), &Options::default());
     let e = bad.unwrap_err();
     assert!(e.is_model_error());
     assert!(e.to_string().contains("error[E0101]"), "{e}");
