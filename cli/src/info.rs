@@ -172,6 +172,10 @@ impl Describer<'_> {
         let m: &Model = &self.program.models[id];
         let mut variables = Vec::new();
         for v in &m.vars {
+            if v.hidden {
+                // A method's memory or an event-log why (not in a checked program).
+                continue;
+            }
             let kind = match (v.kind, v.ty) {
                 (VarKind::Param { derived: false }, _) => "param",
                 (VarKind::Param { derived: true }, _) => "derived param",

@@ -270,3 +270,17 @@ fn the_integration_method_is_shown_when_not_euler() {
     // Under euler, the default, nothing is added.
     assert!(json("examples/models/pendulum.sit").get("method").is_none());
 }
+
+#[test]
+fn a_method_adds_no_variable_to_the_listing() {
+    // dopri5's memories are hidden states: the listing has the model's own variables.
+    let dir = tempfile::tempdir().unwrap();
+    let model = "model Decay { method dopri5; output real x = 1; x = integral(-x); }";
+    std::fs::write(dir.path().join("decay.sit"), model).unwrap();
+    let out = listing_in(dir.path(), &["info", "decay.sit", "--format", "json"]);
+    let listed: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<&str> = (listed["variables"].as_array().unwrap().iter())
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["x"]);
+}

@@ -409,6 +409,21 @@ fn emit_batch_adds_the_batch_form_of_every_model() {
 }
 
 #[test]
+fn a_method_records_only_the_models_own_variables() {
+    // The solver memories of rk4 and dopri5 are hidden states: `--record '*'` lists
+    // the ball's own variables under every method (43 under dopri5 before).
+    let ball = Path::new("examples/models/bouncing_ball.sit");
+    let header = |method: &str| -> String {
+        let out = run(ball, &["--t-end", "0", "--record", "*", "--method", method]);
+        out.lines().next().unwrap().to_string()
+    };
+    let euler = header("euler");
+    assert_eq!(euler, "t,g0,e,v_min,h0,h,v,g,der_h,der_v");
+    assert_eq!(header("rk4"), euler);
+    assert_eq!(header("dopri5"), euler);
+}
+
+#[test]
 fn method_rk4_from_the_command_line() {
     let (_dir, path) = file("decay.sit", DECAY);
     // x' = -0.5·x: rk4's step multiplies by the Taylor polynomial of exp(-0.5·dt) to

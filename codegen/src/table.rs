@@ -1,7 +1,9 @@
 //! The variable list of a model (`VARIABLES`) and the `Model` accessors by index and name.
 //!
 //! The list is `sit_middle::lower::variables`. Accessors read and write through direct field paths
-//! (`self.p1.roll.x`), so there is no re-indexing at run time.
+//! (`self.p1.roll.x`), so there is no re-indexing at run time. The hidden states (method
+//! memories, event-log whys) end the list: `VARIABLES` and `var_index` leave them out,
+//! `hidden_count`, `var_info`, `get_at` and `set_at` reach them at the indices after it.
 
 use crate::expr::{ExprGen, Storage};
 use crate::names::ident;
@@ -27,6 +29,8 @@ struct Entry {
     read: TokenStream,
     /// A mode's states' names, by index (empty for any other variable).
     states: Vec<String>,
+    /// A hidden state (after every visible entry).
+    hidden: bool,
 }
 
 /// The entries of the variable list of `model` (`sit_middle::lower::variables`), read
@@ -96,6 +100,7 @@ fn flatten(plan: &Plan<'_>, model: ModelId) -> Result<Vec<Entry>, lower::LowerEr
                 mode: e.access == Access::Mode,
                 read,
                 states,
+                hidden: e.hidden,
             }
         })
         .collect())
@@ -113,8 +118,9 @@ pub(crate) struct Table {
 /// The variable table of `model`.
 pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::LowerError> {
     let entries = flatten(plan, model)?;
+    let shown = entries.partition_point(|e| !e.hidden);
 
-    let infos = entries.iter().map(|e| {
+    let info = |e: &Entry| {
         let (name, kind, output) = (&e.name, &e.kind, e.output);
         let ty = if e.logical {
             quote!(Logical)
@@ -131,7 +137,8 @@ pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::Low
                 settable: #settable,
             }
         }
-    });
+    };
+    let infos = entries[..shown].iter().map(info);
     let constant = quote! {
         #[doc = " Every variable of the model, submodels included, in the order of the"]
         #[doc = " `sit_runtime::Model` indices (see `docs/codegen.md`)."]
@@ -225,7 +232,7 @@ pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::Low
             Ok(())
         }
     };
-    let index_arms = entries.iter().enumerate().map(|(i, e)| {
+    let index_arms = entries[..shown].iter().enumerate().map(|(i, e)| {
         let name = &e.name;
         let i = Literal::usize_unsuffixed(i);
         quote!(#name => Some(#i),)
@@ -249,13 +256,35 @@ pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::Low
             }
         }
     });
+    // The hidden states' descriptions, after `VARIABLES` (a model without any keeps the
+    // code it had before they were hidden).
+    let var_info = if shown == entries.len() {
+        quote! {
+            fn var_info(&self, index: usize) -> ::core::option::Option<::sit_runtime::VarInfo<'_>> {
+                Self::VARIABLES.get(index).copied()
+            }
+        }
+    } else {
+        let hidden = entries[shown..].iter().map(info);
+        let count = Literal::usize_unsuffixed(entries.len() - shown);
+        quote! {
+            fn hidden_count(&self) -> usize {
+                #count
+            }
+            fn var_info(&self, index: usize) -> ::core::option::Option<::sit_runtime::VarInfo<'_>> {
+                const HIDDEN: &[::sit_runtime::VarInfo<'static>] = &[#(#hidden),*];
+                match Self::VARIABLES.get(index) {
+                    Some(info) => Some(*info),
+                    None => HIDDEN.get(index - Self::VARIABLES.len()).copied(),
+                }
+            }
+        }
+    };
     let methods = quote! {
         fn var_count(&self) -> usize {
             Self::VARIABLES.len()
         }
-        fn var_info(&self, index: usize) -> ::core::option::Option<::sit_runtime::VarInfo<'_>> {
-            Self::VARIABLES.get(index).copied()
-        }
+        #var_info
         fn get_at(&self, index: usize) -> ::core::option::Option<f64> {
             Some(match index {
                 #(#get_arms)*

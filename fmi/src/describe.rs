@@ -220,6 +220,11 @@ fn collect(program: &Program, model_id: ir::ModelId, bound: &[ir::VarId], out: &
     let model = &program.models[model_id];
     let fixed = fixed_params(model, bound);
     for (id, var) in model.vars.iter().enumerate() {
+        if var.hidden {
+            // A method's memory or an event-log why: saved in the FMU state, not a
+            // variable of the FMU (it follows the variables in the model's indices).
+            continue;
+        }
         let tunable = match var.kind {
             ir::VarKind::Param { derived: false } => !fixed[id] && !bound.contains(&id),
             ir::VarKind::Param { derived: true } => {

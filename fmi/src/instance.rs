@@ -249,7 +249,11 @@ impl<M: Model + Clone + Default> Instance<M> {
     /// The variable `vr` of type `ty`, or the error to return.
     fn index(&self, call: &str, vr: u32, ty: ValueType) -> Result<usize, Status> {
         let index = vr as usize;
-        match self.s.model.var_info(index) {
+        // The hidden states after the variables are no value references.
+        let info = (index < self.s.model.var_count())
+            .then(|| self.s.model.var_info(index))
+            .flatten();
+        match info {
             Some(info) if info.ty == ty => Ok(index),
             Some(info) => Err(self.error(&format!(
                 "{call}: value reference {vr} is `{}`, a {} variable",

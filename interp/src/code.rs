@@ -385,8 +385,11 @@ pub(crate) struct Code {
     pub name: String,
     /// The nodes; node 0 is the root.
     pub nodes: Vec<Node>,
-    /// The public variable list.
+    /// The public variable list, then the hidden states (method memories, event-log
+    /// whys), reached by index only.
     pub vars: Vec<VarEntry>,
+    /// How many of `vars` are variables (the rest are hidden states).
+    pub shown: usize,
     /// Number of real slots.
     pub reals: usize,
     /// Number of flag slots.

@@ -101,11 +101,12 @@ pub(crate) fn compile(program_lowered: &Lowered, root: ModelId) -> Result<Code, 
             nodes.push(c.node(n, m)?);
         }
     }
-    let vars = c.var_list(root)?;
+    let (vars, shown) = c.var_list(root)?;
     Ok(Code {
         name,
         nodes,
         vars,
+        shown,
         reals: c.reals,
         flags: c.flags,
         mems: c.mems,
@@ -639,9 +640,11 @@ impl Compiler<'_> {
         })
     }
 
-    /// The public variable list of the tree rooted at `root` (node 0).
-    fn var_list(&self, root: ModelId) -> Result<Vec<VarEntry>, InterpError> {
+    /// The public variable list of the tree rooted at `root` (node 0), then its hidden
+    /// states, and the number of the former.
+    fn var_list(&self, root: ModelId) -> Result<(Vec<VarEntry>, usize), InterpError> {
         let entries = lower::variables(self.program, root).map_err(error)?;
+        let shown = lower::visible_count(&entries);
         let mut out = Vec::with_capacity(entries.len());
         for e in entries {
             let n = self.node_at(0, &e.path)?;
@@ -705,7 +708,7 @@ impl Compiler<'_> {
                 states,
             });
         }
-        Ok(out)
+        Ok((out, shown))
     }
 }
 

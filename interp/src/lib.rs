@@ -180,7 +180,11 @@ impl Model for Instance {
     }
 
     fn var_count(&self) -> usize {
-        self.code().vars.len()
+        self.code().shown
+    }
+
+    fn hidden_count(&self) -> usize {
+        self.code().vars.len() - self.code().shown
     }
 
     fn var_info(&self, index: usize) -> Option<VarInfo<'_>> {

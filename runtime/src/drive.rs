@@ -156,6 +156,10 @@ impl<M: Model> Model for Driven<M> {
         self.model.var_count()
     }
 
+    fn hidden_count(&self) -> usize {
+        self.model.hidden_count()
+    }
+
     fn var_info(&self, index: usize) -> Option<VarInfo<'_>> {
         self.model.var_info(index)
     }

@@ -1,14 +1,16 @@
 //! The event log: every change of a logical variable in a step, with the rule that made it.
 //!
 //! A model built for logging (`sit_middle::lower::instrument_events`, which the
-//! interpreter and `sit_build::Builder::events` call) carries one hidden real state per
+//! interpreter and `sit_build::Builder::events` call) carries one hidden real state
+//! ([`Model::hidden_count`]) per
 //! stored logical variable, per submodel reset or phase run and per real state that a
 //! condition may read, its *why*: the
 //! number of the last rule of the step that assigned it (a [`Site`] of the [`Table`]).
 //! [`Recorder`] clears the whys before a step, compares the watched values after it and
 //! turns each change into an [`Event`]; [`Logged`] wraps a model so that every step
-//! records its events, and hides the whys from the variable list. A model that is not
-//! wrapped runs exactly as without the log.
+//! records its events. The whys are found by name among the hidden states (or, for a
+//! model that lists them, among its variables, which [`Logged`] then hides). A model
+//! that is not wrapped runs exactly as without the log.
 //!
 //! Which rule an event names (`rule`, the `file:line` of [`Event::site`]):
 //!
@@ -175,8 +177,8 @@ impl Recorder {
     /// A recorder of `model` (built for logging) as `table` describes it.
     pub fn new<M: Model + ?Sized>(table: Table, model: &M) -> Result<Recorder, MissingVar> {
         let index = |name: &str| {
-            model
-                .var_index(name)
+            (model.var_index(name))
+                .or_else(|| model.hidden_index(name))
                 .ok_or_else(|| MissingVar(name.to_string()))
         };
         let opt = |name: &Option<String>| name.as_deref().map(index).transpose();
@@ -209,7 +211,7 @@ impl Recorder {
             watches,
             whys,
             needed,
-            before: vec![0.0; model.var_count()],
+            before: vec![0.0; model.var_count() + model.hidden_count()],
         };
         r.snapshot(model);
         Ok(r)
@@ -313,9 +315,13 @@ impl Recorder {
         let candidates = (w.why.iter())
             .chain(&w.within)
             .chain(w.reads.iter().filter_map(|r| r.why.as_ref()));
+        // Whys and copies are hidden states: found by `hidden_index` as well.
+        let value = |name: &str| {
+            let i = (model.var_index(name)).or_else(|| model.hidden_index(name))?;
+            model.get_at(i)
+        };
         let names_site = |why: &&String| {
-            model
-                .get(why)
+            value(why)
                 .is_some_and(|v| v >= 1.0 && v as usize - 1 == index)
         };
         let Some(why) = candidates.into_iter().find(names_site) else {
@@ -324,7 +330,7 @@ impl Recorder {
         let prefix = why.rfind('.').map_or("", |dot| &why[..=dot]);
         (site.reads.iter())
             .filter_map(|r| {
-                let v = model.get(&std::format!("{prefix}{}", r.copy))?;
+                let v = value(&std::format!("{prefix}{}", r.copy))?;
                 Some((std::format!("{prefix}{}", r.name), v))
             })
             .collect()
@@ -361,13 +367,15 @@ impl Recorder {
 }
 
 /// A model whose steps record their events: a [`Model`] with the inner model's variables
-/// (without the whys) and the same values, bit for bit.
+/// (without the whys) and the same values, bit for bit, and its hidden states.
 #[derive(Debug, Clone)]
 pub struct Logged<M> {
     model: M,
     recorder: Recorder,
-    /// Index in the inner model of each visible variable.
+    /// Index in the inner model of each visible variable, then of each hidden state.
     visible: Vec<usize>,
+    /// How many of `visible` are variables (the rest are hidden states).
+    shown: usize,
     events: Vec<Event>,
 }
 
@@ -375,13 +383,15 @@ impl<M: Model> Logged<M> {
     /// Wraps `model`, built for logging as `table` describes.
     pub fn new(model: M, table: Table) -> Result<Logged<M>, MissingVar> {
         let recorder = Recorder::new(table, &model)?;
-        let visible = (0..model.var_count())
-            .filter(|i| !recorder.whys.contains(i))
-            .collect();
+        let count = model.var_count();
+        let mut visible: Vec<usize> = (0..count).filter(|i| !recorder.whys.contains(i)).collect();
+        let shown = visible.len();
+        visible.extend(count..count + model.hidden_count());
         Ok(Logged {
             model,
             recorder,
             visible,
+            shown,
             events: Vec::new(),
         })
     }
@@ -426,7 +436,11 @@ impl<M: Model> Model for Logged<M> {
     }
 
     fn var_count(&self) -> usize {
-        self.visible.len()
+        self.shown
+    }
+
+    fn hidden_count(&self) -> usize {
+        self.visible.len() - self.shown
     }
 
     fn var_info(&self, index: usize) -> Option<VarInfo<'_>> {

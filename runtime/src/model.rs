@@ -4,7 +4,9 @@
 //! index order is the model's (generated or interpreted) table order and is stable for a
 //! given model. Submodel variables are named by their dotted path (`p1.roll.x`). Logical
 //! values travel as `f64`: `0.0` is false and `1.0` is true (see [`logical`] and
-//! [`from_logical`]).
+//! [`from_logical`]). A model may also have *hidden states* (the memories of an
+//! integration method, the whys of the event log) at the indices after them,
+//! `var_count()..var_count() + hidden_count()`: reached by index, never listed.
 
 use core::fmt;
 use core::iter::FusedIterator;
@@ -257,6 +259,12 @@ pub fn from_logical<'a>(var: impl Into<Var<'a>>, value: f64) -> Result<bool, Set
 /// Compiled models implement it with generated code; the interpreter implements it for
 /// interpreted models. Indices run over `0..var_count()` and `var_info(i)` must be
 /// `Some` for every such index.
+///
+/// Hidden states (see [`Model::hidden_count`]) follow at `var_count()..var_count() +
+/// hidden_count()`: `var_info`, `get_at` and `set_at` reach them there, but they are not
+/// variables of the model: [`Model::var_index`], [`Model::variables`], [`Model::get`],
+/// [`Model::set`] and every tool that lists variables (recording, `sitc info`, the
+/// FMU's description) see only `0..var_count()`.
 pub trait Model {
     /// Advances the model by one step of `dt` (the step order is defined by the
     /// language reference); `time()` advances by `dt` as a [`crate::Clock`] does
@@ -271,18 +279,27 @@ pub trait Model {
     /// after `n` steps of a constant `dt`, the double nearest to `n·dt`.
     fn time(&self) -> f64;
 
-    /// Number of variables, submodel variables included.
+    /// Number of variables, submodel variables included (hidden states excluded).
     fn var_count(&self) -> usize;
 
-    /// Description of variable `index`, `None` if `index >= var_count()`.
+    /// Number of hidden states, at the indices after the variables: the stage memories
+    /// of an integration method and the whys of the event log, stored and saved like
+    /// states but not variables of the model. 0 unless the model has some.
+    fn hidden_count(&self) -> usize {
+        0
+    }
+
+    /// Description of variable `index` (or of a hidden state), `None` if `index >=
+    /// var_count() + hidden_count()`.
     fn var_info(&self, index: usize) -> Option<VarInfo<'_>>;
 
-    /// Current value of variable `index` (logical values as `0.0`/`1.0`), `None` if
-    /// `index >= var_count()`.
+    /// Current value of variable `index` (or of a hidden state; logical values as
+    /// `0.0`/`1.0`), `None` if `index >= var_count() + hidden_count()`.
     fn get_at(&self, index: usize) -> Option<f64>;
 
-    /// Sets variable `index`. Params, inputs and states of any depth can be set (unless
-    /// bound by their parent), logical ones only to `0.0` or `1.0` (see [`from_logical`]).
+    /// Sets variable `index` (or a hidden state). Params, inputs and states of any depth
+    /// can be set (unless bound by their parent), logical ones only to `0.0` or `1.0`
+    /// (see [`from_logical`]).
     /// Errors: `Unknown(Var::Index(index))` for an index out of range, `NotSettable`,
     /// `NotLogical`.
     fn set_at(&mut self, index: usize, value: f64) -> Result<(), SetError<'static>>;
@@ -301,6 +318,14 @@ pub trait Model {
     /// scan of `var_info`, first match.
     fn var_index(&self, name: &str) -> Option<usize> {
         (0..self.var_count()).find(|&i| self.var_info(i).is_some_and(|info| info.name == name))
+    }
+
+    /// Index of the hidden state called `name` (a linear scan of `var_info` over
+    /// `var_count()..var_count() + hidden_count()`): how the event log finds its whys.
+    fn hidden_index(&self, name: &str) -> Option<usize> {
+        let n = self.var_count();
+        (n..n + self.hidden_count())
+            .find(|&i| self.var_info(i).is_some_and(|info| info.name == name))
     }
 
     /// Current value of the variable called `name`: `get_at(var_index(name)?)`.

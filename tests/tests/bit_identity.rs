@@ -50,7 +50,7 @@ fn find(dir: &std::path::Path, name: &str, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Compare every variable of both models, bit for bit. NaNs compare equal
+/// Compare every variable and hidden state of both models, bit for bit. NaNs compare equal
 /// whatever their sign and payload: Rust leaves those unspecified (LLVM may
 /// fold `0.0 / 0.0` to a positive NaN where the processor makes a negative
 /// one), so no two programs can promise them.
@@ -60,7 +60,7 @@ fn same(label: &str, step: usize, a: &dyn Model, b: &dyn Model) {
         b.time().to_bits(),
         "{label}: time at step {step}"
     );
-    for i in 0..a.var_count() {
+    for i in 0..a.var_count() + a.hidden_count() {
         let (x, y) = (a.get_at(i).unwrap(), b.get_at(i).unwrap());
         assert!(
             x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
@@ -119,7 +119,12 @@ fn check_pair(
         interp.var_count(),
         "{label}: variable count"
     );
-    for i in 0..comp.var_count() {
+    assert_eq!(
+        comp.hidden_count(),
+        interp.hidden_count(),
+        "{label}: hidden state count"
+    );
+    for i in 0..comp.var_count() + comp.hidden_count() {
         assert_eq!(
             comp.var_info(i),
             interp.var_info(i),
@@ -223,4 +228,54 @@ fn dopri5_matches_the_interpreter_on_examples_and_random_models() {
         "only {examples} example models under dopri5"
     );
     assert!(random >= 10, "only {random} random models under dopri5");
+}
+
+/// Under `dopri5` the bouncing ball lists its own variables only; the method's memories
+/// are hidden states after them, reached by index, and carried by `Clone` (what an FMU
+/// state saves): a copy goes on bit for bit, hidden states included.
+#[test]
+fn dopri5_memories_are_hidden_states_that_a_copy_carries() {
+    use compiled::dopri5_bouncing_ball::BouncingBall as Dopri5;
+    use compiled::m_bouncing_ball::BouncingBall as Euler;
+    let names = |m: &dyn Model| -> Vec<String> {
+        (0..m.var_count())
+            .map(|i| m.var_info(i).unwrap().name.to_string())
+            .collect()
+    };
+    let mut m = Dopri5::new();
+    assert_eq!(names(&m), names(&Euler::new()));
+    assert_eq!(Dopri5::VARIABLES.len(), m.var_count());
+    let n = m.var_count();
+    let hidden: Vec<&str> = (n..n + m.hidden_count())
+        .map(|i| m.var_info(i).unwrap().name)
+        .collect();
+    for name in ["dopri5_h", "dopri5_steps", "h_dopri5_k7", "v_dopri5_yc"] {
+        assert!(hidden.contains(&name), "no hidden {name} in {hidden:?}");
+    }
+    assert_eq!(m.get_at(n + m.hidden_count()), None);
+    assert_eq!(m.var_index("dopri5_h"), None);
+    assert_eq!(m.get("dopri5_h"), None);
+    let h = m.hidden_index("dopri5_h").unwrap();
+    for _ in 0..50 {
+        m.step(0.01);
+    }
+    assert!(m.get_at(h).unwrap() > 0.0, "the kept step size");
+    let all = |m: &dyn Model| -> Vec<u64> {
+        (0..m.var_count() + m.hidden_count())
+            .map(|i| m.get_at(i).unwrap().to_bits())
+            .collect()
+    };
+    let saved = m.clone();
+    assert_eq!(all(&saved), all(&m));
+    for _ in 0..100 {
+        m.step(0.01);
+    }
+    let mut again = saved.clone();
+    for _ in 0..100 {
+        again.step(0.01);
+    }
+    assert_eq!(all(&again), all(&m));
+    // A hidden state is set by index like a state.
+    m.set_at(h, 0.5).unwrap();
+    assert_eq!(m.get_at(h), Some(0.5));
 }

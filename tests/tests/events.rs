@@ -253,6 +253,45 @@ model M {
     );
 }
 
+/// Under `dopri5` the model has the method's hidden states and the log's whys, both
+/// after its variables: the log still names the rules, and the variables are the
+/// model's own.
+#[test]
+fn the_log_names_rules_under_dopri5() {
+    let src = "model M {
+    method dopri5;
+    real x;
+    flag f;
+    pred high = x > 0.25;
+    x = integral(1);
+    when high => f;
+}";
+    let log = log_of(src, 0.1, 4);
+    assert_eq!(
+        log,
+        vec![
+            row("0.3", "f", "0->1", "m.sit:7"),
+            row("0.3", "high", "0->1", "m.sit:6"),
+        ]
+    );
+    let program = sit_middle::check_source("m.sit", src).program.unwrap();
+    let lowered =
+        sit_middle::lower::Lowered::new(&program, sit_middle::lower::Prepare { events: true })
+            .expect("lowers");
+    let m = sit_interp::Instance::with_events(&lowered, 0).unwrap();
+    let names: Vec<&str> = (0..m.var_count())
+        .map(|i| m.var_info(i).unwrap().name)
+        .collect();
+    assert_eq!(names, ["x", "f", "high"]);
+    let n = m.inner().var_count();
+    let hidden: Vec<&str> = (n..n + m.inner().hidden_count())
+        .map(|i| m.inner().var_info(i).unwrap().name)
+        .collect();
+    for name in ["dopri5_h", "x_dopri5_k1", "x_why", "f_why"] {
+        assert!(hidden.contains(&name), "no hidden {name} in {hidden:?}");
+    }
+}
+
 #[allow(missing_docs, dead_code, clippy::all)]
 mod logged {
     include!(concat!(env!("OUT_DIR"), "/logged.rs"));
@@ -354,10 +393,11 @@ fn generated_code_logs_what_the_interpreter_logs() {
     assert!(random >= 10, "only {random} random models");
 }
 
-/// `Logged::set_at`'s errors name a variable by the index the caller gave, not by its
-/// index in the inner model, where the hidden whys come before it.
+/// The whys are hidden states, after the variables: the logged model and the inner one
+/// give every variable the same index, `set_at`'s errors name the index the caller
+/// gave, and the hidden whys are reached by `hidden_index`, not by name.
 #[test]
-fn set_at_errors_name_the_index_the_caller_used() {
+fn whys_are_hidden_states_after_the_variables() {
     use sit_runtime::{SetError, Var, VarKind};
     let src = "model Valve { input real p; output flag open; when p > 1 => open; }
         model Tank {
@@ -379,11 +419,22 @@ fn set_at_errors_name_the_index_the_caller_used() {
     let index = |m: &dyn Model, name: &str| {
         (0..m.var_count()).find(|&i| m.var_info(i).unwrap().name == name)
     };
-    // Inner: level, full, level_why, full_why, high, valve.on, valve.p, valve.open, ….
+    // Inner: level, full, high, valve.on, valve.p, valve.open, then the hidden
+    // level_why, full_why, valve.open_why.
+    assert_eq!(m.var_count(), m.inner().var_count());
+    assert_eq!(m.hidden_count(), m.inner().hidden_count());
+    let n = m.var_count();
+    let hidden: Vec<&str> = (n..n + m.inner().hidden_count())
+        .map(|i| m.inner().var_info(i).unwrap().name)
+        .collect();
+    assert_eq!(hidden, ["level_why", "full_why", "valve.open_why"]);
+    assert_eq!(index(m.inner(), "full_why"), None);
+    assert_eq!(m.inner().var_index("full_why"), None);
+    assert_eq!(m.inner().hidden_index("full_why"), Some(n + 1));
     for (name, kind) in [("high", VarKind::Predicate), ("valve.p", VarKind::Input)] {
         let outer = index(&m, name).unwrap();
         let inner = index(m.inner(), name).unwrap();
-        assert_ne!(outer, inner, "`{name}` comes after hidden whys");
+        assert_eq!(outer, inner, "`{name}`: no why comes before it");
         let e = m.set_at(outer, 1.0).unwrap_err();
         assert_eq!(e, SetError::not_settable(outer, kind));
         assert!(
@@ -392,7 +443,7 @@ fn set_at_errors_name_the_index_the_caller_used() {
         );
     }
     let open = index(&m, "valve.open").unwrap();
-    assert_ne!(open, index(m.inner(), "valve.open").unwrap());
+    assert_eq!(open, index(m.inner(), "valve.open").unwrap());
     assert_eq!(
         m.set_at(open, 0.5).unwrap_err(),
         SetError::NotLogical {

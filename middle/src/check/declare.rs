@@ -138,6 +138,7 @@ pub(super) fn declare(
                             },
                             doc: doc.clone(),
                             span: name.span,
+                            hidden: false,
                         });
                         t.var_exprs.push(value.clone());
                     }

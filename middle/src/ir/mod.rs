@@ -181,6 +181,12 @@ pub struct Var {
     pub doc: Vec<String>,
     /// Where the name is declared.
     pub span: Span,
+    /// A hidden state: a solver memory of a method rewrite or an event-log *why*, made
+    /// by the lowering (never declared). It is stored, stepped and saved like any
+    /// state, but it is not one of the model's variables: `lower::variables` lists it
+    /// after every visible variable, and the back ends keep it out of their variable
+    /// tables (see the contract, "Hidden states").
+    pub hidden: bool,
 }
 
 /// Whether a named condition was declared as `pred` or `situation`.

@@ -57,6 +57,7 @@ impl<'m> Hidden<'m> {
             init: num(0.0),
             doc: vec![doc],
             span,
+            hidden: true,
         });
         self.out.vars.len() - 1
     }

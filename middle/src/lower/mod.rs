@@ -60,7 +60,7 @@ pub use phase::{PhaseLink, find as find_phase};
 pub use program::{Lowered, Prepare};
 pub use substep::SubstepLink;
 pub use term::{Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term};
-pub use vars::{Access, Entry, Item, variables};
+pub use vars::{Access, Entry, Item, variables, visible_count};
 pub use why::instrument_events;
 
 use crate::Span;

@@ -1,4 +1,8 @@
 //! The variables of a model seen through `sit_runtime::Model`, in index order, with what may be set.
+//!
+//! The list ends with the hidden states ([`crate::ir::Var::hidden`]: solver memories,
+//! event-log whys), after every visible variable, so that the visible ones keep the
+//! indices `0..visible_count` whatever the method and the event log add.
 
 use super::term::{LowerError, MAX_DEPTH, get};
 use crate::ir::{CondId, CondKind, EventId, ModeId, ModelId, Program, SubId, Ty, VarId, VarKind};
@@ -21,6 +25,9 @@ pub struct Entry {
     pub output: bool,
     /// Whether it can be set, and why not.
     pub access: Access,
+    /// A hidden state ([`crate::ir::Var::hidden`]): listed after every visible variable,
+    /// left out of the variable tables, reached only by index.
+    pub hidden: bool,
 }
 
 /// What a variable of the list is, in its instance's model.
@@ -54,15 +61,32 @@ pub enum Access {
 }
 
 /// The variables of `root`: its vars, conds, events and modes in declaration order, then for
-/// each submodel `NAME.on` followed by the submodel's own list prefixed by `NAME.`.
+/// each submodel `NAME.on` followed by the submodel's own list prefixed by `NAME.`; the
+/// hidden states are left out of that order and follow it, in the same tree order
+/// (`Entry::hidden`; [`visible_count`] counts the others).
 pub fn variables(program: &Program, root: ModelId) -> Result<Vec<Entry>, LowerError> {
     let mut out = Vec::new();
-    flatten(program, root, "", &mut Vec::new(), &[], &mut out)?;
+    let mut hidden = Vec::new();
+    flatten(
+        program,
+        root,
+        "",
+        &mut Vec::new(),
+        &[],
+        &mut out,
+        &mut hidden,
+    )?;
+    out.append(&mut hidden);
     Ok(out)
 }
 
-/// Appends the entries of an instance of `model` at `path`, named with `prefix`;
-/// `bound` lists the variables its parent binds.
+/// The number of visible entries of a list from [`variables`] (they come first).
+pub fn visible_count(entries: &[Entry]) -> usize {
+    entries.partition_point(|e| !e.hidden)
+}
+
+/// Appends the entries of an instance of `model` at `path`, named with `prefix`, to
+/// `out` and its hidden states to `hidden`; `bound` lists the variables its parent binds.
 fn flatten(
     program: &Program,
     model: ModelId,
@@ -70,6 +94,7 @@ fn flatten(
     path: &mut Vec<SubId>,
     bound: &[VarId],
     out: &mut Vec<Entry>,
+    hidden: &mut Vec<Entry>,
 ) -> Result<(), LowerError> {
     if path.len() > MAX_DEPTH as usize {
         return Err(LowerError::TooLarge(
@@ -86,6 +111,7 @@ fn flatten(
         ty,
         output,
         access,
+        hidden: false,
     };
     for (i, v) in m.vars.iter().enumerate() {
         let access = match v.kind {
@@ -94,7 +120,12 @@ fn flatten(
             _ => Access::Settable,
         };
         let name = format!("{prefix}{}", v.name);
-        out.push(entry(name, Item::Var(i, v.kind), v.ty, v.output, access));
+        let e = entry(name, Item::Var(i, v.kind), v.ty, v.output, access);
+        if v.hidden {
+            hidden.push(Entry { hidden: true, ..e });
+        } else {
+            out.push(e);
+        }
     }
     for (c, cond) in m.conds.iter().enumerate() {
         let name = format!("{prefix}{}", cond.name);
@@ -132,7 +163,7 @@ fn flatten(
             .collect();
         path.push(s);
         let sub_prefix = format!("{prefix}{}.", sub.name);
-        flatten(program, sub.model, &sub_prefix, path, &bound, out)?;
+        flatten(program, sub.model, &sub_prefix, path, &bound, out, hidden)?;
         path.pop();
     }
     Ok(())

@@ -135,6 +135,7 @@ fn add_whys(m: &mut crate::ir::Model) -> Whys {
                 " The last rule of the step that changed {what} (event log)."
             )],
             span,
+            hidden: true,
         });
         Some(m.vars.len() - 1)
     };
@@ -263,6 +264,7 @@ impl Copies<'_> {
                 " `{name}` as a guard read it, when a rule under the guard last ran (event log)."
             )],
             span,
+            hidden: true,
         });
         let id = self.model.vars.len() - 1;
         self.made.push(id);
