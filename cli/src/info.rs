@@ -11,7 +11,7 @@
 
 use crate::fail::{Fail, exit};
 use sit_middle::ast::{self, Decl};
-use sit_middle::ir::{CondKind, Model, ModelId, Program, Ty, VarKind};
+use sit_middle::ir::{Model, ModelId, Program, Ty};
 use sit_middle::{SourceMap, Span};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -176,13 +176,7 @@ impl Describer<'_> {
                 // A method's memory or an event-log why (not in a checked program).
                 continue;
             }
-            let kind = match (v.kind, v.ty) {
-                (VarKind::Param { derived: false }, _) => "param",
-                (VarKind::Param { derived: true }, _) => "derived param",
-                (VarKind::Input, _) => "input",
-                (VarKind::State, Ty::Real) => "state",
-                (VarKind::State, Ty::Flag) => "flag",
-            };
+            let kind = v.kind_name();
             let implicit = match v.ty {
                 Ty::Real => "0",
                 Ty::Flag => "false",
@@ -190,11 +184,15 @@ impl Describer<'_> {
             variables.push(self.variable(&v.name, kind, v.ty, v.output, implicit, &v.doc, v.span));
         }
         for c in &m.conds {
-            let kind = match c.kind {
-                CondKind::Pred => "pred",
-                CondKind::Situation => "situation",
-            };
-            variables.push(self.variable(&c.name, kind, Ty::Flag, c.output, "", &c.doc, c.span));
+            variables.push(self.variable(
+                &c.name,
+                c.kind.name(),
+                Ty::Flag,
+                c.output,
+                "",
+                &c.doc,
+                c.span,
+            ));
         }
         for e in &m.events {
             variables.push(self.variable(&e.name, "event", Ty::Flag, e.output, "", &e.doc, e.span));
@@ -260,10 +258,7 @@ impl Describer<'_> {
         Variable {
             name: name.to_string(),
             kind,
-            ty: match ty {
-                Ty::Real => "real",
-                Ty::Flag => "flag",
-            },
+            ty: ty.name(),
             output,
             init: (self.written.values.get(&span).cloned()).unwrap_or_else(|| implicit.to_string()),
             doc: doc(lines),

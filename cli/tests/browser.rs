@@ -9,9 +9,8 @@
 //! `target/web-test/screenshot.png`.
 //!
 //! Needs `/usr/bin/chromium` (or `SIT_CHROMIUM`), node, the npm packages of
-//! `web/package-lock.json` (`npm ci` in web/), the `wasm32-unknown-unknown` target and
-//! wasm-bindgen-cli in `$SIT_WEB_TOOLS` or else `target/web-tools` (`scripts/build-web.sh`
-//! installs the last three). Without them the test is skipped with a message, except in
+//! `web/package-lock.json` (`npm ci` in web/) and the `wasm32-unknown-unknown` target
+//! (`scripts/build-web.sh` installs the last two). Without them the test is skipped with a message, except in
 //! CI (`CI=true`), where they are a failure. The wasm is built in its own target directory
 //! (`target/web-build`: the workspace's is locked while `cargo test` runs).
 
@@ -54,14 +53,6 @@ fn missing() -> Option<String> {
             "the wasm32-unknown-unknown target (rustup target add wasm32-unknown-unknown)"
                 .to_string(),
         );
-    }
-    let tools =
-        std::env::var_os("SIT_WEB_TOOLS").map_or(root.join("target/web-tools"), PathBuf::from);
-    if !tools.join("bin/wasm-bindgen").exists() {
-        missing.push(format!(
-            "wasm-bindgen-cli in {} (scripts/build-web.sh installs it)",
-            tools.display()
-        ));
     }
     (!missing.is_empty()).then(|| missing.join(", "))
 }

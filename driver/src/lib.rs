@@ -167,9 +167,7 @@ impl Error {
 pub fn check(source: &Source) -> Result<Output, ReadError> {
     match *source {
         Source::Path(path) => sit_schematic::check_file(path),
-        Source::Text { path, text } | Source::Memory { path, text, .. }
-            if sit_schematic::is_schematic(path) =>
-        {
+        Source::Text { path, text } if sit_schematic::is_schematic(path) => {
             Ok(sit_schematic::check_schematic(path, text, None))
         }
         Source::Text { path, text } => Ok(sit_middle::check_bytes(
@@ -177,22 +175,25 @@ pub fn check(source: &Source) -> Result<Output, ReadError> {
             text.as_bytes().to_vec(),
             &sit_schematic::read,
         )),
-        Source::Memory { path, text, read } => {
-            let read = |p: &Path| {
-                let bytes = read(p)?;
-                if sit_schematic::is_schematic(p) {
-                    sit_schematic::as_model(p, bytes)
-                } else {
-                    Ok(bytes)
-                }
-            };
-            Ok(sit_middle::check_bytes(
-                path,
-                text.as_bytes().to_vec(),
-                &read,
-            ))
-        }
+        Source::Memory { path, text, read } => Ok(check_memory(path, text, read)),
     }
+}
+
+/// [`check`] of a [`Source::Memory`], which cannot fail to be read: the root's text is
+/// given, and an import that `read` cannot give is a diagnostic at the import.
+pub fn check_memory(path: &Path, text: &str, read: &ReadFn<'_>) -> Output {
+    if sit_schematic::is_schematic(path) {
+        return sit_schematic::check_schematic(path, text, None);
+    }
+    let read = |p: &Path| {
+        let bytes = read(p)?;
+        if sit_schematic::is_schematic(p) {
+            sit_schematic::as_model(p, bytes)
+        } else {
+            Ok(bytes)
+        }
+    };
+    sit_middle::check_bytes(path, text.as_bytes().to_vec(), &read)
 }
 
 /// [`check`] of the file at `path`.

@@ -192,20 +192,27 @@ pub fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
+/// The file system's name for `p` when it exists, else its [`lexical`] form.
 fn normal(p: &Path) -> PathBuf {
-    std::fs::canonicalize(p).unwrap_or_else(|_| {
-        let mut out = PathBuf::new();
-        for c in p.components() {
-            match c {
-                std::path::Component::CurDir => {}
-                std::path::Component::ParentDir => {
-                    if !out.pop() {
-                        out.push("..");
-                    }
+    std::fs::canonicalize(p).unwrap_or_else(|_| lexical(p))
+}
+
+/// `path` with `.` components dropped and each `..` taking off the component before it
+/// (kept at the start where there is none), without the file system: how the loader,
+/// the language server and the page name an import's file.
+pub fn lexical(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
                 }
-                c => out.push(c),
             }
+            c => out.push(c),
         }
-        out
-    })
+    }
+    out
 }

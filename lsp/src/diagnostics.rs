@@ -18,15 +18,7 @@ pub(crate) fn check(docs: &Documents, uri: &Uri) -> Vec<(Uri, Vec<Diagnostic>)> 
     };
     let path = uri_to_path(uri).unwrap_or_else(|| PathBuf::from(uri.as_str()));
     let read = |p: &std::path::Path| docs.read(&normalize(p));
-    let source = sit_driver::Source::Memory {
-        path: &path,
-        text,
-        read: &read,
-    };
-    let out = match sit_driver::check(&source) {
-        Ok(out) => out,
-        Err(_) => return Vec::new(),
-    };
+    let out = sit_driver::check_memory(&path, text, &read);
     let uris: Vec<Uri> = out
         .sources
         .files

@@ -170,20 +170,4 @@ impl World {
     }
 }
 
-/// `path` with `.` and `..` components resolved lexically.
-pub(crate) fn normalize(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub(crate) use sit_middle::load::lexical as normalize;

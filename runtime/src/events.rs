@@ -320,10 +320,8 @@ impl Recorder {
             let i = (model.var_index(name)).or_else(|| model.hidden_index(name))?;
             model.get_at(i)
         };
-        let names_site = |why: &&String| {
-            value(why)
-                .is_some_and(|v| v >= 1.0 && v as usize - 1 == index)
-        };
+        let names_site =
+            |why: &&String| value(why).is_some_and(|v| v >= 1.0 && v as usize - 1 == index);
         let Some(why) = candidates.into_iter().find(names_site) else {
             return Vec::new();
         };

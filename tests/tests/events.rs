@@ -420,14 +420,18 @@ fn whys_are_hidden_states_after_the_variables() {
         (0..m.var_count()).find(|&i| m.var_info(i).unwrap().name == name)
     };
     // Inner: level, full, high, valve.on, valve.p, valve.open, then the hidden
-    // level_why, full_why, valve.open_why.
+    // level_why, full_why, valve.open_why and valve.p_seen (the copy of what the
+    // valve's guard read when its rule ran).
     assert_eq!(m.var_count(), m.inner().var_count());
     assert_eq!(m.hidden_count(), m.inner().hidden_count());
     let n = m.var_count();
     let hidden: Vec<&str> = (n..n + m.inner().hidden_count())
         .map(|i| m.inner().var_info(i).unwrap().name)
         .collect();
-    assert_eq!(hidden, ["level_why", "full_why", "valve.open_why"]);
+    assert_eq!(
+        hidden,
+        ["level_why", "full_why", "valve.open_why", "valve.p_seen"]
+    );
     assert_eq!(index(m.inner(), "full_why"), None);
     assert_eq!(m.inner().var_index("full_why"), None);
     assert_eq!(m.inner().hidden_index("full_why"), Some(n + 1));

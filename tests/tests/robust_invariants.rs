@@ -88,8 +88,12 @@ fn checked_steps_agree_with_steps_until_the_first_fault() {
                         assert_eq!(values(&plain), values(&checked), "seed {seed}, step {k}");
                     }
                     Err(e) => {
-                        // The fault is real: the variable it names holds a non-finite value.
-                        let value = checked.get(&e.var).unwrap_or(0.0);
+                        // The fault is real: the variable it names holds a non-finite value
+                        // (a method's memory is a hidden state, found by `hidden_index`).
+                        let index = (checked.var_index(&e.var))
+                            .or_else(|| checked.hidden_index(&e.var))
+                            .expect("the fault names a variable");
+                        let value = checked.get_at(index).unwrap_or(0.0);
                         assert!(
                             !value.is_finite(),
                             "seed {seed}: {e}, but `{}` = {value}",

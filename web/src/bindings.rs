@@ -1,20 +1,99 @@
-//! The JavaScript API (wasm-bindgen): the crate's functions with strings of JSON in and out.
+//! The WebAssembly exports: the crate's functions over linear memory, strings of JSON in and out.
 //!
-//! `files` arguments are JSON objects of path: text (the page's own files, beside the
-//! embedded library); traces come back as `Float64Array`s.
+//! No glue generator: `web/site/sit_web.js` (about a hundred lines) calls these `extern "C"`
+//! functions. A string argument is a pointer and a length into memory the page reserved
+//! with [`sit_alloc`] (and gives back with [`sit_free`]); a function's text or numbers go
+//! to one output buffer read through [`sit_out_ptr`] and [`sit_out_len`] until the next
+//! call. A function that can fail returns 0 (done) or 1 (failed: the output holds the
+//! error). `files` arguments are JSON objects of path: text (the page's own files, beside
+//! the embedded library); traces are little-endian `f64`s.
 
 use crate::files::Files;
 use crate::run::{Options, Run};
-use std::sync::Mutex;
-use wasm_bindgen::prelude::wasm_bindgen;
+use std::cell::RefCell;
 
-/// The message of the last panic (a model stopped by a limit); read after the trap.
-static PANIC: Mutex<String> = Mutex::new(String::new());
+thread_local! {
+    /// The output of the last call.
+    static OUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The runs in progress, by handle − 1 (`None` once freed).
+    static RUNNERS: RefCell<Vec<Option<Run>>> = const { RefCell::new(Vec::new()) };
+    /// The message of the last panic (a model stopped by a limit); read after the trap.
+    static PANIC: RefCell<String> = const { RefCell::new(String::new()) };
+}
 
-/// Keeps the message of each panic for [`last_panic`] (a panic in WebAssembly aborts
+/// Replaces the output with `bytes`.
+fn put(bytes: impl Into<Vec<u8>>) {
+    OUT.with(|o| *o.borrow_mut() = bytes.into());
+}
+
+/// Puts the text of `r` (its value or its error) and returns 0 or 1.
+fn status(r: Result<String, String>) -> u32 {
+    match r {
+        Ok(text) => {
+            put(text);
+            0
+        }
+        Err(text) => {
+            put(text);
+            1
+        }
+    }
+}
+
+/// Puts `values` as little-endian `f64`s.
+fn put_f64s(values: &[f64]) {
+    put(values
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect::<Vec<u8>>());
+}
+
+/// The text at `ptr .. ptr + len` (invalid UTF-8 replaced).
+///
+/// # Safety
+/// `ptr .. ptr + len` is memory from [`sit_alloc`] that the caller has not freed (or
+/// `len` is 0).
+unsafe fn text<'a>(ptr: *const u8, len: usize) -> std::borrow::Cow<'a, str> {
+    if len == 0 {
+        return "".into();
+    }
+    // SAFETY: the caller's contract.
+    String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(ptr, len) })
+}
+
+/// `len` bytes for the page to write an argument into (give them back with [`sit_free`]).
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_alloc(len: usize) -> *mut u8 {
+    let mut bytes = std::mem::ManuallyDrop::new(Vec::<u8>::with_capacity(len.max(1)));
+    bytes.as_mut_ptr()
+}
+
+/// Gives back memory from [`sit_alloc`].
+///
+/// # Safety
+/// `ptr` came from `sit_alloc(len)` and is given back once.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sit_free(ptr: *mut u8, len: usize) {
+    // SAFETY: the caller's contract: the allocation of `sit_alloc(len)`.
+    drop(unsafe { Vec::from_raw_parts(ptr, 0, len.max(1)) });
+}
+
+/// Where the output of the last call starts.
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_out_ptr() -> *const u8 {
+    OUT.with(|o| o.borrow().as_ptr())
+}
+
+/// The length of the output of the last call, in bytes.
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_out_len() -> usize {
+    OUT.with(|o| o.borrow().len())
+}
+
+/// Keeps the message of each panic for [`sit_last_panic`] (a panic in WebAssembly aborts
 /// the call with a trap whose own message says nothing).
-#[wasm_bindgen]
-pub fn set_panic_hook() {
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_set_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         // The message alone, as `sitc run` reports a fault of the model (a typed
         // `sit_runtime::ModelFault`, recognised by its type as every host does).
@@ -24,138 +103,361 @@ pub fn set_panic_hook() {
             .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| info.to_string());
-        if let Ok(mut last) = PANIC.lock() {
-            *last = message;
-        }
+        // A panic inside a borrow of PANIC cannot happen (nothing panics while it is
+        // held), so the borrow succeeds.
+        PANIC.with(|p| *p.borrow_mut() = message);
     }));
 }
 
-/// The message of the last panic, or an empty string.
-#[wasm_bindgen]
-pub fn last_panic() -> String {
-    PANIC.lock().map(|m| m.clone()).unwrap_or_default()
+/// Output: the message of the last panic, or nothing.
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_last_panic() {
+    put(PANIC.with(|p| p.borrow().clone()));
 }
 
-/// The files of `json`, or an empty map when it is not a valid object.
+/// The files of `json`.
 fn files(json: &str) -> Result<Files, String> {
     Files::from_json(json)
 }
 
-/// [`crate::check`] as JSON.
-#[wasm_bindgen]
-pub fn check(path: &str, text: &str, files_json: &str) -> Result<String, String> {
-    Ok(crate::check(path, text, &files(files_json)?).to_string())
+/// Output: [`crate::check`] as JSON; 1 when `files` is not a JSON object of strings.
+///
+/// # Safety
+/// Each `(ptr, len)` pair is an argument written into memory from [`sit_alloc`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sit_check(
+    path: *const u8,
+    path_len: usize,
+    src: *const u8,
+    src_len: usize,
+    files_json: *const u8,
+    files_len: usize,
+) -> u32 {
+    // SAFETY: the caller's contract.
+    let (path, src, files_json) = unsafe {
+        (
+            text(path, path_len),
+            text(src, src_len),
+            text(files_json, files_len),
+        )
+    };
+    status(files(&files_json).map(|f| crate::check(&path, &src, &f).to_string()))
 }
 
-/// [`crate::format`] as JSON.
-#[wasm_bindgen]
-pub fn format(path: &str, text: &str) -> String {
-    crate::format(path, text).to_string()
+/// Output: [`crate::format`] as JSON.
+///
+/// # Safety
+/// As [`sit_check`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sit_format(
+    path: *const u8,
+    path_len: usize,
+    src: *const u8,
+    src_len: usize,
+) {
+    // SAFETY: the caller's contract.
+    let (path, src) = unsafe { (text(path, path_len), text(src, src_len)) };
+    put(crate::format(&path, &src).to_string());
 }
 
-/// [`crate::info`] as JSON (`model`: empty for the root).
-#[wasm_bindgen]
-pub fn info(path: &str, text: &str, files_json: &str, model: &str) -> Result<String, String> {
-    let model = Some(model).filter(|m| !m.is_empty());
-    Ok(crate::info(path, text, &files(files_json)?, model).to_string())
+/// Output: [`crate::info`] as JSON (`model`: empty for the root); 1 as [`sit_check`].
+///
+/// # Safety
+/// As [`sit_check`].
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)] // four strings, each a pointer and a length
+pub unsafe extern "C" fn sit_info(
+    path: *const u8,
+    path_len: usize,
+    src: *const u8,
+    src_len: usize,
+    files_json: *const u8,
+    files_len: usize,
+    model: *const u8,
+    model_len: usize,
+) -> u32 {
+    // SAFETY: the caller's contract.
+    let (path, src, files_json, model) = unsafe {
+        (
+            text(path, path_len),
+            text(src, src_len),
+            text(files_json, files_len),
+            text(model, model_len),
+        )
+    };
+    let model = Some(&*model).filter(|m| !m.is_empty());
+    status(files(&files_json).map(|f| crate::info(&path, &src, &f, model).to_string()))
 }
 
-/// [`crate::schematic`] as JSON.
-#[wasm_bindgen]
-pub fn schematic(path: &str, text: &str) -> String {
-    crate::schematic(path, text).to_string()
+/// Output: [`crate::schematic`] as JSON.
+///
+/// # Safety
+/// As [`sit_check`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sit_schematic(
+    path: *const u8,
+    path_len: usize,
+    src: *const u8,
+    src_len: usize,
+) {
+    // SAFETY: the caller's contract.
+    let (path, src) = unsafe { (text(path, path_len), text(src, src_len)) };
+    put(crate::schematic(&path, &src).to_string());
 }
 
-/// [`crate::library`] as JSON.
-#[wasm_bindgen]
-pub fn library() -> String {
-    crate::library().to_string()
+/// Output: [`crate::library`] as JSON.
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_library() {
+    put(crate::library().to_string());
 }
 
-/// The text of a library file, or `undefined`.
-#[wasm_bindgen]
-pub fn library_file(path: &str) -> Option<String> {
-    Files::new().text(path).map(str::to_string)
+/// Output: the text of a library file; 1 (and no output) when there is none.
+///
+/// # Safety
+/// As [`sit_check`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sit_library_file(path: *const u8, path_len: usize) -> u32 {
+    // SAFETY: the caller's contract.
+    let path = unsafe { text(path, path_len) };
+    status(Files::new().text(&path).map(str::to_string).ok_or_default())
 }
 
-/// A run in progress (see [`Run`]).
-#[wasm_bindgen]
-pub struct Runner {
-    run: Run,
+/// `Option` to a `Result` with an empty error.
+trait OkOrDefault<T> {
+    /// `Err(String::new())` for `None`.
+    fn ok_or_default(self) -> Result<T, String>;
 }
 
-#[wasm_bindgen]
-impl Runner {
-    /// Starts a run of the model; `options_json` overrides the options of its `Run:`
-    /// line. Error: JSON `{"diagnostics": [...]}` or `{"message": "..."}`.
-    #[wasm_bindgen(constructor)]
-    pub fn new(
-        path: &str,
-        text: &str,
-        files_json: &str,
-        options_json: &str,
-    ) -> Result<Runner, String> {
-        let message = |m: String| crate::run::StartError::Message(m).to_json().to_string();
-        let files = files(files_json).map_err(message)?;
+impl<T> OkOrDefault<T> for Option<T> {
+    fn ok_or_default(self) -> Result<T, String> {
+        self.ok_or_else(String::new)
+    }
+}
+
+/// Output: [`crate::highlight::highlight`] as JSON.
+///
+/// # Safety
+/// As [`sit_check`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sit_highlight(src: *const u8, src_len: usize) {
+    // SAFETY: the caller's contract.
+    let src = unsafe { text(src, src_len) };
+    put(crate::highlight::highlight(&src).to_string());
+}
+
+/// Starts a run of the model (see [`Run`]); `options` (JSON) overrides the options of
+/// its `Run:` line. Returns the run's handle (≥ 1), or 0 with the error in the output:
+/// JSON `{"diagnostics": [...]}` or `{"message": "..."}`.
+///
+/// # Safety
+/// As [`sit_check`].
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)] // four strings, each a pointer and a length
+pub unsafe extern "C" fn sit_run_start(
+    path: *const u8,
+    path_len: usize,
+    src: *const u8,
+    src_len: usize,
+    files_json: *const u8,
+    files_len: usize,
+    options_json: *const u8,
+    options_len: usize,
+) -> u32 {
+    // SAFETY: the caller's contract.
+    let (path, src, files_json, options_json) = unsafe {
+        (
+            text(path, path_len),
+            text(src, src_len),
+            text(files_json, files_len),
+            text(options_json, options_len),
+        )
+    };
+    let message = |m: String| crate::run::StartError::Message(m).to_json().to_string();
+    let started = files(&files_json).map_err(message).and_then(|files| {
         let options =
-            Options::from_json(options_json, Options::from_run_line(text)).map_err(message)?;
-        let run = Run::start(path, text, &files, &options).map_err(|e| e.to_json().to_string())?;
-        Ok(Runner { run })
-    }
-
-    /// Runs up to `max` more steps; whether the run is done.
-    pub fn advance(&mut self, max: f64) -> bool {
-        self.run.advance(max.max(0.0) as u64)
-    }
-
-    /// The steps run so far.
-    pub fn done(&self) -> f64 {
-        self.run.done() as f64
-    }
-
-    /// The steps of the whole run.
-    pub fn steps(&self) -> f64 {
-        self.run.steps() as f64
-    }
-
-    /// The times of the trace rows.
-    pub fn times(&self) -> Vec<f64> {
-        self.run.times().to_vec()
-    }
-
-    /// The trace of the `k`-th variable of [`Runner::variables`].
-    pub fn trace(&self, k: usize) -> Vec<f64> {
-        self.run.trace(k).to_vec()
-    }
-
-    /// The traced variables as JSON.
-    pub fn variables(&mut self) -> String {
-        self.run.variables().to_string()
-    }
-
-    /// `sitc run`'s header and last row for this run.
-    pub fn finals(&mut self) -> String {
-        self.run.finals()
-    }
-
-    /// `sitc run --every EVERY`'s CSV of the steps run so far.
-    pub fn csv(&self) -> String {
-        self.run.csv().to_string()
-    }
-
-    /// The event log as JSON.
-    pub fn events(&self) -> String {
-        self.run.events().to_string()
-    }
-
-    /// The model's warnings as JSON.
-    pub fn warnings(&self) -> String {
-        serde_json::Value::from(self.run.warnings().to_vec()).to_string()
+            Options::from_json(&options_json, Options::from_run_line(&src)).map_err(message)?;
+        Run::start(&path, &src, &files, &options).map_err(|e| e.to_json().to_string())
+    });
+    match started {
+        Ok(run) => RUNNERS.with(|r| {
+            let mut runners = r.borrow_mut();
+            runners.push(Some(run));
+            runners.len() as u32
+        }),
+        Err(e) => {
+            put(e);
+            0
+        }
     }
 }
 
-/// [`crate::highlight::highlight`] as JSON.
-#[wasm_bindgen]
-pub fn highlight(text: &str) -> String {
-    crate::highlight::highlight(text).to_string()
+/// `f` of the run `handle`; `None` for a handle that is not a run in progress.
+fn with_run<T>(handle: u32, f: impl FnOnce(&mut Run) -> T) -> Option<T> {
+    RUNNERS.with(|r| {
+        let mut runners = r.borrow_mut();
+        let run = runners
+            .get_mut((handle as usize).checked_sub(1)?)?
+            .as_mut()?;
+        Some(f(run))
+    })
+}
+
+/// Runs up to `max` more steps of run `handle`: 1 when the run is done (or no run).
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_run_advance(handle: u32, max: f64) -> u32 {
+    with_run(handle, |run| run.advance(max.max(0.0) as u64)).unwrap_or(true) as u32
+}
+
+/// The steps run so far.
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_run_done(handle: u32) -> f64 {
+    with_run(handle, |run| run.done() as f64).unwrap_or(0.0)
+}
+
+/// The steps of the whole run.
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_run_steps(handle: u32) -> f64 {
+    with_run(handle, |run| run.steps() as f64).unwrap_or(0.0)
+}
+
+/// Output: the times of the trace rows (`f64`s).
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_run_times(handle: u32) {
+    put_f64s(&with_run(handle, |run| run.times().to_vec()).unwrap_or_default());
+}
+
+/// Output: the trace of the `k`-th variable of [`sit_run_variables`] (`f64`s).
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_run_trace(handle: u32, k: usize) {
+    put_f64s(&with_run(handle, |run| run.trace(k).to_vec()).unwrap_or_default());
+}
+
+/// Output: the traced variables as JSON.
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_run_variables(handle: u32) {
+    put(with_run(handle, |run| run.variables().to_string()).unwrap_or_default());
+}
+
+/// Output: `sitc run`'s header and last row for this run.
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_run_finals(handle: u32) {
+    put(with_run(handle, |run| run.finals()).unwrap_or_default());
+}
+
+/// Output: `sitc run --every EVERY`'s CSV of the steps run so far.
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_run_csv(handle: u32) {
+    put(with_run(handle, |run| run.csv().to_string()).unwrap_or_default());
+}
+
+/// Output: the event log as JSON.
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_run_events(handle: u32) {
+    put(with_run(handle, |run| run.events().to_string()).unwrap_or_default());
+}
+
+/// Output: the model's warnings as JSON.
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_run_warnings(handle: u32) {
+    put(with_run(handle, |run| {
+        serde_json::Value::from(run.warnings().to_vec()).to_string()
+    })
+    .unwrap_or_default());
+}
+
+/// Ends run `handle` and frees what it holds.
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_run_free(handle: u32) {
+    RUNNERS.with(|r| {
+        if let Some(slot) = (r.borrow_mut()).get_mut((handle as usize).wrapping_sub(1)) {
+            *slot = None;
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    //! The exports called as the page calls them, natively.
+    use super::*;
+
+    /// Writes `s` into memory from [`sit_alloc`] (the page's `TextEncoder` step).
+    fn arg(s: &str) -> (*mut u8, usize) {
+        let p = sit_alloc(s.len());
+        // SAFETY: `p` has room for `s.len()` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(s.as_ptr(), p, s.len()) };
+        (p, s.len())
+    }
+
+    /// The output as text.
+    fn out() -> String {
+        // SAFETY: the output buffer is live until the next call.
+        let bytes = unsafe { std::slice::from_raw_parts(sit_out_ptr(), sit_out_len()) };
+        String::from_utf8(bytes.to_vec()).unwrap()
+    }
+
+    /// The output as `f64`s.
+    fn out_f64s() -> Vec<f64> {
+        let bytes = out_bytes();
+        bytes
+            .chunks_exact(8)
+            .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+
+    fn out_bytes() -> Vec<u8> {
+        // SAFETY: as in `out`.
+        unsafe { std::slice::from_raw_parts(sit_out_ptr(), sit_out_len()) }.to_vec()
+    }
+
+    #[test]
+    fn check_through_the_exports() {
+        let (p, pl) = arg("ball.sit");
+        let (s, sl) = arg("model Ball { output real h = 1; h = integral(-g); }");
+        let (f, fl) = arg("{}");
+        assert_eq!(unsafe { sit_check(p, pl, s, sl, f, fl) }, 0);
+        let v: serde_json::Value = serde_json::from_str(&out()).unwrap();
+        assert_eq!(v["diagnostics"][0]["code"], "E0101");
+        let (bad, bl) = arg("[1]");
+        assert_eq!(unsafe { sit_check(p, pl, s, sl, bad, bl) }, 1);
+        assert!(!out().is_empty());
+        unsafe {
+            for (ptr, len) in [(p, pl), (s, sl), (f, fl), (bad, bl)] {
+                sit_free(ptr, len);
+            }
+        }
+    }
+
+    #[test]
+    fn a_run_through_the_exports() {
+        let src = "model Fall { output real h = 10; h = integral(-1); }\n";
+        let (p, pl) = arg("fall.sit");
+        let (s, sl) = arg(src);
+        let (f, fl) = arg("{}");
+        let (o, ol) = arg(r#"{"dt": 0.5, "t_end": 2}"#);
+        let handle = unsafe { sit_run_start(p, pl, s, sl, f, fl, o, ol) };
+        assert!(handle >= 1, "{}", out());
+        while sit_run_advance(handle, 1.0) == 0 {}
+        assert_eq!(sit_run_done(handle), sit_run_steps(handle));
+        sit_run_times(handle);
+        let times = out_f64s();
+        assert_eq!(times.first(), Some(&0.0));
+        sit_run_variables(handle);
+        let vars: serde_json::Value = serde_json::from_str(&out()).unwrap();
+        let k = (vars.as_array().unwrap().iter())
+            .position(|v| v["name"] == "h")
+            .unwrap();
+        sit_run_trace(handle, k);
+        let h = out_f64s();
+        assert_eq!(h.len(), times.len());
+        // h = 10 − t, exactly (steps of 0.5).
+        for (t, h) in times.iter().zip(&h) {
+            assert_eq!(*h, 10.0 - t);
+        }
+        sit_run_free(handle);
+        assert_eq!(sit_run_advance(handle, 1.0), 1);
+        // An error: the output holds its JSON.
+        let (bad, bl) = arg("model M { h = 1; }");
+        assert_eq!(unsafe { sit_run_start(p, pl, bad, bl, f, fl, o, ol) }, 0);
+        assert!(out().contains("diagnostics"), "{}", out());
+    }
 }

@@ -1,7 +1,8 @@
 //! Files in memory: the library's models (`examples/`, embedded) and the page's own files.
 
+use sit_middle::load::lexical;
 use std::collections::BTreeMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// Embeds the library files, each under its path below `examples/`.
 macro_rules! library {
@@ -80,12 +81,12 @@ impl Files {
 
     /// Adds (or replaces) the file at `path`.
     pub fn add(&mut self, path: &str, text: &str) {
-        self.own.insert(normal(Path::new(path)), text.to_string());
+        self.own.insert(lexical(Path::new(path)), text.to_string());
     }
 
     /// The text of the file at `path` (`a/../b.sit` is `b.sit`), or `None`.
     pub fn text(&self, path: &str) -> Option<&str> {
-        let path = normal(Path::new(path));
+        let path = lexical(Path::new(path));
         if let Some(text) = self.own.get(&path) {
             return Some(text);
         }
@@ -104,23 +105,6 @@ impl Files {
                 std::io::Error::new(std::io::ErrorKind::NotFound, "No such file or directory")
             })
     }
-}
-
-/// `path` without `.` and with each `..` taking off the component before it.
-fn normal(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

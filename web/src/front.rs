@@ -15,25 +15,7 @@ use std::path::Path;
 /// and every diagnostic.
 pub fn check(path: &str, text: &str, files: &Files) -> (Option<sit_middle::ir::Program>, Report) {
     let read = |q: &Path| files.read(q);
-    let source = sit_driver::Source::Memory {
-        path: Path::new(path),
-        text,
-        read: &read,
-    };
-    match sit_driver::check(&source) {
-        Ok(out) => out.into_report(),
-        // A source in memory is always read; no report to give otherwise.
-        Err(e) => {
-            let mut sources = sit_middle::SourceMap::default();
-            sources.add(path, text);
-            let read = sit_middle::Diagnostic::error(
-                "E0002",
-                sit_middle::Span::new(0, 0, 0),
-                e.to_string(),
-            );
-            (None, Report::new(vec![read], sources))
-        }
-    }
+    sit_driver::check_memory(Path::new(path), text, &read).into_report()
 }
 
 /// A schematic's analysis (`None` with the diagnostics when it has errors).

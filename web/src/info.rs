@@ -1,7 +1,7 @@
 //! What a checked model declares, for hovers and sliders: each model's names with kind, type and doc.
 
 use serde_json::{Value, json};
-use sit_middle::ir::{CondKind, Program, Ty, VarKind};
+use sit_middle::ir::Program;
 use sit_middle::{SourceMap, Span};
 use sit_runtime::Variables;
 
@@ -28,21 +28,24 @@ pub fn describe(program: &Program, root: Option<&str>) -> Value {
                 };
             let mut push = |d: Value| decls.push(d);
             for v in &m.vars {
-                let kind = match (v.kind, v.ty) {
-                    (VarKind::Param { derived: false }, _) => "param",
-                    (VarKind::Param { derived: true }, _) => "derived param",
-                    (VarKind::Input, _) => "input",
-                    (VarKind::State, Ty::Real) => "state",
-                    (VarKind::State, Ty::Flag) => "flag",
-                };
-                push(item(&v.name, kind, ty(v.ty), v.output, &v.doc, v.span));
+                push(item(
+                    &v.name,
+                    v.kind_name(),
+                    v.ty.name(),
+                    v.output,
+                    &v.doc,
+                    v.span,
+                ));
             }
             for c in &m.conds {
-                let kind = match c.kind {
-                    CondKind::Pred => "pred",
-                    CondKind::Situation => "situation",
-                };
-                push(item(&c.name, kind, "flag", c.output, &c.doc, c.span));
+                push(item(
+                    &c.name,
+                    c.kind.name(),
+                    "flag",
+                    c.output,
+                    &c.doc,
+                    c.span,
+                ));
             }
             for e in &m.events {
                 push(item(&e.name, "event", "flag", e.output, &e.doc, e.span));
@@ -88,13 +91,6 @@ pub fn variables(instance: &sit_interp::Instance) -> Value {
 }
 
 /// `real` or `flag`.
-fn ty(t: Ty) -> &'static str {
-    match t {
-        Ty::Real => "real",
-        Ty::Flag => "flag",
-    }
-}
-
 /// `{file, line, column}` of the start of `span`.
 fn located(sources: &SourceMap, span: Span) -> Value {
     let f = sources.file(span.file);

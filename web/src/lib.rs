@@ -3,7 +3,8 @@
 //! The same Rust that `sitc` runs, compiled to WebAssembly by `scripts/build-web.sh`
 //! (see `docs/web.md`); the page's JavaScript only draws what these functions return.
 //! Every function here is plain Rust, tested natively; [`bindings`] exports them to
-//! JavaScript with wasm-bindgen (strings of JSON, and traces as `Float64Array`s).
+//! JavaScript as `extern "C"` functions over the module's memory (strings of JSON, and
+//! traces as `f64`s), which `web/site/sit_web.js` wraps.
 //!
 //! ```
 //! let files = sit_web::files::Files::new();
@@ -12,6 +13,8 @@
 //! assert_eq!(checked["diagnostics"][0]["location"]["line"], 1);
 //! ```
 
+#[allow(unsafe_code)]
+// The WebAssembly exports: pointers and lengths from the page. See `bindings`.
 pub mod bindings;
 pub mod diagnostics;
 pub mod files;

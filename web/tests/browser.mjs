@@ -125,7 +125,7 @@ try {
   await page.click('#tabs button[data-tab="plot"]');
   await page.waitForTimeout(300);
   await page.screenshot({ path: screenshot });
-  report.wasm_bytes = await page.evaluate(async () => (await (await fetch('pkg/sit_web_bg.wasm')).arrayBuffer()).byteLength);
+  report.wasm_bytes = await page.evaluate(async () => (await (await fetch('pkg/sit_web.wasm')).arrayBuffer()).byteLength);
 } catch (e) {
   report.failure = String(e && e.stack ? e.stack : e);
   try { await page.screenshot({ path: screenshot }); } catch {}

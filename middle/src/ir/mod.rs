@@ -714,6 +714,38 @@ impl Var {
     pub fn is_derived(&self) -> bool {
         self.kind.is_derived()
     }
+
+    /// Its kind as `sitc info` and the page show it: `param`, `derived param`, `input`,
+    /// `state` (a real) or `flag`.
+    pub fn kind_name(&self) -> &'static str {
+        match (self.kind, self.ty) {
+            (VarKind::Param { derived: false }, _) => "param",
+            (VarKind::Param { derived: true }, _) => "derived param",
+            (VarKind::Input, _) => "input",
+            (VarKind::State, Ty::Real) => "state",
+            (VarKind::State, Ty::Flag) => "flag",
+        }
+    }
+}
+
+impl Ty {
+    /// The type's keyword: `real` or `flag`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ty::Real => "real",
+            Ty::Flag => "flag",
+        }
+    }
+}
+
+impl CondKind {
+    /// The kind's keyword: `pred` or `situation`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CondKind::Pred => "pred",
+            CondKind::Situation => "situation",
+        }
+    }
 }
 
 impl Model {
