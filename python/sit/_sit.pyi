@@ -47,8 +47,9 @@ class Diagnostic:
 
 class Variable:
     """One variable of a model: its dotted path, kind (``param``, ``input``, ``state``,
-    ``pred``, ``situation``, ``event``, ``on``), type (``real`` or ``flag``), whether it
-    is an output and settable, and its doc comment."""
+    ``pred``, ``situation``, ``event``, ``on``, ``mode``), type (``real`` or ``flag``),
+    whether it is an output and settable, its doc comment, and for a mode its states'
+    names (its value is the index of its state in ``states``)."""
 
     name: str
     kind: str
@@ -56,6 +57,7 @@ class Variable:
     output: bool
     settable: bool
     doc: str
+    states: List[str]
 
 class RunResult:
     """The values recorded by ``Model.run``: one float64 array per column."""

@@ -102,6 +102,10 @@ pub struct Variable {
     pub settable: bool,
     /// Its doc comment (`///` lines), or an empty string.
     pub doc: String,
+    /// For a mode, its states' names in declaration order: a mode's value (in `m[name]`
+    /// and in a run's columns) is the index of its state in this list, where `sitc`'s
+    /// traces write the name. Empty for any other variable.
+    pub states: Vec<String>,
 }
 
 #[pymethods]
@@ -151,6 +155,9 @@ fn variables(program: &Program, root: usize, instance: &Instance) -> Vec<Variabl
             output: v.output,
             settable: v.settable,
             doc: doc(i, v.name),
+            states: (0..)
+                .map_while(|k| instance.mode_state(i, k).map(str::to_string))
+                .collect(),
         })
         .collect()
 }

@@ -9,21 +9,27 @@ import sit
 from conftest import MODELS, ROOT, library, same_bits
 
 
-def assert_same(result, header, rows):
+def assert_same(result, header, rows, states=None):
+    """`states`: each mode's state names (`Variable.states`), by column name."""
     assert result.columns == header
     assert len(result) == len(rows)
     for c, name in enumerate(header):
         ours = result[name]
-        # A mode: sitc writes its state's name, Python the state's index; the two must
-        # name each other one to one through the whole run.
-        states, names = {}, {}
         for r, row in enumerate(rows):
             if isinstance(row[c], str):
+                # A mode: sitc writes its state's name, Python the state's index in
+                # `Variable.states`.
+                assert states is not None and name in states, (name, row[c])
                 index = float(ours[r])
-                assert states.setdefault(row[c], index) == index, (name, r, row[c], index)
-                assert names.setdefault(index, row[c]) == row[c], (name, r, row[c], index)
+                assert index.is_integer(), (name, r, index)
+                assert states[name][int(index)] == row[c], (name, r, row[c], index)
                 continue
             assert same_bits(float(ours[r]), row[c]), (name, r, ours[r], row[c])
+
+
+def mode_states(m):
+    """Each mode's state names, by name."""
+    return {v.name: v.states for v in m.variables if v.states}
 
 
 @pytest.mark.parametrize("path", library(), ids=lambda p: p.stem)
@@ -31,7 +37,7 @@ def test_every_library_model_runs_as_sitc_run(sitc, path):
     m = sit.load(path)
     result = m.run(dt=0.01, t_end=3, record="all", every=7)
     header, rows = sitc("run", path, "--dt", 0.01, "--t-end", 3, "--record", "all", "--every", 7)
-    assert_same(result, header, rows)
+    assert_same(result, header, rows, mode_states(m))
 
 
 def test_set_partial_last_step_and_default_record(sitc):
@@ -104,6 +110,16 @@ def test_step_get_set_reset_by_hand():
     m.reset()
     assert (m.time, m["x"], m["k"]) == (0.0, 1.0, 2.0)
     assert "x" in m and "y" not in m
+
+
+def test_a_mode_names_its_states():
+    m = sit.load(MODELS / "traffic_light.sit")
+    light = next(v for v in m.variables if v.name == "light")
+    assert (light.kind, light.states) == ("mode", ["red", "green", "yellow"])
+    assert all(v.states == [] for v in m.variables if v.name != "light")
+    # Its value is the index of its state: green after the 30 s of red.
+    result = m.run(dt=0.5, t_end=31)
+    assert light.states[int(result["light"][-1])] == "green"
 
 
 def test_docs_of_variables():
