@@ -93,7 +93,10 @@ mod tests {
         }
         assert_eq!(parse(&[]), Ok(None));
         let e = parse(&["--method", "rk5"]).unwrap_err();
-        assert!(e.contains("[possible values: euler, rk4, dopri5]"), "{e}");
+        assert!(
+            e.contains("[possible values: euler, rk4, dopri5, tsit5]"),
+            "{e}"
+        );
         let t = parse(&["--method", "dopri5", "--rtol", "1e-8"]).unwrap();
         assert_eq!(t.and_then(Method::tolerance).map(|t| t.rtol), Some(1e-8));
         let e = parse(&["--method", "rk4", "--atol", "1e-8"]).unwrap_err();

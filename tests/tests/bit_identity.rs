@@ -14,6 +14,7 @@ fn source_of(stem: &str) -> PathBuf {
     if let Some(stem) = stem
         .strip_prefix("rk4:")
         .or_else(|| stem.strip_prefix("dopri5:"))
+        .or_else(|| stem.strip_prefix("tsit5:"))
     {
         return source_of(stem);
     }
@@ -107,6 +108,11 @@ fn check_pair(
             .set_method(sit_middle::ir::Method::Dopri5(Default::default()))
             .expect("splits for dopri5");
     }
+    if stem.starts_with("tsit5:") {
+        program
+            .set_method(sit_middle::ir::Method::Tsit5(Default::default()))
+            .expect("splits for tsit5");
+    }
     let id = program.model(model).expect("model");
     let mut interp = sit_interp::Instance::new(
         &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
@@ -163,7 +169,7 @@ fn check_pair(
 fn every_example_model_matches_the_interpreter() {
     let mut n = 0;
     for (stem, model, make) in compiled::all() {
-        if stem.starts_with("random_") || stem.starts_with("rk4:") || stem.starts_with("dopri5:") {
+        if stem.starts_with("random_") || stem.contains(':') {
             continue;
         }
         assert!(check_pair(stem, model, make, 1e-3, 3000), "{stem}: overrun");
@@ -228,6 +234,24 @@ fn dopri5_matches_the_interpreter_on_examples_and_random_models() {
         "only {examples} example models under dopri5"
     );
     assert!(random >= 10, "only {random} random models under dopri5");
+}
+
+#[test]
+fn tsit5_matches_the_interpreter_on_examples_and_random_models() {
+    let (mut examples, mut random) = (0, 0);
+    for (stem, model, make) in compiled::all() {
+        let Some(plain) = stem.strip_prefix("tsit5:") else {
+            continue;
+        };
+        // As under dopri5 (the same step with other coefficients).
+        if plain.starts_with("random_") {
+            random += usize::from(check_pair(stem, model, make, 0.01, 200));
+        } else {
+            examples += usize::from(check_pair(stem, model, make, 1e-2, 300));
+        }
+    }
+    assert!(examples >= 3, "only {examples} example models under tsit5");
+    assert!(random >= 6, "only {random} random models under tsit5");
 }
 
 /// Under `dopri5` the bouncing ball lists its own variables only; the method's memories

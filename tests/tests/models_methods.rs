@@ -221,17 +221,19 @@ fn discrete_rules_run_once_per_step_under_rk4() {
     }
 }
 
-/// `dopri5` at relative tolerance `rtol` (absolute `rtol / 100`).
-fn dopri5(rtol: f64) -> Method {
-    Method::Dopri5(sit_middle::ir::Tolerance {
+/// An adaptive method at relative tolerance `rtol` (absolute `rtol / 100`).
+fn adaptive(method: fn(sit_middle::ir::Tolerance) -> Method, rtol: f64) -> Method {
+    method(sit_middle::ir::Tolerance {
         rtol,
         atol: rtol / 100.0,
     })
 }
 
-/// The largest errors of `dopri5` at tolerances 1e-4, 1e-6, 1e-8, 1e-10 with host step
-/// `dt`, and the slopes of log(error) against log(tolerance) between them.
+/// The largest errors of the adaptive `method` at tolerances 1e-4, 1e-6, 1e-8, 1e-10
+/// with host step `dt`, and the slopes of log(error) against log(tolerance) between
+/// them.
 fn tolerance_errors(
+    method: fn(sit_middle::ir::Tolerance) -> Method,
     file: &str,
     name: &str,
     dt: f64,
@@ -242,7 +244,7 @@ fn tolerance_errors(
     let errors: Vec<f64> = tols
         .iter()
         .map(|&tol| {
-            let mut m = load_with(file, name, Some(dopri5(tol))).unwrap();
+            let mut m = load_with(file, name, Some(adaptive(method, tol))).unwrap();
             max_error(&mut m, dt, t_end, error)
         })
         .collect();
@@ -250,8 +252,9 @@ fn tolerance_errors(
         .windows(2)
         .map(|w| (w[0] / w[1]).log10() / 2.0)
         .collect();
+    let method = method(Default::default()).name();
     eprintln!(
-        "{name} dopri5 at dt {dt}: max errors {errors:?} at rtol {tols:?}, slopes {slopes:?}"
+        "{name} {method} at dt {dt}: max errors {errors:?} at rtol {tols:?}, slopes {slopes:?}"
     );
     (errors, slopes)
 }
@@ -273,26 +276,53 @@ fn assert_meets(what: &str, errors: &[f64], slopes: &[f64], factor: f64) {
     }
 }
 
-#[test]
-fn dopri5_meets_its_tolerance_on_dahlquist_rlc_and_the_pendulum() {
+/// The adaptive `method` keeps its error within 10 times its tolerance, falling with
+/// it, on three models with exact solutions (or a reference solution for the
+/// pendulum).
+fn meets_its_tolerance(method: fn(sit_middle::ir::Tolerance) -> Method) {
     let dahlquist = |m: &dyn Model, t: f64| {
         let k = get(m, "k").unwrap();
         (get(m, "x").unwrap() - (-k * t).exp()).abs()
     };
+    let name = method(Default::default()).name();
     // Host steps long enough for several internal steps each, so that the tolerance,
     // not the host step, sets the internal steps.
-    let (e, s) = tolerance_errors("dahlquist.sit", "Dahlquist", 1.0, 4.0, &dahlquist);
-    assert_meets("dahlquist", &e, &s, 10.0);
-    let (e, s) = tolerance_errors("rlc.sit", "Rlc", 0.01, 0.05, &rlc_error);
-    assert_meets("rlc", &e, &s, 10.0);
-    let (e, s) = tolerance_errors("pendulum.sit", "Pendulum", 1.0, 5.0, &pendulum_error);
-    assert_meets("pendulum", &e, &s, 10.0);
+    let (e, s) = tolerance_errors(method, "dahlquist.sit", "Dahlquist", 1.0, 4.0, &dahlquist);
+    assert_meets(&format!("{name} dahlquist"), &e, &s, 10.0);
+    let (e, s) = tolerance_errors(method, "rlc.sit", "Rlc", 0.01, 0.05, &rlc_error);
+    assert_meets(&format!("{name} rlc"), &e, &s, 10.0);
+    let (e, s) = tolerance_errors(
+        method,
+        "pendulum.sit",
+        "Pendulum",
+        1.0,
+        5.0,
+        &pendulum_error,
+    );
+    assert_meets(&format!("{name} pendulum"), &e, &s, 10.0);
     // Short host steps cut the internal steps: still within the tolerance.
-    let (e, _) = tolerance_errors("pendulum.sit", "Pendulum", 0.01, 5.0, &pendulum_error);
+    let (e, _) = tolerance_errors(
+        method,
+        "pendulum.sit",
+        "Pendulum",
+        0.01,
+        5.0,
+        &pendulum_error,
+    );
     for (e, tol) in e.iter().zip([1e-4, 1e-6, 1e-8, 1e-10]) {
         assert!(
             *e < 10.0 * tol,
-            "pendulum at dt 0.01: error {e} at rtol {tol}"
+            "{name} pendulum at dt 0.01: error {e} at rtol {tol}"
         );
     }
+}
+
+#[test]
+fn dopri5_meets_its_tolerance_on_dahlquist_rlc_and_the_pendulum() {
+    meets_its_tolerance(Method::Dopri5);
+}
+
+#[test]
+fn tsit5_meets_its_tolerance_on_dahlquist_rlc_and_the_pendulum() {
+    meets_its_tolerance(Method::Tsit5);
 }

@@ -222,7 +222,7 @@ impl Resolver<'_> {
             }
             *slot = o.value;
         }
-        Method::Dopri5(tol)
+        method.with_tolerance(Some(tol.rtol), Some(tol.atol))
     }
 
     /// The method named by the model's `method` declarations.

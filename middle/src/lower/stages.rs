@@ -199,7 +199,7 @@ impl Step<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tableau::{DOPRI5, Dense, RK4, Tableau};
+    use super::super::tableau::{DOPRI5, Dense, RK4, TSIT5, Tableau};
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-14 * (1.0 + b.abs())
@@ -257,22 +257,31 @@ mod tests {
     fn the_tableaus_are_consistent() {
         consistent(&RK4);
         consistent(&DOPRI5);
+        consistent(&TSIT5);
     }
 
     #[test]
     fn the_dense_outputs_end_on_the_solution() {
-        let Dense::Weights(w) = &RK4.dense else {
-            panic!("rk4's dense output is polynomial weights")
-        };
-        assert_eq!(w.len(), RK4.c.len());
-        for (j, p) in w.iter().enumerate() {
-            assert!(
-                close(poly(p, 1.0), RK4.b[j] / RK4.b_den),
-                "b_{}(1) = b_{}",
-                j + 1,
-                j + 1
-            );
-            assert_eq!(poly(p, 0.0), 0.0);
+        for t in [&RK4, &TSIT5] {
+            let Dense::Weights(w) = &t.dense else {
+                panic!("{}'s dense output is polynomial weights", t.name)
+            };
+            assert_eq!(w.len(), t.c.len());
+            for (j, p) in w.iter().enumerate() {
+                assert!(
+                    close(poly(p, 1.0), t.b[j] / t.b_den),
+                    "{}: b_{}(1) = b_{}",
+                    t.name,
+                    j + 1,
+                    j + 1
+                );
+                assert_eq!(poly(p, 0.0), 0.0);
+            }
+            // Exact on y' = 1 for every θ (order ≥ 1): Σ_j b_j(θ) = θ.
+            for th in [0.25, 0.5, 0.75] {
+                let sum: f64 = w.iter().map(|p| poly(p, th)).sum();
+                assert!(close(sum, th), "{}: Σ b_j({th}) = {sum}", t.name);
+            }
         }
         let Dense::Hairer { d } = &DOPRI5.dense else {
             panic!("dopri5's dense output is Hairer's")

@@ -215,11 +215,109 @@ pub(super) const DOPRI5: Tableau = Tableau {
     form: Form::Weighted,
 };
 
+/// Tsitouras 5(4) (Ch. Tsitouras, "Runge–Kutta pairs of order 5(4) satisfying only the
+/// first column simplifying assumption", *Computers & Mathematics with Applications*
+/// 62 (2011) 770–775), with its continuous extension of order 4 (the polynomials of the
+/// same paper, expanded). The coefficients are the paper's, to the 17 significant digits
+/// that round to `f64`; the error weights `e = b − b̂` are the paper's differences, not
+/// differences computed here.
+pub(super) const TSIT5: Tableau = Tableau {
+    name: "tsit5",
+    c: &[0.0, 0.161, 0.327, 0.9, 0.9800255409045097, 1.0, 1.0],
+    a: &[
+        &[],
+        &[0.161],
+        &[-0.008480655492356989, 0.335480655492357],
+        &[2.8971530571054935, -6.359448489975075, 4.3622954328695815],
+        &[
+            5.325864828439257,
+            -11.748883564062828,
+            7.4955393428898365,
+            -0.09249506636175525,
+        ],
+        &[
+            5.86145544294642,
+            -12.92096931784711,
+            8.159367898576159,
+            -0.071584973281401,
+            -0.028269050394068383,
+        ],
+        &[
+            0.09646076681806523,
+            0.01,
+            0.4798896504144996,
+            1.379008574103742,
+            -3.290069515436081,
+            2.324710524099774,
+        ],
+    ],
+    b: &[
+        0.09646076681806523,
+        0.01,
+        0.4798896504144996,
+        1.379008574103742,
+        -3.290069515436081,
+        2.324710524099774,
+        0.0,
+    ],
+    b_den: 1.0,
+    fsal: true,
+    embedded: Some(Embedded {
+        e: &[
+            0.0017800110522257772,
+            0.0008164344596567469,
+            -0.007880878010261996,
+            0.1447110071732629,
+            -0.5823571654525552,
+            0.45808210592918697,
+            -1.0 / 66.0,
+        ],
+        order: 4,
+    }),
+    dense: Dense::Weights(&[
+        Poly {
+            power: 1,
+            horner: &[
+                1.0,
+                -2.763706197274826,
+                2.9132554618219126,
+                -1.0530884977290216,
+            ],
+        },
+        Poly {
+            power: 2,
+            horner: &[0.1317, -0.2234, 0.1017],
+        },
+        Poly {
+            power: 2,
+            horner: &[3.9302962368947516, -5.941033872131505, 2.490627285651253],
+        },
+        Poly {
+            power: 2,
+            horner: &[-12.411077166933676, 30.33818863028232, -16.548102889244902],
+        },
+        Poly {
+            power: 2,
+            horner: &[37.50931341651104, -88.1789048947664, 47.37952196281928],
+        },
+        Poly {
+            power: 2,
+            horner: &[-27.896526289197286, 65.09189467479366, -34.87065786149661],
+        },
+        Poly {
+            power: 2,
+            horner: &[1.5, -4.0, 2.5],
+        },
+    ]),
+    form: Form::Weighted,
+};
+
 /// The tableau of `method` (`None` for `euler`, which is not rewritten).
 pub(super) fn of(method: Method) -> Option<&'static Tableau> {
     match method {
         Method::Euler => None,
         Method::Rk4 => Some(&RK4),
         Method::Dopri5(_) => Some(&DOPRI5),
+        Method::Tsit5(_) => Some(&TSIT5),
     }
 }
