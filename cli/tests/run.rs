@@ -618,8 +618,81 @@ fn dopri5_past_its_bound_of_internal_steps_is_an_error_of_the_model() {
         "chatter.sit",
         CHATTER,
         &["run", "FILE", "--dt", "0.1", "--t-end", "1"],
-        "error: `Chatter` did not finish its step at t = 0.2 within 10000 internal steps of its integration method\n",
+        &overrun("Chatter", "dopri5", "0.2"),
     );
     // The rows before the fault are written (t = 0, 0.1, 0.2).
     assert_eq!(stdout.lines().count(), 4, "{stdout}");
+}
+
+/// `sitc`'s message for a host step not finished within the bound of internal steps.
+fn overrun(model: &str, method: &str, t: &str) -> String {
+    format!(
+        "error: `{model}` did not finish its step at t = {t} within 10000 internal steps of \
+         `{method}`: its steps were rejected or shrank again and again. Likely a stiff model \
+         (fast and slow time scales: an explicit method needs tiny steps), rates that are not \
+         finite (run with --check-finite to find the first), or tolerances below what f64 \
+         resolves\n"
+    )
+}
+
+/// Robertson's chemical kinetics (Robertson 1966; Hairer and Wanner, *Solving ODEs II*,
+/// IV.1): rate constants 0.04, 3e7 and 1e4, the classic stiff test.
+const ROBER: &str = "model Rober {
+    param k1 = 0.04, k2 = 3e7, k3 = 1e4;
+    output real y1 = 1, y2 = 0, y3 = 0;
+    y1 = integral(-k1 * y1 + k3 * y2 * y3);
+    y2 = integral(k1 * y1 - k3 * y2 * y3 - k2 * y2 * y2);
+    y3 = integral(k2 * y2 * y2);
+}
+";
+
+#[test]
+fn an_adaptive_method_rejects_a_step_whose_error_is_not_a_number() {
+    // Before: under dopri5 at host steps of 1 s every row after t = 0 was NaN, exit 0
+    // (the first stages overflow and the NaN error estimate was accepted). Now that
+    // step is rejected and shrunk, and the controller finds the steps this stiff model
+    // allows: the values at t = 40 are the published ones (SUNDIALS' cvRoberts_dns:
+    // 7.1582e-01, 9.1855e-06, 2.8417e-01), to their five digits.
+    let (_dir, path) = file("rober.sit", ROBER);
+    for method in ["dopri5", "tsit5"] {
+        let out = run(
+            &path,
+            &[
+                "--dt", "1", "--t-end", "40", "--method", method, "--rtol", "1e-6",
+            ],
+        );
+        assert!(!out.contains("NaN"), "{method}: {out}");
+        let last: Vec<f64> = (out.lines().last().unwrap().split(','))
+            .map(|x| x.parse().unwrap())
+            .collect();
+        for (got, want) in last[1..].iter().zip([7.1582e-01, 9.1855e-06, 2.8417e-01]) {
+            assert!(
+                ((got - want) / want).abs() < 1e-4,
+                "{method}: {got} against {want}"
+            );
+        }
+    }
+}
+
+#[test]
+fn rates_that_stay_non_finite_end_an_adaptive_method_with_a_fault_not_rows_of_nan() {
+    // sqrt of a negative number from the start: every error estimate is NaN, every step
+    // is rejected, and the bound of internal steps ends the run at t = 0 with the likely
+    // causes (exit 1), where the rows used to be NaN with exit 0.
+    let model = "model Drain {\n    output real x = 1;\n    x = integral(-sqrt(x - 2));\n}\n";
+    for method in ["dopri5", "tsit5"] {
+        let stdout = model_fault(
+            "drain.sit",
+            model,
+            &[
+                "run", "FILE", "--dt", "0.1", "--t-end", "1", "--method", method,
+            ],
+            &overrun("Drain", method, "0"),
+        );
+        assert_eq!(
+            stdout.lines().count(),
+            2,
+            "{method}: the row at t = 0: {stdout}"
+        );
+    }
 }

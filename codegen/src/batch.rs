@@ -527,6 +527,7 @@ impl StepGen<'_, '_> {
                 until,
                 count,
                 limit,
+                method,
                 clear,
                 events,
                 ..
@@ -549,7 +550,7 @@ impl StepGen<'_, '_> {
                             break;
                         }
                         if self.#count[i] >= #limit_f {
-                            ::sit_runtime::internal_steps_overrun(#model_name, self.#time[i], #limit);
+                            ::sit_runtime::internal_steps_overrun(#model_name, #method, self.#time[i], #limit);
                         }
                     }
                 };

@@ -443,6 +443,7 @@ impl BodyGen<'_, '_> {
                 until,
                 count,
                 limit,
+                method,
                 clear,
                 events,
                 ..
@@ -465,7 +466,7 @@ impl BodyGen<'_, '_> {
                             break;
                         }
                         if self.#count >= #limit_f {
-                            ::sit_runtime::internal_steps_overrun(#model_name, self.#time, #limit);
+                            ::sit_runtime::internal_steps_overrun(#model_name, #method, self.#time, #limit);
                         }
                     }
                 });

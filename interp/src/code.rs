@@ -231,6 +231,8 @@ pub(crate) struct Repeat {
     pub time: usize,
     /// The model's name (for the run-time error).
     pub model: String,
+    /// The integration method's name (for the run-time error).
+    pub method: &'static str,
 }
 
 /// An instantaneous phase of a node (see `sit_middle::lower::PhaseLink`).

@@ -414,6 +414,7 @@ impl Compiler<'_> {
                     until,
                     count,
                     limit,
+                    method,
                     clear,
                     events,
                     ..
@@ -445,6 +446,7 @@ impl Compiler<'_> {
                         clear,
                         time,
                         model: self.model(n).name.clone(),
+                        method,
                     }))
                 }
                 lower::Stmt::NoteModes { .. } => Stmt::NoteModes,

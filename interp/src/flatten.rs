@@ -613,6 +613,7 @@ impl<'c> Flattener<'c> {
                     to,
                     time,
                     model: r.model.clone(),
+                    method: r.method,
                 })));
                 self.held = None;
             }

@@ -316,6 +316,8 @@ pub(crate) struct Again {
     pub time: Slot,
     /// The model's name (for the run-time error).
     pub model: String,
+    /// The integration method's name (for the run-time error).
+    pub method: &'static str,
 }
 
 /// The reset programs of every node, unchecked and checked (for [`Op::Reset`]), and the
@@ -512,6 +514,7 @@ fn run_in<R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
                     if s.r[a.count as usize] >= a.limit as f64 {
                         sit_runtime::internal_steps_overrun(
                             &a.model,
+                            a.method,
                             s.r[a.time as usize],
                             a.limit,
                         );

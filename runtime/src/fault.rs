@@ -235,7 +235,7 @@ mod tests {
             }
         );
         assert_eq!(
-            kind(|| crate::internal_steps_overrun("Rod", 0.5, 10_000)),
+            kind(|| crate::internal_steps_overrun("Rod", "rk4", 0.5, 10_000)),
             FaultKind::InternalSteps { limit: 10_000 }
         );
         assert_eq!(

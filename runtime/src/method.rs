@@ -3,7 +3,10 @@
 use crate::fault::{FaultKind, raise};
 
 /// Stops the program: model `model`, in its step from time `time`, tried `steps` internal
-/// steps of its adaptive method (its bound) without reaching the end of the step.
+/// steps of its integration method `method` (their bound) without reaching the end of
+/// the step: the method kept rejecting its steps or shrinking them. The message names
+/// the likely causes: a stiff model, rates that are not finite (an error estimate that
+/// is not a number rejects the step), or tolerances below what `f64` resolves.
 ///
 /// Called by the generated code and by the interpreter, so that both stop with the same
 /// fault ([`FaultKind::InternalSteps`]); like a phase's overrun, it is a fault of the
@@ -11,13 +14,17 @@ use crate::fault::{FaultKind, raise};
 /// reported with what a reader needs to find it.
 #[cold]
 #[track_caller]
-pub fn internal_steps_overrun(model: &str, time: f64, steps: u64) -> ! {
+pub fn internal_steps_overrun(model: &str, method: &str, time: f64, steps: u64) -> ! {
     raise(
         model,
         time,
         FaultKind::InternalSteps { limit: steps },
         format_args!(
-            "`{model}` did not finish its step at t = {time} within {steps} internal steps of its integration method"
+            "`{model}` did not finish its step at t = {time} within {steps} internal steps of \
+             `{method}`: its steps were rejected or shrank again and again. Likely a stiff \
+             model (fast and slow time scales: an explicit method needs tiny steps), rates \
+             that are not finite (run with --check-finite to find the first), or \
+             tolerances below what f64 resolves"
         ),
     )
 }
@@ -66,13 +73,16 @@ mod tests {
     #[test]
     fn the_message_names_the_model_the_time_and_the_steps() {
         let fault = catch_fault(|| {
-            super::internal_steps_overrun("Ball", 0.5, 10000);
+            super::internal_steps_overrun("Ball", "dopri5", 0.5, 10000);
         })
         .unwrap_err();
         assert_eq!(
             fault.to_string(),
-            "`Ball` did not finish its step at t = 0.5 within 10000 internal steps of its \
-             integration method"
+            "`Ball` did not finish its step at t = 0.5 within 10000 internal steps of \
+             `dopri5`: its steps were rejected or shrank again and again. Likely a stiff \
+             model (fast and slow time scales: an explicit method needs tiny steps), rates \
+             that are not finite (run with --check-finite to find the first), or \
+             tolerances below what f64 resolves"
         );
         assert_eq!(fault.kind, FaultKind::InternalSteps { limit: 10000 });
     }

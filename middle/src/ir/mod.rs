@@ -383,6 +383,8 @@ pub enum Stmt {
         count: VarId,
         /// The most runs.
         limit: u64,
+        /// The integration method whose steps these are (its name, for the fault).
+        method: &'static str,
         /// The counter of events located inside the step (a hidden real state) and the
         /// most allowed: when the counter is above it after a run, the program stops with
         /// `sit_runtime::events_overrun(model, time, limit)` (events that chatter).

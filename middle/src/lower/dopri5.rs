@@ -15,12 +15,12 @@
 //!                     k_i = 0; the stage pass, `time` reading time + (t + c_i·hs)
 //!     err = 0; per state: q = hs·Σ_j e_j·k_j / (atol + rtol·max(|yc|, |y|)); err = err + q·q
 //!     err = sqrt(err / n)
-//!     if !(err > 1) {                                      (accepted: y is the 5th-order value)
+//!     if err <= 1 {                                        (accepted: y is the 5th-order value)
 //!         yc = y
 //!         if hs >= dt - t { h = max(h, hs·fac); t = dt }
 //!         if t < dt { h = hs·fac; t = t + hs }
 //!     }
-//!     if err > 1 { h = hs·max(0.2, 0.9·err^(-1/5)) }
+//!     if !(err <= 1) { h = hs·max(0.2, 0.9·err^(-1/5)) }   (rejected, NaN too: h = hs·0.2)
 //! } until t >= dt   (at most LIMIT runs)
 //! the discrete pass (as under rk4)
 //! ```
@@ -160,9 +160,11 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> Model
             vec![num(10.0), call(Func::Max, vec![num(0.2), growth()])],
         )
     };
-    // Accepted unless the error is above 1: a step whose error is not a number (the
-    // values are not finite) is accepted, as `rk4` would take it.
-    let accepted = || Expr::Not(Box::new(cmp(CmpOp::Gt, var(err), num(1.0))));
+    // Accepted when the error is at most 1: a step whose error is not a number (a rate
+    // that is not finite) is rejected and shrunk by the smallest factor (`max(0.2, NaN)`
+    // is 0.2), as SciPy and SUNDIALS do; a model that stays non-finite ends on the bound
+    // of internal steps, a fault that names the likely causes, not on NaN rows.
+    let accepted = || cmp(CmpOp::Le, var(err), num(1.0));
     let mut accept: Vec<Stmt> = mems
         .iter()
         .zip(&sp.states)
@@ -200,7 +202,7 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> Model
     };
     inner.push(when(accepted(), accept, span));
     inner.push(when(
-        cmp(CmpOp::Gt, var(err), num(1.0)),
+        Expr::Not(Box::new(cmp(CmpOp::Le, var(err), num(1.0)))),
         vec![assign(
             h,
             mul(var(hs), call(Func::Max, vec![num(0.2), growth()])),
@@ -215,6 +217,7 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> Model
             until: cmp(CmpOp::Ge, var(t), Expr::Dt),
             count: steps,
             limit: LIMIT,
+            method,
             events: None,
             span,
         });
@@ -234,6 +237,7 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> Model
         until: loc.until(t),
         count: steps,
         limit: LIMIT,
+        method,
         events: Some((loc.events, EVENT_LIMIT)),
         span,
     });

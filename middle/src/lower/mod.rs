@@ -245,7 +245,7 @@ pub enum Stmt {
     /// flags of `clear` (false at the start of the step, so false before each run of
     /// `body`), evaluate `until`; stop when it holds; else, if the real state `count`
     /// is at least `limit`, stop the program with
-    /// `sit_runtime::internal_steps_overrun(model, time, limit)`; else again.
+    /// `sit_runtime::internal_steps_overrun(model, method, time, limit)`; else again.
     Repeat {
         /// The statements repeated.
         body: Vec<Stmt>,
@@ -255,6 +255,8 @@ pub enum Stmt {
         count: VarId,
         /// The most runs.
         limit: u64,
+        /// The integration method whose steps these are (its name, for the fault).
+        method: &'static str,
         /// The `otherwise` flags that `body` sets, cleared after each run of it.
         clear: Vec<FiredId>,
         /// The counter of events located in the step (a real state) and the most allowed:
@@ -688,6 +690,7 @@ impl Rules<'_, '_> {
                 until,
                 count,
                 limit,
+                method,
                 events,
                 span,
             } => {
@@ -705,6 +708,7 @@ impl Rules<'_, '_> {
                     until: self.lw.term(self.model, until)?,
                     count: *count,
                     limit: *limit,
+                    method,
                     clear,
                     events: *events,
                     span: *span,

@@ -111,6 +111,7 @@ pub(super) fn rewrite(
         until: loc.until(t),
         count: steps,
         limit: LIMIT,
+        method,
         events: Some((loc.events, EVENT_LIMIT)),
         span,
     });

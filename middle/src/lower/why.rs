@@ -343,6 +343,7 @@ fn rewrite(
                 until,
                 count,
                 limit,
+                method,
                 events,
                 span,
             } => {
@@ -352,6 +353,7 @@ fn rewrite(
                     until,
                     count,
                     limit,
+                    method,
                     events,
                     span,
                 });
