@@ -233,6 +233,9 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         None => (Box::new(std::io::stdout().lock()), "the trace".into()),
     };
     let mut out = BufWriter::new(out);
+    // Without `--check-finite` the run goes on past a non-finite value; the first one
+    // seen (in the initial row or after a step) is reported once at the end.
+    let mut first_non_finite = None;
     let run = Run {
         dt: args.timing.dt,
         steps,
@@ -250,11 +253,17 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
             &mut out,
             trace.as_mut(),
             log.as_mut(),
+            &mut first_non_finite,
         )
     })
     .inspect_err(|_| {
         let _ = out.flush();
     })?;
+    if let Some((seen, from)) = &first_non_finite
+        && !args.warnings.quiet
+    {
+        eprintln!("{}", non_finite_warning(seen, *from));
+    }
     match written {
         Ok(None) => {}
         Ok(Some(fault)) => return Err(non_finite(fault)),
@@ -272,6 +281,22 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         log.close(&mut std::io::stdout().lock())?;
     }
     Ok(())
+}
+
+/// The warning at the end of a run without `--check-finite` that met a non-finite value:
+/// `seen` found after the step from `from` (`None`: in the initial values). A warning,
+/// not an error (exit 0): the trace is what the rules compute, and a model may mean a
+/// value to be infinite; `--check-finite` makes it an error at the rule that made it.
+fn non_finite_warning(seen: &sit_interp::NonFinite, from: Option<f64>) -> String {
+    let (var, value, time) = (&seen.var, seen.value, seen.time);
+    let when = match from {
+        Some(from) => format!("in the step from t = {from} to t = {time}"),
+        None => format!("in the initial values (t = {time})"),
+    };
+    format!(
+        "warning: `{var}` became {value} {when}; the rows after it may hold non-finite \
+         values; rerun with --check-finite to stop at the rule that made it"
+    )
 }
 
 /// The error of `--check-finite` (exit 1).
@@ -357,6 +382,7 @@ fn simulate(
     out: &mut dyn Write,
     mut trace: Option<&mut Trace>,
     mut log: Option<&mut crate::events::Log>,
+    first_non_finite: &mut Option<(sit_interp::NonFinite, Option<f64>)>,
 ) -> std::io::Result<Option<sit_interp::NonFinite>> {
     let Run {
         dt,
@@ -372,6 +398,15 @@ fn simulate(
             trace.push(model.time(), values);
         }
     };
+    // Until one is seen, every variable is checked after each step (unchecked runs only).
+    let mut watch = !check_finite;
+    let mut look = |model: &Driven<sit_interp::Instance>, from: Option<f64>| {
+        if watch && let Err(seen) = model.model.check_values() {
+            *first_non_finite = Some((seen, from));
+            watch = false;
+        }
+    };
+    look(model, None);
     recorder.write_header(model, out)?;
     recorder.write_row(model, out)?;
     keep(model, &mut trace);
@@ -388,7 +423,9 @@ fn simulate(
             }
             model.drive();
         } else {
+            let from = model.time();
             model.step(dt);
+            look(model, Some(from));
         }
         if let Some(log) = log.as_deref_mut() {
             log.finish(&model.model).map_err(std::io::Error::other)?;
