@@ -416,6 +416,7 @@ fn simulate(
             log.start(&mut model.model);
         }
         if check_finite {
+            model.enter_step(dt);
             if let Err(fault) = model.model.step_checked(dt) {
                 progress.finish();
                 out.flush()?;

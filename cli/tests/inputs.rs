@@ -158,9 +158,43 @@ fn sweep_rows_drive_the_input_like_run() {
     assert!((y - 0.225).abs() < 1e-12, "{y}");
 }
 
+/// A press shorter than the step, between two step times, is seen by the step that holds
+/// it (issue 28: a 0.1 s press at `--dt 0.5` was never seen).
+#[test]
+fn a_press_shorter_than_the_step_is_seen() {
+    const BUTTON: &str = "model Button {
+    input flag button;
+    output real presses;
+    presses = presses + 1 when button;
+}";
+    let dir = folder(&[
+        ("button.sit", BUTTON),
+        ("press.csv", "t,button\n0,0\n1.2,1\n1.3,0\n"),
+    ]);
+    let out = stdout(sitc(dir.path()).args([
+        "run",
+        "button.sit",
+        "--input",
+        "button=press.csv",
+        "--dt",
+        "0.5",
+        "--t-end",
+        "3",
+        "--record",
+        "button,presses",
+    ]));
+    let got = rows(&out);
+    // Rows at 0, 0.5, ..., 3: the press lies in the step from 1.0 to 1.5, once.
+    let presses: Vec<f64> = got.iter().map(|r| r[2]).collect();
+    assert_eq!(presses, [0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0], "{out}");
+    // The rows show the flag at their own times: never on at a multiple of 0.5.
+    assert!(got.iter().all(|r| r[1] == 0.0), "{out}");
+}
+
 /// Each bad `--input`, and its message.
-/// A flag input from data holds each row's 0 or 1 until the next row (zero-order), in
-/// `run` and in every run of `sweep`.
+/// A flag input from data holds each row's 0 or 1 until the next row (zero-order), and a
+/// step sees it true when it is true at any time in the step, in `run` and in every run
+/// of `sweep`.
 #[test]
 fn a_flag_input_holds_each_row_until_the_next() {
     const GATED: &str = "model Gated { input flag go; output real x; x = integral(1) when go; }";
@@ -180,20 +214,21 @@ fn a_flag_input_holds_each_row_until_the_next() {
         "--record",
         "go,x",
     ]));
-    // go at t = 0, 0.1, ..., 1 held from the last row at or before t: on at 0.3 and
-    // 0.4, off from 0.5, on from 0.8; x counts the steps that start with go on.
+    // The rows show go at t = 0, 0.1, ..., 1 held from the last row at or before t: on
+    // at 0.3 and 0.4, off from 0.5, on from 0.8. x counts the steps in which go is on at
+    // some time: from 0.2 (go rises at 0.25, inside it), 0.3, 0.4, 0.8 and 0.9.
     let want = [
         (0.0, 0.0),
         (0.0, 0.0),
         (0.0, 0.0),
-        (1.0, 0.0),
         (1.0, 1.0),
-        (0.0, 2.0),
-        (0.0, 2.0),
-        (0.0, 2.0),
         (1.0, 2.0),
+        (0.0, 3.0),
+        (0.0, 3.0),
+        (0.0, 3.0),
         (1.0, 3.0),
         (1.0, 4.0),
+        (1.0, 5.0),
     ];
     let got = rows(&out);
     assert_eq!(got.len(), want.len(), "{out}");
@@ -218,7 +253,7 @@ fn a_flag_input_holds_each_row_until_the_next() {
     let finals: Vec<f64> = rows(&swept).iter().map(|r| r[1]).collect();
     assert_eq!(finals.len(), 2, "{swept}");
     assert!(
-        (finals[0] - 0.4).abs() < 1e-12 && (finals[1] - 1.4).abs() < 1e-12,
+        (finals[0] - 0.5).abs() < 1e-12 && (finals[1] - 1.5).abs() < 1e-12,
         "{swept}"
     );
 }

@@ -6,7 +6,10 @@
 //! `t_k` shows `u(t_k)`. A real input follows its series linearly between rows
 //! ([`Signal::sample`](crate::signal::Signal::sample)); a flag (logical) input holds
 //! each row's value until the next row's time ([`Hold::Zero`], zero-order hold), and its
-//! values must be 0 or 1.
+//! values must be 0 or 1. A step sees a flag input true when its series is true at any
+//! time in the step, from its start time up to (not including) its end
+//! ([`Driven::enter_step`]): a press shorter than the step, between two step times, is
+//! not lost; the rows still show each flag's value at the row's time.
 //!
 //! ```
 //! use sit_runtime::drive::{Driven, Input, steps};
@@ -101,6 +104,22 @@ impl Input {
             Hold::Zero => self.signal.sample_held(t),
         }
     }
+
+    /// Whether a flag's series is true (nonzero) at any time in `[t0, t1)`: held
+    /// true at `t0`, or a row with its time in `(t0, t1)` that is true. A row within
+    /// 1e-9 of the interval's length before `t1` counts as at `t1` (in the next step): a
+    /// model's time is a sum of steps, and `0.1` added eight times ends just past `0.8`.
+    pub fn true_within(&mut self, t0: f64, t1: f64) -> bool {
+        if self.signal.sample_held(t0) != 0.0 {
+            return true;
+        }
+        let end = t1 - 1e-9 * (t1 - t0);
+        let times = self.signal.times();
+        let first = times.partition_point(|&x| x <= t0);
+        (times[first..].iter().zip(&self.signal.values()[first..]))
+            .take_while(|(x, _)| **x < end)
+            .any(|(_, v)| *v != 0.0)
+    }
 }
 
 /// A model whose inputs follow series: each driven input is set to its value at the
@@ -126,6 +145,20 @@ impl<M: Model> Driven<M> {
         self.inputs.iter().any(|i| i.index == index)
     }
 
+    /// Before a step of length `dt`: sets each flag input to whether its series is true
+    /// at any time in the step (`[t, t + dt)`, [`Input::true_within`]), so that a pulse
+    /// shorter than the step is seen by the step that holds it. [`Model::step`] calls
+    /// it; a host that steps the inner model itself (a checked step) calls it first.
+    pub fn enter_step(&mut self, dt: f64) {
+        let t = self.model.time();
+        for input in &mut self.inputs {
+            if input.hold == Hold::Zero {
+                let on = input.true_within(t, t + dt);
+                let _ = self.model.set_at(input.index, if on { 1.0 } else { 0.0 });
+            }
+        }
+    }
+
     /// Sets every driven input to its value at the model's time.
     pub fn drive(&mut self) {
         let t = self.model.time();
@@ -139,6 +172,7 @@ impl<M: Model> Driven<M> {
 
 impl<M: Model> Model for Driven<M> {
     fn step(&mut self, dt: f64) {
+        self.enter_step(dt);
         self.model.step(dt);
         self.drive();
     }
@@ -272,5 +306,20 @@ mod tests {
         );
         let mut u = Input::real(0, s(vec![0.0, 1.0, 0.0]));
         assert_eq!(u.sample(0.5), 0.5);
+    }
+
+    #[test]
+    fn a_flag_is_true_in_a_step_if_it_is_true_at_any_time_in_it() {
+        // A 0.1 s press from t = 1.2 to 1.3, between the step times 1.0 and 1.5.
+        let press = OwnedSignal::new(vec![0.0, 1.2, 1.3], vec![0.0, 1.0, 0.0]).unwrap();
+        let mut on = Input::flag(0, press).unwrap();
+        assert!(!on.true_within(0.5, 1.0));
+        assert!(on.true_within(1.0, 1.5), "the press is inside the step");
+        assert!(!on.true_within(1.5, 2.0));
+        // Half-open: a rise at the step's end belongs to the next step.
+        assert!(!on.true_within(0.7, 1.2));
+        assert!(on.true_within(1.2, 1.7));
+        // Held true at the start.
+        assert!(on.true_within(1.25, 1.26));
     }
 }
