@@ -102,7 +102,7 @@ mod tests {
         let e = parse(&["--method", "rk4", "--atol", "1e-8"]).unwrap_err();
         assert_eq!(
             e,
-            "--rtol and --atol are tolerances of an adaptive method (`--method dopri5`), not of `rk4`"
+            "--rtol and --atol are tolerances of an adaptive method (`--method dopri5` or `--method tsit5`), not of `rk4`"
         );
     }
 

@@ -695,6 +695,7 @@ fn rates_that_stay_non_finite_end_an_adaptive_method_with_a_fault_not_rows_of_na
             "{method}: the row at t = 0: {stdout}"
         );
     }
+}
 
 /// A tank that drains below zero: `sqrt(level)` is NaN from about t = 4 to the end.
 /// Without `--check-finite` the run goes on (exit 0, the rows as they are) and ends
