@@ -70,8 +70,16 @@ fn check(label: &str, program: &Program, root: ModelId, dt: f64, steps: usize) -
         let before: Vec<f64> = (0..plain.var_count())
             .map(|i| plain.get_at(i).unwrap())
             .collect();
-        plain.step(dt);
-        logged.step(dt);
+        // A fault of the model (a random model whose rates stay non-finite under an
+        // adaptive method ends on its bound of internal steps) must stop both alike.
+        let faults = (
+            sit_runtime::catch_fault(|| plain.step(dt)).err(),
+            sit_runtime::catch_fault(|| logged.step(dt)).err(),
+        );
+        if faults != (None, None) {
+            assert_eq!(faults.0, faults.1, "{label}: the same fault at step {k}");
+            return total;
+        }
         for i in 0..plain.var_count() {
             let (a, b) = (plain.get_at(i).unwrap(), logged.get_at(i).unwrap());
             assert!(same(a, b), "{label}: variable #{i} differs at step {k}");

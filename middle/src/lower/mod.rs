@@ -33,7 +33,9 @@
 //! `dt = 0`: the rules of the model's *computed* states, those that every step
 //! assigns from other values before any rule reads them (the exact rule is in
 //! `lower/initial.rs`), so that the values at t = 0 are consistent (`total = a + b`
-//! shows `a + b`) and no rule of a step sees the difference.
+//! shows `a + b`) and no rule of a step sees the difference. The computed states are
+//! found on the rules as written, before a method's rewrite ([`Lowered`] keeps them),
+//! so the row at t = 0 is the same under every method.
 
 mod build;
 mod dense;
@@ -535,7 +537,10 @@ pub fn model(lowered: &Lowered, id: ModelId, reads: Reads) -> Result<Model, Lowe
             span: md.span,
         })
         .collect();
-    let pass = initial::pass(program, id);
+    // On the rules as written, not on the method's stages (where a guarded rule that
+    // feeds the continuous part is no longer a rule of the step's top level): the row
+    // at t = 0 is the same under every method.
+    let pass = initial::pass(lowered.unrewritten(), id);
     let live = fired::Fired::new(&pass, m.fired);
     let initial_flags = flag_uses(&live, &pass, m.fired);
     let mut rules = Rules {

@@ -29,6 +29,10 @@ pub struct Lowered {
     /// The checked program before the passes, kept for the event tables when the
     /// program was prepared for the event log.
     logged: Option<Program>,
+    /// The program before the method rewrite (instrumented for the event log when
+    /// asked), when some model was rewritten: its initial passes are computed on the
+    /// rules as written, so that the row at t = 0 is the same under every method.
+    unrewritten: Option<Program>,
 }
 
 impl Lowered {
@@ -36,20 +40,37 @@ impl Lowered {
     /// too large to lower or a program that is not a checked one (a model whose rules
     /// cannot be split for its method: the checker reports that for the source).
     pub fn new(checked: &Program, prepare: Prepare) -> Result<Lowered, LowerError> {
-        let (program, logged) = if prepare.events && !checked.models.is_empty() {
-            let instrumented = why::instrument_events(checked, 0)?.0;
-            let program = method::expand(&instrumented)?.into_owned();
-            (program, Some(checked.clone()))
-        } else {
-            (method::expand(checked)?.into_owned(), None)
+        let expand = |before: &Program| -> Result<(Program, Option<Program>), LowerError> {
+            Ok(match method::expand(before)? {
+                std::borrow::Cow::Borrowed(p) => (p.clone(), None),
+                std::borrow::Cow::Owned(p) => (p, Some(before.clone())),
+            })
         };
-        Ok(Lowered { program, logged })
+        let (program, unrewritten, logged) = if prepare.events && !checked.models.is_empty() {
+            let instrumented = why::instrument_events(checked, 0)?.0;
+            let (program, unrewritten) = expand(&instrumented)?;
+            (program, unrewritten, Some(checked.clone()))
+        } else {
+            let (program, unrewritten) = expand(checked)?;
+            (program, unrewritten, None)
+        };
+        Ok(Lowered {
+            program,
+            logged,
+            unrewritten,
+        })
     }
 
     /// The program after the passes (read-only: names, sources, the rules a back end
     /// annotates its output with).
     pub fn program(&self) -> &Program {
         &self.program
+    }
+
+    /// The program as written, before the method rewrite (the same variables, conditions
+    /// and rules, without the stages): where the initial pass of each model is found.
+    pub(crate) fn unrewritten(&self) -> &Program {
+        self.unrewritten.as_ref().unwrap_or(&self.program)
     }
 
     /// Whether it was prepared for the event log ([`Prepare::events`]).
