@@ -219,19 +219,12 @@ pub extern "C" fn sit_library() {
 pub unsafe extern "C" fn sit_library_file(path: *const u8, path_len: usize) -> u32 {
     // SAFETY: the caller's contract.
     let path = unsafe { text(path, path_len) };
-    status(Files::new().text(&path).map(str::to_string).ok_or_default())
-}
-
-/// `Option` to a `Result` with an empty error.
-trait OkOrDefault<T> {
-    /// `Err(String::new())` for `None`.
-    fn ok_or_default(self) -> Result<T, String>;
-}
-
-impl<T> OkOrDefault<T> for Option<T> {
-    fn ok_or_default(self) -> Result<T, String> {
-        self.ok_or_else(String::new)
-    }
+    status(
+        Files::new()
+            .text(&path)
+            .map(str::to_string)
+            .ok_or_else(String::new),
+    )
 }
 
 /// Output: [`crate::highlight::highlight`] as JSON.
