@@ -114,8 +114,9 @@ def test_step_get_set_reset_by_hand():
 
 def test_a_mode_names_its_states():
     m = sit.load(MODELS / "traffic_light.sit")
+    # A mode is a state (kind "state") whose values are named.
     light = next(v for v in m.variables if v.name == "light")
-    assert (light.kind, light.states) == ("mode", ["red", "green", "yellow"])
+    assert (light.kind, light.states) == ("state", ["red", "green", "yellow"])
     assert all(v.states == [] for v in m.variables if v.name != "light")
     # Its value is the index of its state: green after the 30 s of red.
     result = m.run(dt=0.5, t_end=31)
