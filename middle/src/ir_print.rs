@@ -261,6 +261,7 @@ impl Printer<'_> {
                 let sm = &sub_model(*s).modes[*md];
                 format!("({}.{} == {})", m.subs[*s].name, sm.name, sm.states[*k])
             }
+            Expr::Prev(v) => format!("prev({})", m.vars[*v].name),
             Expr::Time => "time".into(),
             Expr::Dt => "dt".into(),
             Expr::Neg(a) => format!("-{}", self.expr(a)),

@@ -18,6 +18,7 @@
 //! search is too large no warning is given.
 
 mod logic;
+pub(crate) mod order;
 mod reads;
 mod traps;
 
@@ -49,6 +50,7 @@ pub fn lint(program: &Program, diags: &mut Vec<Diagnostic>) {
         cx.otherwise_order(&body, diags);
         cx.sigma_cascades(&body, &mut logic[DEFAULTS], diags);
         cx.stale_reads(&body, &mut logic[DEFAULTS], diags, from);
+        order::delays(m, diags);
     }
 }
 
@@ -290,12 +292,12 @@ impl Cx<'_> {
         let mut subs = vec![false; m.subs.len()];
         let mut mark = |e: &Expr, target: Option<VarId>| {
             e.visit(&mut |x| match x {
-                Expr::Var(v) if Some(*v) == target => {
+                Expr::Var(v) | Expr::Prev(v) if Some(*v) == target => {
                     if let Some(o) = own.get_mut(*v) {
                         *o = true;
                     }
                 }
-                Expr::Var(v) => {
+                Expr::Var(v) | Expr::Prev(v) => {
                     if let Some(r) = vars.get_mut(*v) {
                         *r = true;
                     }

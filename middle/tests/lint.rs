@@ -1,4 +1,4 @@
-//! The checker's warnings (W0201–W0206) on small models: each fires where it
+//! The checker's warnings (W0201–W0208) and the algebraic loops (E0476) on small models: each fires where it
 //! should, names the right places, and stays quiet on the patterns the
 //! example models use on purpose.
 
@@ -38,8 +38,8 @@ const HOOP: &str = "
     situation braking = contact & falling;
     situation rebound = contact & !falling;
     P = m * g;
-    Fy = k_press * defl when braking;
-    Fy = k_release * defl when rebound;
+    Fy = k_press * prev(defl) when braking;
+    Fy = k_release * prev(defl) when rebound;
     Fy = 0 otherwise;
     F = Fy - P;
     Ay = F / m;
@@ -336,4 +336,140 @@ fn large_searches_stay_silent_and_fast() {
     assert!(ws.iter().all(|d| d.code != "W0202"), "{ws:?}");
     // Bounded work: far below this on any machine.
     assert!(start.elapsed().as_secs() < 10);
+}
+
+/// The errors of a model given as `model M { ... }` text, with their primary text.
+fn errors(src: &str) -> Vec<(String, String, String)> {
+    let out = check_source("m.sit", src);
+    (out.diagnostics.iter())
+        .filter(|d| d.is_error())
+        .map(|d| {
+            let code = d.code.to_string();
+            (
+                code,
+                d.message.clone(),
+                out.sources.text(d.span).to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn w0207_a_read_before_the_rule_is_a_delay_and_prev_says_it_is_meant() {
+    let body = "
+    output real a, b;
+    a = b + 1;
+    b = 2 * time + 3;";
+    let out = warnings(body);
+    assert_eq!(out.len(), 1, "{out:?}");
+    let d = &out[0];
+    assert_eq!(d.code, "W0207");
+    assert!(
+        d.message.contains("`b` is read before its rule"),
+        "{}",
+        d.message
+    );
+    // Both places: the read and the rule, later.
+    assert_eq!(d.related.len(), 1);
+    assert!(d.help.as_deref().unwrap_or("").contains("prev(b)"));
+    assert!(warnings(&body.replace("a = b + 1", "a = prev(b) + 1")).is_empty());
+    // In the right order there is nothing to say.
+    assert!(warnings("output real a, b;\n b = 2 * time + 3;\n a = b + 1;").is_empty());
+    // Integrals and latches are read before their rules on purpose: the state's value.
+    assert!(warnings("output real v = 1, x;\n x = v * 2;\n v = integral(-v);").is_empty());
+    assert!(warnings("output real n;\n output real m;\n m = n;\n n = n + 1;").is_empty());
+}
+
+#[test]
+fn e0476_an_algebraic_loop_is_refused_with_its_whole_path() {
+    let src = "model M {
+    param r = 1, gain = 0.5;
+    output real e, y;
+    e = r - y;
+    y = gain * e;
+}
+";
+    let got = errors(src);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, "E0476");
+    assert_eq!(got[0].1, "algebraic loop: `e` reads `y`, `y` reads `e`");
+    assert_eq!(got[0].2, "e = r - y;");
+    // Through three rules and a guard, every step named in order.
+    let src3 = "model M {
+    output real a, b, c;
+    a = c + 1;
+    b = 2 * a;
+    c = 1 when b > 3;
+    c = b otherwise;
+}
+";
+    let got = errors(src3);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(
+        got[0].1,
+        "algebraic loop: `a` reads `c`, `c` reads `b`, `b` reads `a`"
+    );
+    // `prev` marks the delay: no loop, and no warning either.
+    assert!(errors(&src.replace("e = r - y", "e = r - prev(y)")).is_empty());
+    let out = check_source("m.sit", &src.replace("e = r - y", "e = r - prev(y)"));
+    assert!(out.diagnostics.is_empty(), "{}", out.render());
+}
+
+#[test]
+fn w0208_a_binding_that_reads_a_value_computed_later() {
+    let part = "model Part {
+    input real u;
+    output real out;
+    out = u;
+}
+";
+    let parent = |bindings: &str| {
+        format!(
+            "{part}model M {{
+    output real v;
+    sub a: Part({bindings});
+    sub b: Part(u = time);
+    output real s;
+    v = 2 * time;
+    s = a.out + b.out;
+}}
+"
+        )
+    };
+    let codes = |src: &str| {
+        let out = check_source("m.sit", src);
+        assert!(!out.has_errors(), "{}", out.render());
+        (out.diagnostics.iter())
+            .map(|d| (d.code.to_string(), d.message.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        codes(&parent("u = v")),
+        [(
+            "W0208".to_string(),
+            "the binding of `a` reads `v`, which `M` computes later in the step".to_string()
+        )]
+    );
+    assert_eq!(
+        codes(&parent("u = b.out")),
+        [(
+            "W0208".to_string(),
+            "the binding of `a` reads `b`, which steps after `a`".to_string()
+        )]
+    );
+    assert!(codes(&parent("u = prev(v)")).is_empty());
+    assert!(codes(&parent("u = prev(b.out)")).is_empty());
+    // `prev` of a submodel that has already stepped is refused.
+    let wrong = format!(
+        "{part}model M {{
+    output real v;
+    sub b: Part(u = time);
+    sub a: Part(u = prev(b.out));
+    v = prev(a.out);
+}}
+"
+    );
+    let got = errors(&wrong);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert!(got.iter().all(|e| e.0 == "E0153"), "{got:?}");
 }

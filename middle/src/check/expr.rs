@@ -134,6 +134,9 @@ impl Resolver<'_> {
                 if let Some(t) = self.t().lookups.get(&name.text).cloned() {
                     return self.table_call(t, e.span, args, ctx);
                 }
+                if name.text == "prev" {
+                    return self.prev(name, e.span, args, ctx);
+                }
                 let Some(f) = Func::from_name(&name.text) else {
                     if Stateful::from_name(&name.text).is_some() {
                         self.err(
@@ -156,7 +159,8 @@ impl Resolver<'_> {
                         let all = Func::ALL
                             .iter()
                             .map(|f| f.name())
-                            .chain(Stateful::ALL.iter().map(|s| s.name()));
+                            .chain(Stateful::ALL.iter().map(|s| s.name()))
+                            .chain(["prev"]);
                         let mut d = Diagnostic::error(
                             "E0150",
                             name.span,
@@ -185,6 +189,78 @@ impl Resolver<'_> {
             }
             ExprKind::Path(path) => self.path(path, e.span, ctx),
         }
+    }
+
+    /// `prev(x)`: `x` a param, input or state of this model, read as it was at the start
+    /// of the step (E0153 for anything else).
+    fn prev(&mut self, name: &Name, span: Span, args: &[ast::Expr], ctx: Ctx) -> (Expr, Ty) {
+        if ctx != Ctx::Rule {
+            self.not_here(name, ctx, "a value of the previous step");
+            return (Expr::Num(0.0), Ty::Real);
+        }
+        if args.len() != 1 {
+            self.arity_error(span, "prev", "1", args.len());
+            return (Expr::Num(0.0), Ty::Real);
+        }
+        let arg = &args[0];
+        let before = self.errors();
+        let (x, ty) = self.any(arg, ctx);
+        if self.errors() > before {
+            return (x, ty);
+        }
+        if let Expr::Var(v) = x {
+            return (Expr::Prev(v), ty);
+        }
+        // A later submodel's output, in the binding of an earlier one: it has not
+        // stepped yet, so the read is as of the start of the step already.
+        if let (Expr::SubVar(j, _), Some((k, later))) = (&x, &mut self.binding_of)
+            && *j > *k
+        {
+            later.push(*j);
+            return (x, ty);
+        }
+        if let Expr::SubVar(..) = x {
+            self.err(
+                Diagnostic::error(
+                    "E0153",
+                    arg.span,
+                    format!(
+                        "`prev` of a submodel's output is only known before it steps, not here: `{}`",
+                        self.sources.text(arg.span)
+                    ),
+                )
+                .with_label("this submodel has stepped by the time this is read")
+                .with_note(
+                    "the submodels step first, in declaration order; `prev(sub.x)` may be written \
+                     in the input binding of a submodel declared before `sub`",
+                )
+                .with_help(
+                    "read it without `prev` (its value of this step), or copy it into a state of \
+                     this model (`real x_seen; x_seen = sub.x;`) and write `prev(x_seen)`",
+                ),
+            );
+            return (x, ty);
+        }
+        let text = self.sources.text(arg.span).to_string();
+        self.err(
+            Diagnostic::error(
+                "E0153",
+                arg.span,
+                format!("`prev` takes a variable of this model, not `{text}`"),
+            )
+            .with_label("not a param, input, state or flag of this model")
+            .with_note(
+                "`prev(x)` is the value `x` had at the start of the step, before the step's rules",
+            )
+            .with_help(match x {
+                Expr::Cond(_) | Expr::Event(_) | Expr::SubCond(..) | Expr::SubEvent(..) => {
+                    "a pred, situation or event is recomputed where it is read: give the value \
+                     you need a flag state (`flag f; f = cond;`) and write `prev(f)`"
+                }
+                _ => "name a variable: `prev(x)`, not an expression or a submodel's value",
+            }),
+        );
+        (x, ty)
     }
 
     pub(super) fn path(&mut self, path: &[Name], span: Span, ctx: Ctx) -> (Expr, Ty) {

@@ -196,6 +196,7 @@ pub fn check(
             suggestions: std::cell::Cell::new(resolve::SUGGESTION_BUDGET),
             blocks: Vec::new(),
             unknown_reads: 0,
+            binding_of: None,
         }
         .lower(asts[mi]);
         lowered[mi] = Some(m);
@@ -244,6 +245,16 @@ pub fn check(
         .collect();
     if !split.is_empty() {
         diags.extend(split);
+        return None;
+    }
+    // A loop of rules that read each other's values of the same step.
+    let loops: Vec<Diagnostic> = lowered
+        .iter()
+        .flatten()
+        .flat_map(crate::lint::order::loops)
+        .collect();
+    if !loops.is_empty() {
+        diags.extend(loops);
         return None;
     }
     let models = order

@@ -28,6 +28,9 @@ pub(super) struct Resolver<'a> {
     /// `sub`): each counts as an error, so that the expression holding it gets no
     /// follow-on error (see [`Resolver::errors`]).
     pub(super) unknown_reads: usize,
+    /// While the input bindings of the `k`-th submodel (not a phase) are checked: `k`,
+    /// and the later submodels read there through `prev` (see [`Binding::prev_subs`]).
+    pub(super) binding_of: Option<(SubId, Vec<SubId>)>,
 }
 
 /// Name comparisons that "did you mean" suggestions may make per model:

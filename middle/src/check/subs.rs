@@ -90,6 +90,7 @@ impl Resolver<'_> {
                             var: v,
                             value,
                             span: bn.span.to(be.span),
+                            prev_subs: Vec::new(),
                         });
                     }
                     VarKind::Param { .. } => {
@@ -98,14 +99,19 @@ impl Resolver<'_> {
                             var: v,
                             value,
                             span: bn.span.to(be.span),
+                            prev_subs: Vec::new(),
                         });
                     }
                     VarKind::Input => {
+                        let at_step = decl.phase.is_none().then(|| (si, Vec::new()));
+                        self.binding_of = at_step;
                         let value = self.expr(be, var.ty, Ctx::Rule);
+                        let prev_subs = self.binding_of.take().map(|(_, s)| s).unwrap_or_default();
                         input_bindings.push(Binding {
                             var: v,
                             value,
                             span: bn.span.to(be.span),
+                            prev_subs,
                         });
                     }
                 }

@@ -280,6 +280,10 @@ pub struct Binding {
     pub value: Expr,
     /// Where the binding is written.
     pub span: Span,
+    /// The submodels declared after this one whose outputs the value reads through
+    /// `prev(sub.x)`: as the submodels step in declaration order, it reads them as they
+    /// were at the start of the parent's step, and says so (no W0208).
+    pub prev_subs: Vec<SubId>,
 }
 
 /// The hidden memory of one stateful procedure call.
@@ -519,6 +523,12 @@ pub enum Expr {
     /// writes as `ModeAtStart(m, from) & InMode(m, from) & cond`, so that a mode takes at
     /// most one transition per step.
     ModeAtStart(ModeId, StateId),
+    /// `prev(x)`: the value a param, input or state of this model had at the start of
+    /// the step, before any rule of the step (see "Delays" above). Only in checked
+    /// programs: the lowering (`crate::lower::prev`) replaces it by a read of the
+    /// variable where nothing in the step can have written it yet, else by a read of a
+    /// hidden copy taken at the start of the step; the back ends never see it.
+    Prev(VarId),
     /// The model's time (`time`), at the start of the step.
     Time,
     /// The step (`dt`) of the current step; 0 outside a step.
@@ -776,11 +786,39 @@ impl Expr {
             _ => {}
         }
     }
+
+    /// Calls `f` on every node, children after their parent (as [`Expr::visit`]), with
+    /// the node to change in place.
+    pub fn visit_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        f(self);
+        match self {
+            Expr::Neg(a) | Expr::Not(a) => a.visit_mut(f),
+            Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => {
+                a.visit_mut(f);
+                b.visit_mut(f);
+            }
+            Expr::Call(_, xs) | Expr::Table(_, xs) => xs.iter_mut().for_each(|x| x.visit_mut(f)),
+            _ => {}
+        }
+    }
 }
 
 impl Rhs {
     /// The expressions a right-hand side reads, in evaluation order.
     pub fn operands(&self) -> Vec<&Expr> {
+        match self {
+            Rhs::Expr(e) => vec![e],
+            Rhs::Integral { x } => vec![x],
+            Rhs::IntegralLimited { x, lo, hi } => vec![x, lo, hi],
+            Rhs::Lag { x, t, k } => vec![x, t, k],
+            Rhs::Deriv { x, .. } => vec![x],
+            Rhs::Hysteresis { x, lo, hi, a } => vec![x, lo, hi, a],
+            Rhs::Timer { c } => vec![c],
+        }
+    }
+
+    /// The expressions a right-hand side reads, to change in place.
+    pub fn operands_mut(&mut self) -> Vec<&mut Expr> {
         match self {
             Rhs::Expr(e) => vec![e],
             Rhs::Integral { x } => vec![x],

@@ -232,7 +232,7 @@ mod tests {
                 w = a;
                 a = integral(-k * a);
                 next = n + 1;
-                n = next;
+                n = 2 * a;
                 d = late * 2;
                 late = a;
                 rate = (a - acc) / dt;

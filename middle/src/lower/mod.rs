@@ -47,6 +47,7 @@ mod located;
 pub mod method;
 mod pass;
 mod phase;
+mod prev;
 mod program;
 mod rk4_loop;
 mod stages;
@@ -540,7 +541,8 @@ pub fn model(lowered: &Lowered, id: ModelId, reads: Reads) -> Result<Model, Lowe
     // On the rules as written, not on the method's stages (where a guarded rule that
     // feeds the continuous part is no longer a rule of the step's top level): the row
     // at t = 0 is the same under every method.
-    let pass = initial::pass(lowered.unrewritten(), id);
+    let mut pass = initial::pass(lowered.unrewritten(), id);
+    pass.extend(lowered.copy_statements(id));
     let live = fired::Fired::new(&pass, m.fired);
     let initial_flags = flag_uses(&live, &pass, m.fired);
     let mut rules = Rules {

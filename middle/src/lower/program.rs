@@ -1,5 +1,6 @@
 //! The lowered program: a checked program made ready for the back ends, the only input they take.
 
+use super::prev;
 use super::term::LowerError;
 use super::{Reads, method, why};
 use crate::ir::{ModelId, Program};
@@ -33,6 +34,9 @@ pub struct Lowered {
     /// asked), when some model was rewritten: its initial passes are computed on the
     /// rules as written, so that the row at t = 0 is the same under every method.
     unrewritten: Option<Program>,
+    /// Per model, the hidden copies that `prev` reads (`super::prev`): taken last in the
+    /// step and in reset.
+    copies: prev::Copies,
 }
 
 impl Lowered {
@@ -40,13 +44,17 @@ impl Lowered {
     /// too large to lower or a program that is not a checked one (a model whose rules
     /// cannot be split for its method: the checker reports that for the source).
     pub fn new(checked: &Program, prepare: Prepare) -> Result<Lowered, LowerError> {
+        // `prev` first: every later pass reads variables only.
+        let (resolved, copies) = prev::resolve(checked);
+        let checked = resolved.as_ref();
+        let copied = copies.iter().any(|c| !c.is_empty());
         let expand = |before: &Program| -> Result<(Program, Option<Program>), LowerError> {
             Ok(match method::expand(before)? {
-                std::borrow::Cow::Borrowed(p) => (p.clone(), None),
+                std::borrow::Cow::Borrowed(p) => (p.clone(), copied.then(|| p.clone())),
                 std::borrow::Cow::Owned(p) => (p, Some(before.clone())),
             })
         };
-        let (program, unrewritten, logged) = if prepare.events && !checked.models.is_empty() {
+        let (mut program, unrewritten, logged) = if prepare.events && !checked.models.is_empty() {
             let instrumented = why::instrument_events(checked, 0)?.0;
             let (program, unrewritten) = expand(&instrumented)?;
             (program, unrewritten, Some(checked.clone()))
@@ -54,7 +62,11 @@ impl Lowered {
             let (program, unrewritten) = expand(checked)?;
             (program, unrewritten, None)
         };
+        // The copies of `prev` are taken after everything else of the step (and of the
+        // initial pass: see `copies`).
+        prev::append(&mut program, &copies);
         Ok(Lowered {
+            copies,
             program,
             logged,
             unrewritten,
@@ -71,6 +83,13 @@ impl Lowered {
     /// and rules, without the stages): where the initial pass of each model is found.
     pub(crate) fn unrewritten(&self) -> &Program {
         self.unrewritten.as_ref().unwrap_or(&self.program)
+    }
+
+    /// The statements that take the copies of `prev` in model `id`, last in its initial
+    /// pass as in its step.
+    pub(crate) fn copy_statements(&self, id: ModelId) -> Vec<crate::ir::Stmt> {
+        let copies = self.copies.get(id).map_or(&[][..], Vec::as_slice);
+        prev::statements(&self.program.models[id], copies)
     }
 
     /// Whether it was prepared for the event log ([`Prepare::events`]).

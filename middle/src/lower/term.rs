@@ -274,6 +274,11 @@ impl<'p> Lowerer<'p> {
             E::SubVar(s, x) => self.sub(model, path, *s, &E::Var(*x), d)?,
             E::SubCond(s, x) => self.sub(model, path, *s, &E::Cond(*x), d)?,
             E::SubEvent(s, x) => self.sub(model, path, *s, &E::Event(*x), d)?,
+            E::Prev(_) => {
+                return Err(LowerError::Malformed(
+                    "`prev` left in a lowered program (the lowering resolves it first)".into(),
+                ));
+            }
             E::Time => Term::Read(place(path, Slot::Time)),
             E::Dt => Term::Read(place(path, Slot::Dt)),
             E::Neg(a) => Term::Neg(boxed(self.go(model, path, a, d))?),
