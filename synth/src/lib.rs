@@ -34,6 +34,8 @@ struct Gen {
     rng: fastrand::Rng,
     /// Draws for modes only, so that adding them left every other draw as it was.
     modes: fastrand::Rng,
+    /// Draws for `prev` only, likewise.
+    prevs: fastrand::Rng,
     out: String,
 }
 
@@ -64,6 +66,7 @@ pub fn random_file(seed: u64, size: Size) -> String {
     let mut g = Gen {
         rng: fastrand::Rng::with_seed(seed),
         modes: fastrand::Rng::with_seed(seed ^ 0x6d6f_6465),
+        prevs: fastrand::Rng::with_seed(seed ^ 0x7072_6576),
         out: String::new(),
     };
     let _ = writeln!(g.out, "// Random model, seed {seed}.");
@@ -72,7 +75,61 @@ pub fn random_file(seed: u64, size: Size) -> String {
         let d = g.model(i, size, &models, seed);
         models.push(d);
     }
-    with_methods(seed, g.out, models.len())
+    let text = break_loops(g.out);
+    with_methods(seed, text, models.len())
+}
+
+/// `text` with each algebraic loop (E0476) broken where the checker reports it: the
+/// variable read before its rule is read through `prev` there, as a modeller who
+/// meant the delay writes it (random rules read random variables, so loops are
+/// common). Bounded: a text still looping after that is returned as it is.
+fn break_loops(mut text: String) -> String {
+    for _ in 0..256 {
+        let out = sit_middle::check_source("random.sit", &text);
+        let Some(d) = out.diagnostics.iter().find(|d| d.code == "E0476") else {
+            return text;
+        };
+        // "algebraic loop: `a` reads `b`, …": `b` is read before its rule at `d.span`.
+        let Some(var) = d.message.split('`').nth(3) else {
+            return text;
+        };
+        let (start, end) = (d.span.start, d.span.end.min(text.len()));
+        let marked = mark_reads(&text[start..end], var);
+        if marked == text[start..end] {
+            return text;
+        }
+        text.replace_range(start..end, &marked);
+    }
+    text
+}
+
+/// `rule` with every read of the name `var` written `prev(var)`: whole words, not a
+/// submodel's member (`s.var`) or instance (`var.x`), not an assignment's target.
+fn mark_reads(rule: &str, var: &str) -> String {
+    let bytes = rule.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = String::with_capacity(rule.len() + 16);
+    let mut i = 0;
+    while i < rule.len() {
+        let rest = &rule[i..];
+        let before_ok =
+            (i == 0 || !(word(bytes[i - 1]) || bytes[i - 1] == b'.')) && !out.ends_with("prev(");
+        if before_ok && rest.starts_with(var) {
+            let after = &rest[var.len()..];
+            let next = after.bytes().next();
+            let tail = after.trim_start();
+            let assigned = tail.starts_with('=') && !tail.starts_with("==");
+            if !next.is_some_and(|c| word(c) || c == b'.' || c == b'(') && !assigned {
+                out.push_str(&format!("prev({var})"));
+                i += var.len();
+                continue;
+            }
+        }
+        let c = rest.chars().next().unwrap_or(' ');
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
 }
 
 /// `text` with `method rk4;` or (one time in three) `method dopri5 rtol 1e-4 atol
@@ -256,7 +313,15 @@ impl Gen {
                 format!("{inst}.{o}")
             }
             5 => ["time", "dt"][self.rng.usize(..2)].to_string(),
-            _ => self.pick(&d.reals).to_string(),
+            _ => {
+                let x = self.pick(&d.reals).to_string();
+                // One read in eight written as the step's start value.
+                if self.prevs.u8(..8) == 0 {
+                    format!("prev({x})")
+                } else {
+                    x
+                }
+            }
         }
     }
 
@@ -523,6 +588,14 @@ mod tests {
             let out = sit_middle::check_source(format!("random{seed}.sit"), &text);
             assert!(!out.has_errors(), "seed {seed}:\n{}\n{text}", out.render());
         }
+    }
+
+    /// `prev` occurs in the first 40 random files, drawn and where a loop was broken.
+    #[test]
+    fn random_files_read_prev() {
+        let texts: Vec<String> = (0..40).map(|s| random_file(s, Size::default())).collect();
+        let count: usize = texts.iter().map(|t| t.matches("prev(").count()).sum();
+        assert!(count >= 40, "{count} reads of prev in 40 files");
     }
 
     /// Every construct of the lowered step (`sit_middle::lower`) occurs in the first 40

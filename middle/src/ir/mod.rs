@@ -524,7 +524,7 @@ pub enum Expr {
     /// most one transition per step.
     ModeAtStart(ModeId, StateId),
     /// `prev(x)`: the value a param, input or state of this model had at the start of
-    /// the step, before any rule of the step (see "Delays" above). Only in checked
+    /// the step, before any rule of the step (see "Delays: `prev`" above). Only in checked
     /// programs: the lowering (`crate::lower::prev`) replaces it by a read of the
     /// variable where nothing in the step can have written it yet, else by a read of a
     /// hidden copy taken at the start of the step; the back ends never see it.
