@@ -63,6 +63,7 @@ fn try_info(args: &InfoArgs) -> Result<(), Fail> {
     let tree = Describer {
         program: &program,
         written: &written,
+        rows: sit_middle::rows::row_times(&program),
     }
     .model(root);
     match args.format {
@@ -131,6 +132,9 @@ struct Variable {
     kind: &'static str,
     ty: &'static str,
     output: bool,
+    /// What time its value in a trace's row is as of (`sit_middle::rows`): `t`,
+    /// `t-dt`, `mixed`, `held`, or empty for a value constant in a run.
+    row: &'static str,
     init: String,
     doc: String,
     file: String,
@@ -165,13 +169,15 @@ struct Instance {
 struct Describer<'a> {
     program: &'a Program,
     written: &'a Written,
+    /// Per model and variable, what time a row's value is as of.
+    rows: Vec<Vec<sit_middle::rows::RowTime>>,
 }
 
 impl Describer<'_> {
     fn model(&self, id: ModelId) -> Described {
         let m: &Model = &self.program.models[id];
         let mut variables = Vec::new();
-        for v in &m.vars {
+        for (i, v) in m.vars.iter().enumerate() {
             if v.hidden {
                 // A method's memory or an event-log why (not in a checked program).
                 continue;
@@ -181,10 +187,14 @@ impl Describer<'_> {
                 Ty::Real => "0",
                 Ty::Flag => "false",
             };
-            variables.push(self.variable(&v.name, kind, v.ty, v.output, implicit, &v.doc, v.span));
+            let mut var = self.variable(&v.name, kind, v.ty, v.output, implicit, &v.doc, v.span);
+            var.row = (self.rows.get(id))
+                .and_then(|r| r.get(i))
+                .map_or("", |r| r.word());
+            variables.push(var);
         }
-        for c in &m.conds {
-            variables.push(self.variable(
+        for (k, c) in m.conds.iter().enumerate() {
+            let mut var = self.variable(
                 &c.name,
                 c.kind.name(),
                 Ty::Flag,
@@ -192,10 +202,16 @@ impl Describer<'_> {
                 "",
                 &c.doc,
                 c.span,
-            ));
+            );
+            var.row =
+                (self.rows.get(id)).map_or("", |r| sit_middle::rows::cond_time(m, r, k).word());
+            variables.push(var);
         }
         for e in &m.events {
-            variables.push(self.variable(&e.name, "event", Ty::Flag, e.output, "", &e.doc, e.span));
+            let mut var = self.variable(&e.name, "event", Ty::Flag, e.output, "", &e.doc, e.span);
+            // Evaluated at the step's start.
+            var.row = "t-dt";
+            variables.push(var);
         }
         for md in &m.modes {
             // The value is the index of the state; the initial state is the first.
@@ -260,6 +276,7 @@ impl Describer<'_> {
             kind,
             ty: ty.name(),
             output,
+            row: "",
             init: (self.written.values.get(&span).cloned()).unwrap_or_else(|| implicit.to_string()),
             doc: doc(lines),
             file,
@@ -293,6 +310,7 @@ impl Variable {
             "kind": self.kind,
             "type": self.ty,
             "output": self.output,
+            "row": self.row,
             "init": self.init,
             "doc": self.doc,
             "file": self.file,
@@ -358,8 +376,10 @@ impl Described {
             out.push_str("  (no variables)\n");
             return;
         }
-        let header = ["name", "kind", "type", "output", "init", "declared", "doc"];
-        let rows: Vec<[String; 7]> = self
+        let header = [
+            "name", "kind", "type", "row", "output", "init", "declared", "doc",
+        ];
+        let rows: Vec<[String; 8]> = self
             .variables
             .iter()
             .map(|v| {
@@ -371,6 +391,7 @@ impl Described {
                     } else {
                         format!("mode {{ {} }}", v.states.join(", "))
                     },
+                    v.row.to_string(),
                     if v.output { "yes" } else { "" }.to_string(),
                     v.init.clone(),
                     format!("{}:{}:{}", v.file, v.line, v.column),

@@ -121,6 +121,24 @@ pub(crate) fn code_actions(uri: &Uri, diagnostics: &[Diagnostic]) -> Vec<CodeAct
         .collect()
 }
 
+/// What time a trace's row value of variable `var` of model `model` is as of, in a
+/// sentence (`sit_middle::rows`), when the document `uri` checks.
+pub(crate) fn row_time(
+    docs: &Documents,
+    uri: &Uri,
+    model: &str,
+    var: &str,
+) -> Option<&'static str> {
+    let text = docs.text(uri)?;
+    let path = uri_to_path(uri).unwrap_or_else(|| PathBuf::from(uri.as_str()));
+    let read = |p: &std::path::Path| docs.read(&normalize(p));
+    let program = sit_driver::check_memory(&path, text, &read).program?;
+    let id = program.model(model)?;
+    let v = program.models[id].vars.iter().position(|v| v.name == var)?;
+    let rows = sit_middle::rows::row_times(&program);
+    Some(rows.get(id)?.get(v)?.sentence())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

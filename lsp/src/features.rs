@@ -26,7 +26,11 @@ fn location(file: &File, span: (usize, usize)) -> Location {
 }
 
 /// `textDocument/hover`.
-pub(crate) fn hover(world: &World, offset: usize) -> Option<Hover> {
+pub(crate) fn hover(
+    world: &World,
+    offset: usize,
+    row_time: &dyn Fn(&str, &str) -> Option<&'static str>,
+) -> Option<Hover> {
     let ix = &world.main().index;
     let (i, sym) = symbol_at(world, offset)?;
     let text = match &sym {
@@ -40,7 +44,11 @@ pub(crate) fn hover(world: &World, offset: usize) -> Option<Hover> {
         Sym::Decl { model, name } => {
             let (file, m) = world.model(model)?;
             let d = m.decl(name)?;
-            describe_decl(file, m, d)
+            let mut s = describe_decl(file, m, d);
+            if let Some(when) = row_time(model, name) {
+                s += &format!("\n\n{}", capitalized(when));
+            }
+            s
         }
         Sym::Proc(name) => {
             let (sig, meaning) = procs::describe(name)?;
@@ -56,6 +64,14 @@ pub(crate) fn hover(world: &World, offset: usize) -> Option<Hover> {
         }),
         range: Some(Lines::new(&ix.text).range(t.start, t.end)),
     })
+}
+
+/// `text` with its first letter upper-case.
+fn capitalized(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 fn push_doc(s: &mut String, doc: &[String]) {

@@ -506,7 +506,8 @@ impl Index {
         }
         if self.is(i + 1, "(")
             && (sit_middle::ir::Func::from_name(word).is_some()
-                || sit_middle::check::Stateful::from_name(word).is_some())
+                || sit_middle::check::Stateful::from_name(word).is_some()
+                || word == "prev")
             && model.decl(word).is_none()
         {
             return Some(Sym::Proc(word.to_string()));

@@ -205,7 +205,10 @@ impl Server {
                     return Err(unknown(id));
                 }
                 let (world, offset) = self.at(&d.text_document, d.position);
-                ok(id, features::hover(&world, offset))
+                let uri = &d.text_document.uri;
+                let row_time =
+                    |model: &str, var: &str| diagnostics::row_time(&self.docs, uri, model, var);
+                ok(id, features::hover(&world, offset, &row_time))
             }
             GotoDefinition::METHOD => {
                 let p: GotoDefinitionParams = params(req)?;

@@ -78,6 +78,11 @@ const PROCS: &[(&str, &str, &str)] = &[
         "stateful: a if x >= hi, −a if x <= lo, else the target's value (a latched relay, a = 1 by default)",
     ),
     (
+        "prev",
+        "prev(x)",
+        "the value the variable x had when the step started, before the step's rules: a delay written as one (a read of x before its rule without prev is reported)",
+    ),
+    (
         "timer",
         "timer(c)",
         "stateful: how long the logical c has held, a whole number of steps counted exactly (0 while c is false); only as the whole right-hand side of a δ rule",
@@ -88,6 +93,7 @@ const PROCS: &[(&str, &str, &str)] = &[
 pub(crate) fn names() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = sit_middle::ir::Func::ALL.iter().map(|f| f.name()).collect();
     v.extend(sit_middle::check::Stateful::ALL.iter().map(|s| s.name()));
+    v.push("prev");
     v
 }
 

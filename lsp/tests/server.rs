@@ -128,6 +128,16 @@ fn hover_describes_declarations_procedures_and_models() {
     assert!(h.contains("a real state of `Hoop`, an output"), "{h}");
     assert!(h.contains("Height of the centre of mass, cm."), "{h}");
     assert!(h.contains("declared in `hoop.sit` line 23"), "{h}");
+    // What a trace's row holds (issue 28): h is integrated to the row's time, the
+    // force is computed from the values the step started with.
+    assert!(h.contains("In a trace, the value at the row's time"), "{h}");
+    let h = hover(&mut c, pos(&text, "F = Fy - P", 0, 0));
+    assert!(
+        h.contains("at the start of the step that ended at the row's time"),
+        "{h}"
+    );
+    let h = hover(&mut c, pos(&text, "prev(defl)", 0, 1));
+    assert!(h.contains("prev(x)"), "{h}");
     let h = hover(&mut c, pos(&text, "integral(Vy)", 0, 2));
     assert!(h.contains("integral(x) | integral(x, lo, hi)"), "{h}");
     let h = hover(&mut c, pos(&text, "contact & falling", 0, 1));
@@ -298,7 +308,7 @@ fn outline_and_formatting() {
     assert!(
         children
             .iter()
-            .any(|s| s.name == "Fy = k_press * defl when braking")
+            .any(|s| s.name == "Fy = k_press * prev(defl) when braking")
     );
 
     let format = |c: &mut Client| {

@@ -16,6 +16,7 @@ pub mod ir;
 mod ir_print;
 pub mod lint;
 pub mod lower;
+pub mod rows;
 pub mod units;
 
 pub use sit_parser::{Diagnostic, Report, Severity, SourceMap, Span};

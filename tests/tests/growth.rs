@@ -308,3 +308,48 @@ fn many_stale_reads() {
     assert_eq!(stale, 10, "{}", out.render());
     assert_linear("stale reads", family, 500);
 }
+
+/// `k` computed reals each read before its rule (W0207, `k` warnings), and one
+/// algebraic loop through `k` rules (E0476, its whole path in one message): the step
+/// order analysis is one pass, Tarjan's components and one search per loop.
+#[test]
+fn many_early_reads_and_a_long_loop() {
+    let early = |k: usize| {
+        let mut s = String::from("model M {\n");
+        for i in 0..k {
+            let _ = writeln!(
+                s,
+                "    output real a{i}, b{i};\n    a{i} = b{i} + 1;\n    b{i} = time + {i};"
+            );
+        }
+        s + "}\n"
+    };
+    let out = sit_middle::check_source("early.sit", &early(10));
+    let found = (out.diagnostics.iter())
+        .filter(|d| d.code == "W0207")
+        .count();
+    assert_eq!(found, 10, "{}", out.render());
+    assert_linear("early reads", early, 500);
+    let chain = |k: usize| {
+        let mut s = String::from("model M {\n");
+        for i in 0..k {
+            let _ = writeln!(s, "    output real x{i};");
+        }
+        let _ = writeln!(s, "    x0 = x{} + 1;", k - 1);
+        for i in 1..k {
+            let _ = writeln!(s, "    x{i} = 0.5 * x{};", i - 1);
+        }
+        s + "}\n"
+    };
+    let out = sit_middle::check_source("chain.sit", &chain(10));
+    let loops: Vec<_> = (out.diagnostics.iter())
+        .filter(|d| d.code == "E0476")
+        .collect();
+    assert_eq!(loops.len(), 1, "{}", out.render());
+    assert_eq!(
+        loops[0].related.len(),
+        9,
+        "every rule of the loop after the first"
+    );
+    assert_linear("a long loop", chain, 500);
+}

@@ -1,0 +1,87 @@
+//! What time a trace's row value is as of (`sit_middle::rows`), on models whose answer
+//! follows from the step's order by hand.
+
+use sit_middle::check_source;
+
+/// The row words of the variables of model `M` in `src`, by name.
+fn words(src: &str) -> Vec<(String, &'static str)> {
+    let out = check_source("rows.sit", src);
+    assert!(!out.has_errors(), "{}", out.render());
+    let p = out.program.expect("checks");
+    let id = p.model("M").expect("M");
+    let rows = sit_middle::rows::row_times(&p);
+    (p.models[id].vars.iter().zip(&rows[id]))
+        .map(|(v, r)| (v.name.clone(), r.word()))
+        .collect()
+}
+
+fn pairs(v: &[(&str, &'static str)]) -> Vec<(String, &'static str)> {
+    v.iter().map(|(a, b)| (a.to_string(), *b)).collect()
+}
+
+#[test]
+fn integrals_are_of_the_rows_time_and_time_reads_of_the_steps_start() {
+    // h and Vy are integrated to the row's time; defl is computed from h after h's
+    // rule; the force reads the last step's defl (prev) and guards evaluated on the
+    // values the step started with, so it, F and Ay are of the step's start; the
+    // platform p reads `time`, the step's start. P is a product of params.
+    let got = words(
+        "model M {
+            param m = 1, R = 30, g = 981, k = 60000, A = 1, w = 2;
+            input real u;
+            output real h = 400, Vy, defl, Fy, F, Ay, P, p;
+            pred contact = h < R;
+            P = m * g;
+            Fy = k * prev(defl) when contact;
+            Fy = 0 otherwise;
+            F = Fy - P;
+            Ay = F / m;
+            Vy = integral(Ay);
+            h = integral(Vy);
+            defl = R - h when contact;
+            defl = 0 otherwise;
+            p = A * sin(w * time) + u;
+        }",
+    );
+    assert_eq!(
+        got,
+        pairs(&[
+            ("m", ""),
+            ("R", ""),
+            ("g", ""),
+            ("k", ""),
+            ("A", ""),
+            ("w", ""),
+            ("u", "t-dt"),
+            ("h", "t"),
+            ("Vy", "t"),
+            ("defl", "t"),
+            ("Fy", "t-dt"),
+            ("F", "t-dt"),
+            ("Ay", "t-dt"),
+            ("P", ""),
+            ("p", "t-dt"),
+        ])
+    );
+}
+
+#[test]
+fn latches_are_held_and_mixtures_are_named() {
+    // t_off keeps the time of the last event (held); y mixes the new x with the step's
+    // start time; z reads x before its rule: the previous row's x, so of the step's
+    // start.
+    let got = words(
+        "model M {
+            output real x, t_off, y, z;
+            event e = x > 1;
+            t_off = time when e;
+            z = x * 2;
+            x = integral(1);
+            y = x + time;
+        }",
+    );
+    assert_eq!(
+        got,
+        pairs(&[("x", "t"), ("t_off", "held"), ("y", "mixed"), ("z", "t-dt")])
+    );
+}
