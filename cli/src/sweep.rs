@@ -17,8 +17,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sit_host::study::{Ask, Study, StudyError};
 use sit_host::summary::{Summary, SummaryError};
 use sit_host::values::{SetProblem, run_failed};
+use sit_runtime::Model;
 use sit_runtime::drive::Driven;
-use sit_runtime::sweep::grid;
+use sit_runtime::finite::NonFiniteSeen;
+use sit_runtime::sweep::{Watched, grid};
+use sit_runtime::table::TableReach;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -122,7 +125,12 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
     };
     // A fault of the model (a phase past its limit, ...) stops its run with a panic,
     // which rayon carries back here: the model's error (exit 1), not a crash.
-    let rows = crate::fail::catch_model_fault(|| sweep.run_with(&model, &sets, &done));
+    // Each run is watched for non-finite values and leaves its tables' reads: reported
+    // after the table, on stderr (issue 28, items 5 and 7).
+    let end = |m: &Driven<sit_interp::Instance>| -> Vec<TableReach> {
+        m.model.table_reads().iter().map(|r| *r.reach).collect()
+    };
+    let rows = crate::fail::catch_model_fault(|| sweep.run_watched(&model, &sets, &done, &end));
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -153,12 +161,79 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
                 .collect()
         })
         .collect();
-    match write_csv(&mut out, &header, &labels, &rows) {
+    let values: Vec<Vec<f64>> = rows.iter().map(|r| r.row.clone()).collect();
+    if !args.warnings.quiet {
+        for line in run_warnings(&model.model, &axes, &labels, &rows) {
+            eprintln!("{line}");
+        }
+    }
+    match write_csv(&mut out, &header, &labels, &values) {
         Ok(()) => Ok(()),
         // The reader went away (`sitc sweep ... | head`): stop quietly.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(format!("cannot write {shown}: {}", io_reason(&e)).into()),
     }
+}
+
+/// The most rows whose non-finite value is reported one by one; the others are counted.
+const NON_FINITE_ROWS: usize = 20;
+
+/// The warnings after a sweep: each row (up to [`NON_FINITE_ROWS`]) that met a
+/// non-finite value, named by its axis values, then each table read past its grid
+/// (with `clamp`; more than a grid span past it with `extrapolate`), once, its reads
+/// added over every run.
+fn run_warnings(
+    model: &sit_interp::Instance,
+    axes: &[crate::axis::Axis],
+    labels: &[Vec<&str>],
+    rows: &[Watched<Vec<TableReach>>],
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    let bad: Vec<(usize, &NonFiniteSeen)> = (rows.iter().enumerate())
+        .filter_map(|(k, r)| Some((k, r.non_finite.as_ref()?)))
+        .collect();
+    for &(k, seen) in bad.iter().take(NON_FINITE_ROWS) {
+        let set = (axes.iter().zip(&labels[k]))
+            .map(|(a, l)| format!("{}={l}", a.name))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let name = model.var_info(seen.index).map_or("?", |v| v.name);
+        lines.push(format!(
+            "warning: row {} ({set}): {}",
+            k + 1,
+            seen.describe(name)
+        ));
+    }
+    if bad.len() > NON_FINITE_ROWS {
+        lines.push(format!(
+            "warning: {} more rows met a non-finite value",
+            bad.len() - NON_FINITE_ROWS
+        ));
+    }
+    if !bad.is_empty() {
+        lines.push(format!(
+            "warning: {} of {} rows met a non-finite value; their values may be NaN or \
+             infinite; rerun one with `sitc run --check-finite` and its --set values to stop \
+             at the rule that made it",
+            bad.len(),
+            rows.len()
+        ));
+    }
+    for (k, table) in model.table_reads().iter().enumerate() {
+        let mut all = *table.reach;
+        all.clear();
+        let mut runs = 0;
+        for r in rows {
+            if let Some(reach) = r.end.get(k) {
+                all.merge(reach);
+                runs += usize::from(reach.outside > 0);
+            }
+        }
+        if let Some(w) = all.warning(table.name, &table.args) {
+            lines.push(format!("warning: in {runs} of {} runs, {w}", rows.len()));
+        }
+    }
+    lines
 }
 
 /// A study refused, in the words of `sitc sweep`'s options.

@@ -258,6 +258,19 @@ impl TableReach {
         }
     }
 
+    /// Adds the reads of `other`, of the same table (another run): the counts add up,
+    /// the ranges seen join.
+    pub fn merge(&mut self, other: &TableReach) {
+        self.reads += other.reads;
+        self.outside += other.outside;
+        for (a, b) in self.axes.iter_mut().zip(&other.axes) {
+            a.below += b.below;
+            a.above += b.above;
+            a.min_seen = a.min_seen.min(b.min_seen);
+            a.max_seen = a.max_seen.max(b.max_seen);
+        }
+    }
+
     /// Notes a read of a 1-D table at `x`.
     #[inline]
     pub fn note1(&mut self, x: f64) {
@@ -453,6 +466,21 @@ mod tests {
         r.clear();
         assert_eq!(r, TableReach::new(&[&G], Beyond::Clamp));
         assert!(r.warning("t", &["x"]).is_none());
+    }
+
+    #[test]
+    fn merged_reaches_add_their_counts_and_join_their_ranges() {
+        let (mut a, mut b) = (
+            TableReach::new(&[&G], Beyond::Clamp),
+            TableReach::new(&[&G], Beyond::Clamp),
+        );
+        a.note1(0.5);
+        a.note1(2.0);
+        b.note1(-3.0);
+        a.merge(&b);
+        assert_eq!((a.reads, a.outside), (3, 2));
+        assert_eq!((a.axes[0].below, a.axes[0].above), (1, 1));
+        assert_eq!((a.axes[0].min_seen, a.axes[0].max_seen), (-3.0, 2.0));
     }
 
     #[test]
