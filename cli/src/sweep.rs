@@ -14,12 +14,11 @@ use crate::input::load_inputs;
 use crate::params::{io_reason, parse_set};
 use crate::run::{Timing, record_names};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sit_host::reports::Concern;
 use sit_host::study::{Ask, Study, StudyError};
 use sit_host::summary::{Summary, SummaryError};
 use sit_host::values::{SetProblem, run_failed};
-use sit_runtime::Model;
 use sit_runtime::drive::Driven;
-use sit_runtime::finite::NonFiniteSeen;
 use sit_runtime::sweep::{Watched, grid};
 use sit_runtime::table::TableReach;
 use std::io::{BufWriter, IsTerminal, Write};
@@ -127,9 +126,7 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
     // which rayon carries back here: the model's error (exit 1), not a crash.
     // Each run is watched for non-finite values and leaves its tables' reads: reported
     // after the table, on stderr (issue 28, items 5 and 7).
-    let end = |m: &Driven<sit_interp::Instance>| -> Vec<TableReach> {
-        m.model.table_reads().iter().map(|r| *r.reach).collect()
-    };
+    let end = |m: &Driven<sit_interp::Instance>| sit_host::reports::table_reach(&m.model);
     let rows = crate::fail::catch_model_fault(|| sweep.run_watched(&model, &sets, &done, &end));
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -175,65 +172,32 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
     }
 }
 
-/// The most rows whose non-finite value is reported one by one; the others are counted.
-const NON_FINITE_ROWS: usize = 20;
-
-/// The warnings after a sweep: each row (up to [`NON_FINITE_ROWS`]) that met a
-/// non-finite value, named by its axis values, then each table read past its grid
-/// (with `clamp`; more than a grid span past it with `extrapolate`), once, its reads
-/// added over every run.
+/// The warnings after a sweep (`sit_host::reports`), each behind `warning: `; the
+/// rows that met a non-finite value end with how to find the rule that made it.
 fn run_warnings(
     model: &sit_interp::Instance,
     axes: &[crate::axis::Axis],
     labels: &[Vec<&str>],
     rows: &[Watched<Vec<TableReach>>],
 ) -> Vec<String> {
-    let mut lines = Vec::new();
-    let bad: Vec<(usize, &NonFiniteSeen)> = (rows.iter().enumerate())
-        .filter_map(|(k, r)| Some((k, r.non_finite.as_ref()?)))
+    let named: Vec<Vec<(&str, String)>> = (labels.iter())
+        .map(|set| {
+            (axes.iter().zip(set))
+                .map(|(a, l)| (a.name.as_str(), l.to_string()))
+                .collect()
+        })
         .collect();
-    for &(k, seen) in bad.iter().take(NON_FINITE_ROWS) {
-        let set = (axes.iter().zip(&labels[k]))
-            .map(|(a, l)| format!("{}={l}", a.name))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let name = model.var_info(seen.index).map_or("?", |v| v.name);
-        lines.push(format!(
-            "warning: row {} ({set}): {}",
-            k + 1,
-            seen.describe(name)
-        ));
-    }
-    if bad.len() > NON_FINITE_ROWS {
-        lines.push(format!(
-            "warning: {} more rows met a non-finite value",
-            bad.len() - NON_FINITE_ROWS
-        ));
-    }
-    if !bad.is_empty() {
-        lines.push(format!(
-            "warning: {} of {} rows met a non-finite value; their values may be NaN or \
-             infinite; rerun one with `sitc run --check-finite` and its --set values to stop \
-             at the rule that made it",
-            bad.len(),
-            rows.len()
-        ));
-    }
-    for (k, table) in model.table_reads().iter().enumerate() {
-        let mut all = *table.reach;
-        all.clear();
-        let mut runs = 0;
-        for r in rows {
-            if let Some(reach) = r.end.get(k) {
-                all.merge(reach);
-                runs += usize::from(reach.outside > 0);
-            }
-        }
-        if let Some(w) = all.warning(table.name, &table.args) {
-            lines.push(format!("warning: in {runs} of {} runs, {w}", rows.len()));
-        }
-    }
-    lines
+    let warnings = sit_host::reports::sweep_warnings(model, &named, rows);
+    let last_non_finite = warnings.iter().rposition(|(c, _)| *c == Concern::NonFinite);
+    (warnings.iter().enumerate())
+        .map(|(k, (_, w))| match Some(k) == last_non_finite {
+            true => format!(
+                "warning: {w}; rerun one with `sitc run --check-finite` and its --set values \
+                 to stop at the rule that made it"
+            ),
+            false => format!("warning: {w}"),
+        })
+        .collect()
 }
 
 /// A study refused, in the words of `sitc sweep`'s options.
