@@ -187,7 +187,7 @@ fn run_warnings(
                 .collect()
         })
         .collect();
-    let warnings = sit_host::reports::sweep_warnings(model, &named, rows);
+    let warnings = sit_host::reports::sweep_warnings(model, 0, &named, rows);
     let last_non_finite = warnings.iter().rposition(|(c, _)| *c == Concern::NonFinite);
     (warnings.iter().enumerate())
         .map(|(k, (_, w))| match Some(k) == last_non_finite {

@@ -30,10 +30,12 @@ pub fn table_reach(model: &Instance) -> Vec<TableReach> {
 /// its axis values (`row 2 (k=0.5): `level` became NaN in the step from t = 3.8 to
 /// t = 3.9`), a count of the rest, a summary of them all; then each table read past
 /// its grid, once, its reads added over every run (`in 2 of 3 runs, table `valve` was
-/// read at …`). `axes[k]` is row `k`'s `(name, value as printed)` pairs; `rows` the
-/// runs, their `end` from [`table_reach`].
+/// read at …`). `rows` are the runs from row `offset` (0-based) of the whole sweep on,
+/// their `end` from [`table_reach`]; `axes[k]` is the `(name, value as printed)` pairs
+/// of `rows[k]`.
 pub fn sweep_warnings(
     model: &Instance,
+    offset: usize,
     axes: &[Vec<(&str, String)>],
     rows: &[Watched<Vec<TableReach>>],
 ) -> Vec<(Concern, String)> {
@@ -47,7 +49,7 @@ pub fn sweep_warnings(
             .collect::<Vec<_>>()
             .join(", ");
         let name = model.var_info(seen.index).map_or("?", |v| v.name);
-        let line = format!("row {} ({set}): {}", k + 1, seen.describe(name));
+        let line = format!("row {} ({set}): {}", offset + k + 1, seen.describe(name));
         lines.push((Concern::NonFinite, line));
     }
     if bad.len() > NON_FINITE_ROWS {
