@@ -88,7 +88,7 @@ fn the_first_non_finite_value_is_logged_once_per_instance() {
          may be NaN or infinite (logged once)"
             .to_string(),
     );
-    assert_eq!(*log.lock().unwrap(), [warning.clone()]);
+    assert_eq!(*log.lock().unwrap(), std::slice::from_ref(&warning));
     // A reset starts again: the next run is reported too.
     assert_eq!(i.reset(), Status::Ok);
     ready(&mut i);
