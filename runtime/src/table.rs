@@ -137,10 +137,15 @@ pub struct AxisReach {
     pub first: f64,
     /// The grid's last point.
     pub last: f64,
-    /// Reads below the limit: `first` with [`Beyond::Clamp`], `first − (last − first)`
-    /// (one grid span before the grid) with [`Beyond::Extrapolate`].
+    /// The limit below which a read is counted: `first` with [`Beyond::Clamp`],
+    /// `first − (last − first)` (one grid span before the grid) with
+    /// [`Beyond::Extrapolate`].
+    pub lo: f64,
+    /// The limit above which a read is counted: `last`, or `last + (last − first)`.
+    pub hi: f64,
+    /// Reads below `lo`.
     pub below: u64,
-    /// Reads above the limit: `last`, or `last + (last − first)`.
+    /// Reads above `hi`.
     pub above: u64,
     /// The smallest argument read (NaN arguments are not counted); `+inf` before any.
     pub min_seen: f64,
@@ -149,12 +154,19 @@ pub struct AxisReach {
 }
 
 impl AxisReach {
-    fn new(grid: &[f64]) -> AxisReach {
+    fn new(grid: &[f64], beyond: Beyond) -> AxisReach {
         // An unused axis (the second of a 1-D table) is 0 … 0, never read.
         let first = grid.first().copied().unwrap_or(0.0);
+        let last = grid.last().copied().unwrap_or(first);
+        let (lo, hi) = match beyond {
+            Beyond::Clamp => (first, last),
+            Beyond::Extrapolate => (first - (last - first), last + (last - first)),
+        };
         AxisReach {
             first,
-            last: grid.last().copied().unwrap_or(first),
+            last,
+            lo,
+            hi,
             below: 0,
             above: 0,
             min_seen: f64::INFINITY,
@@ -162,36 +174,31 @@ impl AxisReach {
         }
     }
 
-    /// The limits past which a read is reported: the grid's ends with `clamp`, one grid
-    /// span beyond them with `extrapolate`.
-    pub fn limits(&self, beyond: Beyond) -> (f64, f64) {
-        match beyond {
-            Beyond::Clamp => (self.first, self.last),
-            Beyond::Extrapolate => {
-                let span = self.last - self.first;
-                (self.first - span, self.last + span)
-            }
-        }
-    }
-
-    /// Notes one read at `x`; true when it is past a limit. A NaN is neither.
+    /// Notes one read at `x`; true when it is past a limit. A NaN is neither (every
+    /// comparison with it is false), and leaves the range as it was.
     #[inline]
-    fn note(&mut self, x: f64, beyond: Beyond) -> bool {
-        if x.is_nan() {
-            return false;
+    fn note(&mut self, x: f64) -> bool {
+        if x < self.min_seen {
+            self.min_seen = x;
         }
-        self.min_seen = self.min_seen.min(x);
-        self.max_seen = self.max_seen.max(x);
-        let (lo, hi) = self.limits(beyond);
-        if x < lo {
+        if x > self.max_seen {
+            self.max_seen = x;
+        }
+        if x < self.lo {
             self.below += 1;
             true
-        } else if x > hi {
+        } else if x > self.hi {
             self.above += 1;
             true
         } else {
             false
         }
+    }
+
+    /// Forgets the reads.
+    fn clear(&mut self) {
+        (self.below, self.above) = (0, 0);
+        (self.min_seen, self.max_seen) = (f64::INFINITY, f64::NEG_INFINITY);
     }
 
     fn outside(&self) -> bool {
@@ -230,7 +237,8 @@ pub struct TableReach {
     pub dims: usize,
     /// Every read, NaN arguments included.
     pub reads: u64,
-    /// Reads with at least one argument past its limit ([`AxisReach::limits`]).
+    /// Reads with at least one argument past its limit ([`AxisReach::lo`],
+    /// [`AxisReach::hi`]).
     pub outside: u64,
     /// Per argument, in argument order.
     pub axes: [AxisReach; 2],
@@ -239,7 +247,7 @@ pub struct TableReach {
 impl TableReach {
     /// No read yet of a table with these grids (one or two) and rule.
     pub fn new(grids: &[&[f64]], beyond: Beyond) -> TableReach {
-        let axis = |k: usize| AxisReach::new(grids.get(k).copied().unwrap_or(&[]));
+        let axis = |k: usize| AxisReach::new(grids.get(k).copied().unwrap_or(&[]), beyond);
         TableReach {
             beyond,
             dims: grids.len().clamp(1, 2),
@@ -254,7 +262,7 @@ impl TableReach {
         self.reads = 0;
         self.outside = 0;
         for a in &mut self.axes {
-            *a = AxisReach::new(&[a.first, a.last]);
+            a.clear();
         }
     }
 
@@ -275,8 +283,7 @@ impl TableReach {
     #[inline]
     pub fn note1(&mut self, x: f64) {
         self.reads += 1;
-        let beyond = self.beyond;
-        if self.axes[0].note(x, beyond) {
+        if self.axes[0].note(x) {
             self.outside += 1;
         }
     }
@@ -285,9 +292,8 @@ impl TableReach {
     #[inline]
     pub fn note2(&mut self, x: f64, y: f64) {
         self.reads += 1;
-        let beyond = self.beyond;
-        let a = self.axes[0].note(x, beyond);
-        let b = self.axes[1].note(y, beyond);
+        let a = self.axes[0].note(x);
+        let b = self.axes[1].note(y);
         if a || b {
             self.outside += 1;
         }
