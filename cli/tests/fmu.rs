@@ -551,7 +551,7 @@ fn an_fmu_logs_its_first_non_finite_value_once() {
     let times = |text: &str| -> Vec<f64> {
         let at = text.find("from t = ").expect("a step");
         text[at + 9..]
-            .split(|c: char| c == ' ' || c == ';')
+            .split([' ', ';'])
             .filter_map(|w| w.parse().ok())
             .take(2)
             .collect()
