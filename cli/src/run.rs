@@ -11,6 +11,7 @@ use crate::plot::{self, Trace};
 use crate::progress::{CHUNK, Progress};
 use sit_host::values::SetProblem;
 use sit_runtime::drive::Driven;
+use sit_runtime::finite::{NonFiniteSeen, Watch};
 use sit_runtime::trace::Recorder;
 use sit_runtime::{Model, ValueType, VarKind};
 use std::io::{BufWriter, Write};
@@ -235,7 +236,7 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     let mut out = BufWriter::new(out);
     // Without `--check-finite` the run goes on past a non-finite value; the first one
     // seen (in the initial row or after a step) is reported once at the end.
-    let mut first_non_finite = None;
+    let mut first_non_finite = sit_runtime::finite::Watch::new();
     let run = Run {
         dt: args.timing.dt,
         steps,
@@ -259,10 +260,15 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     .inspect_err(|_| {
         let _ = out.flush();
     })?;
-    if let Some((seen, from)) = &first_non_finite
-        && !args.warnings.quiet
-    {
-        eprintln!("{}", non_finite_warning(seen, *from));
+    if !args.warnings.quiet {
+        if let Some(seen) = first_non_finite.seen() {
+            eprintln!("{}", non_finite_warning(&model.model, seen));
+        }
+        // Each table read past its grid (with `clamp`) or more than one grid span past
+        // it (with `extrapolate`), once, after the run (issue 28, item 7).
+        for warning in model.model.table_warnings() {
+            eprintln!("warning: {warning}");
+        }
     }
     match written {
         Ok(None) => {}
@@ -283,19 +289,16 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     Ok(())
 }
 
-/// The warning at the end of a run without `--check-finite` that met a non-finite value:
-/// `seen` found after the step from `from` (`None`: in the initial values). A warning,
-/// not an error (exit 0): the trace is what the rules compute, and a model may mean a
-/// value to be infinite; `--check-finite` makes it an error at the rule that made it.
-fn non_finite_warning(seen: &sit_interp::NonFinite, from: Option<f64>) -> String {
-    let (var, value, time) = (&seen.var, seen.value, seen.time);
-    let when = match from {
-        Some(from) => format!("in the step from t = {from} to t = {time}"),
-        None => format!("in the initial values (t = {time})"),
-    };
+/// The warning at the end of a run without `--check-finite` that met a non-finite value
+/// (in the words of `sit_runtime::finite`, shared by every host). A warning, not an
+/// error (exit 0): the trace is what the rules compute, and a model may mean a value to
+/// be infinite; `--check-finite` makes it an error at the rule that made it.
+fn non_finite_warning(model: &dyn Model, seen: &NonFiniteSeen) -> String {
+    let name = model.var_info(seen.index).map_or("?", |v| v.name);
     format!(
-        "warning: `{var}` became {value} {when}; the rows after it may hold non-finite \
-         values; rerun with --check-finite to stop at the rule that made it"
+        "warning: {}; the rows after it may hold non-finite values; rerun with \
+         --check-finite to stop at the rule that made it",
+        seen.describe(name)
     )
 }
 
@@ -382,7 +385,7 @@ fn simulate(
     out: &mut dyn Write,
     mut trace: Option<&mut Trace>,
     mut log: Option<&mut crate::events::Log>,
-    first_non_finite: &mut Option<(sit_interp::NonFinite, Option<f64>)>,
+    first_non_finite: &mut Watch,
 ) -> std::io::Result<Option<sit_interp::NonFinite>> {
     let Run {
         dt,
@@ -399,11 +402,9 @@ fn simulate(
         }
     };
     // Until one is seen, every variable is checked after each step (unchecked runs only).
-    let mut watch = !check_finite;
     let mut look = |model: &Driven<sit_interp::Instance>, from: Option<f64>| {
-        if watch && let Err(seen) = model.model.check_values() {
-            *first_non_finite = Some((seen, from));
-            watch = false;
+        if !check_finite {
+            first_non_finite.look(&model.model, from);
         }
     };
     look(model, None);

@@ -14,11 +14,13 @@ use crate::input::load_inputs;
 use crate::params::{io_reason, parse_set};
 use crate::run::{Timing, record_names};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sit_host::reports::Concern;
 use sit_host::study::{Ask, Study, StudyError};
 use sit_host::summary::{Summary, SummaryError};
 use sit_host::values::{SetProblem, run_failed};
 use sit_runtime::drive::Driven;
-use sit_runtime::sweep::grid;
+use sit_runtime::sweep::{Watched, grid};
+use sit_runtime::table::TableReach;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -122,7 +124,10 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
     };
     // A fault of the model (a phase past its limit, ...) stops its run with a panic,
     // which rayon carries back here: the model's error (exit 1), not a crash.
-    let rows = crate::fail::catch_model_fault(|| sweep.run_with(&model, &sets, &done));
+    // Each run is watched for non-finite values and leaves its tables' reads: reported
+    // after the table, on stderr (issue 28, items 5 and 7).
+    let end = |m: &Driven<sit_interp::Instance>| sit_host::reports::table_reach(&m.model);
+    let rows = crate::fail::catch_model_fault(|| sweep.run_watched(&model, &sets, &done, &end));
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -153,12 +158,46 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
                 .collect()
         })
         .collect();
-    match write_csv(&mut out, &header, &labels, &rows) {
+    let values: Vec<Vec<f64>> = rows.iter().map(|r| r.row.clone()).collect();
+    if !args.warnings.quiet {
+        for line in run_warnings(&model.model, &axes, &labels, &rows) {
+            eprintln!("{line}");
+        }
+    }
+    match write_csv(&mut out, &header, &labels, &values) {
         Ok(()) => Ok(()),
         // The reader went away (`sitc sweep ... | head`): stop quietly.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(format!("cannot write {shown}: {}", io_reason(&e)).into()),
     }
+}
+
+/// The warnings after a sweep (`sit_host::reports`), each behind `warning: `; the
+/// rows that met a non-finite value end with how to find the rule that made it.
+fn run_warnings(
+    model: &sit_interp::Instance,
+    axes: &[crate::axis::Axis],
+    labels: &[Vec<&str>],
+    rows: &[Watched<Vec<TableReach>>],
+) -> Vec<String> {
+    let named: Vec<Vec<(&str, String)>> = (labels.iter())
+        .map(|set| {
+            (axes.iter().zip(set))
+                .map(|(a, l)| (a.name.as_str(), l.to_string()))
+                .collect()
+        })
+        .collect();
+    let warnings = sit_host::reports::sweep_warnings(model, 0, &named, rows);
+    let last_non_finite = warnings.iter().rposition(|(c, _)| *c == Concern::NonFinite);
+    (warnings.iter().enumerate())
+        .map(|(k, (_, w))| match Some(k) == last_non_finite {
+            true => format!(
+                "warning: {w}; rerun one with `sitc run --check-finite` and its --set values \
+                 to stop at the rule that made it"
+            ),
+            false => format!("warning: {w}"),
+        })
+        .collect()
 }
 
 /// A study refused, in the words of `sitc sweep`'s options.

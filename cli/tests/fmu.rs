@@ -159,7 +159,12 @@ else:
             t += h
             out.append([repr(x) for x in s.getReal([vr[n] for n in names])])
         return out
-    if cmd == 'state':
+    if cmd == 'nan':
+        run(int(sys.argv[4]))
+        s.terminate()
+        s.freeInstance()
+        print(json.dumps({'log': log}))
+    elif cmd == 'state':
         run(50)
         state = s.getFMUstate()
         t0 = t
@@ -487,5 +492,74 @@ fn bad_calls_give_errors_and_the_instance_survives() {
         let value = |i: usize| pair[i].as_str().unwrap().parse::<f64>().unwrap();
         assert_eq!(value(0), row[1], "h at row {}", 11 + k);
         assert_eq!(value(1), row[2], "v at row {}", 11 + k);
+    }
+}
+
+/// A tank that drains below zero: from about t = 4, `sqrt(level)` is NaN. The FMU's
+/// `fmi2DoStep` still succeeds (the values are the rules'), and the first non-finite
+/// value is logged once, through the importer's logger, as a warning (status
+/// `fmi2Warning`) naming the variable and the communication step (issue 28, item 5).
+#[test]
+fn an_fmu_logs_its_first_non_finite_value_once() {
+    let Some(python) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("tank.sit");
+    std::fs::write(
+        &src,
+        "/// Run: `sitc run tank.sit --dt 0.01 --t-end 6`\n\
+         model Tank {\n    param k = 0.5;\n    output real level = 1;\n    \
+         level = integral(-k * sqrt(level));\n}\n",
+    )
+    .unwrap();
+    let fmu = dir.path().join("Tank.fmu");
+    let built = Command::new(env!("CARGO_BIN_EXE_sitc"))
+        .arg("fmu")
+        .arg(&src)
+        .arg("-o")
+        .arg(&fmu)
+        .arg("--build-dir")
+        .arg(root().join("target/fmu-build"))
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    // 500 communication steps of 0.01 (one internal step each), to t = 5.
+    let f = fmu.display().to_string();
+    let out: serde_json::Value =
+        serde_json::from_str(&driver(&python, &["nan", &f, "level", "500"])).unwrap();
+    let log = out["log"].as_array().unwrap();
+    assert_eq!(log.len(), 1, "one message: {log:?}");
+    assert_eq!(log[0][0], 1, "fmi2Warning: {log:?}");
+    let message = log[0][1].as_str().unwrap();
+    assert!(
+        message.starts_with("fmi2DoStep: `level` became NaN in the step from t = ")
+            && message.ends_with("; the values after it may be NaN or infinite (logged once)"),
+        "{message}"
+    );
+    // The step is the one `sitc run` names at the same dt (its times are the model's
+    // clock, the FMU's the importer's sums of 0.01: equal within rounding).
+    let run = Command::new(env!("CARGO_BIN_EXE_sitc"))
+        .arg("run")
+        .arg(&src)
+        .args(["--dt", "0.01", "--t-end", "5", "--every", "500"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    let times = |text: &str| -> Vec<f64> {
+        let at = text.find("from t = ").expect("a step");
+        text[at + 9..]
+            .split([' ', ';'])
+            .filter_map(|w| w.parse().ok())
+            .take(2)
+            .collect()
+    };
+    let (fmu_step, run_step) = (times(message), times(&stderr));
+    assert_eq!(fmu_step.len(), 2, "{message}");
+    assert_eq!(run_step.len(), 2, "{stderr}");
+    for (a, b) in fmu_step.iter().zip(&run_step) {
+        assert!((a - b).abs() < 1e-9, "{message} vs {stderr}");
     }
 }

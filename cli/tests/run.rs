@@ -747,3 +747,50 @@ fn non_finite_values_are_reported_at_the_end_of_a_run() {
         .success()
         .stderr("");
 }
+
+/// A heater table written over °C (0 … 100) read with kelvins: every read is past the
+/// grid, the clamped table holds its end value (0 kW) for the whole run, and the run
+/// says so once at the end, with the count and the range (issue 28, item 7). The room
+/// cools by 2 K/s from 300 K, steps of 0.5 s for 10 s: 20 steps; the rule reads `T`
+/// before it is integrated, in the initial pass and in each step, so the reads are 21,
+/// at T = 300, 300, 299, …, 281. A 2-D table is reported per argument, and only the
+/// argument read past its grid. `-q` hides the warnings, as it hides the others.
+#[test]
+fn tables_read_past_their_grid_are_reported_at_the_end_of_a_run() {
+    let (_dir, path) = file(
+        "room.sit",
+        "model Room {\n\
+         \x20   table heat(T) = [0, 50, 100] -> [3, 2, 0] clamp;\n\
+         \x20   table loss(T, wind) = [0, 100], [0, 1] -> [[0, 1], [2, 3]] clamp;\n\
+         \x20   table fan(T) = [0, 10] -> [0, 1] extrapolate;\n\
+         \x20   output real T = 300;\n\
+         \x20   output real q, l, f;\n\
+         \x20   q = heat(T);\n\
+         \x20   l = loss(T, 0.5);\n\
+         \x20   f = fan(T / 20);\n\
+         \x20   T = integral(-2);\n\
+         }\n",
+    );
+    let args = [
+        "run",
+        path.to_str().unwrap(),
+        "--dt",
+        "0.5",
+        "--t-end",
+        "10",
+    ];
+    let out = sitc().args(args).output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 22, "a header and 21 rows: {stdout}");
+    // The held end values: heat(100) = 0, loss(100, 0.5) = 2.5.
+    for row in stdout.lines().skip(1) {
+        let cells: Vec<&str> = row.split(',').collect();
+        assert_eq!(cells[2..4], ["0", "2.5"], "{row}");
+    }
+    // `fan` reads T / 20 = 14.05 … 15: past its grid 0 … 10, but within one grid span
+    // of it, where an extrapolated table is not reported.
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    insta::assert_snapshot!("tables_past_their_grid", stderr);
+    sitc().args(args).arg("-q").assert().success().stderr("");
+}

@@ -86,6 +86,10 @@ pub struct Description {
 
 /// The log categories that `fmi2SetDebugLogging` accepts.
 pub const LOG_CATEGORIES: &[(&str, &str)] = &[
+    (
+        "logStatusWarning",
+        "A value that is not finite after fmi2DoStep (once)",
+    ),
     ("logStatusError", "Calls rejected with fmi2Error"),
     ("logStatusFatal", "Calls ending with fmi2Fatal"),
     ("logCalls", "What fmi2DoStep does (debug logging)"),

@@ -117,6 +117,9 @@ pub struct Instance<M> {
     fmu: &'static Fmu,
     logger: Logger,
     debug: bool,
+    /// Whether a non-finite value was logged since instantiation or `fmi2Reset` (it is
+    /// logged once).
+    warned_non_finite: bool,
     /// The model, the mode and the communication time.
     s: Snapshot<M>,
 }
@@ -128,6 +131,7 @@ impl<M: Model + Clone + Default> Instance<M> {
             fmu,
             logger,
             debug: false,
+            warned_non_finite: false,
             s: Snapshot::initial(),
         }
     }
@@ -243,6 +247,7 @@ impl<M: Model + Clone + Default> Instance<M> {
             return s;
         }
         self.s = Snapshot::initial();
+        self.warned_non_finite = false;
         Status::Ok
     }
 
@@ -448,7 +453,33 @@ impl<M: Model + Clone + Default> Instance<M> {
             self.s.steps += 1;
         }
         self.s.time = t + h;
+        if !self.warned_non_finite {
+            self.warn_non_finite(t);
+        }
         Status::Ok
+    }
+
+    /// Logs the first variable that is not finite after the `doStep` from `from` to the
+    /// current time, if any (`logStatusWarning`, always logged, as errors are), and
+    /// remembers it: once per instance until `fmi2Reset`. The step itself succeeded:
+    /// the values are what the rules compute, as in `sitc run`.
+    fn warn_non_finite(&mut self, from: f64) {
+        let Some((index, value)) = sit_runtime::finite::first_non_finite(&self.s.model) else {
+            return;
+        };
+        self.warned_non_finite = true;
+        let seen = sit_runtime::finite::NonFiniteSeen {
+            index,
+            value,
+            time: self.s.time,
+            from: Some(from),
+        };
+        let name = self.s.model.var_info(index).map_or("?", |v| v.name);
+        let message = format!(
+            "fmi2DoStep: {}; the values after it may be NaN or infinite (logged once)",
+            seen.describe(name)
+        );
+        (self.logger)(Status::Warning, "logStatusWarning", &message);
     }
 
     /// `fmi2CancelStep`: `doStep` never returns `fmi2Pending`, so there is nothing to

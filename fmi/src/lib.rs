@@ -30,6 +30,8 @@ pub mod unit;
 
 #[cfg(test)]
 mod guarded_tests;
+#[cfg(test)]
+mod non_finite_tests;
 
 pub use instance::{Access, Fmu, Instance, Snapshot, Status};
 pub use state::State;

@@ -38,6 +38,7 @@
 pub mod inputs;
 pub mod load;
 pub mod names;
+pub mod reports;
 pub mod study;
 pub mod summary;
 pub mod values;

@@ -34,10 +34,15 @@ pub(crate) enum Num {
     F2(fn(f64, f64) -> f64, Box<(Num, Num)>),
     /// A runtime function of three arguments.
     F3(fn(f64, f64, f64) -> f64, Box<(Num, Num, Num)>),
-    /// A 1-D lookup table at `a` (`sit_runtime::table::lookup1`).
-    Table1(std::sync::Arc<sit_middle::ir::LookupTable>, Box<Num>),
-    /// A 2-D lookup table at `(a, b)` (`sit_runtime::table::lookup2`).
-    Table2(std::sync::Arc<sit_middle::ir::LookupTable>, Box<(Num, Num)>),
+    /// A 1-D lookup table at `a` (`sit_runtime::table::lookup1`), and its index in
+    /// [`Code::tables`] (where its reads are counted).
+    Table1(std::sync::Arc<sit_middle::ir::LookupTable>, u32, Box<Num>),
+    /// A 2-D lookup table at `(a, b)` (`sit_runtime::table::lookup2`), and its index.
+    Table2(
+        std::sync::Arc<sit_middle::ir::LookupTable>,
+        u32,
+        Box<(Num, Num)>,
+    ),
 }
 
 impl Num {
@@ -62,8 +67,9 @@ impl Num {
             Num::F1(f, a) => f(a.eval(r)),
             Num::F2(f, ab) => f(ab.0.eval(r), ab.1.eval(r)),
             Num::F3(f, abc) => f(abc.0.eval(r), abc.1.eval(r), abc.2.eval(r)),
-            Num::Table1(t, a) => crate::ops::lookup1(t, a.eval(r)),
-            Num::Table2(t, ab) => crate::ops::lookup2(t, ab.0.eval(r), ab.1.eval(r)),
+            // Not counted: a read from outside is no read of the run.
+            Num::Table1(t, _, a) => crate::ops::lookup1(t, a.eval(r)),
+            Num::Table2(t, _, ab) => crate::ops::lookup2(t, ab.0.eval(r), ab.1.eval(r)),
         }
     }
 }
@@ -401,6 +407,9 @@ pub(crate) struct Code {
     /// Where each stored real value comes from (rules, declarations, bindings), for
     /// the checked-finite mode.
     pub sites: Vec<Site>,
+    /// The lookup tables read, one per declaration (their reads are counted in
+    /// [`State::reach`]).
+    pub tables: Vec<std::sync::Arc<sit_middle::ir::LookupTable>>,
     /// The `.sit` sources, to render a site.
     pub sources: sit_middle::SourceMap,
 }
@@ -428,4 +437,6 @@ pub(crate) struct State {
     pub derivs: Vec<Deriv>,
     /// The clock of each node (what computes its time).
     pub clocks: Vec<sit_runtime::Clock>,
+    /// The reads of each table of [`Code::tables`] since the last reset.
+    pub reach: Vec<sit_runtime::table::TableReach>,
 }

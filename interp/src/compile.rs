@@ -66,6 +66,8 @@ struct Compiler<'p> {
     /// Expression nodes compiled so far, over every node of the tree (at most
     /// [`MAX_OPS`]: the lowering bounds one model, this bounds its many instances).
     ops: std::cell::Cell<usize>,
+    /// The tables read, one per declaration, in the order first read.
+    tables: RefCell<Vec<std::sync::Arc<sit_middle::ir::LookupTable>>>,
 }
 
 /// Compiles the instance tree rooted at `root`.
@@ -88,6 +90,7 @@ pub(crate) fn compile(program_lowered: &Lowered, root: ModelId) -> Result<Code, 
         mems: 0,
         sites: RefCell::new(Vec::new()),
         ops: std::cell::Cell::new(0),
+        tables: RefCell::new(Vec::new()),
     };
     c.layout(root, 0, String::new())?;
     let mut lowered: Vec<Option<lower::Model>> = vec![None; program.models.len()];
@@ -111,6 +114,7 @@ pub(crate) fn compile(program_lowered: &Lowered, root: ModelId) -> Result<Code, 
         flags: c.flags,
         mems: c.mems,
         sites: c.sites.into_inner(),
+        tables: c.tables.into_inner(),
         sources: program.sources.clone(),
     })
 }
@@ -549,6 +553,21 @@ impl Compiler<'_> {
     }
 
     /// A real term in the scope of node `n`.
+    /// The index of table `t` in [`Code::tables`] (one per declaration, however many
+    /// instances read it), added when first read.
+    fn table(&self, t: &std::sync::Arc<sit_middle::ir::LookupTable>) -> u32 {
+        let mut tables = self.tables.borrow_mut();
+        let same = |u: &std::sync::Arc<sit_middle::ir::LookupTable>| {
+            std::sync::Arc::ptr_eq(u, t) || (u.name == t.name && u.span == t.span)
+        };
+        let k = tables.iter().position(same).unwrap_or_else(|| {
+            tables.push(t.clone());
+            tables.len() - 1
+        });
+        // Fewer tables than expression nodes, which are bounded well below `u32::MAX`.
+        u32::try_from(k).unwrap_or(u32::MAX)
+    }
+
     fn num(&self, n: usize, t: &Term) -> Result<Num, InterpError> {
         self.budget()?;
         let two = |a: &Term, b: &Term| -> Result<Box<(Num, Num)>, InterpError> {
@@ -585,9 +604,10 @@ impl Compiler<'_> {
                 let arg = |i: usize| -> Result<Num, InterpError> {
                     self.num(n, get(args, i, "argument")?)
                 };
+                let k = self.table(t);
                 match args.len() {
-                    1 => Num::Table1(t.clone(), Box::new(arg(0)?)),
-                    2 => Num::Table2(t.clone(), Box::new((arg(0)?, arg(1)?))),
+                    1 => Num::Table1(t.clone(), k, Box::new(arg(0)?)),
+                    2 => Num::Table2(t.clone(), k, Box::new((arg(0)?, arg(1)?))),
                     k => {
                         return Err(malformed(format!(
                             "table `{}` read with {k} arguments",

@@ -10,6 +10,7 @@ use crate::InterpError;
 use crate::code::{Code, State};
 use crate::flatten::{Programs, flatten};
 use crate::ops::{Op, Regs, Resets, SMALL, run};
+use sit_runtime::table::TableReach;
 use sit_runtime::{Clock, Deriv};
 
 pub(crate) use crate::ops::Fault;
@@ -52,6 +53,7 @@ impl Machine {
             f: &mut s.flags,
             m: &mut s.derivs,
             c: &mut s.clocks,
+            t: &mut s.reach,
         };
         run(ops, &mut regs, self)
     }
@@ -73,13 +75,24 @@ pub(crate) fn construct(m: &Machine) -> State {
         flags: vec![false; n_flags],
         derivs: vec![Deriv::new(); m.code.mems],
         clocks: vec![Clock::new(); m.code.nodes.len()],
+        reach: m.code.tables.iter().map(|t| reach(t)).collect(),
     };
     let _ = m.run(&p.construct, &mut s);
     s
 }
 
-/// Resets the whole tree (params and inputs are left alone).
+/// No read yet of table `t`.
+fn reach(t: &sit_middle::ir::LookupTable) -> TableReach {
+    let grids: Vec<&[f64]> = t.grids.iter().map(Vec::as_slice).collect();
+    TableReach::new(&grids, crate::ops::beyond(t.beyond))
+}
+
+/// Resets the whole tree (params and inputs are left alone), and forgets the tables'
+/// reads: a run's count starts at its reset.
 pub(crate) fn reset<const CHECK: bool>(m: &Machine, s: &mut State) -> Result<(), Fault> {
+    for r in &mut s.reach {
+        r.clear();
+    }
     m.run(&m.programs.resets[0][usize::from(CHECK)], s)
 }
 

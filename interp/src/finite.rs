@@ -3,7 +3,7 @@
 use crate::Instance;
 use crate::code::Code;
 use crate::exec;
-use sit_runtime::{Model, ValueType};
+use sit_runtime::Model;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -96,24 +96,15 @@ impl Instance {
     /// states, in index order) whose value is not finite, if any: for values set from
     /// outside and param defaults, which no step computes.
     pub fn check_values(&self) -> Result<(), NonFinite> {
-        for i in 0..self.var_count() {
-            let Some(info) = self.var_info(i) else {
-                continue;
-            };
-            if info.ty != ValueType::Real {
-                continue;
-            }
-            let value = self.get_at(i).unwrap_or(0.0);
-            if !value.is_finite() {
-                return Err(NonFinite {
-                    var: info.name.to_string(),
-                    value,
-                    time: self.time(),
-                    origin: None,
-                });
-            }
+        match sit_runtime::finite::first_non_finite(self) {
+            Some((i, value)) => Err(NonFinite {
+                var: self.var_info(i).map_or("?", |v| v.name).to_string(),
+                value,
+                time: self.time(),
+                origin: None,
+            }),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 

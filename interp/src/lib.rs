@@ -31,8 +31,10 @@ mod finite;
 mod flatten;
 mod forms;
 mod ops;
+mod reach;
 
 pub use finite::{NonFinite, Origin, SiteKind};
+pub use reach::TableRead;
 
 use code::{Code, Read, State};
 use sit_middle::ir::ModelId;

@@ -13,6 +13,7 @@
 //! widened), so values are those of the generated code to the bit. Control flow is
 //! forward jumps; `&` and `|` are lowered to jumps.
 
+use sit_runtime::table::TableReach;
 use sit_runtime::{Clock, Deriv, hysteresis, integral, integral_limited, lag, rising, timer};
 
 const _: () = assert!(std::mem::size_of::<Op>() == 16);
@@ -192,15 +193,17 @@ pub(crate) enum Call {
         b: Slot,
         c: Slot,
     },
-    /// A 1-D lookup table at `r[a]`.
+    /// A 1-D lookup table at `r[a]`, its reads counted in `reach[k]`.
     Table1 {
         t: std::sync::Arc<sit_middle::ir::LookupTable>,
+        k: Slot,
         d: Slot,
         a: Slot,
     },
-    /// A 2-D lookup table at `(r[a], r[b])`.
+    /// A 2-D lookup table at `(r[a], r[b])`, its reads counted in `reach[k]`.
     Table2 {
         t: std::sync::Arc<sit_middle::ir::LookupTable>,
+        k: Slot,
         d: Slot,
         a: Slot,
         b: Slot,
@@ -241,15 +244,28 @@ pub(crate) enum Call {
 /// Runs one [`Call`]; returns the value stored (kept out of [`run`]'s loop, whose
 /// registers it would otherwise crowd).
 #[inline(never)]
-fn call(c: &Call, r: &mut [f64], m: &mut [Deriv], acc: f64) -> f64 {
+fn call(c: &Call, r: &mut [f64], m: &mut [Deriv], reach: &mut [TableReach], acc: f64) -> f64 {
     let r_ = |i: Slot| r[i as usize];
     let (d, value) = match *c {
         Call::F1S { f, d, a } => (d, f(r_(a))),
         Call::F1A { f, d } => (d, f(acc)),
         Call::F2 { f, d, a, b } => (d, f(r_(a), r_(b))),
         Call::F3 { f, d, a, b, c } => (d, f(r_(a), r_(b), r_(c))),
-        Call::Table1 { ref t, d, a } => (d, lookup1(t, r_(a))),
-        Call::Table2 { ref t, d, a, b } => (d, lookup2(t, r_(a), r_(b))),
+        Call::Table1 { ref t, k, d, a } => {
+            let x = r_(a);
+            // Counting reads the argument only: the value is the lookup's.
+            if let Some(reach) = reach.get_mut(k as usize) {
+                reach.note1(x);
+            }
+            (d, lookup1(t, x))
+        }
+        Call::Table2 { ref t, k, d, a, b } => {
+            let (x, y) = (r_(a), r_(b));
+            if let Some(reach) = reach.get_mut(k as usize) {
+                reach.note2(x, y);
+            }
+            (d, lookup2(t, x, y))
+        }
         Call::IntegralLimited { d, a, lo, hi, dt } => {
             (d, integral_limited(r_(d), r_(a), r_(lo), r_(hi), r_(dt)))
         }
@@ -275,7 +291,7 @@ pub(crate) fn lookup2(t: &sit_middle::ir::LookupTable, x: f64, y: f64) -> f64 {
     sit_runtime::table::lookup2(grid(0), grid(1), &t.values, beyond(t.beyond), x, y)
 }
 
-fn beyond(b: sit_middle::ir::Beyond) -> sit_runtime::table::Beyond {
+pub(crate) fn beyond(b: sit_middle::ir::Beyond) -> sit_runtime::table::Beyond {
     match b {
         sit_middle::ir::Beyond::Clamp => sit_runtime::table::Beyond::Clamp,
         sit_middle::ir::Beyond::Extrapolate => sit_runtime::table::Beyond::Extrapolate,
@@ -295,6 +311,8 @@ pub(crate) struct Regs<'s> {
     pub m: &'s mut [Deriv],
     /// The clock of each node.
     pub c: &'s mut [Clock],
+    /// The reads of each table.
+    pub t: &'s mut [TableReach],
 }
 
 /// The end of the body of a loop (`sit_middle::lower::Stmt::Repeat`): unless `f[until]`,
@@ -418,8 +436,8 @@ pub(crate) fn run(ops: &[Op], s: &mut Regs<'_>, resets: &impl Resets) -> Result<
         <&mut [f64; SMALL]>::try_from(&mut *s.r),
         <&mut [bool; SMALL]>::try_from(&mut *s.f),
     ) {
-        (Ok(r), Ok(f)) => run_in(ops, r, f, s.m, s.c, resets),
-        _ => run_in(ops, &mut *s.r, &mut *s.f, s.m, s.c, resets),
+        (Ok(r), Ok(f)) => run_in(ops, r, f, s.m, s.c, s.t, resets),
+        _ => run_in(ops, &mut *s.r, &mut *s.f, s.m, s.c, s.t, resets),
     }
 }
 
@@ -431,6 +449,7 @@ fn run_in<R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
     f: &mut F,
     m: &mut [Deriv],
     c: &mut [Clock],
+    t: &mut [TableReach],
     resets: &impl Resets,
 ) -> Result<(), Fault> {
     let mut acc = 0.0f64;
@@ -441,9 +460,10 @@ fn run_in<R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
             f: f.all(),
             m: &mut *m,
             c: &mut *c,
+            t: &mut *t,
         };
         match *op {
-            Op::Call(ref c) => acc = call(c, s.r, s.m, acc),
+            Op::Call(ref c) => acc = call(c, s.r, s.m, s.t, acc),
             Op::ClearFlags { start, end } => s.f[start as usize..end as usize].fill(false),
             Op::ResetDerivs { start, end } => {
                 for m in &mut s.m[start as usize..end as usize] {
@@ -464,6 +484,7 @@ fn run_in<R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
                     f: &mut *s.f,
                     m: &mut *s.m,
                     c: &mut *s.c,
+                    t: &mut *s.t,
                 };
                 run(resets.reset(node as usize, check), &mut inner, resets)?;
             }
@@ -475,6 +496,7 @@ fn run_in<R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
                     f: &mut *s.f,
                     m: &mut *s.m,
                     c: &mut *s.c,
+                    t: &mut *s.t,
                 };
                 run(&p.enter[c], &mut inner, resets)?;
                 let mut steps: u64 = 0;
@@ -501,6 +523,7 @@ fn run_in<R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
                     f: &mut *s.f,
                     m: &mut *s.m,
                     c: &mut *s.c,
+                    t: &mut *s.t,
                 };
                 substeps(p, inner.r[dt as usize], check, &mut inner, resets)?;
             }

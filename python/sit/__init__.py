@@ -15,6 +15,12 @@ during a run (a phase past its limit, a sub-step count out of bounds, an adaptiv
 past its bounds), with ``model``, ``time`` and ``kind``; ``KeyError`` for an unknown variable name; ``ValueError`` for a
 value out of range (NaN, ``dt <= 0``, a bad time series); ``TypeError`` for a wrong
 type.
+
+Warnings: ``sit.NonFiniteWarning`` when a run met a NaN or an infinity (the first
+variable and step, once per run; per row of a sweep), ``sit.TableRangeWarning`` when a
+lookup table was read past its grid (once per table, with the count and the range of
+arguments seen); both are ``UserWarning``, issued through ``warnings.warn``, so
+``warnings.simplefilter("error", sit.NonFiniteWarning)`` turns one into an exception.
 """
 
 from __future__ import annotations
@@ -27,10 +33,12 @@ from ._sit import (
     Diagnostic,
     Model,
     ModelFault,
+    NonFiniteWarning,
     RunResult,
     SitError,
     Study,
     SweepResult,
+    TableRangeWarning,
     Variable,
     _run_chunk,
     check,
@@ -41,10 +49,12 @@ __all__ = [
     "Diagnostic",
     "Model",
     "ModelFault",
+    "NonFiniteWarning",
     "RunResult",
     "SitError",
     "Study",
     "SweepResult",
+    "TableRangeWarning",
     "Variable",
     "check",
     "load",

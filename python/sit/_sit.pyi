@@ -29,6 +29,18 @@ class ModelFault(SitError):
     time: float
     kind: str
 
+class NonFiniteWarning(UserWarning):
+    """A run met a value that is not finite (NaN or infinity). The message names the
+    first variable and the step that made it: once per ``Model.run``, once per row of
+    ``sit.sweep`` (named by its parameter values). The values after it may be NaN or
+    infinite."""
+
+class TableRangeWarning(UserWarning):
+    """A lookup table was read past its grid (``clamp``: it held its end values) or
+    more than one grid span past it (``extrapolate``). The message names the table, how
+    many reads were past it and the range of arguments seen against the grid, per
+    argument: once per table per ``Model.run``, once per table per ``sit.sweep``."""
+
 class Diagnostic:
     """One error or warning, as ``sitc check --format json`` reports it."""
 

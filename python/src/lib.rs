@@ -13,7 +13,7 @@ mod run;
 mod sweep;
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyUserWarning};
 use pyo3::prelude::*;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -37,6 +37,47 @@ create_exception!(
      `internal_steps`, `events_chatter`) say the same as values. The step was left half \
      done: `reset()` before stepping the model again."
 );
+
+create_exception!(
+    sit,
+    NonFiniteWarning,
+    PyUserWarning,
+    "A run met a value that is not finite (NaN or infinity): the message names the \
+     first variable and the step (`Model.run` once per run; `sit.sweep` once per row, \
+     named by its parameter values). The values after it may be NaN or infinite."
+);
+
+create_exception!(
+    sit,
+    TableRangeWarning,
+    PyUserWarning,
+    "A lookup table was read past its grid (with `clamp`, where it holds its end \
+     values) or more than one grid span past it (with `extrapolate`): the message names \
+     the table, how many reads were past it and the range of arguments seen against the \
+     grid, per argument. Once per table per run (per sweep in `sit.sweep`)."
+);
+
+/// Issues each warning of `warnings` through Python's `warnings.warn`, in its category,
+/// `stacklevel` frames up (1: the caller of the Rust method). An exception (warnings
+/// turned into errors) stops at the first.
+pub(crate) fn warn(
+    py: Python<'_>,
+    warnings: &[(sit_host::reports::Concern, String)],
+    stacklevel: i32,
+) -> PyResult<()> {
+    if warnings.is_empty() {
+        return Ok(());
+    }
+    let warn = py.import("warnings")?.getattr("warn")?;
+    for (concern, message) in warnings {
+        let category = match concern {
+            sit_host::reports::Concern::NonFinite => py.get_type::<NonFiniteWarning>(),
+            sit_host::reports::Concern::TableRange => py.get_type::<TableRangeWarning>(),
+        };
+        warn.call1((message.as_str(), category, stacklevel))?;
+    }
+    Ok(())
+}
 
 /// Runs `f`: a fault of the model raised inside it (a [`sit_runtime::ModelFault`],
 /// recognised by its type) becomes a [`ModelFault`] exception, and any other panic a
@@ -87,6 +128,8 @@ fn _panic_inside_guard() -> PyResult<()> {
 fn _sit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SitError", m.py().get_type::<SitError>())?;
     m.add("ModelFault", m.py().get_type::<ModelFault>())?;
+    m.add("NonFiniteWarning", m.py().get_type::<NonFiniteWarning>())?;
+    m.add("TableRangeWarning", m.py().get_type::<TableRangeWarning>())?;
     // A model's fault becomes a `ModelFault` exception: the panic hook stays silent.
     sit_runtime::quiet_fault_panics();
     m.add_class::<diagnostics::Diagnostic>()?;

@@ -408,14 +408,18 @@ impl Model {
                 let mut model = Driven::new(self.instance.clone(), signals);
                 let values = drive::values(&model, &set, "set: ")?;
                 drive::apply(&mut model, &values)?;
-                return run::run(py, &mut model, &plan, progress.as_ref());
+                let (result, watch) = run::run(py, &mut model, &plan, progress.as_ref())?;
+                crate::warn(py, &run::warnings(&model, &model.model, &watch), 1)?;
+                return Ok(result);
             }
             // The logged model has the plain one's variables (the whys hidden), so the
             // indices of `record`, `set` and `inputs` are the same.
             let mut model = Driven::new(self.logged()?, signals);
             let values = drive::values(&model, &set, "set: ")?;
             drive::apply(&mut model, &values)?;
-            let result = run::run(py, &mut model, &plan, progress.as_ref())?;
+            let (result, watch) = run::run(py, &mut model, &plan, progress.as_ref())?;
+            let warnings = run::warnings(&model, model.model.inner(), &watch);
+            crate::warn(py, &warnings, 1)?;
             let table = model.model.table();
             let log = (model.model.events().iter())
                 .map(|e| {

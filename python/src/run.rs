@@ -8,7 +8,9 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use sit_host::reports::Concern;
 use sit_runtime::Model;
+use sit_runtime::finite::Watch;
 
 /// Steps between two calls of the progress callback (and checks for Ctrl-C).
 pub(crate) const CHUNK: u64 = 1 << 16;
@@ -41,13 +43,14 @@ pub(crate) fn run<M: Model + Send>(
     model: &mut Driven<M>,
     plan: &Plan,
     progress: Option<&Py<PyAny>>,
-) -> PyResult<RunResult> {
+) -> PyResult<(RunResult, Watch)> {
     let names: Vec<String> = std::iter::once("t".to_string())
         .chain((plan.record.iter()).map(|&i| model.var_info(i).map_or("?", |v| v.name).to_string()))
         .collect();
     let rows = usize::try_from(plan.steps / plan.every + 1)
         .map_err(|_| sit_error("too many rows to record"))?;
     let columns = names.len();
+    let mut watch = Watch::new();
     let data = py.detach(|| {
         guard(|| {
             // Column-major: each variable's values are contiguous.
@@ -59,9 +62,12 @@ pub(crate) fn run<M: Model + Send>(
                 }
             };
             keep(model, &mut data, 0);
+            watch.look(model, None);
             let mut row = 1;
             for k in 1..=plan.steps {
+                let from = model.time();
                 model.step(plan.dt);
+                watch.look(model, Some(from));
                 if k % plan.every == 0 {
                     keep(model, &mut data, row);
                     row += 1;
@@ -79,11 +85,34 @@ pub(crate) fn run<M: Model + Send>(
     let array = Array2::from_shape_vec((columns, rows), data)
         .map_err(|e| sit_error(e.to_string()))?
         .into_pyarray(py);
-    Ok(RunResult {
+    let result = RunResult {
         names,
         data: array.unbind(),
         events: None,
-    })
+    };
+    Ok((result, watch))
+}
+
+/// The warnings after a run of `instance` (the interpreter behind the driven model):
+/// the first non-finite value `watch` saw, then each table read past its grid.
+pub(crate) fn warnings(
+    model: &dyn Model,
+    instance: &sit_interp::Instance,
+    watch: &Watch,
+) -> Vec<(Concern, String)> {
+    let mut out = Vec::new();
+    if let Some(seen) = watch.seen() {
+        let name = model.var_info(seen.index).map_or("?", |v| v.name);
+        let line = format!(
+            "{}; the values after it may be NaN or infinite",
+            seen.describe(name)
+        );
+        out.push((Concern::NonFinite, line));
+    }
+    for w in instance.table_warnings() {
+        out.push((Concern::TableRange, w));
+    }
+    out
 }
 
 /// One row of the event log: `(t, name, from, to, rule)`, as `sitc run --events` writes it.

@@ -15,6 +15,7 @@ use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::prelude::*;
+use sit_host::reports;
 use sit_host::study::{self as host, Ask, StudyError};
 use sit_host::summary::Summary;
 use sit_host::values::run_failed;
@@ -148,7 +149,8 @@ impl Study {
                                 if cancel.load(Ordering::Relaxed) {
                                     return None;
                                 }
-                                let row = self.sweep.run_one(model, set);
+                                let end = |m: &Driven<Instance>| reports::table_reach(&m.model);
+                                let row = self.sweep.run_one_watched(model, set, end);
                                 done.fetch_add(1, Ordering::Relaxed);
                                 Some(row)
                             })
@@ -186,13 +188,26 @@ impl Study {
         })?;
         let width = self.columns.len();
         let mut out = Vec::with_capacity(sets.len() * width);
+        let mut watched = Vec::with_capacity(sets.len());
         for (k, row) in results.into_iter().enumerate() {
             let row = row.ok_or_else(|| sit_error("the study was stopped"))?;
             let row =
                 row.map_err(|e| sit_error(run_failed(&self.model, &self.sets[start + k], &e)))?;
             out.extend_from_slice(&self.axes[start + k]);
-            out.extend_from_slice(&row);
+            out.extend_from_slice(&row.row);
+            watched.push(row);
         }
+        // The rows that met a non-finite value and the tables read past their grids,
+        // as `sitc sweep` reports them; 2 frames up: the caller of `sit.sweep`.
+        let named: Vec<Vec<(&str, String)>> = (self.axes[start..stop].iter())
+            .map(|values| {
+                (self.spec.params.iter().zip(values))
+                    .map(|((name, _), v)| (name.as_str(), v.to_string()))
+                    .collect()
+            })
+            .collect();
+        let warnings = reports::sweep_warnings(&self.model.model, start, &named, &watched);
+        crate::warn(py, &warnings, 2)?;
         Ok(out)
     }
 

@@ -39,6 +39,7 @@ pub mod drive;
 #[cfg(feature = "std")]
 pub mod events;
 mod fault;
+pub mod finite;
 pub mod math;
 mod method;
 pub mod model;

@@ -58,6 +58,7 @@
 //! assert!((rows[2][1] - 2.0 / 3.0).abs() < 1e-15);
 //! ```
 
+use crate::finite::{NonFiniteSeen, Watch};
 use crate::model::{Model, SetError, VarKind};
 use core::fmt;
 use rayon::prelude::*;
@@ -116,6 +117,18 @@ impl fmt::Display for SweepError {
 }
 
 impl std::error::Error for SweepError {}
+
+/// One run of [`Sweep::run_watched`]: its row, the first non-finite value it met, and
+/// what its `end` read of the model after the last step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Watched<R> {
+    /// The collected values, as [`Sweep::run`] gives them.
+    pub row: Vec<f64>,
+    /// The first non-finite value of the run (before the first step or after a step).
+    pub non_finite: Option<NonFiniteSeen>,
+    /// What `end` returned.
+    pub end: R,
+}
 
 /// How to run each parameter set, and what to collect from it.
 #[derive(Clone, Debug, PartialEq)]
@@ -189,6 +202,37 @@ impl Sweep {
         rows.into_iter().collect()
     }
 
+    /// [`Sweep::run_with`], also watching each run for non-finite values (the first one,
+    /// as [`crate::finite::Watch`] sees it on the values before the first step and after
+    /// each step) and calling `end` on each model after its last step (to read what the
+    /// run left, such as a table's reads). The rows are those of [`Sweep::run`], bit for
+    /// bit: watching only reads.
+    pub fn run_watched<M, R>(
+        &self,
+        prototype: &M,
+        sets: &[Vec<(usize, f64)>],
+        done: &(dyn Fn() + Sync),
+        end: &(dyn Fn(&M) -> R + Sync),
+    ) -> Result<Vec<Watched<R>>, SweepError>
+    where
+        M: Model + Clone + Send,
+        R: Send,
+    {
+        self.check_columns(prototype)?;
+        let rows: Vec<Result<Watched<R>, SweepError>> = sets
+            .par_iter()
+            .enumerate()
+            .map_with(prototype.clone(), |proto, (k, set)| {
+                let row = self
+                    .run_one_watched(proto, set, end)
+                    .map_err(|error| SweepError { set: k, error });
+                done();
+                row
+            })
+            .collect();
+        rows.into_iter().collect()
+    }
+
     /// One run, as described in the module documentation: the row [`Sweep::run`] computes
     /// for `set`, on a clone of `prototype`.
     pub fn run_one<M>(
@@ -196,6 +240,39 @@ impl Sweep {
         prototype: &M,
         set: &[(usize, f64)],
     ) -> Result<Vec<f64>, SetError<'static>>
+    where
+        M: Model + Clone,
+    {
+        self.run_inner::<M, false>(prototype, set)
+            .map(|(_, row, _)| row)
+    }
+
+    /// [`Sweep::run_one`], watched for non-finite values, with `end` called on the model
+    /// after its last step (see [`Sweep::run_watched`]).
+    pub fn run_one_watched<M, R>(
+        &self,
+        prototype: &M,
+        set: &[(usize, f64)],
+        end: impl FnOnce(&M) -> R,
+    ) -> Result<Watched<R>, SetError<'static>>
+    where
+        M: Model + Clone,
+    {
+        let (model, row, watch) = self.run_inner::<M, true>(prototype, set)?;
+        Ok(Watched {
+            row,
+            non_finite: watch.seen().copied(),
+            end: end(&model),
+        })
+    }
+
+    /// The run of `set`: the model after it, its row, and (with `WATCH`) the first
+    /// non-finite value seen.
+    fn run_inner<M, const WATCH: bool>(
+        &self,
+        prototype: &M,
+        set: &[(usize, f64)],
+    ) -> Result<(M, Vec<f64>, Watch), SetError<'static>>
     where
         M: Model + Clone,
     {
@@ -207,18 +284,27 @@ impl Sweep {
             .map(|c| Acc::start(c, &model))
             .collect::<Option<_>>()
             .ok_or_else(|| SetError::Unknown(self.first_missing(&model).into()))?;
+        let mut watch = Watch::new();
+        if WATCH {
+            watch.look(&model, None);
+        }
         for _ in 0..self.steps {
+            let from = model.time();
             model.step(self.dt);
             let t = model.time();
             for (a, c) in acc.iter_mut().zip(&self.collect) {
                 a.update(c, model.get_at(c.var()).unwrap_or(f64::NAN), t);
             }
+            if WATCH {
+                watch.look(&model, Some(from));
+            }
         }
-        Ok(acc
+        let row = acc
             .iter()
             .zip(&self.collect)
             .map(|(a, c)| a.value(c, &model))
-            .collect())
+            .collect();
+        Ok((model, row, watch))
     }
 
     fn first_missing(&self, model: &dyn Model) -> usize {

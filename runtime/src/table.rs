@@ -129,9 +129,235 @@ pub fn lookup2(g1: &[f64], g2: &[f64], values: &[f64], beyond: Beyond, x: f64, y
     a + s * (b - a)
 }
 
+/// Where the reads of one table argument fell against its grid over a run (see
+/// [`TableReach`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AxisReach {
+    /// The grid's first point.
+    pub first: f64,
+    /// The grid's last point.
+    pub last: f64,
+    /// The limit below which a read is counted: `first` with [`Beyond::Clamp`],
+    /// `first − (last − first)` (one grid span before the grid) with
+    /// [`Beyond::Extrapolate`].
+    pub lo: f64,
+    /// The limit above which a read is counted: `last`, or `last + (last − first)`.
+    pub hi: f64,
+    /// Reads below `lo`.
+    pub below: u64,
+    /// Reads above `hi`.
+    pub above: u64,
+    /// The smallest argument read (NaN arguments are not counted); `+inf` before any.
+    pub min_seen: f64,
+    /// The largest argument read; `-inf` before any.
+    pub max_seen: f64,
+}
+
+impl AxisReach {
+    fn new(grid: &[f64], beyond: Beyond) -> AxisReach {
+        // An unused axis (the second of a 1-D table) is 0 … 0, never read.
+        let first = grid.first().copied().unwrap_or(0.0);
+        let last = grid.last().copied().unwrap_or(first);
+        let (lo, hi) = match beyond {
+            Beyond::Clamp => (first, last),
+            Beyond::Extrapolate => (first - (last - first), last + (last - first)),
+        };
+        AxisReach {
+            first,
+            last,
+            lo,
+            hi,
+            below: 0,
+            above: 0,
+            min_seen: f64::INFINITY,
+            max_seen: f64::NEG_INFINITY,
+        }
+    }
+
+    /// Notes one read at `x`; true when it is past a limit. A NaN is neither (every
+    /// comparison with it is false), and leaves the range as it was.
+    #[inline]
+    fn note(&mut self, x: f64) -> bool {
+        if x < self.min_seen {
+            self.min_seen = x;
+        }
+        if x > self.max_seen {
+            self.max_seen = x;
+        }
+        if x < self.lo {
+            self.below += 1;
+            true
+        } else if x > self.hi {
+            self.above += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Forgets the reads.
+    fn clear(&mut self) {
+        (self.below, self.above) = (0, 0);
+        (self.min_seen, self.max_seen) = (f64::INFINITY, f64::NEG_INFINITY);
+    }
+
+    fn outside(&self) -> bool {
+        self.below + self.above > 0
+    }
+}
+
+/// The reads of one table over a run, against its grid: how many, how many were past
+/// the grid (with `clamp`, where the table holds its end values) or more than one grid
+/// span past it (with `extrapolate`, where the straight line of the outer segment is
+/// trusted least), and the range of arguments seen, per argument.
+///
+/// Counting never changes a value: the interpreter notes each read beside the call of
+/// [`lookup1`] or [`lookup2`]. Compiled code does not count (its step stays the bare
+/// lookup). [`TableReach::warning`] is the message every host shows.
+///
+/// ```
+/// use sit_runtime::table::{Beyond, TableReach};
+///
+/// let mut r = TableReach::new(&[&[0.0, 100.0]], Beyond::Clamp);
+/// for x in [280.0, 350.0, 50.0] {
+///     r.note1(x);
+/// }
+/// assert_eq!((r.reads, r.outside), (3, 2));
+/// assert_eq!(
+///     r.warning("heat", &["T"]).unwrap().to_string(),
+///     "table `heat` was read at T = 50 … 350 outside its grid 0 … 100 (2 of 3 reads); \
+///      it held its end values (clamp)"
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TableReach {
+    /// The table's rule beyond its grid.
+    pub beyond: Beyond,
+    /// The number of arguments (1 or 2); `axes[1]` is unused in 1-D.
+    pub dims: usize,
+    /// Every read, NaN arguments included.
+    pub reads: u64,
+    /// Reads with at least one argument past its limit ([`AxisReach::lo`],
+    /// [`AxisReach::hi`]).
+    pub outside: u64,
+    /// Per argument, in argument order.
+    pub axes: [AxisReach; 2],
+}
+
+impl TableReach {
+    /// No read yet of a table with these grids (one or two) and rule.
+    pub fn new(grids: &[&[f64]], beyond: Beyond) -> TableReach {
+        let axis = |k: usize| AxisReach::new(grids.get(k).copied().unwrap_or(&[]), beyond);
+        TableReach {
+            beyond,
+            dims: grids.len().clamp(1, 2),
+            reads: 0,
+            outside: 0,
+            axes: [axis(0), axis(1)],
+        }
+    }
+
+    /// Forgets the reads (a new run).
+    pub fn clear(&mut self) {
+        self.reads = 0;
+        self.outside = 0;
+        for a in &mut self.axes {
+            a.clear();
+        }
+    }
+
+    /// Adds the reads of `other`, of the same table (another run): the counts add up,
+    /// the ranges seen join.
+    pub fn merge(&mut self, other: &TableReach) {
+        self.reads += other.reads;
+        self.outside += other.outside;
+        for (a, b) in self.axes.iter_mut().zip(&other.axes) {
+            a.below += b.below;
+            a.above += b.above;
+            a.min_seen = a.min_seen.min(b.min_seen);
+            a.max_seen = a.max_seen.max(b.max_seen);
+        }
+    }
+
+    /// Notes a read of a 1-D table at `x`.
+    #[inline]
+    pub fn note1(&mut self, x: f64) {
+        self.reads += 1;
+        if self.axes[0].note(x) {
+            self.outside += 1;
+        }
+    }
+
+    /// Notes a read of a 2-D table at `(x, y)`.
+    #[inline]
+    pub fn note2(&mut self, x: f64, y: f64) {
+        self.reads += 1;
+        let a = self.axes[0].note(x);
+        let b = self.axes[1].note(y);
+        if a || b {
+            self.outside += 1;
+        }
+    }
+
+    /// The report of a table read past its limits, `None` if no read was; `args` are
+    /// the argument names of the declaration (`table heat(T) = …`):
+    ///
+    /// ``table `heat` was read at T = 280 … 350 outside its grid 0 … 100 (1200 of 1200
+    /// reads); it held its end values (clamp)``
+    ///
+    /// In 2-D each argument read past its limits is listed, joined by `and`. With
+    /// `extrapolate` the end says `it extrapolated more than one grid span (0 … 100)
+    /// beyond it`.
+    pub fn warning<'a>(&'a self, table: &'a str, args: &'a [&'a str]) -> Option<ReachWarning<'a>> {
+        (self.outside > 0).then_some(ReachWarning {
+            reach: self,
+            table,
+            args,
+        })
+    }
+}
+
+/// The words of [`TableReach::warning`] (without `warning: `).
+#[derive(Debug, Clone, Copy)]
+pub struct ReachWarning<'a> {
+    reach: &'a TableReach,
+    table: &'a str,
+    args: &'a [&'a str],
+}
+
+impl core::fmt::Display for ReachWarning<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let r = self.reach;
+        write!(f, "table `{}` was read at ", self.table)?;
+        let mut first = true;
+        for (k, axis) in r.axes[..r.dims].iter().enumerate() {
+            if !axis.outside() {
+                continue;
+            }
+            if !core::mem::take(&mut first) {
+                f.write_str(" and ")?;
+            }
+            let arg = self.args.get(k).copied().unwrap_or("x");
+            write!(
+                f,
+                "{arg} = {} … {} outside its grid {} … {}",
+                axis.min_seen, axis.max_seen, axis.first, axis.last
+            )?;
+        }
+        write!(f, " ({} of {} reads); ", r.outside, r.reads)?;
+        match r.beyond {
+            Beyond::Clamp => f.write_str("it held its end values (clamp)"),
+            Beyond::Extrapolate => {
+                f.write_str("it extrapolated more than one grid span beyond its grid (extrapolate)")
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::string::ToString;
 
     const G: [f64; 4] = [0.0, 0.1, 0.3, 1.0];
     const V: [f64; 4] = [0.7, 0.1, -0.2, 0.9];
@@ -230,5 +456,73 @@ mod tests {
             let got = lookup2(&G1, &G2, &z, Beyond::Extrapolate, x, y);
             assert!((got - plane(x, y)).abs() < 1e-9, "{x} {y}: {got}");
         }
+    }
+
+    #[test]
+    fn reach_counts_reads_exactly_and_never_changes_a_value() {
+        let mut r = TableReach::new(&[&G], Beyond::Clamp);
+        for k in 0..=20 {
+            r.note1(-0.5 + 0.1 * k as f64);
+        }
+        r.note1(f64::NAN);
+        // -0.5 … -0.1 below (5), 1.1 … 1.5 above (5; 1.0 is the last point, inside).
+        assert_eq!((r.reads, r.outside), (22, 10));
+        assert_eq!((r.axes[0].below, r.axes[0].above), (5, 5));
+        assert_eq!(r.axes[0].min_seen, -0.5);
+        r.clear();
+        assert_eq!(r, TableReach::new(&[&G], Beyond::Clamp));
+        assert!(r.warning("t", &["x"]).is_none());
+    }
+
+    #[test]
+    fn merged_reaches_add_their_counts_and_join_their_ranges() {
+        let (mut a, mut b) = (
+            TableReach::new(&[&G], Beyond::Clamp),
+            TableReach::new(&[&G], Beyond::Clamp),
+        );
+        a.note1(0.5);
+        a.note1(2.0);
+        b.note1(-3.0);
+        a.merge(&b);
+        assert_eq!((a.reads, a.outside), (3, 2));
+        assert_eq!((a.axes[0].below, a.axes[0].above), (1, 1));
+        assert_eq!((a.axes[0].min_seen, a.axes[0].max_seen), (-3.0, 2.0));
+    }
+
+    #[test]
+    fn extrapolate_reports_past_one_grid_span() {
+        // Grid 0 … 1: the limits are -1 and 2.
+        let mut r = TableReach::new(&[&G], Beyond::Extrapolate);
+        for x in [-1.0, 2.0, 1.5, -0.5] {
+            r.note1(x);
+        }
+        assert!(r.warning("g", &["x"]).is_none());
+        r.note1(2.5);
+        assert_eq!(
+            r.warning("g", &["x"]).unwrap().to_string(),
+            "table `g` was read at x = -1 … 2.5 outside its grid 0 … 1 (1 of 5 reads); \
+             it extrapolated more than one grid span beyond its grid (extrapolate)"
+        );
+    }
+
+    #[test]
+    fn two_d_reach_names_each_axis_past_its_grid() {
+        let mut r = TableReach::new(&[&G1, &G2], Beyond::Clamp);
+        r.note2(1.0, 0.0);
+        r.note2(4.0, 0.5);
+        r.note2(-1.0, 9.0);
+        assert_eq!((r.reads, r.outside), (3, 2));
+        assert_eq!(
+            r.warning("loss", &["speed", "load"]).unwrap().to_string(),
+            "table `loss` was read at speed = -1 … 4 outside its grid 0 … 3 and load = 0 … 9 \
+             outside its grid -1 … 2 (2 of 3 reads); it held its end values (clamp)"
+        );
+        let mut r = TableReach::new(&[&G1, &G2], Beyond::Clamp);
+        r.note2(1.0, 5.0);
+        assert_eq!(
+            r.warning("loss", &["speed", "load"]).unwrap().to_string(),
+            "table `loss` was read at load = 5 … 5 outside its grid -1 … 2 (1 of 1 reads); \
+             it held its end values (clamp)"
+        );
     }
 }

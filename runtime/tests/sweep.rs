@@ -318,3 +318,31 @@ fn states_are_set_after_the_reset() {
         .unwrap();
     assert_eq!(rows, vec![vec![0.25]]);
 }
+
+/// A watched sweep finds the first non-finite value of each run (Euler on `x' = -k·x`
+/// with `k = -1e308`, `dt = 1`: x = 1 + 1e308 after the first step, `1e308 · 1e308` is
+/// `inf` in the second) and gives the rows of an unwatched one.
+#[test]
+fn watched_runs_report_their_first_non_finite_value() {
+    let proto = Dahlquist {
+        t: 0.0,
+        k: 1.0,
+        x: 1.0,
+    };
+    let sets = vec![vec![(0, 0.5)], vec![(0, -1e308)]];
+    let sweep = Sweep::new(1.0, 4).collect(Collect::Final(1));
+    let watched = in_pool(2, || {
+        sweep.run_watched(&proto, &sets, &|| {}, &|m: &Dahlquist| m.t)
+    })
+    .unwrap();
+    let plain = sweep.run(&proto, &sets).unwrap();
+    assert_eq!(watched.len(), 2);
+    for (w, p) in watched.iter().zip(&plain) {
+        assert_eq!(w.row, *p);
+        assert_eq!(w.end, 4.0);
+    }
+    assert_eq!(watched[0].non_finite, None);
+    let seen = watched[1].non_finite.expect("the second run overflows");
+    assert_eq!((seen.index, seen.value), (1, f64::INFINITY));
+    assert_eq!((seen.from, seen.time), (Some(1.0), 2.0));
+}

@@ -105,17 +105,17 @@ impl Flattener<'_> {
                 let f = *f;
                 return self.put(call(Call::F3 { f, d, a, b, c }), d);
             }
-            Num::Table1(t, x) => {
+            Num::Table1(t, k, x) => {
                 let a = self.in_slot(x);
                 self.temps.0 = mark;
-                let t = t.clone();
-                return self.put(call(Call::Table1 { t, d, a }), d);
+                let (t, k) = (t.clone(), *k);
+                return self.put(call(Call::Table1 { t, k, d, a }), d);
             }
-            Num::Table2(t, ab) => {
+            Num::Table2(t, k, ab) => {
                 let (a, b) = (self.in_slot(&ab.0), self.in_slot(&ab.1));
                 self.temps.0 = mark;
-                let t = t.clone();
-                return self.put(call(Call::Table2 { t, d, a, b }), d);
+                let (t, k) = (t.clone(), *k);
+                return self.put(call(Call::Table2 { t, k, d, a, b }), d);
             }
             Num::Add(ab) => (Arith::Add, ab),
             Num::Sub(ab) => (Arith::Sub, ab),

@@ -121,6 +121,7 @@ pub(super) fn build(
     Some(LookupTable {
         name: d.name.text.clone(),
         span: d.name.span,
+        args: d.args.iter().map(|a| a.text.clone()).collect(),
         grids,
         values: values.iter().map(|v| v.0).collect(),
         beyond: beyond?,

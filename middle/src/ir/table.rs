@@ -13,6 +13,8 @@ pub struct LookupTable {
     pub name: String,
     /// Where the name is declared.
     pub span: Span,
+    /// The argument names as declared (one or two): they name the grids in messages.
+    pub args: Vec<String>,
     /// One grid per argument, in argument order (one or two).
     pub grids: Vec<Vec<f64>>,
     /// The values, the first argument's index major: `values[i * m + j]` is the value at

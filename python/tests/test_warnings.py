@@ -1,0 +1,118 @@
+"""What a run would otherwise pass over silently: non-finite values and tables read past
+their grids are reported as warnings (issue 28, items 5 and 7)."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import sit
+
+# dL/dt = -k·sqrt(L), L(0) = 1 empties at t = 2/k; Euler at dt = 0.1 takes the level
+# below zero just before, and the next step's sqrt is NaN (k = 0.5: the step from 3.8
+# to 3.9, as `sitc run` reports it).
+TANK = """model Tank {
+    param k = 0.5;
+    table valve(L) = [0, 1] -> [0, 1] clamp;
+    output real level = 1;
+    output real v;
+    v = valve(level);
+    level = integral(-k * sqrt(level));
+}
+"""
+
+# A heater table over °C (0 … 100) read with kelvins: the room cools by 2 K/s from
+# 300 K; 20 steps of 0.5 s read T = 300, 300, 299, …, 281 (the initial pass and each
+# step read T before it is integrated): 21 reads, every one past the grid.
+ROOM = """model Room {
+    table heat(T) = [0, 50, 100] -> [3, 2, 0] clamp;
+    output real T = 300;
+    output real q;
+    q = heat(T);
+    T = integral(-2);
+}
+"""
+
+
+@pytest.fixture
+def model(tmp_path):
+    def load(text, name="m.sit"):
+        path = tmp_path / name
+        path.write_text(text)
+        return sit.load(path), path
+
+    return load
+
+
+def caught(f):
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        result = f()
+    return result, seen
+
+
+def test_a_run_that_meets_nan_warns_once_with_variable_and_step(model):
+    m, _ = model(TANK)
+    r, seen = caught(lambda: m.run(dt=0.1, t_end=6))
+    assert np.isnan(r["level"][-1])
+    nan = [w for w in seen if issubclass(w.category, sit.NonFiniteWarning)]
+    assert len(nan) == 1, [str(w.message) for w in seen]
+    assert str(nan[0].message) == (
+        "`level` became NaN in the step from t = 3.8 to t = 3.9; "
+        "the values after it may be NaN or infinite"
+    )
+    # Reported at the caller's line, not inside the package.
+    assert nan[0].filename == __file__
+    # A finite run says nothing.
+    _, seen = caught(lambda: m.run(dt=0.1, t_end=3))
+    assert seen == []
+
+
+def test_the_warning_can_be_made_an_error(model):
+    m, _ = model(TANK)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", sit.NonFiniteWarning)
+        with pytest.raises(sit.NonFiniteWarning, match="became NaN"):
+            m.run(dt=0.1, t_end=6)
+
+
+def test_a_table_read_past_its_grid_warns_with_count_and_range(model):
+    m, _ = model(ROOM)
+    r, seen = caught(lambda: m.run(dt=0.5, t_end=10))
+    assert list(r["q"]) == [0.0] * 21  # heat(100) held
+    assert [w.category for w in seen] == [sit.TableRangeWarning]
+    assert str(seen[0].message) == (
+        "table `heat` was read at T = 281 … 300 outside its grid 0 … 100 "
+        "(21 of 21 reads); it held its end values (clamp)"
+    )
+    # With the event log too (the same interpreter under the log).
+    _, seen = caught(lambda: m.run(dt=0.5, t_end=10, events=True))
+    assert [w.category for w in seen] == [sit.TableRangeWarning]
+    assert "(21 of 21 reads)" in str(seen[0].message)
+
+
+def test_a_sweep_names_each_row_that_met_nan_and_adds_table_reads(model):
+    _, path = model(TANK)
+    r, seen = caught(lambda: sit.sweep(path, {"k": [0.25, 0.5, 1]}, dt=0.1, t_end=6))
+    assert np.isnan(r["level"][1]) and np.isfinite(r["level"][0])
+    messages = [(w.category, str(w.message)) for w in seen]
+    assert messages == [
+        (
+            sit.NonFiniteWarning,
+            "row 2 (k=0.5): `level` became NaN in the step from t = 3.8 to t = 3.9",
+        ),
+        (
+            sit.NonFiniteWarning,
+            "row 3 (k=1): `level` became NaN in the step from t = 1.8 to t = 1.9",
+        ),
+        (
+            sit.NonFiniteWarning,
+            "2 of 3 rows met a non-finite value; their values may be NaN or infinite",
+        ),
+        (
+            sit.TableRangeWarning,
+            "in 2 of 3 runs, table `valve` was read at L = -0.0008739833809577272 … 1 "
+            "outside its grid 0 … 1 (2 of 183 reads); it held its end values (clamp)",
+        ),
+    ]
+    assert all(w.filename == __file__ for w in seen)
