@@ -105,8 +105,10 @@ fn errors_say_what_failed() {
     let e = bad.unwrap_err();
     assert!(e.is_model_error());
     assert!(e.to_string().contains("error[E0101]"), "{e}");
-    // A method that cannot split the rules is a model error with its place.
-    let algebraic = "model M { real e, y; e = 1 - y; y = 0.5 * e; real x; x = integral(y); }";
+    // A method that cannot split the rules is a model error with its place: the stage
+    // rule `a = f` reads `f` before the rule computing it.
+    let algebraic =
+        "model M { real x = 1, v, a, f; a = f; f = -4 * x; v = integral(a); x = integral(v); }";
     let rk4 = Options {
         method: Some(Method::Rk4),
         ..Options::default()

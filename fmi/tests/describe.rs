@@ -148,14 +148,18 @@ fn the_method_is_passed_through() {
     assert!(dopri5.code.contains("internal_steps_overrun"));
     assert!(dopri5.code.contains("1e-7") || dopri5.code.contains("0.0000001"));
     assert_ne!(rk4.description.guid, dopri5.description.guid);
-    // A model whose rules do not split for the method is a located model error.
-    let e = prepare_with(
-        &model("examples/models/hoop.sit"),
-        None,
-        None,
-        Some(Method::Rk4),
+    // A model whose rules do not split for the method is a located model error: the
+    // stage rule `a = f` reads `f` before the rule computing it.
+    let dir = tempfile::tempdir().unwrap();
+    let spring = dir.path().join("spring.sit");
+    std::fs::write(
+        &spring,
+        "model Spring {\n    param k = 4.0;\n    output real x = 1, v;\n    real a, f;\n    \
+         a = f;\n    f = -k * x;\n    v = integral(a);\n    x = integral(v);\n}\n",
     )
-    .unwrap_err()
-    .to_string();
-    assert!(e.contains("hoop.sit:") && e.contains("E0472"), "{e}");
+    .unwrap();
+    let e = prepare_with(&spring, None, None, Some(Method::Rk4))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("spring.sit:5:5") && e.contains("E0472"), "{e}");
 }

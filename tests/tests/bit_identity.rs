@@ -5,10 +5,7 @@
 use sit_runtime::Model;
 use std::path::PathBuf;
 
-#[allow(missing_docs, dead_code)]
-mod compiled {
-    include!(concat!(env!("OUT_DIR"), "/compiled.rs"));
-}
+use sit_tests::compiled;
 
 fn source_of(stem: &str) -> PathBuf {
     if let Some(stem) = stem

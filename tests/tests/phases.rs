@@ -5,10 +5,7 @@
 use sit_runtime::Model;
 use std::path::PathBuf;
 
-#[allow(missing_docs, dead_code)]
-mod compiled {
-    include!(concat!(env!("OUT_DIR"), "/compiled.rs"));
-}
+use sit_tests::compiled;
 
 fn interpreted() -> sit_interp::Instance {
     let path = PathBuf::from(env!("OUT_DIR")).join("random/random_phase_limit.sit");

@@ -6,10 +6,7 @@
 use sit_runtime::Model;
 use std::path::PathBuf;
 
-#[allow(missing_docs, dead_code)]
-mod compiled {
-    include!(concat!(env!("OUT_DIR"), "/compiled.rs"));
-}
+use sit_tests::compiled;
 
 /// Both back ends of the fixture model `Substeps` (`tests/build.rs`): compiled, then
 /// interpreted.
