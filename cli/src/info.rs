@@ -209,8 +209,7 @@ impl Describer<'_> {
         }
         for e in &m.events {
             let mut var = self.variable(&e.name, "event", Ty::Flag, e.output, "", &e.doc, e.span);
-            // Evaluated at the step's start.
-            var.row = "t-dt";
+            var.row = sit_middle::rows::RowTime::EVENT.word();
             variables.push(var);
         }
         for md in &m.modes {

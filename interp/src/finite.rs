@@ -134,17 +134,9 @@ fn fault(code: &Code, site: usize, value: f64, time: f64) -> NonFinite {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sit_middle::check_source;
 
     fn instance(src: &str) -> Instance {
-        let out = check_source("nf.sit", src);
-        let program = out.program.as_ref().filter(|_| !out.has_errors());
-        let program = program.unwrap_or_else(|| panic!("{}", out.render()));
-        let root = program.roots()[0];
-        Instance::new(
-            &sit_middle::lower::Lowered::new(program, Default::default()).expect("lowers"),
-            root,
-        )
+        crate::tests::first_root("nf.sit", src)
     }
 
     #[test]

@@ -50,19 +50,10 @@ impl Instance {
 
 #[cfg(test)]
 mod tests {
-    use crate::Instance;
-    use sit_middle::check_source;
     use sit_runtime::Model;
 
-    fn instance(src: &str) -> Instance {
-        let out = check_source("t.sit", src);
-        let program = out.program.as_ref().filter(|_| !out.has_errors());
-        let program = program.unwrap_or_else(|| panic!("{}", out.render()));
-        let root = program.roots()[0];
-        Instance::new(
-            &sit_middle::lower::Lowered::new(program, Default::default()).expect("lowers"),
-            root,
-        )
+    fn instance(src: &str) -> crate::Instance {
+        crate::tests::first_root("t.sit", src)
     }
 
     /// A heater table in W over °C read with kelvins: `T` starts at 280 and rises by

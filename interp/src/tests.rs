@@ -13,6 +13,16 @@ fn inst(src: &str, root: &str) -> Instance {
     Instance::new(&lowered, p.model(root).expect("root model"))
 }
 
+/// An instance of the first root model of `src` (read as the file `file`), which must
+/// check without errors: for the tests of the other modules.
+pub(crate) fn first_root(file: &str, src: &str) -> Instance {
+    let out = sit_middle::check_source(file, src);
+    assert!(!out.has_errors(), "{}", out.render());
+    let p = out.program.expect("checked program");
+    let lowered = Lowered::new(&p, Default::default()).expect("lowers");
+    Instance::new(&lowered, p.roots()[0])
+}
+
 /// The value of `name`, which must exist.
 fn v(m: &Instance, name: &str) -> f64 {
     m.get(name).unwrap_or_else(|| panic!("no variable {name}"))

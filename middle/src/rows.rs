@@ -52,6 +52,8 @@ impl RowTime {
         start: true,
         ..RowTime::NONE
     };
+    /// An event's: evaluated on the values the step starts with.
+    pub const EVENT: RowTime = RowTime::START;
     const ALL: RowTime = RowTime {
         end: true,
         start: true,

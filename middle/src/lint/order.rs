@@ -37,6 +37,8 @@ struct Order<'a> {
     computed: Vec<bool>,
     /// Per variable: the site of its first rule (or σ action), if any.
     first_write: Vec<Option<usize>>,
+    /// What each pred and situation reads (`cond_vars`).
+    conds: Vec<VarSet>,
 }
 
 impl<'a> Order<'a> {
@@ -70,8 +72,10 @@ impl<'a> Order<'a> {
             sites: Vec::new(),
             computed,
             first_write: vec![None; n],
+            conds: Vec::new(),
         };
         o.walk(&m.body, &conds);
+        o.conds = conds;
         o
     }
 
@@ -384,13 +388,13 @@ pub(crate) fn delays(m: &Model, diags: &mut Vec<Diagnostic>) {
         )));
     }
     // W0208: bindings evaluated before the body (and before later submodels step).
-    let (conds, _) = cond_vars(m);
+    let conds = &o.conds;
     for (k, sub) in m.subs.iter().enumerate() {
         if sub.phase.is_some() {
             continue;
         }
         for b in &sub.input_bindings {
-            for v in o.reads(&b.value, &conds) {
+            for v in o.reads(&b.value, conds) {
                 let Some(rule) = o.first_write[v] else {
                     continue;
                 };
