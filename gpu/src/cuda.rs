@@ -1,0 +1,213 @@
+//! The kernel compiled at run time by NVRTC and launched through the CUDA driver, both loaded dynamically (`cudarc`): nothing of CUDA is needed to build.
+#![allow(unsafe_code)]
+
+use crate::kernel::Kernel;
+use crate::{Launch, Rows};
+use cudarc::driver::{CudaContext, LaunchConfig, PushKernelArg, sys};
+use cudarc::nvrtc::{CompileOptions, compile_ptx_with_opts};
+use std::time::Instant;
+
+/// Why the kernel did not run on the GPU.
+#[derive(Debug, thiserror::Error)]
+pub enum CudaError {
+    /// No CUDA driver library (`libcuda.so`) on this machine.
+    #[error(
+        "no CUDA driver found (libcuda.so): `--gpu` needs an NVIDIA GPU and its driver; \
+         run without `--gpu` (or with `--compiled`) on this machine"
+    )]
+    NoDriver,
+    /// No NVRTC library (`libnvrtc.so`, part of the CUDA toolkit).
+    #[error(
+        "no NVRTC found (libnvrtc.so, part of the CUDA toolkit): `--gpu` compiles the \
+         model's kernel at run time; install the CUDA toolkit or put its lib64 folder \
+         on LD_LIBRARY_PATH"
+    )]
+    NoNvrtc,
+    /// NVRTC rejected the generated text (a bug of the generator).
+    #[error("NVRTC rejected the generated kernel (a bug of Sit, please report it): {0}")]
+    Compile(String),
+    /// A call of the driver failed.
+    #[error("CUDA {what}: {error}")]
+    Driver {
+        /// What was being done.
+        what: &'static str,
+        /// The driver's error.
+        error: String,
+    },
+    /// The study is larger than one launch can hold.
+    #[error("{0}")]
+    TooLarge(String),
+}
+
+/// What a run on the GPU measured besides its rows.
+#[derive(Debug, Clone)]
+pub struct CudaRun {
+    /// The rows.
+    pub rows: Rows,
+    /// The device's name.
+    pub device: String,
+    /// Seconds NVRTC took to compile the kernel.
+    pub compile_s: f64,
+    /// Milliseconds the kernel ran (CUDA events around the launch).
+    pub kernel_ms: f64,
+    /// Seconds of the whole run: compile, load, copies, kernel, copies back.
+    pub total_s: f64,
+}
+
+/// How to compile and launch.
+#[derive(Debug, Clone, Copy)]
+pub struct CudaOptions {
+    /// Threads per block.
+    pub block: u32,
+    /// Let NVRTC contract `a*b+c` into FMAs (faster, not bit-identical to the CPU).
+    pub fma: bool,
+}
+
+impl Default for CudaOptions {
+    fn default() -> CudaOptions {
+        CudaOptions {
+            block: 128,
+            fma: false,
+        }
+    }
+}
+
+fn driver(what: &'static str) -> impl FnOnce(cudarc::driver::DriverError) -> CudaError {
+    move |e| CudaError::Driver {
+        what,
+        error: format!("{e:?}"),
+    }
+}
+
+/// Whether a CUDA driver and NVRTC can be loaded (never fails: tells why not).
+pub fn available() -> Result<(), CudaError> {
+    // SAFETY: loading a shared library runs its initialisers; the CUDA driver's and
+    // NVRTC's are those of libraries made to be loaded by any process.
+    if !unsafe { sys::is_culib_present() } {
+        return Err(CudaError::NoDriver);
+    }
+    // SAFETY: as above.
+    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        return Err(CudaError::NoNvrtc);
+    }
+    Ok(())
+}
+
+/// Compiles `kernel` with NVRTC for GPU 0 and runs every set of `launch` on it.
+pub fn run(kernel: &Kernel, launch: &Launch<'_>, opts: CudaOptions) -> Result<CudaRun, CudaError> {
+    let start = Instant::now();
+    available()?;
+    let sets = launch.sets();
+    let ctx = CudaContext::new(0).map_err(driver("cannot open GPU 0"))?;
+    let device = ctx.name().unwrap_or_else(|_| "GPU 0".into());
+    let (major, minor) = ctx
+        .compute_capability()
+        .map_err(driver("cannot read the compute capability"))?;
+    let compile = Instant::now();
+    let ptx = compile_ptx_with_opts(
+        &kernel.source,
+        CompileOptions {
+            fmad: Some(opts.fma),
+            prec_div: Some(true),
+            prec_sqrt: Some(true),
+            ftz: Some(false),
+            options: vec![format!("--gpu-architecture=compute_{major}{minor}")],
+            name: Some("sit_study.cu".into()),
+            ..Default::default()
+        },
+    )
+    .map_err(|e| CudaError::Compile(format!("{e:?}")))?;
+    let compile_s = compile.elapsed().as_secs_f64();
+    let module = ctx
+        .load_module(ptx)
+        .map_err(driver("cannot load the compiled kernel"))?;
+    let f = module
+        .load_function("sit_sweep")
+        .map_err(driver("no kernel sit_sweep in the module"))?;
+    let stream = ctx.default_stream();
+
+    let lens: Vec<i64> = launch.axes.iter().map(|a| a.len() as i64).collect();
+    let mut values: Vec<f64> = launch.axes.iter().flat_map(|a| a.iter().copied()).collect();
+    // Never an empty buffer (a study without axes runs one set).
+    values.push(0.0);
+    let mut lens_buf = lens.clone();
+    lens_buf.push(1);
+    let d_axes = stream
+        .clone_htod(&values)
+        .map_err(driver("cannot copy the axes"))?;
+    let d_lens = stream
+        .clone_htod(&lens_buf)
+        .map_err(driver("cannot copy the axes"))?;
+    let cells = sets
+        .checked_mul(kernel.columns.max(1))
+        .ok_or_else(|| CudaError::TooLarge(format!("{sets} sets of {} columns", kernel.columns)))?;
+    let mut d_rows = stream
+        .alloc_zeros::<f64>(cells)
+        .map_err(driver("cannot allocate the rows"))?;
+    let mut d_faults = stream
+        .alloc_zeros::<i32>(sets.max(1))
+        .map_err(driver("cannot allocate the faults"))?;
+    let block = opts.block.max(32);
+    let blocks = u32::try_from(sets.div_ceil(block as usize))
+        .map_err(|_| CudaError::TooLarge(format!("{sets} sets need more than 2^32 blocks")))?;
+    let cfg = LaunchConfig {
+        grid_dim: (blocks.max(1), 1, 1),
+        block_dim: (block, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    let (n, steps, dt) = (sets as i64, launch.steps as i64, launch.dt);
+    let begin = stream
+        .record_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
+        .map_err(driver("cannot record an event"))?;
+    let mut args = stream.launch_builder(&f);
+    args.arg(&d_axes)
+        .arg(&d_lens)
+        .arg(&n)
+        .arg(&steps)
+        .arg(&dt)
+        .arg(&mut d_rows)
+        .arg(&mut d_faults);
+    // SAFETY: `sit_sweep`'s parameters are, in order, `const double*`, `const long
+    // long*`, `long long`, `long long`, `double`, `double*`, `int*` (kernel.rs writes
+    // them), matched here by a slice of f64, a slice of i64, three values of those
+    // types, a slice of f64 and a slice of i32. The kernel reads `lens[0..axes]` and
+    // `axes[0..sum(lens)]` (both copied above in full) and writes `rows[set * columns
+    // ..][..columns]` and `faults[set]` for `set < sets` only: inside the buffers
+    // allocated above for `sets` rows.
+    unsafe { args.launch(cfg) }.map_err(driver("cannot launch the kernel"))?;
+    let end = stream
+        .record_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
+        .map_err(driver("cannot record an event"))?;
+    stream.synchronize().map_err(driver("the kernel failed"))?;
+    let kernel_ms = f64::from(
+        begin
+            .elapsed_ms(&end)
+            .map_err(driver("cannot time the kernel"))?,
+    );
+    let values = stream
+        .clone_dtoh(&d_rows)
+        .map_err(driver("cannot copy the rows back"))?;
+    let faults = stream
+        .clone_dtoh(&d_faults)
+        .map_err(driver("cannot copy the faults back"))?;
+    let mut rows = Rows {
+        columns: kernel.columns,
+        values,
+        faults,
+    };
+    rows.values.truncate(sets * kernel.columns);
+    rows.faults.truncate(sets);
+    for (set, code) in rows.faults.iter().enumerate() {
+        if *code != 0 {
+            let row = &mut rows.values[set * kernel.columns..(set + 1) * kernel.columns];
+            row.fill(f64::NAN);
+        }
+    }
+    Ok(CudaRun {
+        rows,
+        device,
+        compile_s,
+        kernel_ms,
+        total_s: start.elapsed().as_secs_f64(),
+    })
+}

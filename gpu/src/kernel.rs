@@ -1,0 +1,345 @@
+//! One parameter set's run as a C function (`sit_run`): the set applied, the steps, the summaries kept as they go; the CUDA kernel and the host program around it.
+
+use crate::c::expr::{ExprGen, num};
+use crate::c::{self, Out, Tables, Unsupported};
+use sit_middle::ir::{self, ModelId, Ty, VarKind};
+use sit_middle::lower::{self, Access, Entry, Item, Lowered, Reads};
+
+/// What one column of a row collects (as `sit_runtime::sweep::Collect`, whose rules it
+/// follows to the bit).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Collect {
+    /// The value of variable `.0` after the last step.
+    Final(usize),
+    /// The largest value over the run (the rows before the first step and after each);
+    /// NaN once a value was NaN.
+    Max(usize),
+    /// The smallest value over the run.
+    Min(usize),
+    /// The time at which `var` first reaches `threshold`, linear between two rows.
+    FirstCrossing {
+        /// The variable.
+        var: usize,
+        /// The threshold.
+        threshold: f64,
+    },
+}
+
+impl Collect {
+    fn var(&self) -> usize {
+        match *self {
+            Collect::Final(v) | Collect::Max(v) | Collect::Min(v) => v,
+            Collect::FirstCrossing { var, .. } => var,
+        }
+    }
+}
+
+/// The shape of a study, which the kernel's text depends on (its values do not: they are
+/// the kernel's arguments).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spec {
+    /// The variables swept (indices of `sit_middle::lower::variables` of the root), the
+    /// first varying slowest: set `k` takes the digits of `k` in the mixed radix of the
+    /// axes' lengths, as `sit_runtime::sweep::grid` orders them.
+    pub axes: Vec<usize>,
+    /// Values set in every run, after the axes' (`--set`).
+    pub fixed: Vec<(usize, f64)>,
+    /// The columns of a row.
+    pub collect: Vec<Collect>,
+}
+
+/// Why a study cannot run as C.
+#[derive(Debug, thiserror::Error)]
+pub enum SpecError {
+    /// The program could not be written as C.
+    #[error(transparent)]
+    Unsupported(#[from] Unsupported),
+    /// A variable index out of the root's list.
+    #[error("no variable with index {0}")]
+    NoVariable(usize),
+    /// A swept or fixed variable that cannot be set (computed, bound, a mode).
+    #[error("`{0}` cannot be set")]
+    NotSettable(String),
+}
+
+/// The C text of a study: every model of the instance tree, `sit_run`, the CUDA kernel
+/// `sit_sweep` (under `__CUDACC__`) and a host `main` (under `SIT_HOST_MAIN`).
+#[derive(Debug, Clone)]
+pub struct Kernel {
+    /// The C source.
+    pub source: String,
+    /// The number of axes.
+    pub axes: usize,
+    /// The number of columns of a row.
+    pub columns: usize,
+}
+
+/// The prelude: sit-runtime's procedures in C.
+pub const PRELUDE: &str = include_str!("prelude.h");
+
+/// Writes the C text of the study `spec` of model `root`.
+pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, SpecError> {
+    let program = lowered.program();
+    if root >= program.models.len() {
+        return Err(Unsupported::Malformed(format!("no model with index {root}")).into());
+    }
+    let entries = lower::variables(program, root).map_err(Unsupported::from)?;
+    let tables = Tables::default();
+    let mut models = Out::default();
+    for id in c::tree(lowered, root) {
+        c::model(lowered, id, &tables, &mut models)?;
+        models.line("");
+    }
+    let entry = |i: usize| entries.get(i).ok_or(SpecError::NoVariable(i));
+    let mut run = Out::default();
+    let g = ExprGen {
+        program,
+        model: root,
+        base: "s->".into(),
+        tables: &tables,
+    };
+
+    // The reads of the collected variables.
+    let mut read_vars: Vec<usize> = spec.collect.iter().map(Collect::var).collect();
+    read_vars.sort_unstable();
+    read_vars.dedup();
+    for &i in &read_vars {
+        let e = entry(i)?;
+        run.open(format!(
+            "SIT_DEVICE double sit_get{i}(struct sit_m{root}* s) {{ /* {} */",
+            e.name
+        ));
+        run.line(format!("return {};", read(program, &g, e)?));
+        run.close("}");
+    }
+
+    // Applying a set: params and inputs, reset, the others (`sit_runtime::sweep::apply`).
+    let na = spec.axes.len();
+    let mut assigns: Vec<(String, &Entry)> = Vec::new();
+    for (a, &i) in spec.axes.iter().enumerate() {
+        assigns.push((format!("x[{a}]"), entry(i)?));
+    }
+    for &(i, v) in &spec.fixed {
+        assigns.push((num(v), entry(i)?));
+    }
+    let early = |e: &Entry| matches!(e.item, Item::Var(_, VarKind::Param { .. } | VarKind::Input));
+    let mut before = Vec::new();
+    let mut after = Vec::new();
+    for (value, e) in &assigns {
+        let line = write(&g, e, value)?;
+        if early(e) {
+            before.push(line);
+        } else {
+            after.push(line);
+        }
+    }
+
+    run.open(
+        "SIT_DEVICE int sit_run(long long set, const double* axes, const long long* lens, \
+         long long steps, double dt, double* row) {",
+    );
+    run.line(format!("struct sit_m{root} m; struct sit_m{root}* s = &m;"));
+    run.line("sit_fault fault; sit_fault* f = &fault;");
+    run.line("f->code = 0; f->time = 0.0;");
+    run.line(format!("double x[{}];", na.max(1)));
+    run.line("long long rem = set, off = 0;");
+    run.line(format!("for (int a = 0; a < {na}; a++) off += lens[a];"));
+    run.open(format!("for (int a = {na} - 1; a >= 0; a--) {{"));
+    run.line("off -= lens[a]; x[a] = axes[off + rem % lens[a]]; rem /= lens[a];");
+    run.close("}");
+    run.line("(void)x; (void)rem;");
+    run.line(format!(
+        "sit_m{root}_init(s, f); if (f->code) return f->code;"
+    ));
+    for l in &before {
+        run.line(l);
+    }
+    run.line(format!(
+        "sit_m{root}_reset(s, f); if (f->code) return f->code;"
+    ));
+    for l in &after {
+        run.line(l);
+    }
+    // The accumulators, on the row before the first step.
+    for (k, c) in spec.collect.iter().enumerate() {
+        let v = format!("sit_get{}(s)", c.var());
+        match c {
+            Collect::Final(_) => {}
+            Collect::Max(_) | Collect::Min(_) => run.line(format!("double acc{k} = {v};")),
+            Collect::FirstCrossing { threshold, .. } => {
+                run.line(format!("double t{k} = s->time, prev{k} = {v};"));
+                run.line(format!(
+                    "int found{k} = prev{k} == {0}; double at{k} = s->time;",
+                    num(*threshold)
+                ));
+            }
+        }
+    }
+    run.open("for (long long n = 0; n < steps; n++) {");
+    run.line(format!(
+        "sit_m{root}_step(s, dt, f); if (f->code) return f->code;"
+    ));
+    if spec.collect.iter().any(|c| !matches!(c, Collect::Final(_))) {
+        run.line("double t = s->time; (void)t;");
+    }
+    for (k, c) in spec.collect.iter().enumerate() {
+        let v = format!("sit_get{}(s)", c.var());
+        match c {
+            Collect::Final(_) => {}
+            Collect::Max(_) | Collect::Min(_) => {
+                let beyond = if matches!(c, Collect::Max(_)) {
+                    ">"
+                } else {
+                    "<"
+                };
+                run.open("{");
+                run.line(format!("double v = {v};"));
+                run.line(format!(
+                    "acc{k} = (sit_is_nan(acc{k}) || sit_is_nan(v)) ? \
+                     sit_from_bits(0x7ff8000000000000ULL) : (v {beyond} acc{k} ? v : acc{k});"
+                ));
+                run.close("}");
+            }
+            Collect::FirstCrossing { threshold, .. } => {
+                let th = num(*threshold);
+                run.open("{");
+                run.line(format!("double v = {v};"));
+                run.open(format!(
+                    "if (!found{k} && ((prev{k} < {th} && v >= {th}) || (prev{k} > {th} && v <= {th}))) {{"
+                ));
+                run.line(format!(
+                    "at{k} = v == {th} ? t : sit_min(t{k} + (t - t{k}) * (({th} - prev{k}) / (v - prev{k})), t);"
+                ));
+                run.line(format!("found{k} = 1;"));
+                run.close("}");
+                run.line(format!("t{k} = t; prev{k} = v;"));
+                run.close("}");
+            }
+        }
+    }
+    run.close("}");
+    for (k, c) in spec.collect.iter().enumerate() {
+        let value = match c {
+            Collect::Final(v) => format!("sit_get{v}(s)"),
+            Collect::Max(_) | Collect::Min(_) => format!("acc{k}"),
+            Collect::FirstCrossing { .. } => {
+                format!("found{k} ? at{k} : sit_from_bits(0x7ff8000000000000ULL)")
+            }
+        };
+        run.line(format!("row[{k}] = {value};"));
+    }
+    run.line("return 0;");
+    run.close("}");
+
+    let columns = spec.collect.len();
+    let mut source = String::new();
+    source.push_str(&format!(
+        "/* @generated by sit-gpu (Sit {}) from the model {}: one run of a parameter set. */\n",
+        env!("CARGO_PKG_VERSION"),
+        program.models[root].name.replace("*/", "* /")
+    ));
+    source.push_str(PRELUDE);
+    source.push_str(
+        "\n#ifdef __CUDACC__\n#define SIT_TABLE __device__ static const\n#else\n#define SIT_TABLE static const\n#endif\n\n",
+    );
+    source.push_str(&tables.declarations());
+    source.push_str(&models.text);
+    source.push_str(&run.text);
+    source.push_str(&format!(
+        r#"
+#ifdef __CUDACC__
+/* One thread per parameter set: the set's row at `rows + set * {columns}`, its fault (0:
+ * none) at `faults[set]`. */
+extern "C" __global__ void sit_sweep(const double* axes, const long long* lens, long long sets,
+                                     long long steps, double dt, double* rows, int* faults) {{
+    long long set = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (set < sets) faults[set] = sit_run(set, axes, lens, steps, dt, rows + set * {columns});
+}}
+#endif
+
+#ifdef SIT_HOST_MAIN
+#include <stdio.h>
+#include <stdlib.h>
+/* Reads `sets steps dt` and the axes (each its length, then its values), numbers as the
+ * hexadecimal bits of a double; writes per set its fault code and its row's bits. */
+static double sit_read_bits(void) {{
+    unsigned long long b = 0;
+    if (scanf("%llx", &b) != 1) exit(3);
+    return sit_from_bits(b);
+}}
+int main(void) {{
+    long long sets, steps, total = 0, lens[{na1}];
+    double dt, *axes, row[{col1}];
+    if (scanf("%lld %lld", &sets, &steps) != 2) return 3;
+    dt = sit_read_bits();
+    for (int a = 0; a < {na}; a++) {{ if (scanf("%lld", &lens[a]) != 1) return 3; total += lens[a]; }}
+    axes = (double*)malloc(sizeof(double) * (size_t)(total + 1));
+    for (long long k = 0; k < total; k++) axes[k] = sit_read_bits();
+    for (long long set = 0; set < sets; set++) {{
+        int code = sit_run(set, axes, lens, steps, dt, row);
+        printf("%d", code);
+        for (int k = 0; k < {columns}; k++) {{
+            union {{ double d; unsigned long long u; }} v;
+            v.d = code ? sit_from_bits(0x7ff8000000000000ULL) : row[k];
+            printf(" %llx", v.u);
+        }}
+        printf("\n");
+    }}
+    free(axes);
+    return 0;
+}}
+#endif
+"#,
+        na1 = na.max(1),
+        col1 = columns.max(1),
+    ));
+    Ok(Kernel {
+        source,
+        axes: na,
+        columns,
+    })
+}
+
+/// The value of entry `e` as `sit_runtime::Model::get_at` gives it: a real as it is, a
+/// flag 1 or 0, a mode the index of its state.
+fn read(program: &ir::Program, root: &ExprGen<'_>, e: &Entry) -> Result<String, SpecError> {
+    let (base, _) = root.base(&e.path);
+    let g = ExprGen {
+        program,
+        model: e.model,
+        base: base.clone(),
+        tables: root.tables,
+    };
+    let m = &program.models[e.model];
+    let logical = |x: String| format!("(({x}) ? 1.0 : 0.0)");
+    let term = |x: &ir::Expr| -> Result<String, SpecError> {
+        let t = lower::term(program, e.model, x, Reads::Inline).map_err(Unsupported::from)?;
+        Ok(g.expr(&t))
+    };
+    Ok(match e.item {
+        Item::Var(v, _) if e.access == Access::Derived => term(&m.vars[v].init)?,
+        Item::Var(v, _) if m.vars[v].ty == Ty::Flag => logical(format!("{base}v{v}")),
+        Item::Var(v, _) => format!("{base}v{v}"),
+        Item::Cond(c, _) => logical(term(&ir::Expr::Cond(c))?),
+        Item::Event(ev) => logical(format!("{base}ev{ev}")),
+        Item::On(s) => logical(format!("{base}on{s}")),
+        Item::Mode(k) => format!("(double)({base}mode{k})"),
+    })
+}
+
+/// The statement setting entry `e` to `value` (a C expression of a `double`).
+fn write(g: &ExprGen<'_>, e: &Entry, value: &str) -> Result<String, SpecError> {
+    if e.access != Access::Settable {
+        return Err(SpecError::NotSettable(e.name.clone()));
+    }
+    let (base, _) = g.base(&e.path);
+    let program = g.program;
+    Ok(match e.item {
+        Item::Var(v, _) if program.models[e.model].vars[v].ty == Ty::Flag => {
+            format!("{base}v{v} = ({value}) != 0.0;")
+        }
+        Item::Var(v, _) => format!("{base}v{v} = {value};"),
+        Item::On(s) => format!("{base}on{s} = ({value}) != 0.0;"),
+        _ => return Err(SpecError::NotSettable(e.name.clone())),
+    })
+}

@@ -1,0 +1,75 @@
+//! The GPU back end of Sit: a parameter study as a CUDA kernel, one thread per parameter set, over the lowered step written as C.
+//!
+//! [`kernel`] writes the C text of a study ([`Spec`]): every model of the instance tree
+//! as a struct with its construction, reset and step (`c`, a storage strategy over
+//! `sit_middle::lower` like the generated Rust's), the runtime procedures of
+//! `sit-runtime` in C ([`PRELUDE`]), and `sit_run`, which applies one set, steps it and
+//! keeps its summaries (final, max, min, first crossing) as it goes. The same text is
+//!
+//! - a CUDA kernel (`sit_sweep`, one thread per set), compiled at run time by NVRTC and
+//!   launched through the CUDA driver, both loaded when asked for ([`cuda::run`], with
+//!   the `cuda` feature): nothing of CUDA is needed to build this crate or to run
+//!   without a GPU;
+//! - a host program (`main` under `SIT_HOST_MAIN`) built with the host C compiler
+//!   ([`host::HostProgram`]): the tests check the kernel's step against the interpreter
+//!   on any machine.
+//!
+//! Without contraction into FMAs (`-ffp-contract=off`, NVRTC `--fmad=false`) every
+//! operation is the IEEE operation of the lowered tree, so rows are those of the
+//! interpreter to the bit, except through the functions of the C library (`sin`, `exp`,
+//! `pow`, ...), whose last bit may differ from the `libm` crate's: see `docs/gpu.md`.
+//!
+//! ```
+//! let out = sit_middle::check_source("m.sit", "model M { param real k = 1; real x = 1; x = integral(-k * x); }");
+//! let lowered = sit_middle::lower::Lowered::new(out.program.as_ref().unwrap(), Default::default()).unwrap();
+//! let spec = sit_gpu::Spec { axes: vec![0], fixed: vec![], collect: vec![sit_gpu::Collect::Final(1)] };
+//! let kernel = sit_gpu::kernel(&lowered, 0, &spec).unwrap();
+//! assert!(kernel.source.contains("__global__ void sit_sweep"));
+//! ```
+
+mod c;
+#[cfg(feature = "cuda")]
+pub mod cuda;
+pub mod host;
+mod kernel;
+
+pub use c::Unsupported;
+pub use kernel::{Collect, Kernel, PRELUDE, Spec, SpecError, kernel};
+
+/// The values of a study: the axes' values (in the order of [`Spec::axes`]), the step
+/// and the number of steps.
+#[derive(Debug, Clone, Copy)]
+pub struct Launch<'a> {
+    /// Per axis, its values.
+    pub axes: &'a [Vec<f64>],
+    /// The length of a step.
+    pub dt: f64,
+    /// The number of steps of each run.
+    pub steps: u64,
+}
+
+impl Launch<'_> {
+    /// The number of parameter sets: the product of the axes' lengths (1 without axes).
+    pub fn sets(&self) -> usize {
+        self.axes.iter().map(Vec::len).product()
+    }
+}
+
+/// The rows of a study, row-major: set `k`'s row is `values[k * columns..][..columns]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rows {
+    /// Columns per row.
+    pub columns: usize,
+    /// The values.
+    pub values: Vec<f64>,
+    /// Per set, 0 or the code of the fault that stopped it (its row is NaN): rerun the set
+    /// on the interpreter for the fault's message.
+    pub faults: Vec<i32>,
+}
+
+impl Rows {
+    /// Row `k`.
+    pub fn row(&self, k: usize) -> &[f64] {
+        &self.values[k * self.columns..(k + 1) * self.columns]
+    }
+}
