@@ -6,6 +6,7 @@ mod events;
 mod fail;
 mod fmt;
 mod fmu;
+mod gpu;
 mod info;
 mod input;
 mod marks;

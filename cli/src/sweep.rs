@@ -69,6 +69,8 @@ pub struct SweepArgs {
     pub output: Option<PathBuf>,
     #[command(flatten)]
     pub warnings: crate::quiet::Warnings,
+    #[command(flatten)]
+    pub gpu: crate::gpu::GpuArgs,
 }
 
 /// `sitc sweep`: exit 0, 1 (the model has errors) or 2 (usage, I/O).
@@ -98,6 +100,7 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
     };
     args.warnings.print(&loaded.warnings);
     let inputs = load_inputs(&loaded.instance, &args.input)?;
+    let (lowered, root) = (loaded.lowered, loaded.root);
     let model = Driven::new(loaded.instance, inputs);
     let named_axes: Vec<(String, Vec<f64>)> = (axes.iter())
         .map(|a| (a.name.clone(), a.values.clone()))
@@ -116,26 +119,22 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
         sets,
         columns: header,
     } = Study::new(&model, &ask).map_err(study_error)?;
-    let bar = progress_bar(sets.len() as u64, steps);
-    let done = || {
-        if let Some(bar) = &bar {
-            bar.inc(1);
-        }
+    let rows = if args.gpu.gpu {
+        let study = crate::gpu::GpuStudy {
+            model: &model,
+            loaded: (&lowered, root),
+            sweep: &sweep,
+            sets: &sets,
+            axes: axes.iter().map(|a| a.values.clone()).collect(),
+            dt: args.timing.dt,
+            steps,
+            driven: !args.input.is_empty(),
+            quiet: args.warnings.quiet,
+        };
+        crate::gpu::run(&study, &args.gpu)?
+    } else {
+        interpret(&model, &sweep, &sets, steps)?
     };
-    // A fault of the model (a phase past its limit, ...) stops its run with a panic,
-    // which rayon carries back here: the model's error (exit 1), not a crash.
-    // Each run is watched for non-finite values and leaves its tables' reads: reported
-    // after the table, on stderr (issue 28, items 5 and 7).
-    let end = |m: &Driven<sit_interp::Instance>| sit_host::reports::table_reach(&m.model);
-    let rows = crate::fail::catch_model_fault(|| sweep.run_watched(&model, &sets, &done, &end));
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    let rows = rows?;
-    let rows = rows.map_err(|e| {
-        let set = sets.get(e.set).map_or(&[][..], Vec::as_slice);
-        run_failed(&model, set, &e.error)
-    })?;
     let (out, shown): (Box<dyn Write>, String) = match &args.output {
         Some(path) => {
             let file = std::fs::File::create(path)
@@ -170,6 +169,37 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(format!("cannot write {shown}: {}", io_reason(&e)).into()),
     }
+}
+
+/// The study run by the interpreter on every core: each run watched for non-finite
+/// values, its tables' reads left for the report.
+fn interpret(
+    model: &Driven<sit_interp::Instance>,
+    sweep: &sit_runtime::sweep::Sweep,
+    sets: &[Vec<(usize, f64)>],
+    steps: u64,
+) -> Result<Vec<Watched<Vec<TableReach>>>, Fail> {
+    let bar = progress_bar(sets.len() as u64, steps);
+    let done = || {
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        }
+    };
+    // A fault of the model (a phase past its limit, ...) stops its run with a panic,
+    // which rayon carries back here: the model's error (exit 1), not a crash.
+    // Each run is watched for non-finite values and leaves its tables' reads: reported
+    // after the table, on stderr (issue 28, items 5 and 7).
+    let end = |m: &Driven<sit_interp::Instance>| sit_host::reports::table_reach(&m.model);
+    let rows = crate::fail::catch_model_fault(|| sweep.run_watched(model, sets, &done, &end));
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let rows = rows?;
+    let rows = rows.map_err(|e| {
+        let set = sets.get(e.set).map_or(&[][..], Vec::as_slice);
+        run_failed(model, set, &e.error)
+    })?;
+    Ok(rows)
 }
 
 /// The warnings after a sweep (`sit_host::reports`), each behind `warning: `; the

@@ -93,6 +93,34 @@ pub fn available() -> Result<(), CudaError> {
     Ok(())
 }
 
+/// The kernel compiled by NVRTC for the virtual architecture `arch` (`compute_90`).
+fn ptx(kernel: &Kernel, arch: &str, opts: CudaOptions) -> Result<cudarc::nvrtc::Ptx, CudaError> {
+    compile_ptx_with_opts(
+        &kernel.source,
+        CompileOptions {
+            fmad: Some(opts.fma),
+            prec_div: Some(true),
+            prec_sqrt: Some(true),
+            ftz: Some(false),
+            options: vec![format!("--gpu-architecture={arch}")],
+            name: Some("sit_study.cu".into()),
+            ..Default::default()
+        },
+    )
+    .map_err(|e| CudaError::Compile(format!("{e:?}")))
+}
+
+/// The PTX of `kernel` for the virtual architecture `arch` (`compute_90`): needs NVRTC
+/// only, no GPU (the tests compile every kernel of the library where NVRTC is found).
+pub fn compile(kernel: &Kernel, arch: &str, opts: CudaOptions) -> Result<String, CudaError> {
+    // SAFETY: loading NVRTC runs its initialisers, those of a library made to be loaded
+    // by any process.
+    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        return Err(CudaError::NoNvrtc);
+    }
+    Ok(ptx(kernel, arch, opts)?.to_src())
+}
+
 /// Compiles `kernel` with NVRTC for GPU 0 and runs every set of `launch` on it.
 pub fn run(kernel: &Kernel, launch: &Launch<'_>, opts: CudaOptions) -> Result<CudaRun, CudaError> {
     let start = Instant::now();
@@ -104,19 +132,7 @@ pub fn run(kernel: &Kernel, launch: &Launch<'_>, opts: CudaOptions) -> Result<Cu
         .compute_capability()
         .map_err(driver("cannot read the compute capability"))?;
     let compile = Instant::now();
-    let ptx = compile_ptx_with_opts(
-        &kernel.source,
-        CompileOptions {
-            fmad: Some(opts.fma),
-            prec_div: Some(true),
-            prec_sqrt: Some(true),
-            ftz: Some(false),
-            options: vec![format!("--gpu-architecture=compute_{major}{minor}")],
-            name: Some("sit_study.cu".into()),
-            ..Default::default()
-        },
-    )
-    .map_err(|e| CudaError::Compile(format!("{e:?}")))?;
+    let ptx = ptx(kernel, &format!("compute_{major}{minor}"), opts)?;
     let compile_s = compile.elapsed().as_secs_f64();
     let module = ctx
         .load_module(ptx)
@@ -147,6 +163,9 @@ pub fn run(kernel: &Kernel, launch: &Launch<'_>, opts: CudaOptions) -> Result<Cu
     let mut d_faults = stream
         .alloc_zeros::<i32>(sets.max(1))
         .map_err(driver("cannot allocate the faults"))?;
+    let mut d_seen = stream
+        .alloc_zeros::<f64>(sets.max(1) * 4)
+        .map_err(driver("cannot allocate the watches"))?;
     let block = opts.block.max(32);
     let blocks = u32::try_from(sets.div_ceil(block as usize))
         .map_err(|_| CudaError::TooLarge(format!("{sets} sets need more than 2^32 blocks")))?;
@@ -166,14 +185,16 @@ pub fn run(kernel: &Kernel, launch: &Launch<'_>, opts: CudaOptions) -> Result<Cu
         .arg(&steps)
         .arg(&dt)
         .arg(&mut d_rows)
-        .arg(&mut d_faults);
+        .arg(&mut d_faults)
+        .arg(&mut d_seen);
     // SAFETY: `sit_sweep`'s parameters are, in order, `const double*`, `const long
-    // long*`, `long long`, `long long`, `double`, `double*`, `int*` (kernel.rs writes
-    // them), matched here by a slice of f64, a slice of i64, three values of those
-    // types, a slice of f64 and a slice of i32. The kernel reads `lens[0..axes]` and
-    // `axes[0..sum(lens)]` (both copied above in full) and writes `rows[set * columns
-    // ..][..columns]` and `faults[set]` for `set < sets` only: inside the buffers
-    // allocated above for `sets` rows.
+    // long*`, `long long`, `long long`, `double`, `double*`, `int*`, `double*`
+    // (kernel.rs writes them), matched here by a slice of f64, a slice of i64, three
+    // values of those types, a slice of f64, a slice of i32 and a slice of f64. The
+    // kernel reads `lens[0..axes]` and `axes[0..sum(lens)]` (both copied above in full)
+    // and writes `rows[set * columns..][..columns]`, `faults[set]` and
+    // `seen[set * 4..][..4]` for `set < sets` only: inside the buffers allocated above
+    // for `sets` sets.
     unsafe { args.launch(cfg) }.map_err(driver("cannot launch the kernel"))?;
     let end = stream
         .record_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
@@ -190,9 +211,18 @@ pub fn run(kernel: &Kernel, launch: &Launch<'_>, opts: CudaOptions) -> Result<Cu
     let faults = stream
         .clone_dtoh(&d_faults)
         .map_err(driver("cannot copy the faults back"))?;
+    let seen = stream
+        .clone_dtoh(&d_seen)
+        .map_err(driver("cannot copy the watches back"))?;
     let mut rows = Rows {
         columns: kernel.columns,
         values,
+        seen: (0..sets)
+            .map(|k| match faults[k] {
+                0 => crate::Seen::read(&seen[4 * k..4 * k + 4]),
+                _ => None,
+            })
+            .collect(),
         faults,
     };
     rows.values.truncate(sets * kernel.columns);

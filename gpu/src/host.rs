@@ -122,6 +122,7 @@ impl HostProgram {
             columns: self.columns,
             values: Vec::with_capacity(sets * self.columns),
             faults: vec![0; sets],
+            seen: vec![None; sets],
         };
         let bad = |line: &str| HostError::Run(format!("unexpected output line `{line}`"));
         for (set, line) in text.lines().enumerate() {
@@ -131,6 +132,15 @@ impl HostProgram {
                 .and_then(|w| w.parse().ok())
                 .ok_or_else(|| bad(line))?;
             *rows.faults.get_mut(set).ok_or_else(|| bad(line))? = code;
+            let mut watch = [0.0; 4];
+            for w in &mut watch {
+                let bits = words
+                    .next()
+                    .and_then(|w| u64::from_str_radix(w, 16).ok())
+                    .ok_or_else(|| bad(line))?;
+                *w = f64::from_bits(bits);
+            }
+            rows.seen[set] = crate::Seen::read(&watch);
             for _ in 0..self.columns {
                 let bits = words
                     .next()

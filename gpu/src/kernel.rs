@@ -136,7 +136,7 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
 
     run.open(
         "SIT_DEVICE int sit_run(long long set, const double* axes, const long long* lens, \
-         long long steps, double dt, double* row) {",
+         long long steps, double dt, double* row, double* seen) {",
     );
     run.line(format!("struct sit_m{root} m; struct sit_m{root}* s = &m;"));
     run.line("sit_fault fault; sit_fault* f = &fault;");
@@ -160,6 +160,18 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
     for l in &after {
         run.line(l);
     }
+    // The watch of the recorded variables: the first non-finite value, its variable,
+    // the time and the start of its step (NaN: the initial values).
+    run.line("seen[0] = -1.0;");
+    let watch = |run: &mut Out, from: &str| {
+        for &i in &read_vars {
+            run.line(format!(
+                "if (seen[0] < 0.0) {{ double v = sit_get{i}(s); if (!(v - v == 0.0)) \
+                 {{ seen[0] = {i}; seen[1] = v; seen[2] = s->time; seen[3] = {from}; }} }}"
+            ));
+        }
+    };
+    watch(&mut run, "sit_from_bits(0x7ff8000000000000ULL)");
     // The accumulators, on the row before the first step.
     for (k, c) in spec.collect.iter().enumerate() {
         let v = format!("sit_get{}(s)", c.var());
@@ -249,11 +261,13 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
         r#"
 #ifdef __CUDACC__
 /* One thread per parameter set: the set's row at `rows + set * {columns}`, its fault (0:
- * none) at `faults[set]`. */
+ * none) at `faults[set]`, the first non-finite recorded value at `seen + set * 4`. */
 extern "C" __global__ void sit_sweep(const double* axes, const long long* lens, long long sets,
-                                     long long steps, double dt, double* rows, int* faults) {{
+                                     long long steps, double dt, double* rows, int* faults,
+                                     double* seen) {{
     long long set = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (set < sets) faults[set] = sit_run(set, axes, lens, steps, dt, rows + set * {columns});
+    if (set < sets)
+        faults[set] = sit_run(set, axes, lens, steps, dt, rows + set * {columns}, seen + set * 4);
 }}
 #endif
 
@@ -261,7 +275,8 @@ extern "C" __global__ void sit_sweep(const double* axes, const long long* lens, 
 #include <stdio.h>
 #include <stdlib.h>
 /* Reads `sets steps dt` and the axes (each its length, then its values), numbers as the
- * hexadecimal bits of a double; writes per set its fault code and its row's bits. */
+ * hexadecimal bits of a double; writes per set its fault code, its watch (4 values) and
+ * its row's bits. */
 static double sit_read_bits(void) {{
     unsigned long long b = 0;
     if (scanf("%llx", &b) != 1) exit(3);
@@ -269,15 +284,21 @@ static double sit_read_bits(void) {{
 }}
 int main(void) {{
     long long sets, steps, total = 0, lens[{na1}];
-    double dt, *axes, row[{col1}];
+    double dt, *axes, row[{col1}], seen[4];
     if (scanf("%lld %lld", &sets, &steps) != 2) return 3;
     dt = sit_read_bits();
     for (int a = 0; a < {na}; a++) {{ if (scanf("%lld", &lens[a]) != 1) return 3; total += lens[a]; }}
     axes = (double*)malloc(sizeof(double) * (size_t)(total + 1));
     for (long long k = 0; k < total; k++) axes[k] = sit_read_bits();
     for (long long set = 0; set < sets; set++) {{
-        int code = sit_run(set, axes, lens, steps, dt, row);
+        int code = sit_run(set, axes, lens, steps, dt, row, seen);
         printf("%d", code);
+        for (int k = 0; k < 4; k++) {{
+            union {{ double d; unsigned long long u; }} v;
+            v.d = code ? sit_from_bits(0x7ff8000000000000ULL) : seen[k];
+            if (code && k == 0) v.d = -1.0;
+            printf(" %llx", v.u);
+        }}
         for (int k = 0; k < {columns}; k++) {{
             union {{ double d; unsigned long long u; }} v;
             v.d = code ? sit_from_bits(0x7ff8000000000000ULL) : row[k];

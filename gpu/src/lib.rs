@@ -65,6 +65,36 @@ pub struct Rows {
     /// Per set, 0 or the code of the fault that stopped it (its row is NaN): rerun the set
     /// on the interpreter for the fault's message.
     pub faults: Vec<i32>,
+    /// Per set, the first non-finite value of a collected variable, if one was seen.
+    pub seen: Vec<Option<Seen>>,
+}
+
+/// The first non-finite value of a run among the collected variables (as
+/// `sit_runtime::finite::Watch` sees them, on the values before the first step and after
+/// each step).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Seen {
+    /// The variable's index.
+    pub index: usize,
+    /// The value.
+    pub value: f64,
+    /// The time it was seen.
+    pub time: f64,
+    /// The start of the step that made it; `None`: it was in the initial values.
+    pub from: Option<f64>,
+}
+
+impl Seen {
+    /// The watch of one set as the kernel writes it: `[index or -1, value, time, from or
+    /// NaN]`.
+    pub(crate) fn read(w: &[f64]) -> Option<Seen> {
+        (w[0] >= 0.0).then(|| Seen {
+            index: w[0] as usize,
+            value: w[1],
+            time: w[2],
+            from: (!w[3].is_nan()).then_some(w[3]),
+        })
+    }
 }
 
 impl Rows {

@@ -1,12 +1,15 @@
 //! The kernel's C text, compiled by the host C compiler, against the interpreter's sweep: every column of every set, bit for bit, on the library under every method.
 
+mod common;
+
+use common::{Study, documented_dt, library, study};
 use sit_driver::{Options, Source};
 use sit_gpu::host::HostProgram;
 use sit_gpu::{Collect, Launch, Spec};
 use sit_interp::Instance;
 use sit_middle::ir::Method;
+use sit_runtime::catch_fault;
 use sit_runtime::sweep::{self, Sweep};
-use sit_runtime::{Model, ValueType, VarKind, catch_fault};
 use std::path::{Path, PathBuf};
 
 /// The functions of the C library that the prelude calls, whose last bit may differ
@@ -42,64 +45,6 @@ fn work(name: &str) -> PathBuf {
         .join(name);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// The study of a model as the test runs it: its first settable real params swept
-/// around their defaults, every visible variable's final value, the extremes and a
-/// crossing of the real ones.
-struct Study {
-    spec: Spec,
-    axes: Vec<Vec<f64>>,
-}
-
-fn study(model: &Instance) -> Study {
-    let mut axes = Vec::new();
-    let mut axis_vars = Vec::new();
-    let mut collect = Vec::new();
-    let shown = (0..model.var_count())
-        .take_while(|&i| model.var_info(i).is_some())
-        .count();
-    for i in 0..shown {
-        let info = model.var_info(i).unwrap();
-        let value = model.get_at(i).unwrap();
-        let real = info.ty == ValueType::Real;
-        if real && info.kind == VarKind::Param && info.settable && axis_vars.len() < 2 {
-            let around = if value == 0.0 { 0.5 } else { value };
-            axes.push(vec![value, around * 0.9, around * 1.1]);
-            axis_vars.push(i);
-        }
-        collect.push(Collect::Final(i));
-        if real {
-            collect.push(Collect::Max(i));
-            collect.push(Collect::Min(i));
-            let threshold = if value == 0.0 { 0.25 } else { value * 0.5 };
-            collect.push(Collect::FirstCrossing { var: i, threshold });
-        }
-    }
-    Study {
-        spec: Spec {
-            axes: axis_vars,
-            fixed: Vec::new(),
-            collect,
-        },
-        axes,
-    }
-}
-
-/// The step of a model's documented run line (`--dt X`), or 0.01.
-fn documented_dt(path: &Path) -> f64 {
-    let text = std::fs::read_to_string(path).unwrap();
-    text.lines()
-        .filter(|l| l.contains("Run: `sitc run"))
-        .find_map(|l| {
-            l.split("--dt ")
-                .nth(1)?
-                .split_whitespace()
-                .next()?
-                .parse()
-                .ok()
-        })
-        .unwrap_or(0.01)
 }
 
 /// Runs `path` under `method` both ways for `steps` steps of its documented `dt`; the
@@ -189,13 +134,6 @@ fn spec_columns(mut sweep: Sweep, spec: &Spec) -> Sweep {
         });
     }
     sweep
-}
-
-fn library() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/models");
-    let mut files = sit_driver::sit_files(&root);
-    files.sort();
-    files
 }
 
 #[test]

@@ -54,6 +54,11 @@ pub struct Loaded {
     pub instance: Instance,
     /// The warnings, with their sources (empty when there are none).
     pub warnings: Report,
+    /// The lowered program the instance runs (for the back ends that compile it again:
+    /// the GPU's kernel, compiled sweeps).
+    pub lowered: sit_middle::lower::Lowered,
+    /// The root model in it.
+    pub root: sit_middle::ir::ModelId,
 }
 
 /// Checks the file at `path` (and its imports), chooses the root (see
@@ -80,6 +85,8 @@ pub fn load_file_with(
     Ok(Loaded {
         instance,
         warnings: compiled.warnings,
+        lowered: compiled.lowered,
+        root,
     })
 }
 
@@ -98,8 +105,15 @@ pub fn load_file_logged(
     let compiled = sit_driver::compile(&Source::path(path.as_ref()), &opts)?;
     let root = compiled.root(model)?;
     let (instance, table) = Instance::with_event_table(&compiled.lowered, root)?;
-    let warnings = compiled.warnings;
-    Ok((Loaded { instance, warnings }, table))
+    Ok((
+        Loaded {
+            instance,
+            warnings: compiled.warnings,
+            lowered: compiled.lowered,
+            root,
+        },
+        table,
+    ))
 }
 
 #[cfg(test)]
