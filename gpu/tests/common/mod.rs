@@ -1,10 +1,39 @@
 //! What the tests of the GPU's C form share: the study they run on a model, the library.
 #![allow(dead_code)] // each test uses part of it
 
-use sit_gpu::{Collect, Spec};
+use sit_driver::{Options, Source};
+use sit_gpu::{Collect, Launch, Spec};
 use sit_interp::Instance;
-use sit_runtime::{Model, ValueType, VarKind};
+use sit_middle::ir::Method;
+use sit_runtime::sweep::{self, Sweep};
+use sit_runtime::{Model, ValueType, VarKind, catch_fault};
 use std::path::{Path, PathBuf};
+
+/// The functions of the C library that the prelude calls, whose last bit may differ
+/// from the `libm` crate's (`sit_lag` calls `expm1`).
+pub const LIBM: [&str; 16] = [
+    "sit_exp",
+    "sit_ln",
+    "sit_log10",
+    "sit_sin",
+    "sit_cos",
+    "sit_tan",
+    "sit_asin",
+    "sit_acos",
+    "sit_atan",
+    "sit_atan2",
+    "sit_sinh",
+    "sit_cosh",
+    "sit_tanh",
+    "sit_pow",
+    "sit_hypot",
+    "sit_lag",
+];
+
+/// How far a run through those functions may drift from the interpreter's, relative:
+/// an ulp or two per call (1e-16 relative), amplified over a few hundred steps of the
+/// library's models (stable ones, whose errors do not grow exponentially).
+pub const LIBM_RUN_BOUND: f64 = 1e-9;
 
 /// The study of a model as the test runs it: its first settable real params swept
 /// around their defaults, every visible variable's final value, the extremes and a
@@ -65,9 +94,109 @@ pub fn documented_dt(path: &Path) -> f64 {
 }
 
 /// The `.sit` files of the library (examples/models), in order.
+///
+/// `$SIT_REPO` names the repository where the test binary runs away from its build
+/// (the device machine of bench/gpu/run.sh).
 pub fn library() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/models");
+    let repo = std::env::var_os("SIT_REPO")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join(".."));
+    let root = repo.join("examples/models");
     let mut files = sit_driver::sit_files(&root);
     files.sort();
     files
+}
+
+/// Runs `path` under `method` with `run` and on the interpreter for `steps` steps of its documented `dt`; the
+/// number of sets compared. Each disagreement is added to `wrong`.
+pub fn compare(
+    path: &Path,
+    method: Option<Method>,
+    steps: u64,
+    run: &dyn Fn(&sit_gpu::Kernel, &Launch<'_>, &str) -> sit_gpu::Rows,
+    wrong: &mut Vec<String>,
+) -> usize {
+    let dt = documented_dt(path);
+    let opts = Options {
+        method,
+        ..Options::default()
+    };
+    let compiled = match sit_driver::compile(&Source::path(path), &opts) {
+        Ok(c) => c,
+        // A model that this method cannot split is refused by the checker: not a case.
+        Err(e) if e.is_model_error() && method.is_some() => return 0,
+        Err(e) => panic!("{}: {e}", path.display()),
+    };
+    let root = compiled.root(None).unwrap();
+    let model = Instance::new(&compiled.lowered, root);
+    let Study { spec, axes } = study(&model);
+    let name = format!(
+        "{}_{}",
+        path.file_stem().unwrap().to_string_lossy(),
+        method.map_or("declared", Method::name)
+    );
+    let kernel = sit_gpu::kernel(&compiled.lowered, root, &spec).unwrap();
+    let launch = Launch {
+        axes: &axes,
+        dt,
+        steps,
+    };
+    let rows = run(&kernel, &launch, &name);
+    let model_text =
+        &kernel.source[kernel.source.find(sit_gpu::PRELUDE).unwrap() + sit_gpu::PRELUDE.len()..];
+    let libm: Vec<&str> = LIBM
+        .iter()
+        .copied()
+        .filter(|f| model_text.contains(&format!("{f}(")))
+        .collect();
+    let interp = Sweep::new(dt, steps);
+    let interp = spec_columns(interp, &spec);
+    let axes_sets: Vec<Vec<(usize, f64)>> = sweep::grid(
+        &spec
+            .axes
+            .iter()
+            .zip(&axes)
+            .map(|(&i, v)| (i, v.clone()))
+            .collect::<Vec<_>>(),
+    );
+    for (k, set) in axes_sets.iter().enumerate() {
+        let expected = catch_fault(|| interp.run_one(&model, set).unwrap());
+        match expected {
+            Ok(_) if rows.faults[k] != 0 => {
+                wrong.push(format!("{name} set {k}: a fault the interpreter has not"));
+            }
+            Ok(row) => {
+                for (c, (a, b)) in rows.row(k).iter().zip(&row).enumerate() {
+                    // Through the C library's functions: within the bound of docs/gpu.md.
+                    let close = !libm.is_empty()
+                        && (a - b).abs() <= LIBM_RUN_BOUND * a.abs().max(b.abs()).max(1.0);
+                    if a.to_bits() != b.to_bits() && !close {
+                        wrong.push(format!(
+                            "{name}, set {k} {set:?}, column {c} ({:?}): kernel {a:e}, interpreter {b:e}",
+                            spec.collect[c]
+                        ));
+                    }
+                }
+            }
+            Err(fault) if rows.faults[k] == 0 => wrong.push(format!(
+                "{name} set {k}: the interpreter faulted ({fault}), the kernel did not"
+            )),
+            Err(_) => {}
+        }
+    }
+    axes_sets.len()
+}
+
+fn spec_columns(mut sweep: Sweep, spec: &Spec) -> Sweep {
+    for c in &spec.collect {
+        sweep = sweep.collect(match *c {
+            Collect::Final(v) => sweep::Collect::Final(v),
+            Collect::Max(v) => sweep::Collect::Max(v),
+            Collect::Min(v) => sweep::Collect::Min(v),
+            Collect::FirstCrossing { var, threshold } => {
+                sweep::Collect::FirstCrossing { var, threshold }
+            }
+        });
+    }
+    sweep
 }

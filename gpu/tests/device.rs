@@ -1,0 +1,37 @@
+//! With a GPU (`SIT_GPU=1`): the library's kernels launched on it against the interpreter, every column of every set, as the host C form is checked in `host_c.rs`.
+
+mod common;
+
+use common::{compare, library};
+use sit_middle::ir::Method;
+
+fn gpu(kernel: &sit_gpu::Kernel, launch: &sit_gpu::Launch<'_>, name: &str) -> sit_gpu::Rows {
+    sit_gpu::cuda::run(kernel, launch, Default::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .rows
+}
+
+/// Whether to run: `SIT_GPU=1` (a machine with a GPU, its driver and NVRTC).
+fn asked() -> bool {
+    if std::env::var_os("SIT_GPU").is_some_and(|v| v == "1") {
+        return true;
+    }
+    eprintln!("skipped: set SIT_GPU=1 on a machine with an NVIDIA GPU to run the kernels");
+    false
+}
+
+#[test]
+fn the_library_runs_on_the_gpu_to_the_bit() {
+    if !asked() {
+        return;
+    }
+    let (mut sets, mut wrong) = (0, Vec::new());
+    for f in library() {
+        sets += compare(&f, None, 500, &gpu, &mut wrong);
+        for m in ["rk4", "dopri5"] {
+            sets += compare(&f, Method::from_name(m), 200, &gpu, &mut wrong);
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(sets > 50, "{sets}");
+}
