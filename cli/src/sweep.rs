@@ -120,18 +120,18 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
         columns: header,
     } = Study::new(&model, &ask).map_err(study_error)?;
     let rows = if args.gpu.gpu {
-        let study = crate::gpu::GpuStudy {
+        let axis_values: Vec<Vec<f64>> = axes.iter().map(|a| a.values.clone()).collect();
+        let study = sit_host::gpu::GpuStudy {
             model: &model,
-            loaded: (&lowered, root),
+            lowered: &lowered,
+            root,
             sweep: &sweep,
             sets: &sets,
-            axes: axes.iter().map(|a| a.values.clone()).collect(),
+            axes: &axis_values,
             dt: args.timing.dt,
             steps,
-            driven: !args.input.is_empty(),
-            quiet: args.warnings.quiet,
         };
-        crate::gpu::run(&study, &args.gpu)?
+        crate::gpu::run(&study, &args.gpu, args.warnings.quiet)?
     } else {
         interpret(&model, &sweep, &sets, steps)?
     };

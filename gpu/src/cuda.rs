@@ -121,12 +121,30 @@ pub fn compile(kernel: &Kernel, arch: &str, opts: CudaOptions) -> Result<String,
     Ok(ptx(kernel, arch, opts)?.to_src())
 }
 
+/// GPU 0's context, opened once per process (opening takes a tenth of a second).
+fn context() -> Result<std::sync::Arc<CudaContext>, CudaError> {
+    static CONTEXT: std::sync::OnceLock<std::sync::Arc<CudaContext>> = std::sync::OnceLock::new();
+    if let Some(ctx) = CONTEXT.get() {
+        return Ok(ctx.clone());
+    }
+    let ctx = CudaContext::new(0).map_err(driver("cannot open GPU 0"))?;
+    Ok(CONTEXT.get_or_init(|| ctx).clone())
+}
+
 /// Compiles `kernel` with NVRTC for GPU 0 and runs every set of `launch` on it.
 pub fn run(kernel: &Kernel, launch: &Launch<'_>, opts: CudaOptions) -> Result<CudaRun, CudaError> {
     let start = Instant::now();
     available()?;
     let sets = launch.sets();
-    let ctx = CudaContext::new(0).map_err(driver("cannot open GPU 0"))?;
+    if launch.sets.end > Launch::grid(launch.axes) {
+        return Err(CudaError::TooLarge(format!(
+            "sets {}..{} of a grid of {}",
+            launch.sets.start,
+            launch.sets.end,
+            Launch::grid(launch.axes)
+        )));
+    }
+    let ctx = context()?;
     let device = ctx.name().unwrap_or_else(|_| "GPU 0".into());
     let (major, minor) = ctx
         .compute_capability()
@@ -174,13 +192,19 @@ pub fn run(kernel: &Kernel, launch: &Launch<'_>, opts: CudaOptions) -> Result<Cu
         block_dim: (block, 1, 1),
         shared_mem_bytes: 0,
     };
-    let (n, steps, dt) = (sets as i64, launch.steps as i64, launch.dt);
+    let (first, n, steps, dt) = (
+        launch.sets.start as i64,
+        sets as i64,
+        launch.steps as i64,
+        launch.dt,
+    );
     let begin = stream
         .record_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
         .map_err(driver("cannot record an event"))?;
     let mut args = stream.launch_builder(&f);
     args.arg(&d_axes)
         .arg(&d_lens)
+        .arg(&first)
         .arg(&n)
         .arg(&steps)
         .arg(&dt)
@@ -188,13 +212,14 @@ pub fn run(kernel: &Kernel, launch: &Launch<'_>, opts: CudaOptions) -> Result<Cu
         .arg(&mut d_faults)
         .arg(&mut d_seen);
     // SAFETY: `sit_sweep`'s parameters are, in order, `const double*`, `const long
-    // long*`, `long long`, `long long`, `double`, `double*`, `int*`, `double*`
-    // (kernel.rs writes them), matched here by a slice of f64, a slice of i64, three
-    // values of those types, a slice of f64, a slice of i32 and a slice of f64. The
-    // kernel reads `lens[0..axes]` and `axes[0..sum(lens)]` (both copied above in full)
-    // and writes `rows[set * columns..][..columns]`, `faults[set]` and
-    // `seen[set * 4..][..4]` for `set < sets` only: inside the buffers allocated above
-    // for `sets` sets.
+    // long*`, `long long` three times, `double`, `double*`, `int*`, `double*` (kernel.rs
+    // writes them), matched here by a slice of f64, a slice of i64, four values of
+    // those types, a slice of f64, a slice of i32 and a slice of f64. The kernel reads
+    // `lens[0..axes]` and `axes[0..sum(lens)]` (both copied above in full; the set's
+    // digits stay below each length since `first + sets` is at most the grid's size,
+    // checked above) and writes `rows[k * columns..][..columns]`, `faults[k]` and
+    // `seen[k * 4..][..4]` for `k < sets` only: inside the buffers allocated above for
+    // `sets` sets.
     unsafe { args.launch(cfg) }.map_err(driver("cannot launch the kernel"))?;
     let end = stream
         .record_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))

@@ -90,7 +90,20 @@ impl HostProgram {
             )));
         }
         let sets = launch.sets();
-        let mut input = format!("{sets} {} {:x}\n", launch.steps, launch.dt.to_bits());
+        if launch.sets.end > Launch::grid(launch.axes) {
+            return Err(HostError::Run(format!(
+                "sets {}..{} of a grid of {}",
+                launch.sets.start,
+                launch.sets.end,
+                Launch::grid(launch.axes)
+            )));
+        }
+        let mut input = format!(
+            "{} {sets} {} {:x}\n",
+            launch.sets.start,
+            launch.steps,
+            launch.dt.to_bits()
+        );
         for axis in launch.axes {
             let _ = write!(input, "{} ", axis.len());
         }

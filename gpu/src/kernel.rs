@@ -260,21 +260,22 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
     source.push_str(&format!(
         r#"
 #ifdef __CUDACC__
-/* One thread per parameter set: the set's row at `rows + set * {columns}`, its fault (0:
- * none) at `faults[set]`, the first non-finite recorded value at `seen + set * 4`. */
-extern "C" __global__ void sit_sweep(const double* axes, const long long* lens, long long sets,
-                                     long long steps, double dt, double* rows, int* faults,
-                                     double* seen) {{
-    long long set = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (set < sets)
-        faults[set] = sit_run(set, axes, lens, steps, dt, rows + set * {columns}, seen + set * 4);
+/* One thread per parameter set `first + k` of the grid: its row at `rows + k * {columns}`,
+ * its fault (0: none) at `faults[k]`, the first non-finite recorded value at
+ * `seen + k * 4`. */
+extern "C" __global__ void sit_sweep(const double* axes, const long long* lens, long long first,
+                                     long long sets, long long steps, double dt, double* rows,
+                                     int* faults, double* seen) {{
+    long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < sets)
+        faults[k] = sit_run(first + k, axes, lens, steps, dt, rows + k * {columns}, seen + k * 4);
 }}
 #endif
 
 #ifdef SIT_HOST_MAIN
 #include <stdio.h>
 #include <stdlib.h>
-/* Reads `sets steps dt` and the axes (each its length, then its values), numbers as the
+/* Reads `first sets steps dt` and the axes (each its length, then its values), numbers as the
  * hexadecimal bits of a double; writes per set its fault code, its watch (4 values) and
  * its row's bits. */
 static double sit_read_bits(void) {{
@@ -283,14 +284,14 @@ static double sit_read_bits(void) {{
     return sit_from_bits(b);
 }}
 int main(void) {{
-    long long sets, steps, total = 0, lens[{na1}];
+    long long first, sets, steps, total = 0, lens[{na1}];
     double dt, *axes, row[{col1}], seen[4];
-    if (scanf("%lld %lld", &sets, &steps) != 2) return 3;
+    if (scanf("%lld %lld %lld", &first, &sets, &steps) != 3) return 3;
     dt = sit_read_bits();
     for (int a = 0; a < {na}; a++) {{ if (scanf("%lld", &lens[a]) != 1) return 3; total += lens[a]; }}
     axes = (double*)malloc(sizeof(double) * (size_t)(total + 1));
     for (long long k = 0; k < total; k++) axes[k] = sit_read_bits();
-    for (long long set = 0; set < sets; set++) {{
+    for (long long set = first; set < first + sets; set++) {{
         int code = sit_run(set, axes, lens, steps, dt, row, seen);
         printf("%d", code);
         for (int k = 0; k < 4; k++) {{

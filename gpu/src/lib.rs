@@ -36,9 +36,9 @@ mod kernel;
 pub use c::Unsupported;
 pub use kernel::{Collect, Kernel, PRELUDE, Spec, SpecError, kernel};
 
-/// The values of a study: the axes' values (in the order of [`Spec::axes`]), the step
-/// and the number of steps.
-#[derive(Debug, Clone, Copy)]
+/// The values of a study: the axes' values (in the order of [`Spec::axes`]), the step,
+/// the number of steps, and which sets of the grid to run.
+#[derive(Debug, Clone)]
 pub struct Launch<'a> {
     /// Per axis, its values.
     pub axes: &'a [Vec<f64>],
@@ -46,12 +46,20 @@ pub struct Launch<'a> {
     pub dt: f64,
     /// The number of steps of each run.
     pub steps: u64,
+    /// The sets to run, by their index in the grid (`0..Launch::grid(axes)` for all).
+    pub sets: std::ops::Range<usize>,
 }
 
 impl Launch<'_> {
-    /// The number of parameter sets: the product of the axes' lengths (1 without axes).
+    /// The number of parameter sets of a grid: the product of the axes' lengths (1
+    /// without axes).
+    pub fn grid(axes: &[Vec<f64>]) -> usize {
+        axes.iter().map(Vec::len).product()
+    }
+
+    /// The number of sets run.
     pub fn sets(&self) -> usize {
-        self.axes.iter().map(Vec::len).product()
+        self.sets.len()
     }
 }
 

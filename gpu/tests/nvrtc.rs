@@ -33,7 +33,7 @@ fn nvrtc_dir() -> Option<PathBuf> {
 fn compile_all() {
     let mut kernels = 0;
     for path in library() {
-        let small = ["bouncing_ball", "van_der_pol", "hoop", "thermostat"]
+        let small = common::SMALL
             .iter()
             .any(|m| path.file_stem().is_some_and(|s| s == *m));
         let methods = match small {

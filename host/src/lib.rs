@@ -35,6 +35,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod gpu;
 pub mod inputs;
 pub mod load;
 pub mod names;

@@ -93,6 +93,10 @@ pub fn documented_dt(path: &Path) -> f64 {
         .unwrap_or(0.01)
 }
 
+/// Models of a few states, whose rk4 and dopri5 kernels NVRTC and the driver compile
+/// in well under a second (the larger ones are checked in the host C form only).
+pub const SMALL: [&str; 4] = ["bouncing_ball", "van_der_pol", "hoop", "thermostat"];
+
 /// The `.sit` files of the library (examples/models), in order.
 ///
 /// `$SIT_REPO` names the repository where the test binary runs away from its build
@@ -140,6 +144,7 @@ pub fn compare(
         axes: &axes,
         dt,
         steps,
+        sets: 0..Launch::grid(&axes),
     };
     let rows = run(&kernel, &launch, &name);
     let model_text =

@@ -1,0 +1,177 @@
+//! A study on the GPU (`sitc sweep --gpu`, `sit.sweep(..., gpu=True)`): the kernel of sit-gpu launched on a range of sets, with rows, faults and non-finite values as the interpreter's sweep gives them.
+
+use sit_interp::Instance;
+use sit_runtime::Model;
+use sit_runtime::drive::Driven;
+use sit_runtime::finite::NonFiniteSeen;
+use sit_runtime::sweep::{Collect, Sweep, Watched};
+use sit_runtime::table::TableReach;
+
+pub use sit_gpu::cuda::CudaOptions;
+
+/// The runs of a study as `Sweep::run_watched` gives them, each leaving its tables'
+/// reads (none on the GPU).
+pub type Rows = Vec<Watched<Vec<TableReach>>>;
+
+/// Why a study did not run on the GPU.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    /// Inputs are driven from series (`--input`): the kernel does not drive them yet.
+    #[error("the GPU does not drive inputs from time series yet; run without the GPU")]
+    Driven,
+    /// A value of the study cannot be set (in the words of the interpreter's sweep).
+    #[error("{0}")]
+    Set(String),
+    /// The kernel could not be written.
+    #[error("{0}")]
+    Kernel(#[from] sit_gpu::SpecError),
+    /// No GPU, driver or NVRTC, or a call of the driver failed.
+    #[error("{0}")]
+    Cuda(#[from] sit_gpu::cuda::CudaError),
+    /// A set stopped with a fault of the model (its message from a rerun of the set on the
+    /// interpreter, in sit-runtime's words).
+    #[error("{0}")]
+    Fault(sit_runtime::ModelFault),
+    /// A set stopped on the GPU but not on the interpreter.
+    #[error(
+        "parameter set #{set} stopped on the GPU (fault {code}) but not on the interpreter: \
+         rerun it with `sitc run` and its values"
+    )]
+    Disagree {
+        /// The set, in the grid.
+        set: usize,
+        /// The kernel's fault code.
+        code: i32,
+    },
+}
+
+impl GpuError {
+    /// Whether the model (a fault, a value it refuses) rather than the machine is at fault.
+    pub fn is_model_error(&self) -> bool {
+        matches!(
+            self,
+            GpuError::Fault(_) | GpuError::Set(_) | GpuError::Kernel(_) | GpuError::Disagree { .. }
+        )
+    }
+}
+
+/// A study as the interpreter's sweep is given it.
+pub struct GpuStudy<'a> {
+    /// The model (constructed; its inputs must not be driven).
+    pub model: &'a Driven<Instance>,
+    /// Its lowered program and root (`sit_host::Loaded`).
+    pub lowered: &'a sit_middle::lower::Lowered,
+    /// See `lowered`.
+    pub root: sit_middle::ir::ModelId,
+    /// The columns, dt and steps.
+    pub sweep: &'a Sweep,
+    /// Every set of the grid, each the axes' values then the fixed ones.
+    pub sets: &'a [Vec<(usize, f64)>],
+    /// The axes' values, in the order of the sets' first entries.
+    pub axes: &'a [Vec<f64>],
+    /// `dt` and the number of steps.
+    pub dt: f64,
+    /// See `dt`.
+    pub steps: u64,
+}
+
+/// What the GPU measured of a run.
+#[derive(Debug, Clone)]
+pub struct GpuTiming {
+    /// The device.
+    pub device: String,
+    /// Milliseconds of the kernel.
+    pub kernel_ms: f64,
+    /// Seconds NVRTC took.
+    pub compile_s: f64,
+    /// Seconds of the whole launch (compile, copies, kernel, copies back).
+    pub total_s: f64,
+}
+
+/// Runs sets `range` of the study on GPU 0: their rows as `Sweep::run_watched` gives
+/// them, except that the tables' reads are not counted (`end` is empty) and non-finite
+/// values are watched among the recorded variables only.
+pub fn run(
+    study: &GpuStudy<'_>,
+    range: std::ops::Range<usize>,
+    opts: CudaOptions,
+) -> Result<(Rows, GpuTiming), GpuError> {
+    if (0..study.model.model.var_count()).any(|i| study.model.drives(i)) {
+        return Err(GpuError::Driven);
+    }
+    let Some(first) = study.sets.first() else {
+        return Err(GpuError::Set("the study has no parameter set".into()));
+    };
+    let na = study.axes.len();
+    // Every value once on the interpreter: a value that cannot be set (a flag set to 2)
+    // is refused in the words of the interpreter's sweep.
+    let refuse = |i: usize, v: f64| -> Result<(), GpuError> {
+        let mut m = study.model.model.clone();
+        m.set_at(i, v)
+            .map_err(|e| GpuError::Set(crate::values::run_failed(study.model, &[(i, v)], &e)))
+    };
+    for (a, values) in study.axes.iter().enumerate() {
+        for &v in values {
+            refuse(first[a].0, v)?;
+        }
+    }
+    for &(i, v) in &first[na..] {
+        refuse(i, v)?;
+    }
+    let spec = sit_gpu::Spec {
+        axes: first[..na].iter().map(|&(i, _)| i).collect(),
+        fixed: first[na..].to_vec(),
+        collect: (study.sweep.columns().iter())
+            .map(|c| match *c {
+                Collect::Final(v) => sit_gpu::Collect::Final(v),
+                Collect::Max(v) => sit_gpu::Collect::Max(v),
+                Collect::Min(v) => sit_gpu::Collect::Min(v),
+                Collect::FirstCrossing { var, threshold } => {
+                    sit_gpu::Collect::FirstCrossing { var, threshold }
+                }
+            })
+            .collect(),
+    };
+    let kernel = sit_gpu::kernel(study.lowered, study.root, &spec)?;
+    let launch = sit_gpu::Launch {
+        axes: study.axes,
+        dt: study.dt,
+        steps: study.steps,
+        sets: range.clone(),
+    };
+    let run = sit_gpu::cuda::run(&kernel, &launch, opts)?;
+    let rows = run.rows;
+    // The first set that faulted, in order, is the study's error: its message from a
+    // rerun of that set on the interpreter.
+    if let Some(k) = rows.faults.iter().position(|&c| c != 0) {
+        let set = range.start + k;
+        return Err(
+            match sit_runtime::catch_fault(|| study.sweep.run_one(study.model, &study.sets[set])) {
+                Err(fault) => GpuError::Fault(fault),
+                Ok(_) => GpuError::Disagree {
+                    set,
+                    code: rows.faults[k],
+                },
+            },
+        );
+    }
+    let watched = (0..range.len())
+        .map(|k| Watched {
+            row: rows.row(k).to_vec(),
+            non_finite: rows.seen[k].map(|s| NonFiniteSeen {
+                index: s.index,
+                value: s.value,
+                time: s.time,
+                from: s.from,
+            }),
+            end: Vec::new(),
+        })
+        .collect();
+    let timing = GpuTiming {
+        device: run.device,
+        kernel_ms: run.kernel_ms,
+        compile_s: run.compile_s,
+        total_s: run.total_s,
+    };
+    Ok((watched, timing))
+}
