@@ -47,6 +47,13 @@ impl HostProgram {
     /// (`$CC` or `cc`), optimised and without contraction into FMAs
     /// (`-O2 -ffp-contract=off`), as NVRTC compiles it with `--fmad=false`.
     pub fn build(kernel: &Kernel, dir: &Path) -> Result<HostProgram, HostError> {
+        HostProgram::build_with(kernel, dir, "-O2")
+    }
+
+    /// [`HostProgram::build`] at optimisation level `opt` (`-O0`: ten times faster to
+    /// compile a large model, the same values: without `-ffast-math` no level changes
+    /// what an operation computes).
+    pub fn build_with(kernel: &Kernel, dir: &Path, opt: &str) -> Result<HostProgram, HostError> {
         std::fs::create_dir_all(dir)?;
         let src = dir.join("study.c");
         let exe = dir.join("study");

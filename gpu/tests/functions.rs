@@ -43,7 +43,9 @@ fn source() -> String {
         s.push_str(&format!("    output real f{k};\n    f{k} = {e};\n"));
     }
     let k = FUNCTIONS.len() - 1;
-    s.push_str(&format!("    output real f{k} = 0;\n    f{k} = lag(1, x, 1);\n}}\n"));
+    s.push_str(&format!(
+        "    output real f{k} = 0;\n    f{k} = lag(1, x, 1);\n}}\n"
+    ));
     s
 }
 
@@ -71,18 +73,29 @@ fn check(rows: &Rows, model: &Instance, xs: &[f64], gpu: bool) {
     assert!(over.is_empty(), "{}", over.join("\n"));
 }
 
-fn study() -> (sit_middle::lower::Lowered, Instance, sit_gpu::Kernel, Vec<Vec<f64>>) {
+fn study() -> (
+    sit_middle::lower::Lowered,
+    Instance,
+    sit_gpu::Kernel,
+    Vec<Vec<f64>>,
+) {
     let out = sit_middle::check_source("f.sit", &source());
-    let program = out.program.unwrap_or_else(|| panic!("{:?}", out.diagnostics));
+    let program = out
+        .program
+        .unwrap_or_else(|| panic!("{:?}", out.diagnostics));
     let lowered = sit_middle::lower::Lowered::new(&program, Default::default()).unwrap();
     let model = Instance::new(&lowered, 0);
     let spec = Spec {
         axes: vec![0],
         fixed: Vec::new(),
-        collect: (0..FUNCTIONS.len()).map(|f| Collect::Final(1 + f)).collect(),
+        collect: (0..FUNCTIONS.len())
+            .map(|f| Collect::Final(1 + f))
+            .collect(),
     };
     let kernel = sit_gpu::kernel(&lowered, 0, &spec).unwrap();
-    let xs: Vec<f64> = (0..2000).map(|k| 0.05 + 0.9 * (k as f64 + 0.5) / 2000.0).collect();
+    let xs: Vec<f64> = (0..2000)
+        .map(|k| 0.05 + 0.9 * (k as f64 + 0.5) / 2000.0)
+        .collect();
     (lowered, model, kernel, vec![xs])
 }
 

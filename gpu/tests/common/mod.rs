@@ -111,8 +111,22 @@ pub fn library() -> Vec<PathBuf> {
     files
 }
 
-/// Runs `path` under `method` with `run` and on the interpreter for `steps` steps of its documented `dt`; the
-/// number of sets compared. Each disagreement is added to `wrong`.
+/// What one comparison runs: a source, its method, the step and the number of steps.
+pub struct Case<'a> {
+    /// A name for messages and work folders.
+    pub name: String,
+    /// The source.
+    pub source: Source<'a>,
+    /// The method for every model (`None`: as declared).
+    pub method: Option<Method>,
+    /// The step.
+    pub dt: f64,
+    /// The number of steps.
+    pub steps: u64,
+}
+
+/// Runs the library's model `path` under `method` for `steps` steps of its documented
+/// `dt` (see [`compare_case`]).
 pub fn compare(
     path: &Path,
     method: Option<Method>,
@@ -120,25 +134,55 @@ pub fn compare(
     run: &dyn Fn(&sit_gpu::Kernel, &Launch<'_>, &str) -> sit_gpu::Rows,
     wrong: &mut Vec<String>,
 ) -> usize {
-    let dt = documented_dt(path);
-    let opts = Options {
+    let case = Case {
+        name: format!(
+            "{}_{}",
+            path.file_stem().unwrap().to_string_lossy(),
+            method.map_or("declared", Method::name)
+        ),
+        source: Source::path(path),
         method,
+        dt: documented_dt(path),
+        steps,
+    };
+    compare_case(&case, run, wrong)
+}
+
+/// Runs every root model of `case` with `run` and on the interpreter; the number of sets
+/// compared. Each disagreement is added to `wrong`.
+pub fn compare_case(
+    case: &Case<'_>,
+    run: &dyn Fn(&sit_gpu::Kernel, &Launch<'_>, &str) -> sit_gpu::Rows,
+    wrong: &mut Vec<String>,
+) -> usize {
+    let opts = Options {
+        method: case.method,
         ..Options::default()
     };
-    let compiled = match sit_driver::compile(&Source::path(path), &opts) {
+    let compiled = match sit_driver::compile(&case.source, &opts) {
         Ok(c) => c,
         // A model that this method cannot split is refused by the checker: not a case.
-        Err(e) if e.is_model_error() && method.is_some() => return 0,
-        Err(e) => panic!("{}: {e}", path.display()),
+        Err(e) if e.is_model_error() && case.method.is_some() => return 0,
+        Err(e) => panic!("{}: {e}", case.name),
     };
-    let root = compiled.root(None).unwrap();
+    let roots = compiled.lowered.program().roots();
+    roots
+        .iter()
+        .map(|&root| compare_root(case, &compiled, root, run, wrong))
+        .sum()
+}
+
+fn compare_root(
+    case: &Case<'_>,
+    compiled: &sit_driver::Compiled,
+    root: sit_middle::ir::ModelId,
+    run: &dyn Fn(&sit_gpu::Kernel, &Launch<'_>, &str) -> sit_gpu::Rows,
+    wrong: &mut Vec<String>,
+) -> usize {
+    let (dt, steps) = (case.dt, case.steps);
     let model = Instance::new(&compiled.lowered, root);
     let Study { spec, axes } = study(&model);
-    let name = format!(
-        "{}_{}",
-        path.file_stem().unwrap().to_string_lossy(),
-        method.map_or("declared", Method::name)
-    );
+    let name = format!("{}_{root}", case.name);
     let kernel = sit_gpu::kernel(&compiled.lowered, root, &spec).unwrap();
     let launch = Launch {
         axes: &axes,
@@ -146,7 +190,15 @@ pub fn compare(
         steps,
         sets: 0..Launch::grid(&axes),
     };
+    let t0 = std::time::Instant::now();
     let rows = run(&kernel, &launch, &name);
+    if std::env::var_os("SIT_TEST_TIMES").is_some() {
+        eprintln!(
+            "{name}: {} columns, kernel {:.2} s",
+            spec.collect.len(),
+            t0.elapsed().as_secs_f64()
+        );
+    }
     let model_text =
         &kernel.source[kernel.source.find(sit_gpu::PRELUDE).unwrap() + sit_gpu::PRELUDE.len()..];
     let libm: Vec<&str> = LIBM
