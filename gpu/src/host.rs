@@ -62,7 +62,7 @@ impl HostProgram {
         let out = Command::new(&cc)
             .args([
                 "-std=c99",
-                "-O2",
+                opt,
                 "-ffp-contract=off",
                 "-DSIT_HOST_MAIN",
                 "-o",
