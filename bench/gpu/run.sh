@@ -11,9 +11,9 @@
 #    and their final values for the first and last set, which must agree;
 # 2. the interpreter's sweep on every core (`sitc sweep`, no --gpu) at 2^16 sets, and its
 #    rows against the GPU's (`cmp`: to the bit);
-# 3. with SIT_DEVICE_TEST naming the test binary of gpu/tests/device.rs (built with
-#    `cargo test --release -p sit-gpu --test device --no-run`), the library's kernels
-#    against the interpreter on the GPU.
+# 3. with SIT_DEVICE_TEST naming the test binary of gpu/tests/gpu/ (built with
+#    `cargo test --release -p sit-gpu --test gpu --no-run`), the library's kernels
+#    against the interpreter on the GPU and the math functions' bounds there.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 SITC=${1:-target/release/sitc}
@@ -73,7 +73,7 @@ done
 
 if [ -n "${SIT_DEVICE_TEST:-}" ]; then
     SIT_GPU=1 SIT_REPO=$PWD timeout 240 "$SIT_DEVICE_TEST" --nocapture --test-threads 1 \
-        >"$OUT/device-test.txt" 2>&1
+        device:: functions::cuda >"$OUT/device-test.txt" 2>&1
     log "device test: exit $? ($(grep 'test result' "$OUT/device-test.txt"))"
 fi
 rm -rf "$TMP"

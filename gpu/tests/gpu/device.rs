@@ -1,8 +1,6 @@
 //! With a GPU (`SIT_GPU=1`): the library's kernels launched on it against the interpreter, every column of every set, as the host C form is checked in `host_c.rs`.
 
-mod common;
-
-use common::{compare, library};
+use crate::common::{compare, library};
 use sit_middle::ir::Method;
 
 fn gpu(kernel: &sit_gpu::Kernel, launch: &sit_gpu::Launch<'_>, name: &str) -> sit_gpu::Rows {
@@ -31,7 +29,7 @@ fn the_library_runs_on_the_gpu_to_the_bit() {
         sets += compare(&f, None, 500, &gpu, &mut wrong);
         // rk4 and dopri5 on the small models: the rewrite of the larger ones makes
         // kernels that take the driver seconds each to load (the host C form checks them).
-        if common::SMALL
+        if crate::common::SMALL
             .iter()
             .any(|m| f.file_stem().is_some_and(|s| s == *m))
         {

@@ -1,8 +1,6 @@
 //! The kernel's C text, compiled by the host C compiler, against the interpreter's sweep: every column of every set, bit for bit, on the library under every method.
 
-mod common;
-
-use common::{Case, compare, compare_case, library};
+use crate::common::{Case, compare, compare_case, library};
 use sit_gpu::host::HostProgram;
 use sit_middle::ir::Method;
 use std::path::PathBuf;
@@ -48,7 +46,7 @@ fn the_library_runs_as_c_to_the_bit_under_its_declared_method() {
 fn the_library_runs_as_c_to_the_bit_under_rk4_dopri5_and_tsit5() {
     let (mut sets, mut wrong) = (0, Vec::new());
     for f in library() {
-        let small = common::SMALL
+        let small = crate::common::SMALL
             .iter()
             .any(|m| f.file_stem().is_some_and(|s| s == *m));
         let methods = match small {

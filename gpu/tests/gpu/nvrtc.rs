@@ -1,8 +1,6 @@
 //! The kernels of the library compiled by NVRTC, CUDA's run-time compiler, where it is found (in CI from the PyPI package that `.ci/run` installs): the text `--gpu` launches is CUDA that compiles.
 
-mod common;
-
-use common::{library, study};
+use crate::common::{library, study};
 use sit_driver::{Options, Source};
 use sit_gpu::cuda::{CudaOptions, compile};
 use sit_interp::Instance;
@@ -33,7 +31,7 @@ fn nvrtc_dir() -> Option<PathBuf> {
 fn compile_all() {
     let mut kernels = 0;
     for path in library() {
-        let small = common::SMALL
+        let small = crate::common::SMALL
             .iter()
             .any(|m| path.file_stem().is_some_and(|s| s == *m));
         let methods = match small {
@@ -76,7 +74,11 @@ fn the_library_compiles_with_nvrtc() {
     };
     // The dynamic loader reads LD_LIBRARY_PATH when a process starts: a child with it.
     let status = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "the_library_compiles_with_nvrtc", "--nocapture"])
+        .args([
+            "--exact",
+            "nvrtc::the_library_compiles_with_nvrtc",
+            "--nocapture",
+        ])
         .env(CHILD, "1")
         .env("LD_LIBRARY_PATH", dir)
         .status()

@@ -1,5 +1,4 @@
 //! What the tests of the GPU's C form share: the study they run on a model, the library.
-#![allow(dead_code)] // each test uses part of it
 
 use sit_driver::{Options, Source};
 use sit_gpu::{Collect, Launch, Spec};
