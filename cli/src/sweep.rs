@@ -237,7 +237,8 @@ fn run_compiled(
         )),
         e => Fail::Usage(format!("--compiled: {e}")),
     };
-    let prepared = compiled::prepare(&args.file, args.model.as_deref(), method).map_err(fail)?;
+    let source = sit_driver::Source::path(&args.file);
+    let prepared = compiled::prepare(&source, args.model.as_deref(), method).map_err(fail)?;
     let tools = compiled::Tools::from_env();
     let progress = |p: Progress| match p {
         Progress::Building { model, expected } => eprintln!(
@@ -252,58 +253,26 @@ fn run_compiled(
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(0);
-    let rows = (runner.run(&model.model, study, args.timing.dt, steps, threads)).map_err(fail)?;
-    let warnings = compiled_warnings(&model.model, axes, labels, &rows);
-    Ok((rows.into_iter().map(|r| r.row).collect(), warnings))
-}
-
-/// The warnings after a compiled sweep: the rows with a variable that is not finite at
-/// the end of the run (compiled code is not watched step by step), and, for a model
-/// with tables, that their reads past the grid are not counted.
-fn compiled_warnings(
-    model: &sit_interp::Instance,
-    axes: &[crate::axis::Axis],
-    labels: &[Vec<&str>],
-    rows: &[sit_host::compiled::Row],
-) -> Vec<String> {
-    use sit_runtime::Model;
-    let mut lines = Vec::new();
-    let bad: Vec<_> = (rows.iter().enumerate())
-        .filter_map(|(k, r)| Some((k, r.non_finite_at_end?)))
+    let rows = runner.run(
+        &model.model,
+        study.sweep.columns(),
+        &study.sets,
+        args.timing.dt,
+        steps,
+        threads,
+    );
+    let rows = rows.map_err(fail)?;
+    let named: Vec<Vec<(&str, String)>> = (labels.iter())
+        .map(|set| {
+            (axes.iter().zip(set))
+                .map(|(a, l)| (a.name.as_str(), l.to_string()))
+                .collect()
+        })
         .collect();
-    for &(k, (index, value, time)) in bad.iter().take(sit_host::reports::NON_FINITE_ROWS) {
-        let set: Vec<String> = (axes.iter().zip(&labels[k]))
-            .map(|(a, l)| format!("{}={l}", a.name))
-            .collect();
-        let name = model.var_info(index).map_or("?", |v| v.name);
-        lines.push(format!(
-            "warning: row {} ({}): `{name}` is {value} at the end of the run (t = {time})",
-            k + 1,
-            set.join(", ")
-        ));
-    }
-    if bad.len() > sit_host::reports::NON_FINITE_ROWS {
-        let more = bad.len() - sit_host::reports::NON_FINITE_ROWS;
-        lines.push(format!(
-            "warning: {more} more rows end with a non-finite value"
-        ));
-    }
-    if !bad.is_empty() {
-        lines.push(format!(
-            "warning: {} of {} rows end with a non-finite value; rerun one with `sitc run \
-             --check-finite` and its --set values to stop at the rule that made it",
-            bad.len(),
-            rows.len()
-        ));
-    }
-    if !model.table_reads().is_empty() {
-        lines.push(
-            "note: a compiled sweep does not count the reads of tables past their grids; \
-             run without --compiled to see them"
-                .into(),
-        );
-    }
-    lines
+    let warnings = (compiled::warnings(&model.model, 0, &named, &rows).into_iter())
+        .map(|(_, w)| format!("warning: {w}"))
+        .collect();
+    Ok((rows.into_iter().map(|r| r.row).collect(), warnings))
 }
 
 /// The warnings after a sweep (`sit_host::reports`), each behind `warning: `; the

@@ -21,8 +21,9 @@
 mod lanes;
 pub mod wire;
 
-use crate::study::Study;
+use crate::reports::{Concern, NON_FINITE_ROWS};
 use sit_middle::ir::Method;
+use sit_runtime::sweep::Collect;
 use std::ffi::OsString;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -184,10 +185,10 @@ fn key_of(parts: &[&[u8]]) -> String {
     format!("{:016x}{:016x}", h[0], h[1])
 }
 
-/// Checks the model of `path` (`model`, every model integrated by `method` when given)
-/// and generates its compiled sweep's sources.
+/// Checks the model of `source` (`model`, every model integrated by `method` when
+/// given) and generates its compiled sweep's sources.
 pub fn prepare(
-    path: &Path,
+    source: &sit_driver::Source<'_>,
     model: Option<&str>,
     method: Option<Method>,
 ) -> Result<Prepared, Error> {
@@ -195,8 +196,7 @@ pub fn prepare(
         method,
         ..Default::default()
     };
-    let source = sit_driver::Source::path(path);
-    let compiled = sit_driver::compile(&source, &opts).map_err(crate::LoadError::from)?;
+    let compiled = sit_driver::compile(source, &opts).map_err(crate::LoadError::from)?;
     let root = compiled.root(model).map_err(crate::LoadError::from)?;
     let name = compiled.lowered.program().models[root].name.clone();
     let code = sit_codegen::generate_with_batch(
@@ -288,8 +288,9 @@ impl Prepared {
                         Err(e) => e,
                         Ok(_) => std::io::Error::other("`rustc -vV` failed"),
                     };
+                    // Reported as cargo's: what builds the runner, and what to install.
                     return Err(Error::NoCargo {
-                        cargo: tools.rustc.clone(),
+                        cargo: tools.cargo.clone(),
                         source,
                     });
                 }
@@ -410,18 +411,23 @@ pub struct Row {
 }
 
 impl Runner {
-    /// Runs `study` of `model` (the interpreted prototype, whose variables' names and
-    /// indices the study uses) with steps of `dt`, `steps` of them, on `threads` threads
-    /// (0: every core).
+    /// Runs `sets` (pairs of variable index and value, as [`Study::sets`]) of `model` (the
+    /// interpreted prototype, whose variables' names and indices `sets` and `columns`
+    /// use), collecting `columns`, with `steps` steps of `dt` each, on `threads` threads
+    /// (0: every core): one row per set, in order.
+    ///
+    /// [`Study::sets`]: crate::study::Study::sets
+    #[allow(clippy::too_many_arguments)]
     pub fn run(
         &self,
         model: &dyn sit_runtime::Model,
-        study: &Study,
+        columns: &[Collect],
+        sets: &[Vec<(usize, f64)>],
         dt: f64,
         steps: u64,
         threads: usize,
     ) -> Result<Vec<Row>, Error> {
-        let input = wire::request(model, study, dt, steps, threads);
+        let input = wire::request(model, columns, sets, dt, steps, threads);
         let failed = |message: String| Error::Runner {
             runner: self.path.clone(),
             message,
@@ -449,9 +455,61 @@ impl Runner {
             }
             _ => return Err(failed(format!("{}: {stderr}", out.status))),
         }
-        wire::rows(&out.stdout, study.sets.len(), study.sweep.columns().len())
+        wire::rows(&out.stdout, sets.len(), columns.len())
             .ok_or_else(|| failed("its output is not in the format expected".into()))
     }
+}
+
+/// The warnings after a compiled sweep of `model` (without `warning: `), in order: each
+/// row (up to [`NON_FINITE_ROWS`]) with a variable that is not finite at the end of its
+/// run (compiled code is not watched step by step), a count of the rest and of them all;
+/// for a model with tables, that their reads past the grids are not counted. As
+/// [`crate::reports::sweep_warnings`]: `rows` from row `offset` on, `axes[k]` the axis
+/// names and printed values of `rows[k]`.
+pub fn warnings(
+    model: &sit_interp::Instance,
+    offset: usize,
+    axes: &[Vec<(&str, String)>],
+    rows: &[Row],
+) -> Vec<(Concern, String)> {
+    use sit_runtime::Model;
+    let mut lines = Vec::new();
+    let bad: Vec<_> = (rows.iter().enumerate())
+        .filter_map(|(k, r)| Some((k, r.non_finite_at_end?)))
+        .collect();
+    for &(k, (index, value, time)) in bad.iter().take(NON_FINITE_ROWS) {
+        let set = (axes.get(k).into_iter().flatten())
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let name = model.var_info(index).map_or("?", |v| v.name);
+        let line = format!(
+            "row {} ({set}): `{name}` is {value} at the end of the run (t = {time})",
+            offset + k + 1
+        );
+        lines.push((Concern::NonFinite, line));
+    }
+    if bad.len() > NON_FINITE_ROWS {
+        let more = bad.len() - NON_FINITE_ROWS;
+        lines.push((
+            Concern::NonFinite,
+            format!("{more} more rows end with a non-finite value"),
+        ));
+    }
+    if !bad.is_empty() {
+        let line = format!(
+            "{} of {} rows end with a non-finite value; their values may be NaN or infinite",
+            bad.len(),
+            rows.len()
+        );
+        lines.push((Concern::NonFinite, line));
+    }
+    if !model.table_reads().is_empty() {
+        let line = "a compiled sweep does not count the reads of tables past their grids; \
+                    run it interpreted to see them";
+        lines.push((Concern::TableRange, line.to_string()));
+    }
+    lines
 }
 
 #[cfg(test)]

@@ -10,7 +10,6 @@
 //! (`u64::MAX`: none), that value and the time.
 
 use crate::compiled::Row;
-use crate::study::Study;
 use sit_runtime::Model;
 use sit_runtime::sweep::Collect;
 
@@ -23,8 +22,15 @@ fn put(out: &mut Vec<u8>, v: u64) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
-/// The request for `study` of `model`.
-pub fn request(model: &dyn Model, study: &Study, dt: f64, steps: u64, threads: usize) -> Vec<u8> {
+/// The request for `sets` of `model`, collecting `columns`.
+pub fn request(
+    model: &dyn Model,
+    columns: &[Collect],
+    sets: &[Vec<(usize, f64)>],
+    dt: f64,
+    steps: u64,
+    threads: usize,
+) -> Vec<u8> {
     let mut out = MAGIC_IN.to_vec();
     put(&mut out, model.var_count() as u64);
     for i in 0..model.var_count() {
@@ -34,7 +40,6 @@ pub fn request(model: &dyn Model, study: &Study, dt: f64, steps: u64, threads: u
     }
     put(&mut out, dt.to_bits());
     put(&mut out, steps);
-    let columns = study.sweep.columns();
     put(&mut out, columns.len() as u64);
     for c in columns {
         let (kind, threshold) = match *c {
@@ -47,10 +52,10 @@ pub fn request(model: &dyn Model, study: &Study, dt: f64, steps: u64, threads: u
         put(&mut out, c.var() as u64);
         put(&mut out, f64::to_bits(threshold));
     }
-    let width = study.sets.first().map_or(0, Vec::len);
-    put(&mut out, study.sets.len() as u64);
+    let width = sets.first().map_or(0, Vec::len);
+    put(&mut out, sets.len() as u64);
     put(&mut out, width as u64);
-    for set in &study.sets {
+    for set in sets {
         for &(i, v) in set {
             put(&mut out, i as u64);
             put(&mut out, v.to_bits());
