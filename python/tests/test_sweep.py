@@ -51,7 +51,8 @@ def test_compiled_sweep_is_sitc_sweep(expected, tmp_path, monkeypatch):
     assert calls[-1] == (32, 32)
     assert_rows(study(compiled=True), *expected)
     with pytest.raises(ValueError, match="compiled=False"):
-        sit.sweep(VDP, {"mu": [1.0]}, 0.01, 1, inputs={"x0": ([0, 1], [0, 1])}, compiled=True)
+        sit.sweep(MODELS / "vehicle.sit", {"mass": [1200.0]}, 0.01, 1,
+                  inputs={"pedal": ([0, 1], [0.5, 0.6])}, compiled=True)
 
 
 def test_progress_of_a_local_sweep():
