@@ -181,6 +181,12 @@ fn extreme(m: f64, v: f64, beyond: bool) -> f64 {
     }
 }
 
+/// `if c { a } else { b }` without a branch: `extreme` for every lane at once.
+#[inline(always)]
+fn select(c: bool, a: f64, b: f64) -> f64 {
+    f64::from_bits((a.to_bits() & 0u64.wrapping_sub(c as u64)) | (b.to_bits() & (c as u64).wrapping_sub(1)))
+}
+
 /// The running values of one summary over the lanes of a block.
 struct Acc {
     /// The extreme so far, or the crossing time found (NaN: none yet).
@@ -190,6 +196,8 @@ struct Acc {
     /// The previous row's time and value (crossings).
     t: [f64; LANES],
     prev: [f64; LANES],
+    /// Lanes of the sets without a crossing yet: at 0 the crossing is done.
+    remaining: usize,
 }
 
 /// One row out: the collected values, then the first non-finite real at the end.
@@ -220,12 +228,14 @@ fn run_block(study: &Study, sets: &[&[(usize, f64)]], first: usize) -> Result<Ve
             found: [false; LANES],
             t: times,
             prev: col,
+            remaining: LANES,
         };
         if let Collect::Crossing(_, threshold) = *c {
             for l in 0..LANES {
                 acc.found[l] = col[l] == threshold;
                 acc.value[l] = times[l];
             }
+            acc.remaining = acc.found[..used].iter().filter(|f| !**f).count();
         }
         accs.push(acc);
     }
@@ -245,26 +255,44 @@ fn run_block(study: &Study, sets: &[&[(usize, f64)]], first: usize) -> Result<Ve
             match c {
                 Collect::Max(_) => {
                     for l in 0..LANES {
-                        a.value[l] = extreme(a.value[l], col[l], col[l] > a.value[l]);
+                        let (m, v) = (a.value[l], col[l]);
+                        a.value[l] = select(m.is_nan() | v.is_nan(), f64::NAN, select(v > m, v, m));
                     }
                 }
                 Collect::Min(_) => {
                     for l in 0..LANES {
-                        a.value[l] = extreme(a.value[l], col[l], col[l] < a.value[l]);
+                        let (m, v) = (a.value[l], col[l]);
+                        a.value[l] = select(m.is_nan() | v.is_nan(), f64::NAN, select(v < m, v, m));
                     }
                 }
+                // Every lane has its crossing: nothing more to watch.
+                Collect::Crossing(..) if a.remaining == 0 => {}
                 Collect::Crossing(_, threshold) => {
+                    // Whether a lane reaches the threshold for the first time, for all
+                    // lanes without a branch (which lanes are below it is not
+                    // predictable); then, rarely, the crossing times.
+                    let mut any = false;
                     for l in 0..LANES {
                         let (prev, v) = (a.prev[l], col[l]);
                         let reached =
-                            (prev < threshold && v >= threshold) || (prev > threshold && v <= threshold);
-                        if !a.found[l] && reached {
-                            a.found[l] = true;
-                            a.value[l] = crossing(a.t[l], prev, times[l], v, threshold);
-                        }
-                        a.t[l] = times[l];
-                        a.prev[l] = v;
+                            ((prev < threshold) & (v >= threshold)) | ((prev > threshold) & (v <= threshold));
+                        any |= reached & !a.found[l];
                     }
+                    if any {
+                        for l in 0..LANES {
+                            let (prev, v) = (a.prev[l], col[l]);
+                            let reached = (prev < threshold && v >= threshold)
+                                || (prev > threshold && v <= threshold);
+                            if reached && !a.found[l] {
+                                a.found[l] = true;
+                                // Unused lanes (past the sets) are not waited for.
+                                a.remaining -= usize::from(l < used);
+                                a.value[l] = crossing(a.t[l], prev, times[l], v, threshold);
+                            }
+                        }
+                    }
+                    a.t = *times;
+                    a.prev = col;
                 }
                 Collect::Final(_) => {}
             }
