@@ -12,7 +12,7 @@ pub struct GpuArgs {
     /// run time), one thread per parameter set, the summaries kept on the GPU. Rows equal
     /// the interpreter's to the bit except through sin, exp, pow and the other functions
     /// of the math library (docs/gpu.md). Needs an NVIDIA GPU, its driver and NVRTC.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "compiled")]
     pub gpu: bool,
     /// With --gpu: let the GPU fuse a*b+c into one operation (faster; rows are no longer
     /// the interpreter's to the bit).

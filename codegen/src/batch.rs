@@ -149,23 +149,41 @@ pub(crate) fn batch_items(
         fields.push((ident(&names.dt), array(quote!(f64)), false, doc, false));
     }
 
-    let decls = fields.iter().map(|(f, ty, public, doc, _)| {
-        let vis = if *public { quote!(pub) } else { quote!() };
-        let doc = format!(" {doc}");
-        quote!(#[doc = #doc] #vis #f: #ty,)
-    });
-    let splat = fields.iter().map(|(f, ty, _, _, sub)| match sub {
-        true => quote!(#f: <#ty>::splat(&m.#f),),
-        false => quote!(#f: [m.#f; N],),
-    });
+    let shared_doc = " Whether every lane's clock is lane 0's (only lane 0's is advanced then).";
+    let shared_ident = ident(&names.clock_shared);
+    let decls = fields
+        .iter()
+        .map(|(f, ty, public, doc, _)| {
+            let vis = if *public { quote!(pub) } else { quote!() };
+            let doc = format!(" {doc}");
+            quote!(#[doc = #doc] #vis #f: #ty,)
+        })
+        .chain(std::iter::once(
+            quote!(#[doc = #shared_doc] #shared_ident: bool,),
+        ));
+    let splat = fields
+        .iter()
+        .map(|(f, ty, _, _, sub)| match sub {
+            true => quote!(#f: <#ty>::splat(&m.#f),),
+            false => quote!(#f: [m.#f; N],),
+        })
+        .chain(std::iter::once(quote!(#shared_ident: true,)));
+    let clock_field = ident(&names.clock);
+    let shared_field = ident(&names.clock_shared);
     let load = fields.iter().map(|(f, _, _, _, sub)| match sub {
         true => quote!(#f: self.#f.load(i),),
+        // Lane 0's clock while the clocks are shared (see `advance_clocks`).
+        false if *f == clock_field => {
+            quote!(#f: if self.#shared_field { self.#f[0] } else { self.#f[i] },)
+        }
         false => quote!(#f: self.#f[i],),
     });
-    let store = fields.iter().map(|(f, _, _, _, sub)| match sub {
-        true => quote!(self.#f.store(i, &m.#f);),
-        false => quote!(self.#f[i] = m.#f;),
-    });
+    let store = std::iter::once(quote!(self.unshare_clocks();)).chain(fields.iter().map(
+        |(f, _, _, _, sub)| match sub {
+            true => quote!(self.#f.store(i, &m.#f);),
+            false => quote!(self.#f[i] = m.#f;),
+        },
+    ));
 
     let mut steps = StepGen {
         g: ExprGen {
@@ -179,16 +197,50 @@ pub(crate) fn batch_items(
         comments,
         masks: 0,
     };
-    let step = steps.step_lane();
-    // A model that divides its step: `step_lane` is the wrapper, per lane.
-    let (step, step_once) = match &lowered.substeps {
-        None => (step, TokenStream::new()),
+    let rules = steps.step_rules();
+    let (time, clock) = (ident(&names.time), ident(&names.clock));
+    let shared = ident(&names.clock_shared);
+    let advance = quote!(self.#time[i] = self.#clock[i].advance(dt););
+    // The clocks: while every lane's clock is lane 0's (`#shared`, true after `splat`,
+    // found again by `step` after a lane was stored), `step` advances lane 0's alone and
+    // gives its time to every lane, rather than a division and a branch per lane that
+    // keep the loop over the lanes scalar; the other lanes' clocks are then stale, so
+    // `load` reads lane 0's and whatever writes or advances one lane (`store`,
+    // `step_lane`) first copies lane 0's clock to every lane (`unshare_clocks`).
+    // A model that divides its step: `step_lane` is the wrapper, per lane, and `step`
+    // steps each lane through it.
+    let (step, step_once, step_all) = match &lowered.substeps {
+        None => (
+            quote! {
+                self.step_rules(i, dt);
+                #advance
+            },
+            quote! {
+                #[inline(always)]
+                fn step_rules(&mut self, i: usize, dt: f64) {
+                    #rules
+                }
+            },
+            quote! {
+                for i in 0..N {
+                    self.step_rules(i, dt);
+                }
+                self.advance_clocks(dt);
+            },
+        ),
         Some(link) => (
             crate::substep::step(plan, id, &steps.g, link, true),
             quote! {
                 #[inline(always)]
                 fn step_lane_once(&mut self, i: usize, dt: f64) {
-                    #step
+                    #rules
+                    #advance
+                }
+            },
+            quote! {
+                self.unshare_clocks();
+                for i in 0..N {
+                    self.step_lane(i, dt);
                 }
             },
         ),
@@ -288,14 +340,46 @@ pub(crate) fn batch_items(
             #[doc = " Advances every lane by one step of `dt`, exactly as the scalar `step`"]
             #[doc = " advances each instance."]
             pub fn step(&mut self, dt: f64) {
-                for i in 0..N {
-                    self.step_lane(i, dt);
-                }
+                #step_all
             }
 
             #[inline(always)]
             fn step_lane(&mut self, i: usize, dt: f64) {
+                self.unshare_clocks();
                 #step
+            }
+
+            #[doc = " Every lane's clock advanced by `dt`: lane 0's alone while they are all"]
+            #[doc = " lane 0's (a clock is a function of its state and `dt`), else each."]
+            fn advance_clocks(&mut self, dt: f64) {
+                if N == 0 {
+                    return;
+                }
+                if !self.#shared {
+                    let bits = |c: &::sit_runtime::Clock| {
+                        let (a, b, c) = c.state();
+                        (a.to_bits(), b.to_bits(), c.to_bits())
+                    };
+                    let (first, key) = (self.#clock[0], bits(&self.#clock[0]));
+                    self.#shared = self.#clock.iter().all(|c| *c == first && bits(c) == key);
+                }
+                if self.#shared {
+                    let t = self.#clock[0].advance(dt);
+                    self.#time = [t; N];
+                } else {
+                    for i in 0..N {
+                        #advance
+                    }
+                }
+            }
+
+            #[doc = " Makes every lane's clock its own again (see `advance_clocks`)."]
+            #[inline(always)]
+            fn unshare_clocks(&mut self) {
+                if self.#shared {
+                    self.#clock = [self.#clock[0]; N];
+                    self.#shared = false;
+                }
             }
 
             #step_once
@@ -335,8 +419,8 @@ struct StepGen<'a, 'c> {
 }
 
 impl StepGen<'_, '_> {
-    /// The step of lane `i`, in the order of the lowering.
-    fn step_lane(&mut self) -> TokenStream {
+    /// The step of lane `i`, in the order of the lowering, without the clock's advance.
+    fn step_rules(&mut self) -> TokenStream {
         let plan = self.g.plan;
         let low = self.lowered;
         let names = &plan.names[self.g.model];
@@ -387,8 +471,6 @@ impl StepGen<'_, '_> {
             });
         }
         out.push(self.stmts(&low.body, None));
-        let (time, clock) = (ident(&names.time), ident(&names.clock));
-        out.push(quote!(self.#time[i] = self.#clock[i].advance(dt);));
         quote!(#(#out)*)
     }
 

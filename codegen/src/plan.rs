@@ -48,6 +48,8 @@ pub(crate) struct ModelNames {
     pub dt: String,
     /// The private `sit_runtime::Clock` field that computes the time.
     pub clock: String,
+    /// The batch form's private flag: every lane's clock is lane 0's (see `batch.rs`).
+    pub clock_shared: String,
     /// Whether the model reads `dt` anywhere: the field exists only then, so that a
     /// model that never reads it does not store it.
     pub uses_dt: bool,
@@ -193,6 +195,7 @@ fn model_names_of(m: &sit_middle::ir::Model, ty: String) -> ModelNames {
     let time = fields.internal("time");
     let dt = fields.internal("dt");
     let clock = fields.internal("clock");
+    let clock_shared = fields.internal("clock_shared");
     let step_once = methods.internal("step_once");
     let pieces = step_pieces(m.body.len()).len();
     let step_parts = if pieces > 1 {
@@ -216,6 +219,7 @@ fn model_names_of(m: &sit_middle::ir::Model, ty: String) -> ModelNames {
         time,
         dt,
         clock,
+        clock_shared,
         uses_dt: writes_dt || model_exprs(m).iter().any(|e| reads_dt(e)),
         sets_dt: writes_dt,
         step_parts,

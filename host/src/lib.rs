@@ -10,7 +10,9 @@
 //! - [`summary`]: the summaries of a study (`final`, `max`, `min`, `first-crossing=T`,
 //!   `first-crossing(NAME)=T`) read from their text;
 //! - [`study`]: a parameter study checked against its model: its sets, what it collects
-//!   and the titles of its columns.
+//!   and the titles of its columns;
+//! - [`compiled`]: a study run by the model's generated batch form, built with cargo
+//!   into a cache (`sitc sweep --compiled`, `sit.sweep(..., compiled=True)`).
 //!
 //! The front ends keep their own words: each error here is a value, which `sitc` shows
 //! after its option (`--param k: given twice`) and Python after its argument
@@ -35,6 +37,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod compiled;
 pub mod gpu;
 pub mod inputs;
 pub mod load;

@@ -77,6 +77,7 @@ def sweep(
     client: Any = None,
     chunk_size: Optional[int] = None,
     progress: Optional[Progress] = None,
+    compiled: bool = False,
 ) -> SweepResult:
     """Runs the model in ``path`` once for every combination of the values of
     ``params`` (the first name varying slowest) and returns one row per combination,
@@ -96,6 +97,15 @@ def sweep(
     need no shared file system), and the rows come back in the order of the grid,
     identical to the local result. A chunk lost with its worker is run again by Dask.
 
+    With ``compiled=True`` the sets run on the model's generated code (its batch form,
+    blocks of lanes on every core) instead of the interpreter: the same rows, bit for
+    bit, many times faster. The code is built with cargo the first time (a line on
+    stderr says so) into a cache (``$SIT_CACHE_DIR/sweep``, else ``~/.cache/sit/sweep``)
+    and reused afterwards, also where Rust is not installed. Inputs driven by
+    ``inputs`` are not run compiled (``ValueError``); a compiled sweep does not count
+    the reads of tables past their grids and reports a variable that is not finite at
+    the end of a run, not the step that made it.
+
     ``progress(done, total)`` is called as sets complete. Raises ``SitError``,
     ``KeyError`` or ``ValueError`` (see the module documentation) before running
     anything when the study is not valid.
@@ -112,6 +122,7 @@ def sweep(
         set=None if set is None else dict(set),
         inputs=None if inputs is None else dict(inputs),
         model=model,
+        compiled=compiled,
     )
     if client is None:
         return study.result(study.run(progress))

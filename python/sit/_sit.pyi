@@ -167,6 +167,7 @@ class Study:
         set: Optional[Mapping[str, float]] = None,
         inputs: Optional[_Inputs] = None,
         model: Optional[str] = None,
+        compiled: bool = False,
     ) -> None: ...
     @property
     def columns(self) -> List[str]: ...

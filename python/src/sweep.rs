@@ -39,6 +39,10 @@ struct Spec {
     summary: Vec<String>,
     dt: f64,
     t_end: f64,
+    /// Run by the model's compiled batch form (`sit_host::compiled`) rather than the
+    /// interpreter.
+    #[pyo3(default)]
+    compiled: bool,
 }
 
 /// A parameter study, checked and ready to run: `sit.sweep` builds one, runs it locally
@@ -96,6 +100,12 @@ impl Study {
             steps,
         };
         let study = host::Study::new(&model, &ask).map_err(study_error)?;
+        if spec.compiled && !spec.inputs.is_empty() {
+            return Err(PyValueError::new_err(
+                "inputs: inputs driven by a time series are not run by a compiled sweep yet; \
+                 pass compiled=False (the interpreter drives them) or no inputs",
+            ));
+        }
         for (name, values) in &spec.params {
             for &v in values {
                 drive::finite(name, v, "params: ")?;
@@ -134,6 +144,9 @@ impl Study {
                 self.sets.len()
             ))
         })?;
+        if self.spec.compiled {
+            return self.compiled_rows(py, start, sets, progress);
+        }
         let total = sets.len() as u64;
         let done = AtomicU64::new(0);
         let cancel = AtomicBool::new(false);
@@ -211,6 +224,87 @@ impl Study {
         Ok(out)
     }
 
+    /// [`Study::rows`] of `sets` (from set `start`) by the compiled batch form: the runner
+    /// from the cache, or built into it the first time (saying so on stderr), run without
+    /// the GIL; `progress` is called once, at the end.
+    fn compiled_rows(
+        &self,
+        py: Python<'_>,
+        start: usize,
+        sets: &[Vec<(usize, f64)>],
+        progress: Option<&Py<PyAny>>,
+    ) -> PyResult<Vec<f64>> {
+        use sit_host::compiled::{self, Error, Progress};
+        let texts: std::collections::HashMap<&std::path::Path, &str> = (self.spec.files.iter())
+            .map(|(p, t)| (p.as_path(), t.as_str()))
+            .collect();
+        let read = |p: &std::path::Path| match texts.get(p) {
+            Some(text) => Ok(text.as_bytes().to_vec()),
+            None => std::fs::read(p),
+        };
+        let source = match self.spec.files.first() {
+            None => sit_driver::Source::path(&self.spec.root),
+            Some((_, text)) => sit_driver::Source::Memory {
+                path: &self.spec.root,
+                text,
+                read: &read,
+            },
+        };
+        let error = |e: Error| match e {
+            Error::Fault(message) => sit_error(format!("error: {message}")),
+            Error::SetFailed(k) => {
+                let set = sets.get(k).map_or(&[][..], Vec::as_slice);
+                let mut probe = self.model.clone();
+                match sit_runtime::sweep::apply(&mut probe, set) {
+                    Err(error) => sit_error(run_failed(&self.model, set, &error)),
+                    Ok(()) => sit_error(format!(
+                        "internal error: the compiled model refused parameter set #{k}"
+                    )),
+                }
+            }
+            e @ Error::NoCargo { .. } => sit_error(format!(
+                "compiled=True: {e}; or pass compiled=False to run the study with the interpreter"
+            )),
+            e => sit_error(format!("compiled=True: {e}")),
+        };
+        let steps = drive::steps(self.spec.dt, self.spec.t_end)?;
+        let columns = self.sweep.columns();
+        let (dt, model) = (self.spec.dt, &self.model.model);
+        // The model's code is generated here; the build (the first time) and the run
+        // without the GIL.
+        let prepared = compiled::prepare(&source, self.spec.model.as_deref(), None);
+        let prepared = prepared.map_err(error)?;
+        let rows = py.detach(|| {
+            let say = |p: Progress| match p {
+                Progress::Building { model, expected } => eprintln!(
+                    "building the compiled sweep of {model} (first time, ~{} s)...",
+                    expected.as_secs().max(1)
+                ),
+                Progress::Built(took) => eprintln!("built in {:.1} s", took.as_secs_f64()),
+            };
+            let runner = prepared.runner(&compiled::Tools::from_env(), &say)?;
+            runner.run(model, columns, sets, dt, steps, 0)
+        });
+        let rows = rows.map_err(error)?;
+        report(progress, sets.len() as u64, sets.len() as u64)?;
+        let width = self.columns.len();
+        let mut out = Vec::with_capacity(sets.len() * width);
+        for (k, row) in rows.iter().enumerate() {
+            out.extend_from_slice(&self.axes[start + k]);
+            out.extend_from_slice(&row.row);
+        }
+        let named: Vec<Vec<(&str, String)>> = (self.axes[start..start + sets.len()].iter())
+            .map(|values| {
+                (self.spec.params.iter().zip(values))
+                    .map(|((name, _), v)| (name.as_str(), v.to_string()))
+                    .collect()
+            })
+            .collect();
+        let warnings = compiled::warnings(&self.model.model, start, &named, &rows);
+        crate::warn(py, &warnings, 2)?;
+        Ok(out)
+    }
+
     fn array<'py>(&self, py: Python<'py>, rows: Vec<f64>) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let width = self.columns.len();
         let shape = (rows.len().checked_div(width).unwrap_or(0), width);
@@ -225,7 +319,7 @@ impl Study {
     /// A study of the model in `path` over the grid of `params` (every combination, the
     /// first name varying slowest); see `sit.sweep`.
     #[new]
-    #[pyo3(signature = (path, params, dt, t_end, record=None, summary=None, set=None, inputs=None, model=None))]
+    #[pyo3(signature = (path, params, dt, t_end, record=None, summary=None, set=None, inputs=None, model=None, compiled=false))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
         py: Python<'_>,
@@ -238,6 +332,7 @@ impl Study {
         set: Option<&Bound<'_, PyDict>>,
         inputs: Option<&Bound<'_, PyDict>>,
         model: Option<String>,
+        compiled: bool,
     ) -> PyResult<Study> {
         guard(|| {
             let params = params
@@ -265,6 +360,7 @@ impl Study {
                 summary,
                 dt,
                 t_end,
+                compiled,
             };
             Study::new(py, spec)
         })

@@ -43,6 +43,18 @@ def test_local_sweep_is_sitc_sweep(expected):
     assert_rows(study(), *expected)
 
 
+def test_compiled_sweep_is_sitc_sweep(expected, tmp_path, monkeypatch):
+    # Built into a fresh cache (cargo, the first time), then found there.
+    monkeypatch.setenv("SIT_CACHE_DIR", str(tmp_path))
+    calls = []
+    assert_rows(study(compiled=True, progress=lambda d, t: calls.append((d, t))), *expected)
+    assert calls[-1] == (32, 32)
+    assert_rows(study(compiled=True), *expected)
+    with pytest.raises(ValueError, match="compiled=False"):
+        sit.sweep(MODELS / "vehicle.sit", {"mass": [1200.0]}, 0.01, 1,
+                  inputs={"pedal": ([0, 1], [0.5, 0.6])}, compiled=True)
+
+
 def test_progress_of_a_local_sweep():
     calls = []
     result = study(progress=lambda done, total: calls.append((done, total)))

@@ -1,0 +1,155 @@
+//! `sitc sweep --compiled`: the rows of the interpreter's sweep, bit for bit, on Van der
+//! Pol (every summary) and on a model with a mode, an event, a table and a flag; the
+//! cache (a second run builds nothing); the error without cargo. One test: the runners
+//! are built once, in a fresh cache (each build is a `cargo build --release`).
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use std::path::{Path, PathBuf};
+
+fn model(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../examples/models/{name}.sit"))
+}
+
+/// A mode switched by conditions, an event (`when`, σ actions on a flag), a table read
+/// past its grid, and a reset of a state, under one param.
+const HYBRID: &str = "\
+model Hybrid {
+    param k = 1.0;
+    table gain(x) = [0, 1, 2] -> [0, 10, 15] clamp;
+    output mode phase { rising, falling }
+    output real x = 0.0;
+    output real y;
+    output flag flipped;
+    event top = x >= 2.5;
+    y = gain(x);
+    x = integral(k) when phase == rising;
+    x = integral(-k) when phase == falling;
+    when top => flipped;
+    phase: rising -> falling when x >= 2.5;
+    phase: falling -> rising when x <= 0.5 { x = 0.75; }
+}
+";
+
+/// `sitc sweep FILE ARGS` (with `--compiled` when asked) in the cache `cache`: stdout,
+/// stderr.
+fn sweep(cache: &Path, file: &Path, args: &[&str], compiled: bool) -> (String, String) {
+    let mut cmd = cargo_bin_cmd!("sitc");
+    cmd.env("SIT_CACHE_DIR", cache)
+        .arg("sweep")
+        .arg(file)
+        .args(args);
+    if compiled {
+        cmd.arg("--compiled");
+    }
+    let out = cmd.assert().success().get_output().clone();
+    (
+        String::from_utf8(out.stdout).expect("UTF-8"),
+        String::from_utf8(out.stderr).expect("UTF-8"),
+    )
+}
+
+#[test]
+fn compiled_rows_are_the_interpreters_and_are_cached() {
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sweep_compiled");
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).expect("a temporary folder");
+    let cache = tmp.join("cache");
+
+    // Van der Pol: two axes, a fixed state, every summary of two variables.
+    let vdp = model("van_der_pol");
+    let args = [
+        "--param",
+        "mu=0..3:37",
+        "--param",
+        "x0=0.5,2",
+        "--set",
+        "x1=0.25",
+        "--dt",
+        "0.01",
+        "--t-end",
+        "15",
+        "--record",
+        "x0,x1",
+        "--summary",
+        "final,max,min",
+        "--summary",
+        "first-crossing=0,first-crossing(x0)=1.5",
+    ];
+    let (interpreted, _) = sweep(&cache, &vdp, &args, false);
+    let (compiled, stderr) = sweep(&cache, &vdp, &args, true);
+    assert_eq!(compiled, interpreted);
+    assert_eq!(compiled.lines().count(), 1 + 37 * 2);
+    assert!(
+        stderr.starts_with("building the compiled sweep of VanDerPol (first time, ~"),
+        "{stderr}"
+    );
+    // The second run finds the runner in the cache: no build, no output on stderr.
+    let start = std::time::Instant::now();
+    let (again, stderr) = sweep(&cache, &vdp, &args, true);
+    assert_eq!(
+        (again.as_str(), stderr.as_str()),
+        (interpreted.as_str(), "")
+    );
+    assert!(start.elapsed().as_secs_f64() < 5.0, "{:?}", start.elapsed());
+
+    // A mode, an event, a table and a flag, on one thread and on several.
+    let hybrid = tmp.join("hybrid.sit");
+    std::fs::write(&hybrid, HYBRID).expect("writes the model");
+    let args = [
+        "--param",
+        "k=0.5..4:23",
+        "--dt",
+        "0.05",
+        "--t-end",
+        "12",
+        "--record",
+        "all",
+        "--summary",
+        "final,max,min,first-crossing=1",
+    ];
+    let (interpreted, _) = sweep(&cache, &hybrid, &args, false);
+    let (compiled, stderr) = sweep(&cache, &hybrid, &args, true);
+    assert_eq!(compiled, interpreted);
+    assert!(compiled.contains("crossing(phase=1)"), "{compiled}");
+    // The compiled code does not count its tables' reads, and says so.
+    assert!(
+        stderr.ends_with(
+            "warning: a compiled sweep does not count the reads of tables past their grids; \
+             run it interpreted to see them\n"
+        ),
+        "{stderr}"
+    );
+    let mut one = cargo_bin_cmd!("sitc");
+    one.env("SIT_CACHE_DIR", &cache)
+        .env("RAYON_NUM_THREADS", "1")
+        .arg("sweep")
+        .arg(&hybrid)
+        .args(args)
+        .arg("--compiled");
+    let out = one.assert().success().get_output().stdout.clone();
+    assert_eq!(String::from_utf8(out).expect("UTF-8"), interpreted);
+
+    // Without cargo and rustc (an empty PATH), in an empty cache: exit 2, what to do.
+    let empty = tmp.join("no-tools");
+    std::fs::create_dir_all(&empty).expect("a folder");
+    let out = cargo_bin_cmd!("sitc")
+        .env("SIT_CACHE_DIR", tmp.join("empty-cache"))
+        .env("PATH", &empty)
+        .env_remove("CARGO")
+        .env_remove("RUSTC")
+        .arg("sweep")
+        .arg(&vdp)
+        .args(["--param", "mu=1,2", "--compiled"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(out.stderr).expect("UTF-8");
+    let stderr = stderr
+        .replace("No such file or directory (os error 2)", "NOT FOUND")
+        .replace(
+            "The system cannot find the file specified. (os error 2)",
+            "NOT FOUND",
+        );
+    insta::assert_snapshot!(stderr);
+}
