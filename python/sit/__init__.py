@@ -78,6 +78,7 @@ def sweep(
     chunk_size: Optional[int] = None,
     progress: Optional[Progress] = None,
     compiled: bool = False,
+    gpu: bool = False,
 ) -> SweepResult:
     """Runs the model in ``path`` once for every combination of the values of
     ``params`` (the first name varying slowest) and returns one row per combination,
@@ -106,6 +107,13 @@ def sweep(
     the reads of tables past their grids and reports a variable that is not finite at
     the end of a run, not the step that made it.
 
+    With ``gpu=True`` the sets run on an NVIDIA GPU, one thread per set, the model's
+    step compiled at run time by NVRTC into a CUDA kernel (docs/gpu.md): the same rows,
+    bit for bit, except through sin, exp, pow and the other functions of the math
+    library (a few ulps). It needs the GPU's driver and NVRTC (``SitError`` without);
+    ``inputs`` are not run on the GPU (``ValueError``), nor are table reads counted.
+    With a ``client`` each chunk runs on its worker's GPU.
+
     ``progress(done, total)`` is called as sets complete. Raises ``SitError``,
     ``KeyError`` or ``ValueError`` (see the module documentation) before running
     anything when the study is not valid.
@@ -123,6 +131,7 @@ def sweep(
         inputs=None if inputs is None else dict(inputs),
         model=model,
         compiled=compiled,
+        gpu=gpu,
     )
     if client is None:
         return study.result(study.run(progress))

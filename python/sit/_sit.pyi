@@ -168,6 +168,7 @@ class Study:
         inputs: Optional[_Inputs] = None,
         model: Optional[str] = None,
         compiled: bool = False,
+        gpu: bool = False,
     ) -> None: ...
     @property
     def columns(self) -> List[str]: ...

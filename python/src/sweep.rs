@@ -43,6 +43,9 @@ struct Spec {
     /// interpreter.
     #[pyo3(default)]
     compiled: bool,
+    /// Run on the GPU (`sit_host::gpu`): the model's step as a CUDA kernel.
+    #[pyo3(default)]
+    gpu: bool,
 }
 
 /// A parameter study, checked and ready to run: `sit.sweep` builds one, runs it locally
@@ -56,6 +59,8 @@ pub struct Study {
     /// The axis values of each set, in the order of `sets`.
     axes: Vec<Vec<f64>>,
     columns: Vec<String>,
+    /// The checked program and the root (for the GPU's kernel).
+    program: std::sync::Arc<(sit_middle::ir::Program, sit_middle::ir::ModelId)>,
 }
 
 /// The summaries, as `sitc sweep --summary` reads them (each once, in order).
@@ -100,6 +105,17 @@ impl Study {
             steps,
         };
         let study = host::Study::new(&model, &ask).map_err(study_error)?;
+        if spec.compiled && spec.gpu {
+            return Err(PyValueError::new_err(
+                "compiled=True and gpu=True: pass one of them",
+            ));
+        }
+        if spec.gpu && !spec.inputs.is_empty() {
+            return Err(PyValueError::new_err(
+                "inputs: inputs driven by a time series are not run on the GPU yet; \
+                 pass gpu=False (the interpreter drives them) or no inputs",
+            ));
+        }
         if spec.compiled && !spec.inputs.is_empty() {
             return Err(PyValueError::new_err(
                 "inputs: inputs driven by a time series are not run by a compiled sweep yet; \
@@ -125,6 +141,7 @@ impl Study {
             sets: study.sets,
             axes: axis_values,
             columns: study.columns,
+            program: loaded.program,
         })
     }
 
@@ -146,6 +163,9 @@ impl Study {
         })?;
         if self.spec.compiled {
             return self.compiled_rows(py, start, sets, progress);
+        }
+        if self.spec.gpu {
+            return self.gpu_rows(py, start, stop, progress);
         }
         let total = sets.len() as u64;
         let done = AtomicU64::new(0);
@@ -220,6 +240,55 @@ impl Study {
             })
             .collect();
         let warnings = reports::sweep_warnings(&self.model.model, start, &named, &watched);
+        crate::warn(py, &warnings, 2)?;
+        Ok(out)
+    }
+
+    /// [`Study::rows`] of sets `start..stop` on the GPU (`sit_host::gpu`), without the
+    /// GIL; `progress` is called once, at the end.
+    fn gpu_rows(
+        &self,
+        py: Python<'_>,
+        start: usize,
+        stop: usize,
+        progress: Option<&Py<PyAny>>,
+    ) -> PyResult<Vec<f64>> {
+        use sit_host::gpu::{self, GpuError, GpuStudy};
+        let (program, root) = &*self.program;
+        let lowered = sit_middle::lower::Lowered::new(program, Default::default())
+            .map_err(|e| sit_error(format!("error: {e}")))?;
+        let axes: Vec<Vec<f64>> = self.spec.params.iter().map(|(_, v)| v.clone()).collect();
+        let study = GpuStudy {
+            model: &self.model,
+            lowered: &lowered,
+            root: *root,
+            sweep: &self.sweep,
+            sets: &self.sets,
+            axes: &axes,
+            dt: self.spec.dt,
+            steps: drive::steps(self.spec.dt, self.spec.t_end)?,
+        };
+        let run = py.detach(|| gpu::run(&study, start..stop, Default::default()));
+        let (rows, _) = run.map_err(|e| match e {
+            GpuError::Fault(fault) => sit_error(format!("error: {fault}")),
+            e if e.is_model_error() => sit_error(e.to_string()),
+            e => sit_error(format!("gpu=True: {e}")),
+        })?;
+        report(progress, (stop - start) as u64, (stop - start) as u64)?;
+        let width = self.columns.len();
+        let mut out = Vec::with_capacity(rows.len() * width);
+        for (k, row) in rows.iter().enumerate() {
+            out.extend_from_slice(&self.axes[start + k]);
+            out.extend_from_slice(&row.row);
+        }
+        let named: Vec<Vec<(&str, String)>> = (self.axes[start..stop].iter())
+            .map(|values| {
+                (self.spec.params.iter().zip(values))
+                    .map(|((name, _), v)| (name.as_str(), v.to_string()))
+                    .collect()
+            })
+            .collect();
+        let warnings = reports::sweep_warnings(&self.model.model, start, &named, &rows);
         crate::warn(py, &warnings, 2)?;
         Ok(out)
     }
@@ -319,7 +388,7 @@ impl Study {
     /// A study of the model in `path` over the grid of `params` (every combination, the
     /// first name varying slowest); see `sit.sweep`.
     #[new]
-    #[pyo3(signature = (path, params, dt, t_end, record=None, summary=None, set=None, inputs=None, model=None, compiled=false))]
+    #[pyo3(signature = (path, params, dt, t_end, record=None, summary=None, set=None, inputs=None, model=None, compiled=false, gpu=false))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
         py: Python<'_>,
@@ -333,6 +402,7 @@ impl Study {
         inputs: Option<&Bound<'_, PyDict>>,
         model: Option<String>,
         compiled: bool,
+        gpu: bool,
     ) -> PyResult<Study> {
         guard(|| {
             let params = params
@@ -361,6 +431,7 @@ impl Study {
                 dt,
                 t_end,
                 compiled,
+                gpu,
             };
             Study::new(py, spec)
         })

@@ -55,6 +55,22 @@ def test_compiled_sweep_is_sitc_sweep(expected, tmp_path, monkeypatch):
                   inputs={"pedal": ([0, 1], [0.5, 0.6])}, compiled=True)
 
 
+def test_gpu_sweep_is_sitc_sweep_or_says_why_not(expected):
+    # With an NVIDIA driver the rows are the interpreter's (Van der Pol calls no function
+    # of the math library); without one, an error that says what is missing.
+    import ctypes.util
+    if ctypes.util.find_library("cuda") is None:
+        with pytest.raises(sit.SitError, match="no CUDA driver"):
+            study(gpu=True)
+    else:
+        assert_rows(study(gpu=True), *expected)
+    with pytest.raises(ValueError, match="pass one of them"):
+        study(gpu=True, compiled=True)
+    with pytest.raises(ValueError, match="gpu=False"):
+        sit.sweep(MODELS / "vehicle.sit", {"mass": [1200.0]}, 0.01, 1,
+                  inputs={"pedal": ([0, 1], [0.5, 0.6])}, gpu=True)
+
+
 def test_progress_of_a_local_sweep():
     calls = []
     result = study(progress=lambda done, total: calls.append((done, total)))
