@@ -13,7 +13,11 @@
 #    rows against the GPU's (`cmp`: to the bit);
 # 3. with SIT_DEVICE_TEST naming the test binary of gpu/tests/gpu/ (built with
 #    `cargo test --release -p sit-gpu --test gpu --no-run`), the library's kernels
-#    against the interpreter on the GPU and the math functions' bounds there.
+#    against the interpreter on the GPU and the math functions' bounds there;
+# 4. with SIT_CACHE_DIR holding the compiled sweeps of both models (built where Rust is,
+#    with the commands of `sweep` below and --compiled), `sitc sweep --compiled` on every
+#    core and on one, against the interpreter, at 2^16 sets.
+# PARTS (default "kernels interp device compiled") chooses the parts to run.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 SITC=${1:-target/release/sitc}
@@ -41,7 +45,10 @@ sweep() { # MODEL SETS [sitc options...]: the generated kernel's line on stderr
     esac
 }
 
-for n in 65536 1048576 16777216; do
+PARTS=${PARTS:-kernels interp device compiled}
+part() { [[ " $PARTS " == *" $1 "* ]]; }
+
+part kernels && for n in 65536 1048576 16777216; do
     for model in vdp hoop; do
         log "$("$TMP/hand" $model $n 10000 | tr '\n' ' ')"
         sweep $model $n --gpu -o "$TMP/$model.csv" 2>"$TMP/line.txt"
@@ -50,11 +57,22 @@ for n in 65536 1048576 16777216; do
         log "  first $(sed -n 2p "$TMP/$model.csv") last $(tail -1 "$TMP/$model.csv")"
     done
 done
-sweep vdp 16777216 --gpu --gpu-fma -o /dev/null 2>"$TMP/line.txt"
-log "generated vdp with FMA: $(cat "$TMP/line.txt")"
+if part kernels; then
+    sweep vdp 16777216 --gpu --gpu-fma -o /dev/null 2>"$TMP/line.txt"
+    log "generated vdp with FMA: $(cat "$TMP/line.txt")"
+fi
+
+timed() { # LABEL COMMAND...: runs it, logs its wall time and ps per instance-step
+    local label=$1 start end
+    shift
+    start=$(date +%s.%N)
+    "$@"
+    end=$(date +%s.%N)
+    log "$label: $(awk "BEGIN { print $end - $start }") s ($(awk "BEGIN { print ($end - $start) * 1e12 / (65536 * 10000) }") ps per instance-step)"
+}
 
 # The interpreter on every core, against the GPU's rows.
-for model in vdp hoop; do
+part interp && for model in vdp hoop; do
     start=$(date +%s.%N)
     sweep $model 65536 -o "$TMP/$model.interp.csv" 2>/dev/null
     end=$(date +%s.%N)
@@ -71,7 +89,23 @@ for model in vdp hoop; do
     fi
 done
 
-if [ -n "${SIT_DEVICE_TEST:-}" ]; then
+if part compiled && [ -n "${SIT_CACHE_DIR:-}" ]; then
+    for model in vdp hoop; do
+        timed "interpreter $model sets=65536 on $(nproc) cores" \
+            sweep $model 65536 -o "$TMP/$model.interp.csv"
+        timed "compiled $model sets=65536 on $(nproc) cores" \
+            sweep $model 65536 --compiled -o "$TMP/$model.compiled.csv"
+        RAYON_NUM_THREADS=1 timed "compiled $model sets=65536 on 1 core" \
+            sweep $model 65536 --compiled -o /dev/null
+        if cmp -s "$TMP/$model.interp.csv" "$TMP/$model.compiled.csv"; then
+            log "  rows of the compiled sweep and the interpreter: identical"
+        else
+            log "  rows of the compiled sweep and the interpreter DIFFER"
+        fi
+    done
+fi
+
+if part device && [ -n "${SIT_DEVICE_TEST:-}" ]; then
     SIT_GPU=1 SIT_REPO=$PWD timeout 240 "$SIT_DEVICE_TEST" --nocapture --test-threads 1 \
         device:: functions::cuda >"$OUT/device-test.txt" 2>&1
     log "device test: exit $? ($(grep 'test result' "$OUT/device-test.txt"))"

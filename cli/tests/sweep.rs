@@ -363,3 +363,37 @@ fn rows_that_meet_non_finite_values_are_named() {
     let quiet = sitc().arg("sweep").arg(&path).args(args).arg("-q").output();
     assert_eq!(String::from_utf8(quiet.unwrap().stderr).unwrap(), "");
 }
+
+/// `--gpu`: without an NVIDIA driver, one line that says what is missing (exit 2); with
+/// one, the interpreter's rows to the bit (Van der Pol calls no function of the math
+/// library). `--input` and `--compiled` are refused beside it.
+#[test]
+fn gpu_rows_are_the_interpreters_or_it_says_what_is_missing() {
+    let mut gpu = sitc();
+    gpu.arg("sweep")
+        .arg(model("van_der_pol"))
+        .args(VDP)
+        .arg("--gpu");
+    match sit_gpu::cuda::available() {
+        Ok(()) => {
+            let interpreted = stdout(sitc().arg("sweep").arg(model("van_der_pol")).args(VDP));
+            let out = gpu.assert().success().get_output().stdout.clone();
+            assert_eq!(String::from_utf8(out).unwrap(), interpreted);
+        }
+        Err(missing) => {
+            let expected = format!("error: {missing}\n");
+            assert!(expected.contains("found"), "{expected}");
+            gpu.assert().code(2).stdout("").stderr(expected);
+        }
+    }
+    sitc()
+        .arg("sweep")
+        .arg(model("van_der_pol"))
+        .args(VDP)
+        .args(["--gpu", "--compiled"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "the argument '--gpu' cannot be used with '--compiled'",
+        ));
+}
