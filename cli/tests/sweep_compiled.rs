@@ -1,7 +1,7 @@
 //! `sitc sweep --compiled`: the rows of the interpreter's sweep, bit for bit, on Van der
 //! Pol (every summary) and on a model with a mode, an event, a table and a flag; the
-//! cache (a second run builds nothing); the warning of a row that ends non-finite; the
-//! error without cargo. One test: the runners
+//! cache (a second run builds nothing, and runs without cargo or rustc on the PATH); the
+//! warning of a row that ends non-finite; the error without cargo and a cache entry. One test: the runners
 //! are built once, in a fresh cache (each build is a `cargo build --release`).
 
 use assert_cmd::cargo::cargo_bin_cmd;
@@ -148,9 +148,36 @@ fn compiled_rows_are_the_interpreters_and_are_cached() {
         "{stderr}"
     );
 
-    // Without cargo and rustc (an empty PATH), in an empty cache: exit 2, what to do.
+    // Without cargo and rustc (an empty PATH), the runner in the cache still runs (a
+    // cache carried to a machine without Rust).
     let empty = tmp.join("no-tools");
     std::fs::create_dir_all(&empty).expect("a folder");
+    let args = [
+        "--param",
+        "k=0.5..4:23",
+        "--dt",
+        "0.05",
+        "--t-end",
+        "12",
+        "--compiled",
+    ];
+    let (interpreted, _) = sweep(&cache, &hybrid, &args[..6], false);
+    let out = cargo_bin_cmd!("sitc")
+        .env("SIT_CACHE_DIR", &cache)
+        .env("PATH", &empty)
+        .env_remove("CARGO")
+        .env_remove("RUSTC")
+        .arg("sweep")
+        .arg(&hybrid)
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(String::from_utf8(out).expect("UTF-8"), interpreted);
+
+    // Without cargo and rustc, in an empty cache: exit 2, what to do.
     let out = cargo_bin_cmd!("sitc")
         .env("SIT_CACHE_DIR", tmp.join("empty-cache"))
         .env("PATH", &empty)
