@@ -288,9 +288,7 @@ fn run_compiled(
                 .collect()
         })
         .collect();
-    let warnings = (compiled::warnings(&model.model, 0, &named, &rows).into_iter())
-        .map(|(_, w)| format!("warning: {w}"))
-        .collect();
+    let warnings = warning_lines(&compiled::warnings(&model.model, 0, &named, &rows));
     Ok((rows.into_iter().map(|r| r.row).collect(), warnings))
 }
 
@@ -310,6 +308,12 @@ fn run_warnings(
         })
         .collect();
     let warnings = sit_host::reports::sweep_warnings(model, 0, &named, rows);
+    warning_lines(&warnings)
+}
+
+/// The warnings after a sweep, each behind `warning: `; the last about non-finite values
+/// ends with how to find the rule that made them.
+fn warning_lines(warnings: &[(Concern, String)]) -> Vec<String> {
     let last_non_finite = warnings.iter().rposition(|(c, _)| *c == Concern::NonFinite);
     (warnings.iter().enumerate())
         .map(|(k, (_, w))| match Some(k) == last_non_finite {

@@ -1,6 +1,7 @@
 //! `sitc sweep --compiled`: the rows of the interpreter's sweep, bit for bit, on Van der
 //! Pol (every summary) and on a model with a mode, an event, a table and a flag; the
-//! cache (a second run builds nothing); the error without cargo. One test: the runners
+//! cache (a second run builds nothing, and runs without cargo or rustc on the PATH); the
+//! warning of a row that ends non-finite; the error without cargo and a cache entry. One test: the runners
 //! are built once, in a fresh cache (each build is a `cargo build --release`).
 
 use assert_cmd::cargo::cargo_bin_cmd;
@@ -129,9 +130,54 @@ fn compiled_rows_are_the_interpreters_and_are_cached() {
     let out = one.assert().success().get_output().stdout.clone();
     assert_eq!(String::from_utf8(out).expect("UTF-8"), interpreted);
 
-    // Without cargo and rustc (an empty PATH), in an empty cache: exit 2, what to do.
+    // A row that ends with a non-finite value is named (x' = k·x² blows up for k = 1).
+    let blow = tmp.join("blow.sit");
+    let text = "model Blow { param k = 1.0; output real x = 1.0; x = integral(k * x * x); }";
+    std::fs::write(&blow, text).expect("writes the model");
+    let args = ["--param", "k=-1,1", "--dt", "0.01", "--t-end", "5"];
+    let (interpreted, _) = sweep(&cache, &blow, &args, false);
+    let (compiled, stderr) = sweep(&cache, &blow, &args, true);
+    assert_eq!(compiled, interpreted);
+    assert!(
+        stderr.ends_with(
+            "warning: row 2 (k=1): `x` is inf at the end of the run (t = 5)\n\
+             warning: 1 of 2 rows end with a non-finite value; their values may be NaN or \
+             infinite; rerun one with `sitc run --check-finite` and its --set values to stop \
+             at the rule that made it\n"
+        ),
+        "{stderr}"
+    );
+
+    // Without cargo and rustc (an empty PATH), the runner in the cache still runs (a
+    // cache carried to a machine without Rust).
     let empty = tmp.join("no-tools");
     std::fs::create_dir_all(&empty).expect("a folder");
+    let args = [
+        "--param",
+        "k=0.5..4:23",
+        "--dt",
+        "0.05",
+        "--t-end",
+        "12",
+        "--compiled",
+    ];
+    let (interpreted, _) = sweep(&cache, &hybrid, &args[..6], false);
+    let out = cargo_bin_cmd!("sitc")
+        .env("SIT_CACHE_DIR", &cache)
+        .env("PATH", &empty)
+        .env_remove("CARGO")
+        .env_remove("RUSTC")
+        .arg("sweep")
+        .arg(&hybrid)
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(String::from_utf8(out).expect("UTF-8"), interpreted);
+
+    // Without cargo and rustc, in an empty cache: exit 2, what to do.
     let out = cargo_bin_cmd!("sitc")
         .env("SIT_CACHE_DIR", tmp.join("empty-cache"))
         .env("PATH", &empty)

@@ -17,7 +17,10 @@
 //! in registers between rules: on VanDerPol it halves the memory traffic. Derived params
 //! and conditions are inlined where they are read (`sit_middle::lower::Reads::Inline`: the
 //! same tree, so the same operations in the same order). Reset and the conversions to and
-//! from the scalar model go lane by lane through the scalar struct's own `reset`.
+//! from the scalar model go lane by lane through the scalar struct's own `reset`. The
+//! clocks: while every lane's clock is lane 0's (a private flag), `step` advances lane
+//! 0's alone after the rules of every lane and gives its time to all of them, since a
+//! per-lane `Clock::advance` (a division and a branch) kept the loop scalar.
 
 use crate::ast;
 use crate::body::{call, fired_ident};
@@ -216,7 +219,9 @@ pub(crate) fn batch_items(
                 #advance
             },
             quote! {
+                // A model whose rules do not read `dt` leaves it to the clock.
                 #[inline(always)]
+                #[allow(unused_variables)]
                 fn step_rules(&mut self, i: usize, dt: f64) {
                     #rules
                 }
