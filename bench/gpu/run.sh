@@ -106,7 +106,7 @@ if part compiled && [ -n "${SIT_CACHE_DIR:-}" ]; then
 fi
 
 if part device && [ -n "${SIT_DEVICE_TEST:-}" ]; then
-    SIT_GPU=1 SIT_REPO=$PWD timeout 240 "$SIT_DEVICE_TEST" --nocapture --test-threads 1 \
+    SIT_GPU=1 SIT_REPO=$PWD timeout 200 "$SIT_DEVICE_TEST" --nocapture --test-threads 1 \
         device:: functions::cuda >"$OUT/device-test.txt" 2>&1
     log "device test: exit $? ($(grep 'test result' "$OUT/device-test.txt"))"
 fi
