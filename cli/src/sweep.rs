@@ -163,7 +163,10 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
             steps,
         };
         let rows = crate::gpu::run(&gpu, &args.gpu, args.warnings.quiet)?;
-        let warnings = run_warnings(&model.model, &axes, &labels, &rows);
+        let mut warnings = run_warnings(&model.model, &axes, &labels, &rows);
+        warnings.extend(
+            sit_host::gpu::tables_not_counted(&model.model).map(|(_, w)| format!("warning: {w}")),
+        );
         (rows.into_iter().map(|r| r.row).collect(), warnings)
     } else if args.compiled {
         run_compiled(&args, &model, &study, &axes, &labels)?

@@ -4,35 +4,7 @@ use crate::c::expr::{ExprGen, num};
 use crate::c::{self, Out, Tables, Unsupported};
 use sit_middle::ir::{self, ModelId, Ty, VarKind};
 use sit_middle::lower::{self, Access, Entry, Item, Lowered, Reads};
-
-/// What one column of a row collects (as `sit_runtime::sweep::Collect`, whose rules it
-/// follows to the bit).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Collect {
-    /// The value of variable `.0` after the last step.
-    Final(usize),
-    /// The largest value over the run (the rows before the first step and after each);
-    /// NaN once a value was NaN.
-    Max(usize),
-    /// The smallest value over the run.
-    Min(usize),
-    /// The time at which `var` first reaches `threshold`, linear between two rows.
-    FirstCrossing {
-        /// The variable.
-        var: usize,
-        /// The threshold.
-        threshold: f64,
-    },
-}
-
-impl Collect {
-    fn var(&self) -> usize {
-        match *self {
-            Collect::Final(v) | Collect::Max(v) | Collect::Min(v) => v,
-            Collect::FirstCrossing { var, .. } => var,
-        }
-    }
-}
+pub use sit_runtime::sweep::Collect;
 
 /// The shape of a study, which the kernel's text depends on (its values do not: they are
 /// the kernel's arguments).
@@ -44,7 +16,8 @@ pub struct Spec {
     pub axes: Vec<usize>,
     /// Values set in every run, after the axes' (`--set`).
     pub fixed: Vec<(usize, f64)>,
-    /// The columns of a row.
+    /// The columns of a row, computed as `sit_runtime::sweep::Sweep` computes them, to
+    /// the bit.
     pub collect: Vec<Collect>,
 }
 

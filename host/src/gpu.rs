@@ -1,10 +1,11 @@
 //! A study on the GPU (`sitc sweep --gpu`, `sit.sweep(..., gpu=True)`): the kernel of sit-gpu launched on a range of sets, with rows, faults and non-finite values as the interpreter's sweep gives them.
 
+use crate::reports::Concern;
 use sit_interp::Instance;
 use sit_runtime::Model;
 use sit_runtime::drive::Driven;
 use sit_runtime::finite::NonFiniteSeen;
-use sit_runtime::sweep::{Collect, Sweep, Watched};
+use sit_runtime::sweep::{Sweep, Watched};
 use sit_runtime::table::TableReach;
 
 pub use sit_gpu::cuda::CudaOptions;
@@ -75,6 +76,33 @@ pub struct GpuStudy<'a> {
     pub steps: u64,
 }
 
+/// The warnings after a study on the GPU (without `warning: `), in the order of
+/// [`crate::reports::sweep_warnings`]: its rows that met a non-finite value among the
+/// recorded variables; then, for a model with tables, that the GPU does not count their
+/// reads past the grids (so that the report is never left out in silence).
+pub fn warnings(
+    model: &Instance,
+    offset: usize,
+    axes: &[Vec<(&str, String)>],
+    rows: &Rows,
+) -> Vec<(Concern, String)> {
+    let mut lines = crate::reports::sweep_warnings(model, offset, axes, rows);
+    lines.extend(tables_not_counted(model));
+    lines
+}
+
+/// For a model with tables: that the GPU does not count their reads past the grids.
+pub fn tables_not_counted(model: &Instance) -> Option<(Concern, String)> {
+    (!model.table_reads().is_empty()).then(|| {
+        (
+            Concern::TableRange,
+            "the GPU does not count the reads of tables past their grids; run the study \
+             without it to see them"
+                .to_string(),
+        )
+    })
+}
+
 /// What the GPU measured of a run.
 #[derive(Debug, Clone)]
 pub struct GpuTiming {
@@ -103,34 +131,22 @@ pub fn run(
         return Err(GpuError::Set("the study has no parameter set".into()));
     };
     let na = study.axes.len();
-    // Every value once on the interpreter: a value that cannot be set (a flag set to 2)
-    // is refused in the words of the interpreter's sweep.
-    let refuse = |i: usize, v: f64| -> Result<(), GpuError> {
-        let mut m = study.model.model.clone();
-        m.set_at(i, v)
-            .map_err(|e| GpuError::Set(crate::values::run_failed(study.model, &[(i, v)], &e)))
-    };
-    for (a, values) in study.axes.iter().enumerate() {
-        for &v in values {
-            refuse(first[a].0, v)?;
-        }
-    }
-    for &(i, v) in &first[na..] {
-        refuse(i, v)?;
+    // Every value once on the interpreter (one clone: setting only checks the value): a
+    // value that cannot be set (a flag set to 2) is refused in the words of the
+    // interpreter's sweep.
+    let mut probe = study.model.model.clone();
+    let values = (study.axes.iter().enumerate())
+        .flat_map(|(a, values)| values.iter().map(move |&v| (first[a].0, v)))
+        .chain(first[na..].iter().copied());
+    for (i, v) in values {
+        probe
+            .set_at(i, v)
+            .map_err(|e| GpuError::Set(crate::values::run_failed(study.model, &[(i, v)], &e)))?;
     }
     let spec = sit_gpu::Spec {
         axes: first[..na].iter().map(|&(i, _)| i).collect(),
         fixed: first[na..].to_vec(),
-        collect: (study.sweep.columns().iter())
-            .map(|c| match *c {
-                Collect::Final(v) => sit_gpu::Collect::Final(v),
-                Collect::Max(v) => sit_gpu::Collect::Max(v),
-                Collect::Min(v) => sit_gpu::Collect::Min(v),
-                Collect::FirstCrossing { var, threshold } => {
-                    sit_gpu::Collect::FirstCrossing { var, threshold }
-                }
-            })
-            .collect(),
+        collect: study.sweep.columns().to_vec(),
     };
     let kernel = sit_gpu::kernel(study.lowered, study.root, &spec)?;
     let launch = sit_gpu::Launch {

@@ -232,13 +232,7 @@ impl Study {
         }
         // The rows that met a non-finite value and the tables read past their grids,
         // as `sitc sweep` reports them; 2 frames up: the caller of `sit.sweep`.
-        let named: Vec<Vec<(&str, String)>> = (self.axes[start..stop].iter())
-            .map(|values| {
-                (self.spec.params.iter().zip(values))
-                    .map(|((name, _), v)| (name.as_str(), v.to_string()))
-                    .collect()
-            })
-            .collect();
+        let named = self.named(start, stop);
         let warnings = reports::sweep_warnings(&self.model.model, start, &named, &watched);
         crate::warn(py, &warnings, 2)?;
         Ok(out)
@@ -275,20 +269,9 @@ impl Study {
             e => sit_error(format!("gpu=True: {e}")),
         })?;
         report(progress, (stop - start) as u64, (stop - start) as u64)?;
-        let width = self.columns.len();
-        let mut out = Vec::with_capacity(rows.len() * width);
-        for (k, row) in rows.iter().enumerate() {
-            out.extend_from_slice(&self.axes[start + k]);
-            out.extend_from_slice(&row.row);
-        }
-        let named: Vec<Vec<(&str, String)>> = (self.axes[start..stop].iter())
-            .map(|values| {
-                (self.spec.params.iter().zip(values))
-                    .map(|((name, _), v)| (name.as_str(), v.to_string()))
-                    .collect()
-            })
-            .collect();
-        let warnings = reports::sweep_warnings(&self.model.model, start, &named, &rows);
+        let out = self.table(start, rows.iter().map(|r| r.row.as_slice()));
+        let named = self.named(start, stop);
+        let warnings = gpu::warnings(&self.model.model, start, &named, &rows);
         crate::warn(py, &warnings, 2)?;
         Ok(out)
     }
@@ -356,22 +339,32 @@ impl Study {
         });
         let rows = rows.map_err(error)?;
         report(progress, sets.len() as u64, sets.len() as u64)?;
-        let width = self.columns.len();
-        let mut out = Vec::with_capacity(sets.len() * width);
-        for (k, row) in rows.iter().enumerate() {
-            out.extend_from_slice(&self.axes[start + k]);
-            out.extend_from_slice(&row.row);
-        }
-        let named: Vec<Vec<(&str, String)>> = (self.axes[start..start + sets.len()].iter())
+        let out = self.table(start, rows.iter().map(|r| r.row.as_slice()));
+        let named = self.named(start, start + sets.len());
+        let warnings = compiled::warnings(&self.model.model, start, &named, &rows);
+        crate::warn(py, &warnings, 2)?;
+        Ok(out)
+    }
+
+    /// The axis names and printed values of sets `start..stop`, as the warnings name a row.
+    fn named(&self, start: usize, stop: usize) -> Vec<Vec<(&str, String)>> {
+        (self.axes[start..stop].iter())
             .map(|values| {
                 (self.spec.params.iter().zip(values))
                     .map(|((name, _), v)| (name.as_str(), v.to_string()))
                     .collect()
             })
-            .collect();
-        let warnings = compiled::warnings(&self.model.model, start, &named, &rows);
-        crate::warn(py, &warnings, 2)?;
-        Ok(out)
+            .collect()
+    }
+
+    /// The rows from set `start` on, each its axis values then its collected values.
+    fn table<'r>(&self, start: usize, rows: impl ExactSizeIterator<Item = &'r [f64]>) -> Vec<f64> {
+        let mut out = Vec::with_capacity(rows.len() * self.columns.len());
+        for (k, row) in rows.enumerate() {
+            out.extend_from_slice(&self.axes[start + k]);
+            out.extend_from_slice(row);
+        }
+        out
     }
 
     fn array<'py>(&self, py: Python<'py>, rows: Vec<f64>) -> PyResult<Bound<'py, PyArray2<f64>>> {

@@ -30,9 +30,11 @@ pub const LIBM: [&str; 16] = [
 ];
 
 /// How far a run through those functions may drift from the interpreter's, relative:
-/// an ulp or two per call (1e-16 relative), amplified over a few hundred steps of the
-/// library's models (stable ones, whose errors do not grow exponentially).
-pub const LIBM_RUN_BOUND: f64 = 1e-9;
+/// a few ulps per call (1e-16 relative each), carried over the few hundred steps of these
+/// cases; the largest difference measured on the host was 2.7e-15 (random model 4), and
+/// CUDA's functions may be 3 ulps off where glibc's are 1: this leaves a factor of about
+/// a hundred over that.
+pub const LIBM_RUN_BOUND: f64 = 1e-12;
 
 /// The study of a model as the test runs it: its first settable real params swept
 /// around their defaults, every visible variable's final value, the extremes and a
@@ -244,15 +246,8 @@ fn compare_root(
 }
 
 fn spec_columns(mut sweep: Sweep, spec: &Spec) -> Sweep {
-    for c in &spec.collect {
-        sweep = sweep.collect(match *c {
-            Collect::Final(v) => sweep::Collect::Final(v),
-            Collect::Max(v) => sweep::Collect::Max(v),
-            Collect::Min(v) => sweep::Collect::Min(v),
-            Collect::FirstCrossing { var, threshold } => {
-                sweep::Collect::FirstCrossing { var, threshold }
-            }
-        });
+    for &c in &spec.collect {
+        sweep = sweep.collect(c);
     }
     sweep
 }
