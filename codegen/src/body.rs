@@ -51,7 +51,7 @@ impl BodyGen<'_, '_> {
         }
     }
 
-    fn ir(&self) -> &sit_middle::ir::Model {
+    fn ir(&self) -> &sit_middle::lower::rewrite::Model {
         &self.plan.program.models[self.model]
     }
 

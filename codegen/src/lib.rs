@@ -167,7 +167,7 @@ pub fn generate_with_batch(lowered: &Lowered, opts: &Options) -> Result<String, 
 }
 
 /// The models asked for by `opts.model`, or `None` for all of them.
-fn roots(program: &Program, opts: &Options) -> Result<Option<Vec<usize>>, Error> {
+fn roots<X>(program: &Program<X>, opts: &Options) -> Result<Option<Vec<usize>>, Error> {
     match &opts.model {
         None => Ok(None),
         Some(name) => match program.model(name) {

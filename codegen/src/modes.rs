@@ -6,7 +6,8 @@ use crate::plan::{ModelNames, Plan};
 use crate::provenance::{Provenance, doc, docs};
 use proc_macro2::TokenStream;
 use quote::quote;
-use sit_middle::ir::{Model, ModelId};
+use sit_middle::ir::ModelId;
+use sit_middle::lower::rewrite::Model;
 
 /// `light_green` → `LightGreen`: each `_`-separated part with its first letter
 /// capitalised if it is ASCII (`ящик` stays as written: a capital `А` would be confusable

@@ -1,8 +1,10 @@
 //! What to generate: the models to emit and the Rust name of every item of each.
 
 use crate::names::{Namespace, RESERVED_METHODS};
-use sit_middle::ir::{Expr, ModelId, Program, Rhs, Stmt};
+use sit_middle::ir::{Expr, ModelId, Rhs};
 use sit_middle::lower::Lowered;
+use sit_middle::lower::Rewrite;
+use sit_middle::lower::rewrite::{Model, Program, Stmt};
 use std::ops::Range;
 
 /// The most top-level statements of the rule list that `step` holds itself; a longer
@@ -54,7 +56,7 @@ pub(crate) struct ModelNames {
     /// model that never reads it does not store it.
     pub uses_dt: bool,
     /// Whether the step writes `dt` (a method that locates events inside a step: see
-    /// `ir::Stmt::SetDt`): then the procedures read the field, not the step's argument.
+    /// `Rewrite::SetDt`): then the procedures read the field, not the step's argument.
     pub sets_dt: bool,
     /// The private methods holding the pieces of a long rule list (see
     /// [`step_pieces`]); empty when `step` holds the rules itself.
@@ -124,7 +126,7 @@ impl<'a> Plan<'a> {
 }
 
 /// Allocates the names of one model's fields and methods.
-fn model_names_of(m: &sit_middle::ir::Model, ty: String) -> ModelNames {
+fn model_names_of(m: &Model, ty: String) -> ModelNames {
     let mut fields = Namespace::default();
     let mut methods = Namespace::with_reserved(RESERVED_METHODS);
 
@@ -246,7 +248,9 @@ fn deriv_target(body: &[Stmt], mem: usize) -> Option<usize> {
 /// Whether `body` writes `dt`, at any depth.
 fn sets_dt(body: &[Stmt]) -> bool {
     let mut found = false;
-    sit_middle::ir::walk(body, &mut |s| found |= matches!(s, Stmt::SetDt { .. }));
+    sit_middle::ir::walk(body, &mut |s| {
+        found |= matches!(s, Stmt::Added(Rewrite::SetDt { .. }))
+    });
     found
 }
 
@@ -258,7 +262,7 @@ fn reads_dt(e: &Expr) -> bool {
 }
 
 /// Every expression evaluated in a model's scope.
-pub(crate) fn model_exprs(m: &sit_middle::ir::Model) -> Vec<&Expr> {
+pub(crate) fn model_exprs(m: &Model) -> Vec<&Expr> {
     let mut out: Vec<&Expr> = m.vars.iter().map(|v| &v.init).collect();
     out.extend(m.conds.iter().map(|c| &c.expr));
     out.extend(m.events.iter().map(|e| &e.cond));
@@ -273,15 +277,15 @@ pub(crate) fn model_exprs(m: &sit_middle::ir::Model) -> Vec<&Expr> {
             match s {
                 Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => out.extend(a.rhs.operands()),
                 Stmt::If { cond, then, .. }
-                | Stmt::Repeat {
+                | Stmt::Added(Rewrite::Repeat {
                     until: cond,
                     body: then,
                     ..
-                } => {
+                }) => {
                     out.push(cond);
                     stmts(then, out);
                 }
-                Stmt::SetDt { value, .. } => out.push(value),
+                Stmt::Added(Rewrite::SetDt { value, .. }) => out.push(value),
                 _ => {}
             }
         }

@@ -55,7 +55,7 @@ impl std::error::Error for RootError {}
 /// model instantiates. When several are not instantiated, only those defined in the root
 /// file (file 0, not its imports) are candidates; more than one is
 /// [`RootError::Ambiguous`].
-pub fn select_root(program: &Program, model: Option<&str>) -> Result<ModelId, RootError> {
+pub fn select_root<X>(program: &Program<X>, model: Option<&str>) -> Result<ModelId, RootError> {
     let names = || program.models.iter().map(|m| m.name.clone()).collect();
     if let Some(name) = model {
         return program.model(name).ok_or_else(|| RootError::Unknown {

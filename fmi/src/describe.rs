@@ -10,8 +10,9 @@ use crate::instance::Access;
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, Event};
 use sit_interp::Instance as Interpreted;
-use sit_middle::ir::{self, Expr, Program};
+use sit_middle::ir::{self, Expr};
 use sit_middle::lower::Lowered;
+use sit_middle::lower::rewrite::{Model as IrModel, Program};
 use sit_runtime::{Model, ValueType, VarKind};
 use std::io;
 
@@ -297,7 +298,7 @@ fn collect(program: &Program, model_id: ir::ModelId, bound: &[ir::VarId], out: &
 /// Which free params of `model` are fixed: read (directly or through derived params) by a
 /// state's initial value or a submodel's param binding, which are evaluated only at
 /// reset, or bound by the parent (re-applied only at reset).
-fn fixed_params(model: &ir::Model, bound: &[ir::VarId]) -> Vec<bool> {
+fn fixed_params(model: &IrModel, bound: &[ir::VarId]) -> Vec<bool> {
     let mut fixed = vec![false; model.vars.len()];
     let mut reads = Vec::new();
     for var in &model.vars {
@@ -318,7 +319,7 @@ fn fixed_params(model: &ir::Model, bound: &[ir::VarId]) -> Vec<bool> {
 }
 
 /// The free params `expr` reads, through derived params.
-fn param_reads(model: &ir::Model, expr: &Expr, out: &mut Vec<ir::VarId>) {
+fn param_reads(model: &IrModel, expr: &Expr, out: &mut Vec<ir::VarId>) {
     expr.visit(&mut |e| {
         if let Expr::Var(id) = e {
             match model.vars[*id].kind {

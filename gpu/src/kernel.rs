@@ -297,7 +297,11 @@ int main(void) {{
 
 /// The value of entry `e` as `sit_runtime::Model::get_at` gives it: a real as it is, a
 /// flag 1 or 0, a mode the index of its state.
-fn read(program: &ir::Program, root: &ExprGen<'_>, e: &Entry) -> Result<String, SpecError> {
+fn read(
+    program: &sit_middle::lower::rewrite::Program,
+    root: &ExprGen<'_>,
+    e: &Entry,
+) -> Result<String, SpecError> {
     let (base, _) = root.base(&e.path);
     let g = ExprGen {
         program,

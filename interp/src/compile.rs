@@ -11,7 +11,8 @@ use crate::code::{
 };
 use crate::{InterpError, SiteKind};
 use sit_middle::Span;
-use sit_middle::ir::{self, ArithOp, Func, ModelId, Program, Ty};
+use sit_middle::ir::{self, ArithOp, Func, ModelId, Ty};
+use sit_middle::lower::rewrite::{Model, Program};
 use sit_middle::lower::{
     self, Access, FlagUse, Item, LowerError, Lowered, MAX_DEPTH, MAX_OPS, Place, Proc, Reads, Slot,
     Term,
@@ -145,7 +146,7 @@ fn instances(
     Ok(n)
 }
 
-fn model_of(program: &Program, id: ModelId) -> Result<&ir::Model, InterpError> {
+fn model_of(program: &Program, id: ModelId) -> Result<&Model, InterpError> {
     program
         .models
         .get(id)
@@ -227,7 +228,7 @@ impl Compiler<'_> {
         Ok(index)
     }
 
-    fn model(&self, node: usize) -> &ir::Model {
+    fn model(&self, node: usize) -> &Model {
         // Layouts are only made for models that exist.
         &self.program.models[self.layouts[node].model]
     }

@@ -163,38 +163,7 @@ impl Printer<'_> {
                     let n = &self.m.subs[*sub].name;
                     let _ = writeln!(self.out, "{pad}run {n} (line {})", self.line(*span));
                 }
-                Stmt::Repeat {
-                    body,
-                    until,
-                    count,
-                    limit,
-                    events,
-                    ..
-                } => {
-                    let c = self.expr(until);
-                    let n = &self.m.vars[*count].name;
-                    let events = match events {
-                        Some((e, most)) => {
-                            format!(
-                                "; events counted by {}, at most {most}",
-                                self.m.vars[*e].name
-                            )
-                        }
-                        None => String::new(),
-                    };
-                    let _ = writeln!(
-                        self.out,
-                        "{pad}repeat until {c} (counted by {n}, at most {limit}{events}):"
-                    );
-                    self.stmts(body, depth + 1);
-                }
-                Stmt::NoteModes { .. } => {
-                    let _ = writeln!(self.out, "{pad}note the modes' states");
-                }
-                Stmt::SetDt { value, .. } => {
-                    let v = self.expr(value);
-                    let _ = writeln!(self.out, "{pad}dt := {v}");
-                }
+                Stmt::Added(x) => match *x {},
             }
         }
     }

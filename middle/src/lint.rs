@@ -348,12 +348,7 @@ impl Cx<'_> {
         let mut todo: Vec<&Stmt> = m.body.iter().collect();
         while let Some(s) = todo.pop() {
             match s {
-                Stmt::If { cond, then, .. }
-                | Stmt::Repeat {
-                    until: cond,
-                    body: then,
-                    ..
-                } => {
+                Stmt::If { cond, then, .. } => {
                     mark(cond, None);
                     todo.extend(then);
                 }
@@ -362,9 +357,8 @@ impl Cx<'_> {
                         mark(e, Some(a.target));
                     }
                 }
-                Stmt::SetDt { value, .. } => mark(value, None),
-                Stmt::NoteModes { .. }
-                | Stmt::SetFlag { .. }
+                Stmt::Added(x) => match *x {},
+                Stmt::SetFlag { .. }
                 | Stmt::Switch { .. }
                 | Stmt::Reset { .. }
                 | Stmt::Run { .. }

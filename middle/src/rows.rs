@@ -254,13 +254,11 @@ impl Step<'_> {
                 }
                 // A σ action sets a constant, when its guards decide.
                 Stmt::SetFlag { var, .. } => self.assign(*var, guards, top),
-                Stmt::Repeat { body, .. } => self.body(body, guards, top),
                 Stmt::Switch { .. }
                 | Stmt::SetMode { .. }
                 | Stmt::Reset { .. }
-                | Stmt::Run { .. }
-                | Stmt::NoteModes { .. }
-                | Stmt::SetDt { .. } => {}
+                | Stmt::Run { .. } => {}
+                Stmt::Added(x) => match *x {},
             }
         }
     }

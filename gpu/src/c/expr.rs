@@ -1,7 +1,8 @@
 //! Lowered terms as C expressions, one C operation per operation of the tree, fully parenthesised.
 
 use super::Tables;
-use sit_middle::ir::{ArithOp, CmpOp, ModelId, Program};
+use sit_middle::ir::{ArithOp, CmpOp, ModelId};
+use sit_middle::lower::rewrite::Program;
 use sit_middle::lower::{Place, Slot, Term};
 use std::fmt::Write;
 

@@ -6,7 +6,7 @@ use crate::source::Span;
 mod method;
 mod split;
 mod walk;
-pub use walk::walk;
+pub use walk::{Added, walk};
 
 mod table;
 
@@ -34,17 +34,30 @@ pub type ModeId = usize;
 /// Index of a state in [`Mode::states`].
 pub type StateId = usize;
 
-/// A checked set of models, with the sources they came from.
+/// A checked set of models, with the sources they came from. `X` is what the bodies
+/// hold besides the checker's statements ([`Stmt::Added`]): nothing in a checked
+/// program ([`Checked`]), a method rewrite's loops in a lowered one
+/// (`crate::lower::Rewrite`).
 #[derive(Debug, Clone)]
-pub struct Program {
+pub struct Program<X = Checked> {
     /// Every model of every file loaded, ordered so that a model comes after
     /// all the models it instantiates (leaves first).
-    pub models: Vec<Model>,
+    pub models: Vec<Model<X>>,
     /// The source files, for provenance in generated code and diagnostics.
     pub sources: crate::source::SourceMap,
 }
 
 impl Program {
+    /// The program with bodies that may hold a pass's statements (`X`), as it is.
+    pub fn widen<X>(self) -> Program<X> {
+        Program {
+            models: self.models.into_iter().map(Model::widen).collect(),
+            sources: self.sources,
+        }
+    }
+}
+
+impl<X> Program<X> {
     /// The model called `name`, if any.
     pub fn model(&self, name: &str) -> Option<ModelId> {
         self.models.iter().position(|m| m.name == name)
@@ -69,9 +82,10 @@ impl Program {
     }
 }
 
-/// One model: a struct with params, states, conditions, submodels and rules.
+/// One model: a struct with params, states, conditions, submodels and rules (`X` as in
+/// [`Program`]).
 #[derive(Debug, Clone)]
-pub struct Model {
+pub struct Model<X = Checked> {
     /// The model's name as written in the source (may be non-ASCII).
     pub name: String,
     /// The `///` doc comment lines before `model`, without the slashes.
@@ -87,7 +101,7 @@ pub struct Model {
     /// Submodel instances, in declaration order.
     pub subs: Vec<Sub>,
     /// The rules, in textual order (σ and δ interleaved as written).
-    pub body: Vec<Stmt>,
+    pub body: Vec<Stmt<X>>,
     /// Hidden memories of stateful procedures (`deriv`), one per call site.
     pub memories: Vec<Memory>,
     /// Number of `otherwise` bookkeeping flags used by [`Model::body`].
@@ -303,9 +317,10 @@ pub enum MemoryKind {
     Deriv,
 }
 
-/// A statement of a model's body, in execution order.
+/// A statement of a model's body, in execution order. `X` is the statements a pass adds
+/// beyond the checker's ([`Stmt::Added`]); a checked program has none ([`Checked`]).
 #[derive(Debug, Clone)]
-pub enum Stmt {
+pub enum Stmt<X = Checked> {
     /// A δ rule without guard (guards are [`Stmt::If`] around it).
     Assign(Assign),
     /// An `otherwise` rule: runs when no earlier rule assigned `target` in
@@ -322,7 +337,7 @@ pub enum Stmt {
         /// The guard, a logical expression.
         cond: Expr,
         /// The guarded statements.
-        then: Vec<Stmt>,
+        then: Vec<Stmt<X>>,
         /// Source line of the guard.
         span: Span,
     },
@@ -371,49 +386,15 @@ pub enum Stmt {
         /// Where the action is written.
         span: Span,
     },
-    /// A bounded loop, written only by the rewrite of an adaptive method
-    /// ([`crate::lower::method`]), never in source: `body` runs, then `until` is
-    /// evaluated; the loop ends when it holds; otherwise, if the real state `count`
-    /// (which `body` increments) is at least `limit`, the program stops with
-    /// `sit_runtime::internal_steps_overrun(model, time, limit)`; otherwise `body`
-    /// runs again. The `otherwise` flags that `body` sets are cleared before each run
-    /// of it (each run is a fresh evaluation).
-    Repeat {
-        /// The statements repeated.
-        body: Vec<Stmt>,
-        /// The end condition, evaluated after each run of `body`.
-        until: Expr,
-        /// The counter of runs (a hidden real state).
-        count: VarId,
-        /// The most runs.
-        limit: u64,
-        /// The integration method whose steps these are (its name, for the fault).
-        method: &'static str,
-        /// The counter of events located inside the step (a hidden real state) and the
-        /// most allowed: when the counter is above it after a run, the program stops with
-        /// `sit_runtime::events_overrun(model, time, limit)` (events that chatter).
-        events: Option<(VarId, u64)>,
-        /// The model's span (for provenance).
-        span: Span,
-    },
-    /// Each mode's state is noted as its state at the start of the step
-    /// ([`Expr::ModeAtStart`]), as at the start of a step: written only by the rewrite
-    /// of a method that locates events inside a step, after the discrete pass at an
-    /// event, so that a mode takes at most one transition per discrete pass.
-    NoteModes {
-        /// The model's span (for provenance).
-        span: Span,
-    },
-    /// `dt` reads `value` from here on in this step: written only by the rewrite of a
-    /// method that locates events inside a step ([`crate::lower::method`]), whose
-    /// discrete pass at an event reads the time since the last one as its step.
-    SetDt {
-        /// The new length of the step (a real expression).
-        value: Expr,
-        /// The model's span (for provenance).
-        span: Span,
-    },
+    /// A statement that a pass after the checker adds (a method rewrite's loop, see
+    /// `crate::lower::Rewrite`); never in a checked program, whose `X` is [`Checked`].
+    Added(X),
 }
+
+/// The statements a checked program holds besides the checker's: none (an empty type, so
+/// a checked body cannot hold a pass's statement, and matching one is `match *x {}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Checked {}
 
 /// A δ assignment `target = rhs`.
 #[derive(Debug, Clone)]
@@ -760,7 +741,7 @@ impl CondKind {
     }
 }
 
-impl Model {
+impl<X> Model<X> {
     /// The variable called `name`, if any.
     pub fn var(&self, name: &str) -> Option<VarId> {
         self.vars.iter().position(|v| v.name == name)

@@ -1,22 +1,39 @@
 //! The one walk over the IR's statements and expressions, and what every analysis asks of a statement or a right-hand side.
 
-use super::{Assign, Expr, Rhs, Span, Stmt};
+use super::{Assign, Checked, Expr, Model, Rhs, Span, Stmt};
 
-impl Stmt {
+/// A kind of statement that a pass adds to a body beyond the checker's ([`Stmt::Added`]):
+/// what every analysis asks of it.
+pub trait Added: Clone + std::fmt::Debug {
+    /// The statements it holds, in order (a loop's body); empty for the others.
+    fn children(&self) -> &[Stmt<Self>];
+    /// Where it is attributed in the source (the model, for a method rewrite's).
+    fn span(&self) -> Span;
+}
+
+impl Added for Checked {
+    fn children(&self) -> &[Stmt<Self>] {
+        match *self {}
+    }
+    fn span(&self) -> Span {
+        match *self {}
+    }
+}
+
+impl<X: Added> Stmt<X> {
     /// The statements this one holds (a guarded block's, a loop's body), in order; empty
     /// for the others.
-    pub fn children(&self) -> &[Stmt] {
+    pub fn children(&self) -> &[Stmt<X>] {
         match self {
-            Stmt::If { then: body, .. } | Stmt::Repeat { body, .. } => body,
+            Stmt::If { then: body, .. } => body,
+            Stmt::Added(x) => x.children(),
             Stmt::Assign(_)
             | Stmt::Otherwise { .. }
             | Stmt::SetFlag { .. }
             | Stmt::Switch { .. }
             | Stmt::SetMode { .. }
             | Stmt::Reset { .. }
-            | Stmt::Run { .. }
-            | Stmt::NoteModes { .. }
-            | Stmt::SetDt { .. } => &[],
+            | Stmt::Run { .. } => &[],
         }
     }
 
@@ -30,13 +47,13 @@ impl Stmt {
             | Stmt::Switch { span, .. }
             | Stmt::SetMode { span, .. }
             | Stmt::Reset { span, .. }
-            | Stmt::Run { span, .. }
-            | Stmt::Repeat { span, .. }
-            | Stmt::NoteModes { span }
-            | Stmt::SetDt { span, .. } => *span,
+            | Stmt::Run { span, .. } => *span,
+            Stmt::Added(x) => x.span(),
         }
     }
+}
 
+impl<X> Stmt<X> {
     /// The δ assignment of a rule (plain or `otherwise`), if this is one.
     pub fn assign(&self) -> Option<&Assign> {
         match self {
@@ -46,10 +63,77 @@ impl Stmt {
     }
 }
 
+impl Stmt {
+    /// The statement as one of a body that may hold a pass's statements (`X`): the same
+    /// statement, since a checked one holds none.
+    pub fn widen<X>(self) -> Stmt<X> {
+        match self {
+            Stmt::Assign(a) => Stmt::Assign(a),
+            Stmt::Otherwise { assign, fired } => Stmt::Otherwise { assign, fired },
+            Stmt::If { cond, then, span } => Stmt::If {
+                cond,
+                then: then.into_iter().map(Stmt::widen).collect(),
+                span,
+            },
+            Stmt::SetFlag { var, value, span } => Stmt::SetFlag { var, value, span },
+            Stmt::Switch { sub, on, span } => Stmt::Switch { sub, on, span },
+            Stmt::SetMode { mode, state, span } => Stmt::SetMode { mode, state, span },
+            Stmt::Reset { sub, span } => Stmt::Reset { sub, span },
+            Stmt::Run { sub, span } => Stmt::Run { sub, span },
+            Stmt::Added(x) => match x {},
+        }
+    }
+}
+
+impl Model {
+    /// The model with a body that may hold a pass's statements (`X`), as it is.
+    pub fn widen<X>(mut self) -> Model<X> {
+        let body = std::mem::take(&mut self.body);
+        self.with_body(body.into_iter().map(Stmt::widen).collect())
+    }
+}
+
+impl<Y> Model<Y> {
+    /// The model with `body` in place of its own (whose statements may be of another
+    /// kind `X`), the rest as it is.
+    pub fn with_body<X>(self, body: Vec<Stmt<X>>) -> Model<X> {
+        let Model {
+            name,
+            doc,
+            span,
+            vars,
+            conds,
+            events,
+            subs,
+            body: _,
+            memories,
+            fired,
+            method,
+            modes,
+            substeps,
+        } = self;
+        Model {
+            name,
+            doc,
+            span,
+            vars,
+            conds,
+            events,
+            subs,
+            body,
+            memories,
+            fired,
+            method,
+            modes,
+            substeps,
+        }
+    }
+}
+
 /// Calls `f` on every statement of `body` and of the statements it holds, in
 /// pre-order (each statement before those it holds, in textual order): the one walk
 /// over statements that the analyses of the IR share.
-pub fn walk<'a>(body: &'a [Stmt], f: &mut impl FnMut(&'a Stmt)) {
+pub fn walk<'a, X: Added>(body: &'a [Stmt<X>], f: &mut impl FnMut(&'a Stmt<X>)) {
     for s in body {
         f(s);
         walk(s.children(), f);

@@ -144,12 +144,8 @@ impl<'a> Order<'a> {
                         owners: Vec::new(),
                     });
                 }
-                Stmt::Repeat { body, .. } => self.walk(body, conds),
-                Stmt::Switch { .. }
-                | Stmt::SetMode { .. }
-                | Stmt::Reset { .. }
-                | Stmt::NoteModes { .. }
-                | Stmt::SetDt { .. } => {}
+                Stmt::Added(x) => match *x {},
+                Stmt::Switch { .. } | Stmt::SetMode { .. } | Stmt::Reset { .. } => {}
             }
         }
     }

@@ -49,12 +49,12 @@ pub(super) fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
 }
 
 /// `if cond { then }`.
-pub(super) fn when(cond: Expr, then: Vec<Stmt>, span: Span) -> Stmt {
+pub(super) fn when<X>(cond: Expr, then: Vec<Stmt<X>>, span: Span) -> Stmt<X> {
     Stmt::If { cond, then, span }
 }
 
 /// The plain rule `target = e` (its `otherwise` flag `fired`, if any).
-pub(super) fn assign(target: VarId, e: Expr, fired: Option<usize>, span: Span) -> Stmt {
+pub(super) fn assign<X>(target: VarId, e: Expr, fired: Option<usize>, span: Span) -> Stmt<X> {
     Stmt::Assign(Assign {
         target,
         rhs: Rhs::Expr(e),

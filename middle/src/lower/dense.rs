@@ -2,9 +2,10 @@
 
 use super::build::{add, assign, mul, num, sub, var, weighted};
 use super::hidden::Hidden;
+use super::rewrite::Stmt;
 use super::tableau::{Dense, Poly, Tableau};
 use crate::Span;
-use crate::ir::{Expr, Stmt, VarId};
+use crate::ir::{Expr, VarId};
 
 /// The variables of one continuous state in a step.
 pub(super) struct Memories<'a> {

@@ -34,6 +34,7 @@ use super::build::{add, arith, assign, call, cmp, mul, num, sub, var, when};
 use super::hidden::Hidden;
 use super::located::{EVENT_LIMIT, Located, Loop, watched};
 use super::pass::discrete;
+use super::rewrite::{self, Rewrite};
 use super::stages::{Start, Step, memories};
 use super::tableau::Tableau;
 use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Stmt, Tolerance, split, split_located};
@@ -42,14 +43,14 @@ use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Stmt, Tolerance, split, split
 pub const LIMIT: u64 = 10_000;
 
 /// The model `m` stepped by the adaptive method `tab` (it has [`Embedded`] weights)
-/// with tolerances `tol`, as plain rules (method `euler`) around one [`Stmt::Repeat`].
+/// with tolerances `tol`, as plain rules (method `euler`) around one [`Rewrite::Repeat`].
 ///
 /// [`Embedded`]: super::tableau::Embedded
-pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> Model {
+pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewrite::Model {
     let sp = split(m);
     let mut hid = Hidden::of(m);
     if sp.states.is_empty() {
-        return hid.out;
+        return hid.out.widen();
     }
     let span = m.span;
     let method = tab.name;
@@ -165,7 +166,7 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> Model
     // is 0.2), as SciPy and SUNDIALS do; a model that stays non-finite ends on the bound
     // of internal steps, a fault that names the likely causes, not on NaN rows.
     let accepted = || cmp(CmpOp::Le, var(err), num(1.0));
-    let mut accept: Vec<Stmt> = mems
+    let mut accept: Vec<rewrite::Stmt> = mems
         .iter()
         .zip(&sp.states)
         .map(|(mem, &(v, vspan))| assign(mem.y0, var(v), None, vspan))
@@ -212,7 +213,7 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> Model
         span,
     ));
     let Some(loc) = located else {
-        body.push(Stmt::Repeat {
+        body.push(Stmt::Added(Rewrite::Repeat {
             body: inner,
             until: cmp(CmpOp::Ge, var(t), Expr::Dt),
             count: steps,
@@ -220,10 +221,9 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> Model
             method,
             events: None,
             span,
-        });
+        }));
         body.extend(discrete(&m.body));
-        let mut out = hid.out;
-        out.body = body;
+        let mut out = hid.out.with_body(body);
         out.fired = f * (stages + 1);
         return out;
     };
@@ -232,7 +232,7 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> Model
         when(loc.stepping(), inner, span),
         loc.halving(&lp),
     ];
-    body.push(Stmt::Repeat {
+    body.push(Stmt::Added(Rewrite::Repeat {
         body: runs,
         until: loc.until(t),
         count: steps,
@@ -240,10 +240,9 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> Model
         method,
         events: Some((loc.events, EVENT_LIMIT)),
         span,
-    });
+    }));
     body.extend(loc.after());
-    let mut out = hid.out;
-    out.body = body;
+    let mut out = hid.out.with_body(body);
     out.fired = f * (stages + 1 + Located::PASSES);
     out
 }

@@ -7,7 +7,8 @@
 //! whose initial `false` no read can see (every path to every read sets it) is `true`
 //! at every read: it is [`crate::lower::FlagUse::AlwaysSet`] and never set.
 
-use crate::ir::{Assign, Stmt};
+use super::rewrite::{Rewrite, Stmt};
+use crate::ir::Assign;
 
 /// Where each `otherwise` flag is set and read, by pre-order position of the statements
 /// (the first top-level statement is 1; a block's first statement follows its `if`).
@@ -87,7 +88,7 @@ impl Fired {
                 // A method's loop: the flags its body sets are cleared after each run of
                 // it, so one run is a fresh pass, seen here as a block, whose sets no
                 // read after the run can see.
-                Stmt::Repeat { body: then, .. } => {
+                Stmt::Added(Rewrite::Repeat { body: then, .. }) => {
                     let mut inner = live.to_vec();
                     visit_assigns(then, &mut 0, &mut |a, _| {
                         if let Some(l) = a.fired.and_then(|k| inner.get_mut(k)) {
@@ -103,8 +104,7 @@ impl Fired {
                 | Stmt::Switch { .. }
                 | Stmt::Reset { .. }
                 | Stmt::Run { .. }
-                | Stmt::SetDt { .. }
-                | Stmt::NoteModes { .. }
+                | Stmt::Added(Rewrite::SetDt { .. } | Rewrite::NoteModes { .. })
                 | Stmt::SetMode { .. } => {}
             }
         }
@@ -148,10 +148,10 @@ fn visit_assigns(body: &[Stmt], pos: &mut usize, f: &mut impl FnMut(&Assign, usi
 mod tests {
     use super::*;
 
-    fn fired_of(src: &str) -> (crate::ir::Model, Fired) {
+    fn fired_of(src: &str) -> (crate::lower::rewrite::Model, Fired) {
         let out = crate::check_source("t.sit", src);
         let program = out.program.expect("checks");
-        let m = program.models[0].clone();
+        let m = program.models[0].clone().widen::<Rewrite>();
         let fired = Fired::new(&m.body, m.fired);
         (m, fired)
     }

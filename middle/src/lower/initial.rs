@@ -105,23 +105,10 @@ fn early_reads(m: &ir::Model, body: &[Stmt], top: bool, assigned: &mut [bool], b
                     }
                 }
             }
-            // The body of a method's loop runs at least once, in order, then its end
-            // condition.
-            Stmt::Repeat { body, until, .. } => {
-                early_reads(m, body, top, assigned, bad);
-                for v in reads_of(m, vec![until]).vars {
-                    bad[v] |= !assigned[v];
-                }
-            }
-            Stmt::SetDt { value, .. } => {
-                for v in reads_of(m, vec![value]).vars {
-                    bad[v] |= !assigned[v];
-                }
-            }
+            Stmt::Added(x) => match *x {},
             Stmt::SetFlag { .. }
             | Stmt::Switch { .. }
             | Stmt::Reset { .. }
-            | Stmt::NoteModes { .. }
             | Stmt::SetMode { .. } => {}
         }
     }
@@ -187,10 +174,8 @@ fn keep(body: &[Stmt], computed: &[bool]) -> Vec<Stmt> {
             | Stmt::Switch { .. }
             | Stmt::Reset { .. }
             | Stmt::Run { .. }
-            | Stmt::Repeat { .. }
-            | Stmt::SetDt { .. }
-            | Stmt::NoteModes { .. }
             | Stmt::SetMode { .. } => None,
+            Stmt::Added(x) => match *x {},
         })
         .collect()
 }

@@ -43,7 +43,8 @@ use super::build::{add, arith, assign, call, cmp, mul, num, sub, var, when};
 use super::dense::{DenseOutput, Memories};
 use super::hidden::Hidden;
 use super::pass::{Stage, at_time, discrete, reads_time};
-use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Split, Stmt, VarId};
+use super::rewrite::{Rewrite, Stmt};
+use crate::ir::{self, ArithOp, CmpOp, Expr, Func, Model, Split, VarId};
 use crate::source::Span;
 
 /// Halvings of an accepted internal step that locate an event in it: its time is then
@@ -75,9 +76,9 @@ fn varies(m: &Model, sp: &Split, e: &Expr) -> bool {
 /// around it, when it reads something that moves during the stages; in the order the
 /// guards are written.
 pub(super) fn watched(m: &Model, sp: &Split) -> Vec<Expr> {
-    fn walk(m: &Model, sp: &Split, body: &[Stmt], path: Option<&Expr>, out: &mut Vec<Expr>) {
+    fn walk(m: &Model, sp: &Split, body: &[ir::Stmt], path: Option<&Expr>, out: &mut Vec<Expr>) {
         for s in body {
-            if let Stmt::If { cond, then, .. } = s {
+            if let ir::Stmt::If { cond, then, .. } = s {
                 let here = match path {
                     Some(p) => Expr::And(Box::new(p.clone()), Box::new(cond.clone())),
                     None => cond.clone(),
@@ -399,20 +400,20 @@ impl<'a> Located<'a> {
         event.extend([
             self.set(lp.t, add(t(), var(self.hi))),
             self.set(self.events, add(var(self.events), num(1.0))),
-            Stmt::SetDt {
+            Stmt::Added(Rewrite::SetDt {
                 value: sub(t(), var(self.seg)),
                 span: self.span,
-            },
+            }),
         ]);
         event.extend(self.pass(t()));
-        event.push(Stmt::SetDt {
+        event.push(Stmt::Added(Rewrite::SetDt {
             value: var(self.host),
             span: self.span,
-        });
+        }));
         event.push(self.set(self.seg, t()));
         // The rest of the host step is a step of its own: its modes start where the pass
         // left them (a mode takes at most one transition per discrete pass).
-        event.push(Stmt::NoteModes { span: self.span });
+        event.push(Stmt::Added(Rewrite::NoteModes { span: self.span }));
         event.extend(self.yc_from_y());
         event.extend(self.algebraic(t(), 3));
         event.extend(self.record(&t()));
@@ -455,15 +456,15 @@ impl<'a> Located<'a> {
 
     /// The statements after the loop: the discrete pass of the rest of the host step.
     pub(super) fn after(&self) -> Vec<Stmt> {
-        let mut out = vec![Stmt::SetDt {
+        let mut out = vec![Stmt::Added(Rewrite::SetDt {
             value: sub(var(self.host), var(self.seg)),
             span: self.span,
-        }];
+        })];
         out.extend(self.pass(var(self.seg)));
-        out.push(Stmt::SetDt {
+        out.push(Stmt::Added(Rewrite::SetDt {
             value: var(self.host),
             span: self.span,
-        });
+        }));
         out
     }
 }
@@ -521,11 +522,11 @@ mod tests {
         assert!(!m.vars.iter().any(|v| v.name == "dopri5_events"));
         let mut repeats = 0;
         for s in &m.body {
-            if let Stmt::Repeat { events, .. } = s {
+            if let Stmt::Added(Rewrite::Repeat { events, .. }) = s {
                 assert!(events.is_none());
                 repeats += 1;
             }
-            assert!(!matches!(s, Stmt::SetDt { .. }));
+            assert!(!matches!(s, Stmt::Added(Rewrite::SetDt { .. })));
         }
         assert_eq!(repeats, 1);
     }

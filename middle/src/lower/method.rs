@@ -29,22 +29,20 @@ use super::LowerError;
 use super::hidden::Hidden;
 use super::located::watched;
 use super::pass::discrete;
+use super::rewrite;
 use super::stages::{Start, Step, memories};
 use super::tableau::{self, Tableau};
 use crate::ir::{Expr, Method, Model, Program, split, split_errors, split_located};
-use std::borrow::Cow;
 
 /// `program` with every model whose method is not `euler` rewritten into plain rules
-/// that integrate it so (borrowed when there is none); the rewritten models say
-/// `euler`, so expanding twice is expanding once. Fails if a model cannot be split
+/// around the statements of [`rewrite::Rewrite`] that integrate it so; the rewritten
+/// models say `euler`. Fails if a model cannot be split
 /// (which the checker and [`Program::set_method`] report first, located).
-pub fn expand(program: &Program) -> Result<Cow<'_, Program>, LowerError> {
-    if program.models.iter().all(|m| m.method == Method::Euler) {
-        return Ok(Cow::Borrowed(program));
-    }
-    let mut out = program.clone();
-    for m in &mut out.models {
+pub fn expand(program: &Program) -> Result<rewrite::Program, LowerError> {
+    let mut models = Vec::with_capacity(program.models.len());
+    for m in &program.models {
         if m.method == Method::Euler {
+            models.push(m.clone().widen());
             continue;
         }
         if let Some(d) = split_errors(m).first() {
@@ -55,25 +53,29 @@ pub fn expand(program: &Program) -> Result<Cow<'_, Program>, LowerError> {
                 d.message
             )));
         }
-        let Some(tab) = tableau::of(m.method) else {
-            continue;
-        };
-        *m = match m.method.tolerance() {
-            Some(tol) => super::dopri5::rewrite(m, tab, tol),
-            None => fixed(m, tab),
-        };
+        models.push(match tableau::of(m.method) {
+            None => m.clone().widen(),
+            Some(tab) => match m.method.tolerance() {
+                Some(tol) => super::dopri5::rewrite(m, tab, tol),
+                None => fixed(m, tab),
+            },
+        });
     }
-    Ok(Cow::Owned(out))
+    Ok(rewrite::Program {
+        models,
+        sources: program.sources.clone(),
+    })
 }
 
 /// The model `m` (stepped by the fixed-step method `tab`) as plain rules (method `euler`).
-fn fixed(m: &Model, tab: &'static Tableau) -> Model {
+fn fixed(m: &Model, tab: &'static Tableau) -> rewrite::Model {
     let sp = split(m);
     if sp.states.is_empty() {
         return Model {
             method: Method::Euler,
             ..m.clone()
-        };
+        }
+        .widen();
     }
     let lsp = split_located(m);
     let guards = watched(m, &lsp);
@@ -82,7 +84,6 @@ fn fixed(m: &Model, tab: &'static Tableau) -> Model {
     }
     let mut hid = Hidden::of(m);
     let mems = memories(&mut hid, tab, &sp, Start::Step);
-    let mut out = hid.out;
     let mut body: Vec<_> = mems
         .iter()
         .zip(&sp.states)
@@ -99,7 +100,7 @@ fn fixed(m: &Model, tab: &'static Tableau) -> Model {
     body.extend(step.stages());
     body.extend(step.solution());
     body.extend(discrete(&m.body));
-    out.body = body;
+    let mut out = hid.out.with_body(body);
     out.fired = m.fired * (tab.c.len() + 1);
     out
 }

@@ -49,6 +49,7 @@ mod pass;
 mod phase;
 mod prev;
 mod program;
+pub mod rewrite;
 mod rk4_loop;
 mod stages;
 mod substep;
@@ -61,6 +62,7 @@ mod why;
 
 pub use phase::{PhaseLink, find as find_phase};
 pub use program::{Lowered, Prepare};
+pub use rewrite::Rewrite;
 pub use substep::SubstepLink;
 pub use term::{Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term};
 pub use vars::{Access, Entry, Item, variables, visible_count};
@@ -244,7 +246,7 @@ pub enum Stmt {
         /// The action.
         span: Span,
     },
-    /// A bounded loop of an adaptive method (`ir::Stmt::Repeat`): run `body`, clear the
+    /// A bounded loop of an adaptive method (`Rewrite::Repeat`): run `body`, clear the
     /// flags of `clear` (false at the start of the step, so false before each run of
     /// `body`), evaluate `until`; stop when it holds; else, if the real state `count`
     /// is at least `limit`, stop the program with
@@ -269,12 +271,12 @@ pub enum Stmt {
         /// The model's span.
         span: Span,
     },
-    /// Each mode with a [`Slot::ModeStart`] notes its state there (`ir::Stmt::NoteModes`).
+    /// Each mode with a [`Slot::ModeStart`] notes its state there (`Rewrite::NoteModes`).
     NoteModes {
         /// The model's span.
         span: Span,
     },
-    /// `dt` reads `value` from here on in this step (`ir::Stmt::SetDt`).
+    /// `dt` reads `value` from here on in this step (`Rewrite::SetDt`).
     SetDt {
         /// The new length of the step.
         value: Term,
@@ -412,8 +414,8 @@ pub struct Assign {
 
 /// The expression `e`, written in the scope of model `model`, as a [`Term`] of that
 /// scope (for what a back end evaluates outside the step: accessors, the variable list).
-pub fn term(
-    program: &Program,
+pub fn term<X>(
+    program: &Program<X>,
     model: ModelId,
     e: &ir::Expr,
     reads: Reads,
@@ -423,8 +425,8 @@ pub fn term(
 
 /// [`term`] within a smaller [`Budget`] than the back ends': for analyses that give up
 /// quietly on what is too large for them (the lints' guard solver).
-pub fn term_within(
-    program: &Program,
+pub fn term_within<X>(
+    program: &Program<X>,
     model: ModelId,
     e: &ir::Expr,
     reads: Reads,
@@ -541,7 +543,10 @@ pub fn model(lowered: &Lowered, id: ModelId, reads: Reads) -> Result<Model, Lowe
     // On the rules as written, not on the method's stages (where a guarded rule that
     // feeds the continuous part is no longer a rule of the step's top level): the row
     // at t = 0 is the same under every method.
-    let mut pass = initial::pass(lowered.unrewritten(), id);
+    let mut pass: Vec<rewrite::Stmt> = initial::pass(lowered.unrewritten(), id)
+        .into_iter()
+        .map(ir::Stmt::widen)
+        .collect();
     pass.extend(lowered.copy_statements(id));
     let live = fired::Fired::new(&pass, m.fired);
     let initial_flags = flag_uses(&live, &pass, m.fired);
@@ -584,7 +589,7 @@ fn reads_start(body: &[Stmt], mode: ModeId) -> bool {
 }
 
 /// How a rule list uses each of its `fired` flags.
-fn flag_uses(live: &fired::Fired, body: &[ir::Stmt], fired: usize) -> Vec<FlagUse> {
+fn flag_uses(live: &fired::Fired, body: &[rewrite::Stmt], fired: usize) -> Vec<FlagUse> {
     (0..fired)
         .map(|k| {
             if !live.read[k] {
@@ -602,20 +607,20 @@ fn flag_uses(live: &fired::Fired, body: &[ir::Stmt], fired: usize) -> Vec<FlagUs
 
 /// Lowers the rules of one model, in the pre-order of [`fired::Fired`]'s positions.
 struct Rules<'p, 'f> {
-    lw: Lowerer<'p>,
+    lw: Lowerer<'p, Rewrite>,
     model: ModelId,
-    m: &'p ir::Model,
+    m: &'p rewrite::Model,
     live: &'f fired::Fired,
     /// Pre-order position of the last statement lowered.
     pos: usize,
 }
 
 impl Rules<'_, '_> {
-    fn stmts(&mut self, body: &[ir::Stmt]) -> Result<Vec<Stmt>, LowerError> {
+    fn stmts(&mut self, body: &[rewrite::Stmt]) -> Result<Vec<Stmt>, LowerError> {
         body.iter().map(|s| self.stmt(s)).collect()
     }
 
-    fn stmt(&mut self, s: &ir::Stmt) -> Result<Stmt, LowerError> {
+    fn stmt(&mut self, s: &rewrite::Stmt) -> Result<Stmt, LowerError> {
         self.pos += 1;
         Ok(match s {
             ir::Stmt::Assign(a) => Stmt::Assign(self.assign(a)?),
@@ -692,7 +697,7 @@ impl Rules<'_, '_> {
                     span: *span,
                 }
             }
-            ir::Stmt::Repeat {
+            ir::Stmt::Added(Rewrite::Repeat {
                 body,
                 until,
                 count,
@@ -700,7 +705,7 @@ impl Rules<'_, '_> {
                 method,
                 events,
                 span,
-            } => {
+            }) => {
                 get(&self.m.vars, *count, "variable")?;
                 if let Some((n, _)) = events {
                     get(&self.m.vars, *n, "variable")?;
@@ -721,8 +726,8 @@ impl Rules<'_, '_> {
                     span: *span,
                 }
             }
-            ir::Stmt::NoteModes { span } => Stmt::NoteModes { span: *span },
-            ir::Stmt::SetDt { value, span } => Stmt::SetDt {
+            ir::Stmt::Added(Rewrite::NoteModes { span }) => Stmt::NoteModes { span: *span },
+            ir::Stmt::Added(Rewrite::SetDt { value, span }) => Stmt::SetDt {
                 value: self.lw.term(self.model, value)?,
                 span: *span,
             },

@@ -6,6 +6,7 @@
 //! pass* of the event search. [`discrete`] is the body run once after the stages.
 
 use super::build::arith;
+use super::rewrite;
 use crate::ir::{ArithOp, Expr, Func, Model, Rhs, Split, Stmt, VarId};
 
 /// One stage pass of the rewrite.
@@ -22,11 +23,11 @@ pub(super) struct Stage<'a> {
 
 impl Stage<'_> {
     /// The statements of this pass over `body` (a block left empty is left out).
-    pub(super) fn stmts(&self, body: &[Stmt]) -> Vec<Stmt> {
+    pub(super) fn stmts(&self, body: &[Stmt]) -> Vec<rewrite::Stmt> {
         body.iter().filter_map(|s| self.stmt(s)).collect()
     }
 
-    fn stmt(&self, s: &Stmt) -> Option<Stmt> {
+    fn stmt(&self, s: &Stmt) -> Option<rewrite::Stmt> {
         match s {
             Stmt::Assign(a) => self.assign(a).map(|(a, _)| Stmt::Assign(a)),
             Stmt::Otherwise { assign, fired } => match self.assign(assign) {
@@ -50,10 +51,8 @@ impl Stage<'_> {
             | Stmt::Switch { .. }
             | Stmt::Reset { .. }
             | Stmt::Run { .. }
-            | Stmt::Repeat { .. }
-            | Stmt::SetDt { .. }
-            | Stmt::NoteModes { .. }
             | Stmt::SetMode { .. } => None,
+            Stmt::Added(x) => match *x {},
         }
     }
 
@@ -138,7 +137,7 @@ pub(super) fn reads_time(m: &Model, e: &Expr) -> bool {
 
 /// The body run once after the stages: as written, each integral and lag rule keeping
 /// the value the stages gave its target (a limited integral clamps it).
-pub(super) fn discrete(body: &[Stmt]) -> Vec<Stmt> {
+pub(super) fn discrete(body: &[Stmt]) -> Vec<rewrite::Stmt> {
     let keep = |a: &crate::ir::Assign| {
         let rhs = match &a.rhs {
             Rhs::Integral { .. } | Rhs::Lag { .. } => Rhs::Expr(Expr::Var(a.target)),
@@ -162,13 +161,13 @@ pub(super) fn discrete(body: &[Stmt]) -> Vec<Stmt> {
                 then: discrete(then),
                 span: *span,
             },
-            other => other.clone(),
+            other => other.clone().widen(),
         })
         .collect()
 }
 
 /// `body` with every expression reading `time` at the stage's node.
-pub(super) fn at_time(stage: &Stage<'_>, body: Vec<Stmt>) -> Vec<Stmt> {
+pub(super) fn at_time(stage: &Stage<'_>, body: Vec<rewrite::Stmt>) -> Vec<rewrite::Stmt> {
     let e = |x: &Expr| stage.expr(x);
     body.into_iter()
         .map(|s| match s {

@@ -46,7 +46,7 @@ pub(super) fn resolve(program: &Program) -> (Cow<'_, Program>, Copies) {
 }
 
 /// `program`'s bodies with the statements of `copies` last.
-pub(super) fn append(program: &mut Program, copies: &Copies) {
+pub(super) fn append(program: &mut super::rewrite::Program, copies: &Copies) {
     for (m, copies) in program.models.iter_mut().zip(copies) {
         let last = statements(m, copies);
         m.body.extend(last);
@@ -54,7 +54,7 @@ pub(super) fn append(program: &mut Program, copies: &Copies) {
 }
 
 /// The statements that take the copies of one model (`m`'s, `copies`).
-pub(super) fn statements(m: &Model, copies: &[(VarId, VarId)]) -> Vec<Stmt> {
+pub(super) fn statements<X>(m: &crate::ir::Model<X>, copies: &[(VarId, VarId)]) -> Vec<Stmt<X>> {
     copies
         .iter()
         .map(|&(copy, v)| assign(copy, Expr::Var(v), None, m.vars[v].span))
@@ -87,8 +87,6 @@ fn each_expr(m: &Model, f: &mut impl FnMut(&Expr)) {
         Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => {
             a.rhs.operands().into_iter().for_each(&mut *f)
         }
-        Stmt::Repeat { until, .. } => f(until),
-        Stmt::SetDt { value, .. } => f(value),
         _ => {}
     });
 }
@@ -177,16 +175,11 @@ impl Resolver<'_> {
                     self.body(then, written);
                 }
                 Stmt::SetFlag { var, .. } => written[*var] = true,
-                Stmt::Repeat { body, until, .. } => {
-                    self.body(body, written);
-                    self.expr(until, written);
-                }
-                Stmt::SetDt { value, .. } => self.expr(value, written),
                 Stmt::Switch { .. }
                 | Stmt::SetMode { .. }
                 | Stmt::Reset { .. }
-                | Stmt::Run { .. }
-                | Stmt::NoteModes { .. } => {}
+                | Stmt::Run { .. } => {}
+                Stmt::Added(x) => match *x {},
             }
         }
     }

@@ -2,7 +2,7 @@
 
 use super::prev;
 use super::term::LowerError;
-use super::{Reads, method, why};
+use super::{Reads, method, rewrite, why};
 use crate::ir::{ModelId, Program};
 use sit_runtime::events::Table;
 
@@ -17,7 +17,8 @@ pub struct Prepare {
 
 /// A checked program after the passes every back end needs, in their one order: the
 /// event log's instrumentation (when asked for), then the rewrite of every model
-/// integrated by a method other than `euler` into plain rules with hidden stage states.
+/// integrated by a method other than `euler` into plain rules with hidden stage states
+/// and the statements of [`Rewrite`](super::Rewrite), which only such a program holds.
 ///
 /// The back ends (the generators of `sit-codegen` and the interpreter of `sit-interp`)
 /// take only this type: a program that skipped a pass cannot reach them. Front ends get
@@ -26,14 +27,14 @@ pub struct Prepare {
 #[derive(Debug, Clone)]
 pub struct Lowered {
     /// The program after the passes: every model integrated by `euler`.
-    program: Program,
+    program: rewrite::Program,
     /// The checked program before the passes, kept for the event tables when the
     /// program was prepared for the event log.
     logged: Option<Program>,
     /// The program before the method rewrite (instrumented for the event log when
-    /// asked), when some model was rewritten: its initial passes are computed on the
-    /// rules as written, so that the row at t = 0 is the same under every method.
-    unrewritten: Option<Program>,
+    /// asked): its initial passes are computed on the rules as written, so that the row
+    /// at t = 0 is the same under every method.
+    unrewritten: Program,
     /// Per model, the hidden copies that `prev` reads (`super::prev`): taken last in the
     /// step and in reset.
     copies: prev::Copies,
@@ -46,22 +47,13 @@ impl Lowered {
     pub fn new(checked: &Program, prepare: Prepare) -> Result<Lowered, LowerError> {
         // `prev` first: every later pass reads variables only.
         let (resolved, copies) = prev::resolve(checked);
-        let checked = resolved.as_ref();
-        let copied = copies.iter().any(|c| !c.is_empty());
-        let expand = |before: &Program| -> Result<(Program, Option<Program>), LowerError> {
-            Ok(match method::expand(before)? {
-                std::borrow::Cow::Borrowed(p) => (p.clone(), copied.then(|| p.clone())),
-                std::borrow::Cow::Owned(p) => (p, Some(before.clone())),
-            })
-        };
-        let (mut program, unrewritten, logged) = if prepare.events && !checked.models.is_empty() {
-            let instrumented = why::instrument_events(checked, 0)?.0;
-            let (program, unrewritten) = expand(&instrumented)?;
-            (program, unrewritten, Some(checked.clone()))
+        let (unrewritten, logged) = if prepare.events && !resolved.models.is_empty() {
+            let instrumented = why::instrument_events(&resolved, 0)?.0;
+            (instrumented, Some(resolved.into_owned()))
         } else {
-            let (program, unrewritten) = expand(checked)?;
-            (program, unrewritten, None)
+            (resolved.into_owned(), None)
         };
+        let mut program = method::expand(&unrewritten)?;
         // The copies of `prev` are taken after everything else of the step (and of the
         // initial pass: see `copies`).
         prev::append(&mut program, &copies);
@@ -75,19 +67,19 @@ impl Lowered {
 
     /// The program after the passes (read-only: names, sources, the rules a back end
     /// annotates its output with).
-    pub fn program(&self) -> &Program {
+    pub fn program(&self) -> &rewrite::Program {
         &self.program
     }
 
     /// The program as written, before the method rewrite (the same variables, conditions
     /// and rules, without the stages): where the initial pass of each model is found.
     pub(crate) fn unrewritten(&self) -> &Program {
-        self.unrewritten.as_ref().unwrap_or(&self.program)
+        &self.unrewritten
     }
 
     /// The statements that take the copies of `prev` in model `id`, last in its initial
     /// pass as in its step.
-    pub(crate) fn copy_statements(&self, id: ModelId) -> Vec<crate::ir::Stmt> {
+    pub(crate) fn copy_statements(&self, id: ModelId) -> Vec<rewrite::Stmt> {
         let copies = self.copies.get(id).map_or(&[][..], Vec::as_slice);
         prev::statements(&self.program.models[id], copies)
     }

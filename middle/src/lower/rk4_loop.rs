@@ -28,6 +28,7 @@
 use super::build::{add, assign, num, sub, var, when};
 use super::hidden::Hidden;
 use super::located::{EVENT_LIMIT, Located, Loop};
+use super::rewrite::{self, Rewrite};
 use super::stages::{Start, Step, memories};
 use super::tableau::Tableau;
 use crate::ir::{Expr, Model, Split, Stmt};
@@ -36,14 +37,14 @@ use crate::ir::{Expr, Model, Split, Stmt};
 const LIMIT: u64 = 10_000;
 
 /// The model `m` (stepped by the fixed-step method `tab`, split `sp`, split for its
-/// guards `lsp`, watched `guards`, not empty) as plain rules around one [`Stmt::Repeat`].
+/// guards `lsp`, watched `guards`, not empty) as plain rules around one [`Rewrite::Repeat`].
 pub(super) fn rewrite(
     m: &Model,
     tab: &'static Tableau,
     sp: &Split,
     lsp: &Split,
     guards: Vec<Expr>,
-) -> Model {
+) -> rewrite::Model {
     let mut hid = Hidden::of(m);
     let span = m.span;
     let mems = memories(&mut hid, tab, sp, Start::Step);
@@ -93,7 +94,7 @@ pub(super) fn rewrite(
     };
     inner.extend(step.stages());
     inner.extend(step.solution());
-    let mut accept: Vec<Stmt> = mems
+    let mut accept: Vec<rewrite::Stmt> = mems
         .iter()
         .zip(&sp.states)
         .map(|(mem, &(v, vspan))| assign(mem.y0, var(v), None, vspan))
@@ -106,7 +107,7 @@ pub(super) fn rewrite(
         when(loc.stepping(), inner, span),
         loc.halving(&lp),
     ];
-    body.push(Stmt::Repeat {
+    body.push(Stmt::Added(Rewrite::Repeat {
         body: runs,
         until: loc.until(t),
         count: steps,
@@ -114,10 +115,9 @@ pub(super) fn rewrite(
         method,
         events: Some((loc.events, EVENT_LIMIT)),
         span,
-    });
+    }));
     body.extend(loc.after());
-    let mut out = hid.out;
-    out.body = body;
+    let mut out = hid.out.with_body(body);
     out.fired = f * (stages + 1 + Located::PASSES);
     out
 }

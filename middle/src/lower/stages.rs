@@ -9,8 +9,9 @@
 use super::build::{add, assign, div, mul, num, var, weighted};
 use super::hidden::Hidden;
 use super::pass::Stage;
+use super::rewrite;
 use super::tableau::{Form, Tableau};
-use crate::ir::{Expr, Model, Split, Stmt, VarId};
+use crate::ir::{Expr, Model, Split, VarId};
 
 /// The stage memories of one continuous state.
 pub(super) struct Mem {
@@ -131,7 +132,7 @@ impl Step<'_> {
     /// The stage passes: per stage, the states' values and rates cleared as the form
     /// says, then the stage pass writing the rates, its `otherwise` flags the model's
     /// shifted by `(stage + 1)·fired`.
-    pub(super) fn stages(&self) -> Vec<Stmt> {
+    pub(super) fn stages(&self) -> Vec<rewrite::Stmt> {
         let states = &self.sp.states;
         let f = self.m.fired;
         let mut out = Vec::new();
@@ -169,7 +170,7 @@ impl Step<'_> {
 
     /// The solution `y = y0 + (h·Σ_j b_j·k_j)/b_den` for every state (nothing under
     /// `fsal`: the last stage's value is the solution).
-    pub(super) fn solution(&self) -> Vec<Stmt> {
+    pub(super) fn solution(&self) -> Vec<rewrite::Stmt> {
         if self.tab.fsal {
             return Vec::new();
         }

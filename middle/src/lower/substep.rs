@@ -17,7 +17,7 @@
 
 use super::{LowerError, Lowerer, Term};
 use crate::Span;
-use crate::ir::{self, ModelId};
+use crate::ir::ModelId;
 
 /// How a model divides its step (see the module documentation).
 #[derive(Debug, Clone)]
@@ -37,9 +37,9 @@ pub struct SubstepLink {
 
 /// The sub-steps of model `id`, if it declares them.
 pub(super) fn link(
-    lw: &mut Lowerer<'_>,
+    lw: &mut Lowerer<'_, super::Rewrite>,
     id: ModelId,
-    m: &ir::Model,
+    m: &super::rewrite::Model,
 ) -> Result<Option<SubstepLink>, LowerError> {
     let Some(s) = &m.substeps else {
         return Ok(None);

@@ -153,8 +153,8 @@ pub enum LowerError {
 }
 
 /// Lowers the expressions of one model (see [`Reads`]), counting against a [`Budget`].
-pub(crate) struct Lowerer<'p> {
-    program: &'p Program,
+pub(crate) struct Lowerer<'p, X> {
+    program: &'p Program<X>,
     reads: Reads,
     budget: Budget,
     ops: usize,
@@ -162,12 +162,12 @@ pub(crate) struct Lowerer<'p> {
     nesting: u32,
 }
 
-impl<'p> Lowerer<'p> {
-    pub(crate) fn new(program: &'p Program, reads: Reads) -> Lowerer<'p> {
+impl<'p, X> Lowerer<'p, X> {
+    pub(crate) fn new(program: &'p Program<X>, reads: Reads) -> Lowerer<'p, X> {
         Lowerer::within(program, reads, Budget::BACK_END)
     }
 
-    pub(crate) fn within(program: &'p Program, reads: Reads, budget: Budget) -> Lowerer<'p> {
+    pub(crate) fn within(program: &'p Program<X>, reads: Reads, budget: Budget) -> Lowerer<'p, X> {
         Lowerer {
             program,
             reads,
@@ -177,7 +177,7 @@ impl<'p> Lowerer<'p> {
         }
     }
 
-    fn model(&self, id: ModelId) -> Result<&'p ir::Model, LowerError> {
+    fn model(&self, id: ModelId) -> Result<&'p ir::Model<X>, LowerError> {
         self.program
             .models
             .get(id)

@@ -64,7 +64,7 @@ pub enum Access {
 /// each submodel `NAME.on` followed by the submodel's own list prefixed by `NAME.`; the
 /// hidden states are left out of that order and follow it, in the same tree order
 /// (`Entry::hidden`; [`visible_count`] counts the others).
-pub fn variables(program: &Program, root: ModelId) -> Result<Vec<Entry>, LowerError> {
+pub fn variables<X>(program: &Program<X>, root: ModelId) -> Result<Vec<Entry>, LowerError> {
     let mut out = Vec::new();
     let mut hidden = Vec::new();
     flatten(
@@ -87,8 +87,8 @@ pub fn visible_count(entries: &[Entry]) -> usize {
 
 /// Appends the entries of an instance of `model` at `path`, named with `prefix`, to
 /// `out` and its hidden states to `hidden`; `bound` lists the variables its parent binds.
-fn flatten(
-    program: &Program,
+fn flatten<X>(
+    program: &Program<X>,
     model: ModelId,
     prefix: &str,
     path: &mut Vec<SubId>,

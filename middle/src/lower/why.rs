@@ -300,9 +300,8 @@ fn rewrite(
             Stmt::Switch { sub, span, .. } => w.on.get(*sub).copied().flatten().map(|v| (v, *span)),
             Stmt::Reset { sub, span } => w.reset.get(*sub).copied().flatten().map(|v| (v, *span)),
             Stmt::Run { sub, span } => w.run.get(*sub).copied().flatten().map(|v| (v, *span)),
-            Stmt::If { .. } | Stmt::Repeat { .. } | Stmt::SetDt { .. } | Stmt::NoteModes { .. } => {
-                None
-            }
+            Stmt::If { .. } => None,
+            Stmt::Added(x) => match *x {},
         };
         let fired = match &s {
             Stmt::Otherwise { fired, .. } => Some(*fired),
@@ -336,27 +335,6 @@ fn rewrite(
                     then = copied;
                 }
                 out.push(Stmt::If { cond, then, span });
-            }
-            // A method's loop (dopri5): its body's assignments get their whys inside it.
-            Stmt::Repeat {
-                body,
-                until,
-                count,
-                limit,
-                method,
-                events,
-                span,
-            } => {
-                let body = rewrite(program, body, w, guards, sites, copies);
-                out.push(Stmt::Repeat {
-                    body,
-                    until,
-                    count,
-                    limit,
-                    method,
-                    events,
-                    span,
-                });
             }
             s => out.push(s),
         }

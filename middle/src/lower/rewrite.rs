@@ -1,0 +1,78 @@
+//! The statements only a method's rewrite writes: the loop of an adaptive step, the noting of modes and the setting of `dt` at a located event.
+//!
+//! A checked program cannot hold them: its bodies are `ir::Stmt<ir::Checked>`, whose
+//! [`ir::Stmt::Added`] is empty. The rewrite ([`super::method`]) turns each model into
+//! an `ir::Model<Rewrite>`, the program that [`super::Lowered`] keeps and [`super::model`]
+//! lowers.
+
+use crate::Span;
+use crate::ir::{self, Expr, VarId};
+
+/// A statement of a method's rewrite (see the module documentation).
+#[derive(Debug, Clone)]
+pub enum Rewrite {
+    /// A bounded loop: `body` runs, then `until` is evaluated; the loop ends when it
+    /// holds; otherwise, if the real state `count` (which `body` increments) is at least
+    /// `limit`, the program stops with `sit_runtime::internal_steps_overrun(model, time,
+    /// limit)`; otherwise `body` runs again. The `otherwise` flags that `body` sets are
+    /// cleared before each run of it (each run is a fresh evaluation).
+    Repeat {
+        /// The statements repeated.
+        body: Vec<ir::Stmt<Rewrite>>,
+        /// The end condition, evaluated after each run of `body`.
+        until: Expr,
+        /// The counter of runs (a hidden real state).
+        count: VarId,
+        /// The most runs.
+        limit: u64,
+        /// The integration method whose steps these are (its name, for the fault).
+        method: &'static str,
+        /// The counter of events located inside the step (a hidden real state) and the
+        /// most allowed: when the counter is above it after a run, the program stops with
+        /// `sit_runtime::events_overrun(model, time, limit)` (events that chatter).
+        events: Option<(VarId, u64)>,
+        /// The model's span (for provenance).
+        span: Span,
+    },
+    /// Each mode's state is noted as its state at the start of the step
+    /// ([`Expr::ModeAtStart`]), as at the start of a step: written by the rewrite of a
+    /// method that locates events inside a step, after the discrete pass at an event,
+    /// so that a mode takes at most one transition per discrete pass.
+    NoteModes {
+        /// The model's span (for provenance).
+        span: Span,
+    },
+    /// `dt` reads `value` from here on in this step: written by the rewrite of a method
+    /// that locates events inside a step, whose discrete pass at an event reads the time
+    /// since the last one as its step.
+    SetDt {
+        /// The new length of the step (a real expression).
+        value: Expr,
+        /// The model's span (for provenance).
+        span: Span,
+    },
+}
+
+impl ir::Added for Rewrite {
+    fn children(&self) -> &[ir::Stmt<Rewrite>] {
+        match self {
+            Rewrite::Repeat { body, .. } => body,
+            Rewrite::NoteModes { .. } | Rewrite::SetDt { .. } => &[],
+        }
+    }
+
+    fn span(&self) -> Span {
+        match self {
+            Rewrite::Repeat { span, .. }
+            | Rewrite::NoteModes { span }
+            | Rewrite::SetDt { span, .. } => *span,
+        }
+    }
+}
+
+/// A statement of a rewritten body.
+pub type Stmt = ir::Stmt<Rewrite>;
+/// A model after the rewrite.
+pub type Model = ir::Model<Rewrite>;
+/// A program after the rewrite: what [`super::Lowered`] keeps.
+pub type Program = ir::Program<Rewrite>;
