@@ -424,6 +424,21 @@ struct StepGen<'a, 'c> {
 }
 
 impl StepGen<'_, '_> {
+    /// The step of lane `i` of a submodel switched on: its input bindings, then its step
+    /// by `dt`.
+    fn step_sub(&self, link: &lower::SubLink, dt: &TokenStream) -> TokenStream {
+        let names = &self.g.plan.names[self.g.model];
+        let f = ident(&names.subs[link.sub]);
+        let on = ident(&names.sub_on[link.sub]);
+        let binds = self.binds(link, &link.inputs);
+        quote! {
+            if self.#on[i] {
+                #binds
+                self.#f.step_lane(i, #dt);
+            }
+        }
+    }
+
     /// The step of lane `i`, in the order of the lowering, without the clock's advance.
     fn step_rules(&mut self) -> TokenStream {
         let plan = self.g.plan;
@@ -434,17 +449,12 @@ impl StepGen<'_, '_> {
             let f = ident(&names.dt);
             out.push(quote!(self.#f[i] = dt;));
         }
-        for link in &low.subs {
-            let f = ident(&names.subs[link.sub]);
-            let on = ident(&names.sub_on[link.sub]);
-            let binds = self.binds(link, &link.inputs);
+        for link in low.subs.iter().filter(|l| !l.placed) {
             let c = self.comment(link.span, true);
+            let step = self.step_sub(link, &quote!(dt));
             out.push(quote! {
                 #c
-                if self.#on[i] {
-                    #binds
-                    self.#f.step_lane(i, dt);
-                }
+                #step
             });
         }
         for ev in &low.events {
@@ -576,6 +586,21 @@ impl StepGen<'_, '_> {
                 match mask {
                     None => quote!(self.#f[i] = #v;),
                     Some(g) => quote!(self.#f[i] = if #g { #v } else { self.#f[i] };),
+                }
+            }
+            Stmt::Step { sub, .. } => {
+                let dt = self.g.expr(&lower::Term::Read(lower::Place {
+                    path: Vec::new(),
+                    slot: lower::Slot::Dt,
+                }));
+                let step = self.step_sub(&self.lowered.subs[*sub], &dt);
+                match mask {
+                    None => step,
+                    Some(g) => quote! {
+                        if #g {
+                            #step
+                        }
+                    },
                 }
             }
             Stmt::Reset { sub, .. } => {

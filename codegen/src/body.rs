@@ -213,6 +213,30 @@ impl BodyGen<'_, '_> {
         }
     }
 
+    /// The step of a submodel switched on: its input bindings, then its step by `dt`.
+    fn step_sub(&self, link: &lower::SubLink, dt: &TokenStream) -> TokenStream {
+        let names = &self.plan.names[self.model];
+        let f = ident(&names.subs[link.sub]);
+        let on = ident(&names.sub_on[link.sub]);
+        let sub_names = &self.plan.names[link.model];
+        let g = self.exprs(quote!(self));
+        let binds: Vec<TokenStream> = link
+            .inputs
+            .iter()
+            .map(|b| {
+                let v = ident(&sub_names.vars[b.var]);
+                let value = g.expr(&b.value);
+                quote!(self.#f.#v = #value;)
+            })
+            .collect();
+        quote! {
+            if self.#on {
+                #(#binds)*
+                self.#f.step(#dt);
+            }
+        }
+    }
+
     /// The body of `step(dt)`, in the order of the lowering.
     pub(crate) fn step_body(&mut self) -> Body {
         let plan = self.plan;
@@ -225,28 +249,13 @@ impl BodyGen<'_, '_> {
             let dt = ident(&names.dt);
             out.push(quote!(self.#dt = dt;));
         }
-        // 1. Submodels: bind inputs, step.
-        for link in &low.subs {
-            let f = ident(&names.subs[link.sub]);
-            let on = ident(&names.sub_on[link.sub]);
-            let sub_names = &plan.names[link.model];
-            let g = self.exprs(quote!(self));
-            let binds: Vec<TokenStream> = link
-                .inputs
-                .iter()
-                .map(|b| {
-                    let v = ident(&sub_names.vars[b.var]);
-                    let value = g.expr(&b.value);
-                    quote!(self.#f.#v = #value;)
-                })
-                .collect();
+        // 1. Submodels (those not placed by a `step` among the rules): bind inputs, step.
+        for link in low.subs.iter().filter(|l| !l.placed) {
             let comment = self.comments.marker(prov.line_note(link.span));
+            let step = self.step_sub(link, &quote!(dt));
             out.push(quote! {
                 #comment
-                if self.#on {
-                    #(#binds)*
-                    self.#f.step(dt);
-                }
+                #step
             });
         }
         // 2. Events.
@@ -431,6 +440,15 @@ impl BodyGen<'_, '_> {
                     .expect("the lowering gives every `run` its phase");
                 let run = crate::phase::run(self.plan, self.model, &g, phase, false);
                 out.push(syn::parse_quote!({ #run }));
+            }
+            Stmt::Step { sub, span } => {
+                out.extend(self.action_comment(*span, guard));
+                let dt = self.exprs(quote!(self)).expr(&lower::Term::Read(lower::Place {
+                    path: Vec::new(),
+                    slot: lower::Slot::Dt,
+                }));
+                let step = self.step_sub(&self.lowered.subs[*sub], &dt);
+                out.push(syn::parse_quote!({ #step }));
             }
             Stmt::SetMode { mode, state, span } => {
                 out.extend(self.action_comment(*span, guard));

@@ -222,7 +222,10 @@ fn model_names_of(m: &Model, ty: String) -> ModelNames {
         dt,
         clock,
         clock_shared,
-        uses_dt: writes_dt || model_exprs(m).iter().any(|e| reads_dt(e)),
+        // A placed submodel steps by the `dt` of its statement's point.
+        uses_dt: writes_dt
+            || m.subs.iter().any(|s| s.placed.is_some())
+            || model_exprs(m).iter().any(|e| reads_dt(e)),
         sets_dt: writes_dt,
         step_parts,
         step_once,

@@ -269,6 +269,14 @@ pub enum Rule {
         /// From `when` to `{`.
         span: Span,
     },
+    /// `step(sub);`: the submodel `sub` steps here, among the rules, instead of before
+    /// them.
+    Step {
+        /// The submodel.
+        sub: Name,
+        /// The whole statement.
+        span: Span,
+    },
     /// `mode: from -> to [when cond] (; | { rules })`.
     Transition {
         /// The mode.

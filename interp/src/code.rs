@@ -201,6 +201,9 @@ pub(crate) enum Stmt {
     Reset(usize),
     /// `run(phase)`: run phase number `.0` of this node's [`Node::phases`].
     Run(usize),
+    /// `step(sub)`: if submodel number `.0` of this node's [`Node::subs`] is on, its
+    /// input bindings, then its step (`sit_middle::lower::Stmt::Step`).
+    Step(usize),
     /// The loop of an adaptive method (`sit_middle::lower::Stmt::Repeat`).
     Repeat(Box<Repeat>),
     /// Each mode of the node notes its state as its state at the start of the step
@@ -283,6 +286,9 @@ pub(crate) struct SubNode {
     pub params: Vec<Init>,
     /// Input bindings, evaluated in the parent before each step of the submodel.
     pub inputs: Vec<Init>,
+    /// Whether a [`Stmt::Step`] of the parent's body steps it, not the start of the
+    /// parent's step.
+    pub placed: bool,
 }
 
 /// An event: its value and memory slots and its condition.

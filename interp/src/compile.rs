@@ -274,6 +274,7 @@ impl Compiler<'_> {
                 initially_on: link.initially_on,
                 params: bind(&link.params)?,
                 inputs: bind(&link.inputs)?,
+                placed: link.placed,
             });
         }
         let events = m
@@ -406,6 +407,12 @@ impl Compiler<'_> {
                     value: *on,
                 },
                 lower::Stmt::Reset { sub, .. } => Stmt::Reset(*get(&l.subs, *sub, "submodel")?),
+                lower::Stmt::Step { sub, .. } => {
+                    if self.model(n).subs.get(*sub).is_none_or(|s| s.placed.is_none()) {
+                        return Err(malformed(format!("`step` of submodel {sub}, not placed")));
+                    }
+                    Stmt::Step(*sub)
+                }
                 lower::Stmt::Run { sub, .. } => {
                     // The lowering lists the phases in the order their subs are declared.
                     let subs = &self.model(n).subs;

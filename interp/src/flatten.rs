@@ -371,15 +371,10 @@ impl<'c> Flattener<'c> {
             let a = self.dt();
             self.put(Op::Copy { d, a }, d);
         }
-        for sub in &node.subs {
-            let skip = self.label();
-            let a = self.slot(sub.on);
-            self.emit(Op::JumpUnless { a, t: skip.0 });
-            for b in &sub.inputs {
-                self.init(b);
+        for k in 0..node.subs.len() {
+            if !self.code.nodes[n].subs[k].placed {
+                self.step_sub(n, k);
             }
-            self.step(sub.node);
-            self.place(skip);
         }
         for ev in &node.events {
             let a = self.flag_value(&ev.cond.0);
@@ -425,6 +420,31 @@ impl<'c> Flattener<'c> {
             self.emit(Op::Tick { d, clock, dt });
             self.held = None;
         }
+    }
+
+    /// The step of submodel `k` of node `n`, inlined, when it is on: its input bindings,
+    /// then its step. Where a placed submodel steps in `n`'s body, what the body's
+    /// lowering keeps of `n` is saved around it.
+    fn step_sub(&mut self, n: usize, k: usize) {
+        let code = self.code;
+        let sub = &code.nodes[n].subs[k];
+        let skip = self.label();
+        let a = self.slot(sub.on);
+        self.emit(Op::JumpUnless { a, t: skip.0 });
+        for b in &sub.inputs {
+            self.init(b);
+        }
+        let node = self.node;
+        let counter = self.counter;
+        let last_read = std::mem::take(&mut self.last_read);
+        let body_dt = self.body_dt;
+        self.step(sub.node);
+        self.node = node;
+        self.counter = counter;
+        self.last_read = last_read;
+        self.body_dt = body_dt;
+        self.held = None;
+        self.place(skip);
     }
 
     /// Whether an expression reads real slot `i` (always, in the first pass).
@@ -636,6 +656,7 @@ impl<'c> Flattener<'c> {
                 self.temps.0 = 0;
                 self.held = None;
             }
+            Stmt::Step(k) => self.step_sub(self.node, *k),
             Stmt::Run(phase) => {
                 let before: usize = self.code.nodes[..self.node]
                     .iter()
@@ -714,6 +735,7 @@ fn last_reads(body: &[Stmt], counter: &mut usize, out: &mut HashMap<usize, usize
             | Stmt::SetFlag { .. }
             | Stmt::Reset(_)
             | Stmt::Run(_)
+            | Stmt::Step(_)
             | Stmt::NoteModes
             | Stmt::SetDt { .. } => {}
         }

@@ -163,6 +163,10 @@ impl Printer<'_> {
                     let n = &self.m.subs[*sub].name;
                     let _ = writeln!(self.out, "{pad}run {n} (line {})", self.line(*span));
                 }
+                Stmt::Step { sub, span } => {
+                    let n = &self.m.subs[*sub].name;
+                    let _ = writeln!(self.out, "{pad}step {n} (line {})", self.line(*span));
+                }
                 Stmt::Added(x) => match *x {},
             }
         }

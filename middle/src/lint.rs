@@ -362,6 +362,7 @@ impl Cx<'_> {
                 | Stmt::Switch { .. }
                 | Stmt::Reset { .. }
                 | Stmt::Run { .. }
+                | Stmt::Step { .. }
                 | Stmt::SetMode { .. } => {}
             }
         }

@@ -257,7 +257,8 @@ impl Step<'_> {
                 Stmt::Switch { .. }
                 | Stmt::SetMode { .. }
                 | Stmt::Reset { .. }
-                | Stmt::Run { .. } => {}
+                | Stmt::Run { .. }
+                | Stmt::Step { .. } => {}
                 Stmt::Added(x) => match *x {},
             }
         }

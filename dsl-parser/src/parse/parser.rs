@@ -450,6 +450,10 @@ impl<'a> Parser<'a> {
                 m.substeps.push(self.substeps_decl(first)?);
                 Ok(())
             }
+            Tok::Ident if word == "step" && self.peek_at(1).tok == Tok::Punct("(") => {
+                m.rules.push(self.step_rule(first)?);
+                Ok(())
+            }
             _ if word.is_empty() => Err(self.error(MEMBER)),
             _ => {
                 m.rules.push(self.assign(first)?);
@@ -602,12 +606,28 @@ impl<'a> Parser<'a> {
         if t.tok.is_word() && self.peek_at(1).tok == Tok::Punct(":") {
             return self.transition(first);
         }
+        if self.at_word("step") && self.peek_at(1).tok == Tok::Punct("(") {
+            return self.step_rule(first);
+        }
         match t.tok {
             Tok::Keyword(Keyword::When) => self.when_rule(first),
             Tok::Ident if matches!(self.str(t), "if" | "else") => Err(self.if_else()),
             tok if tok.is_word() => self.assign(first),
             _ => Err(self.error(BLOCK_MEMBER)),
         }
+    }
+
+    /// `step_rule = "step" "(" name ")" ";"`.
+    fn step_rule(&mut self, first: usize) -> Parsed<Rule> {
+        self.bump();
+        self.bump();
+        let sub = self.name()?;
+        self.expect_punct(")", &["`)`"])?;
+        let end = self.expect_punct(";", &["`;`"])?;
+        Ok(Rule::Step {
+            sub,
+            span: Span::new(self.file, first, end.end),
+        })
     }
 
     /// `assign = name "=" expr ("when" expr | "otherwise")? ";"`.

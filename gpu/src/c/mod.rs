@@ -306,17 +306,8 @@ fn step(sg: &mut StmtGen<'_>, id: ModelId, out: &mut Out) -> Result<(), Unsuppor
         "SIT_DEVICE void {once}(struct sit_m{id}* s, double dt, sit_fault* f) {{"
     ));
     out.line("s->dt = dt;");
-    for link in &low.subs {
-        out.open(format!("if (s->on{}) {{", link.sub));
-        for b in &link.inputs {
-            let value = sg.g.expr(&b.value);
-            out.line(format!("s->s{}.v{} = {value};", link.sub, b.var));
-        }
-        out.line(format!(
-            "sit_m{}_step(&s->s{}, dt, f); if (f->code) return;",
-            link.model, link.sub
-        ));
-        out.close("}");
+    for link in low.subs.iter().filter(|l| !l.placed) {
+        sg.step_sub(link, "dt", out);
     }
     for ev in &low.events {
         let e = ev.event;

@@ -19,6 +19,20 @@ pub(crate) struct StmtGen<'a> {
 }
 
 impl StmtGen<'_> {
+    /// The step of a submodel switched on: its input bindings, then its step by `dt`.
+    pub(crate) fn step_sub(&mut self, link: &lower::SubLink, dt: &str, out: &mut Out) {
+        out.open(format!("if (s->on{}) {{", link.sub));
+        for b in &link.inputs {
+            let value = self.g.expr(&b.value);
+            out.line(format!("s->s{}.v{} = {value};", link.sub, b.var));
+        }
+        out.line(format!(
+            "sit_m{}_step(&s->s{}, {dt}, f); if (f->code) return;",
+            link.model, link.sub
+        ));
+        out.close("}");
+    }
+
     /// Appends `body` to `out`.
     pub(crate) fn stmts(&mut self, body: &[Stmt], out: &mut Out) -> Result<(), Unsupported> {
         body.iter().try_for_each(|s| self.stmt(s, out))
@@ -43,6 +57,7 @@ impl StmtGen<'_> {
             Stmt::Switch { sub, on, .. } => out.line(format!("s->on{sub} = {};", *on as u8)),
             Stmt::SetMode { mode, state, .. } => out.line(format!("s->mode{mode} = {state};")),
             Stmt::Reset { sub, .. } => self.reset_sub(&self.low.subs[*sub], out),
+            Stmt::Step { sub, .. } => self.step_sub(&self.low.subs[*sub], "s->dt", out),
             Stmt::Run { sub, .. } => {
                 let phase = lower::find_phase(&self.low.phases, *sub)
                     .map_err(|e| Unsupported::Malformed(e.to_string()))?;

@@ -22,6 +22,7 @@ mod phase;
 mod resolve;
 mod rules;
 mod slips;
+mod step;
 mod subs;
 mod substeps;
 mod table;

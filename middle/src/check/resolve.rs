@@ -137,7 +137,10 @@ impl Resolver<'_> {
                 self.fired.entry(v).or_insert(n);
             }
         }
+        let mut subs = subs;
         let body = self.rules(&m.rules);
+        self.place_steps(&mut subs, &body);
+        self.placed_prevs(&subs, &body);
         let method = self.method(&m.methods, &m.method_options);
         let substeps = self.substeps(&m.substeps);
         let modes = self.t().modes.clone();

@@ -86,6 +86,11 @@ impl Resolver<'_> {
                         out.push(s);
                     }
                 }
+                ast::Rule::Step { sub, span } => {
+                    if let Some(s) = self.step_rule(sub, *span) {
+                        out.push(s);
+                    }
+                }
                 ast::Rule::Block { cond, rules, .. } => {
                     let c = self.expr(cond, Ty::Flag, Ctx::Rule);
                     self.blocks.push(cond.span);

@@ -128,6 +128,7 @@ impl Resolver<'_> {
                 doc: doc.clone(),
                 span: name.span,
                 phase,
+                placed: None,
             });
             // Unbound inputs without a default.
             let child_vars = &self.tables[child].vars;

@@ -267,6 +267,9 @@ pub struct Sub {
     /// `phase x: M(...) step h limit n until c;`: an instantaneous phase, run to
     /// its end by [`Stmt::Run`] and never stepped with its parent.
     pub phase: Option<Phase>,
+    /// Where `step(x);` places its step among the parent's rules ([`Stmt::Step`]);
+    /// `None`: it steps before the rules, in declaration order.
+    pub placed: Option<Span>,
 }
 
 /// How an instantaneous phase runs (see the module documentation).
@@ -384,6 +387,15 @@ pub enum Stmt<X = Checked> {
         /// The phase (a submodel with [`Sub::phase`]).
         sub: SubId,
         /// Where the action is written.
+        span: Span,
+    },
+    /// `step(sub);`: the submodel `sub` (switched on, not a phase) gets its input
+    /// bindings evaluated here and takes its step, instead of before the parent's
+    /// rules ([`Sub::placed`]). Only at the top level of a body, once per submodel.
+    Step {
+        /// The submodel.
+        sub: SubId,
+        /// The statement.
         span: Span,
     },
     /// A statement that a pass after the checker adds (a method rewrite's loop, see

@@ -33,7 +33,8 @@ impl<X: Added> Stmt<X> {
             | Stmt::Switch { .. }
             | Stmt::SetMode { .. }
             | Stmt::Reset { .. }
-            | Stmt::Run { .. } => &[],
+            | Stmt::Run { .. }
+            | Stmt::Step { .. } => &[],
         }
     }
 
@@ -47,7 +48,8 @@ impl<X: Added> Stmt<X> {
             | Stmt::Switch { span, .. }
             | Stmt::SetMode { span, .. }
             | Stmt::Reset { span, .. }
-            | Stmt::Run { span, .. } => *span,
+            | Stmt::Run { span, .. }
+            | Stmt::Step { span, .. } => *span,
             Stmt::Added(x) => x.span(),
         }
     }
@@ -80,6 +82,7 @@ impl Stmt {
             Stmt::SetMode { mode, state, span } => Stmt::SetMode { mode, state, span },
             Stmt::Reset { sub, span } => Stmt::Reset { sub, span },
             Stmt::Run { sub, span } => Stmt::Run { sub, span },
+            Stmt::Step { sub, span } => Stmt::Step { sub, span },
             Stmt::Added(x) => match x {},
         }
     }

@@ -39,6 +39,8 @@ struct Order<'a> {
     first_write: Vec<Option<usize>>,
     /// What each pred and situation reads (`cond_vars`).
     conds: Vec<VarSet>,
+    /// Per submodel: the site of its `step`, when placed among the rules.
+    step_site: Vec<Option<usize>>,
 }
 
 impl<'a> Order<'a> {
@@ -73,6 +75,7 @@ impl<'a> Order<'a> {
             computed,
             first_write: vec![None; n],
             conds: Vec::new(),
+            step_site: vec![None; m.subs.len()],
         };
         o.walk(&m.body, &conds);
         o.conds = conds;
@@ -143,6 +146,17 @@ impl<'a> Order<'a> {
                         reads,
                         owners: Vec::new(),
                     });
+                }
+                // Its bindings are read here: W0208 compares with the rules' sites.
+                Stmt::Step { sub, span } => {
+                    self.sites.push(Site {
+                        span: *span,
+                        reads: Vec::new(),
+                        owners: Vec::new(),
+                    });
+                    if let Some(s) = self.step_site.get_mut(*sub) {
+                        *s = Some(self.sites.len() - 1);
+                    }
                 }
                 Stmt::Added(x) => match *x {},
                 Stmt::Switch { .. } | Stmt::SetMode { .. } | Stmt::Reset { .. } => {}
@@ -333,6 +347,23 @@ pub(crate) fn loops(m: &Model) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// The order in which `m`'s submodels step: those not placed first, in declaration
+/// order, then the placed ones in the order of their `step` statements.
+fn step_rank(m: &Model) -> Vec<usize> {
+    let n = m.subs.len();
+    let mut rank: Vec<usize> = (0..n).collect();
+    let mut placed = 0;
+    for s in &m.body {
+        if let Stmt::Step { sub, .. } = s
+            && let Some(r) = rank.get_mut(*sub)
+        {
+            *r = n + placed;
+            placed += 1;
+        }
+    }
+    rank
+}
+
 /// W0207 (a computed variable read before its rule, outside a loop) and W0208 (an input
 /// binding of a submodel that reads a value computed later in the step) of `m`.
 pub(crate) fn delays(m: &Model, diags: &mut Vec<Diagnostic>) {
@@ -383,16 +414,49 @@ pub(crate) fn delays(m: &Model, diags: &mut Vec<Diagnostic>) {
              `prev({x})` to say that the previous step's value is meant"
         )));
     }
-    // W0208: bindings evaluated before the body (and before later submodels step).
+    // W0208: bindings evaluated before the body, or where a placed submodel's `step`
+    // stands (and before the submodels that step later).
     let conds = &o.conds;
+    let rank = step_rank(m);
     for (k, sub) in m.subs.iter().enumerate() {
         if sub.phase.is_some() {
             continue;
         }
+        let at = o.step_site.get(k).copied().flatten();
         for b in &sub.input_bindings {
             for v in o.reads(&b.value, conds) {
                 let Some(rule) = o.first_write[v] else {
                     continue;
+                };
+                if at.is_some_and(|at| rule < at) {
+                    continue;
+                }
+                let (note, help) = match at {
+                    None => (
+                        "the submodels step first, in declaration order, with their bindings \
+                         evaluated then; the rules of the model follow"
+                            .to_string(),
+                        format!(
+                            "write `step({});` below the rule computing `{x}`, so that the \
+                             submodel steps there with this step's value; or bind a value the \
+                             submodel can use before `{x}` is computed, or write `prev({x})` to \
+                             say that the previous step's value is meant",
+                            sub.name,
+                            x = name(v)
+                        ),
+                    ),
+                    Some(_) => (
+                        format!(
+                            "`{}` steps where `step({});` stands, with its bindings evaluated then",
+                            sub.name, sub.name
+                        ),
+                        format!(
+                            "move `step({});` below the rule computing `{x}`, or write \
+                             `prev({x})` to say that the previous step's value is meant",
+                            sub.name,
+                            x = name(v)
+                        ),
+                    ),
                 };
                 let x = name(v);
                 diags.push(
@@ -406,21 +470,14 @@ pub(crate) fn delays(m: &Model, diags: &mut Vec<Diagnostic>) {
                     )
                     .with_label(format!("`{}` steps with the previous step's `{x}`", sub.name))
                     .with_related(o.sites[rule].span, format!("`{x}` is computed here"))
-                    .with_note(
-                        "the submodels step first, in declaration order, with their bindings \
-                         evaluated then; the rules of the model follow",
-                    )
-                    .with_help(format!(
-                        "bind a value the submodel can use before `{x}` is computed (a state, or \
-                         compute `{x}` in the submodel), or write `prev({x})` to say that the \
-                         previous step's value is meant"
-                    )),
+                    .with_note(note)
+                    .with_help(help),
                 );
             }
             let mut later = Vec::new();
             b.value.visit(&mut |e| {
                 if let Expr::SubVar(j, x) = *e
-                    && j > k
+                    && rank[j] > rank[k]
                     && !b.prev_subs.contains(&j)
                     && !later.iter().any(|&(l, _)| l == j)
                 {
@@ -429,6 +486,27 @@ pub(crate) fn delays(m: &Model, diags: &mut Vec<Diagnostic>) {
             });
             for (j, _) in later {
                 let (this, other) = (&sub.name, &m.subs[j].name);
+                if let Some(step) = m.subs[j].placed {
+                    diags.push(
+                        Diagnostic::warning(
+                            "W0208",
+                            b.span,
+                            format!(
+                                "the binding of `{this}` reads `{other}`, which steps after `{this}`"
+                            ),
+                        )
+                        .with_label(format!(
+                            "`{this}` steps with the value `{other}` had before its step"
+                        ))
+                        .with_related(step, format!("`{other}` steps here"))
+                        .with_help(format!(
+                            "place the step of `{this}` below `step({other});`, or write \
+                             `prev({other}.…)` to say that the value before `{other}` steps is \
+                             meant"
+                        )),
+                    );
+                    continue;
+                }
                 diags.push(
                     Diagnostic::warning(
                         "W0208",

@@ -104,6 +104,7 @@ impl Fired {
                 | Stmt::Switch { .. }
                 | Stmt::Reset { .. }
                 | Stmt::Run { .. }
+                | Stmt::Step { .. }
                 | Stmt::Added(Rewrite::SetDt { .. } | Rewrite::NoteModes { .. })
                 | Stmt::SetMode { .. } => {}
             }

@@ -35,31 +35,19 @@ pub(crate) fn computed(program: &Program, id: ModelId) -> Vec<bool> {
     let mut before: Vec<&Expr> = m.events.iter().map(|e| &e.cond).collect();
     // The sub-steps' condition and count are read at the very start of the step.
     before.extend(m.substeps.iter().flat_map(|s| [&s.when, &s.count]));
-    // (A phase's bindings are read where its `run` stands: see `early_reads`.)
+    // (A phase's bindings are read where its `run` stands, a placed submodel's where its
+    // `step` stands: see `early_reads`.)
     before.extend(
         m.subs
             .iter()
-            .filter(|s| s.phase.is_none())
+            .filter(|s| s.phase.is_none() && s.placed.is_none())
             .flat_map(|s| s.input_bindings.iter().map(|b| &b.value)),
     );
     for v in reads_of(m, before).vars {
         bad[v] = true;
     }
     for parent in &program.models {
-        for (k, sub) in parent.subs.iter().enumerate() {
-            for b in &sub.input_bindings {
-                b.value.visit(&mut |e| match *e {
-                    Expr::SubVar(j, v) if j >= k && parent.subs[j].model == id => bad[v] = true,
-                    Expr::SubCond(j, c) if j >= k && parent.subs[j].model == id => {
-                        let cond = m.conds.get(c).map(|c| &c.expr);
-                        for v in reads_of(m, cond.into_iter().collect()).vars {
-                            bad[v] = true;
-                        }
-                    }
-                    _ => {}
-                });
-            }
-        }
+        read_before_stepping(parent, id, m, &mut bad);
     }
     visit_assigns(&m.body, &mut |a| {
         let reads = reads_of(m, a.rhs.operands());
@@ -105,11 +93,100 @@ fn early_reads(m: &ir::Model, body: &[Stmt], top: bool, assigned: &mut [bool], b
                     }
                 }
             }
+            // A placed submodel's bindings are read where its `step` stands.
+            Stmt::Step { sub, .. } => {
+                if let Some(s) = m.subs.get(*sub) {
+                    let read = s.input_bindings.iter().map(|b| &b.value).collect();
+                    for v in reads_of(m, read).vars {
+                        bad[v] |= !assigned[v];
+                    }
+                }
+            }
             Stmt::Added(x) => match *x {},
             Stmt::SetFlag { .. }
             | Stmt::Switch { .. }
             | Stmt::Reset { .. }
             | Stmt::SetMode { .. } => {}
+        }
+    }
+}
+
+/// Marks in `bad` each variable of model `id` (`m`) that `parent` reads, in an instance
+/// of `id`, before that instance steps in the step: in the input bindings of a submodel
+/// that steps no later (the submodels that are not placed step first, in declaration
+/// order, then the placed ones in the order of their `step` statements; a binding is
+/// evaluated just before its submodel steps) and, for a placed instance, in the events,
+/// the sub-steps and the statements above its `step`.
+fn read_before_stepping(parent: &ir::Model, id: ModelId, m: &ir::Model, bad: &mut [bool]) {
+    let n = parent.subs.len();
+    let mut rank: Vec<usize> = (0..n).collect();
+    let mut placed = 0;
+    for s in &parent.body {
+        if let Stmt::Step { sub, .. } = s
+            && let Some(r) = rank.get_mut(*sub)
+        {
+            *r = n + placed;
+            placed += 1;
+        }
+    }
+    let mark = |e: &Expr, j_of: &dyn Fn(usize) -> bool, bad: &mut [bool]| {
+        let mut stack = vec![e];
+        let mut seen = vec![false; parent.conds.len()];
+        while let Some(e) = stack.pop() {
+            e.visit(&mut |x| match *x {
+                Expr::SubVar(j, v) if j_of(j) && parent.subs[j].model == id => bad[v] = true,
+                Expr::SubCond(j, c) if j_of(j) && parent.subs[j].model == id => {
+                    let cond = m.conds.get(c).map(|c| &c.expr);
+                    for v in reads_of(m, cond.into_iter().collect()).vars {
+                        bad[v] = true;
+                    }
+                }
+                Expr::Cond(c) if !seen.get(c).copied().unwrap_or(true) => {
+                    seen[c] = true;
+                    stack.push(&parent.conds[c].expr);
+                }
+                _ => {}
+            });
+        }
+    };
+    for (k, sub) in parent.subs.iter().enumerate() {
+        for b in &sub.input_bindings {
+            mark(&b.value, &|j| rank[j] >= rank[k], bad);
+        }
+    }
+    for (j, sub) in parent.subs.iter().enumerate() {
+        if sub.model != id || sub.placed.is_none() {
+            continue;
+        }
+        let this = |x: usize| x == j;
+        for e in parent.events.iter().map(|e| &e.cond) {
+            mark(e, &this, bad);
+        }
+        if let Some(s) = &parent.substeps {
+            mark(&s.when, &this, bad);
+            mark(&s.count, &this, bad);
+        }
+        for s in &parent.body {
+            if matches!(s, Stmt::Step { sub, .. } if *sub == j) {
+                break;
+            }
+            ir::walk(std::slice::from_ref(s), &mut |s| match s {
+                Stmt::If { cond, .. } => mark(cond, &this, bad),
+                Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => {
+                    a.rhs.operands().into_iter().for_each(|e| mark(e, &this, bad))
+                }
+                Stmt::Run { sub, .. } => {
+                    if let Some(p) = parent.subs.get(*sub) {
+                        for b in &p.input_bindings {
+                            mark(&b.value, &this, bad);
+                        }
+                        if let Some(u) = &p.phase {
+                            mark(&u.until, &this, bad);
+                        }
+                    }
+                }
+                _ => {}
+            });
         }
     }
 }
@@ -174,6 +251,7 @@ fn keep(body: &[Stmt], computed: &[bool]) -> Vec<Stmt> {
             | Stmt::Switch { .. }
             | Stmt::Reset { .. }
             | Stmt::Run { .. }
+            | Stmt::Step { .. }
             | Stmt::SetMode { .. } => None,
             Stmt::Added(x) => match *x {},
         })

@@ -19,8 +19,9 @@
 //!   `otherwise` flags cleared, time and `dt` to 0; then each [`EventUpdate`] in order
 //!   with `value = false`, then the [`Model::initial`] pass (below), then each
 //!   [`EventUpdate`] in order with `prev = cond`;
-//! - step: store `dt`; for each [`SubLink`] switched on, its [`SubLink::inputs`] then a
-//!   step of the submodel; each [`EventUpdate`] in order with `value = cond && !prev;
+//! - step: store `dt`; for each [`SubLink`] switched on and not [`SubLink::placed`],
+//!   its [`SubLink::inputs`] then a step of the submodel (a placed one does the same
+//!   where its [`Stmt::Step`] stands in the body, with the `dt` of that point); each [`EventUpdate`] in order with `value = cond && !prev;
 //!   prev = cond`; the `otherwise` flags to their initial value ([`FlagUse`]); each
 //!   [`ModeSlot`] with `snapshot` copied to its start-of-step slot; the
 //!   [`Model::body`] top to bottom; time advanced by `dt` through the instance's
@@ -149,6 +150,9 @@ pub struct SubLink {
     pub inputs: Vec<Init>,
     /// Whether the submodel is switched on after reset.
     pub initially_on: bool,
+    /// Whether a [`Stmt::Step`] of the body steps it (`step(name);`), not the start of
+    /// the step.
+    pub placed: bool,
     /// The declaration.
     pub span: Span,
 }
@@ -246,6 +250,15 @@ pub enum Stmt {
         /// The action.
         span: Span,
     },
+    /// `step(sub);`: if the submodel is switched on, its [`SubLink::inputs`] then a step
+    /// of it (by the `dt` of this point of the step), as the start of the step does for
+    /// a submodel that is not [`SubLink::placed`].
+    Step {
+        /// The submodel.
+        sub: SubId,
+        /// The statement.
+        span: Span,
+    },
     /// A bounded loop of an adaptive method (`Rewrite::Repeat`): run `body`, clear the
     /// flags of `clear` (false at the start of the step, so false before each run of
     /// `body`), evaluate `until`; stop when it holds; else, if the real state `count`
@@ -315,6 +328,7 @@ impl Stmt {
             | Stmt::SetMode { span, .. }
             | Stmt::Reset { span, .. }
             | Stmt::Run { span, .. }
+            | Stmt::Step { span, .. }
             | Stmt::Repeat { span, .. }
             | Stmt::NoteModes { span }
             | Stmt::SetDt { span, .. } => *span,
@@ -502,6 +516,7 @@ pub fn model(lowered: &Lowered, id: ModelId, reads: Reads) -> Result<Model, Lowe
             params,
             inputs,
             initially_on: sub.initially_on && sub.phase.is_none(),
+            placed: sub.placed.is_some(),
             span: sub.span,
         });
     }
@@ -681,6 +696,19 @@ impl Rules<'_, '_> {
             ir::Stmt::Reset { sub, span } => {
                 get(&self.m.subs, *sub, "submodel")?;
                 Stmt::Reset {
+                    sub: *sub,
+                    span: *span,
+                }
+            }
+            ir::Stmt::Step { sub, span } => {
+                let s = get(&self.m.subs, *sub, "submodel")?;
+                if s.phase.is_some() || s.placed.is_none() {
+                    return Err(LowerError::Malformed(format!(
+                        "`step` of `{}`, which is a phase or placed elsewhere",
+                        s.name
+                    )));
+                }
+                Stmt::Step {
                     sub: *sub,
                     span: *span,
                 }

@@ -51,6 +51,7 @@ impl Stage<'_> {
             | Stmt::Switch { .. }
             | Stmt::Reset { .. }
             | Stmt::Run { .. }
+            | Stmt::Step { .. }
             | Stmt::SetMode { .. } => None,
             Stmt::Added(x) => match *x {},
         }

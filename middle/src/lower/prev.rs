@@ -121,7 +121,9 @@ fn resolve_model(m: &mut Model) -> Vec<(VarId, VarId)> {
         r.expr(&mut s.when, &plain);
     }
     for s in &mut m.subs {
-        let at_step = s.phase.is_none();
+        // Bindings evaluated before the body; a phase's or a placed submodel's where
+        // their statement stands (a copy if anything writes the variable).
+        let at_step = s.phase.is_none() && s.placed.is_none();
         for b in &mut s.param_bindings {
             r.expr(&mut b.value, &plain);
         }
@@ -178,7 +180,8 @@ impl Resolver<'_> {
                 Stmt::Switch { .. }
                 | Stmt::SetMode { .. }
                 | Stmt::Reset { .. }
-                | Stmt::Run { .. } => {}
+                | Stmt::Run { .. }
+                | Stmt::Step { .. } => {}
                 Stmt::Added(x) => match *x {},
             }
         }

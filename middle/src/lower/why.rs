@@ -300,7 +300,7 @@ fn rewrite(
             Stmt::Switch { sub, span, .. } => w.on.get(*sub).copied().flatten().map(|v| (v, *span)),
             Stmt::Reset { sub, span } => w.reset.get(*sub).copied().flatten().map(|v| (v, *span)),
             Stmt::Run { sub, span } => w.run.get(*sub).copied().flatten().map(|v| (v, *span)),
-            Stmt::If { .. } => None,
+            Stmt::If { .. } | Stmt::Step { .. } => None,
             Stmt::Added(x) => match *x {},
         };
         let fired = match &s {
