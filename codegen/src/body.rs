@@ -443,10 +443,12 @@ impl BodyGen<'_, '_> {
             }
             Stmt::Step { sub, span } => {
                 out.extend(self.action_comment(*span, guard));
-                let dt = self.exprs(quote!(self)).expr(&lower::Term::Read(lower::Place {
-                    path: Vec::new(),
-                    slot: lower::Slot::Dt,
-                }));
+                let dt = self
+                    .exprs(quote!(self))
+                    .expr(&lower::Term::Read(lower::Place {
+                        path: Vec::new(),
+                        slot: lower::Slot::Dt,
+                    }));
                 let step = self.step_sub(&self.lowered.subs[*sub], &dt);
                 out.push(syn::parse_quote!({ #step }));
             }

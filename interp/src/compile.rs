@@ -408,7 +408,12 @@ impl Compiler<'_> {
                 },
                 lower::Stmt::Reset { sub, .. } => Stmt::Reset(*get(&l.subs, *sub, "submodel")?),
                 lower::Stmt::Step { sub, .. } => {
-                    if self.model(n).subs.get(*sub).is_none_or(|s| s.placed.is_none()) {
+                    if self
+                        .model(n)
+                        .subs
+                        .get(*sub)
+                        .is_none_or(|s| s.placed.is_none())
+                    {
                         return Err(malformed(format!("`step` of submodel {sub}, not placed")));
                     }
                     Stmt::Step(*sub)

@@ -36,6 +36,8 @@ struct Gen {
     modes: fastrand::Rng,
     /// Draws for `prev` only, likewise.
     prevs: fastrand::Rng,
+    /// Draws for `step(sub);` only, likewise.
+    steps: fastrand::Rng,
     out: String,
 }
 
@@ -59,7 +61,8 @@ struct Decls {
 /// holds instances of earlier ones, exercising params (free and derived),
 /// inputs, states, flags, preds, situations, events (and the logical outputs of
 /// submodels: flags, events, conditions), δ rules with every procedure,
-/// `otherwise`, blocks, σ rules, switching, reset, instantaneous phases and sub-steps,
+/// `otherwise`, blocks, σ rules, switching, reset, submodels stepped among the rules,
+/// instantaneous phases and sub-steps,
 /// integrated by `euler` or (where the rules split for it) `rk4`. The same seed always
 /// gives the same text.
 pub fn random_file(seed: u64, size: Size) -> String {
@@ -67,6 +70,7 @@ pub fn random_file(seed: u64, size: Size) -> String {
         rng: fastrand::Rng::with_seed(seed),
         modes: fastrand::Rng::with_seed(seed ^ 0x6d6f_6465),
         prevs: fastrand::Rng::with_seed(seed ^ 0x7072_6576),
+        steps: fastrand::Rng::with_seed(seed ^ 0x7374_6570),
         out: String::new(),
     };
     let _ = writeln!(g.out, "// Random model, seed {seed}.");
@@ -282,13 +286,26 @@ impl Gen {
         d.events.push(ev);
         self.phase(&d, earlier, seed.wrapping_add(index as u64), &mut body);
         self.substeps(&d, earlier, seed.wrapping_add(index as u64), &mut body);
-        // Rules.
+        // Rules, with the steps of one submodel in three placed among them.
+        let mut placed: Vec<(usize, String)> = Vec::new();
+        for (inst, _) in &d.subs {
+            if self.steps.u8(..3) == 0 {
+                placed.push((self.steps.usize(..=size.rules), inst.clone()));
+            }
+        }
+        let place = |at: usize, body: &mut String| {
+            for (_, inst) in placed.iter().filter(|(p, _)| *p == at) {
+                let _ = writeln!(body, "    step({inst});");
+            }
+        };
         let mut otherwise_done: Vec<String> = Vec::new();
         let mut mem_used = false;
-        for _ in 0..size.rules {
+        for i in 0..size.rules {
+            place(i, &mut body);
             let line = self.rule(&d, earlier, &mut otherwise_done, &mut mem_used, 1);
             body.push_str(&line);
         }
+        place(size.rules, &mut body);
         self.transitions(&d, &mut body);
         // Otherwise rules close some guarded targets.
         for t in otherwise_done {
@@ -629,6 +646,7 @@ mod tests {
                     Stmt::Switch { .. } => "switch",
                     Stmt::Reset { .. } => "reset",
                     Stmt::Run { .. } => "run",
+                    Stmt::Step { .. } => "step",
                     Stmt::SetMode { .. } => "set mode",
                     Stmt::Repeat {
                         until,
@@ -733,6 +751,7 @@ mod tests {
         }
         want.push("if guarded=false".into());
         want.push("repeat guarded=false".into());
+        want.push("step guarded=false".into());
         // Events located inside a dopri5 step: `dt` written at each event and after.
         want.extend([
             "repeat locating events".into(),

@@ -12,7 +12,9 @@ impl Resolver<'_> {
     /// phase.
     pub(super) fn step_rule(&mut self, name: &Name, span: Span) -> Option<Stmt> {
         match self.t().names.get(&name.text).copied() {
-            Some(Sym::Sub(s)) if self.t().subs[s].phase.is_none() => Some(Stmt::Step { sub: s, span }),
+            Some(Sym::Sub(s)) if self.t().subs[s].phase.is_none() => {
+                Some(Stmt::Step { sub: s, span })
+            }
             Some(Sym::Sub(_)) => {
                 self.err(
                     Diagnostic::error(
@@ -58,14 +60,10 @@ impl Resolver<'_> {
                     if let Some(first) = sub.placed {
                         let name = sub.name.clone();
                         self.err(
-                            Diagnostic::error(
-                                "E0177",
-                                *span,
-                                format!("`{name}` is stepped twice"),
-                            )
-                            .with_label("a second step")
-                            .with_related(first, "its step is placed here")
-                            .with_note("a submodel steps once in each step of its parent"),
+                            Diagnostic::error("E0177", *span, format!("`{name}` is stepped twice"))
+                                .with_label("a second step")
+                                .with_related(first, "its step is placed here")
+                                .with_note("a submodel steps once in each step of its parent"),
                         );
                     } else {
                         sub.placed = Some(*span);
@@ -105,7 +103,10 @@ impl Resolver<'_> {
                                 subs[j].name, sub.name
                             ),
                         )
-                        .with_label(format!("`{}` has stepped when this is evaluated", subs[j].name))
+                        .with_label(format!(
+                            "`{}` has stepped when this is evaluated",
+                            subs[j].name
+                        ))
                         .with_note(
                             "the submodels that are not placed step first, in declaration order, \
                              then those placed by `step(…);` where their statements stand",

@@ -172,9 +172,11 @@ fn read_before_stepping(parent: &ir::Model, id: ModelId, m: &ir::Model, bad: &mu
             }
             ir::walk(std::slice::from_ref(s), &mut |s| match s {
                 Stmt::If { cond, .. } => mark(cond, &this, bad),
-                Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => {
-                    a.rhs.operands().into_iter().for_each(|e| mark(e, &this, bad))
-                }
+                Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => a
+                    .rhs
+                    .operands()
+                    .into_iter()
+                    .for_each(|e| mark(e, &this, bad)),
                 Stmt::Run { sub, .. } => {
                     if let Some(p) = parent.subs.get(*sub) {
                         for b in &p.input_bindings {
