@@ -172,6 +172,7 @@ fn model(m: &Model, program: &Program, done: &[Vec<RowTime>]) -> Vec<RowTime> {
             subs: &subs,
             fresh: vec![RowTime::NONE; n],
             maybe_old: vec![true; n],
+            stepped: m.subs.iter().map(|s| s.placed.is_none()).collect(),
         };
         step.body(&m.body, RowTime::NONE, true);
         let next: Vec<RowTime> = (0..n)
@@ -204,6 +205,9 @@ struct Step<'a> {
     fresh: Vec<RowTime>,
     /// Whether a path through the step so far leaves the variable as it started.
     maybe_old: Vec<bool>,
+    /// Per submodel: whether it has stepped where the pass stands (those not placed
+    /// step before the rules; a placed one at its `step`).
+    stepped: Vec<bool>,
 }
 
 impl Step<'_> {
@@ -257,8 +261,12 @@ impl Step<'_> {
                 Stmt::Switch { .. }
                 | Stmt::SetMode { .. }
                 | Stmt::Reset { .. }
-                | Stmt::Run { .. }
-                | Stmt::Step { .. } => {}
+                | Stmt::Run { .. } => {}
+                Stmt::Step { sub, .. } => {
+                    if let Some(s) = self.stepped.get_mut(*sub) {
+                        *s = true;
+                    }
+                }
                 Stmt::Added(x) => match *x {},
             }
         }
@@ -318,17 +326,20 @@ impl Step<'_> {
                 .conds
                 .get(*c)
                 .map_or(RowTime::ALL, |c| self.expr_at(&c.expr, own, depth + 1)),
-            Expr::SubVar(j, x) => self
-                .subs
-                .get(*j)
-                .copied()
-                .flatten()
-                .and_then(|l| l.get(*x))
-                .copied()
-                .unwrap_or(RowTime::ALL),
+            // Read before a placed submodel's step: its row before, shifted back.
+            Expr::SubVar(j, x) => self.before_step(
+                *j,
+                self.subs
+                    .get(*j)
+                    .copied()
+                    .flatten()
+                    .and_then(|l| l.get(*x))
+                    .copied()
+                    .unwrap_or(RowTime::ALL),
+            ),
             // A submodel's clock and conditions after its step: of the row's time.
-            Expr::SubTime(_) => RowTime::END,
-            Expr::SubCond(j, c) => self.sub_cond(*j, *c),
+            Expr::SubTime(j) => self.before_step(*j, RowTime::END),
+            Expr::SubCond(j, c) => self.before_step(*j, self.sub_cond(*j, *c)),
             Expr::Neg(a) | Expr::Not(a) => self.expr_at(a, own, depth),
             Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => self
                 .expr_at(a, own, depth)
@@ -336,6 +347,16 @@ impl Step<'_> {
             Expr::Call(_, xs) | Expr::Table(_, xs) => xs.iter().fold(RowTime::NONE, |acc, x| {
                 acc.union(self.expr_at(x, own, depth))
             }),
+        }
+    }
+
+    /// `label`, a value of submodel `j` as its row records it, as read where the pass
+    /// stands: shifted back a step while `j` has not stepped yet.
+    fn before_step(&self, j: usize, label: RowTime) -> RowTime {
+        if self.stepped.get(j).copied().unwrap_or(true) {
+            label
+        } else {
+            label.shifted()
         }
     }
 

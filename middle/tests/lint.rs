@@ -473,3 +473,86 @@ fn w0208_a_binding_that_reads_a_value_computed_later() {
     assert_eq!(got.len(), 2, "{got:?}");
     assert!(got.iter().all(|e| e.0 == "E0153"), "{got:?}");
 }
+
+#[test]
+fn a_placed_step_reads_the_rules_above_it() {
+    let part = "model Part {
+    input real u;
+    output real out;
+    out = u;
+}
+";
+    let parent = |bindings: &str, body: &str| {
+        format!(
+            "{part}model M {{
+    output real v, s;
+    sub a: Part({bindings});
+    sub b: Part(u = time);
+    {body}
+}}
+"
+        )
+    };
+    let codes = |src: &str| {
+        let out = check_source("m.sit", src);
+        assert!(!out.has_errors(), "{}", out.render());
+        (out.diagnostics.iter())
+            .map(|d| (d.code.to_string(), d.message.clone()))
+            .collect::<Vec<_>>()
+    };
+    // Below the rule computing `v`: the binding reads this step's `v`.
+    assert!(
+        codes(&parent(
+            "u = v",
+            "v = 2 * time; step(a); s = a.out + b.out;"
+        ))
+        .is_empty()
+    );
+    // Above it: still the previous step's, and W0208 says so.
+    assert_eq!(
+        codes(&parent(
+            "u = v",
+            "step(a); v = 2 * time; s = a.out + b.out;"
+        )),
+        [(
+            "W0208".to_string(),
+            "the binding of `a` reads `v`, which `M` computes later in the step".to_string()
+        )]
+    );
+    // `b` steps before the rules, so before a placed `a`: a reads b's new output.
+    assert!(codes(&parent("u = b.out", "v = 1; step(a); s = a.out + v;")).is_empty());
+    // Placed in the other order, `b` steps after `a`.
+    let src = format!(
+        "{part}model M {{
+    output real s;
+    sub a: Part(u = b.out);
+    sub b: Part(u = time);
+    step(a);
+    step(b);
+    s = a.out;
+}}
+"
+    );
+    assert_eq!(
+        codes(&src),
+        [(
+            "W0208".to_string(),
+            "the binding of `a` reads `b`, which steps after `a`".to_string()
+        )]
+    );
+    // `prev(b.out)` in the binding of a submodel that steps after `b` is refused.
+    let src = format!(
+        "{part}model M {{
+    output real s;
+    sub a: Part(u = prev(b.out));
+    sub b: Part(u = time);
+    step(b);
+    step(a);
+    s = a.out;
+}}
+"
+    );
+    let got = errors(&src);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, "E0153");
+}

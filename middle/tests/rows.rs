@@ -85,3 +85,22 @@ fn latches_are_held_and_mixtures_are_named() {
         pairs(&[("x", "t"), ("t_off", "held"), ("y", "mixed"), ("z", "t-dt")])
     );
 }
+
+#[test]
+fn a_submodels_output_read_before_its_placed_step_is_of_the_step_before() {
+    // The clock integrates 1 to the row's time. Placed, it steps between the two reads:
+    // `early` reads its value as the step started, `late` its new value. Unplaced, both
+    // read the new value (it steps before the rules).
+    let src = "model Clock { output real c; c = integral(1); }
+        model M {
+            output real early, late;
+            sub clock: Clock;
+            early = clock.c;
+            STEP
+            late = clock.c;
+        }";
+    let placed = words(&src.replace("STEP", "step(clock);"));
+    assert_eq!(placed, pairs(&[("early", "t-dt"), ("late", "t")]));
+    let unplaced = words(&src.replace("STEP", ""));
+    assert_eq!(unplaced, pairs(&[("early", "t"), ("late", "t")]));
+}

@@ -344,6 +344,27 @@ mod tests {
     }
 
     #[test]
+    fn a_placed_step_reads_where_it_stands() {
+        let src = "model Leaf { input real u; output real y; y = u * 2; }
+            model M {
+                output real x, early, late;
+                sub a: Leaf(u = x);
+                early = a.y;
+                x = time + 1;
+                step(a);
+                late = a.y;
+            }";
+        // The binding reads `x` below its rule: `x` is computed. `early` reads `a.y`
+        // before `a` steps: `y` keeps its initial value in every `Leaf`.
+        assert_eq!(computed_names_of(src, "M"), ["x", "early", "late"]);
+        assert!(computed_names_of(src, "Leaf").is_empty());
+        // Unplaced, the binding reads `x` before its rule, and `a` steps before `early`.
+        let unplaced = src.replace("step(a);", "");
+        assert_eq!(computed_names_of(&unplaced, "M"), ["early", "late"]);
+        assert_eq!(computed_names_of(&unplaced, "Leaf"), ["y"]);
+    }
+
+    #[test]
     fn the_pass_keeps_guards_and_drops_actions() {
         let p = program(
             "model M {
