@@ -142,6 +142,12 @@ pub(crate) fn batch_items(
         let elem = array(quote!(::sit_runtime::Deriv));
         fields.push((ident(k), elem, false, doc, false));
     }
+    if let Some(registry) = &plan.reach {
+        let k = proc_macro2::Literal::usize_unsuffixed(registry.of(id).len());
+        let doc = "The reads of each table since the last reset, per lane.".to_string();
+        let elem = array(quote!([::sit_runtime::table::TableReach; #k]));
+        fields.push((ident(&names.reach.field), elem, false, doc, false));
+    }
     let doc = "The clock of every lane.".to_string();
     fields.push((ident(&names.time), array(quote!(f64)), false, doc, false));
     let doc = "What computes the clock of every lane (`sit_runtime::Clock`).".to_string();
@@ -194,6 +200,7 @@ pub(crate) fn batch_items(
             model: id,
             recv: quote!(self),
             storage: Storage::Lanes,
+            count: true,
         },
         lowered: &lowered,
         prov,
@@ -251,6 +258,18 @@ pub(crate) fn batch_items(
         ),
     };
 
+    // Counting table reads: `reset(sub)` keeps the lane's counts (see `reach`).
+    let reset_kept = plan.reach.as_ref().map(|_| {
+        let kept = ident(&names.reach.reset_kept);
+        quote! {
+            #[doc = " `reset_lane` keeping the lane's table reads (`reset(sub)`)."]
+            fn reset_lane_keeping_table_reach(&mut self, i: usize) {
+                let mut m = self.load(i);
+                m.#kept();
+                self.store(i, &m);
+            }
+        }
+    });
     let mut allows = allowance();
     let snake = fields
         .iter()
@@ -395,6 +414,8 @@ pub(crate) fn batch_items(
                 self.store(i, &m);
             }
 
+            #reset_kept
+
             fn load(&self, i: usize) -> #ty {
                 #ty { #(#load)* }
             }
@@ -510,6 +531,9 @@ impl StepGen<'_, '_> {
         let g = format_ident!("mask_{}", self.masks);
         self.masks += 1;
         let value = match outer {
+            // Counting table reads: the inner guard is evaluated where the outer holds,
+            // as in the scalar step (see `reach`).
+            Some(o) if self.g.counts() => quote!(#o && #cond),
             Some(o) => quote!(#o & #cond),
             None => cond,
         };
@@ -582,9 +606,13 @@ impl StepGen<'_, '_> {
                 let link = &self.lowered.subs[*sub];
                 let f = ident(&names.subs[*sub]);
                 let binds = self.binds(link, &link.params);
+                let reset_lane = match self.g.counts() {
+                    true => quote!(reset_lane_keeping_table_reach),
+                    false => quote!(reset_lane),
+                };
                 let reset = quote! {
                     #binds
-                    self.#f.reset_lane(i);
+                    self.#f.#reset_lane(i);
                 };
                 match mask {
                     None => reset,
@@ -705,9 +733,13 @@ impl StepGen<'_, '_> {
             field_dt,
         );
         let rhs = rhs.into_token_stream();
-        let body = match (mask, a.proc.has_memory()) {
+        // Counting table reads, a guarded rule runs under a branch: its reads are
+        // those of the lanes where the guard holds, as in the scalar step.
+        let branch = a.proc.has_memory() || self.g.counts();
+        let body = match (mask, branch) {
             (None, _) => quote!(self.#y[i] = #rhs;),
-            // The memory may change only where the rule runs: a real branch.
+            // The memory may change only where the rule runs (or the rule's table reads
+            // are counted): a real branch.
             (Some(g), true) => quote! {
                 if #g {
                     self.#y[i] = #rhs;
