@@ -526,14 +526,19 @@ impl StepGen<'_, '_> {
         quote!(#(#out)*)
     }
 
-    /// A new mask local `mask_K` of lane `i`: `outer & cond` (or `cond`).
-    fn new_mask(&mut self, outer: Option<&Ident>, cond: TokenStream) -> (Ident, TokenStream) {
+    /// A new mask local `mask_K` of lane `i`: `outer & cond` (or `cond`), or `outer &&
+    /// cond` when `lazy` (the condition reads a table whose reads are counted: it is
+    /// evaluated only where the outer mask holds, as in the scalar step; see `reach`).
+    fn new_mask(
+        &mut self,
+        outer: Option<&Ident>,
+        cond: TokenStream,
+        lazy: bool,
+    ) -> (Ident, TokenStream) {
         let g = format_ident!("mask_{}", self.masks);
         self.masks += 1;
         let value = match outer {
-            // Counting table reads: the inner guard is evaluated where the outer holds,
-            // as in the scalar step (see `reach`).
-            Some(o) if self.g.counts() => quote!(#o && #cond),
+            Some(o) if lazy => quote!(#o && #cond),
             Some(o) => quote!(#o & #cond),
             None => cond,
         };
@@ -561,7 +566,7 @@ impl StepGen<'_, '_> {
             Stmt::Otherwise { assign, fired } => {
                 let c = self.comment(assign.span, false);
                 let f = fired_ident(*fired);
-                let (g, decl) = self.new_mask(mask, quote!(!#f));
+                let (g, decl) = self.new_mask(mask, quote!(!#f), false);
                 let body = self.assign(assign, Some(&g));
                 quote!(#c #decl #body)
             }
@@ -573,13 +578,14 @@ impl StepGen<'_, '_> {
             } => {
                 // `x = e when c;`: one comment, the rule's, above the guard.
                 let c = self.comments.marker(self.prov.guard_note(s));
+                let lazy = self.g.counts() && crate::reach::reads_table(cond);
                 let (cond, prec) = self.g.lower(cond);
                 let cond = if mask.is_some() && prec < Prec::BitAnd {
                     quote!((#cond))
                 } else {
                     cond
                 };
-                let (g, decl) = self.new_mask(mask, cond);
+                let (g, decl) = self.new_mask(mask, cond, lazy);
                 let then = match (one_rule, then.as_slice()) {
                     (true, [Stmt::Assign(a)]) => self.assign(a, Some(&g)),
                     _ => self.stmts(then, Some(&g)),
@@ -733,9 +739,10 @@ impl StepGen<'_, '_> {
             field_dt,
         );
         let rhs = rhs.into_token_stream();
-        // Counting table reads, a guarded rule runs under a branch: its reads are
-        // those of the lanes where the guard holds, as in the scalar step.
-        let branch = a.proc.has_memory() || self.g.counts();
+        // Counting table reads, a guarded rule that reads a table runs under a branch:
+        // its reads are those of the lanes where the guard holds, as in the scalar step.
+        let branch = a.proc.has_memory()
+            || (self.g.counts() && a.operands.iter().any(crate::reach::reads_table));
         let body = match (mask, branch) {
             (None, _) => quote!(self.#y[i] = #rhs;),
             // The memory may change only where the rule runs (or the rule's table reads

@@ -140,10 +140,11 @@ impl ExprGen<'_> {
                 };
                 self.binary(op, Prec::Cmp, a, b, true)
             }
-            // Counting lanes short-circuit as the scalar step does, so that a table in
-            // the right operand is read where the scalar step reads it (same values).
+            // Counting lanes short-circuit as the scalar step does when the right operand
+            // reads a table, so that it is read where the scalar step reads it (same
+            // values).
             Term::And(a, b) => match self.storage {
-                Storage::Fields | Storage::Lanes if self.counts() => {
+                Storage::Lanes if self.counts() && crate::reach::reads_table(b) => {
                     self.binary(BinOp::And(Default::default()), Prec::And, a, b, false)
                 }
                 Storage::Fields => {
@@ -154,7 +155,7 @@ impl ExprGen<'_> {
                 }
             },
             Term::Or(a, b) => match self.storage {
-                Storage::Fields | Storage::Lanes if self.counts() => {
+                Storage::Lanes if self.counts() && crate::reach::reads_table(b) => {
                     self.binary(BinOp::Or(Default::default()), Prec::Or, a, b, false)
                 }
                 Storage::Fields => {

@@ -61,6 +61,14 @@ impl Registry {
     }
 }
 
+/// Whether `t` reads a table: where the batch form, counting, must evaluate as the
+/// scalar step does (short circuits, branches), and elsewhere keeps its branch-free form.
+pub(crate) fn reads_table(t: &sit_middle::lower::Term) -> bool {
+    let mut found = false;
+    t.visit(&mut |u| found |= matches!(u, sit_middle::lower::Term::Table(..)));
+    found
+}
+
 /// The runtime's `Beyond` variant of `b`.
 fn beyond(b: Beyond) -> TokenStream {
     match b {
