@@ -16,6 +16,7 @@ mod params;
 mod plot;
 mod progress;
 mod quiet;
+mod rowtime;
 mod run;
 mod schematic;
 mod sweep;
