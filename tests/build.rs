@@ -153,18 +153,18 @@ fn counted(out: &Path, random_dir: &Path, files: &[PathBuf]) {
         .take(4);
     chosen.extend(with_tables.map(|f| (f.clone(), None)));
     let mut modules = String::new();
-    let mut registry = String::from(
-        "/// Prepares lane `i` of a batch run.
-         pub type Prepare<'a> = &'a dyn Fn(usize, &mut dyn ::sit_runtime::Model);
-         /// A batch run: prepare the lanes, `steps` steps of `dt`, the lanes as scalar models.
-         pub type BatchRun = fn(Prepare<'_>, f64, usize) -> Vec<Box<dyn ::sit_runtime::Model>>;
-         /// Lanes of a batch run.
-         pub const LANES: usize = 3;
-         /// Every model built to count its table reads: (file stem, model, constructor, batch run).
-         pub fn all() -> Vec<(&'static str, &'static str, fn() -> Box<dyn ::sit_runtime::Model>, BatchRun)> {
-    vec![
-",
-    );
+    let mut registry = String::from(concat!(
+        "/// Prepares lane `i` of a batch run.\n",
+        "pub type Prepare<'a> = &'a dyn Fn(usize, &mut dyn ::sit_runtime::Model);\n",
+        "/// A batch run: prepare the lanes, `steps` steps of `dt`, the lanes as scalar models.\n",
+        "pub type BatchRun = fn(Prepare<'_>, f64, usize) -> Vec<Box<dyn ::sit_runtime::Model>>;\n",
+        "/// Lanes of a batch run.\n",
+        "pub const LANES: usize = 3;\n",
+        "/// A model built to count its table reads: (file stem, model, constructor, batch run).\n",
+        "pub type Counted = (&'static str, &'static str, fn() -> Box<dyn ::sit_runtime::Model>, BatchRun);\n",
+        "/// Every model built to count its table reads.\n",
+        "pub fn all() -> Vec<Counted> {\n    vec![\n",
+    ));
     for (file, method) in chosen {
         let stem = match method {
             None => stem(&file),

@@ -713,7 +713,24 @@ mod tests {
             states: vec![Vec::new(); n_cols],
             columns: columns.into_iter().map(|c| c.2).collect(),
             marks: Vec::new(),
+            rows: Default::default(),
         }
+    }
+
+    #[test]
+    fn values_of_the_steps_start_are_drawn_a_row_back() {
+        let mut tr = trace(vec![
+            ("p", false, vec![0.0, 1.0, 2.0]),
+            ("x", false, vec![0.0; 3]),
+        ]);
+        let words = [("p".to_string(), "t-dt"), ("x".to_string(), "t")];
+        tr.row_times(&words.into_iter().collect());
+        assert_eq!(*tr.times(0), [0.0, 0.0, 1.0]);
+        assert_eq!(*tr.times(1), [0.0, 1.0, 2.0]);
+        assert_eq!(
+            (tr.label(0).as_str(), tr.label(1).as_str()),
+            ("p (t−dt)", "x")
+        );
     }
 
     #[test]

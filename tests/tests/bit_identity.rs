@@ -369,7 +369,7 @@ fn generated_code_counts_table_reads_as_the_interpreter() {
             "{label}: after new"
         );
         let (dt, mut steps) = (0.01, 500);
-        for k in 0..steps {
+        for k in 0..500 {
             // A random model may stop at an overrun of its method's limits, both alike,
             // in the middle of a step (whose reads then differ: a step that stops has
             // no result).
