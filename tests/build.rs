@@ -131,7 +131,123 @@ fn main() {
     registry.push_str("    ]\n}\n");
     write_if_changed(&out.join("compiled.rs"), &(modules + &registry));
     logged(&out, &files);
+    counted(&out, &random_dir, &files);
 }
+
+/// A model reading tables below, inside and above their grids (`TABLE_REACH`), under
+/// `euler` and `rk4`, and the random models with tables, built to count their table
+/// reads (`sit_build::Options::count_table_reach`) with their batch forms, with a
+/// registry for `tests/bit_identity.rs`: (file stem, model name, constructor, batch
+/// run). The batch run makes `LANES` lanes, each prepared by the closure given and
+/// set into a batch, steps them and gives them back as scalar models.
+fn counted(out: &Path, random_dir: &Path, files: &[PathBuf]) {
+    let reach = random_dir.join("table_reach.sit");
+    write_if_changed(&reach, TABLE_REACH);
+    let mut chosen: Vec<(PathBuf, Option<sit_middle::ir::Method>)> = vec![
+        (reach.clone(), None),
+        (reach, Some(sit_middle::ir::Method::Rk4)),
+    ];
+    let with_tables = (files.iter())
+        .filter(|f| stem(f).starts_with("random_"))
+        .filter(|f| std::fs::read_to_string(f).is_ok_and(|t| t.contains("table tb1")))
+        .take(4);
+    chosen.extend(with_tables.map(|f| (f.clone(), None)));
+    let mut modules = String::new();
+    let mut registry = String::from(concat!(
+        "/// Prepares lane `i` of a batch run.\n",
+        "pub type Prepare<'a> = &'a dyn Fn(usize, &mut dyn ::sit_runtime::Model);\n",
+        "/// A batch run: prepare the lanes, `steps` steps of `dt`, the lanes as scalar models.\n",
+        "pub type BatchRun = fn(Prepare<'_>, f64, usize) -> Vec<Box<dyn ::sit_runtime::Model>>;\n",
+        "/// Lanes of a batch run.\n",
+        "pub const LANES: usize = 3;\n",
+        "/// A model built to count its table reads: (file stem, model, constructor, batch run).\n",
+        "pub type Counted = (&'static str, &'static str, fn() -> Box<dyn ::sit_runtime::Model>, BatchRun);\n",
+        "/// Every model built to count its table reads.\n",
+        "pub fn all() -> Vec<Counted> {\n    vec![\n",
+    ));
+    for (file, method) in chosen {
+        let stem = match method {
+            None => stem(&file),
+            Some(m) => format!("{}:{}", m.name(), stem(&file)),
+        };
+        let module = format!("counted_{}", stem.replace(':', "_"));
+        let opts = sit_build::Options {
+            batch: true,
+            count_table_reach: true,
+            method,
+            ..Default::default()
+        };
+        let generated =
+            sit_build::compile_file_with(&file, &opts).unwrap_or_else(|e| fail(&file, e));
+        write_if_changed(&out.join(format!("{module}.rs")), &generated.code);
+        let _ = writeln!(
+            modules,
+            "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}"
+        );
+        let program = sit_driver::check_file(&file)
+            .expect("readable")
+            .program
+            .expect("checked");
+        for id in program.models_of_file(0) {
+            let name = &program.models[id].name;
+            if !generated
+                .code
+                .contains(&format!("pub struct {name}Batch<const N: usize>"))
+            {
+                continue;
+            }
+            let _ = writeln!(
+                registry,
+                "        ({stem:?}, {name:?}, || Box::new({module}::{name}::new()), |prep, dt, steps| {{\n\
+                 \x20           let mut batch = {module}::{name}Batch::<LANES>::new();\n\
+                 \x20           for i in 0..LANES {{\n\
+                 \x20               let mut m = {module}::{name}::new();\n\
+                 \x20               prep(i, &mut m);\n\
+                 \x20               assert!(batch.set_lane(i, &m));\n\
+                 \x20           }}\n\
+                 \x20           for _ in 0..steps {{\n\
+                 \x20               batch.step(dt);\n\
+                 \x20           }}\n\
+                 \x20           (0..LANES).map(|i| Box::new(batch.lane(i).expect(\"lane\")) as Box<dyn ::sit_runtime::Model>).collect()\n\
+                 \x20       }}),"
+            );
+        }
+    }
+    registry.push_str("    ]\n}\n");
+    write_if_changed(&out.join("counted.rs"), &(modules + &registry));
+}
+
+/// Tables read below, inside and above their grids: clamp and extrapolate, 1-D and
+/// 2-D, in a derived param, a condition, a guarded rule, a guard's right operand and
+/// two instances of a submodel, one of them reset by a σ rule (`counted`).
+const TABLE_REACH: &str = "\
+model Leaf {
+    input real u;
+    table g(x, y) = [0, 1], [0, 1] -> [[0, 1], [2, 3]] clamp;
+    output real z;
+    z = g(u, 0.5);
+}
+
+model Reach {
+    table heat(T) = [0, 50, 100] -> [0, 2, 3] clamp;
+    table far(x) = [0, 1] -> [0, 10] extrapolate;
+    param T0 = -20;
+    param rate = 70;
+    param k = heat(T0 + 30);
+    output real T = T0;
+    output real q, e, w, c;
+    sub a: Leaf(u = T / 100);
+    sub b: Leaf(u = 2);
+    pred hot = heat(T) > 2.5;
+    q = heat(T);
+    e = far(T / 50);
+    w = k * 2 + a.z + b.z;
+    c = far(T / 10) when T > 0 & heat(T) < 3;
+    c = 0 otherwise;
+    when hot => reset(b);
+    T = integral(rate);
+}
+";
 
 /// Some example models and random models built for the event log (`tests/events.rs`),
 /// with a registry: (file stem, model name, constructor, table).

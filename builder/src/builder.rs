@@ -27,6 +27,7 @@ pub struct Builder {
     method: Option<sit_middle::ir::Method>,
     allow: Vec<String>,
     events: bool,
+    count_table_reach: bool,
 }
 
 impl Builder {
@@ -40,6 +41,7 @@ impl Builder {
             method: None,
             allow: Vec::new(),
             events: false,
+            count_table_reach: false,
         }
     }
 
@@ -59,6 +61,16 @@ impl Builder {
     /// by default, and the code is then exactly that of a build without the log.
     pub fn events(mut self, on: bool) -> Builder {
         self.events = on;
+        self
+    }
+
+    /// Whether the generated code counts each table read outside its grid, as the
+    /// interpreter does (see
+    /// [`Options::count_table_reach`](crate::Options::count_table_reach)): read the
+    /// counts with `sit_runtime::Model::table_reach`. Off by default, and the code is
+    /// then exactly that of a build without it.
+    pub fn count_table_reach(mut self, on: bool) -> Builder {
+        self.count_table_reach = on;
         self
     }
 
@@ -129,6 +141,7 @@ impl Builder {
             batch: self.batch,
             method: self.method,
             events: self.events,
+            count_table_reach: self.count_table_reach,
             ..Options::default()
         };
         let mut outputs: HashMap<String, PathBuf> = HashMap::new();

@@ -40,6 +40,10 @@ pub struct Options {
     /// `sit_runtime::events::Logged` (see `docs/events.md`). Off: the code is exactly
     /// that of a build without it.
     pub events: bool,
+    /// Count each table read outside its grid, as the interpreter does (see
+    /// [`sit_codegen::Options::count_table_reach`]); off: the code is exactly that of a
+    /// build without it.
+    pub count_table_reach: bool,
 }
 
 /// The generated source of one `.sit` file.
@@ -124,6 +128,7 @@ pub fn compile_file_with(path: impl AsRef<Path>, opts: &Options) -> Result<Gener
             model: opts.model.clone(),
             batch: opts.batch,
             front_end: opts.front_end,
+            count_table_reach: opts.count_table_reach,
         },
     )?;
     Ok(Generated {

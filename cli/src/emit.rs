@@ -1,29 +1,19 @@
-//! `sitc emit FILE [-o OUT.rs] [--model NAME] [--batch] [--method METHOD]`: the generated Rust of a `.sit` file.
+//! `sitc emit FILE [-o OUT.rs] [--model NAME] [--batch] [--method METHOD] [--events] [--count-table-reach]`: the generated Rust of a `.sit` file.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Generates the Rust code of `file` (all its models, or `model` and the models it
-/// instantiates; with `batch`, followed by their batch forms) into `out`, or on
-/// stdout. Diagnostics go to stderr. Exit status: 0
+/// Generates the Rust code of `file` as `opts` say (all its models, or `opts.model` and
+/// the models it instantiates; with `opts.batch`, followed by their batch forms) into
+/// `out`, or on stdout. Diagnostics go to stderr. Exit status: 0
 /// done, 1 model errors, 2 I/O or usage (unknown model, unreadable or unwritable file).
 pub fn run(
     file: &Path,
     out: Option<&PathBuf>,
-    model: Option<String>,
-    batch: bool,
-    method: Option<sit_middle::ir::Method>,
-    events: bool,
+    opts: &sit_build::Options,
     warnings: &crate::quiet::Warnings,
 ) -> ExitCode {
-    let opts = sit_build::Options {
-        model,
-        batch,
-        method,
-        front_end: sit_build::FrontEnd::Cli,
-        events,
-    };
-    let generated = match sit_build::compile_file_with(file, &opts) {
+    let generated = match sit_build::compile_file_with(file, opts) {
         Ok(g) => g,
         Err(sit_build::Error::Compile(sit_driver::Error::Model(report))) => {
             eprint!("{report}");

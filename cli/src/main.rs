@@ -16,6 +16,7 @@ mod params;
 mod plot;
 mod progress;
 mod quiet;
+mod rowtime;
 mod run;
 mod schematic;
 mod sweep;
@@ -73,6 +74,10 @@ enum Command {
         /// docs/events.md).
         #[arg(long)]
         events: bool,
+        /// Count each table read outside its grid, as `sitc run` does; read the counts
+        /// with `sit_runtime::Model::table_reach` (see docs/embedding.md).
+        #[arg(long)]
+        count_table_reach: bool,
         #[command(flatten)]
         warnings: quiet::Warnings,
     },
@@ -136,9 +141,20 @@ fn main() -> ExitCode {
             batch,
             method,
             events,
+            count_table_reach,
             warnings,
         } => match method.method() {
-            Ok(method) => emit::run(&file, out.as_ref(), model, batch, method, events, &warnings),
+            Ok(method) => {
+                let opts = sit_build::Options {
+                    model,
+                    batch,
+                    method,
+                    front_end: sit_build::FrontEnd::Cli,
+                    events,
+                    count_table_reach,
+                };
+                emit::run(&file, out.as_ref(), &opts, &warnings)
+            }
             Err(e) => {
                 eprintln!("error: {e}");
                 ExitCode::from(2)

@@ -65,6 +65,14 @@ pub struct PlotArgs {
     /// as a strip named by its states).
     #[arg(long, value_name = "LOG.csv")]
     pub events: Option<PathBuf>,
+    /// The `.sit` file the trace was written from: a variable whose row value is as of
+    /// the step's start is drawn at that time and named `x (t−dt)` (see `sitc info`,
+    /// column `row`); `sitc run --plot` does it without this.
+    #[arg(long, value_name = "FILE.sit")]
+    pub source: Option<PathBuf>,
+    /// With --source: the root model (default: as `sitc run` chooses it).
+    #[arg(long, value_name = "NAME", requires = "source")]
+    pub model: Option<String>,
 }
 
 /// Recorded values over time: one column per variable.
@@ -84,6 +92,9 @@ pub struct Trace {
     pub states: Vec<Vec<String>>,
     /// The changes marked on the strips (see [`Trace::mark`]).
     pub marks: Vec<Mark>,
+    /// What each variable's row value is as of, by name, where the model is known
+    /// (`crate::rowtime`: `t`, `t-dt`, `mixed`, `held`); see [`Trace::row_times`].
+    pub rows: std::collections::BTreeMap<String, &'static str>,
 }
 
 impl Trace {
@@ -99,7 +110,48 @@ impl Trace {
             columns,
             states,
             marks: Vec::new(),
+            rows: Default::default(),
         }
+    }
+
+    /// Labels the columns by what their row values are as of (`words` from
+    /// `crate::rowtime::words`): a variable whose row value is the step's start's
+    /// (`t-dt`) is drawn at that time, each row's value one row back (the first row's,
+    /// the initial pass's, stays at its time), and named `x (t−dt)`; one of both times
+    /// is named `x (t, t−dt)` and one that may be held from an earlier step `x (held)`,
+    /// drawn where recorded (see docs/language.md, "What a row holds").
+    pub fn row_times(&mut self, words: &std::collections::HashMap<String, &'static str>) {
+        for name in &self.names {
+            if let Some(&w) = words.get(name) {
+                self.rows.insert(name.clone(), w);
+            }
+        }
+    }
+
+    /// The name of column `c` with what its row values are as of, where not the row's
+    /// time.
+    fn label(&self, c: usize) -> String {
+        let name = &self.names[c];
+        match self.rows.get(name).copied() {
+            Some("t-dt") => format!("{name} (t−dt)"),
+            Some("mixed") => format!("{name} (t, t−dt)"),
+            Some("held") => format!("{name} (held)"),
+            _ => name.clone(),
+        }
+    }
+
+    /// The times at which column `c`'s values are drawn: the rows' times, or for a
+    /// value of the step's start, the time of the row before (see [`Trace::row_times`]).
+    fn times(&self, c: usize) -> std::borrow::Cow<'_, [f64]> {
+        if self.rows.get(&self.names[c]).copied() != Some("t-dt") {
+            return std::borrow::Cow::Borrowed(&self.t);
+        }
+        let back = self
+            .t
+            .first()
+            .into_iter()
+            .chain(&self.t[..self.t.len().saturating_sub(1)]);
+        std::borrow::Cow::Owned(back.copied().collect())
     }
 
     /// Names the levels of the recorded modes by their states: the columns of the
@@ -175,6 +227,12 @@ pub fn plot(args: PlotArgs) -> ExitCode {
         };
         if let Some(log) = &args.events {
             trace.mark(&crate::marks::read_log(log)?, &[]);
+        }
+        if let Some(source) = &args.source {
+            let loaded = sit_host::load_file_with(source, args.model.as_deref(), None)
+                .map_err(|e| e.to_string())?;
+            let words = crate::rowtime::words(loaded.lowered.program(), loaded.root);
+            trace.row_times(&words);
         }
         let out = args
             .output
@@ -404,11 +462,11 @@ fn draw_real<'a>(
         .x_label_area_size(if last { 44 } else { 24 })
         .y_label_area_size(80)
         .build_cartesian_2d(t0..t1, lo..hi)?;
-    let single = (cols.len() == 1).then(|| trace.names[cols[0]].as_str());
+    let single = (cols.len() == 1).then(|| trace.label(cols[0]));
     chart
         .configure_mesh()
         .x_desc(if last { "t" } else { "" })
-        .y_desc(single.unwrap_or(""))
+        .y_desc(single.as_deref().unwrap_or(""))
         .x_label_formatter(&|x| tick(snap(*x, t1 - t0)))
         .y_label_formatter(&|y| tick(snap(*y, hi - lo)))
         .light_line_style(RGBColor(235, 235, 235))
@@ -420,13 +478,13 @@ fn draw_real<'a>(
         let rgb = COLORS[*color % COLORS.len()];
         *color += 1;
         let style = rgb.stroke_width(2);
-        let points = thin(&trace.t, &trace.columns[c]);
+        let points = thin(&trace.times(c), &trace.columns[c]);
         let mut runs = finite_runs(&points).peekable();
         // Always one series (even empty) to carry the legend entry.
         let first = runs.next().unwrap_or_default();
         chart
             .draw_series(LineSeries::new(first, style))?
-            .label(trace.names[c].as_str())
+            .label(trace.label(c))
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], style));
         for run in runs {
             chart.draw_series(LineSeries::new(run, style))?;
@@ -461,7 +519,7 @@ fn draw_logical<'a>(
     chart
         .configure_mesh()
         .x_desc(if last { "t" } else { "" })
-        .y_desc(trace.names[col].as_str())
+        .y_desc(trace.label(col))
         .x_label_formatter(&|x| tick(*x))
         .y_labels(if states.is_empty() {
             3
@@ -474,7 +532,7 @@ fn draw_logical<'a>(
         .label_style(("sans-serif", 12))
         .axis_desc_style(("sans-serif", 14))
         .draw()?;
-    let points = thin(&trace.t, &trace.columns[col]);
+    let points = thin(&trace.times(col), &trace.columns[col]);
     for run in finite_runs(&points) {
         let mut steps = Vec::with_capacity(2 * run.len());
         for (i, &(t, v)) in run.iter().enumerate() {
@@ -655,7 +713,24 @@ mod tests {
             states: vec![Vec::new(); n_cols],
             columns: columns.into_iter().map(|c| c.2).collect(),
             marks: Vec::new(),
+            rows: Default::default(),
         }
+    }
+
+    #[test]
+    fn values_of_the_steps_start_are_drawn_a_row_back() {
+        let mut tr = trace(vec![
+            ("p", false, vec![0.0, 1.0, 2.0]),
+            ("x", false, vec![0.0; 3]),
+        ]);
+        let words = [("p".to_string(), "t-dt"), ("x".to_string(), "t")];
+        tr.row_times(&words.into_iter().collect());
+        assert_eq!(*tr.times(0), [0.0, 0.0, 1.0]);
+        assert_eq!(*tr.times(1), [0.0, 1.0, 2.0]);
+        assert_eq!(
+            (tr.label(0).as_str(), tr.label(1).as_str()),
+            ("p (t−dt)", "x")
+        );
     }
 
     #[test]

@@ -185,6 +185,9 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         Err(e) => return Err(Fail::Usage(e.to_string())),
     };
     args.warnings.print(&loaded.warnings);
+    // What each column is as of, for the plot.
+    let row_words =
+        (args.plot.as_ref()).map(|_| crate::rowtime::words(loaded.lowered.program(), loaded.root));
     let mut log = match table {
         Some(table) => Some(crate::events::Log::open(
             &args.events,
@@ -218,6 +221,9 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
                 .collect(),
         );
         trace.name_modes(&model, &record);
+        if let Some(words) = &row_words {
+            trace.row_times(words);
+        }
         trace
     });
     if let (Some(log), Some(_)) = (log.as_mut(), &trace) {

@@ -339,3 +339,71 @@ fn a_runs_modes_are_written_by_name_and_drawn_as_named_strips() {
         "the run's strip names every state"
     );
 }
+
+/// A platform `p = A * sin(time)` computed in the step: its row value is the step's
+/// start's (`sitc info`: `t-dt`), so the plot names it `p (t−dt)` and draws each row's
+/// value at the time before (the first, the initial pass's, at 0): its line starts
+/// twice at t = 0 and ends one step before `x`'s. Without the model, as recorded.
+#[test]
+fn values_of_the_steps_start_are_drawn_at_their_time() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let model = dir.path().join("plat.sit");
+    let text = "model Plat {\n    output real p;\n    output real x = 0;\n    \
+                p = sin(time);\n    x = integral(1);\n}\n";
+    std::fs::write(&model, text).expect("write");
+    let (csv, svg) = (dir.path().join("plat.csv"), dir.path().join("plat.svg"));
+    sitc()
+        .arg("run")
+        .arg(&model)
+        .args(["--dt", "0.5", "--t-end", "3", "-q", "-o"])
+        .arg(&csv)
+        .arg("--plot")
+        .arg(&svg)
+        .assert()
+        .success();
+    let lines = |svg: &str| -> Vec<Vec<(i64, i64)>> {
+        (polylines(svg))
+            .filter(|(_, p)| p.len() > 2)
+            .map(|(_, p)| p)
+            .collect()
+    };
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    assert!(drawn.lines().any(|l| l == "p (t−dt)"), "{drawn}");
+    assert!(drawn.lines().any(|l| l == "x"), "{drawn}");
+    let [p, x] = lines(&drawn).try_into().expect("two lines");
+    assert_eq!((p.len(), x.len()), (7, 7));
+    assert_eq!(p[0].0, p[1].0);
+    assert_eq!(p[6].0, x[5].0);
+    // `sitc plot` of the trace: the same with --source, as recorded without it.
+    let again = dir.path().join("again.svg");
+    sitc()
+        .arg("plot")
+        .arg(&csv)
+        .arg("--source")
+        .arg(&model)
+        .arg("-o")
+        .arg(&again)
+        .assert()
+        .success();
+    assert_eq!(
+        lines(&std::fs::read_to_string(&again).unwrap()),
+        [p, x.clone()]
+    );
+    sitc()
+        .arg("plot")
+        .arg(&csv)
+        .arg("-o")
+        .arg(&again)
+        .assert()
+        .success();
+    let plain = std::fs::read_to_string(&again).unwrap();
+    assert!(
+        plain.lines().any(|l| l == "p") && !plain.contains("t−dt"),
+        "{plain}"
+    );
+    let [p, _] = lines(&plain).try_into().expect("two lines");
+    assert_eq!(
+        p.iter().map(|q| q.0).collect::<Vec<_>>(),
+        x.iter().map(|q| q.0).collect::<Vec<_>>()
+    );
+}

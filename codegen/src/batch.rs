@@ -142,6 +142,12 @@ pub(crate) fn batch_items(
         let elem = array(quote!(::sit_runtime::Deriv));
         fields.push((ident(k), elem, false, doc, false));
     }
+    if let Some(registry) = &plan.reach {
+        let k = proc_macro2::Literal::usize_unsuffixed(registry.of(id).len());
+        let doc = "The reads of each table since the last reset, per lane.".to_string();
+        let elem = array(quote!([::sit_runtime::table::TableReach; #k]));
+        fields.push((ident(&names.reach.field), elem, false, doc, false));
+    }
     let doc = "The clock of every lane.".to_string();
     fields.push((ident(&names.time), array(quote!(f64)), false, doc, false));
     let doc = "What computes the clock of every lane (`sit_runtime::Clock`).".to_string();
@@ -194,6 +200,7 @@ pub(crate) fn batch_items(
             model: id,
             recv: quote!(self),
             storage: Storage::Lanes,
+            count: true,
         },
         lowered: &lowered,
         prov,
@@ -251,6 +258,18 @@ pub(crate) fn batch_items(
         ),
     };
 
+    // Counting table reads: `reset(sub)` keeps the lane's counts (see `reach`).
+    let reset_kept = plan.reach.as_ref().map(|_| {
+        let kept = ident(&names.reach.reset_kept);
+        quote! {
+            #[doc = " `reset_lane` keeping the lane's table reads (`reset(sub)`)."]
+            fn reset_lane_keeping_table_reach(&mut self, i: usize) {
+                let mut m = self.load(i);
+                m.#kept();
+                self.store(i, &m);
+            }
+        }
+    });
     let mut allows = allowance();
     let snake = fields
         .iter()
@@ -395,6 +414,8 @@ pub(crate) fn batch_items(
                 self.store(i, &m);
             }
 
+            #reset_kept
+
             fn load(&self, i: usize) -> #ty {
                 #ty { #(#load)* }
             }
@@ -515,11 +536,19 @@ impl StepGen<'_, '_> {
         quote!(#(#out)*)
     }
 
-    /// A new mask local `mask_K` of lane `i`: `outer & cond` (or `cond`).
-    fn new_mask(&mut self, outer: Option<&Ident>, cond: TokenStream) -> (Ident, TokenStream) {
+    /// A new mask local `mask_K` of lane `i`: `outer & cond` (or `cond`), or `outer &&
+    /// cond` when `lazy` (the condition reads a table whose reads are counted: it is
+    /// evaluated only where the outer mask holds, as in the scalar step; see `reach`).
+    fn new_mask(
+        &mut self,
+        outer: Option<&Ident>,
+        cond: TokenStream,
+        lazy: bool,
+    ) -> (Ident, TokenStream) {
         let g = format_ident!("mask_{}", self.masks);
         self.masks += 1;
         let value = match outer {
+            Some(o) if lazy => quote!(#o && #cond),
             Some(o) => quote!(#o & #cond),
             None => cond,
         };
@@ -547,7 +576,7 @@ impl StepGen<'_, '_> {
             Stmt::Otherwise { assign, fired } => {
                 let c = self.comment(assign.span, false);
                 let f = fired_ident(*fired);
-                let (g, decl) = self.new_mask(mask, quote!(!#f));
+                let (g, decl) = self.new_mask(mask, quote!(!#f), false);
                 let body = self.assign(assign, Some(&g));
                 quote!(#c #decl #body)
             }
@@ -559,13 +588,14 @@ impl StepGen<'_, '_> {
             } => {
                 // `x = e when c;`: one comment, the rule's, above the guard.
                 let c = self.comments.marker(self.prov.guard_note(s));
+                let lazy = self.g.counts() && crate::reach::reads_table(cond);
                 let (cond, prec) = self.g.lower(cond);
                 let cond = if mask.is_some() && prec < Prec::BitAnd {
                     quote!((#cond))
                 } else {
                     cond
                 };
-                let (g, decl) = self.new_mask(mask, cond);
+                let (g, decl) = self.new_mask(mask, cond, lazy);
                 let then = match (one_rule, then.as_slice()) {
                     (true, [Stmt::Assign(a)]) => self.assign(a, Some(&g)),
                     _ => self.stmts(then, Some(&g)),
@@ -607,9 +637,13 @@ impl StepGen<'_, '_> {
                 let link = &self.lowered.subs[*sub];
                 let f = ident(&names.subs[*sub]);
                 let binds = self.binds(link, &link.params);
+                let reset_lane = match self.g.counts() {
+                    true => quote!(reset_lane_keeping_table_reach),
+                    false => quote!(reset_lane),
+                };
                 let reset = quote! {
                     #binds
-                    self.#f.reset_lane(i);
+                    self.#f.#reset_lane(i);
                 };
                 match mask {
                     None => reset,
@@ -730,9 +764,14 @@ impl StepGen<'_, '_> {
             field_dt,
         );
         let rhs = rhs.into_token_stream();
-        let body = match (mask, a.proc.has_memory()) {
+        // Counting table reads, a guarded rule that reads a table runs under a branch:
+        // its reads are those of the lanes where the guard holds, as in the scalar step.
+        let branch = a.proc.has_memory()
+            || (self.g.counts() && a.operands.iter().any(crate::reach::reads_table));
+        let body = match (mask, branch) {
             (None, _) => quote!(self.#y[i] = #rhs;),
-            // The memory may change only where the rule runs: a real branch.
+            // The memory may change only where the rule runs (or the rule's table reads
+            // are counted): a real branch.
             (Some(g), true) => quote! {
                 if #g {
                     self.#y[i] = #rhs;

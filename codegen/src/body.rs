@@ -48,6 +48,7 @@ impl BodyGen<'_, '_> {
             model: self.model,
             recv,
             storage: Storage::Fields,
+            count: true,
         }
     }
 
@@ -120,6 +121,9 @@ impl BodyGen<'_, '_> {
             let dt = ident(&names.dt);
             inits.push(quote!(#dt: 0.0));
         }
+        if self.plan.reach.is_some() {
+            inits.push(crate::reach::init(self.plan, self.model));
+        }
         Body {
             tokens: quote! {
                 let mut this = Self { #(#inits),* };
@@ -146,7 +150,8 @@ impl BodyGen<'_, '_> {
                 ast::assign(ast::field(sub(), v), g.ast(&b.value))
             })
             .collect();
-        out.push(ast::semi(ast::method(sub(), ast::id("reset"), [])));
+        let reset = crate::reach::sub_reset(self.plan, link.model);
+        out.push(ast::semi(ast::method(sub(), ident(&reset), [])));
         out
     }
 

@@ -59,9 +59,18 @@ pub(crate) struct ExprGen<'a> {
     pub recv: TokenStream,
     /// Fields or lanes.
     pub storage: Storage,
+    /// Whether table reads are counted here (a step, a reset, `new`), when the plan
+    /// counts them ([`crate::Options::count_table_reach`]); not in the `&self`
+    /// accessors.
+    pub count: bool,
 }
 
 impl ExprGen<'_> {
+    /// Whether this code counts its table reads (see [`crate::reach`]).
+    pub(crate) fn counts(&self) -> bool {
+        self.count && self.plan.reach.is_some()
+    }
+
     /// The tokens of `t`.
     pub(crate) fn expr(&self, t: &Term) -> TokenStream {
         self.ast(t).into_token_stream()
@@ -131,7 +140,13 @@ impl ExprGen<'_> {
                 };
                 self.binary(op, Prec::Cmp, a, b, true)
             }
+            // Counting lanes short-circuit as the scalar step does when the right operand
+            // reads a table, so that it is read where the scalar step reads it (same
+            // values).
             Term::And(a, b) => match self.storage {
+                Storage::Lanes if self.counts() && crate::reach::reads_table(b) => {
+                    self.binary(BinOp::And(Default::default()), Prec::And, a, b, false)
+                }
                 Storage::Fields => {
                     self.binary(BinOp::And(Default::default()), Prec::And, a, b, false)
                 }
@@ -140,6 +155,9 @@ impl ExprGen<'_> {
                 }
             },
             Term::Or(a, b) => match self.storage {
+                Storage::Lanes if self.counts() && crate::reach::reads_table(b) => {
+                    self.binary(BinOp::Or(Default::default()), Prec::Or, a, b, false)
+                }
                 Storage::Fields => {
                     self.binary(BinOp::Or(Default::default()), Prec::Or, a, b, false)
                 }
@@ -169,10 +187,15 @@ impl ExprGen<'_> {
                 let args = args.iter().map(|a| self.ast(a));
                 atom(ast::call(ast::path_of(true, segments), args))
             }
-            Term::Table(t, args) => atom(crate::lookup::read(
-                t,
-                args.iter().map(|a| self.ast(a)).collect(),
-            )),
+            Term::Table(t, args) => {
+                let args = args.iter().map(|a| self.ast(a)).collect();
+                match &self.plan.reach {
+                    Some(registry) if self.count => {
+                        atom(crate::reach::read(self, registry, t, args))
+                    }
+                    _ => atom(crate::lookup::read(t, args)),
+                }
+            }
         }
     }
 

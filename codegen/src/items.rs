@@ -28,6 +28,28 @@ pub(crate) fn allowance() -> TokenStream {
     }
 }
 
+/// `e` as the tail of a function body: in parentheses when it starts with a block
+/// without being one (`{ …lookup… } > 2.5`, a table read first in a condition), which
+/// at the start of a statement would end at the block.
+fn tail(e: syn::Expr) -> TokenStream {
+    fn leads_with_block(e: &syn::Expr) -> bool {
+        match e {
+            syn::Expr::Block(_) => true,
+            syn::Expr::Binary(b) => leads_with_block(&b.left),
+            syn::Expr::MethodCall(m) => leads_with_block(&m.receiver),
+            syn::Expr::Field(f) => leads_with_block(&f.base),
+            syn::Expr::Index(i) => leads_with_block(&i.expr),
+            syn::Expr::Cast(c) => leads_with_block(&c.expr),
+            _ => false,
+        }
+    }
+    if leads_with_block(&e) && !matches!(e, syn::Expr::Block(_)) {
+        quote!((#e))
+    } else {
+        quote!(#e)
+    }
+}
+
 /// Every item of model `id`.
 pub(crate) fn model_items(
     plan: &Plan<'_>,
@@ -35,7 +57,13 @@ pub(crate) fn model_items(
     prov: &Provenance<'_>,
     comments: &mut Comments,
 ) -> Result<TokenStream, lower::LowerError> {
-    let lowered = plan.lowered.model(id, Reads::Named)?;
+    // Counting table reads: derived params and conditions inlined where the step reads
+    // them, as the interpreter does, so that each of their reads is counted (`reach`).
+    let reads = match plan.reach {
+        Some(_) => Reads::Inline,
+        None => Reads::Named,
+    };
+    let lowered = plan.lowered.model(id, reads)?;
     let m = &plan.program.models[id];
     let names = &plan.names[id];
     let ty = ident(&names.ty);
@@ -155,6 +183,7 @@ pub(crate) fn model_items(
                 model: id,
                 recv: quote!(self),
                 storage: Storage::Fields,
+                count: true,
             };
             let once = ident(&names.step_once);
             step_parts.extend(quote! {
@@ -170,13 +199,14 @@ pub(crate) fn model_items(
         model: id,
         recv: quote!(self),
         storage: Storage::Fields,
+        count: false,
     };
     let mut accessors = Vec::new();
     for (i, v) in m.vars.iter().enumerate() {
         if !v.is_derived() {
             continue;
         }
-        let body = g.expr(&lower::term(plan.program, id, &v.init, Reads::Named)?);
+        let body = tail(g.ast(&lower::term(plan.program, id, &v.init, Reads::Named)?));
         let f = ident(&names.vars[i]);
         let snake = snake_allow([&names.vars[i]]);
         let d = docs(&v.doc);
@@ -188,7 +218,7 @@ pub(crate) fn model_items(
         });
     }
     for (c, cond) in m.conds.iter().enumerate() {
-        let body = g.expr(&lower::term(plan.program, id, &cond.expr, Reads::Named)?);
+        let body = tail(g.ast(&lower::term(plan.program, id, &cond.expr, Reads::Named)?));
         let f = ident(&names.conds[c]);
         let snake = snake_allow([&names.conds[c]]);
         let d = docs(&cond.doc);
@@ -210,6 +240,16 @@ pub(crate) fn model_items(
             pub fn #f(&self) -> bool { self.#v }
         });
     }
+    // Counting table reads: the counts' field and methods, `reset()` forgetting them.
+    let (reset_tokens, reach_methods, reach_model) = match &plan.reach {
+        Some(registry) => {
+            fields.push(crate::reach::field(plan, registry, id));
+            let methods = crate::reach::methods(plan, registry, id, &reset_tokens);
+            let model = crate::reach::model_method(plan, id);
+            (crate::reach::reset_body(plan, id), methods, model)
+        }
+        None => (reset_tokens, TokenStream::new(), TokenStream::new()),
+    };
     let t = table(plan, id)?;
     let constant = t.constant;
     let table_methods = t.methods;
@@ -262,6 +302,8 @@ pub(crate) fn model_items(
             }
 
             #(#accessors)*
+
+            #reach_methods
         }
 
         #allow
@@ -283,6 +325,7 @@ pub(crate) fn model_items(
                 self.#time
             }
             #table_methods
+            #reach_model
         }
     })
 }

@@ -36,6 +36,7 @@ mod names;
 mod phase;
 mod plan;
 mod provenance;
+mod reach;
 mod substep;
 mod table;
 
@@ -54,6 +55,13 @@ pub struct Options {
     pub batch: bool,
     /// The front end that generates the code, named in the `@generated` header.
     pub front_end: FrontEnd,
+    /// Count each table read outside its grid, as the interpreter does: the scalar step
+    /// and the batch form note every lookup's arguments in a
+    /// `sit_runtime::table::TableReach` per table (per lane), forgotten by `reset()`,
+    /// and `sit_runtime::Model::table_reach` gives them (the batch form through
+    /// `lane(i)`). Values are the same; without it the code is unchanged and counts
+    /// nothing (see `docs/embedding.md`, "Tables read past their grids").
+    pub count_table_reach: bool,
 }
 
 /// The front end that generates a file, named in its `@generated` header with the Sit
@@ -117,7 +125,10 @@ pub enum Error {
 pub fn generate(lowered: &Lowered, opts: &Options) -> Result<String, Error> {
     let program = lowered.program();
     let roots = roots(program, opts)?;
-    let plan = plan::Plan::new(lowered, roots.as_deref());
+    let mut plan = plan::Plan::new(lowered, roots.as_deref());
+    if opts.count_table_reach {
+        plan.reach = Some(reach::Registry::new(program.models.len()));
+    }
     let prov = provenance::Provenance {
         sources: &program.sources,
     };
@@ -144,11 +155,17 @@ pub fn generate(lowered: &Lowered, opts: &Options) -> Result<String, Error> {
             code.push_str(&events::table_impl(&program.models[id].name, &table?));
         }
     }
+    let counted = plan.reach.as_ref().map(reach::Registry::total);
     if opts.batch {
         let mut comments = provenance::Comments::default();
         let mut tokens = proc_macro2::TokenStream::new();
         for &id in &plan.emit {
             tokens.extend(batch::batch_items(&plan, id, &prov, &mut comments)?);
+        }
+        if plan.reach.as_ref().map(reach::Registry::total) != counted {
+            return Err(Error::Internal(
+                "the batch form reads a table that the scalar step does not count".into(),
+            ));
         }
         let batch = format::format(tokens, &mut comments).map_err(|e| Error::Internal(e.0))?;
         code.push('\n');

@@ -7,7 +7,7 @@ use sit_middle::ir::{Beyond, LookupTable};
 use syn::Expr;
 
 /// `[x0, x1, …]` with each number written to read back exactly.
-fn array(xs: &[f64]) -> TokenStream {
+pub(crate) fn array(xs: &[f64]) -> TokenStream {
     let items = xs.iter().map(|x| num(*x).0);
     quote!([#(#items),*])
 }

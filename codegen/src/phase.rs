@@ -32,13 +32,20 @@ pub(crate) fn run(
             quote!(self.#f.#v #at = #value;)
         })
         .collect();
-    let (reset, step) = if lanes {
-        (
+    // Counting table reads, the phase's reset keeps its counts (see `reach`).
+    let (reset, step) = match (lanes, g.counts()) {
+        (true, false) => (
             quote!(self.#f.reset_lane(i);),
             quote!(self.#f.step_lane(i, h);),
-        )
-    } else {
-        (quote!(self.#f.reset();), quote!(self.#f.step(h);))
+        ),
+        (true, true) => (
+            quote!(self.#f.reset_lane_keeping_table_reach(i);),
+            quote!(self.#f.step_lane(i, h);),
+        ),
+        (false, _) => {
+            let reset = ident(&crate::reach::sub_reset(plan, phase.model));
+            (quote!(self.#f.#reset();), quote!(self.#f.step(h);))
+        }
     };
     let h = g.expr(&Term::Num(phase.step));
     let limit = Literal::u64_unsuffixed(phase.limit);

@@ -72,6 +72,25 @@ pub(crate) struct ModelNames {
     pub mode_types: Vec<String>,
     /// Per mode: the enum's variant of each state.
     pub mode_variants: Vec<Vec<String>>,
+    /// The names of the table counting of [`crate::Options::count_table_reach`].
+    pub reach: ReachNames,
+}
+
+/// The private items of a model that counts its table reads (`crate::reach`), allocated
+/// in every model after its other names (unused without the option).
+#[derive(Debug, Clone)]
+pub(crate) struct ReachNames {
+    /// The field of the counts, one `TableReach` per table the model's code reads.
+    pub field: String,
+    /// The method visiting the counts of the model and its submodels.
+    pub visit: String,
+    /// The method forgetting the counts of the model and its submodels.
+    pub clear: String,
+    /// The associated function of fresh counts.
+    pub fresh: String,
+    /// `reset()` without forgetting the counts: what a parent's reset and `reset(sub)`
+    /// call, so that only a reset from outside starts a new count.
+    pub reset_kept: String,
 }
 
 /// The models to emit, with the names of every model of the program.
@@ -84,6 +103,9 @@ pub(crate) struct Plan<'a> {
     pub names: Vec<ModelNames>,
     /// The models to emit, leaves first.
     pub emit: Vec<ModelId>,
+    /// With [`crate::Options::count_table_reach`], per model, the tables its generated
+    /// code counts (`crate::reach`); `None` without the option.
+    pub reach: Option<crate::reach::Registry>,
 }
 
 impl<'a> Plan<'a> {
@@ -121,6 +143,7 @@ impl<'a> Plan<'a> {
             program,
             names,
             emit,
+            reach: None,
         }
     }
 }
@@ -208,6 +231,13 @@ fn model_names_of(m: &Model, ty: String) -> ModelNames {
         Vec::new()
     };
     let writes_dt = sets_dt(&m.body);
+    let reach = ReachNames {
+        field: fields.internal("table_reach"),
+        visit: methods.internal("visit_table_reach"),
+        clear: methods.internal("clear_table_reach"),
+        fresh: methods.internal("fresh_table_reach"),
+        reset_kept: methods.internal("reset_keeping_table_reach"),
+    };
     ModelNames {
         ty,
         vars,
@@ -233,6 +263,7 @@ fn model_names_of(m: &Model, ty: String) -> ModelNames {
         mode_starts,
         mode_types: Vec::new(),
         mode_variants: Vec::new(),
+        reach,
     }
 }
 

@@ -41,6 +41,7 @@ fn flatten(plan: &Plan<'_>, model: ModelId) -> Result<Vec<Entry>, lower::LowerEr
         model,
         recv: quote!(self),
         storage: Storage::Fields,
+        count: false,
     };
     let entries = lower::variables(plan.program, model)?;
     Ok(entries

@@ -144,3 +144,36 @@ fn every_item_carries_the_one_allowance() {
     // Per model: struct, inherent impl, Default, Model; batch: struct, impl, Default.
     assert_eq!(items, 2 * 7);
 }
+
+/// `Options::count_table_reach`: without it nothing counts (the scalar and batch code
+/// are those of the snapshots above); with it, each lookup notes its arguments in the
+/// model's (the lane's) `TableReach` first, the scalar step reads the pred inlined, a
+/// guarded rule of the batch form runs under a branch, and `reset` forgets the counts.
+/// A pred whose expression starts with a table read is the tail of its accessor in
+/// parentheses (a block there would end the statement).
+#[test]
+fn counting_table_reads_is_opt_in() {
+    let p = program(
+        "model M {\n\
+         table h(x) = [0, 1] -> [0, 2] clamp;\n\
+         real x = -1;\n\
+         output real y;\n\
+         pred p = h(x) > 1;\n\
+         y = h(x) when p;\n\
+         y = 0 otherwise;\n\
+         x = integral(1);\n\
+         }\n",
+    );
+    let lowered = sit_middle::lower::Lowered::new(&p, Default::default()).expect("lowers");
+    let plain = generate_with_batch(&lowered, &Options::default()).unwrap();
+    assert!(!plain.contains("table_reach") && !plain.contains("note1"));
+    assert!(
+        plain.contains("pub fn p(&self) -> bool {\n        ({"),
+        "{plain}"
+    );
+    let opts = Options {
+        count_table_reach: true,
+        ..Options::default()
+    };
+    insta::assert_snapshot!(generate_with_batch(&lowered, &opts).unwrap());
+}

@@ -282,6 +282,8 @@ pub fn prepare_with(
         &sit_codegen::Options {
             model: Some(name),
             front_end: sit_codegen::FrontEnd::Fmu,
+            // Each table read past its grid is logged at `fmi2Terminate`.
+            count_table_reach: true,
             ..Default::default()
         },
     )

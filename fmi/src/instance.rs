@@ -229,7 +229,36 @@ impl<M: Model + Clone + Default> Instance<M> {
             return s;
         }
         self.s.mode = Mode::Terminated;
+        self.warn_table_reach();
         Status::Ok
+    }
+
+    /// Logs each table read past its grid since the model was initialised (or reset),
+    /// once per table declaration, its reads added over its instances, in the words of
+    /// `sitc run` (`logStatusWarning`, always logged, as errors are): at
+    /// `fmi2Terminate`, when the run's whole range is known.
+    fn warn_table_reach(&self) {
+        let mut tables: Vec<(u64, String, Vec<String>, sit_runtime::table::TableReach)> =
+            Vec::new();
+        self.s.model.table_reach(&mut |decl, reach| match tables
+            .iter_mut()
+            .find(|t| t.0 == decl.key)
+        {
+            Some(t) => t.3.merge(reach),
+            None => tables.push((
+                decl.key,
+                decl.name.to_string(),
+                decl.args.iter().map(|a| a.to_string()).collect(),
+                *reach,
+            )),
+        });
+        for (_, name, args, reach) in &tables {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            if let Some(w) = reach.warning(name, &args) {
+                let message = format!("fmi2Terminate: {w}");
+                (self.logger)(Status::Warning, "logStatusWarning", &message);
+            }
+        }
     }
 
     /// `fmi2Reset`: back to the state after `fmi2Instantiate` (params at their defaults;

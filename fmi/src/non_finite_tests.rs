@@ -1,5 +1,6 @@
 //! `fmi2DoStep` logs the first non-finite value once (`logStatusWarning`), returns
-//! `fmi2OK`, and logs again only after `fmi2Reset`.
+//! `fmi2OK`, and logs again only after `fmi2Reset`; `fmi2Terminate` logs each table read
+//! past its grid.
 
 use crate::instance::{Fmu, Instance, Status};
 use sit_runtime::{Model, SetError, ValueType, VarInfo, VarKind};
@@ -96,4 +97,110 @@ fn the_first_non_finite_value_is_logged_once_per_instance() {
         assert_eq!(i.do_step(f64::from(k), 1.0), Status::Ok);
     }
     assert_eq!(*log.lock().unwrap(), [warning.clone(), warning]);
+}
+
+/// A model whose only table, `heat(T)` over 0 … 100 with `clamp`, is read at `T = time`
+/// (0, 50, 100, 150, … after each step of 50) by two instances, counted as generated
+/// code counts.
+#[derive(Clone)]
+struct Heated {
+    time: f64,
+    reach: [sit_runtime::table::TableReach; 2],
+}
+
+impl Default for Heated {
+    fn default() -> Self {
+        let fresh = sit_runtime::table::TableReach::new(
+            &[&[0.0, 100.0]],
+            sit_runtime::table::Beyond::Clamp,
+        );
+        Heated {
+            time: 0.0,
+            reach: [fresh; 2],
+        }
+    }
+}
+
+impl Model for Heated {
+    fn step(&mut self, dt: f64) {
+        self.time += dt;
+        for r in &mut self.reach {
+            r.note1(self.time);
+        }
+    }
+    fn reset(&mut self) {
+        *self = Heated::default();
+    }
+    fn time(&self) -> f64 {
+        self.time
+    }
+    fn var_count(&self) -> usize {
+        0
+    }
+    fn var_info(&self, _: usize) -> Option<VarInfo<'_>> {
+        None
+    }
+    fn get_at(&self, _: usize) -> Option<f64> {
+        None
+    }
+    fn set_at(&mut self, index: usize, _: f64) -> Result<(), SetError<'static>> {
+        Err(SetError::Unknown(index.into()))
+    }
+    fn table_reach(
+        &self,
+        visit: &mut dyn FnMut(&sit_runtime::table::TableDecl<'_>, &sit_runtime::table::TableReach),
+    ) -> bool {
+        let decl = sit_runtime::table::TableDecl {
+            name: "heat",
+            args: &["T"],
+            key: 7,
+        };
+        for r in &self.reach {
+            visit(&decl, r);
+        }
+        true
+    }
+}
+
+static HEATED: Fmu = Fmu {
+    guid: "{heated}",
+    dt: 50.0,
+    access: &[],
+    log_categories: &[],
+};
+
+#[test]
+fn tables_read_past_their_grids_are_logged_at_terminate() {
+    let log: Log = Arc::new(Mutex::new(Vec::new()));
+    let logged = Arc::clone(&log);
+    let mut i = Instance::<Heated>::new(
+        &HEATED,
+        Box::new(move |status, category, message| {
+            let entry = (status, category.to_string(), message.to_string());
+            logged.lock().unwrap().push(entry);
+        }),
+    );
+    let ready = [
+        i.setup_experiment(0.0),
+        i.enter_initialization_mode(),
+        i.exit_initialization_mode(),
+    ];
+    assert_eq!(ready, [Status::Ok; 3]);
+    // Steps to t = 50, 100, 150, 200: two reads past 100 in each instance.
+    assert_eq!(i.do_step(0.0, 200.0), Status::Ok);
+    assert!(
+        log.lock().unwrap().is_empty(),
+        "nothing before fmi2Terminate"
+    );
+    assert_eq!(i.terminate(), Status::Ok);
+    assert_eq!(
+        *log.lock().unwrap(),
+        [(
+            Status::Warning,
+            "logStatusWarning".to_string(),
+            "fmi2Terminate: table `heat` was read at T = 50 … 200 outside its grid 0 … 100 \
+             (4 of 8 reads); it held its end values (clamp)"
+                .to_string(),
+        )]
+    );
 }

@@ -127,9 +127,70 @@ impl State for Clock {
     }
 }
 
+/// The counts of a table's reads (the grid and rule are the generated code's own).
+impl State for sit_runtime::table::TableReach {
+    fn save(&self, out: &mut Vec<u8>) {
+        for w in [self.reads, self.outside] {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        for a in &self.axes {
+            for w in [a.below, a.above] {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+            a.min_seen.save(out);
+            a.max_seen.save(out);
+        }
+    }
+
+    fn load(&mut self, input: &mut Reader<'_>) -> Result<(), String> {
+        self.reads = input.u64()?;
+        self.outside = input.u64()?;
+        for a in &mut self.axes {
+            a.below = input.u64()?;
+            a.above = input.u64()?;
+            a.min_seen.load(input)?;
+            a.max_seen.load(input)?;
+        }
+        Ok(())
+    }
+}
+
+/// Each element in order (the counts of a model's tables).
+impl<T: State, const N: usize> State for [T; N] {
+    fn save(&self, out: &mut Vec<u8>) {
+        for x in self {
+            x.save(out);
+        }
+    }
+
+    fn load(&mut self, input: &mut Reader<'_>) -> Result<(), String> {
+        for x in self {
+            x.load(input)?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_counts_round_trip() {
+        let fresh = || {
+            sit_runtime::table::TableReach::new(&[&[0.0, 1.0]], sit_runtime::table::Beyond::Clamp)
+        };
+        let mut r = [fresh(), fresh()];
+        r[1].note1(3.0);
+        r[1].note1(0.5);
+        let mut bytes = Vec::new();
+        r.save(&mut bytes);
+        let mut back = [fresh(), fresh()];
+        let mut input = Reader::new(&bytes);
+        back.load(&mut input).unwrap();
+        assert!(input.is_empty());
+        assert_eq!(back, r);
+    }
 
     fn round_trip<T: State + Default>(value: &T) -> T {
         let mut bytes = Vec::new();

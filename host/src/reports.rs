@@ -65,18 +65,30 @@ pub fn sweep_warnings(
         );
         lines.push((Concern::NonFinite, line));
     }
+    let ends: Vec<&[TableReach]> = rows.iter().map(|r| r.end.as_slice()).collect();
+    lines.extend(table_warnings(model, &ends));
+    lines
+}
+
+/// The warnings of the tables read past their grids over the runs of a sweep of
+/// `model`, once per table, its reads added over every run (`in 2 of 3 runs, table
+/// `valve` was read at …`): `ends[k]` is run `k`'s reads of each table, in the order of
+/// [`Instance::table_reads`] (the interpreter's, from [`table_reach`], or a compiled
+/// sweep's, put in that order).
+pub fn table_warnings(model: &Instance, ends: &[&[TableReach]]) -> Vec<(Concern, String)> {
+    let mut lines = Vec::new();
     for (k, table) in model.table_reads().iter().enumerate() {
         let mut all = *table.reach;
         all.clear();
         let mut runs = 0;
-        for r in rows {
-            if let Some(reach) = r.end.get(k) {
+        for end in ends {
+            if let Some(reach) = end.get(k) {
                 all.merge(reach);
                 runs += usize::from(reach.outside > 0);
             }
         }
         if let Some(w) = all.warning(table.name, &table.args) {
-            let line = format!("in {runs} of {} runs, {w}", rows.len());
+            let line = format!("in {runs} of {} runs, {w}", ends.len());
             lines.push((Concern::TableRange, line));
         }
     }

@@ -208,6 +208,21 @@ impl Model for Instance {
         Some(self.code().vars.get(index)?.states.get(state)?.as_str())
     }
 
+    fn table_reach(
+        &self,
+        visit: &mut dyn FnMut(&sit_runtime::table::TableDecl<'_>, &sit_runtime::table::TableReach),
+    ) -> bool {
+        for read in self.table_reads() {
+            let decl = sit_runtime::table::TableDecl {
+                name: read.name,
+                args: &read.args,
+                key: read.key,
+            };
+            visit(&decl, read.reach);
+        }
+        true
+    }
+
     fn set_at(&mut self, index: usize, value: f64) -> Result<(), SetError<'static>> {
         let v = (self.machine.code.vars.get(index)).ok_or(SetError::Unknown(index.into()))?;
         if let Some(reason) = v.locked {

@@ -12,6 +12,9 @@ pub struct TableRead<'a> {
     pub args: Vec<&'a str>,
     /// What its reads saw.
     pub reach: &'a TableReach,
+    /// The declaration's key (`sit_runtime::table::TableDecl::key`), as generated code
+    /// names it.
+    pub key: u64,
 }
 
 impl TableRead<'_> {
@@ -35,6 +38,7 @@ impl Instance {
                 name: &t.name,
                 args: t.args.iter().map(String::as_str).collect(),
                 reach,
+                key: t.key(),
             })
             .collect()
     }

@@ -21,7 +21,10 @@
 //! method, overriding their `method` declarations (`sit_build::Options::method`);
 //! `include_model!("models/light.sit", events)` builds every model for the event log
 //! (`sit_build::Options::events`): each model's struct gets `event_table()`, for
-//! `sit_runtime::events::Logged::new(Light::new(), Light::event_table())`.
+//! `sit_runtime::events::Logged::new(Light::new(), Light::event_table())`;
+//! `include_model!("models/heater.sit", count_table_reach)` counts each table read
+//! outside its grid (`sit_build::Options::count_table_reach`), read with
+//! `sit_runtime::Model::table_reach`.
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;
@@ -33,7 +36,8 @@ use std::path::{Path, PathBuf};
 /// fields and `impl sit_runtime::Model` (the calling crate depends on `sit-runtime`).
 /// With an argument `batch`, also the batch form of every model; with `method = rk4`
 /// (or `euler`), every model integrated by that method; with `events`, every model
-/// built for the event log, with its `event_table()` (see `docs/events.md`).
+/// built for the event log, with its `event_table()` (see `docs/events.md`); with
+/// `count_table_reach`, counting each table read outside its grid.
 #[proc_macro]
 pub fn include_model(input: TokenStream) -> TokenStream {
     expand(input.into()).into()
@@ -46,11 +50,12 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
         batch,
         method,
         events,
+        count_table_reach,
     }) = syn::parse2::<Args>(input)
     else {
         return error(
             Span::call_site(),
-            "include_model! takes a string literal, the path of a .sit file relative to the crate's Cargo.toml, and optionally `batch`, `method = rk4` and `events`, as in `include_model!(\"models/hoop.sit\")` or `include_model!(\"models/hoop.sit\", batch)`",
+            "include_model! takes a string literal, the path of a .sit file relative to the crate's Cargo.toml, and optionally `batch`, `method = rk4`, `events` and `count_table_reach`, as in `include_model!(\"models/hoop.sit\")` or `include_model!(\"models/hoop.sit\", batch)`",
         );
     };
     let span = lit.span();
@@ -66,6 +71,7 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
         batch,
         method,
         events,
+        count_table_reach,
         front_end: sit_build::FrontEnd::Macro,
         ..Default::default()
     };
@@ -107,18 +113,21 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
 }
 
 /// The arguments: the path, then optionally `, batch`, `, method = NAME`, for
-/// `dopri5` `, rtol = NUMBER` and `, atol = NUMBER`, and `, events`, in any order.
+/// `dopri5` `, rtol = NUMBER` and `, atol = NUMBER`, `, events` and
+/// `, count_table_reach`, in any order.
 struct Args {
     lit: syn::LitStr,
     batch: bool,
     method: Option<sit_middle::ir::Method>,
     events: bool,
+    count_table_reach: bool,
 }
 
 impl syn::parse::Parse for Args {
     fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Args> {
         let lit = input.parse()?;
         let (mut batch, mut method, mut events) = (false, None, false);
+        let mut count_table_reach = false;
         let mut tol: [Option<(f64, proc_macro2::Span)>; 2] = [None, None];
         while input.parse::<Option<syn::Token![,]>>()?.is_some() && !input.is_empty() {
             let word: syn::Ident = input.parse()?;
@@ -126,6 +135,8 @@ impl syn::parse::Parse for Args {
                 batch = true;
             } else if word == "events" {
                 events = true;
+            } else if word == "count_table_reach" {
+                count_table_reach = true;
             } else if word == "method" {
                 input.parse::<syn::Token![=]>()?;
                 let name: syn::Ident = input.parse()?;
@@ -146,7 +157,7 @@ impl syn::parse::Parse for Args {
             } else {
                 return Err(syn::Error::new(
                     word.span(),
-                    "expected `batch`, `method = NAME`, `rtol = NUMBER`, `atol = NUMBER` or `events`",
+                    "expected `batch`, `method = NAME`, `rtol = NUMBER`, `atol = NUMBER`, `events` or `count_table_reach`",
                 ));
             }
         }
@@ -171,6 +182,7 @@ impl syn::parse::Parse for Args {
             batch,
             method,
             events,
+            count_table_reach,
         })
     }
 }

@@ -314,6 +314,22 @@ pub trait Model {
         None
     }
 
+    /// Calls `visit` with each lookup table the model has read since its last reset and
+    /// what those reads saw against its grid ([`crate::table::TableReach`]), one call per
+    /// table and instance (a table read by two instances of a submodel comes twice, with
+    /// the same [`TableDecl::key`](crate::table::TableDecl::key): add them with
+    /// [`TableReach::merge`](crate::table::TableReach::merge)); returns whether the model
+    /// counts its reads. The default counts nothing and returns `false`; interpreted
+    /// models count, generated code counts when generated with the option
+    /// (`sit_build::Builder::count_table_reach`, `sit_codegen::Options::count_table_reach`).
+    fn table_reach(
+        &self,
+        visit: &mut dyn FnMut(&crate::table::TableDecl<'_>, &crate::table::TableReach),
+    ) -> bool {
+        let _ = visit;
+        false
+    }
+
     /// Index of the variable called `name` (dotted path for submodel variables): a linear
     /// scan of `var_info`, first match.
     fn var_index(&self, name: &str) -> Option<usize> {

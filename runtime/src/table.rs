@@ -212,8 +212,10 @@ impl AxisReach {
 /// trusted least), and the range of arguments seen, per argument.
 ///
 /// Counting never changes a value: the interpreter notes each read beside the call of
-/// [`lookup1`] or [`lookup2`]. Compiled code does not count (its step stays the bare
-/// lookup). [`TableReach::warning`] is the message every host shows.
+/// [`lookup1`] or [`lookup2`], and so does generated code when generated with the
+/// option to (without it, its step stays the bare lookup); a model gives its counts
+/// through [`crate::Model::table_reach`]. [`TableReach::warning`] is the message every
+/// host shows.
 ///
 /// ```
 /// use sit_runtime::table::{Beyond, TableReach};
@@ -315,6 +317,22 @@ impl TableReach {
             args,
         })
     }
+}
+
+/// A table declaration as a model names it to [`crate::Model::table_reach`]: its name,
+/// its argument names (for [`TableReach::warning`]) and a key telling apart two
+/// declarations of one name (tables are private to their model: two models may each
+/// declare a `heat`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TableDecl<'a> {
+    /// The table's name as declared.
+    pub name: &'a str,
+    /// Its argument names as declared (one or two).
+    pub args: &'a [&'a str],
+    /// Where it is declared: the index of its source file in the program times 2^32
+    /// plus the byte offset of its name, the same in generated and interpreted code
+    /// of one program.
+    pub key: u64,
 }
 
 /// The words of [`TableReach::warning`] (without `warning: `).

@@ -300,3 +300,143 @@ fn dopri5_memories_are_hidden_states_that_a_copy_carries() {
     m.set_at(h, 0.5).unwrap();
     assert_eq!(m.get_at(h), Some(0.5));
 }
+
+/// Models built to count their table reads (`build.rs`, `counted`).
+#[allow(missing_docs, dead_code)]
+mod counted {
+    include!(concat!(env!("OUT_DIR"), "/counted.rs"));
+}
+
+/// Each table's reads as `m` gives them, added up per declaration (instances of one
+/// submodel merged), ordered by declaration; tables never read left out (the
+/// interpreter also lists a table read only by a derived param's accessor).
+fn reach_of(label: &str, m: &dyn Model) -> Vec<(String, sit_runtime::table::TableReach)> {
+    let mut out: Vec<(String, u64, sit_runtime::table::TableReach)> = Vec::new();
+    let counts = m.table_reach(&mut |d, r| match out.iter_mut().find(|e| e.1 == d.key) {
+        Some(e) => e.2.merge(r),
+        None => out.push((d.name.to_string(), d.key, *r)),
+    });
+    assert!(counts, "{label}: the model does not count its table reads");
+    out.sort_by_key(|e| e.1);
+    (out.into_iter())
+        .filter(|e| e.2.reads > 0)
+        .map(|(name, _, r)| (name, r))
+        .collect()
+}
+
+/// The interpreter of model `model` of the counted file `stem` (`rk4:` integrated by rk4).
+fn counted_interp(stem: &str, model: &str) -> sit_interp::Instance {
+    let (method, file) = match stem.strip_prefix("rk4:") {
+        Some(file) => (Some(sit_middle::ir::Method::Rk4), file),
+        None => (None, stem),
+    };
+    let path = PathBuf::from(env!("OUT_DIR")).join(format!("random/{file}.sit"));
+    let mut program = (sit_driver::check_file(path).expect("readable").program).expect("checked");
+    if let Some(m) = method {
+        program.set_method(m).expect("splits");
+    }
+    let id = program.model(model).expect("model");
+    sit_interp::Instance::new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        id,
+    )
+}
+
+/// Lane `i` of a run: `T0` (where the model has it) from below the grid of `heat` to
+/// inside it and above it.
+fn prepare_lane(i: usize, m: &mut dyn Model) {
+    if m.var_index("T0").is_some() {
+        m.set("T0", -20.0 + 60.0 * i as f64).expect("T0");
+        m.reset();
+    }
+}
+
+/// Generated code built with `count_table_reach` counts every table read as the
+/// interpreter does, in the scalar step and in each lane of the batch form: the same
+/// reads, the same reads outside the grid per side, the same ranges seen, after the
+/// initial pass, after steps, and after a reset with changed params (which starts a new
+/// count); a sub-model read by a σ rule's `reset(sub)` keeps its count.
+#[test]
+fn generated_code_counts_table_reads_as_the_interpreter() {
+    let (mut n, mut outside, mut faulted) = (0, 0, 0);
+    for (stem, model, make, batch) in counted::all() {
+        let label = format!("{stem}::{model}");
+        let mut interp = counted_interp(stem, model);
+        let mut comp = make();
+        assert_eq!(
+            reach_of(&label, &*comp),
+            reach_of(&label, &interp),
+            "{label}: after new"
+        );
+        let (dt, mut steps) = (0.01, 500);
+        for k in 0..500 {
+            // A random model may stop at an overrun of its method's limits, both alike,
+            // in the middle of a step (whose reads then differ: a step that stops has
+            // no result).
+            if !step_both(&label, k, &mut *comp, &mut interp, dt) {
+                steps = k;
+                faulted += 1;
+                break;
+            }
+            if k % 97 == 0 {
+                assert_eq!(
+                    reach_of(&label, &*comp),
+                    reach_of(&label, &interp),
+                    "{label}: step {k}"
+                );
+            }
+        }
+        let reach = reach_of(&label, &interp);
+        if steps == 500 {
+            assert_eq!(
+                reach_of(&label, &*comp),
+                reach,
+                "{label}: after {steps} steps"
+            );
+            outside += reach.iter().map(|(_, r)| r.outside).sum::<u64>();
+        }
+        if model == "Leaf" {
+            // One read per step, and one by the initial pass.
+            assert_eq!(reach[0].1.reads, steps as u64 + 1, "{label}");
+        }
+        for m in [&mut *comp, &mut interp as &mut dyn Model] {
+            prepare_lane(2, m);
+            m.reset();
+        }
+        assert_eq!(
+            reach_of(&label, &*comp),
+            reach_of(&label, &interp),
+            "{label}: after reset"
+        );
+        // Every lane of the batch form, from its own params.
+        let lanes = batch(&prepare_lane, dt, steps);
+        for (i, lane) in lanes.iter().enumerate() {
+            let mut one = counted_interp(stem, model);
+            prepare_lane(i, &mut one);
+            for _ in 0..steps {
+                one.step(dt);
+            }
+            same(&format!("{label} lane {i}"), steps, &**lane, &one);
+            assert_eq!(
+                reach_of(&label, &**lane),
+                reach_of(&label, &one),
+                "{label}: lane {i}"
+            );
+        }
+        n += 1;
+    }
+    assert!(
+        n >= 6 && faulted < n / 2,
+        "{n} models count their table reads, {faulted} stopped"
+    );
+    assert!(
+        outside > 0,
+        "no read outside a grid: the test would not see a miscount"
+    );
+    // Code generated without the option does not count.
+    let (_, _, make) = compiled::all()
+        .into_iter()
+        .next()
+        .expect("a compiled model");
+    assert!(!make().table_reach(&mut |_, _| {}));
+}

@@ -5,7 +5,9 @@
 //! [`prepare`] generates the root model's Rust code with its batch form
 //! (`sit_codegen::generate_with_batch`) and a runner around it (a small executable that
 //! reads a study on stdin, runs blocks of [`LANES`] sets at once on every core and writes
-//! the rows as `f64` bits, see [`wire`]). [`Prepared::runner`] finds the runner in the
+//! the rows as `f64` bits, see [`wire`]); the code counts its table reads
+//! (`sit_codegen::Options::count_table_reach`), so a compiled sweep reports the tables
+//! read past their grids as the interpreter's does. [`Prepared::runner`] finds the runner in the
 //! cache, or builds it there with `cargo build --release --offline` (against the Sit
 //! sources, as `sitc fmu` builds its crate, with Sit's own `Cargo.lock`). [`Runner::run`]
 //! runs a [`Study`](crate::study::Study).
@@ -203,6 +205,7 @@ pub fn prepare(
         &compiled.lowered,
         &sit_codegen::Options {
             model: Some(name.clone()),
+            count_table_reach: true,
             ..Default::default()
         },
     )
@@ -408,6 +411,8 @@ pub struct Row {
     /// A variable (its index) that is not finite at the end of the run, its value and
     /// the time then: the first in the model's order.
     pub non_finite_at_end: Option<(usize, f64, f64)>,
+    /// The run's reads of each table the model read, one per declaration.
+    pub tables: Vec<wire::TableCount>,
 }
 
 impl Runner {
@@ -463,7 +468,7 @@ impl Runner {
 /// The warnings after a compiled sweep of `model` (without `warning: `), in order: each
 /// row (up to [`NON_FINITE_ROWS`]) with a variable that is not finite at the end of its
 /// run (compiled code is not watched step by step), a count of the rest and of them all;
-/// for a model with tables, that their reads past the grids are not counted. As
+/// then each table read past its grid, as [`crate::reports::sweep_warnings`] says it. As
 /// [`crate::reports::sweep_warnings`]: `rows` from row `offset` on, `axes[k]` the axis
 /// names and printed values of `rows[k]`.
 pub fn warnings(
@@ -504,11 +509,22 @@ pub fn warnings(
         );
         lines.push((Concern::NonFinite, line));
     }
-    if !model.table_reads().is_empty() {
-        let line = "a compiled sweep does not count the reads of tables past their grids; \
-                    run it interpreted to see them";
-        lines.push((Concern::TableRange, line.to_string()));
-    }
+    // Each run's reads in the interpreter's order of the tables, as its sweep reports
+    // them.
+    let templates = model.table_reads();
+    let ends: Vec<Vec<sit_runtime::table::TableReach>> = (rows.iter())
+        .map(|r| {
+            (templates.iter())
+                .map(|t| {
+                    let mut none = *t.reach;
+                    none.clear();
+                    (r.tables.iter().find(|c| c.key == t.key)).map_or(none, |c| c.reach(&none))
+                })
+                .collect()
+        })
+        .collect();
+    let ends: Vec<&[sit_runtime::table::TableReach]> = ends.iter().map(Vec::as_slice).collect();
+    lines.extend(crate::reports::table_warnings(model, &ends));
     lines
 }
 

@@ -5,7 +5,8 @@
 // on every core, and writes one row per set to standard output, in the order of the
 // sets. Each lane is exactly the scalar model (the batch form's guarantee), and the
 // summaries are computed as `sit_runtime::sweep` computes them, so the rows are the
-// interpreter's sweep's, bit for bit.
+// interpreter's sweep's, bit for bit. The model is built to count its table reads
+// (`count_table_reach`): each row also carries its run's reads of each table.
 
 #![allow(dead_code, clippy::all)]
 
@@ -19,7 +20,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 const MAGIC_IN: &[u8; 8] = b"SITSWPI1";
-const MAGIC_OUT: &[u8; 8] = b"SITSWPO1";
+const MAGIC_OUT: &[u8; 8] = b"SITSWPO2";
 
 /// Exit status: the input could not be read (a bug of the host).
 const BAD_INPUT: i32 = 2;
@@ -200,10 +201,23 @@ struct Acc {
     remaining: usize,
 }
 
-/// One row out: the collected values, then the first non-finite real at the end.
+/// One row out: the collected values, the first non-finite real at the end, and each
+/// table's reads (added over the instances of one declaration, in the order visited).
 struct Row {
     values: Vec<f64>,
     non_finite: Option<(usize, f64, f64)>,
+    tables: Vec<(u64, sit_runtime::table::TableReach)>,
+}
+
+/// The reads of each table of `m` (the model is built to count them), one entry per
+/// declaration.
+fn table_reads(m: &Scalar) -> Vec<(u64, sit_runtime::table::TableReach)> {
+    let mut out: Vec<(u64, sit_runtime::table::TableReach)> = Vec::new();
+    m.table_reach(&mut |decl, reach| match out.iter_mut().find(|(k, _)| *k == decl.key) {
+        Some((_, all)) => all.merge(reach),
+        None => out.push((decl.key, *reach)),
+    });
+    out
 }
 
 /// Runs the sets `sets` (at most `LANES`) at once.
@@ -320,7 +334,8 @@ fn run_block(study: &Study, sets: &[&[(usize, f64)]], first: usize) -> Result<Ve
         }
         let m = batch.lane(lane).unwrap_or_else(Scalar::new);
         let non_finite = sit_runtime::finite::first_non_finite(&m).map(|(i, v)| (i, v, m.time()));
-        rows.push(Row { values, non_finite });
+        let tables = table_reads(&m);
+        rows.push(Row { values, non_finite, tables });
     }
     Ok(rows)
 }
@@ -401,6 +416,17 @@ fn main() {
         bytes.extend_from_slice(&index.to_le_bytes());
         bytes.extend_from_slice(&value.to_bits().to_le_bytes());
         bytes.extend_from_slice(&time.to_bits().to_le_bytes());
+        bytes.extend_from_slice(&(row.tables.len() as u64).to_le_bytes());
+        for (key, r) in &row.tables {
+            for w in [*key, r.reads, r.outside] {
+                bytes.extend_from_slice(&w.to_le_bytes());
+            }
+            for a in &r.axes {
+                for w in [a.below, a.above, a.min_seen.to_bits(), a.max_seen.to_bits()] {
+                    bytes.extend_from_slice(&w.to_le_bytes());
+                }
+            }
+        }
         if bytes.len() > 1 << 16 {
             if w.write_all(&bytes).is_err() {
                 std::process::exit(BAD_INPUT);

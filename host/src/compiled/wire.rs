@@ -7,7 +7,10 @@
 //! index, the threshold); the sets (count, width, then `width` pairs of index and value
 //! per set); the threads (0: every core). Out (stdout): `SITSWPO1`, then for each set its
 //! collected values, the index of its first non-finite real variable at the end
-//! (`u64::MAX`: none), that value and the time.
+//! (`u64::MAX`: none), that value and the time, then its table reads: their count and
+//! for each table its key (`sit_runtime::table::TableDecl::key`), reads, reads outside
+//! and for each of two axes the reads below and above and the least and greatest
+//! argument seen.
 
 use crate::compiled::Row;
 use sit_runtime::Model;
@@ -16,7 +19,7 @@ use sit_runtime::sweep::Collect;
 /// The first bytes of a request.
 pub const MAGIC_IN: &[u8; 8] = b"SITSWPI1";
 /// The first bytes of an answer.
-pub const MAGIC_OUT: &[u8; 8] = b"SITSWPO1";
+pub const MAGIC_OUT: &[u8; 8] = b"SITSWPO2";
 
 fn put(out: &mut Vec<u8>, v: u64) {
     out.extend_from_slice(&v.to_le_bytes());
@@ -68,29 +71,90 @@ pub fn request(
 /// The rows of an answer for `sets` sets of `columns` values; `None` if it is not one.
 pub fn rows(bytes: &[u8], sets: usize, columns: usize) -> Option<Vec<Row>> {
     let body = bytes.strip_prefix(MAGIC_OUT)?;
-    let per = (columns + 3) * 8;
-    if body.len() != sets.checked_mul(per)? {
+    if body.len() % 8 != 0 {
         return None;
     }
-    let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or_default());
-    Some(
-        body.chunks(per)
-            .map(|r| {
-                let w: Vec<u64> = r.chunks(8).map(word).collect();
-                let row = w[..columns].iter().map(|&b| f64::from_bits(b)).collect();
-                let index = w[columns];
-                let non_finite_at_end = (index != u64::MAX).then(|| {
-                    (
-                        index as usize,
-                        f64::from_bits(w[columns + 1]),
-                        f64::from_bits(w[columns + 2]),
-                    )
-                });
-                Row {
-                    row,
-                    non_finite_at_end,
-                }
-            })
-            .collect(),
-    )
+    let mut words = body
+        .chunks(8)
+        .map(|b| u64::from_le_bytes(b.try_into().unwrap_or_default()));
+    let mut next = || words.next();
+    let mut out = Vec::with_capacity(sets);
+    for _ in 0..sets {
+        let mut row = Vec::with_capacity(columns);
+        for _ in 0..columns {
+            row.push(f64::from_bits(next()?));
+        }
+        let (index, value, time) = (next()?, next()?, next()?);
+        let non_finite_at_end = (index != u64::MAX)
+            .then(|| (index as usize, f64::from_bits(value), f64::from_bits(time)));
+        let count = next()?;
+        let mut tables = Vec::new();
+        for _ in 0..count {
+            let (key, reads, outside) = (next()?, next()?, next()?);
+            let mut axes = [AxisCount::default(); 2];
+            for a in &mut axes {
+                *a = AxisCount {
+                    below: next()?,
+                    above: next()?,
+                    min_seen: f64::from_bits(next()?),
+                    max_seen: f64::from_bits(next()?),
+                };
+            }
+            tables.push(TableCount {
+                key,
+                reads,
+                outside,
+                axes,
+            });
+        }
+        out.push(Row {
+            row,
+            non_finite_at_end,
+            tables,
+        });
+    }
+    next().is_none().then_some(out)
+}
+
+/// A run's reads of one table, as a compiled sweep's runner counts them (the counts of
+/// a `sit_runtime::table::TableReach`, without the grid, which the host knows).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TableCount {
+    /// The table's `sit_runtime::table::TableDecl::key`.
+    pub key: u64,
+    /// Its reads.
+    pub reads: u64,
+    /// Its reads with an argument past its limits.
+    pub outside: u64,
+    /// Per argument.
+    pub axes: [AxisCount; 2],
+}
+
+/// The counts of one argument ([`TableCount::axes`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AxisCount {
+    /// Reads below the limit.
+    pub below: u64,
+    /// Reads above the limit.
+    pub above: u64,
+    /// The least argument read.
+    pub min_seen: f64,
+    /// The greatest argument read.
+    pub max_seen: f64,
+}
+
+impl TableCount {
+    /// `template` (the table's record, for its grid and rule) with these counts.
+    pub fn reach(
+        &self,
+        template: &sit_runtime::table::TableReach,
+    ) -> sit_runtime::table::TableReach {
+        let mut r = *template;
+        r.reads = self.reads;
+        r.outside = self.outside;
+        for (a, c) in r.axes.iter_mut().zip(&self.axes) {
+            (a.below, a.above, a.min_seen, a.max_seen) = (c.below, c.above, c.min_seen, c.max_seen);
+        }
+        r
+    }
 }

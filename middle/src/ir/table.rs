@@ -27,6 +27,15 @@ pub struct LookupTable {
     pub file: Option<std::path::PathBuf>,
 }
 
+impl LookupTable {
+    /// The key naming this declaration in `sit_runtime::table::TableDecl::key`: the
+    /// index of its file times 2^32 plus the byte offset of its name, so that two
+    /// tables of one name declared in different models count apart.
+    pub fn key(&self) -> u64 {
+        ((self.span.file as u64) << 32) | (self.span.start as u64 & 0xffff_ffff)
+    }
+}
+
 /// What a lookup table gives beyond its grid (`sit_runtime::table::Beyond`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Beyond {
