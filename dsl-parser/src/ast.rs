@@ -139,6 +139,8 @@ pub enum Decl {
         output: bool,
         /// The name.
         name: Name,
+        /// `[unit]` after the name, if given (issue 30; checked by `sit_middle::units`).
+        unit: Option<UnitText>,
         /// `= expr`, if given.
         value: Option<Expr>,
     },
@@ -170,6 +172,16 @@ pub enum Decl {
     },
     /// `table name(args) = grids -> values beyond;` or `table name(args) from "file.csv" beyond;`
     Table(Box<TableDecl>),
+}
+
+/// The unit written in brackets after a declared name (`real v [m/s];`): the text
+/// between the brackets as written, parsed and checked by `sit_middle::units`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnitText {
+    /// The text between `[` and `]`, as written.
+    pub text: String,
+    /// Where that text is (from just after `[` to just before `]`).
+    pub span: Span,
 }
 
 /// A lookup table declaration (see `sit_middle::ir::LookupTable`).

@@ -538,6 +538,10 @@ fn tricky_layouts() {
              a_rather_long_name = y; }",
         ),
         (
+            "units",
+            "model M { param g[ m / s ^ 2 ]=9.81, k [kg·m^2] = 2;\noutput real h[m]=10;input real u [%];\nreal w [ cm/s ], z[1/s]; w = integral(h * z);}",
+        ),
+        (
             "block_comments",
             "/* a /* nested */ header\n   spanning lines */\nmodel M { real x /* inline */ = 1; x = integral(-x); /* after */\n}",
         ),

@@ -498,6 +498,7 @@ impl<'a> Parser<'a> {
     ) -> Parsed<()> {
         loop {
             let name = self.name()?;
+            let unit = self.unit_text()?;
             let value = if self.eat_punct("=") {
                 Some(self.expr(&["`,`", "`;`"])?)
             } else {
@@ -508,6 +509,7 @@ impl<'a> Parser<'a> {
                 kind,
                 output,
                 name,
+                unit,
                 value,
             });
             if self.eat_punct(";") {
@@ -522,7 +524,32 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `cond_decl = "output"? ("pred" | "situation" | "event") name ("=" expr)? ";"`.
+    /// `unit = "[" text "]"` after a declared name: the text up to the closing bracket as
+    /// written (any tokens but `]`, `;`, `=`, `{` and `}`), parsed by the checker.
+    fn unit_text(&mut self) -> Parsed<Option<UnitText>> {
+        if !self.at_punct("[") {
+            return Ok(None);
+        }
+        let open = self.bump();
+        loop {
+            match self.peek().tok {
+                Tok::Punct("]") => break,
+                Tok::Punct(";" | "=" | "{" | "}" | "[") | Tok::Eof => {
+                    return Err(self.error(&["a unit (like `m/s^2`) closed by `]`"]));
+                }
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+        let close = self.bump();
+        Ok(Some(UnitText {
+            text: self.text[open.end..close.start].to_string(),
+            span: Span::new(self.file, open.end, close.start),
+        }))
+    }
+
+    /// `cond_decl = ""output"? ("pred" | "situation" | "event") name ("=" expr)? ";"`.
     fn cond_decl(&mut self, doc: Vec<String>) -> Parsed<Decl> {
         let output = self.eat_kw(Keyword::Output);
         let kind = if self.eat_kw(Keyword::Pred) {
@@ -551,6 +578,7 @@ impl<'a> Parser<'a> {
             kind,
             output,
             name,
+            unit: None,
             value,
         })
     }

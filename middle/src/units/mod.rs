@@ -14,6 +14,11 @@
 
 use std::fmt;
 
+pub mod check;
+pub mod solve;
+
+pub use check::{ModelUnits, check_models, show_unit};
+
 /// Names of the dimensions, in the order of [`Unit::dim`].
 pub const DIMENSIONS: [&str; 8] = ["m", "kg", "s", "A", "K", "mol", "cd", "rad"];
 
