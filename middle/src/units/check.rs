@@ -27,6 +27,8 @@ pub struct ModelUnits {
     /// Variable name to its unit, declared or inferred, how it is shown, and whether a
     /// declared unit went into it (see [`Term::Known`]).
     pub vars: HashMap<String, (Unit, String, bool)>,
+    /// Where each variable's unit was declared or inferred, by name.
+    pub origins: HashMap<String, Origin>,
 }
 
 /// What a name of a model is, for the unit check.
@@ -144,9 +146,12 @@ impl<'a> ModelCheck<'a> {
         diags.append(&mut self.errors);
         let mut out = ModelUnits::default();
         for c in 0..self.class_names.len() {
-            if let Some((u, _, a)) = self.solver.unit_of(c) {
-                out.vars
-                    .insert(self.class_names[c].to_string(), (u, self.show(&u), a));
+            if let Some((u, o, a)) = self.solver.unit_of(c) {
+                let name = self.class_names[c].to_string();
+                if let Some(o) = o {
+                    out.origins.insert(name.clone(), o);
+                }
+                out.vars.insert(name, (u, self.show(&u), a));
             }
         }
         out
@@ -207,7 +212,11 @@ impl<'a> ModelCheck<'a> {
                                     Diagnostic::error(
                                         "E0480",
                                         Span::new(u.span.file, at, end),
-                                        format!("the unit `{}` of `{}` is not a unit", u.text.trim(), name.text),
+                                        if u.text.trim().is_empty() {
+                                            format!("the unit of `{}` is empty", name.text)
+                                        } else {
+                                            format!("the unit `{}` of `{}` is not a unit", u.text.trim(), name.text)
+                                        },
                                     )
                                     .with_label(e.message)
                                     .with_note("a unit is a product of names with integer powers: `m/s^2`, `kg*m^2`, `N*m`, `1/s`; the names are the SI units (`m kg s A K mol cd`), the derived ones (`N J W Pa Hz C V Ohm F H S Wb T L`), with a prefix (`G M k h da d c m u n p`), and `g min h rad deg degC % 1`"),
@@ -339,8 +348,16 @@ impl<'a> ModelCheck<'a> {
         let sec = Term::Known(seconds(), None, false);
         let arg = |i: usize| ts.get(i).cloned().unwrap_or(Term::Free);
         let what = |w: &str| format!("{w} of `{target}`");
+        // A literal rate or signal takes the unit its target needs.
+        let literal_input = matches!(ts.first(), Some(Term::Lit));
         match s {
             Stateful::Integral => {
+                for (i, a) in args.iter().enumerate().skip(1) {
+                    self.require(&ts[i], target_term, a.span, &what("a bound"));
+                }
+                if literal_input {
+                    return;
+                }
                 let rate = self.mul(&arg(0), &sec, false);
                 self.require(
                     &rate,
@@ -348,10 +365,8 @@ impl<'a> ModelCheck<'a> {
                     args.first().map_or(at, |a| a.span),
                     &what("the integral (the rate times `s`) giving the value"),
                 );
-                for (i, a) in args.iter().enumerate().skip(1) {
-                    self.require(&ts[i], target_term, a.span, &what("a bound"));
-                }
             }
+            Stateful::Deriv if literal_input => {}
             Stateful::Deriv => {
                 let d = self.mul(&arg(0), &sec, true);
                 self.require(
@@ -488,9 +503,15 @@ impl<'a> ModelCheck<'a> {
         let (u, shown, anchored) = units.vars.get(var)?;
         Some(Term::Known(
             *u,
-            Some(Origin {
-                span: self.sub_decl_span(sub),
-                label: format!("`{sub}.{var}` is `{shown}` in its model"),
+            Some(match units.origins.get(var) {
+                Some(o) => Origin {
+                    span: o.span,
+                    label: format!("`{sub}.{var}`: {}", o.label),
+                },
+                None => Origin {
+                    span: self.sub_decl_span(sub),
+                    label: format!("`{sub}.{var}` is `{shown}` in its model"),
+                },
             }),
             *anchored,
         ))
@@ -731,12 +752,12 @@ impl<'a> ModelCheck<'a> {
                 "E0482",
                 at,
                 format!(
-                    "{what}: `{f}` against `{e}`, an absolute temperature against a kelvin one"
+                    "{what}: `{f}` against `{e}`, a Celsius temperature against a kelvin one"
                 ),
             )
             .with_label(format!("`{f}`, where `{e}` is needed"))
             .with_help(
-                "a temperature in `degC` is 273.15 more in `K`: declare both in the same unit",
+                "0 degC is 273.15 K, and units are never converted silently: declare both temperatures in the same unit",
             )
         } else {
             Diagnostic::error("E0481", at, format!("{what}: `{f}` against `{e}`"))
@@ -831,8 +852,7 @@ fn fraction_error(at: Span, shown: &str, op: &str) -> Diagnostic {
 }
 
 fn fmt_num(x: f64) -> String {
-    let s = format!("{x}");
-    if s.len() > 12 { format!("{x:.6e}") } else { s }
+    format!("{x}")
 }
 
 fn cmp_symbol(op: ast::CmpOp) -> &'static str {
