@@ -541,7 +541,7 @@ impl<'a> ModelCheck<'a> {
             return Term::Lit;
         }
         let inv = |u: &Unit| if divide { Unit::ONE.div(u) } else { *u };
-        match (a, b) {
+        let t = match (a, b) {
             (Term::Free | Term::Logic, _) | (_, Term::Free | Term::Logic) => Term::Free,
             (Term::Lit, Term::Known(u, _, a)) => Term::Known(inv(&u), None, a),
             (Term::Known(u, o, a), Term::Lit) => Term::Known(u, o, a),
@@ -556,6 +556,13 @@ impl<'a> ModelCheck<'a> {
             (Term::Known(u, _, _), Term::Of(c, r)) if !divide => Term::Of(c, times(&r, &u)),
             (Term::Lit, Term::Of(c, r)) if !divide => Term::Of(c, r),
             _ => Term::Free,
+        };
+        // A unit of powers past 60 (hundreds of products in a chain) is not followed.
+        match &t {
+            Term::Known(u, _, _) | Term::Of(_, u) if u.dim.iter().any(|d| d.abs() > 60) => {
+                Term::Free
+            }
+            _ => t,
         }
     }
 
@@ -567,6 +574,7 @@ impl<'a> ModelCheck<'a> {
             Some(n) => match ta {
                 Term::Known(u, _, a) => match root_pow(&u, n) {
                     Some(p) => Term::Known(p, None, a),
+                    None if n.fract() == 0.0 => Term::Free, // a power too large to follow
                     None => {
                         if self.report && a {
                             self.errors.push(fraction_error(

@@ -55,7 +55,9 @@ impl Unit {
     pub fn mul(&self, o: &Unit) -> Unit {
         let mut dim = self.dim;
         for (d, e) in dim.iter_mut().zip(o.dim) {
-            *d += e;
+            // Saturating: an exponent past ±127 (a chain of hundreds of products) is
+            // wrong but never a panic; the checker stops following such units.
+            *d = d.saturating_add(e);
         }
         Unit {
             dim,
@@ -67,7 +69,7 @@ impl Unit {
     /// This unit to an integer power.
     pub fn pow(&self, n: i8) -> Unit {
         Unit {
-            dim: self.dim.map(|d| d * n),
+            dim: self.dim.map(|d| d.saturating_mul(n)),
             scale: self.scale.powi(n as i32),
             offset: 0.0,
         }
