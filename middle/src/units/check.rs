@@ -59,6 +59,19 @@ pub fn check_models(models: &[&ast::Model], diags: &mut Vec<Diagnostic>) -> Vec<
     done.into_iter().map(Option::unwrap_or_default).collect()
 }
 
+/// The units of every model of the files of `sources` (a program that checked), by
+/// model name: for tools that show them (`sitc info`, the language server's hover).
+pub fn units_of_sources(sources: &crate::SourceMap) -> HashMap<String, ModelUnits> {
+    let files: Vec<ast::File> = (sources.files.iter().enumerate())
+        .filter_map(|(id, f)| crate::parse::parse_file(id, &f.text).ok())
+        .collect();
+    let models: Vec<&ast::Model> = files.iter().flat_map(|f| &f.models).collect();
+    let units = check_models(&models, &mut Vec::new());
+    (models.iter().map(|m| m.name.text.clone()))
+        .zip(units)
+        .collect()
+}
+
 /// Check model `i` after the models it instantiates (the checker has ruled out cycles;
 /// a cycle here would only leave the inner model without units).
 fn visit(
@@ -358,6 +371,13 @@ impl<'a> ModelCheck<'a> {
                 if literal_input {
                     return;
                 }
+                // An absolute temperature (`degC`) integrates a rate of differences (`K/s`).
+                let target_term = &match self.solver.resolve(target_term.clone()) {
+                    Term::Known(u, o, a) if u.offset != 0.0 => {
+                        Term::Known(Unit { offset: 0.0, ..u }, o, a)
+                    }
+                    t => t,
+                };
                 let rate = self.mul(&arg(0), &sec, false);
                 self.require(
                     &rate,
@@ -449,6 +469,9 @@ impl<'a> ModelCheck<'a> {
                 match op {
                     BinOp::Or | BinOp::And => Term::Logic,
                     BinOp::Add | BinOp::Sub => {
+                        if let Some(t) = self.affine(*op, &ta, &tb) {
+                            return t;
+                        }
                         let what = format!("the operands of `{}`", op.symbol());
                         self.same_of(&ta, &tb, b.span, &what)
                     }
@@ -458,6 +481,35 @@ impl<'a> ModelCheck<'a> {
                 }
             }
             ExprKind::Call(f, args) => self.call(f, args, e.span),
+        }
+    }
+
+    /// The absolute/difference rule of an affine unit (`degC`): an absolute temperature
+    /// plus or minus a difference (`K` at its scale) is absolute, the difference of two
+    /// absolute ones is a difference. `None` where the rule does not apply.
+    fn affine(&mut self, op: BinOp, a: &Term, b: &Term) -> Option<Term> {
+        let (Term::Known(ua, _, xa), Term::Known(ub, _, xb)) = (
+            self.solver.resolve(a.clone()),
+            self.solver.resolve(b.clone()),
+        ) else {
+            return None;
+        };
+        if !same_dimension(&ua, &ub)
+            || ua.scale != ub.scale
+            || (ua.offset == 0.0 && ub.offset == 0.0)
+        {
+            return None;
+        }
+        let anchored = xa || xb;
+        match (op, ua.offset != 0.0, ub.offset != 0.0) {
+            (BinOp::Add, true, false) | (BinOp::Sub, true, false) => {
+                Some(Term::Known(ua, None, anchored))
+            }
+            (BinOp::Add, false, true) => Some(Term::Known(ub, None, anchored)),
+            (BinOp::Sub, true, true) if ua.offset == ub.offset => {
+                Some(Term::Known(Unit { offset: 0.0, ..ua }, None, anchored))
+            }
+            _ => None,
         }
     }
 

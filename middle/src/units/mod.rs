@@ -17,7 +17,7 @@ use std::fmt;
 pub mod check;
 pub mod solve;
 
-pub use check::{ModelUnits, check_models, show_unit};
+pub use check::{ModelUnits, check_models, show_unit, units_of_sources};
 
 /// Names of the dimensions, in the order of [`Unit::dim`].
 pub const DIMENSIONS: [&str; 8] = ["m", "kg", "s", "A", "K", "mol", "cd", "rad"];
