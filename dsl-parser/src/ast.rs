@@ -174,14 +174,28 @@ pub enum Decl {
     Table(Box<TableDecl>),
 }
 
-/// The unit written in brackets after a declared name (`real v [m/s];`): the text
-/// between the brackets as written, parsed and checked by `sit_middle::units`.
+/// The unit written in brackets after a declared name (`real v [m/s];`): the tokens
+/// between the brackets, parsed and checked by `sit_middle::units`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnitText {
-    /// The text between `[` and `]`, as written.
+    /// The tokens' texts between `[` and `]`, joined by one space where the source
+    /// separates them (by white space or a comment).
     pub text: String,
     /// Where that text is (from just after `[` to just before `]`).
     pub span: Span,
+    /// For each token: its byte offset in `text` and in the source file, to show a
+    /// position in `text` in the source.
+    pub pieces: Vec<(usize, usize)>,
+}
+
+impl UnitText {
+    /// The byte offset in the source of byte `at` of [`UnitText::text`].
+    pub fn source_offset(&self, at: usize) -> usize {
+        match self.pieces.iter().rev().find(|(t, _)| *t <= at) {
+            Some((t, src)) => src + (at - t),
+            None => self.span.start,
+        }
+    }
 }
 
 /// A lookup table declaration (see `sit_middle::ir::LookupTable`).

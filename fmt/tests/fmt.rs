@@ -468,6 +468,10 @@ fn commented(text: &str, seed: u64) -> String {
     let mut at = 0;
     for t in &toks {
         out.push_str(&text[at..t.start]);
+        // A comment right after a `/` (`[m/s]`) would make `//` or `/*`: one space between.
+        if out.ends_with('/') {
+            out.push(' ');
+        }
         // A doc comment must stay right before its declaration.
         if t.kind != TokenKind::Doc {
             match next() % 10 {

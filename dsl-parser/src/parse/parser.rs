@@ -531,21 +531,30 @@ impl<'a> Parser<'a> {
             return Ok(None);
         }
         let open = self.bump();
+        let (mut text, mut pieces, mut last_end) = (String::new(), Vec::new(), open.end);
         loop {
-            match self.peek().tok {
+            let t = self.peek();
+            match t.tok {
                 Tok::Punct("]") => break,
                 Tok::Punct(";" | "=" | "{" | "}" | "[") | Tok::Eof => {
                     return Err(self.error(&["a unit (like `m/s^2`) closed by `]`"]));
                 }
                 _ => {
                     self.bump();
+                    if !text.is_empty() && t.start > last_end {
+                        text.push(' ');
+                    }
+                    pieces.push((text.len(), t.start));
+                    text.push_str(self.str(t));
+                    last_end = t.end;
                 }
             }
         }
         let close = self.bump();
         Ok(Some(UnitText {
-            text: self.text[open.end..close.start].to_string(),
+            text,
             span: Span::new(self.file, open.end, close.start),
+            pieces,
         }))
     }
 

@@ -219,7 +219,7 @@ impl<'a> ModelCheck<'a> {
                                 );
                             }
                             Err(e) => {
-                                let at = u.span.start + e.at.min(u.text.len());
+                                let at = u.source_offset(e.at).min(u.span.end);
                                 let end = (at + 1).min(u.span.end).max(at);
                                 self.errors.push(
                                     Diagnostic::error(
