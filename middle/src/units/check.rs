@@ -9,7 +9,8 @@
 //! passes. The check reads the syntax tree (for its spans) of a program the checker has
 //! accepted, and changes nothing in it: units cost nothing at run time.
 
-use super::solve::{Conflict, Origin, Solver, Term, over, same, same_dimension, times};
+use super::show::{conversion, fmt_num, fraction_error, root_pow, show_unit};
+use super::solve::{Conflict, Origin, Solver, Term, over, same_dimension, times};
 use super::{Unit, parse_unit};
 use crate::Span;
 use crate::ast::{self, BinOp, Decl, DeclKind, Expr, ExprKind, Guard, Rule};
@@ -837,30 +838,6 @@ impl<'a> ModelCheck<'a> {
     }
 }
 
-/// Units a conversion factor is written in: `cm/m` for `m` to `cm`.
-const CONVERSIONS: &[&str] = &[
-    "m", "km", "cm", "mm", "s", "ms", "min", "h", "kg", "g", "W", "kW", "J", "kJ", "Pa", "kPa",
-    "rad", "deg", "%", "1", "N", "kN", "A", "mA", "V", "kV", "L",
-];
-
-/// The unit `a/b` of a factor from `from` to `to` (`cm/m` from `m/s` to `cm/s`), when two
-/// named units of one dimension have its scale.
-fn conversion(to: &Unit, from: &Unit) -> Option<String> {
-    let ratio = to.scale / from.scale;
-    let units: Vec<(&str, Unit)> = CONVERSIONS
-        .iter()
-        .filter_map(|n| parse_unit(n).ok().map(|u| (*n, u)))
-        .collect();
-    for (a, ua) in &units {
-        for (b, ub) in &units {
-            if a != b && ua.dim == ub.dim && (ua.scale / ub.scale / ratio - 1.0).abs() < 1e-9 {
-                return Some(format!("{a}/{b}"));
-            }
-        }
-    }
-    None
-}
-
 /// Whether `inner` lies within `outer`.
 fn within(inner: Span, outer: Span) -> bool {
     inner.file == outer.file && inner.start >= outer.start && inner.end <= outer.end
@@ -884,37 +861,6 @@ fn literal(e: &Expr) -> Option<f64> {
     }
 }
 
-/// `u ^ n` when every exponent of the result is whole (`m^2 ^ 0.5` is `m`).
-fn root_pow(u: &Unit, n: f64) -> Option<Unit> {
-    let mut dim = [0i8; 8];
-    for (d, e) in dim.iter_mut().zip(u.dim) {
-        let x = e as f64 * n;
-        if x.fract() != 0.0 || x.abs() > 100.0 {
-            return None;
-        }
-        *d = x as i8;
-    }
-    Some(Unit {
-        dim,
-        scale: u.scale.powf(n),
-        offset: 0.0,
-    })
-}
-
-fn fraction_error(at: Span, shown: &str, op: &str) -> Diagnostic {
-    Diagnostic::error(
-        "E0484",
-        at,
-        format!("{op} of a value in `{shown}` leaves a fractional power of a unit"),
-    )
-    .with_label(format!("`{shown}`"))
-    .with_help("the powers of a unit are whole numbers: take the root of a value whose unit is a square (`m^2`), or of a plain number")
-}
-
-fn fmt_num(x: f64) -> String {
-    format!("{x}")
-}
-
 fn cmp_symbol(op: ast::CmpOp) -> &'static str {
     use ast::CmpOp::*;
     match op {
@@ -927,108 +873,6 @@ fn cmp_symbol(op: ast::CmpOp) -> &'static str {
     }
 }
 
-/// Names a unit is shown by when nobody wrote it: the common named units.
-const SHOWN: &[&str] = &[
-    "1", "m", "s", "kg", "A", "K", "mol", "cd", "rad", "deg", "degC", "%", "N", "J", "W", "Pa",
-    "Hz", "C", "V", "Ohm", "F", "H", "S", "Wb", "T", "L", "g", "min", "h", "km", "cm", "mm", "kW",
-    "kJ", "kPa", "ms", "m/s", "m/s^2", "rad/s", "N*m", "kg*m^2", "1/s", "K/s", "J/K", "W/K",
-    "km/h",
-];
-
-/// A unit shown as written (`written`), or by a common name, or in its SI form.
-pub fn show_unit(u: &Unit, written: &[(Unit, String)]) -> String {
-    if let Some((_, s)) = written.iter().find(|(w, _)| same(w, u) && w.dim == u.dim) {
-        return s.clone();
-    }
-    for n in SHOWN {
-        if let Ok(w) = parse_unit(n)
-            && same(&w, u)
-            && w.dim == u.dim
-        {
-            return n.to_string();
-        }
-    }
-    u.to_string()
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn codes(src: &str) -> Vec<&'static str> {
-        let out = crate::check_source("u.sit", src);
-        out.diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| d.code)
-            .collect()
-    }
-
-    fn units(src: &str) -> HashMap<String, String> {
-        let file = crate::parse::parse_file(0, src).unwrap();
-        let models: Vec<&ast::Model> = file.models.iter().collect();
-        let mut diags = Vec::new();
-        let u = check_models(&models, &mut diags);
-        assert!(diags.is_empty(), "{diags:?}");
-        (u[0].vars.iter())
-            .map(|(k, v)| (k.clone(), v.1.clone()))
-            .collect()
-    }
-
-    #[test]
-    fn built_in_rules_alone_never_make_an_error() {
-        // `x` is s from `timer` and s^2 from `integral(time)`: without a declared unit
-        // the model checks as before.
-        let src = "model M { input flag c; output real x; x = timer(c) when c; x = integral(time) otherwise; }";
-        assert_eq!(codes(src), Vec::<&str>::new());
-        let declared = src.replace("output real x;", "output real x [s];");
-        assert_eq!(codes(&declared), ["E0481"]);
-    }
-
-    #[test]
-    fn inference_follows_rules_in_any_order_and_products_once_known() {
-        let u = units(
-            "model M { param m [kg] = 1; input real f [N]; output real a, v, x, p, e; \
-             e = p * v; p = m * v; x = integral(v); v = integral(a); a = f / m; }",
-        );
-        assert_eq!(u["a"], "m/s^2");
-        assert_eq!(u["v"], "m/s");
-        assert_eq!(u["x"], "m");
-        assert_eq!(u["p"], "m*kg/s");
-        assert_eq!(u["e"], "J");
-    }
-
-    #[test]
-    fn literals_take_their_context_and_scales_are_errors() {
-        assert_eq!(
-            codes("model M { output real h [m] = 10; h = h + 2 * 3; }"),
-            Vec::<&str>::new()
-        );
-        assert_eq!(
-            codes("model M { input real t [s]; output real y [m]; y = 3 * sin(t / t); }"),
-            Vec::<&str>::new()
-        );
-        assert_eq!(
-            codes("model M { input real x [m]; output real y [cm]; y = x; }"),
-            ["E0482"]
-        );
-        assert_eq!(
-            codes(
-                "model M { input real x [m]; param f [cm/m] = 100; output real y [cm]; y = x * f; }"
-            ),
-            Vec::<&str>::new()
-        );
-    }
-
-    #[test]
-    fn shown_by_name_or_si_form() {
-        let u = |s: &str| parse_unit(s).unwrap();
-        assert_eq!(show_unit(&u("kg*m/s^2"), &[]), "N");
-        assert_eq!(show_unit(&u("m/s"), &[(u("m/s"), "m / s".into())]), "m / s");
-        assert_eq!(show_unit(&u("kg*m^3"), &[]), "m^3*kg");
-        assert_eq!(root_pow(&u("m^2"), 0.5), Some(u("m")));
-        assert_eq!(root_pow(&u("m"), 0.5), None);
-        assert!(same(&u("rad/s"), &u("1/s")));
-        assert!(!same(&u("deg"), &u("rad")));
-    }
-}
+#[path = "check_tests.rs"]
+mod tests;

@@ -15,9 +15,11 @@
 use std::fmt;
 
 pub mod check;
+mod show;
 pub mod solve;
 
-pub use check::{ModelUnits, check_models, show_unit, units_of_sources};
+pub use check::{ModelUnits, check_models, units_of_sources};
+pub use show::show_unit;
 
 /// Names of the dimensions, in the order of [`Unit::dim`].
 pub const DIMENSIONS: [&str; 8] = ["m", "kg", "s", "A", "K", "mol", "cd", "rad"];
