@@ -82,6 +82,9 @@ struct Written {
     values: HashMap<Span, String>,
     /// `name = expression` bindings of a submodel instance, by the instance name's span.
     bindings: HashMap<Span, Vec<(String, String)>>,
+    /// The unit of a real variable, declared or inferred (`sit_middle::units`), by its
+    /// name's span; absent where it is not known.
+    units: HashMap<Span, String>,
 }
 
 impl Written {
@@ -90,11 +93,24 @@ impl Written {
         let mut written = Written {
             values: HashMap::new(),
             bindings: HashMap::new(),
+            units: HashMap::new(),
         };
-        for (id, file) in sources.files.iter().enumerate() {
-            let Ok(parsed) = sit_middle::parse::parse_file(id, &file.text) else {
-                continue;
-            };
+        let files: Vec<ast::File> = (sources.files.iter().enumerate())
+            .filter_map(|(id, file)| sit_middle::parse::parse_file(id, &file.text).ok())
+            .collect();
+        let models: Vec<&ast::Model> = files.iter().flat_map(|f| &f.models).collect();
+        // The program checked, so its units did: the diagnostics are not needed here.
+        let units = sit_middle::units::check_models(&models, &mut Vec::new());
+        for (m, u) in models.iter().zip(&units) {
+            for decl in &m.decls {
+                if let Decl::Var { name, .. } = decl
+                    && let Some((_, shown, _)) = u.vars.get(&name.text)
+                {
+                    written.units.insert(name.span, shown.clone());
+                }
+            }
+        }
+        for parsed in &files {
             for decl in parsed.models.iter().flat_map(|m: &ast::Model| &m.decls) {
                 match decl {
                     Decl::Var {
@@ -131,6 +147,8 @@ struct Variable {
     name: String,
     kind: &'static str,
     ty: &'static str,
+    /// The unit, declared or inferred; empty where it is not known.
+    unit: String,
     output: bool,
     /// What time its value in a trace's row is as of (`sit_middle::rows`): `t`,
     /// `t-dt`, `mixed`, `held`, or empty for a value constant in a run.
@@ -274,6 +292,7 @@ impl Describer<'_> {
             name: name.to_string(),
             kind,
             ty: ty.name(),
+            unit: (self.written.units.get(&span).cloned()).unwrap_or_default(),
             output,
             row: "",
             init: (self.written.values.get(&span).cloned()).unwrap_or_else(|| implicit.to_string()),
@@ -308,6 +327,7 @@ impl Variable {
             "name": self.name,
             "kind": self.kind,
             "type": self.ty,
+            "unit": self.unit,
             "output": self.output,
             "row": self.row,
             "init": self.init,
@@ -376,9 +396,9 @@ impl Described {
             return;
         }
         let header = [
-            "name", "kind", "type", "row", "output", "init", "declared", "doc",
+            "name", "kind", "type", "unit", "row", "output", "init", "declared", "doc",
         ];
-        let rows: Vec<[String; 8]> = self
+        let rows: Vec<[String; 9]> = self
             .variables
             .iter()
             .map(|v| {
@@ -390,6 +410,7 @@ impl Described {
                     } else {
                         format!("mode {{ {} }}", v.states.join(", "))
                     },
+                    v.unit.clone(),
                     v.row.to_string(),
                     if v.output { "yes" } else { "" }.to_string(),
                     v.init.clone(),

@@ -139,6 +139,8 @@ pub enum Decl {
         output: bool,
         /// The name.
         name: Name,
+        /// `[unit]` after the name, if given (issue 30; checked by `sit_middle::units`).
+        unit: Option<UnitText>,
         /// `= expr`, if given.
         value: Option<Expr>,
     },
@@ -170,6 +172,30 @@ pub enum Decl {
     },
     /// `table name(args) = grids -> values beyond;` or `table name(args) from "file.csv" beyond;`
     Table(Box<TableDecl>),
+}
+
+/// The unit written in brackets after a declared name (`real v [m/s];`): the tokens
+/// between the brackets, parsed and checked by `sit_middle::units`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnitText {
+    /// The tokens' texts between `[` and `]`, joined by one space where the source
+    /// separates them (by white space or a comment).
+    pub text: String,
+    /// Where that text is (from just after `[` to just before `]`).
+    pub span: Span,
+    /// For each token: its byte offset in `text` and in the source file, to show a
+    /// position in `text` in the source.
+    pub pieces: Vec<(usize, usize)>,
+}
+
+impl UnitText {
+    /// The byte offset in the source of byte `at` of [`UnitText::text`].
+    pub fn source_offset(&self, at: usize) -> usize {
+        match self.pieces.iter().rev().find(|(t, _)| *t <= at) {
+            Some((t, src)) => src + (at - t),
+            None => self.span.start,
+        }
+    }
 }
 
 /// A lookup table declaration (see `sit_middle::ir::LookupTable`).

@@ -72,6 +72,9 @@ struct Writer<'a> {
     inline: bool,
     /// Inside an attribute `#[…]`, which is a line of its own.
     attr: bool,
+    /// Inside the `[…]` of a unit after a declared name (`real v [m/s^2];`), written
+    /// without spaces.
+    unit: bool,
     /// The index of the piece being written.
     piece: usize,
 }
@@ -108,6 +111,7 @@ fn lines(pieces: &[Piece]) -> Vec<Line> {
         prev_tok: None,
         inline: false,
         attr: false,
+        unit: false,
         piece: 0,
     };
     // The last two tokens if names (else ""), to find `mode NAME {`.
@@ -264,7 +268,13 @@ impl<'a> Writer<'a> {
             }
         }
         let prefix = (text == "-" && self.prefix_position()) || text == "!";
+        let opens_unit = text == "[" && self.prev_tok.is_some_and(|p| p.kind.is_word());
         self.write(text);
+        if opens_unit {
+            self.unit = true;
+        } else if text == "]" {
+            self.unit = false;
+        }
         self.break_next = false;
         self.after_close = false;
         let prev = Prev { kind, text, prefix };
@@ -300,7 +310,7 @@ impl<'a> Writer<'a> {
     /// the current line: before a binary operator or after a `,`, inside a
     /// statement (not in a mode's states or an attribute).
     fn may_break_before(&self, text: &str) -> bool {
-        if !self.in_stmt || self.inline || self.attr {
+        if !self.in_stmt || self.inline || self.attr || self.unit {
             return false;
         }
         let Last::Token(prev) = self.last else {
@@ -333,6 +343,12 @@ impl<'a> Writer<'a> {
             Last::Comment => return p.spaced,
             Last::Token(prev) => prev,
         };
+        if self.unit {
+            return false;
+        }
+        if p.text == "[" && prev.kind.is_word() {
+            return true;
+        }
         let unknown = |k: TokenKind| match k {
             TokenKind::Punct(s) => !KNOWN_PUNCT.contains(&s),
             TokenKind::Unknown => true,

@@ -468,6 +468,10 @@ fn commented(text: &str, seed: u64) -> String {
     let mut at = 0;
     for t in &toks {
         out.push_str(&text[at..t.start]);
+        // A comment right after a `/` (`[m/s]`) would make `//` or `/*`: one space between.
+        if out.ends_with('/') {
+            out.push(' ');
+        }
         // A doc comment must stay right before its declaration.
         if t.kind != TokenKind::Doc {
             match next() % 10 {
@@ -536,6 +540,10 @@ fn tricky_layouts() {
              y = 123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890;\n\
              x = integral(a_rather_long_name * (k + a_rather_long_name * (k + a_rather_long_name * (k + a_rather_long_name * (k + x)))));\n\
              a_rather_long_name = y; }",
+        ),
+        (
+            "units",
+            "model M { param g[ m / s ^ 2 ]=9.81, k [kg·m^2] = 2;\noutput real h[m]=10;input real u [%];\nreal w [ cm/s ], z[1/s]; w = integral(h * z);}",
         ),
         (
             "block_comments",

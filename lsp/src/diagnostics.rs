@@ -139,6 +139,17 @@ pub(crate) fn row_time(
     Some(rows.get(id)?.get(v)?.sentence())
 }
 
+/// The unit of variable `var` of model `model` (declared or inferred, see
+/// `sit_middle::units`), when the document `uri` checks and the unit is known.
+pub(crate) fn unit(docs: &Documents, uri: &Uri, model: &str, var: &str) -> Option<String> {
+    let text = docs.text(uri)?;
+    let path = uri_to_path(uri).unwrap_or_else(|| PathBuf::from(uri.as_str()));
+    let read = |p: &std::path::Path| docs.read(&normalize(p));
+    let program = sit_driver::check_memory(&path, text, &read).program?;
+    let units = sit_middle::units::units_of_sources(&program.sources);
+    Some(units.get(model)?.vars.get(var)?.1.clone())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

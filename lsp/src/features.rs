@@ -30,6 +30,7 @@ pub(crate) fn hover(
     world: &World,
     offset: usize,
     row_time: &dyn Fn(&str, &str) -> Option<&'static str>,
+    unit: &dyn Fn(&str, &str) -> Option<String>,
 ) -> Option<Hover> {
     let ix = &world.main().index;
     let (i, sym) = symbol_at(world, offset)?;
@@ -45,6 +46,9 @@ pub(crate) fn hover(
             let (file, m) = world.model(model)?;
             let d = m.decl(name)?;
             let mut s = describe_decl(file, m, d);
+            if let Some(u) = unit(model, name) {
+                s += &format!("\n\nUnit: `{u}` (declared or inferred)");
+            }
             if let Some(when) = row_time(model, name) {
                 s += &format!("\n\n{}", capitalized(when));
             }

@@ -395,6 +395,13 @@ impl Index {
             }
             let name_at = i;
             i += 1;
+            // A unit after the name (`real v [m/s]`): the hover shows it as checked.
+            if self.is(i, "[") {
+                while i < end && !self.is(i, "]") {
+                    i += 1;
+                }
+                i += 1;
+            }
             let mut value = None;
             if self.is(i, "=") {
                 let from = i + 1;

@@ -208,7 +208,8 @@ impl Server {
                 let uri = &d.text_document.uri;
                 let row_time =
                     |model: &str, var: &str| diagnostics::row_time(&self.docs, uri, model, var);
-                ok(id, features::hover(&world, offset, &row_time))
+                let unit = |model: &str, var: &str| diagnostics::unit(&self.docs, uri, model, var);
+                ok(id, features::hover(&world, offset, &row_time, &unit))
             }
             GotoDefinition::METHOD => {
                 let p: GotoDefinitionParams = params(req)?;

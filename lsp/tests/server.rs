@@ -150,6 +150,33 @@ fn hover_describes_declarations_procedures_and_models() {
     c.stop();
 }
 
+/// The hover of a variable shows its unit, declared or inferred (issue 30).
+#[test]
+fn hover_shows_units() {
+    let mut c = Client::start();
+    let (u, text) = example("pendulum.sit");
+    c.open(&u, &text);
+    let mut hover = |p| {
+        let h = c
+            .request::<HoverRequest>(HoverParams {
+                text_document_position_params: at(&u, p),
+                work_done_progress_params: Default::default(),
+            })
+            .unwrap()
+            .expect("a hover");
+        match h.contents {
+            HoverContents::Markup(m) => m.value,
+            other => panic!("{other:?}"),
+        }
+    };
+    let h = hover(pos(&text, "omega = integral(eps);", 0, 0));
+    assert!(h.contains("output real omega = 0.0"), "{h}");
+    assert!(h.contains("Unit: `rad/s`"), "{h}");
+    let h = hover(pos(&text, "eps = a / L", 0, 0));
+    assert!(h.contains("Unit: `rad/s^2`"), "{h}");
+    c.stop();
+}
+
 #[test]
 fn definition_goes_into_submodels_and_imports() {
     let mut c = Client::start();

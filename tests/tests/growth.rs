@@ -353,3 +353,38 @@ fn many_early_reads_and_a_long_loop() {
     );
     assert_linear("a long loop", chain, 500);
 }
+
+/// Units (issue 30): a chain of `k` undeclared variables whose units follow from a
+/// declared one at its end, written in the order that needs the most walks (each
+/// square is known only once the variable it squares is), and a chain of products
+/// whose powers grow past what a unit holds: the check stays linear and never fails.
+#[test]
+fn unit_inference_chains() {
+    assert_linear(
+        "unit inference chains",
+        |k| {
+            let mut s = String::from("model M {\n    input real l [m];\n    param a [1] = 1;\n");
+            for i in 0..k {
+                let _ = writeln!(s, "    output real x{i}, y{i}, z{i};");
+            }
+            for i in 0..k {
+                // x{i} is learned only after x{i+1}: one variable per walk.
+                let next = if i + 1 < k {
+                    format!("x{}", i + 1)
+                } else {
+                    "l".into()
+                };
+                let _ = writeln!(s, "    x{i} = {next} * {next} / {next};");
+                let zn = if i + 1 < k {
+                    format!("z{}", i + 1)
+                } else {
+                    "l".into()
+                };
+                let _ = writeln!(s, "    y{i} = {next} * a + x{i};");
+                let _ = writeln!(s, "    z{i} = {zn} * l;");
+            }
+            s + "}\n"
+        },
+        300,
+    );
+}

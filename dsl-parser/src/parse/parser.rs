@@ -502,6 +502,7 @@ impl<'a> Parser<'a> {
     ) -> Parsed<()> {
         loop {
             let name = self.name()?;
+            let unit = self.unit_text()?;
             let value = if self.eat_punct("=") {
                 Some(self.expr(&["`,`", "`;`"])?)
             } else {
@@ -512,6 +513,7 @@ impl<'a> Parser<'a> {
                 kind,
                 output,
                 name,
+                unit,
                 value,
             });
             if self.eat_punct(";") {
@@ -526,7 +528,41 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `cond_decl = "output"? ("pred" | "situation" | "event") name ("=" expr)? ";"`.
+    /// `unit = "[" text "]"` after a declared name: the text up to the closing bracket as
+    /// written (any tokens but `]`, `;`, `=`, `{` and `}`), parsed by the checker.
+    fn unit_text(&mut self) -> Parsed<Option<UnitText>> {
+        if !self.at_punct("[") {
+            return Ok(None);
+        }
+        let open = self.bump();
+        let (mut text, mut pieces, mut last_end) = (String::new(), Vec::new(), open.end);
+        loop {
+            let t = self.peek();
+            match t.tok {
+                Tok::Punct("]") => break,
+                Tok::Punct(";" | "=" | "{" | "}" | "[") | Tok::Eof => {
+                    return Err(self.error(&["a unit (like `m/s^2`) closed by `]`"]));
+                }
+                _ => {
+                    self.bump();
+                    if !text.is_empty() && t.start > last_end {
+                        text.push(' ');
+                    }
+                    pieces.push((text.len(), t.start));
+                    text.push_str(self.str(t));
+                    last_end = t.end;
+                }
+            }
+        }
+        let close = self.bump();
+        Ok(Some(UnitText {
+            text,
+            span: Span::new(self.file, open.end, close.start),
+            pieces,
+        }))
+    }
+
+    /// `cond_decl = ""output"? ("pred" | "situation" | "event") name ("=" expr)? ";"`.
     fn cond_decl(&mut self, doc: Vec<String>) -> Parsed<Decl> {
         let output = self.eat_kw(Keyword::Output);
         let kind = if self.eat_kw(Keyword::Pred) {
@@ -555,6 +591,7 @@ impl<'a> Parser<'a> {
             kind,
             output,
             name,
+            unit: None,
             value,
         })
     }

@@ -99,6 +99,7 @@ pub(super) fn declare(
                 output,
                 name,
                 value,
+                ..
             } => {
                 let placeholder = Expr::Num(0.0);
                 match kind {

@@ -238,6 +238,12 @@ pub fn check(
     if errors_after > errors_before || unreported {
         return None;
     }
+    // Units (issue 30): declared units checked where they flow, the others inferred.
+    let before_units = diags.len();
+    crate::units::check_models(&asts, diags);
+    if diags[before_units..].iter().any(Diagnostic::is_error) {
+        return None;
+    }
     // A model integrated by a higher-order method splits into continuous and discrete rules.
     let split: Vec<Diagnostic> = lowered
         .iter()

@@ -14,6 +14,13 @@
 
 use std::fmt;
 
+pub mod check;
+mod show;
+pub mod solve;
+
+pub use check::{ModelUnits, check_models, units_of_sources};
+pub use show::show_unit;
+
 /// Names of the dimensions, in the order of [`Unit::dim`].
 pub const DIMENSIONS: [&str; 8] = ["m", "kg", "s", "A", "K", "mol", "cd", "rad"];
 
@@ -50,7 +57,9 @@ impl Unit {
     pub fn mul(&self, o: &Unit) -> Unit {
         let mut dim = self.dim;
         for (d, e) in dim.iter_mut().zip(o.dim) {
-            *d += e;
+            // Saturating: an exponent past ±127 (a chain of hundreds of products) is
+            // wrong but never a panic; the checker stops following such units.
+            *d = d.saturating_add(e);
         }
         Unit {
             dim,
@@ -62,7 +71,7 @@ impl Unit {
     /// This unit to an integer power.
     pub fn pow(&self, n: i8) -> Unit {
         Unit {
-            dim: self.dim.map(|d| d * n),
+            dim: self.dim.map(|d| d.saturating_mul(n)),
             scale: self.scale.powi(n as i32),
             offset: 0.0,
         }

@@ -1,0 +1,878 @@
+//! The unit check of issue 30: declared units checked wherever they flow, the others inferred.
+//!
+//! Gradual: a model without units checks as before, and a value whose unit is not known
+//! is not checked. Each model is checked after the models it instantiates, so that a
+//! submodel's output has its unit (declared or inferred) where the parent reads it. In
+//! each model, the rules are walked a few times without reporting, each walk unifying
+//! what it can ([`super::solve`]: products of two unknown units are learned once one of
+//! them is known), then once more reporting the conflicts: a bounded number of linear
+//! passes. The check reads the syntax tree (for its spans) of a program the checker has
+//! accepted, and changes nothing in it: units cost nothing at run time.
+
+use super::show::{conversion, fmt_num, fraction_error, root_pow, show_unit};
+use super::solve::{Conflict, Origin, Solver, Term, over, same_dimension, times};
+use super::{Unit, parse_unit};
+use crate::Span;
+use crate::ast::{self, BinOp, Decl, DeclKind, Expr, ExprKind, Guard, Rule};
+use crate::check::Stateful;
+use crate::diag::Diagnostic;
+use crate::ir::Func;
+use std::collections::HashMap;
+
+/// The most walks of a model that only infer, before the walk that reports.
+const MAX_PASSES: usize = 6;
+
+/// The unit of each real variable of a model whose unit is known, by name.
+#[derive(Clone, Debug, Default)]
+pub struct ModelUnits {
+    /// Variable name to its unit, declared or inferred, how it is shown, and whether a
+    /// declared unit went into it (see [`Term::Known`]).
+    pub vars: HashMap<String, (Unit, String, bool)>,
+    /// Where each variable's unit was declared or inferred, by name.
+    pub origins: HashMap<String, Origin>,
+}
+
+/// What a name of a model is, for the unit check.
+#[derive(Clone, Copy)]
+enum Name {
+    /// A real param, input or state: its class.
+    Real(usize),
+    /// A flag, pred, situation or event.
+    Logic,
+    /// A submodel instance: its model's index.
+    Sub(usize),
+    /// A mode, a table, a state name: no unit.
+    Other,
+}
+
+/// Check the units of every model (`models` in any order; submodels by name), pushing
+/// errors to `diags`. Returns each model's units, parallel to `models`.
+pub fn check_models(models: &[&ast::Model], diags: &mut Vec<Diagnostic>) -> Vec<ModelUnits> {
+    let by_name: HashMap<&str, usize> = models
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.name.text.as_str(), i))
+        .collect();
+    let mut done: Vec<Option<ModelUnits>> = vec![None; models.len()];
+    for i in 0..models.len() {
+        visit(i, models, &by_name, &mut done, diags);
+    }
+    done.into_iter().map(Option::unwrap_or_default).collect()
+}
+
+/// The units of every model of the files of `sources` (a program that checked), by
+/// model name: for tools that show them (`sitc info`, the language server's hover).
+pub fn units_of_sources(sources: &crate::SourceMap) -> HashMap<String, ModelUnits> {
+    let files: Vec<ast::File> = (sources.files.iter().enumerate())
+        .filter_map(|(id, f)| crate::parse::parse_file(id, &f.text).ok())
+        .collect();
+    let models: Vec<&ast::Model> = files.iter().flat_map(|f| &f.models).collect();
+    let units = check_models(&models, &mut Vec::new());
+    (models.iter().map(|m| m.name.text.clone()))
+        .zip(units)
+        .collect()
+}
+
+/// Check model `i` after the models it instantiates (the checker has ruled out cycles;
+/// a cycle here would only leave the inner model without units).
+fn visit(
+    i: usize,
+    models: &[&ast::Model],
+    by_name: &HashMap<&str, usize>,
+    done: &mut [Option<ModelUnits>],
+    diags: &mut Vec<Diagnostic>,
+) {
+    // An explicit stack: the instance tree may be deep.
+    let mut stack = vec![(i, false)];
+    let mut open = vec![false; models.len()];
+    while let Some((m, children_done)) = stack.pop() {
+        if done[m].is_some() {
+            continue;
+        }
+        if children_done {
+            let units = ModelCheck::new(models[m], by_name, done).run(diags);
+            done[m] = Some(units);
+            continue;
+        }
+        if open[m] {
+            continue;
+        }
+        open[m] = true;
+        stack.push((m, true));
+        for d in &models[m].decls {
+            if let Decl::Sub { model, .. } = d
+                && let Some(&c) = by_name.get(model.text.as_str())
+                && done[c].is_none()
+                && !open[c]
+            {
+                stack.push((c, false));
+            }
+        }
+    }
+}
+
+/// The check of one model.
+struct ModelCheck<'a> {
+    model: &'a ast::Model,
+    by_name: &'a HashMap<&'a str, usize>,
+    subs_units: &'a [Option<ModelUnits>],
+    names: HashMap<&'a str, Name>,
+    /// The name of each class (its variable).
+    class_names: Vec<&'a str>,
+    solver: Solver,
+    /// Units as the user wrote them, to show a unit as written.
+    written: Vec<(Unit, String)>,
+    /// Whether this walk reports its conflicts.
+    report: bool,
+    errors: Vec<Diagnostic>,
+}
+
+impl<'a> ModelCheck<'a> {
+    fn new(
+        model: &'a ast::Model,
+        by_name: &'a HashMap<&'a str, usize>,
+        subs_units: &'a [Option<ModelUnits>],
+    ) -> Self {
+        ModelCheck {
+            model,
+            by_name,
+            subs_units,
+            names: HashMap::new(),
+            class_names: Vec::new(),
+            solver: Solver::default(),
+            written: Vec::new(),
+            report: false,
+            errors: Vec::new(),
+        }
+    }
+
+    fn run(mut self, diags: &mut Vec<Diagnostic>) -> ModelUnits {
+        self.declare();
+        for _ in 0..MAX_PASSES {
+            let before = self.solver.learned;
+            self.walk_model();
+            if self.solver.learned == before {
+                break;
+            }
+        }
+        self.report = true;
+        self.walk_model();
+        diags.append(&mut self.errors);
+        let mut out = ModelUnits::default();
+        for c in 0..self.class_names.len() {
+            if let Some((u, o, a)) = self.solver.unit_of(c) {
+                let name = self.class_names[c].to_string();
+                if let Some(o) = o {
+                    out.origins.insert(name.clone(), o);
+                }
+                out.vars.insert(name, (u, self.show(&u), a));
+            }
+        }
+        out
+    }
+
+    /// The names of the model; a class per real variable, fixed where a unit is declared.
+    fn declare(&mut self) {
+        for d in &self.model.decls {
+            match d {
+                Decl::Var {
+                    kind, name, unit, ..
+                } => {
+                    let real =
+                        matches!(kind, DeclKind::Param | DeclKind::InputReal | DeclKind::Real);
+                    if !real {
+                        self.names.insert(&name.text, Name::Logic);
+                        if let Some(u) = unit {
+                            self.errors.push(
+                                Diagnostic::error(
+                                    "E0485",
+                                    u.span,
+                                    format!(
+                                        "a unit on the {} `{}`, which is not a real value",
+                                        kind.describe(),
+                                        name.text
+                                    ),
+                                )
+                                .with_label("a logical value has no unit")
+                                .with_help("remove the brackets, or declare a `real`"),
+                            );
+                        }
+                        continue;
+                    }
+                    let c = self.solver.class();
+                    self.class_names.push(&name.text);
+                    self.names.insert(&name.text, Name::Real(c));
+                    if let Some(u) = unit {
+                        match parse_unit(&u.text) {
+                            Ok(parsed) => {
+                                let shown = u.text.trim().to_string();
+                                self.written.push((parsed, shown.clone()));
+                                self.solver.declare(
+                                    c,
+                                    parsed,
+                                    Origin {
+                                        span: u.span,
+                                        label: format!(
+                                            "`{}` is declared `{shown}` here",
+                                            name.text
+                                        ),
+                                    },
+                                );
+                            }
+                            Err(e) => {
+                                let at = u.source_offset(e.at).min(u.span.end);
+                                let end = (at + 1).min(u.span.end).max(at);
+                                self.errors.push(
+                                    Diagnostic::error(
+                                        "E0480",
+                                        Span::new(u.span.file, at, end),
+                                        if u.text.trim().is_empty() {
+                                            format!("the unit of `{}` is empty", name.text)
+                                        } else {
+                                            format!("the unit `{}` of `{}` is not a unit", u.text.trim(), name.text)
+                                        },
+                                    )
+                                    .with_label(e.message)
+                                    .with_note("a unit is a product of names with integer powers: `m/s^2`, `kg*m^2`, `N*m`, `1/s`; the names are the SI units (`m kg s A K mol cd`), the derived ones (`N J W Pa Hz C V Ohm F H S Wb T L`), with a prefix (`G M k h da d c m u n p`), and `g min h rad deg degC % 1`"),
+                                );
+                            }
+                        }
+                    }
+                }
+                Decl::Sub { name, model, .. } => {
+                    let n = match self.by_name.get(model.text.as_str()) {
+                        Some(&i) => Name::Sub(i),
+                        None => Name::Other,
+                    };
+                    self.names.insert(&name.text, n);
+                }
+                Decl::Mode { name, states, .. } => {
+                    self.names.insert(&name.text, Name::Other);
+                    for s in states {
+                        self.names.entry(&s.text).or_insert(Name::Other);
+                    }
+                }
+                Decl::Table(t) => {
+                    self.names.insert(&t.name.text, Name::Other);
+                }
+            }
+        }
+    }
+
+    // --- the walk ------------------------------------------------------------
+
+    fn walk_model(&mut self) {
+        let m = self.model;
+        for d in &m.decls {
+            match d {
+                Decl::Var {
+                    name,
+                    value: Some(v),
+                    ..
+                } => match self.names.get(name.text.as_str()) {
+                    Some(&Name::Real(c)) => {
+                        let t = self.expr(v);
+                        let what = format!("the value of `{}`", name.text);
+                        self.require(&t, &Term::Of(c, Unit::ONE), v.span, &what);
+                    }
+                    _ => {
+                        self.expr(v);
+                    }
+                },
+                Decl::Var { .. } | Decl::Mode { .. } | Decl::Table(_) => {}
+                Decl::Sub {
+                    name,
+                    bindings,
+                    phase,
+                    ..
+                } => {
+                    for (param, v) in bindings {
+                        let t = self.expr(v);
+                        if let Some(Term::Known(u, o, a)) = self.member(&name.text, &param.text) {
+                            let what = format!("the binding of `{}`", param.text);
+                            self.require(&t, &Term::Known(u, o, a), v.span, &what);
+                        }
+                    }
+                    if let Some(p) = phase {
+                        self.expr(&p.until);
+                    }
+                }
+            }
+        }
+        for s in &m.substeps {
+            self.expr(&s.count);
+            if let Some(w) = &s.when {
+                self.expr(w);
+            }
+        }
+        for r in &m.rules {
+            self.rule(r);
+        }
+    }
+
+    fn rule(&mut self, r: &Rule) {
+        match r {
+            Rule::Assign {
+                target,
+                value,
+                guard,
+                ..
+            } => {
+                if let Guard::When(g) = guard {
+                    self.expr(g);
+                }
+                let Some(&Name::Real(c)) = self.names.get(target.text.as_str()) else {
+                    self.expr(value);
+                    return;
+                };
+                let target_term = Term::Of(c, Unit::ONE);
+                if let ExprKind::Call(f, args) = &value.kind
+                    && let Some(s) = Stateful::from_name(&f.text)
+                {
+                    self.stateful(s, args, &target.text, &target_term, value.span);
+                    return;
+                }
+                let t = self.expr(value);
+                let what = format!("the value of `{}`", target.text);
+                self.require(&t, &target_term, value.span, &what);
+            }
+            Rule::Sigma { cond, .. } => {
+                self.expr(cond);
+            }
+            Rule::Block { cond, rules, .. } => {
+                self.expr(cond);
+                for r in rules {
+                    self.rule(r);
+                }
+            }
+            Rule::Transition { guard, rules, .. } => {
+                if let Some(g) = guard {
+                    self.expr(g);
+                }
+                for r in rules {
+                    self.rule(r);
+                }
+            }
+        }
+    }
+
+    /// A stateful procedure as the whole right-hand side of a rule for `target`.
+    fn stateful(&mut self, s: Stateful, args: &[Expr], target: &str, target_term: &Term, at: Span) {
+        let ts: Vec<Term> = args.iter().map(|a| self.expr(a)).collect();
+        let sec = Term::Known(seconds(), None, false);
+        let arg = |i: usize| ts.get(i).cloned().unwrap_or(Term::Free);
+        let what = |w: &str| format!("{w} of `{target}`");
+        // A literal rate or signal takes the unit its target needs.
+        let literal_input = matches!(ts.first(), Some(Term::Lit));
+        match s {
+            Stateful::Integral => {
+                for (i, a) in args.iter().enumerate().skip(1) {
+                    self.require(&ts[i], target_term, a.span, &what("a bound"));
+                }
+                if literal_input {
+                    return;
+                }
+                // An absolute temperature (`degC`) integrates a rate of differences (`K/s`).
+                let target_term = &match self.solver.resolve(target_term.clone()) {
+                    Term::Known(u, o, a) if u.offset != 0.0 => {
+                        Term::Known(Unit { offset: 0.0, ..u }, o, a)
+                    }
+                    t => t,
+                };
+                let rate = self.mul(&arg(0), &sec, false);
+                self.require(
+                    &rate,
+                    target_term,
+                    args.first().map_or(at, |a| a.span),
+                    &what("the integral (the rate times `s`) giving the value"),
+                );
+            }
+            Stateful::Deriv if literal_input => {}
+            Stateful::Deriv => {
+                let d = self.mul(&arg(0), &sec, true);
+                self.require(
+                    &d,
+                    target_term,
+                    args.first().map_or(at, |a| a.span),
+                    &what("the derivative (the signal per `s`) giving the value"),
+                );
+            }
+            Stateful::Lag => {
+                if let Some(a) = args.get(1) {
+                    self.require(&ts[1], &sec, a.span, "the time constant of `lag`");
+                }
+                let out = match args.get(2) {
+                    Some(_) => self.mul(&arg(0), &arg(2), false),
+                    None => arg(0),
+                };
+                let span = args.first().map_or(at, |a| a.span);
+                self.require(
+                    &out,
+                    target_term,
+                    span,
+                    &what("the lagged input giving the value"),
+                );
+            }
+            Stateful::Hysteresis => {
+                for i in [1, 2] {
+                    if let Some(a) = args.get(i) {
+                        self.require(
+                            &ts[i],
+                            &arg(0),
+                            a.span,
+                            "a threshold of `hysteresis` against its input",
+                        );
+                    }
+                }
+                if let Some(a) = args.get(3) {
+                    self.require(
+                        &ts[3],
+                        target_term,
+                        a.span,
+                        &what("the amplitude giving the value"),
+                    );
+                }
+            }
+            Stateful::Timer => {
+                self.require(
+                    &sec,
+                    target_term,
+                    at,
+                    &what("the time of `timer` giving the value"),
+                );
+            }
+        }
+    }
+
+    /// The unit of `e`, requiring equal units where the operators need them.
+    fn expr(&mut self, e: &Expr) -> Term {
+        match &e.kind {
+            ExprKind::Num(_) => Term::Lit,
+            ExprKind::Bool(_) => Term::Logic,
+            ExprKind::Paren(a) | ExprKind::Neg(a) => self.expr(a),
+            ExprKind::Not(a) => {
+                self.expr(a);
+                Term::Logic
+            }
+            ExprKind::Path(p) => self.path(p),
+            ExprKind::Compare(first, rest) => {
+                let mut left = (self.expr(first), first.span);
+                for (op, x) in rest {
+                    let right = self.expr(x);
+                    let sym = cmp_symbol(*op);
+                    self.require(&right, &left.0, x.span, &format!("the sides of `{sym}`"));
+                    left = (right, x.span);
+                }
+                Term::Logic
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (ta, tb) = (self.expr(a), self.expr(b));
+                match op {
+                    BinOp::Or | BinOp::And => Term::Logic,
+                    BinOp::Add | BinOp::Sub => {
+                        if let Some(t) = self.affine(*op, &ta, &tb) {
+                            return t;
+                        }
+                        let what = format!("the operands of `{}`", op.symbol());
+                        self.same_of(&ta, &tb, b.span, &what)
+                    }
+                    BinOp::Mul => self.mul(&ta, &tb, false),
+                    BinOp::Div => self.mul(&ta, &tb, true),
+                    BinOp::Pow => self.pow(ta, a, tb, b, e.span),
+                }
+            }
+            ExprKind::Call(f, args) => self.call(f, args, e.span),
+        }
+    }
+
+    /// The absolute/difference rule of an affine unit (`degC`): an absolute temperature
+    /// plus or minus a difference (`K` at its scale) is absolute, the difference of two
+    /// absolute ones is a difference. `None` where the rule does not apply.
+    fn affine(&mut self, op: BinOp, a: &Term, b: &Term) -> Option<Term> {
+        let (Term::Known(ua, _, xa), Term::Known(ub, _, xb)) = (
+            self.solver.resolve(a.clone()),
+            self.solver.resolve(b.clone()),
+        ) else {
+            return None;
+        };
+        if !same_dimension(&ua, &ub)
+            || ua.scale != ub.scale
+            || (ua.offset == 0.0 && ub.offset == 0.0)
+        {
+            return None;
+        }
+        let anchored = xa || xb;
+        match (op, ua.offset != 0.0, ub.offset != 0.0) {
+            (BinOp::Add, true, false) | (BinOp::Sub, true, false) => {
+                Some(Term::Known(ua, None, anchored))
+            }
+            (BinOp::Add, false, true) => Some(Term::Known(ub, None, anchored)),
+            (BinOp::Sub, true, true) if ua.offset == ub.offset => {
+                Some(Term::Known(Unit { offset: 0.0, ..ua }, None, anchored))
+            }
+            _ => None,
+        }
+    }
+
+    /// Require `b = a` (reported at `at`); the result is the better known of the two.
+    fn same_of(&mut self, a: &Term, b: &Term, at: Span, what: &str) -> Term {
+        let ok = self.require(b, a, at, what);
+        if !ok {
+            return Term::Free;
+        }
+        match self.solver.resolve(a.clone()) {
+            Term::Lit | Term::Free => self.solver.resolve(b.clone()),
+            t => t,
+        }
+    }
+
+    fn path(&mut self, p: &[ast::Name]) -> Term {
+        match p {
+            [x] => match x.text.as_str() {
+                "time" | "dt" if !self.names.contains_key(x.text.as_str()) => {
+                    Term::Known(seconds(), None, false)
+                }
+                n => match self.names.get(n) {
+                    Some(Name::Real(c)) => Term::Of(*c, Unit::ONE),
+                    Some(Name::Logic) => Term::Logic,
+                    _ => Term::Free,
+                },
+            },
+            [s, m] => match m.text.as_str() {
+                "on" => Term::Logic,
+                "time" => Term::Known(seconds(), None, false),
+                _ => self.member(&s.text, &m.text).unwrap_or(Term::Free),
+            },
+            _ => Term::Free,
+        }
+    }
+
+    /// The unit of `sub.var`, as the submodel declared or inferred it.
+    fn member(&self, sub: &str, var: &str) -> Option<Term> {
+        let Some(&Name::Sub(i)) = self.names.get(sub) else {
+            return None;
+        };
+        let units = self.subs_units.get(i)?.as_ref()?;
+        let (u, shown, anchored) = units.vars.get(var)?;
+        Some(Term::Known(
+            *u,
+            Some(match units.origins.get(var) {
+                Some(o) => Origin {
+                    span: o.span,
+                    label: format!("`{sub}.{var}`: {}", o.label),
+                },
+                None => Origin {
+                    span: self.sub_decl_span(sub),
+                    label: format!("`{sub}.{var}` is `{shown}` in its model"),
+                },
+            }),
+            *anchored,
+        ))
+    }
+
+    fn sub_decl_span(&self, sub: &str) -> Span {
+        self.model
+            .decls
+            .iter()
+            .find_map(|d| match d {
+                Decl::Sub { name, .. } if name.text == sub => Some(name.span),
+                _ => None,
+            })
+            .unwrap_or(self.model.name.span)
+    }
+
+    /// `a * b` or `a / b`.
+    fn mul(&mut self, a: &Term, b: &Term, divide: bool) -> Term {
+        let (a, b) = (
+            self.solver.resolve(a.clone()),
+            self.solver.resolve(b.clone()),
+        );
+        let one =
+            |t: &Term| matches!(t, Term::Known(u, _, _) if u.is_dimensionless() && u.scale == 1.0);
+        let lit_like = |t: &Term| matches!(t, Term::Lit) || one(t);
+        if lit_like(&a) && lit_like(&b) && (matches!(a, Term::Lit) || matches!(b, Term::Lit)) {
+            return Term::Lit;
+        }
+        let inv = |u: &Unit| if divide { Unit::ONE.div(u) } else { *u };
+        let t = match (a, b) {
+            (Term::Free | Term::Logic, _) | (_, Term::Free | Term::Logic) => Term::Free,
+            (Term::Lit, Term::Known(u, _, a)) => Term::Known(inv(&u), None, a),
+            (Term::Known(u, o, a), Term::Lit) => Term::Known(u, o, a),
+            (Term::Lit, Term::Lit) => Term::Lit,
+            (Term::Known(x, _, a), Term::Known(y, _, b)) => Term::Known(
+                if divide { over(&x, &y) } else { times(&x, &y) },
+                None,
+                a || b,
+            ),
+            (Term::Of(c, r), Term::Known(u, _, _)) => Term::Of(c, times(&r, &inv(&u))),
+            (Term::Of(c, r), Term::Lit) => Term::Of(c, r),
+            (Term::Known(u, _, _), Term::Of(c, r)) if !divide => Term::Of(c, times(&r, &u)),
+            (Term::Lit, Term::Of(c, r)) if !divide => Term::Of(c, r),
+            _ => Term::Free,
+        };
+        // A unit of powers past 60 (hundreds of products in a chain) is not followed.
+        match &t {
+            Term::Known(u, _, _) | Term::Of(_, u) if u.dim.iter().any(|d| d.abs() > 60) => {
+                Term::Free
+            }
+            _ => t,
+        }
+    }
+
+    /// `a ^ b`: a whole number literal exponent composes; a fraction needs a unit that
+    /// divides; any other exponent needs a dimensionless base.
+    fn pow(&mut self, ta: Term, a: &Expr, tb: Term, b: &Expr, at: Span) -> Term {
+        let ta = self.solver.resolve(ta);
+        match literal(b) {
+            Some(n) => match ta {
+                Term::Known(u, _, a) => match root_pow(&u, n) {
+                    Some(p) => Term::Known(p, None, a),
+                    None if n.fract() == 0.0 => Term::Free, // a power too large to follow
+                    None => {
+                        if self.report && a {
+                            self.errors.push(fraction_error(
+                                at,
+                                &self.show(&u),
+                                &format!("`^ {}`", fmt_num(n)),
+                            ));
+                        }
+                        Term::Free
+                    }
+                },
+                Term::Of(c, r) if n == 1.0 => Term::Of(c, r),
+                Term::Lit => Term::Lit,
+                _ => Term::Free,
+            },
+            None => {
+                self.function_arg(
+                    &ta,
+                    a.span,
+                    "the base of `^` with an exponent that is not a number",
+                );
+                self.function_arg(&tb, b.span, "the exponent of `^`");
+                match ta {
+                    Term::Lit => Term::Lit,
+                    _ => Term::Known(Unit::ONE, None, false),
+                }
+            }
+        }
+    }
+
+    fn call(&mut self, f: &ast::Name, args: &[Expr], at: Span) -> Term {
+        let ts: Vec<Term> = args.iter().map(|a| self.expr(a)).collect();
+        let arg = |i: usize| ts.get(i).cloned().unwrap_or(Term::Free);
+        let span = |i: usize| args.get(i).map_or(at, |a| a.span);
+        if f.text == "prev" {
+            return arg(0);
+        }
+        let Some(func) = Func::from_name(&f.text) else {
+            return Term::Free; // a table read (its units are not declared yet)
+        };
+        let name = func.name();
+        let one = Term::Known(Unit::ONE, None, false);
+        match func {
+            Func::Abs | Func::Floor | Func::Ceil | Func::Round => arg(0),
+            Func::Sign => match arg(0) {
+                Term::Lit => Term::Lit,
+                _ => one,
+            },
+            Func::Sqrt => match self.solver.resolve(arg(0)) {
+                Term::Known(u, _, a) => match root_pow(&u, 0.5) {
+                    Some(p) => Term::Known(p, None, a),
+                    None => {
+                        if self.report && a {
+                            self.errors
+                                .push(fraction_error(at, &self.show(&u), "`sqrt`"));
+                        }
+                        Term::Free
+                    }
+                },
+                Term::Lit => Term::Lit,
+                _ => Term::Free,
+            },
+            Func::Exp | Func::Ln | Func::Log10 | Func::Sinh | Func::Cosh | Func::Tanh => {
+                self.function_arg(&arg(0), span(0), &format!("the argument of `{name}`"));
+                if matches!(arg(0), Term::Lit) {
+                    Term::Lit
+                } else {
+                    one
+                }
+            }
+            Func::Sin | Func::Cos | Func::Tan => {
+                let rad = Term::Known(radian(), None, false);
+                self.require(&arg(0), &rad, span(0), &format!("the angle of `{name}`"));
+                if matches!(arg(0), Term::Lit) {
+                    Term::Lit
+                } else {
+                    one
+                }
+            }
+            Func::Asin | Func::Acos | Func::Atan => {
+                self.function_arg(&arg(0), span(0), &format!("the argument of `{name}`"));
+                Term::Known(radian(), None, false)
+            }
+            Func::Atan2 => {
+                self.require(&arg(1), &arg(0), span(1), "the arguments of `atan2`");
+                Term::Known(radian(), None, false)
+            }
+            Func::Min | Func::Max | Func::Hypot | Func::Deadzone => {
+                let what = format!("the arguments of `{name}`");
+                self.same_of(&arg(0), &arg(1), span(1), &what)
+            }
+            Func::Limit => {
+                let what = "the arguments of `limit`";
+                let t = self.same_of(&arg(0), &arg(1), span(1), what);
+                self.same_of(&t, &arg(2), span(2), what)
+            }
+            Func::Relay => arg(1),
+            Func::Pow => {
+                let (a, b) = (&args[0], &args[1]);
+                self.pow(arg(0), a, arg(1), b, at)
+            }
+        }
+    }
+
+    /// Require a dimensionless value (an angle in `rad` counts as one).
+    fn function_arg(&mut self, t: &Term, at: Span, what: &str) {
+        let t = self.solver.resolve(t.clone());
+        if let Term::Known(u, o, true) = &t
+            && !same_dimension(u, &Unit::ONE)
+        {
+            if self.report {
+                let shown = self.show(u);
+                let mut d = Diagnostic::error(
+                    "E0483",
+                    at,
+                    format!("{what} has the unit `{shown}`; it must be a plain number"),
+                )
+                .with_label(format!("`{shown}`"));
+                if let Some(o) = o
+                    && !within(o.span, at)
+                {
+                    d = d.with_related(o.span, o.label.clone());
+                }
+                self.errors.push(d.with_help("divide it by a param of its unit (a scale, a reference value) to make it a plain number"));
+            }
+            return;
+        }
+        self.require(&t, &Term::Known(Unit::ONE, None, false), at, what);
+    }
+
+    /// Require `found = expected`; reports a conflict on the reporting walk. Whether
+    /// there was none.
+    fn require(&mut self, found: &Term, expected: &Term, at: Span, what: &str) -> bool {
+        let (written, names) = (&self.written, &self.class_names);
+        let label = |c: usize, u: &Unit| Origin {
+            span: at,
+            label: format!(
+                "`{}` is `{}`, inferred from here",
+                names[c],
+                show_unit(u, written)
+            ),
+        };
+        match self.solver.unify(found, expected, &label) {
+            Ok(()) => true,
+            Err(c) => {
+                if self.report {
+                    let d = self.conflict(*c, at, what);
+                    self.errors.push(d);
+                }
+                false
+            }
+        }
+    }
+
+    fn conflict(&self, c: Conflict, at: Span, what: &str) -> Diagnostic {
+        let (f, e) = (self.show(&c.found), self.show(&c.expected));
+        let mut d = if same_dimension(&c.found, &c.expected) && c.found.offset == c.expected.offset
+        {
+            let factor = c.found.scale / c.expected.scale;
+            let per = conversion(&c.expected, &c.found).unwrap_or_else(|| {
+                let paren = |s: &str| {
+                    if s.contains(['*', '/']) {
+                        format!("({s})")
+                    } else {
+                        s.to_string()
+                    }
+                };
+                format!("{}/{}", paren(&e), paren(&f))
+            });
+            Diagnostic::error(
+                "E0482",
+                at,
+                format!("{what}: `{f}` against `{e}`, the same dimension at another scale"),
+            )
+            .with_label(format!("`{f}`, where `{e}` is needed"))
+            .with_help(format!(
+                "1 {f} = {} {e}; units are never converted silently: multiply by a param declared `[{per}]` with the value {}",
+                fmt_num(factor),
+                fmt_num(factor)
+            ))
+        } else if same_dimension(&c.found, &c.expected) {
+            Diagnostic::error(
+                "E0482",
+                at,
+                format!(
+                    "{what}: `{f}` against `{e}`, a Celsius temperature against a kelvin one"
+                ),
+            )
+            .with_label(format!("`{f}`, where `{e}` is needed"))
+            .with_help(
+                "0 degC is 273.15 K, and units are never converted silently: declare both temperatures in the same unit",
+            )
+        } else {
+            Diagnostic::error("E0481", at, format!("{what}: `{f}` against `{e}`"))
+                .with_label(format!("`{f}`, where `{e}` is needed"))
+        };
+        for o in [c.expected_origin, c.found_origin].into_iter().flatten() {
+            if !within(o.span, at) {
+                d = d.with_related(o.span, o.label);
+            }
+        }
+        d
+    }
+
+    /// A unit as the user wrote it if they did, else by its name or its SI form.
+    fn show(&self, u: &Unit) -> String {
+        show_unit(u, &self.written)
+    }
+}
+
+/// Whether `inner` lies within `outer`.
+fn within(inner: Span, outer: Span) -> bool {
+    inner.file == outer.file && inner.start >= outer.start && inner.end <= outer.end
+}
+
+fn seconds() -> Unit {
+    parse_unit("s").expect("s is a unit")
+}
+
+fn radian() -> Unit {
+    parse_unit("rad").expect("rad is a unit")
+}
+
+/// A whole or fractional number literal (possibly negated or in parentheses).
+fn literal(e: &Expr) -> Option<f64> {
+    match &e.kind {
+        ExprKind::Num(n) => Some(*n),
+        ExprKind::Neg(a) => literal(a).map(|n| -n),
+        ExprKind::Paren(a) => literal(a),
+        _ => None,
+    }
+}
+
+fn cmp_symbol(op: ast::CmpOp) -> &'static str {
+    use ast::CmpOp::*;
+    match op {
+        Lt => "<",
+        Le => "<=",
+        Gt => ">",
+        Ge => ">=",
+        Eq => "==",
+        Ne => "!=",
+    }
+}
+
+#[cfg(test)]
+#[path = "check_tests.rs"]
+mod tests;

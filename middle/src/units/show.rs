@@ -1,0 +1,85 @@
+//! How units are shown in messages and listings, and the factors the help of E0482 gives.
+
+use super::solve::same;
+use super::{Unit, parse_unit};
+use crate::Span;
+use crate::diag::Diagnostic;
+
+/// Units a conversion factor is written in: `cm/m` for `m` to `cm`.
+const CONVERSIONS: &[&str] = &[
+    "m", "km", "cm", "mm", "s", "ms", "min", "h", "kg", "g", "W", "kW", "J", "kJ", "Pa", "kPa",
+    "rad", "deg", "%", "1", "N", "kN", "A", "mA", "V", "kV", "L",
+];
+
+/// The unit `a/b` of a factor from `from` to `to` (`cm/m` from `m/s` to `cm/s`), when two
+/// named units of one dimension have its scale.
+pub(crate) fn conversion(to: &Unit, from: &Unit) -> Option<String> {
+    let ratio = to.scale / from.scale;
+    let units: Vec<(&str, Unit)> = CONVERSIONS
+        .iter()
+        .filter_map(|n| parse_unit(n).ok().map(|u| (*n, u)))
+        .collect();
+    for (a, ua) in &units {
+        for (b, ub) in &units {
+            if a != b && ua.dim == ub.dim && (ua.scale / ub.scale / ratio - 1.0).abs() < 1e-9 {
+                return Some(format!("{a}/{b}"));
+            }
+        }
+    }
+    None
+}
+
+/// `u ^ n` when every exponent of the result is whole (`m^2 ^ 0.5` is `m`).
+pub(crate) fn root_pow(u: &Unit, n: f64) -> Option<Unit> {
+    let mut dim = [0i8; 8];
+    for (d, e) in dim.iter_mut().zip(u.dim) {
+        let x = e as f64 * n;
+        if x.fract() != 0.0 || x.abs() > 100.0 {
+            return None;
+        }
+        *d = x as i8;
+    }
+    Some(Unit {
+        dim,
+        scale: u.scale.powf(n),
+        offset: 0.0,
+    })
+}
+
+pub(crate) fn fraction_error(at: Span, shown: &str, op: &str) -> Diagnostic {
+    Diagnostic::error(
+        "E0484",
+        at,
+        format!("{op} of a value in `{shown}` leaves a fractional power of a unit"),
+    )
+    .with_label(format!("`{shown}`"))
+    .with_help("the powers of a unit are whole numbers: take the root of a value whose unit is a square (`m^2`), or of a plain number")
+}
+
+pub(crate) fn fmt_num(x: f64) -> String {
+    format!("{x}")
+}
+
+/// Names a unit is shown by when nobody wrote it: the common named units.
+const SHOWN: &[&str] = &[
+    "1", "m", "s", "kg", "A", "K", "mol", "cd", "rad", "deg", "degC", "%", "N", "J", "W", "Pa",
+    "Hz", "C", "V", "Ohm", "F", "H", "S", "Wb", "T", "L", "g", "min", "h", "km", "cm", "mm", "kW",
+    "kJ", "kPa", "ms", "m/s", "m/s^2", "rad/s", "N*m", "kg*m^2", "1/s", "K/s", "J/K", "W/K",
+    "km/h",
+];
+
+/// A unit shown as written (`written`), or by a common name, or in its SI form.
+pub fn show_unit(u: &Unit, written: &[(Unit, String)]) -> String {
+    if let Some((_, s)) = written.iter().find(|(w, _)| same(w, u) && w.dim == u.dim) {
+        return s.clone();
+    }
+    for n in SHOWN {
+        if let Ok(w) = parse_unit(n)
+            && same(&w, u)
+            && w.dim == u.dim
+        {
+            return n.to_string();
+        }
+    }
+    u.to_string()
+}
