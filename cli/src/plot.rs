@@ -231,7 +231,7 @@ pub fn plot(args: PlotArgs) -> ExitCode {
         if let Some(source) = &args.source {
             let loaded = sit_host::load_file_with(source, args.model.as_deref(), None)
                 .map_err(|e| e.to_string())?;
-            let words = crate::rowtime::words(loaded.lowered.program(), loaded.root);
+            let words = crate::rowtime::words(loaded.lowered.unrewritten(), loaded.root);
             trace.row_times(&words);
         }
         let out = args

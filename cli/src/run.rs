@@ -186,8 +186,8 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     };
     args.warnings.print(&loaded.warnings);
     // What each column is as of, for the plot.
-    let row_words =
-        (args.plot.as_ref()).map(|_| crate::rowtime::words(loaded.lowered.program(), loaded.root));
+    let row_words = (args.plot.as_ref())
+        .map(|_| crate::rowtime::words(loaded.lowered.unrewritten(), loaded.root));
     let mut log = match table {
         Some(table) => Some(crate::events::Log::open(
             &args.events,

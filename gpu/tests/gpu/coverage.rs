@@ -16,6 +16,7 @@ const SUPPORTED: &[&str] = &[
     "set mode",
     "reset submodel",
     "run phase",
+    "step submodel",
     "repeat (adaptive steps)",
     "note modes",
     "set dt",
@@ -101,6 +102,7 @@ fn note(m: &lower::Model, seen: &mut BTreeSet<&'static str>) {
             Stmt::SetMode { .. } => "set mode",
             Stmt::Reset { .. } => "reset submodel",
             Stmt::Run { .. } => "run phase",
+            Stmt::Step { .. } => "step submodel",
             Stmt::Repeat { until, .. } => {
                 note_term(until, seen);
                 "repeat (adaptive steps)"

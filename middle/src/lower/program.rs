@@ -72,8 +72,10 @@ impl Lowered {
     }
 
     /// The program as written, before the method rewrite (the same variables, conditions
-    /// and rules, without the stages): where the initial pass of each model is found.
-    pub(crate) fn unrewritten(&self) -> &Program {
+    /// and rules, without the stages; instrumented for the event log when asked): where
+    /// the initial pass of each model is found, and what a row of the trace holds
+    /// (`crate::rows`).
+    pub fn unrewritten(&self) -> &Program {
         &self.unrewritten
     }
 

@@ -339,6 +339,8 @@ impl<'a> ModelCheck<'a> {
             Rule::Sigma { cond, .. } => {
                 self.expr(cond);
             }
+            // Its bindings are checked with the submodel's declaration.
+            Rule::Step { .. } => {}
             Rule::Block { cond, rules, .. } => {
                 self.expr(cond);
                 for r in rules {
