@@ -563,3 +563,60 @@ fn an_fmu_logs_its_first_non_finite_value_once() {
         assert!((a - b).abs() < 1e-9, "{message} vs {stderr}");
     }
 }
+
+/// A table read past its grid in an FMU: logged once at `fmi2Terminate`, as a warning,
+/// in the words `sitc run` prints for the same run (issue 28, item 7).
+#[test]
+fn an_fmu_logs_its_table_reads_past_the_grid_at_terminate() {
+    let Some(python) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("heater.sit");
+    std::fs::write(
+        &src,
+        "/// Run: `sitc run heater.sit --dt 0.01 --t-end 3`\n\
+         model Heater {\n    table heat(T) = [0, 100] -> [0, 1] clamp;\n    \
+         output real T, q;\n    T = 100 * time;\n    q = heat(T);\n}\n",
+    )
+    .unwrap();
+    let fmu = dir.path().join("Heater.fmu");
+    let built = Command::new(env!("CARGO_BIN_EXE_sitc"))
+        .arg("fmu")
+        .arg(&src)
+        .arg("-o")
+        .arg(&fmu)
+        .arg("--build-dir")
+        .arg(root().join("target/fmu-build"))
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    // 300 communication steps of 0.01, to t = 3: T reaches 299 at the last step's start.
+    let f = fmu.display().to_string();
+    let out: serde_json::Value =
+        serde_json::from_str(&driver(&python, &["nan", &f, "T", "300"])).unwrap();
+    let log = out["log"].as_array().unwrap();
+    assert_eq!(log.len(), 1, "one message: {log:?}");
+    assert_eq!(log[0][0], 1, "fmi2Warning: {log:?}");
+    let message = log[0][1].as_str().unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_sitc"))
+        .arg("run")
+        .arg(&src)
+        .args(["--dt", "0.01", "--t-end", "3", "--every", "300"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    let words = message
+        .strip_prefix("fmi2Terminate: ")
+        .expect("logged at terminate");
+    assert!(
+        words.starts_with("table `heat` was read at T = "),
+        "{words}"
+    );
+    assert!(
+        stderr.contains(words),
+        "the FMU's {words:?} against sitc run's {stderr:?}"
+    );
+}

@@ -110,6 +110,11 @@ fn located_at_names(tree: &serde_json::Value) {
         assert!(from_name.starts_with(v["name"].as_str().unwrap()), "{v}");
         let init = v["init"].as_str().unwrap();
         let rest = from_name[v["name"].as_str().unwrap().len()..].trim_start();
+        // A declared unit (`h [m] = 10`) stands between the name and the value.
+        let rest = match rest.strip_prefix('[') {
+            Some(unit) => unit.split_once(']').map_or(rest, |(_, r)| r.trim_start()),
+            None => rest,
+        };
         let one_line = rest.split_whitespace().collect::<Vec<_>>().join(" ");
         if v["kind"] == "mode" {
             // A mode starts in its first state.

@@ -388,3 +388,23 @@ fn unit_inference_chains() {
         300,
     );
 }
+
+/// `k` submodels, each placed by `step(sK);` below the rule computing what its binding
+/// reads: the placement's checks (W0208 against the rules above a step, the order of the
+/// steps for `prev`) are one pass over the body.
+#[test]
+fn many_placed_steps() {
+    let family = |k: usize| {
+        let mut s = String::from("model Leaf { input real u; output real y; y = u; }\nmodel M {\n");
+        for i in 0..k {
+            let _ = writeln!(
+                s,
+                "    output real x{i}, z{i};\n    sub s{i}: Leaf(u = x{i});\n    x{i} = time + {i};\n    step(s{i});\n    z{i} = s{i}.y;"
+            );
+        }
+        s + "}\n"
+    };
+    let out = sit_middle::check_source("placed.sit", &family(10));
+    assert!(out.diagnostics.is_empty(), "{}", out.render());
+    assert_linear("placed steps", family, 500);
+}

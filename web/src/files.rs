@@ -17,6 +17,7 @@ pub const LIBRARY: &[(&str, &str)] = library![
     "models/bouncing_ball.sit",
     "models/cart_limiters.sit",
     "models/cart_pendulum.sit",
+    "models/conveyor.sit",
     "models/dahlquist.sit",
     "models/hoop.sit",
     "models/hoop_drag.sit",

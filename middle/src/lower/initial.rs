@@ -118,6 +118,9 @@ fn early_reads(m: &ir::Model, body: &[Stmt], top: bool, assigned: &mut [bool], b
 /// evaluated just before its submodel steps) and, for a placed instance, in the events,
 /// the sub-steps and the statements above its `step`.
 fn read_before_stepping(parent: &ir::Model, id: ModelId, m: &ir::Model, bad: &mut [bool]) {
+    if !parent.subs.iter().any(|s| s.model == id) {
+        return;
+    }
     let n = parent.subs.len();
     let mut rank: Vec<usize> = (0..n).collect();
     let mut placed = 0;
@@ -129,9 +132,11 @@ fn read_before_stepping(parent: &ir::Model, id: ModelId, m: &ir::Model, bad: &mu
             placed += 1;
         }
     }
+    // Marks what `e` reads of an instance `j` of `id` with `j_of(j)`, through the
+    // parent's preds and situations.
     let mark = |e: &Expr, j_of: &dyn Fn(usize) -> bool, bad: &mut [bool]| {
         let mut stack = vec![e];
-        let mut seen = vec![false; parent.conds.len()];
+        let mut seen = std::collections::HashSet::new();
         while let Some(e) = stack.pop() {
             e.visit(&mut |x| match *x {
                 Expr::SubVar(j, v) if j_of(j) && parent.subs[j].model == id => bad[v] = true,
@@ -141,8 +146,7 @@ fn read_before_stepping(parent: &ir::Model, id: ModelId, m: &ir::Model, bad: &mu
                         bad[v] = true;
                     }
                 }
-                Expr::Cond(c) if !seen.get(c).copied().unwrap_or(true) => {
-                    seen[c] = true;
+                Expr::Cond(c) if c < parent.conds.len() && seen.insert(c) => {
                     stack.push(&parent.conds[c].expr);
                 }
                 _ => {}
@@ -154,42 +158,48 @@ fn read_before_stepping(parent: &ir::Model, id: ModelId, m: &ir::Model, bad: &mu
             mark(&b.value, &|j| rank[j] >= rank[k], bad);
         }
     }
-    for (j, sub) in parent.subs.iter().enumerate() {
-        if sub.model != id || sub.placed.is_none() {
+    // The placed instances of `id`: read by the events and sub-steps (before the rules)
+    // and by the statements above their `step`, in one pass over the body.
+    let here: Vec<bool> = (parent.subs.iter())
+        .map(|s| s.model == id && s.placed.is_some())
+        .collect();
+    if !here.contains(&true) {
+        return;
+    }
+    let placed_here = |j: usize| here[j];
+    for e in parent.events.iter().map(|e| &e.cond) {
+        mark(e, &placed_here, bad);
+    }
+    if let Some(s) = &parent.substeps {
+        mark(&s.when, &placed_here, bad);
+        mark(&s.count, &placed_here, bad);
+    }
+    let mut stepped = vec![false; n];
+    for s in &parent.body {
+        if let Stmt::Step { sub, .. } = s {
+            if let Some(d) = stepped.get_mut(*sub) {
+                *d = true;
+            }
             continue;
         }
-        let this = |x: usize| x == j;
-        for e in parent.events.iter().map(|e| &e.cond) {
-            mark(e, &this, bad);
-        }
-        if let Some(s) = &parent.substeps {
-            mark(&s.when, &this, bad);
-            mark(&s.count, &this, bad);
-        }
-        for s in &parent.body {
-            if matches!(s, Stmt::Step { sub, .. } if *sub == j) {
-                break;
+        let not_yet = |j: usize| here[j] && !stepped[j];
+        ir::walk(std::slice::from_ref(s), &mut |s| match s {
+            Stmt::If { cond, .. } => mark(cond, &not_yet, bad),
+            Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => {
+                (a.rhs.operands().into_iter()).for_each(|e| mark(e, &not_yet, bad))
             }
-            ir::walk(std::slice::from_ref(s), &mut |s| match s {
-                Stmt::If { cond, .. } => mark(cond, &this, bad),
-                Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => a
-                    .rhs
-                    .operands()
-                    .into_iter()
-                    .for_each(|e| mark(e, &this, bad)),
-                Stmt::Run { sub, .. } => {
-                    if let Some(p) = parent.subs.get(*sub) {
-                        for b in &p.input_bindings {
-                            mark(&b.value, &this, bad);
-                        }
-                        if let Some(u) = &p.phase {
-                            mark(&u.until, &this, bad);
-                        }
+            Stmt::Run { sub, .. } => {
+                if let Some(p) = parent.subs.get(*sub) {
+                    for b in &p.input_bindings {
+                        mark(&b.value, &not_yet, bad);
+                    }
+                    if let Some(u) = &p.phase {
+                        mark(&u.until, &not_yet, bad);
                     }
                 }
-                _ => {}
-            });
-        }
+            }
+            _ => {}
+        });
     }
 }
 
