@@ -79,17 +79,7 @@ impl Resolver<'_> {
     /// once the `step`s of `body` are placed (the checker of `prev` allowed it by the
     /// declaration order).
     pub(super) fn placed_prevs(&mut self, subs: &[Sub], body: &[Stmt]) {
-        let n = subs.len();
-        let mut rank: Vec<usize> = (0..n).collect();
-        let mut placed = 0;
-        for s in body {
-            if let Stmt::Step { sub, .. } = s
-                && let Some(r) = rank.get_mut(*sub)
-            {
-                *r = n + placed;
-                placed += 1;
-            }
-        }
+        let rank = crate::ir::step_rank(subs.len(), body);
         for (k, sub) in subs.iter().enumerate() {
             for b in &sub.input_bindings {
                 for &j in b.prev_subs.iter().filter(|&&j| rank[j] < rank[k]) {

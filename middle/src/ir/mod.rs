@@ -6,7 +6,7 @@ use crate::source::Span;
 mod method;
 mod split;
 mod walk;
-pub use walk::{Added, walk};
+pub use walk::{Added, step_rank, walk};
 
 mod table;
 

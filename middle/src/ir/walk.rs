@@ -206,3 +206,20 @@ impl Rhs {
         !matches!(self, Rhs::Expr(_) | Rhs::Deriv { .. })
     }
 }
+
+/// The order in which a model's `subs` submodels step, per submodel: those not placed
+/// first, in declaration order, then those placed by a [`Stmt::Step`] of `body` in the
+/// order of their statements.
+pub fn step_rank<X>(subs: usize, body: &[Stmt<X>]) -> Vec<usize> {
+    let mut rank: Vec<usize> = (0..subs).collect();
+    let mut placed = 0;
+    for s in body {
+        if let Stmt::Step { sub, .. } = s
+            && let Some(r) = rank.get_mut(*sub)
+        {
+            *r = subs + placed;
+            placed += 1;
+        }
+    }
+    rank
+}

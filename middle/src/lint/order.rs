@@ -350,18 +350,7 @@ pub(crate) fn loops(m: &Model) -> Vec<Diagnostic> {
 /// The order in which `m`'s submodels step: those not placed first, in declaration
 /// order, then the placed ones in the order of their `step` statements.
 fn step_rank(m: &Model) -> Vec<usize> {
-    let n = m.subs.len();
-    let mut rank: Vec<usize> = (0..n).collect();
-    let mut placed = 0;
-    for s in &m.body {
-        if let Stmt::Step { sub, .. } = s
-            && let Some(r) = rank.get_mut(*sub)
-        {
-            *r = n + placed;
-            placed += 1;
-        }
-    }
-    rank
+    crate::ir::step_rank(m.subs.len(), &m.body)
 }
 
 /// W0207 (a computed variable read before its rule, outside a loop) and W0208 (an input

@@ -122,16 +122,7 @@ fn read_before_stepping(parent: &ir::Model, id: ModelId, m: &ir::Model, bad: &mu
         return;
     }
     let n = parent.subs.len();
-    let mut rank: Vec<usize> = (0..n).collect();
-    let mut placed = 0;
-    for s in &parent.body {
-        if let Stmt::Step { sub, .. } = s
-            && let Some(r) = rank.get_mut(*sub)
-        {
-            *r = n + placed;
-            placed += 1;
-        }
-    }
+    let rank = crate::ir::step_rank(n, &parent.body);
     // Marks what `e` reads of an instance `j` of `id` with `j_of(j)`, through the
     // parent's preds and situations.
     let mark = |e: &Expr, j_of: &dyn Fn(usize) -> bool, bad: &mut [bool]| {
