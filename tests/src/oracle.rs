@@ -59,24 +59,3 @@ pub fn reference_fmu(model: &str) -> Result<Table, String> {
     let dir = crate::repo_root().join("tests/oracles/reference-fmus");
     Table::read(&dir.join(format!("{model}_out.csv")))
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_header_and_rows() {
-        let t = Table::parse("time,x\n0,1\n0.1,0.9\n").unwrap();
-        assert_eq!(t.columns, ["time", "x"]);
-        assert_eq!(t.rows, [vec![0.0, 1.0], vec![0.1, 0.9]]);
-        assert_eq!(t.column("x"), Ok(1));
-        assert!(t.column("y").is_err());
-    }
-
-    #[test]
-    fn rejects_ragged_rows_and_bad_numbers() {
-        assert!(Table::parse("a,b\n1\n").is_err());
-        assert!(Table::parse("a\nx\n").is_err());
-        assert!(Table::parse("").is_err());
-    }
-}

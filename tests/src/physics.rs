@@ -76,39 +76,3 @@ pub fn mean_period(samples: &[(f64, f64)]) -> Option<f64> {
     let c = downward_crossings(samples);
     (c.len() >= 2).then(|| (c[c.len() - 1] - c[0]) / (c.len() - 1) as f64)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn elliptic_k_known_values() {
-        // K(0) = π/2; K(1/√2) = Γ(1/4)²/(4·sqrt(π)) = 1.8540746773013719 (A&S 17.3).
-        assert!((elliptic_k(0.0) - PI / 2.0).abs() < 1e-15);
-        let k = elliptic_k(std::f64::consts::FRAC_1_SQRT_2);
-        assert!((k - 1.854_074_677_301_372).abs() < 1e-14, "{k}");
-    }
-
-    #[test]
-    fn small_amplitude_period_is_the_linear_one() {
-        let t = pendulum_period(2.0, 9.81, 1e-4);
-        let t0 = 2.0 * PI * (2.0f64 / 9.81).sqrt();
-        // Next term of the series: T0·θ²/16 ≈ 6e-10·T0.
-        assert!((t / t0 - 1.0).abs() < 1e-9);
-    }
-
-    #[test]
-    fn crossings_of_a_sine() {
-        let s: Vec<(f64, f64)> = (0..2000)
-            .map(|i| {
-                let t = i as f64 * 0.01;
-                (t, (t * 2.0 * PI / 3.0).cos())
-            })
-            .collect();
-        // Downward crossings at t = 0.75 + 3·n; linear interpolation is exact
-        // to (0.01)²·(2π/3)²/8 relative to the slope: far below 1e-4.
-        let c = downward_crossings(&s);
-        assert!((c[0] - 0.75).abs() < 1e-4, "{c:?}");
-        assert!((mean_period(&s).unwrap() - 3.0).abs() < 1e-4);
-    }
-}

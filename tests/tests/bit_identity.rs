@@ -5,7 +5,7 @@
 use sit_runtime::Model;
 use std::path::PathBuf;
 
-use sit_tests::compiled;
+use sit_tests::{compiled, counted};
 
 fn source_of(stem: &str) -> PathBuf {
     if let Some(stem) = stem
@@ -299,12 +299,6 @@ fn dopri5_memories_are_hidden_states_that_a_copy_carries() {
     // A hidden state is set by index like a state.
     m.set_at(h, 0.5).unwrap();
     assert_eq!(m.get_at(h), Some(0.5));
-}
-
-/// Models built to count their table reads (`build.rs`, `counted`).
-#[allow(missing_docs, dead_code)]
-mod counted {
-    include!(concat!(env!("OUT_DIR"), "/counted.rs"));
 }
 
 /// Each table's reads as `m` gives them, added up per declaration (instances of one

@@ -7,6 +7,7 @@ use sit_middle::ir::{ModelId, Program};
 use sit_middle::lower::{Item, variables};
 use sit_runtime::events::{Event, Table, WatchKind};
 use sit_runtime::{Model, ValueType};
+use sit_tests::logged;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -298,11 +299,6 @@ fn the_log_names_rules_under_dopri5() {
     for name in ["dopri5_h", "x_dopri5_k1", "x_why", "f_why"] {
         assert!(hidden.contains(&name), "no hidden {name} in {hidden:?}");
     }
-}
-
-#[allow(missing_docs, dead_code, clippy::all)]
-mod logged {
-    include!(concat!(env!("OUT_DIR"), "/logged.rs"));
 }
 
 /// The file of a compiled model's stem (as `tests/build.rs` found it).
