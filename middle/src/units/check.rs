@@ -9,14 +9,17 @@
 //! passes. The check reads the syntax tree (for its spans) of a program the checker has
 //! accepted, and changes nothing in it: units cost nothing at run time.
 
-use super::show::{conversion, fmt_num, fraction_error, root_pow, show_unit};
-use super::solve::{Conflict, Origin, Solver, Term, over, same_dimension, times};
+use super::report;
+use super::show::{fmt_num, fraction_error, root_pow, show_unit};
+use super::solve::{Origin, Solver, Term, over, same_dimension, times};
+use super::tables::{TableUnits, table_units};
 use super::{Unit, parse_unit};
 use crate::Span;
 use crate::ast::{self, BinOp, Decl, DeclKind, Expr, ExprKind, Guard, Rule};
 use crate::check::Stateful;
 use crate::diag::Diagnostic;
 use crate::ir::Func;
+use crate::source::SourceMap;
 use std::collections::HashMap;
 
 /// The most walks of a model that only infer, before the walk that reports.
@@ -41,13 +44,25 @@ enum Name {
     Logic,
     /// A submodel instance: its model's index.
     Sub(usize),
-    /// A mode, a table, a state name: no unit.
+    /// A lookup table: its index in [`ModelCheck::tables`].
+    Table(usize),
+    /// A mode, a state name: no unit.
     Other,
 }
 
 /// Check the units of every model (`models` in any order; submodels by name), pushing
 /// errors to `diags`. Returns each model's units, parallel to `models`.
 pub fn check_models(models: &[&ast::Model], diags: &mut Vec<Diagnostic>) -> Vec<ModelUnits> {
+    check_models_in(models, None, diags)
+}
+
+/// [`check_models`] with the program's files at hand (`sources`): the units written in
+/// the header of a table's CSV file are read too.
+pub fn check_models_in(
+    models: &[&ast::Model],
+    sources: Option<&SourceMap>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<ModelUnits> {
     let by_name: HashMap<&str, usize> = models
         .iter()
         .enumerate()
@@ -55,7 +70,7 @@ pub fn check_models(models: &[&ast::Model], diags: &mut Vec<Diagnostic>) -> Vec<
         .collect();
     let mut done: Vec<Option<ModelUnits>> = vec![None; models.len()];
     for i in 0..models.len() {
-        visit(i, models, &by_name, &mut done, diags);
+        visit(i, models, &by_name, &mut done, sources, diags);
     }
     done.into_iter().map(Option::unwrap_or_default).collect()
 }
@@ -67,7 +82,7 @@ pub fn units_of_sources(sources: &crate::SourceMap) -> HashMap<String, ModelUnit
         .filter_map(|(id, f)| crate::parse::parse_file(id, &f.text).ok())
         .collect();
     let models: Vec<&ast::Model> = files.iter().flat_map(|f| &f.models).collect();
-    let units = check_models(&models, &mut Vec::new());
+    let units = check_models_in(&models, Some(sources), &mut Vec::new());
     (models.iter().map(|m| m.name.text.clone()))
         .zip(units)
         .collect()
@@ -80,6 +95,7 @@ fn visit(
     models: &[&ast::Model],
     by_name: &HashMap<&str, usize>,
     done: &mut [Option<ModelUnits>],
+    sources: Option<&SourceMap>,
     diags: &mut Vec<Diagnostic>,
 ) {
     // An explicit stack: the instance tree may be deep.
@@ -90,7 +106,7 @@ fn visit(
             continue;
         }
         if children_done {
-            let units = ModelCheck::new(models[m], by_name, done).run(diags);
+            let units = ModelCheck::new(models[m], by_name, done, sources).run(diags);
             done[m] = Some(units);
             continue;
         }
@@ -112,16 +128,20 @@ fn visit(
 }
 
 /// The check of one model.
-struct ModelCheck<'a> {
+pub(super) struct ModelCheck<'a> {
     model: &'a ast::Model,
     by_name: &'a HashMap<&'a str, usize>,
     subs_units: &'a [Option<ModelUnits>],
     names: HashMap<&'a str, Name>,
     /// The name of each class (its variable).
     class_names: Vec<&'a str>,
-    solver: Solver,
+    pub(super) solver: Solver,
     /// Units as the user wrote them, to show a unit as written.
     written: Vec<(Unit, String)>,
+    /// The files of the program (a table's CSV file), when at hand.
+    sources: Option<&'a SourceMap>,
+    /// The units of each table of the model, by [`Name::Table`].
+    pub(super) tables: Vec<TableUnits>,
     /// Whether this walk reports its conflicts.
     report: bool,
     errors: Vec<Diagnostic>,
@@ -132,6 +152,7 @@ impl<'a> ModelCheck<'a> {
         model: &'a ast::Model,
         by_name: &'a HashMap<&'a str, usize>,
         subs_units: &'a [Option<ModelUnits>],
+        sources: Option<&'a SourceMap>,
     ) -> Self {
         ModelCheck {
             model,
@@ -141,6 +162,8 @@ impl<'a> ModelCheck<'a> {
             class_names: Vec::new(),
             solver: Solver::default(),
             written: Vec::new(),
+            sources,
+            tables: Vec::new(),
             report: false,
             errors: Vec::new(),
         }
@@ -183,19 +206,8 @@ impl<'a> ModelCheck<'a> {
                     if !real {
                         self.names.insert(&name.text, Name::Logic);
                         if let Some(u) = unit {
-                            self.errors.push(
-                                Diagnostic::error(
-                                    "E0485",
-                                    u.span,
-                                    format!(
-                                        "a unit on the {} `{}`, which is not a real value",
-                                        kind.describe(),
-                                        name.text
-                                    ),
-                                )
-                                .with_label("a logical value has no unit")
-                                .with_help("remove the brackets, or declare a `real`"),
-                            );
+                            self.errors
+                                .push(report::unit_on_logic(u, *kind, &name.text));
                         }
                         continue;
                     }
@@ -220,21 +232,11 @@ impl<'a> ModelCheck<'a> {
                                 );
                             }
                             Err(e) => {
-                                let at = u.source_offset(e.at).min(u.span.end);
-                                let end = (at + 1).min(u.span.end).max(at);
-                                self.errors.push(
-                                    Diagnostic::error(
-                                        "E0480",
-                                        Span::new(u.span.file, at, end),
-                                        if u.text.trim().is_empty() {
-                                            format!("the unit of `{}` is empty", name.text)
-                                        } else {
-                                            format!("the unit `{}` of `{}` is not a unit", u.text.trim(), name.text)
-                                        },
-                                    )
-                                    .with_label(e.message)
-                                    .with_note("a unit is a product of names with integer powers: `m/s^2`, `kg*m^2`, `N*m`, `1/s`; the names are the SI units (`m kg s A K mol cd`), the derived ones (`N J W Pa Hz C V Ohm F H S Wb T L`), with a prefix (`G M k h da d c m u n p`), and `g min h rad deg degC % 1`"),
-                                );
+                                self.errors.push(report::not_a_unit(
+                                    u,
+                                    e,
+                                    &format!("`{}`", name.text),
+                                ));
                             }
                         }
                     }
@@ -253,7 +255,10 @@ impl<'a> ModelCheck<'a> {
                     }
                 }
                 Decl::Table(t) => {
-                    self.names.insert(&t.name.text, Name::Other);
+                    self.names
+                        .insert(&t.name.text, Name::Table(self.tables.len()));
+                    let units = table_units(t, self.sources, &mut self.written, &mut self.errors);
+                    self.tables.push(units);
                 }
             }
         }
@@ -358,98 +363,11 @@ impl<'a> ModelCheck<'a> {
         }
     }
 
-    /// A stateful procedure as the whole right-hand side of a rule for `target`.
-    fn stateful(&mut self, s: Stateful, args: &[Expr], target: &str, target_term: &Term, at: Span) {
-        let ts: Vec<Term> = args.iter().map(|a| self.expr(a)).collect();
-        let sec = Term::Known(seconds(), None, false);
-        let arg = |i: usize| ts.get(i).cloned().unwrap_or(Term::Free);
-        let what = |w: &str| format!("{w} of `{target}`");
-        // A literal rate or signal takes the unit its target needs.
-        let literal_input = matches!(ts.first(), Some(Term::Lit));
-        match s {
-            Stateful::Integral => {
-                for (i, a) in args.iter().enumerate().skip(1) {
-                    self.require(&ts[i], target_term, a.span, &what("a bound"));
-                }
-                if literal_input {
-                    return;
-                }
-                // An absolute temperature (`degC`) integrates a rate of differences (`K/s`).
-                let target_term = &match self.solver.resolve(target_term.clone()) {
-                    Term::Known(u, o, a) if u.offset != 0.0 => {
-                        Term::Known(Unit { offset: 0.0, ..u }, o, a)
-                    }
-                    t => t,
-                };
-                let rate = self.mul(&arg(0), &sec, false);
-                self.require(
-                    &rate,
-                    target_term,
-                    args.first().map_or(at, |a| a.span),
-                    &what("the integral (the rate times `s`) giving the value"),
-                );
-            }
-            Stateful::Deriv if literal_input => {}
-            Stateful::Deriv => {
-                let d = self.mul(&arg(0), &sec, true);
-                self.require(
-                    &d,
-                    target_term,
-                    args.first().map_or(at, |a| a.span),
-                    &what("the derivative (the signal per `s`) giving the value"),
-                );
-            }
-            Stateful::Lag => {
-                if let Some(a) = args.get(1) {
-                    self.require(&ts[1], &sec, a.span, "the time constant of `lag`");
-                }
-                let out = match args.get(2) {
-                    Some(_) => self.mul(&arg(0), &arg(2), false),
-                    None => arg(0),
-                };
-                let span = args.first().map_or(at, |a| a.span);
-                self.require(
-                    &out,
-                    target_term,
-                    span,
-                    &what("the lagged input giving the value"),
-                );
-            }
-            Stateful::Hysteresis => {
-                for i in [1, 2] {
-                    if let Some(a) = args.get(i) {
-                        self.require(
-                            &ts[i],
-                            &arg(0),
-                            a.span,
-                            "a threshold of `hysteresis` against its input",
-                        );
-                    }
-                }
-                if let Some(a) = args.get(3) {
-                    self.require(
-                        &ts[3],
-                        target_term,
-                        a.span,
-                        &what("the amplitude giving the value"),
-                    );
-                }
-            }
-            Stateful::Timer => {
-                self.require(
-                    &sec,
-                    target_term,
-                    at,
-                    &what("the time of `timer` giving the value"),
-                );
-            }
-        }
-    }
-
     /// The unit of `e`, requiring equal units where the operators need them.
-    fn expr(&mut self, e: &Expr) -> Term {
+    pub(super) fn expr(&mut self, e: &Expr) -> Term {
         match &e.kind {
             ExprKind::Num(_) => Term::Lit,
+            ExprKind::Quantity(_, u) => self.quantity(u, e.span),
             ExprKind::Bool(_) => Term::Logic,
             ExprKind::Paren(a) | ExprKind::Neg(a) => self.expr(a),
             ExprKind::Not(a) => {
@@ -584,7 +502,7 @@ impl<'a> ModelCheck<'a> {
     }
 
     /// `a * b` or `a / b`.
-    fn mul(&mut self, a: &Term, b: &Term, divide: bool) -> Term {
+    pub(super) fn mul(&mut self, a: &Term, b: &Term, divide: bool) -> Term {
         let (a, b) = (
             self.solver.resolve(a.clone()),
             self.solver.resolve(b.clone()),
@@ -667,8 +585,11 @@ impl<'a> ModelCheck<'a> {
         if f.text == "prev" {
             return arg(0);
         }
+        if let Some(&Name::Table(i)) = self.names.get(f.text.as_str()) {
+            return self.table_read(i, &ts, args);
+        }
         let Some(func) = Func::from_name(&f.text) else {
-            return Term::Free; // a table read (its units are not declared yet)
+            return Term::Free;
         };
         let name = func.name();
         let one = Term::Known(Unit::ONE, None, false);
@@ -741,19 +662,8 @@ impl<'a> ModelCheck<'a> {
             && !same_dimension(u, &Unit::ONE)
         {
             if self.report {
-                let shown = self.show(u);
-                let mut d = Diagnostic::error(
-                    "E0483",
-                    at,
-                    format!("{what} has the unit `{shown}`; it must be a plain number"),
-                )
-                .with_label(format!("`{shown}`"));
-                if let Some(o) = o
-                    && !within(o.span, at)
-                {
-                    d = d.with_related(o.span, o.label.clone());
-                }
-                self.errors.push(d.with_help("divide it by a param of its unit (a scale, a reference value) to make it a plain number"));
+                let d = report::not_plain(at, what, &self.show(u), o.as_ref());
+                self.errors.push(d);
             }
             return;
         }
@@ -762,7 +672,7 @@ impl<'a> ModelCheck<'a> {
 
     /// Require `found = expected`; reports a conflict on the reporting walk. Whether
     /// there was none.
-    fn require(&mut self, found: &Term, expected: &Term, at: Span, what: &str) -> bool {
+    pub(super) fn require(&mut self, found: &Term, expected: &Term, at: Span, what: &str) -> bool {
         let (written, names) = (&self.written, &self.class_names);
         let label = |c: usize, u: &Unit| Origin {
             span: at,
@@ -776,7 +686,7 @@ impl<'a> ModelCheck<'a> {
             Ok(()) => true,
             Err(c) => {
                 if self.report {
-                    let d = self.conflict(*c, at, what);
+                    let d = report::conflict(*c, at, what, &self.written);
                     self.errors.push(d);
                 }
                 false
@@ -784,54 +694,28 @@ impl<'a> ModelCheck<'a> {
         }
     }
 
-    fn conflict(&self, c: Conflict, at: Span, what: &str) -> Diagnostic {
-        let (f, e) = (self.show(&c.found), self.show(&c.expected));
-        let mut d = if same_dimension(&c.found, &c.expected) && c.found.offset == c.expected.offset
-        {
-            let factor = c.found.scale / c.expected.scale;
-            let per = conversion(&c.expected, &c.found).unwrap_or_else(|| {
-                let paren = |s: &str| {
-                    if s.contains(['*', '/']) {
-                        format!("({s})")
-                    } else {
-                        s.to_string()
-                    }
+    /// A number written with its unit, `2 [m/s]`: that unit, declared (E0480 on the
+    /// reporting walk if it is not one).
+    fn quantity(&mut self, u: &ast::UnitText, at: Span) -> Term {
+        match parse_unit(&u.text) {
+            Ok(p) => {
+                let shown = u.text.trim().to_string();
+                if !self.written.iter().any(|(w, s)| *w == p && *s == shown) {
+                    self.written.push((p, shown.clone()));
+                }
+                let origin = Origin {
+                    span: at,
+                    label: format!("a number in `{shown}`"),
                 };
-                format!("{}/{}", paren(&e), paren(&f))
-            });
-            Diagnostic::error(
-                "E0482",
-                at,
-                format!("{what}: `{f}` against `{e}`, the same dimension at another scale"),
-            )
-            .with_label(format!("`{f}`, where `{e}` is needed"))
-            .with_help(format!(
-                "1 {f} = {} {e}; units are never converted silently: multiply by a param declared `[{per}]` with the value {}",
-                fmt_num(factor),
-                fmt_num(factor)
-            ))
-        } else if same_dimension(&c.found, &c.expected) {
-            Diagnostic::error(
-                "E0482",
-                at,
-                format!(
-                    "{what}: `{f}` against `{e}`, a Celsius temperature against a kelvin one"
-                ),
-            )
-            .with_label(format!("`{f}`, where `{e}` is needed"))
-            .with_help(
-                "0 degC is 273.15 K, and units are never converted silently: declare both temperatures in the same unit",
-            )
-        } else {
-            Diagnostic::error("E0481", at, format!("{what}: `{f}` against `{e}`"))
-                .with_label(format!("`{f}`, where `{e}` is needed"))
-        };
-        for o in [c.expected_origin, c.found_origin].into_iter().flatten() {
-            if !within(o.span, at) {
-                d = d.with_related(o.span, o.label);
+                Term::Known(p, Some(origin), true)
+            }
+            Err(e) => {
+                if self.report {
+                    self.errors.push(report::not_a_unit(u, e, "a number"));
+                }
+                Term::Free
             }
         }
-        d
     }
 
     /// A unit as the user wrote it if they did, else by its name or its SI form.
@@ -840,12 +724,7 @@ impl<'a> ModelCheck<'a> {
     }
 }
 
-/// Whether `inner` lies within `outer`.
-fn within(inner: Span, outer: Span) -> bool {
-    inner.file == outer.file && inner.start >= outer.start && inner.end <= outer.end
-}
-
-fn seconds() -> Unit {
+pub(super) fn seconds() -> Unit {
     parse_unit("s").expect("s is a unit")
 }
 
