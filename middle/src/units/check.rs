@@ -9,6 +9,7 @@
 //! passes. The check reads the syntax tree (for its spans) of a program the checker has
 //! accepted, and changes nothing in it: units cost nothing at run time.
 
+use super::bindings::{Bound, ROUNDS, Seed, Seeds};
 use super::report;
 use super::show::{fmt_num, fraction_error, root_pow, show_unit};
 use super::solve::{Origin, Solver, Term, over, same_dimension, times};
@@ -68,11 +69,42 @@ pub fn check_models_in(
         .enumerate()
         .map(|(i, m)| (m.name.text.as_str(), i))
         .collect();
-    let mut done: Vec<Option<ModelUnits>> = vec![None; models.len()];
-    for i in 0..models.len() {
-        visit(i, models, &by_name, &mut done, sources, diags);
+    let mut seeds = Seeds::new();
+    for round in 1..=ROUNDS {
+        let mut done: Vec<Option<ModelUnits>> = vec![None; models.len()];
+        let mut open = vec![false; models.len()];
+        let mut round_diags = Vec::new();
+        let mut bound = Bound::default();
+        let mut ctx = Program {
+            models,
+            by_name: &by_name,
+            sources,
+            seeds: &seeds,
+        };
+        for i in 0..models.len() {
+            ctx.visit(i, &mut done, &mut open, &mut bound, &mut round_diags);
+        }
+        let agreed = bound.agreed();
+        let new = agreed.keys().any(|k| !seeds.contains_key(k));
+        if !new || round == ROUNDS {
+            diags.append(&mut round_diags);
+            return done.into_iter().map(Option::unwrap_or_default).collect();
+        }
+        // An input seeded in an earlier round has its unit now, and no longer records.
+        for (k, s) in agreed {
+            seeds.entry(k).or_insert(s);
+        }
     }
-    done.into_iter().map(Option::unwrap_or_default).collect()
+    unreachable!("the last round returns")
+}
+
+/// What every model's check reads of the program.
+struct Program<'a, 'b> {
+    models: &'b [&'a ast::Model],
+    by_name: &'b HashMap<&'a str, usize>,
+    sources: Option<&'b SourceMap>,
+    /// The units the parents' bindings give the submodels' inputs (see [`super::bindings`]).
+    seeds: &'b Seeds,
 }
 
 /// The units of every model of the files of `sources` (a program that checked), by
@@ -88,40 +120,45 @@ pub fn units_of_sources(sources: &crate::SourceMap) -> HashMap<String, ModelUnit
         .collect()
 }
 
-/// Check model `i` after the models it instantiates (the checker has ruled out cycles;
-/// a cycle here would only leave the inner model without units).
-fn visit(
-    i: usize,
-    models: &[&ast::Model],
-    by_name: &HashMap<&str, usize>,
-    done: &mut [Option<ModelUnits>],
-    sources: Option<&SourceMap>,
-    diags: &mut Vec<Diagnostic>,
-) {
-    // An explicit stack: the instance tree may be deep.
-    let mut stack = vec![(i, false)];
-    let mut open = vec![false; models.len()];
-    while let Some((m, children_done)) = stack.pop() {
-        if done[m].is_some() {
-            continue;
-        }
-        if children_done {
-            let units = ModelCheck::new(models[m], by_name, done, sources).run(diags);
-            done[m] = Some(units);
-            continue;
-        }
-        if open[m] {
-            continue;
-        }
-        open[m] = true;
-        stack.push((m, true));
-        for d in &models[m].decls {
-            if let Decl::Sub { model, .. } = d
-                && let Some(&c) = by_name.get(model.text.as_str())
-                && done[c].is_none()
-                && !open[c]
-            {
-                stack.push((c, false));
+impl Program<'_, '_> {
+    /// Check model `i` after the models it instantiates (the checker has ruled out cycles;
+    /// a cycle here would only leave the inner model without units).
+    fn visit(
+        &mut self,
+        i: usize,
+        done: &mut [Option<ModelUnits>],
+        open: &mut [bool],
+        bound: &mut Bound,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let (models, by_name) = (self.models, self.by_name);
+        // An explicit stack: the instance tree may be deep.
+        let mut stack = vec![(i, false)];
+        while let Some((m, children_done)) = stack.pop() {
+            if done[m].is_some() {
+                continue;
+            }
+            if children_done {
+                let mut check = ModelCheck::new(models[m], by_name, done, self.sources);
+                check.index = m;
+                check.seeds = Some(self.seeds);
+                let units = check.run(diags, bound);
+                done[m] = Some(units);
+                continue;
+            }
+            if open[m] {
+                continue;
+            }
+            open[m] = true;
+            stack.push((m, true));
+            for d in &models[m].decls {
+                if let Decl::Sub { model, .. } = d
+                    && let Some(&c) = by_name.get(model.text.as_str())
+                    && done[c].is_none()
+                    && !open[c]
+                {
+                    stack.push((c, false));
+                }
             }
         }
     }
@@ -142,6 +179,12 @@ pub(super) struct ModelCheck<'a> {
     sources: Option<&'a SourceMap>,
     /// The units of each table of the model, by [`Name::Table`].
     pub(super) tables: Vec<TableUnits>,
+    /// This model's index in the program, for [`Self::seeds`].
+    index: usize,
+    /// The units the parents' bindings give inputs, by model index and name.
+    seeds: Option<&'a Seeds>,
+    /// The bindings of submodels' inputs of unknown unit, recorded on the reporting walk.
+    bound: Bound,
     /// Whether this walk reports its conflicts.
     report: bool,
     errors: Vec<Diagnostic>,
@@ -164,12 +207,15 @@ impl<'a> ModelCheck<'a> {
             written: Vec::new(),
             sources,
             tables: Vec::new(),
+            index: usize::MAX,
+            seeds: None,
+            bound: Bound::default(),
             report: false,
             errors: Vec::new(),
         }
     }
 
-    fn run(mut self, diags: &mut Vec<Diagnostic>) -> ModelUnits {
+    fn run(mut self, diags: &mut Vec<Diagnostic>, bound: &mut Bound) -> ModelUnits {
         self.declare();
         for _ in 0..MAX_PASSES {
             let before = self.solver.learned;
@@ -180,7 +226,24 @@ impl<'a> ModelCheck<'a> {
         }
         self.report = true;
         self.walk_model();
+        // An error in a model whose inputs have their units from its parents' bindings
+        // shows where (the unit may have come through a product, which keeps no origin).
+        if let Some(seeds) = self.seeds {
+            let mut from: Vec<&Seed> = (seeds.iter())
+                .filter(|((m, _), _)| *m == self.index)
+                .map(|(_, s)| s)
+                .collect();
+            from.sort_by_key(|s| (s.origin.span.file, s.origin.span.start));
+            for e in &mut self.errors {
+                for s in &from {
+                    if !e.related.iter().any(|r| r.0 == s.origin.span) {
+                        e.related.push((s.origin.span, s.origin.label.clone()));
+                    }
+                }
+            }
+        }
         diags.append(&mut self.errors);
+        bound.merge(std::mem::take(&mut self.bound));
         let mut out = ModelUnits::default();
         for c in 0..self.class_names.len() {
             if let Some((u, o, a)) = self.solver.unit_of(c) {
@@ -214,6 +277,15 @@ impl<'a> ModelCheck<'a> {
                     let c = self.solver.class();
                     self.class_names.push(&name.text);
                     self.names.insert(&name.text, Name::Real(c));
+                    let bindable = matches!(kind, DeclKind::Param | DeclKind::InputReal);
+                    if unit.is_none()
+                        && bindable
+                        && let Some(s) = self
+                            .seeds
+                            .and_then(|s| s.get(&(self.index, name.text.clone())))
+                    {
+                        self.solver.seed(c, s.unit, s.origin.clone(), s.anchored);
+                    }
                     if let Some(u) = unit {
                         match parse_unit(&u.text) {
                             Ok(parsed) => {
@@ -296,6 +368,24 @@ impl<'a> ModelCheck<'a> {
                         if let Some(Term::Known(u, o, a)) = self.member(&name.text, &param.text) {
                             let what = format!("the binding of `{}`", param.text);
                             self.require(&t, &Term::Known(u, o, a), v.span, &what);
+                        } else if self.report
+                            && let Some(&Name::Sub(i)) = self.names.get(name.text.as_str())
+                            && let Term::Known(unit, _, anchored) = self.solver.resolve(t)
+                        {
+                            let shown = self.show(&unit);
+                            let origin = Origin {
+                                span: v.span,
+                                label: format!(
+                                    "`{}` is `{shown}`, from the binding in `{}`",
+                                    param.text, self.model.name.text
+                                ),
+                            };
+                            let seed = Seed {
+                                unit,
+                                anchored,
+                                origin,
+                            };
+                            self.bound.record(i, &param.text, seed);
                         }
                     }
                     if let Some(p) = phase {

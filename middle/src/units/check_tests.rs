@@ -138,3 +138,38 @@ fn a_number_with_its_unit_is_checked_and_infers() {
         ["E0480"]
     );
 }
+
+#[test]
+fn a_submodels_inputs_take_the_units_their_bindings_agree_on() {
+    let gain = "model Gain { input real u; output real y; y = 2 * u; }";
+    // `g.y` is `m` because `u` is bound to a length: a target in `s` is an error.
+    let parent = |z: &str, bind: &str| {
+        format!(
+            "{gain} model P {{ input real x [m]; input real t [s]; sub g: Gain(u = {bind}); \
+             sub h: Gain(u = x); output real z [{z}]; z = g.y; }}"
+        )
+    };
+    assert_eq!(codes(&parent("s", "x")), ["E0481"]);
+    assert_eq!(codes(&parent("m", "x")), Vec::<&str>::new());
+    // Two instances bound with different units: the model serves both, `u` stays free.
+    assert_eq!(codes(&parent("s", "t")), Vec::<&str>::new());
+    // A seeded input is checked inside its model, the binding shown as the origin.
+    let out = crate::check_source(
+        "u.sit",
+        "model S { input real u; output real y [s]; y = u * u; } \
+         model P { input real x [m]; sub s: S(u = x); }",
+    );
+    let errors: Vec<_> = out.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].code, "E0481");
+    assert!(
+        format!("{:?}", errors[0]).contains("from the binding in `P`"),
+        "{:?}",
+        errors[0]
+    );
+    // Through two levels: the seed flows down a round at a time.
+    let deep = "model A { input real u; output real y; y = u; } \
+                model B { input real w; sub a: A(u = w); output real y; y = a.y; } \
+                model C { input real x [m]; sub b: B(w = x); output real z [s]; z = b.y; }";
+    assert_eq!(codes(deep), ["E0481"]);
+}

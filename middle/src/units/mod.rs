@@ -14,6 +14,7 @@
 
 use std::fmt;
 
+mod bindings;
 pub mod check;
 mod report;
 mod show;
