@@ -11,7 +11,7 @@
 
 use super::bindings::{Bound, ROUNDS, Seed, Seeds};
 use super::report;
-use super::show::{fmt_num, fraction_error, root_pow, show_unit};
+use super::show::show_unit;
 use super::solve::{Origin, Solver, Term, over, same_dimension, times};
 use super::tables::{TableUnits, table_units};
 use super::{Unit, parse_unit};
@@ -19,7 +19,6 @@ use crate::Span;
 use crate::ast::{self, BinOp, Decl, DeclKind, Expr, ExprKind, Guard, Rule};
 use crate::check::Stateful;
 use crate::diag::Diagnostic;
-use crate::ir::Func;
 use crate::source::SourceMap;
 use std::collections::HashMap;
 
@@ -38,7 +37,7 @@ pub struct ModelUnits {
 
 /// What a name of a model is, for the unit check.
 #[derive(Clone, Copy)]
-enum Name {
+pub(super) enum Name {
     /// A real param, input or state: its class.
     Real(usize),
     /// A flag, pred, situation or event.
@@ -169,12 +168,12 @@ pub(super) struct ModelCheck<'a> {
     model: &'a ast::Model,
     by_name: &'a HashMap<&'a str, usize>,
     subs_units: &'a [Option<ModelUnits>],
-    names: HashMap<&'a str, Name>,
+    pub(super) names: HashMap<&'a str, Name>,
     /// The name of each class (its variable).
     class_names: Vec<&'a str>,
     pub(super) solver: Solver,
     /// Units as the user wrote them, to show a unit as written.
-    written: Vec<(Unit, String)>,
+    pub(super) written: Vec<(Unit, String)>,
     /// The files of the program (a table's CSV file), when at hand.
     sources: Option<&'a SourceMap>,
     /// The units of each table of the model, by [`Name::Table`].
@@ -186,8 +185,8 @@ pub(super) struct ModelCheck<'a> {
     /// The bindings of submodels' inputs of unknown unit, recorded on the reporting walk.
     bound: Bound,
     /// Whether this walk reports its conflicts.
-    report: bool,
-    errors: Vec<Diagnostic>,
+    pub(super) report: bool,
+    pub(super) errors: Vec<Diagnostic>,
 }
 
 impl<'a> ModelCheck<'a> {
@@ -525,7 +524,7 @@ impl<'a> ModelCheck<'a> {
     }
 
     /// Require `b = a` (reported at `at`); the result is the better known of the two.
-    fn same_of(&mut self, a: &Term, b: &Term, at: Span, what: &str) -> Term {
+    pub(super) fn same_of(&mut self, a: &Term, b: &Term, at: Span, what: &str) -> Term {
         let ok = self.require(b, a, at, what);
         if !ok {
             return Term::Free;
@@ -629,137 +628,6 @@ impl<'a> ModelCheck<'a> {
         }
     }
 
-    /// `a ^ b`: a whole number literal exponent composes; a fraction needs a unit that
-    /// divides; any other exponent needs a dimensionless base.
-    fn pow(&mut self, ta: Term, a: &Expr, tb: Term, b: &Expr, at: Span) -> Term {
-        let ta = self.solver.resolve(ta);
-        match literal(b) {
-            Some(n) => match ta {
-                Term::Known(u, _, a) => match root_pow(&u, n) {
-                    Some(p) => Term::Known(p, None, a),
-                    None if n.fract() == 0.0 => Term::Free, // a power too large to follow
-                    None => {
-                        if self.report && a {
-                            self.errors.push(fraction_error(
-                                at,
-                                &self.show(&u),
-                                &format!("`^ {}`", fmt_num(n)),
-                            ));
-                        }
-                        Term::Free
-                    }
-                },
-                Term::Of(c, r) if n == 1.0 => Term::Of(c, r),
-                Term::Lit => Term::Lit,
-                _ => Term::Free,
-            },
-            None => {
-                self.function_arg(
-                    &ta,
-                    a.span,
-                    "the base of `^` with an exponent that is not a number",
-                );
-                self.function_arg(&tb, b.span, "the exponent of `^`");
-                match ta {
-                    Term::Lit => Term::Lit,
-                    _ => Term::Known(Unit::ONE, None, false),
-                }
-            }
-        }
-    }
-
-    fn call(&mut self, f: &ast::Name, args: &[Expr], at: Span) -> Term {
-        let ts: Vec<Term> = args.iter().map(|a| self.expr(a)).collect();
-        let arg = |i: usize| ts.get(i).cloned().unwrap_or(Term::Free);
-        let span = |i: usize| args.get(i).map_or(at, |a| a.span);
-        if f.text == "prev" {
-            return arg(0);
-        }
-        if let Some(&Name::Table(i)) = self.names.get(f.text.as_str()) {
-            return self.table_read(i, &ts, args);
-        }
-        let Some(func) = Func::from_name(&f.text) else {
-            return Term::Free;
-        };
-        let name = func.name();
-        let one = Term::Known(Unit::ONE, None, false);
-        match func {
-            Func::Abs | Func::Floor | Func::Ceil | Func::Round => arg(0),
-            Func::Sign => match arg(0) {
-                Term::Lit => Term::Lit,
-                _ => one,
-            },
-            Func::Sqrt => match self.solver.resolve(arg(0)) {
-                Term::Known(u, _, a) => match root_pow(&u, 0.5) {
-                    Some(p) => Term::Known(p, None, a),
-                    None => {
-                        if self.report && a {
-                            self.errors
-                                .push(fraction_error(at, &self.show(&u), "`sqrt`"));
-                        }
-                        Term::Free
-                    }
-                },
-                Term::Lit => Term::Lit,
-                _ => Term::Free,
-            },
-            Func::Exp | Func::Ln | Func::Log10 | Func::Sinh | Func::Cosh | Func::Tanh => {
-                self.function_arg(&arg(0), span(0), &format!("the argument of `{name}`"));
-                if matches!(arg(0), Term::Lit) {
-                    Term::Lit
-                } else {
-                    one
-                }
-            }
-            Func::Sin | Func::Cos | Func::Tan => {
-                let rad = Term::Known(radian(), None, false);
-                self.require(&arg(0), &rad, span(0), &format!("the angle of `{name}`"));
-                if matches!(arg(0), Term::Lit) {
-                    Term::Lit
-                } else {
-                    one
-                }
-            }
-            Func::Asin | Func::Acos | Func::Atan => {
-                self.function_arg(&arg(0), span(0), &format!("the argument of `{name}`"));
-                Term::Known(radian(), None, false)
-            }
-            Func::Atan2 => {
-                self.require(&arg(1), &arg(0), span(1), "the arguments of `atan2`");
-                Term::Known(radian(), None, false)
-            }
-            Func::Min | Func::Max | Func::Hypot | Func::Deadzone => {
-                let what = format!("the arguments of `{name}`");
-                self.same_of(&arg(0), &arg(1), span(1), &what)
-            }
-            Func::Limit => {
-                let what = "the arguments of `limit`";
-                let t = self.same_of(&arg(0), &arg(1), span(1), what);
-                self.same_of(&t, &arg(2), span(2), what)
-            }
-            Func::Relay => arg(1),
-            Func::Pow => {
-                let (a, b) = (&args[0], &args[1]);
-                self.pow(arg(0), a, arg(1), b, at)
-            }
-        }
-    }
-
-    /// Require a dimensionless value (an angle in `rad` counts as one).
-    fn function_arg(&mut self, t: &Term, at: Span, what: &str) {
-        let t = self.solver.resolve(t.clone());
-        if let Term::Known(u, o, true) = &t
-            && !same_dimension(u, &Unit::ONE)
-        {
-            if self.report {
-                let d = report::not_plain(at, what, &self.show(u), o.as_ref());
-                self.errors.push(d);
-            }
-            return;
-        }
-        self.require(&t, &Term::Known(Unit::ONE, None, false), at, what);
-    }
-
     /// Require `found = expected`; reports a conflict on the reporting walk. Whether
     /// there was none.
     pub(super) fn require(&mut self, found: &Term, expected: &Term, at: Span, what: &str) -> bool {
@@ -809,7 +677,7 @@ impl<'a> ModelCheck<'a> {
     }
 
     /// A unit as the user wrote it if they did, else by its name or its SI form.
-    fn show(&self, u: &Unit) -> String {
+    pub(super) fn show(&self, u: &Unit) -> String {
         show_unit(u, &self.written)
     }
 }
@@ -818,12 +686,12 @@ pub(super) fn seconds() -> Unit {
     parse_unit("s").expect("s is a unit")
 }
 
-fn radian() -> Unit {
+pub(super) fn radian() -> Unit {
     parse_unit("rad").expect("rad is a unit")
 }
 
 /// A whole or fractional number literal (possibly negated or in parentheses).
-fn literal(e: &Expr) -> Option<f64> {
+pub(super) fn literal(e: &Expr) -> Option<f64> {
     match &e.kind {
         ExprKind::Num(n) => Some(*n),
         ExprKind::Neg(a) => literal(a).map(|n| -n),

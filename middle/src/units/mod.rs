@@ -15,6 +15,7 @@
 use std::fmt;
 
 mod bindings;
+mod calls;
 pub mod check;
 mod report;
 mod show;
