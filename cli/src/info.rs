@@ -100,7 +100,7 @@ impl Written {
             .collect();
         let models: Vec<&ast::Model> = files.iter().flat_map(|f| &f.models).collect();
         // The program checked, so its units did: the diagnostics are not needed here.
-        let units = sit_middle::units::check_models(&models, &mut Vec::new());
+        let units = sit_middle::units::check_models_in(&models, Some(sources), &mut Vec::new());
         for (m, u) in models.iter().zip(&units) {
             for decl in &m.decls {
                 if let Decl::Var { name, .. } = decl

@@ -60,3 +60,30 @@ fn generated_code_under_each_method() {
         }
     }
 }
+
+/// Units are erased: a model whose numbers and tables carry units generates the code of
+/// the same model without them, comments (which quote the source) aside.
+#[test]
+fn units_of_numbers_and_tables_are_erased() {
+    let with = "model M { input real v [m/s] = 1; output real x [m], y;\n\
+                table g(s [m]) [1/s] = [0, 1] -> [1, 2] clamp;\n\
+                x = integral(v + 2 [m/s]); y = g(x + 0.5 [m]) * 3 [s]; }";
+    let without = "model M { input real v = 1; output real x, y;\n\
+                   table g(s) = [0, 1] -> [1, 2] clamp;\n\
+                   x = integral(v + 2); y = g(x + 0.5) * 3; }";
+    let code = |text: &str| {
+        let compiled = sit_driver::compile(
+            &sit_driver::Source::text("m.sit", text),
+            &Default::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let code = sit_codegen::generate(&compiled.lowered, &Default::default()).unwrap();
+        (code.lines())
+            .filter(|l| !l.trim_start().starts_with("//") && !l.trim_start().starts_with("#[doc"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let (a, b) = (code(with), code(without));
+    assert!(a.contains("lookup1"), "the table is read: {a}");
+    assert_eq!(a, b);
+}

@@ -207,6 +207,10 @@ pub struct TableDecl {
     pub name: Name,
     /// The argument names as written (one or two; they name the grids in messages).
     pub args: Vec<Name>,
+    /// `[unit]` after each argument's name, if given (parallel to `args`; issue 30).
+    pub arg_units: Vec<Option<UnitText>>,
+    /// `[unit]` of the values, after the arguments' `)`, if given (issue 30).
+    pub unit: Option<UnitText>,
     /// Where the numbers come from.
     pub data: TableData,
     /// `clamp` or `extrapolate` as written (checked later), `None` if missing.
@@ -407,6 +411,9 @@ impl BinOp {
 pub enum ExprKind {
     /// A real literal (the text is kept for messages).
     Num(f64),
+    /// A real literal with its unit, `2 [m/s]` (issue 30): the number alone at run time,
+    /// the unit read only by `sit_middle::units`.
+    Quantity(f64, UnitText),
     /// `true`, `false`, `always`.
     Bool(bool),
     /// `a`, `a.b`.

@@ -13,7 +13,9 @@ use sit_interp::Instance as Interpreted;
 use sit_middle::ir::{self, Expr};
 use sit_middle::lower::Lowered;
 use sit_middle::lower::rewrite::{Model as IrModel, Program};
+use sit_middle::units::{DIMENSIONS, ModelUnits, parse_unit};
 use sit_runtime::{Model, ValueType, VarKind};
+use std::collections::HashMap;
 use std::io;
 
 /// `causality` of a scalar variable.
@@ -106,6 +108,8 @@ struct IrVar {
     constant_init: bool,
     /// A param or input bound by the parent.
     bound: bool,
+    /// The unit the unit check gives it (declared or inferred), as shown.
+    unit: Option<String>,
 }
 
 /// The description of `root` of a lowered program, with internal step `dt` (default: the
@@ -120,7 +124,10 @@ pub fn describe(
     let model = &program.models[root];
     let instance = Interpreted::try_new(lowered, root).map_err(|e| e.to_string())?;
     let mut ir_vars = Vec::new();
-    collect(program, root, &[], &mut ir_vars);
+    // Declared and inferred units (issue 30); a variable without one falls back on the
+    // unit of its doc comment.
+    let units = sit_middle::units::units_of_sources(&program.sources);
+    collect(program, root, &[], &units, &mut ir_vars);
     if ir_vars.len() != instance.var_count() {
         return Err(format!(
             "internal error: {} IR variables for {} model variables",
@@ -189,7 +196,7 @@ pub fn describe(
         };
         let description = paragraph(&ir.doc);
         let unit = (info.ty == ValueType::Real)
-            .then(|| crate::unit::unit_of(&ir.doc))
+            .then(|| ir.unit.clone().or_else(|| crate::unit::unit_of(&ir.doc)))
             .flatten();
         variables.push(Variable {
             name: info.name.to_string(),
@@ -221,8 +228,15 @@ pub fn describe(
 /// The IR facts of every variable of `model_id`, in `Model` index order: vars, conds,
 /// events, modes, then per submodel `NAME.on` and the submodel's list. `bound` are the vars the
 /// parent binds.
-fn collect(program: &Program, model_id: ir::ModelId, bound: &[ir::VarId], out: &mut Vec<IrVar>) {
+fn collect(
+    program: &Program,
+    model_id: ir::ModelId,
+    bound: &[ir::VarId],
+    units: &HashMap<String, ModelUnits>,
+    out: &mut Vec<IrVar>,
+) {
     let model = &program.models[model_id];
+    let model_units = units.get(&model.name);
     let fixed = fixed_params(model, bound);
     for (id, var) in model.vars.iter().enumerate() {
         if var.hidden {
@@ -262,6 +276,9 @@ fn collect(program: &Program, model_id: ir::ModelId, bound: &[ir::VarId], out: &
             tunable,
             constant_init,
             bound: bound.contains(&id),
+            unit: model_units
+                .and_then(|u| u.vars.get(&var.name))
+                .map(|u| u.1.clone()),
         });
     }
     for doc in model
@@ -276,6 +293,7 @@ fn collect(program: &Program, model_id: ir::ModelId, bound: &[ir::VarId], out: &
             tunable: false,
             constant_init: false,
             bound: false,
+            unit: None,
         });
     }
     for sub in &model.subs {
@@ -284,6 +302,7 @@ fn collect(program: &Program, model_id: ir::ModelId, bound: &[ir::VarId], out: &
             tunable: false,
             constant_init: false,
             bound: false,
+            unit: None,
         });
         let sub_bound: Vec<ir::VarId> = sub
             .param_bindings
@@ -291,8 +310,26 @@ fn collect(program: &Program, model_id: ir::ModelId, bound: &[ir::VarId], out: &
             .chain(&sub.input_bindings)
             .map(|b| b.var)
             .collect();
-        collect(program, sub.model, &sub_bound, out);
+        collect(program, sub.model, &sub_bound, units, out);
     }
+}
+
+/// The attributes of FMI 2.0's `<BaseUnit>` of a unit written in the unit language (the
+/// exponents of `kg m s A K mol cd rad`, `factor` and `offset` where not 1 and 0), or
+/// `None` for a unit it cannot read (a doc comment's `m/s²`).
+fn base_unit(name: &str) -> Option<Vec<(&'static str, String)>> {
+    let u = parse_unit(name).ok()?;
+    let mut attrs: Vec<(&'static str, String)> = (DIMENSIONS.iter().zip(u.dim))
+        .filter(|(_, e)| *e != 0)
+        .map(|(n, e)| (*n, e.to_string()))
+        .collect();
+    if u.scale != 1.0 {
+        attrs.push(("factor", real(u.scale)));
+    }
+    if u.offset != 0.0 {
+        attrs.push(("offset", real(u.offset)));
+    }
+    Some(attrs)
 }
 
 /// Which free params of `model` are fixed: read (directly or through derived params) by a
@@ -485,9 +522,18 @@ impl Description {
                     w.create_element("UnitDefinitions")
                         .write_inner_content(|w| {
                             for unit in units {
-                                w.create_element("Unit")
-                                    .with_attribute(("name", unit))
-                                    .write_empty()?;
+                                let element =
+                                    w.create_element("Unit").with_attribute(("name", unit));
+                                match base_unit(unit) {
+                                    Some(attrs) => element.write_inner_content(|w| {
+                                        let attrs = attrs.iter().map(|(k, v)| (*k, v.as_str()));
+                                        w.create_element("BaseUnit")
+                                            .with_attributes(attrs)
+                                            .write_empty()?;
+                                        Ok(())
+                                    })?,
+                                    None => element.write_empty()?,
+                                };
                             }
                             Ok(())
                         })?;

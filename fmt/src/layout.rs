@@ -72,8 +72,8 @@ struct Writer<'a> {
     inline: bool,
     /// Inside an attribute `#[…]`, which is a line of its own.
     attr: bool,
-    /// Inside the `[…]` of a unit after a declared name (`real v [m/s^2];`), written
-    /// without spaces.
+    /// Inside the `[…]` of a unit after a declared name (`real v [m/s^2];`), a number
+    /// (`2 [m/s]`) or a table's arguments (`table f(x [K]) [W]`), written without spaces.
     unit: bool,
     /// The index of the piece being written.
     piece: usize,
@@ -268,7 +268,7 @@ impl<'a> Writer<'a> {
             }
         }
         let prefix = (text == "-" && self.prefix_position()) || text == "!";
-        let opens_unit = text == "[" && self.prev_tok.is_some_and(|p| p.kind.is_word());
+        let opens_unit = text == "[" && self.prev_tok.is_some_and(|p| before_unit(p.kind, p.text));
         self.write(text);
         if opens_unit {
             self.unit = true;
@@ -346,7 +346,7 @@ impl<'a> Writer<'a> {
         if self.unit {
             return false;
         }
-        if p.text == "[" && prev.kind.is_word() {
+        if p.text == "[" && before_unit(prev.kind, prev.text) {
             return true;
         }
         let unknown = |k: TokenKind| match k {
@@ -453,4 +453,11 @@ fn render(lines: &[Line]) -> String {
         i = end;
     }
     out
+}
+
+/// Whether a `[` after the token `kind`/`text` opens a unit: after a name (a declared
+/// variable, a table's argument), a number (`2 [m/s]`) or the `)` of a table's arguments;
+/// no list of numbers follows any of these.
+fn before_unit(kind: TokenKind, text: &str) -> bool {
+    kind.is_word() || kind == TokenKind::Number || text == ")"
 }

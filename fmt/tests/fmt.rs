@@ -543,7 +543,8 @@ fn tricky_layouts() {
         ),
         (
             "units",
-            "model M { param g[ m / s ^ 2 ]=9.81, k [kg·m^2] = 2;\noutput real h[m]=10;input real u [%];\nreal w [ cm/s ], z[1/s]; w = integral(h * z);}",
+            "model M { param g[ m / s ^ 2 ]=9.81, k [kg·m^2] = 2;\noutput real h[m]=10;input real u [%];\nreal w [ cm/s ], z[1/s]; w = integral(h * z) + 2[ m ]*z - ( 1 [cm/s] );\n\
+             table heat(T[degC],p [ 1 ])[ W ]= [0, 1], [0,1] -> [[0,1], [2,3]] clamp; table q( x [K] ) from \"q.csv\" clamp;}",
         ),
         (
             "block_comments",

@@ -142,12 +142,25 @@ pub(crate) fn row_time(
 /// The unit of variable `var` of model `model` (declared or inferred, see
 /// `sit_middle::units`), when the document `uri` checks and the unit is known.
 pub(crate) fn unit(docs: &Documents, uri: &Uri, model: &str, var: &str) -> Option<String> {
-    let text = docs.text(uri)?;
+    let units = units(docs, uri);
+    Some(units.get(model)?.vars.get(var)?.1.clone())
+}
+
+/// The units of every model of the program of document `uri` (declared or inferred),
+/// by model name: empty when the document does not check.
+pub(crate) fn units(
+    docs: &Documents,
+    uri: &Uri,
+) -> std::collections::HashMap<String, sit_middle::units::ModelUnits> {
+    let Some(text) = docs.text(uri) else {
+        return Default::default();
+    };
     let path = uri_to_path(uri).unwrap_or_else(|| PathBuf::from(uri.as_str()));
     let read = |p: &std::path::Path| docs.read(&normalize(p));
-    let program = sit_driver::check_memory(&path, text, &read).program?;
-    let units = sit_middle::units::units_of_sources(&program.sources);
-    Some(units.get(model)?.vars.get(var)?.1.clone())
+    match sit_driver::check_memory(&path, text, &read).program {
+        Some(program) => sit_middle::units::units_of_sources(&program.sources),
+        None => Default::default(),
+    }
 }
 
 #[cfg(test)]

@@ -251,7 +251,12 @@ fn is_identifier(s: &str) -> bool {
 }
 
 /// `textDocument/completion` at byte `offset` of the main file.
-pub(crate) fn completion(world: &World, offset: usize) -> Vec<CompletionItem> {
+/// `unit(model, var)` is a variable's unit where the program checks (the detail shows it).
+pub(crate) fn completion(
+    world: &World,
+    offset: usize,
+    unit: &dyn Fn(&str, &str) -> Option<String>,
+) -> Vec<CompletionItem> {
     let ix = &world.main().index;
     let text = &ix.text;
     // The start of the word being typed.
@@ -288,7 +293,7 @@ pub(crate) fn completion(world: &World, offset: usize) -> Vec<CompletionItem> {
             .decls
             .iter()
             .filter(|d| d.is_output())
-            .map(decl_item)
+            .map(|d| decl_item(d, unit(&target.name, &d.name)))
             .collect();
         items.push(item(
             "on",
@@ -308,7 +313,9 @@ pub(crate) fn completion(world: &World, offset: usize) -> Vec<CompletionItem> {
             .map(|k| item(k.as_str(), CompletionItemKind::KEYWORD, "keyword"))
             .collect();
     };
-    let mut items: Vec<CompletionItem> = model.decls.iter().map(decl_item).collect();
+    let mut items: Vec<CompletionItem> = (model.decls.iter())
+        .map(|d| decl_item(d, unit(&model.name, &d.name)))
+        .collect();
     for name in procs::names() {
         if let Some((sig, meaning)) = procs::describe(name) {
             let mut it = item(name, CompletionItemKind::FUNCTION, &sig);
@@ -367,16 +374,18 @@ fn item(label: &str, kind: CompletionItemKind, detail: &str) -> CompletionItem {
     }
 }
 
-fn decl_item(d: &Decl) -> CompletionItem {
+/// The item of a declaration; its detail ends with the unit, if known (`output real [m/s]`).
+fn decl_item(d: &Decl, unit: Option<String>) -> CompletionItem {
     let kind = match d.role() {
         "param" => CompletionItemKind::CONSTANT,
         "event" => CompletionItemKind::EVENT,
         "sub" => CompletionItemKind::MODULE,
         _ => CompletionItemKind::VARIABLE,
     };
-    let detail = match &d.sub_model {
-        Some(m) => format!("sub {}: {m}", d.name),
-        None => d.kind.clone(),
+    let detail = match (&d.sub_model, unit) {
+        (Some(m), _) => format!("sub {}: {m}", d.name),
+        (None, Some(u)) => format!("{} [{u}]", d.kind),
+        (None, None) => d.kind.clone(),
     };
     let mut it = item(&d.name, kind, &detail);
     if !d.doc.is_empty() {

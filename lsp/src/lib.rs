@@ -254,9 +254,13 @@ impl Server {
                     return Err(unknown(id));
                 }
                 let (world, offset) = self.at(&d.text_document, d.position);
+                // Checked once for all the items (a document that does not check has none).
+                let units = diagnostics::units(&self.docs, &d.text_document.uri);
+                let unit =
+                    |model: &str, var: &str| Some(units.get(model)?.vars.get(var)?.1.clone());
                 ok(
                     id,
-                    CompletionResponse::Array(features::completion(&world, offset)),
+                    CompletionResponse::Array(features::completion(&world, offset, &unit)),
                 )
             }
             DocumentSymbolRequest::METHOD => {

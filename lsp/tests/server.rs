@@ -177,6 +177,36 @@ fn hover_shows_units() {
     c.stop();
 }
 
+/// A completion's detail ends with the variable's unit, declared or inferred (issue 30).
+#[test]
+fn completion_shows_units() {
+    let mut c = Client::start();
+    let (u, text) = example("pendulum.sit");
+    c.open(&u, &text);
+    let items = match c
+        .request::<Completion>(CompletionParams {
+            text_document_position: at(&u, pos(&text, "omega = integral(eps);", 0, 8)),
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+            context: None,
+        })
+        .unwrap()
+    {
+        Some(CompletionResponse::Array(items)) => items,
+        other => panic!("{other:?}"),
+    };
+    let detail = |l: &str| {
+        (items.iter().find(|i| i.label == l))
+            .unwrap_or_else(|| panic!("{l}"))
+            .detail
+            .clone()
+            .unwrap_or_default()
+    };
+    assert_eq!(detail("omega"), "output real [rad/s]");
+    assert!(detail("eps").ends_with("[rad/s^2]"), "{}", detail("eps"));
+    c.stop();
+}
+
 #[test]
 fn definition_goes_into_submodels_and_imports() {
     let mut c = Client::start();

@@ -389,6 +389,44 @@ fn unit_inference_chains() {
     );
 }
 
+/// Units from the parents' bindings (issue 30): `k` instances of one submodel whose input
+/// takes the unit its bindings agree on, each bound to the previous one's output, and a
+/// chain of `k` models each binding the next one's input: the check repeats a bounded
+/// number of rounds, each one pass over the program.
+#[test]
+fn unit_seeds_from_bindings() {
+    let family = |k: usize| {
+        let mut s = String::from(
+            "model Leaf { input real u; output real y; y = 2 * u; }
+",
+        );
+        for i in 0..k {
+            let next = if i + 1 < k {
+                format!("sub c: D{}(u = u); y = c.y;", i + 1)
+            } else {
+                "y = u;".into()
+            };
+            let _ = writeln!(s, "model D{i} {{ input real u; output real y; {next} }}");
+        }
+        s += "model M {\n    input real l [m];\n    sub d: D0(u = l);\n    sub s0: Leaf(u = l);\n";
+        for i in 1..k {
+            let _ = writeln!(s, "    sub s{i}: Leaf(u = s{}.y);", i - 1);
+        }
+        let _ = writeln!(
+            s,
+            "    output real z [m], w [m];\n    z = s{}.y;\n    w = d.y;",
+            k - 1
+        );
+        s + "}\n"
+    };
+    let out = sit_middle::check_source("seeds.sit", &family(10));
+    assert!(out.diagnostics.is_empty(), "{}", out.render());
+    let wrong = family(10).replace("output real z [m]", "output real z [s]");
+    let out = sit_middle::check_source("seeds.sit", &wrong);
+    assert!(out.render().contains("E0481"), "{}", out.render());
+    assert_linear("unit seeds from bindings", family, 300);
+}
+
 /// `k` submodels, each placed by `step(sK);` below the rule computing what its binding
 /// reads: the placement's checks (W0208 against the rules above a step, the order of the
 /// steps for `prev`) are one pass over the body.

@@ -227,14 +227,25 @@ impl Parser<'_> {
         Ok(e)
     }
 
-    /// `primary = number | "true" | "false" | "always" | call | path | "(" expr ")"`.
+    /// `primary = number unit? | "true" | "false" | "always" | call | path | "(" expr ")"`.
     fn primary(&mut self) -> Parsed<Expr> {
         let t = self.peek();
         let span = self.span(t);
         let kind = match t.tok {
             Tok::Number => {
                 self.bump();
-                ExprKind::Num(self.number(t.start, t.end)?)
+                let x = self.number(t.start, t.end)?;
+                // `2 [m/s]`: a number's unit (no expression continues with `[`).
+                match self.unit_text()? {
+                    Some(u) => {
+                        let end = u.span.end + 1; // the closing `]`
+                        return Ok(Expr {
+                            kind: ExprKind::Quantity(x, u),
+                            span: Span::new(self.file, span.start, end),
+                        });
+                    }
+                    None => ExprKind::Num(x),
+                }
             }
             Tok::Punct("(") => {
                 self.bump();

@@ -62,6 +62,7 @@ mod tests {
         fn show(e: &Expr) -> String {
             match &e.kind {
                 ExprKind::Num(v) => format!("{v}"),
+                ExprKind::Quantity(v, u) => format!("{v}[{}]", u.text),
                 ExprKind::Bool(b) => format!("{b}"),
                 ExprKind::Path(p) => p
                     .iter()
@@ -92,6 +93,16 @@ mod tests {
             Decl::Var { value: Some(v), .. } => show(v),
             d => panic!("{d:?}"),
         }
+    }
+
+    #[test]
+    fn a_number_takes_the_unit_in_brackets_after_it() {
+        assert_eq!(tree("v + 2 [m/s] * 3"), "(v + (2[m/s] * 3))");
+        assert_eq!(tree("-9.81 [m/s^2]"), "(-9.81[m/s^2])");
+        assert_eq!(tree("(1 [cm]) ^ 2"), "([1[cm]] ^ 2)");
+        // Only a number takes a unit: a name followed by `[` is not an expression.
+        assert!(parse_file(0, "model M { real x = v [m]; }").is_err());
+        assert!(parse_file(0, "model M { real x = 2 [m; }").is_err());
     }
 
     #[test]

@@ -530,7 +530,7 @@ impl<'a> Parser<'a> {
 
     /// `unit = "[" text "]"` after a declared name: the text up to the closing bracket as
     /// written (any tokens but `]`, `;`, `=`, `{` and `}`), parsed by the checker.
-    fn unit_text(&mut self) -> Parsed<Option<UnitText>> {
+    pub(super) fn unit_text(&mut self) -> Parsed<Option<UnitText>> {
         if !self.at_punct("[") {
             return Ok(None);
         }

@@ -57,7 +57,8 @@ impl Resolver<'_> {
 
     pub(super) fn any(&mut self, e: &ast::Expr, ctx: Ctx) -> (Expr, Ty) {
         match &e.kind {
-            ExprKind::Num(v) => (Expr::Num(*v), Ty::Real),
+            // A literal's unit is erased: the step computes the number alone.
+            ExprKind::Num(v) | ExprKind::Quantity(v, _) => (Expr::Num(*v), Ty::Real),
             ExprKind::Bool(b) => (Expr::Bool(*b), Ty::Flag),
             ExprKind::Paren(inner) => self.any(inner, ctx),
             ExprKind::Neg(inner) => {

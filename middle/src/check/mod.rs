@@ -32,6 +32,7 @@ pub use order::MAX_INSTANCES;
 use order::{instance_counts, topo_order};
 pub use resolve::collect_vars;
 use resolve::{Ctx, Resolver};
+pub(crate) use table::file_header;
 
 /// Names that are built in: `time`, `dt`, and `on` (a submodel's switch).
 pub const RESERVED: &[&str] = &["time", "dt", "on"];
@@ -240,7 +241,7 @@ pub fn check(
     }
     // Units (issue 30): declared units checked where they flow, the others inferred.
     let before_units = diags.len();
-    crate::units::check_models(&asts, diags);
+    crate::units::check_models_in(&asts, Some(sources), diags);
     if diags[before_units..].iter().any(Diagnostic::is_error) {
         return None;
     }

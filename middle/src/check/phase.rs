@@ -13,7 +13,7 @@ pub const MAX_PHASE_STEPS: u64 = 1_000_000_000;
 /// The value of a number literal, possibly in parentheses.
 fn literal(e: &ast::Expr) -> Option<f64> {
     match &e.kind {
-        ast::ExprKind::Num(x) => Some(*x),
+        ast::ExprKind::Num(x) | ast::ExprKind::Quantity(x, _) => Some(*x),
         ast::ExprKind::Paren(inner) => literal(inner),
         _ => None,
     }

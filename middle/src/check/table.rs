@@ -474,6 +474,18 @@ fn cell(c: &Cell, diags: &mut Vec<Diagnostic>) -> Option<Num> {
     }
 }
 
+/// The header cells of the CSV file of table `d` (as read: trimmed, with their spans in
+/// the file), when it reads a file the loader read: where the unit check finds the
+/// `[unit]`s a header may carry (issue 30).
+pub(crate) fn file_header(d: &TableDecl, sources: &SourceMap) -> Option<Vec<(String, Span)>> {
+    let TableData::File { path, span } = &d.data else {
+        return None;
+    };
+    let dir = sources.file(span.file).path.parent().map(PathBuf::from);
+    let id = sources.find(&dir.unwrap_or_default().join(path))?;
+    records(&sources.file(id).text, id).into_iter().next()
+}
+
 /// The grids and values of a table's CSV file (source `id`), read by the loader.
 fn csv(
     d: &TableDecl,

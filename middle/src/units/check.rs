@@ -9,14 +9,17 @@
 //! passes. The check reads the syntax tree (for its spans) of a program the checker has
 //! accepted, and changes nothing in it: units cost nothing at run time.
 
-use super::show::{conversion, fmt_num, fraction_error, root_pow, show_unit};
-use super::solve::{Conflict, Origin, Solver, Term, over, same_dimension, times};
+use super::bindings::{Bound, ROUNDS, Seed, Seeds};
+use super::report;
+use super::show::show_unit;
+use super::solve::{Origin, Solver, Term, over, same_dimension, times};
+use super::tables::{TableUnits, table_units};
 use super::{Unit, parse_unit};
 use crate::Span;
 use crate::ast::{self, BinOp, Decl, DeclKind, Expr, ExprKind, Guard, Rule};
 use crate::check::Stateful;
 use crate::diag::Diagnostic;
-use crate::ir::Func;
+use crate::source::SourceMap;
 use std::collections::HashMap;
 
 /// The most walks of a model that only infer, before the walk that reports.
@@ -34,30 +37,73 @@ pub struct ModelUnits {
 
 /// What a name of a model is, for the unit check.
 #[derive(Clone, Copy)]
-enum Name {
+pub(super) enum Name {
     /// A real param, input or state: its class.
     Real(usize),
     /// A flag, pred, situation or event.
     Logic,
     /// A submodel instance: its model's index.
     Sub(usize),
-    /// A mode, a table, a state name: no unit.
+    /// A lookup table: its index in [`ModelCheck::tables`].
+    Table(usize),
+    /// A mode, a state name: no unit.
     Other,
 }
 
 /// Check the units of every model (`models` in any order; submodels by name), pushing
 /// errors to `diags`. Returns each model's units, parallel to `models`.
 pub fn check_models(models: &[&ast::Model], diags: &mut Vec<Diagnostic>) -> Vec<ModelUnits> {
+    check_models_in(models, None, diags)
+}
+
+/// [`check_models`] with the program's files at hand (`sources`): the units written in
+/// the header of a table's CSV file are read too.
+pub fn check_models_in(
+    models: &[&ast::Model],
+    sources: Option<&SourceMap>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<ModelUnits> {
     let by_name: HashMap<&str, usize> = models
         .iter()
         .enumerate()
         .map(|(i, m)| (m.name.text.as_str(), i))
         .collect();
-    let mut done: Vec<Option<ModelUnits>> = vec![None; models.len()];
-    for i in 0..models.len() {
-        visit(i, models, &by_name, &mut done, diags);
+    let mut seeds = Seeds::new();
+    for round in 1..=ROUNDS {
+        let mut done: Vec<Option<ModelUnits>> = vec![None; models.len()];
+        let mut open = vec![false; models.len()];
+        let mut round_diags = Vec::new();
+        let mut bound = Bound::default();
+        let mut ctx = Program {
+            models,
+            by_name: &by_name,
+            sources,
+            seeds: &seeds,
+        };
+        for i in 0..models.len() {
+            ctx.visit(i, &mut done, &mut open, &mut bound, &mut round_diags);
+        }
+        let agreed = bound.agreed();
+        let new = agreed.keys().any(|k| !seeds.contains_key(k));
+        if !new || round == ROUNDS {
+            diags.append(&mut round_diags);
+            return done.into_iter().map(Option::unwrap_or_default).collect();
+        }
+        // An input seeded in an earlier round has its unit now, and no longer records.
+        for (k, s) in agreed {
+            seeds.entry(k).or_insert(s);
+        }
     }
-    done.into_iter().map(Option::unwrap_or_default).collect()
+    unreachable!("the last round returns")
+}
+
+/// What every model's check reads of the program.
+struct Program<'a, 'b> {
+    models: &'b [&'a ast::Model],
+    by_name: &'b HashMap<&'a str, usize>,
+    sources: Option<&'b SourceMap>,
+    /// The units the parents' bindings give the submodels' inputs (see [`super::bindings`]).
+    seeds: &'b Seeds,
 }
 
 /// The units of every model of the files of `sources` (a program that checked), by
@@ -67,64 +113,80 @@ pub fn units_of_sources(sources: &crate::SourceMap) -> HashMap<String, ModelUnit
         .filter_map(|(id, f)| crate::parse::parse_file(id, &f.text).ok())
         .collect();
     let models: Vec<&ast::Model> = files.iter().flat_map(|f| &f.models).collect();
-    let units = check_models(&models, &mut Vec::new());
+    let units = check_models_in(&models, Some(sources), &mut Vec::new());
     (models.iter().map(|m| m.name.text.clone()))
         .zip(units)
         .collect()
 }
 
-/// Check model `i` after the models it instantiates (the checker has ruled out cycles;
-/// a cycle here would only leave the inner model without units).
-fn visit(
-    i: usize,
-    models: &[&ast::Model],
-    by_name: &HashMap<&str, usize>,
-    done: &mut [Option<ModelUnits>],
-    diags: &mut Vec<Diagnostic>,
-) {
-    // An explicit stack: the instance tree may be deep.
-    let mut stack = vec![(i, false)];
-    let mut open = vec![false; models.len()];
-    while let Some((m, children_done)) = stack.pop() {
-        if done[m].is_some() {
-            continue;
-        }
-        if children_done {
-            let units = ModelCheck::new(models[m], by_name, done).run(diags);
-            done[m] = Some(units);
-            continue;
-        }
-        if open[m] {
-            continue;
-        }
-        open[m] = true;
-        stack.push((m, true));
-        for d in &models[m].decls {
-            if let Decl::Sub { model, .. } = d
-                && let Some(&c) = by_name.get(model.text.as_str())
-                && done[c].is_none()
-                && !open[c]
-            {
-                stack.push((c, false));
+impl Program<'_, '_> {
+    /// Check model `i` after the models it instantiates (the checker has ruled out cycles;
+    /// a cycle here would only leave the inner model without units).
+    fn visit(
+        &mut self,
+        i: usize,
+        done: &mut [Option<ModelUnits>],
+        open: &mut [bool],
+        bound: &mut Bound,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let (models, by_name) = (self.models, self.by_name);
+        // An explicit stack: the instance tree may be deep.
+        let mut stack = vec![(i, false)];
+        while let Some((m, children_done)) = stack.pop() {
+            if done[m].is_some() {
+                continue;
+            }
+            if children_done {
+                let mut check = ModelCheck::new(models[m], by_name, done, self.sources);
+                check.index = m;
+                check.seeds = Some(self.seeds);
+                let units = check.run(diags, bound);
+                done[m] = Some(units);
+                continue;
+            }
+            if open[m] {
+                continue;
+            }
+            open[m] = true;
+            stack.push((m, true));
+            for d in &models[m].decls {
+                if let Decl::Sub { model, .. } = d
+                    && let Some(&c) = by_name.get(model.text.as_str())
+                    && done[c].is_none()
+                    && !open[c]
+                {
+                    stack.push((c, false));
+                }
             }
         }
     }
 }
 
 /// The check of one model.
-struct ModelCheck<'a> {
+pub(super) struct ModelCheck<'a> {
     model: &'a ast::Model,
     by_name: &'a HashMap<&'a str, usize>,
     subs_units: &'a [Option<ModelUnits>],
-    names: HashMap<&'a str, Name>,
+    pub(super) names: HashMap<&'a str, Name>,
     /// The name of each class (its variable).
     class_names: Vec<&'a str>,
-    solver: Solver,
+    pub(super) solver: Solver,
     /// Units as the user wrote them, to show a unit as written.
-    written: Vec<(Unit, String)>,
+    pub(super) written: Vec<(Unit, String)>,
+    /// The files of the program (a table's CSV file), when at hand.
+    sources: Option<&'a SourceMap>,
+    /// The units of each table of the model, by [`Name::Table`].
+    pub(super) tables: Vec<TableUnits>,
+    /// This model's index in the program, for [`Self::seeds`].
+    index: usize,
+    /// The units the parents' bindings give inputs, by model index and name.
+    seeds: Option<&'a Seeds>,
+    /// The bindings of submodels' inputs of unknown unit, recorded on the reporting walk.
+    bound: Bound,
     /// Whether this walk reports its conflicts.
-    report: bool,
-    errors: Vec<Diagnostic>,
+    pub(super) report: bool,
+    pub(super) errors: Vec<Diagnostic>,
 }
 
 impl<'a> ModelCheck<'a> {
@@ -132,6 +194,7 @@ impl<'a> ModelCheck<'a> {
         model: &'a ast::Model,
         by_name: &'a HashMap<&'a str, usize>,
         subs_units: &'a [Option<ModelUnits>],
+        sources: Option<&'a SourceMap>,
     ) -> Self {
         ModelCheck {
             model,
@@ -141,12 +204,17 @@ impl<'a> ModelCheck<'a> {
             class_names: Vec::new(),
             solver: Solver::default(),
             written: Vec::new(),
+            sources,
+            tables: Vec::new(),
+            index: usize::MAX,
+            seeds: None,
+            bound: Bound::default(),
             report: false,
             errors: Vec::new(),
         }
     }
 
-    fn run(mut self, diags: &mut Vec<Diagnostic>) -> ModelUnits {
+    fn run(mut self, diags: &mut Vec<Diagnostic>, bound: &mut Bound) -> ModelUnits {
         self.declare();
         for _ in 0..MAX_PASSES {
             let before = self.solver.learned;
@@ -157,7 +225,24 @@ impl<'a> ModelCheck<'a> {
         }
         self.report = true;
         self.walk_model();
+        // An error in a model whose inputs have their units from its parents' bindings
+        // shows where (the unit may have come through a product, which keeps no origin).
+        if let Some(seeds) = self.seeds {
+            let mut from: Vec<&Seed> = (seeds.iter())
+                .filter(|((m, _), _)| *m == self.index)
+                .map(|(_, s)| s)
+                .collect();
+            from.sort_by_key(|s| (s.origin.span.file, s.origin.span.start));
+            for e in &mut self.errors {
+                for s in &from {
+                    if !e.related.iter().any(|r| r.0 == s.origin.span) {
+                        e.related.push((s.origin.span, s.origin.label.clone()));
+                    }
+                }
+            }
+        }
         diags.append(&mut self.errors);
+        bound.merge(std::mem::take(&mut self.bound));
         let mut out = ModelUnits::default();
         for c in 0..self.class_names.len() {
             if let Some((u, o, a)) = self.solver.unit_of(c) {
@@ -183,25 +268,23 @@ impl<'a> ModelCheck<'a> {
                     if !real {
                         self.names.insert(&name.text, Name::Logic);
                         if let Some(u) = unit {
-                            self.errors.push(
-                                Diagnostic::error(
-                                    "E0485",
-                                    u.span,
-                                    format!(
-                                        "a unit on the {} `{}`, which is not a real value",
-                                        kind.describe(),
-                                        name.text
-                                    ),
-                                )
-                                .with_label("a logical value has no unit")
-                                .with_help("remove the brackets, or declare a `real`"),
-                            );
+                            self.errors
+                                .push(report::unit_on_logic(u, *kind, &name.text));
                         }
                         continue;
                     }
                     let c = self.solver.class();
                     self.class_names.push(&name.text);
                     self.names.insert(&name.text, Name::Real(c));
+                    let bindable = matches!(kind, DeclKind::Param | DeclKind::InputReal);
+                    if unit.is_none()
+                        && bindable
+                        && let Some(s) = self
+                            .seeds
+                            .and_then(|s| s.get(&(self.index, name.text.clone())))
+                    {
+                        self.solver.seed(c, s.unit, s.origin.clone(), s.anchored);
+                    }
                     if let Some(u) = unit {
                         match parse_unit(&u.text) {
                             Ok(parsed) => {
@@ -220,21 +303,11 @@ impl<'a> ModelCheck<'a> {
                                 );
                             }
                             Err(e) => {
-                                let at = u.source_offset(e.at).min(u.span.end);
-                                let end = (at + 1).min(u.span.end).max(at);
-                                self.errors.push(
-                                    Diagnostic::error(
-                                        "E0480",
-                                        Span::new(u.span.file, at, end),
-                                        if u.text.trim().is_empty() {
-                                            format!("the unit of `{}` is empty", name.text)
-                                        } else {
-                                            format!("the unit `{}` of `{}` is not a unit", u.text.trim(), name.text)
-                                        },
-                                    )
-                                    .with_label(e.message)
-                                    .with_note("a unit is a product of names with integer powers: `m/s^2`, `kg*m^2`, `N*m`, `1/s`; the names are the SI units (`m kg s A K mol cd`), the derived ones (`N J W Pa Hz C V Ohm F H S Wb T L`), with a prefix (`G M k h da d c m u n p`), and `g min h rad deg degC % 1`"),
-                                );
+                                self.errors.push(report::not_a_unit(
+                                    u,
+                                    e,
+                                    &format!("`{}`", name.text),
+                                ));
                             }
                         }
                     }
@@ -253,7 +326,10 @@ impl<'a> ModelCheck<'a> {
                     }
                 }
                 Decl::Table(t) => {
-                    self.names.insert(&t.name.text, Name::Other);
+                    self.names
+                        .insert(&t.name.text, Name::Table(self.tables.len()));
+                    let units = table_units(t, self.sources, &mut self.written, &mut self.errors);
+                    self.tables.push(units);
                 }
             }
         }
@@ -291,6 +367,24 @@ impl<'a> ModelCheck<'a> {
                         if let Some(Term::Known(u, o, a)) = self.member(&name.text, &param.text) {
                             let what = format!("the binding of `{}`", param.text);
                             self.require(&t, &Term::Known(u, o, a), v.span, &what);
+                        } else if self.report
+                            && let Some(&Name::Sub(i)) = self.names.get(name.text.as_str())
+                            && let Term::Known(unit, _, anchored) = self.solver.resolve(t)
+                        {
+                            let shown = self.show(&unit);
+                            let origin = Origin {
+                                span: v.span,
+                                label: format!(
+                                    "`{}` is `{shown}`, from the binding in `{}`",
+                                    param.text, self.model.name.text
+                                ),
+                            };
+                            let seed = Seed {
+                                unit,
+                                anchored,
+                                origin,
+                            };
+                            self.bound.record(i, &param.text, seed);
                         }
                     }
                     if let Some(p) = phase {
@@ -358,98 +452,11 @@ impl<'a> ModelCheck<'a> {
         }
     }
 
-    /// A stateful procedure as the whole right-hand side of a rule for `target`.
-    fn stateful(&mut self, s: Stateful, args: &[Expr], target: &str, target_term: &Term, at: Span) {
-        let ts: Vec<Term> = args.iter().map(|a| self.expr(a)).collect();
-        let sec = Term::Known(seconds(), None, false);
-        let arg = |i: usize| ts.get(i).cloned().unwrap_or(Term::Free);
-        let what = |w: &str| format!("{w} of `{target}`");
-        // A literal rate or signal takes the unit its target needs.
-        let literal_input = matches!(ts.first(), Some(Term::Lit));
-        match s {
-            Stateful::Integral => {
-                for (i, a) in args.iter().enumerate().skip(1) {
-                    self.require(&ts[i], target_term, a.span, &what("a bound"));
-                }
-                if literal_input {
-                    return;
-                }
-                // An absolute temperature (`degC`) integrates a rate of differences (`K/s`).
-                let target_term = &match self.solver.resolve(target_term.clone()) {
-                    Term::Known(u, o, a) if u.offset != 0.0 => {
-                        Term::Known(Unit { offset: 0.0, ..u }, o, a)
-                    }
-                    t => t,
-                };
-                let rate = self.mul(&arg(0), &sec, false);
-                self.require(
-                    &rate,
-                    target_term,
-                    args.first().map_or(at, |a| a.span),
-                    &what("the integral (the rate times `s`) giving the value"),
-                );
-            }
-            Stateful::Deriv if literal_input => {}
-            Stateful::Deriv => {
-                let d = self.mul(&arg(0), &sec, true);
-                self.require(
-                    &d,
-                    target_term,
-                    args.first().map_or(at, |a| a.span),
-                    &what("the derivative (the signal per `s`) giving the value"),
-                );
-            }
-            Stateful::Lag => {
-                if let Some(a) = args.get(1) {
-                    self.require(&ts[1], &sec, a.span, "the time constant of `lag`");
-                }
-                let out = match args.get(2) {
-                    Some(_) => self.mul(&arg(0), &arg(2), false),
-                    None => arg(0),
-                };
-                let span = args.first().map_or(at, |a| a.span);
-                self.require(
-                    &out,
-                    target_term,
-                    span,
-                    &what("the lagged input giving the value"),
-                );
-            }
-            Stateful::Hysteresis => {
-                for i in [1, 2] {
-                    if let Some(a) = args.get(i) {
-                        self.require(
-                            &ts[i],
-                            &arg(0),
-                            a.span,
-                            "a threshold of `hysteresis` against its input",
-                        );
-                    }
-                }
-                if let Some(a) = args.get(3) {
-                    self.require(
-                        &ts[3],
-                        target_term,
-                        a.span,
-                        &what("the amplitude giving the value"),
-                    );
-                }
-            }
-            Stateful::Timer => {
-                self.require(
-                    &sec,
-                    target_term,
-                    at,
-                    &what("the time of `timer` giving the value"),
-                );
-            }
-        }
-    }
-
     /// The unit of `e`, requiring equal units where the operators need them.
-    fn expr(&mut self, e: &Expr) -> Term {
+    pub(super) fn expr(&mut self, e: &Expr) -> Term {
         match &e.kind {
             ExprKind::Num(_) => Term::Lit,
+            ExprKind::Quantity(_, u) => self.quantity(u, e.span),
             ExprKind::Bool(_) => Term::Logic,
             ExprKind::Paren(a) | ExprKind::Neg(a) => self.expr(a),
             ExprKind::Not(a) => {
@@ -517,7 +524,7 @@ impl<'a> ModelCheck<'a> {
     }
 
     /// Require `b = a` (reported at `at`); the result is the better known of the two.
-    fn same_of(&mut self, a: &Term, b: &Term, at: Span, what: &str) -> Term {
+    pub(super) fn same_of(&mut self, a: &Term, b: &Term, at: Span, what: &str) -> Term {
         let ok = self.require(b, a, at, what);
         if !ok {
             return Term::Free;
@@ -584,7 +591,7 @@ impl<'a> ModelCheck<'a> {
     }
 
     /// `a * b` or `a / b`.
-    fn mul(&mut self, a: &Term, b: &Term, divide: bool) -> Term {
+    pub(super) fn mul(&mut self, a: &Term, b: &Term, divide: bool) -> Term {
         let (a, b) = (
             self.solver.resolve(a.clone()),
             self.solver.resolve(b.clone()),
@@ -621,148 +628,9 @@ impl<'a> ModelCheck<'a> {
         }
     }
 
-    /// `a ^ b`: a whole number literal exponent composes; a fraction needs a unit that
-    /// divides; any other exponent needs a dimensionless base.
-    fn pow(&mut self, ta: Term, a: &Expr, tb: Term, b: &Expr, at: Span) -> Term {
-        let ta = self.solver.resolve(ta);
-        match literal(b) {
-            Some(n) => match ta {
-                Term::Known(u, _, a) => match root_pow(&u, n) {
-                    Some(p) => Term::Known(p, None, a),
-                    None if n.fract() == 0.0 => Term::Free, // a power too large to follow
-                    None => {
-                        if self.report && a {
-                            self.errors.push(fraction_error(
-                                at,
-                                &self.show(&u),
-                                &format!("`^ {}`", fmt_num(n)),
-                            ));
-                        }
-                        Term::Free
-                    }
-                },
-                Term::Of(c, r) if n == 1.0 => Term::Of(c, r),
-                Term::Lit => Term::Lit,
-                _ => Term::Free,
-            },
-            None => {
-                self.function_arg(
-                    &ta,
-                    a.span,
-                    "the base of `^` with an exponent that is not a number",
-                );
-                self.function_arg(&tb, b.span, "the exponent of `^`");
-                match ta {
-                    Term::Lit => Term::Lit,
-                    _ => Term::Known(Unit::ONE, None, false),
-                }
-            }
-        }
-    }
-
-    fn call(&mut self, f: &ast::Name, args: &[Expr], at: Span) -> Term {
-        let ts: Vec<Term> = args.iter().map(|a| self.expr(a)).collect();
-        let arg = |i: usize| ts.get(i).cloned().unwrap_or(Term::Free);
-        let span = |i: usize| args.get(i).map_or(at, |a| a.span);
-        if f.text == "prev" {
-            return arg(0);
-        }
-        let Some(func) = Func::from_name(&f.text) else {
-            return Term::Free; // a table read (its units are not declared yet)
-        };
-        let name = func.name();
-        let one = Term::Known(Unit::ONE, None, false);
-        match func {
-            Func::Abs | Func::Floor | Func::Ceil | Func::Round => arg(0),
-            Func::Sign => match arg(0) {
-                Term::Lit => Term::Lit,
-                _ => one,
-            },
-            Func::Sqrt => match self.solver.resolve(arg(0)) {
-                Term::Known(u, _, a) => match root_pow(&u, 0.5) {
-                    Some(p) => Term::Known(p, None, a),
-                    None => {
-                        if self.report && a {
-                            self.errors
-                                .push(fraction_error(at, &self.show(&u), "`sqrt`"));
-                        }
-                        Term::Free
-                    }
-                },
-                Term::Lit => Term::Lit,
-                _ => Term::Free,
-            },
-            Func::Exp | Func::Ln | Func::Log10 | Func::Sinh | Func::Cosh | Func::Tanh => {
-                self.function_arg(&arg(0), span(0), &format!("the argument of `{name}`"));
-                if matches!(arg(0), Term::Lit) {
-                    Term::Lit
-                } else {
-                    one
-                }
-            }
-            Func::Sin | Func::Cos | Func::Tan => {
-                let rad = Term::Known(radian(), None, false);
-                self.require(&arg(0), &rad, span(0), &format!("the angle of `{name}`"));
-                if matches!(arg(0), Term::Lit) {
-                    Term::Lit
-                } else {
-                    one
-                }
-            }
-            Func::Asin | Func::Acos | Func::Atan => {
-                self.function_arg(&arg(0), span(0), &format!("the argument of `{name}`"));
-                Term::Known(radian(), None, false)
-            }
-            Func::Atan2 => {
-                self.require(&arg(1), &arg(0), span(1), "the arguments of `atan2`");
-                Term::Known(radian(), None, false)
-            }
-            Func::Min | Func::Max | Func::Hypot | Func::Deadzone => {
-                let what = format!("the arguments of `{name}`");
-                self.same_of(&arg(0), &arg(1), span(1), &what)
-            }
-            Func::Limit => {
-                let what = "the arguments of `limit`";
-                let t = self.same_of(&arg(0), &arg(1), span(1), what);
-                self.same_of(&t, &arg(2), span(2), what)
-            }
-            Func::Relay => arg(1),
-            Func::Pow => {
-                let (a, b) = (&args[0], &args[1]);
-                self.pow(arg(0), a, arg(1), b, at)
-            }
-        }
-    }
-
-    /// Require a dimensionless value (an angle in `rad` counts as one).
-    fn function_arg(&mut self, t: &Term, at: Span, what: &str) {
-        let t = self.solver.resolve(t.clone());
-        if let Term::Known(u, o, true) = &t
-            && !same_dimension(u, &Unit::ONE)
-        {
-            if self.report {
-                let shown = self.show(u);
-                let mut d = Diagnostic::error(
-                    "E0483",
-                    at,
-                    format!("{what} has the unit `{shown}`; it must be a plain number"),
-                )
-                .with_label(format!("`{shown}`"));
-                if let Some(o) = o
-                    && !within(o.span, at)
-                {
-                    d = d.with_related(o.span, o.label.clone());
-                }
-                self.errors.push(d.with_help("divide it by a param of its unit (a scale, a reference value) to make it a plain number"));
-            }
-            return;
-        }
-        self.require(&t, &Term::Known(Unit::ONE, None, false), at, what);
-    }
-
     /// Require `found = expected`; reports a conflict on the reporting walk. Whether
     /// there was none.
-    fn require(&mut self, found: &Term, expected: &Term, at: Span, what: &str) -> bool {
+    pub(super) fn require(&mut self, found: &Term, expected: &Term, at: Span, what: &str) -> bool {
         let (written, names) = (&self.written, &self.class_names);
         let label = |c: usize, u: &Unit| Origin {
             span: at,
@@ -776,7 +644,7 @@ impl<'a> ModelCheck<'a> {
             Ok(()) => true,
             Err(c) => {
                 if self.report {
-                    let d = self.conflict(*c, at, what);
+                    let d = report::conflict(*c, at, what, &self.written);
                     self.errors.push(d);
                 }
                 false
@@ -784,77 +652,46 @@ impl<'a> ModelCheck<'a> {
         }
     }
 
-    fn conflict(&self, c: Conflict, at: Span, what: &str) -> Diagnostic {
-        let (f, e) = (self.show(&c.found), self.show(&c.expected));
-        let mut d = if same_dimension(&c.found, &c.expected) && c.found.offset == c.expected.offset
-        {
-            let factor = c.found.scale / c.expected.scale;
-            let per = conversion(&c.expected, &c.found).unwrap_or_else(|| {
-                let paren = |s: &str| {
-                    if s.contains(['*', '/']) {
-                        format!("({s})")
-                    } else {
-                        s.to_string()
-                    }
+    /// A number written with its unit, `2 [m/s]`: that unit, declared (E0480 on the
+    /// reporting walk if it is not one).
+    fn quantity(&mut self, u: &ast::UnitText, at: Span) -> Term {
+        match parse_unit(&u.text) {
+            Ok(p) => {
+                let shown = u.text.trim().to_string();
+                if !self.written.iter().any(|(w, s)| *w == p && *s == shown) {
+                    self.written.push((p, shown.clone()));
+                }
+                let origin = Origin {
+                    span: at,
+                    label: format!("a number in `{shown}`"),
                 };
-                format!("{}/{}", paren(&e), paren(&f))
-            });
-            Diagnostic::error(
-                "E0482",
-                at,
-                format!("{what}: `{f}` against `{e}`, the same dimension at another scale"),
-            )
-            .with_label(format!("`{f}`, where `{e}` is needed"))
-            .with_help(format!(
-                "1 {f} = {} {e}; units are never converted silently: multiply by a param declared `[{per}]` with the value {}",
-                fmt_num(factor),
-                fmt_num(factor)
-            ))
-        } else if same_dimension(&c.found, &c.expected) {
-            Diagnostic::error(
-                "E0482",
-                at,
-                format!(
-                    "{what}: `{f}` against `{e}`, a Celsius temperature against a kelvin one"
-                ),
-            )
-            .with_label(format!("`{f}`, where `{e}` is needed"))
-            .with_help(
-                "0 degC is 273.15 K, and units are never converted silently: declare both temperatures in the same unit",
-            )
-        } else {
-            Diagnostic::error("E0481", at, format!("{what}: `{f}` against `{e}`"))
-                .with_label(format!("`{f}`, where `{e}` is needed"))
-        };
-        for o in [c.expected_origin, c.found_origin].into_iter().flatten() {
-            if !within(o.span, at) {
-                d = d.with_related(o.span, o.label);
+                Term::Known(p, Some(origin), true)
+            }
+            Err(e) => {
+                if self.report {
+                    self.errors.push(report::not_a_unit(u, e, "a number"));
+                }
+                Term::Free
             }
         }
-        d
     }
 
     /// A unit as the user wrote it if they did, else by its name or its SI form.
-    fn show(&self, u: &Unit) -> String {
+    pub(super) fn show(&self, u: &Unit) -> String {
         show_unit(u, &self.written)
     }
 }
 
-/// Whether `inner` lies within `outer`.
-fn within(inner: Span, outer: Span) -> bool {
-    inner.file == outer.file && inner.start >= outer.start && inner.end <= outer.end
-}
-
-fn seconds() -> Unit {
+pub(super) fn seconds() -> Unit {
     parse_unit("s").expect("s is a unit")
 }
 
-fn radian() -> Unit {
+pub(super) fn radian() -> Unit {
     parse_unit("rad").expect("rad is a unit")
 }
 
 /// A whole or fractional number literal (possibly negated or in parentheses).
-fn literal(e: &Expr) -> Option<f64> {
+pub(super) fn literal(e: &Expr) -> Option<f64> {
     match &e.kind {
         ExprKind::Num(n) => Some(*n),
         ExprKind::Neg(a) => literal(a).map(|n| -n),

@@ -77,3 +77,99 @@ fn shown_by_name_or_si_form() {
     assert!(same(&u("rad/s"), &u("1/s")));
     assert!(!same(&u("deg"), &u("rad")));
 }
+
+#[test]
+fn tables_carry_their_units_to_their_reads() {
+    // The value's unit is inferred from the table's, the argument is checked against it.
+    let u = units(
+        "model M { table heat(T [degC]) [W] = [0, 20] -> [2000, 0] clamp; \
+         input real T_room [degC]; output real Q; Q = heat(T_room); }",
+    );
+    assert_eq!(u["Q"], "W");
+    let heater = "model M { table heat(T [K]) [kW] = [280, 300] -> [2, 0] clamp; \
+                  input real T_room [degC]; output real Q [W]; Q = heat(T_room); }";
+    assert_eq!(codes(heater), ["E0482", "E0482"]);
+    // A literal argument takes the table's unit; a table without units is not checked.
+    assert_eq!(
+        codes(
+            "model M { table g(x [m]) [s] = [0, 1] -> [0, 1] clamp; output real y [s]; y = g(0.5); }"
+        ),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        codes(
+            "model M { table g(x) = [0, 1] -> [0, 1] clamp; input real v [m/s]; output real y [m]; y = g(v); }"
+        ),
+        Vec::<&str>::new()
+    );
+    // 2-D: each argument its own unit.
+    assert_eq!(
+        codes(
+            "model M { table t(w [rad/s], p [1]) [N*m] = [0, 1], [0, 1] -> [[0, 1], [2, 3]] clamp; \
+               input real w [rad/s], p; output real M [N*m]; M = t(w, p); }"
+        ),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        codes(
+            "model M { table t(w [rad/s], p [1]) [N*m] = [0, 1], [0, 1] -> [[0, 1], [2, 3]] clamp; \
+               input real w [rad/s], p [m]; output real M; M = t(w, p); }"
+        ),
+        ["E0481"]
+    );
+}
+
+#[test]
+fn a_number_with_its_unit_is_checked_and_infers() {
+    let u = units("model M { input real v [m/s]; output real w, d; w = v + 2 [m/s]; d = 3 [km]; }");
+    assert_eq!(u["w"], "m/s");
+    assert_eq!(u["d"], "km");
+    assert_eq!(
+        codes("model M { input real v [m/s]; output real w; w = v + 2 [m]; }"),
+        ["E0481"]
+    );
+    // Inferred from the number alone: `x` is `m` and `y` then mixes `m` and `s`.
+    assert_eq!(
+        codes("model M { output real x, y; x = 2 [m]; y = x + 1 [s]; }"),
+        ["E0481"]
+    );
+    assert_eq!(
+        codes("model M { output real x; x = 2 [furlong]; }"),
+        ["E0480"]
+    );
+}
+
+#[test]
+fn a_submodels_inputs_take_the_units_their_bindings_agree_on() {
+    let gain = "model Gain { input real u; output real y; y = 2 * u; }";
+    // `g.y` is `m` because `u` is bound to a length: a target in `s` is an error.
+    let parent = |z: &str, bind: &str| {
+        format!(
+            "{gain} model P {{ input real x [m]; input real t [s]; sub g: Gain(u = {bind}); \
+             sub h: Gain(u = x); output real z [{z}]; z = g.y; }}"
+        )
+    };
+    assert_eq!(codes(&parent("s", "x")), ["E0481"]);
+    assert_eq!(codes(&parent("m", "x")), Vec::<&str>::new());
+    // Two instances bound with different units: the model serves both, `u` stays free.
+    assert_eq!(codes(&parent("s", "t")), Vec::<&str>::new());
+    // A seeded input is checked inside its model, the binding shown as the origin.
+    let out = crate::check_source(
+        "u.sit",
+        "model S { input real u; output real y [s]; y = u * u; } \
+         model P { input real x [m]; sub s: S(u = x); }",
+    );
+    let errors: Vec<_> = out.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].code, "E0481");
+    assert!(
+        format!("{:?}", errors[0]).contains("from the binding in `P`"),
+        "{:?}",
+        errors[0]
+    );
+    // Through two levels: the seed flows down a round at a time.
+    let deep = "model A { input real u; output real y; y = u; } \
+                model B { input real w; sub a: A(u = w); output real y; y = a.y; } \
+                model C { input real x [m]; sub b: B(w = x); output real z [s]; z = b.y; }";
+    assert_eq!(codes(deep), ["E0481"]);
+}

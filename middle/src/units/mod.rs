@@ -14,11 +14,16 @@
 
 use std::fmt;
 
+mod bindings;
+mod calls;
 pub mod check;
+mod report;
 mod show;
 pub mod solve;
+mod stateful;
+mod tables;
 
-pub use check::{ModelUnits, check_models, units_of_sources};
+pub use check::{ModelUnits, check_models, check_models_in, units_of_sources};
 pub use show::show_unit;
 
 /// Names of the dimensions, in the order of [`Unit::dim`].

@@ -11,18 +11,25 @@ const CONVERSIONS: &[&str] = &[
     "rad", "deg", "%", "1", "N", "kN", "A", "mA", "V", "kV", "L",
 ];
 
-/// The unit `a/b` of a factor from `from` to `to` (`cm/m` from `m/s` to `cm/s`), when two
-/// named units of one dimension have its scale.
+/// The unit `a/b` of a factor from `from` to `to` (`W/kW` from `kW` to `W`, `cm/m` from
+/// `m/s` to `cm/s`), when two named units of one dimension have its scale: units of the
+/// dimension of `to` first, then of any.
 pub(crate) fn conversion(to: &Unit, from: &Unit) -> Option<String> {
     let ratio = to.scale / from.scale;
     let units: Vec<(&str, Unit)> = CONVERSIONS
         .iter()
         .filter_map(|n| parse_unit(n).ok().map(|u| (*n, u)))
         .collect();
-    for (a, ua) in &units {
-        for (b, ub) in &units {
-            if a != b && ua.dim == ub.dim && (ua.scale / ub.scale / ratio - 1.0).abs() < 1e-9 {
-                return Some(format!("{a}/{b}"));
+    for own_dimension in [true, false] {
+        for (a, ua) in &units {
+            for (b, ub) in &units {
+                if a != b
+                    && ua.dim == ub.dim
+                    && (!own_dimension || ua.dim == to.dim)
+                    && (ua.scale / ub.scale / ratio - 1.0).abs() < 1e-9
+                {
+                    return Some(format!("{a}/{b}"));
+                }
             }
         }
     }

@@ -107,6 +107,12 @@ impl Solver {
         self.known[c] = Some((u, Some(origin), true));
     }
 
+    /// Give a fresh class the unit its parents' bindings agree on (anchored if a declared
+    /// unit went into them).
+    pub fn seed(&mut self, c: usize, u: Unit, origin: Origin, anchored: bool) {
+        self.known[c] = Some((u, Some(origin), anchored));
+    }
+
     /// The root of `c` and the factor `R` with `unit(c) = unit(root) · R`.
     fn find(&mut self, c: usize) -> (usize, Unit) {
         let mut path = Vec::new();

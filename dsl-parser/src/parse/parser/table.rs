@@ -13,18 +13,21 @@ impl Parser<'_> {
             && self.peek_at(2).tok == Tok::Punct("(")
     }
 
-    /// `table_decl = "table" name "(" name ("," name)* ")" (inline | "from" string)
-    /// name? ";"`, with `inline = "=" list ("," list)* "->" (list | "[" list ("," list)*
+    /// `table_decl = "table" name "(" name unit? ("," name unit?)* ")" unit? (inline |
+    /// "from" string) name? ";"`, with `inline = "=" list ("," list)* "->" (list | "[" list ("," list)*
     /// ","? "]")` and `list = "[" expr ("," expr)* ","? "]"`.
     pub(super) fn table_decl(&mut self, doc: Vec<String>) -> Parsed<Decl> {
         self.bump();
         let name = self.name()?;
         self.expect_punct("(", &["`(`"])?;
         let mut args = vec![self.name()?];
+        let mut arg_units = vec![self.unit_text()?];
         while self.eat_punct(",") {
             args.push(self.name()?);
+            arg_units.push(self.unit_text()?);
         }
         self.expect_punct(")", &["`,`", "`)`"])?;
+        let unit = self.unit_text()?;
         let data = if self.eat_word("from") {
             let t = self.peek();
             if t.tok != Tok::Str {
@@ -71,6 +74,8 @@ impl Parser<'_> {
             doc,
             name,
             args,
+            arg_units,
+            unit,
             data,
             beyond,
         })))
