@@ -43,6 +43,7 @@ pub mod finite;
 pub mod math;
 mod method;
 pub mod model;
+pub mod partial;
 mod phase;
 pub mod procedures;
 pub mod signal;
