@@ -40,6 +40,7 @@ pub mod drive;
 pub mod events;
 mod fault;
 pub mod finite;
+pub mod linear;
 pub mod math;
 mod method;
 pub mod model;
