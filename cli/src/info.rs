@@ -87,8 +87,21 @@ fn try_info(args: &InfoArgs) -> Result<(), Fail> {
 
 /// `sitc info --jacobian`: the Jacobian of `root`'s continuous part.
 fn print_jacobian(program: &Program, root: ModelId, format: InfoFormat) -> Result<(), Fail> {
-    let j = sit_middle::lower::jacobian::jacobian(program, root);
     let m = &program.models[root];
+    // The Jacobian is that of the stage pass: a model whose rates read a stage rule's
+    // value before it is computed has none (E0472, as under any method but `euler`).
+    let staged = sit_middle::ir::Model {
+        method: sit_middle::ir::Method::Rk4,
+        ..m.clone()
+    };
+    let errors = sit_middle::ir::split_errors(&staged);
+    if !errors.is_empty() {
+        return Err(Fail::Model(sit_middle::diag::render_all(
+            &errors,
+            &program.sources,
+        )));
+    }
+    let j = sit_middle::lower::jacobian::jacobian(program, root);
     let names: Vec<&str> = j.states.iter().map(|&v| m.vars[v].name.as_str()).collect();
     match format {
         InfoFormat::Json => {

@@ -317,4 +317,16 @@ fn the_jacobian_is_listed() {
     assert_eq!(json["nonzeros"], 3);
     let none = listing(&["info", "examples/models/traffic.sit", "--jacobian"]);
     assert!(none.contains("has no continuous states"), "{none}");
+    // A rate reading a stage value before its rule: no stage pass, so no Jacobian.
+    let dir = std::env::temp_dir().join(format!("sit_info_jacobian_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("late.sit"),
+        "model Late {\n    real x = 1;\n    real a;\n    x = integral(a);\n    a = -x;\n}\n",
+    )
+    .unwrap();
+    let (code, _, err) = sitc_in(&dir, &["info", "late.sit", "--jacobian"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("error[E0472]"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
