@@ -30,6 +30,12 @@ pub struct InfoArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = InfoFormat::Text)]
     pub format: InfoFormat,
+    /// Print instead the exact Jacobian of the model's continuous part (the derivative
+    /// of each `integral` and `lag` rate with respect to each continuous state, as the
+    /// compiler differentiates it): its sparsity pattern, then its tangent rules
+    /// (text), or the states and the pattern (JSON).
+    #[arg(long)]
+    pub jacobian: bool,
 }
 
 /// The output formats of `sitc info`.
@@ -59,6 +65,9 @@ fn try_info(args: &InfoArgs) -> Result<(), Fail> {
     }
     let root =
         sit_driver::select_root(&program, args.model.as_deref()).map_err(|e| e.to_string())?;
+    if args.jacobian {
+        return print_jacobian(&program, root, args.format);
+    }
     let written = Written::parse(&program.sources);
     let tree = Describer {
         program: &program,
@@ -72,6 +81,54 @@ fn try_info(args: &InfoArgs) -> Result<(), Fail> {
             crate::out::print(format_args!("{json}\n"));
         }
         InfoFormat::Text => crate::out::print(tree.text()),
+    }
+    Ok(())
+}
+
+/// `sitc info --jacobian`: the Jacobian of `root`'s continuous part.
+fn print_jacobian(program: &Program, root: ModelId, format: InfoFormat) -> Result<(), Fail> {
+    let m = &program.models[root];
+    // The Jacobian is that of the stage pass: a model whose rates read a stage rule's
+    // value before it is computed has none (E0472, as under any method but `euler`).
+    let staged = sit_middle::ir::Model {
+        method: sit_middle::ir::Method::Rk4,
+        ..m.clone()
+    };
+    let errors = sit_middle::ir::split_errors(&staged);
+    if !errors.is_empty() {
+        return Err(Fail::Model(sit_middle::diag::render_all(
+            &errors,
+            &program.sources,
+        )));
+    }
+    let j = sit_middle::lower::jacobian::jacobian(program, root);
+    let names: Vec<&str> = j.states.iter().map(|&v| m.vars[v].name.as_str()).collect();
+    match format {
+        InfoFormat::Json => {
+            let json = serde_json::json!({
+                "model": m.name,
+                "states": names,
+                "pattern": j.pattern,
+                "nonzeros": j.nonzeros(),
+            });
+            let json = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
+            crate::out::print(format_args!("{json}\n"));
+        }
+        InfoFormat::Text if j.states.is_empty() => crate::out::print(format_args!(
+            "model {} has no continuous states (no `integral` or `lag` rule): no Jacobian\n",
+            m.name
+        )),
+        InfoFormat::Text => crate::out::print(format_args!(
+            "Jacobian of model {} ({} states, {} of {} entries structurally nonzero): \
+             row d(y)/dt, column y\n\n{}\nThe tangent rules (d v/d y for each stage rule and \
+             rate, in the order of the stage pass):\n{}",
+            m.name,
+            j.states.len(),
+            j.nonzeros(),
+            j.states.len() * j.states.len(),
+            j.pattern_text(m),
+            j.pass_text(program)
+        )),
     }
     Ok(())
 }

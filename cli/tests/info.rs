@@ -289,3 +289,44 @@ fn a_method_adds_no_variable_to_the_listing() {
         .collect();
     assert_eq!(names, ["x"]);
 }
+
+/// `--jacobian`: the pattern and tangent rules of a model with stage rules (the van der
+/// Pol oscillator's `der_x1` reads both states), a table's slope (the vehicle), and the
+/// pattern as JSON; a model without continuous states says it has no Jacobian.
+#[test]
+fn the_jacobian_is_listed() {
+    insta::assert_snapshot!(
+        "jacobian_van_der_pol",
+        listing(&["info", "examples/models/van_der_pol.sit", "--jacobian"])
+    );
+    let vehicle = listing(&["info", "examples/models/vehicle.sit", "--jacobian"]);
+    assert!(
+        vehicle.contains("d M/d v = (slope_1(torque; w_engine, pedal) * d w_engine/d v)"),
+        "{vehicle}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&listing(&[
+        "info",
+        "examples/models/van_der_pol.sit",
+        "--jacobian",
+        "--format",
+        "json",
+    ]))
+    .expect("valid JSON");
+    assert_eq!(json["states"], serde_json::json!(["x0", "x1"]));
+    assert_eq!(json["pattern"], serde_json::json!([[1], [0, 1]]));
+    assert_eq!(json["nonzeros"], 3);
+    let none = listing(&["info", "examples/models/traffic.sit", "--jacobian"]);
+    assert!(none.contains("has no continuous states"), "{none}");
+    // A rate reading a stage value before its rule: no stage pass, so no Jacobian.
+    let dir = std::env::temp_dir().join(format!("sit_info_jacobian_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("late.sit"),
+        "model Late {\n    real x = 1;\n    real a;\n    x = integral(a);\n    a = -x;\n}\n",
+    )
+    .unwrap();
+    let (code, _, err) = sitc_in(&dir, &["info", "late.sit", "--jacobian"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("error[E0472]"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -18,6 +18,17 @@ impl Program {
         }
         out
     }
+
+    /// `e`, an expression of model `m`, in the compact text of [`Program::dump`].
+    pub fn expr_text(&self, m: ModelId, e: &Expr) -> String {
+        let mut out = String::new();
+        Printer {
+            p: self,
+            m: &self.models[m],
+            out: &mut out,
+        }
+        .expr(e)
+    }
 }
 
 struct Printer<'a> {

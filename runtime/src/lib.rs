@@ -5,6 +5,11 @@
 //! procedure and compiled and interpreted runs agree to the bit. All arithmetic beyond
 //! `+ - * /` goes through `libm`, so results do not depend on the platform or on `std`.
 //!
+//! For implicit methods and the exact Jacobians of `sit_middle::lower::jacobian`,
+//! [`partial`] holds each pure procedure's slope (of the branch it takes),
+//! [`table::slope1`] and [`table::slope2`] the slopes of lookup tables, and [`linear`]
+//! the one dense LU factorisation and solve.
+//!
 //! Input signals from data (`signal`: a time series with linear interpolation) need no
 //! allocation; `OwnedSignal` needs `std`.
 //!
@@ -40,9 +45,11 @@ pub mod drive;
 pub mod events;
 mod fault;
 pub mod finite;
+pub mod linear;
 pub mod math;
 mod method;
 pub mod model;
+pub mod partial;
 mod phase;
 pub mod procedures;
 pub mod signal;

@@ -129,6 +129,106 @@ pub fn lookup2(g1: &[f64], g2: &[f64], values: &[f64], beyond: Beyond, x: f64, y
     a + s * (b - a)
 }
 
+/// The segment whose straight line gives the table's slope at `x`: `i` with
+/// `g[i] <= x < g[i+1]` inside the grid, the last segment at its last point, the
+/// outermost segment beyond it with [`Beyond::Extrapolate`]; `None` where the table is
+/// flat (beyond the grid with [`Beyond::Clamp`]). The caller checks `x` and the grid.
+#[inline]
+fn segment(grid: &[f64], beyond: Beyond, x: f64) -> Option<usize> {
+    let n = grid.len();
+    let (first, last) = (grid[0], grid[n - 1]);
+    if x < first || x > last {
+        return match beyond {
+            Beyond::Clamp => None,
+            Beyond::Extrapolate => Some(if x < first { 0 } else { n - 2 }),
+        };
+    }
+    if x == last {
+        return Some(n - 2);
+    }
+    Some(grid.partition_point(|&g| g <= x) - 1)
+}
+
+/// The slope of segment `seg` of `(grid, v)` (0 for a flat piece).
+#[inline]
+fn segment_slope(grid: &[f64], v: &[f64], seg: Option<usize>) -> f64 {
+    match seg {
+        Some(i) => (v[i + 1] - v[i]) / (grid[i + 1] - grid[i]),
+        None => 0.0,
+    }
+}
+
+/// The slope `d lookup1(grid, values, beyond, x)/dx` of the piece that [`lookup1`]
+/// reads at `x`: `(v[i+1] − v[i])/(g[i+1] − g[i])` on the segment `g[i] <= x < g[i+1]`
+/// (at a grid point, the segment to its right; at the last point, the last segment),
+/// the outermost segment's beyond the grid with [`Beyond::Extrapolate`], 0 beyond it
+/// with [`Beyond::Clamp`]. NaN where [`lookup1`] gives NaN.
+///
+/// ```
+/// use sit_runtime::table::{Beyond, slope1};
+///
+/// let (g, v) = ([0.0, 1.0, 2.0], [0.0, 10.0, 15.0]);
+/// assert_eq!(slope1(&g, &v, Beyond::Clamp, 0.5), 10.0);
+/// assert_eq!(slope1(&g, &v, Beyond::Clamp, 1.0), 5.0);
+/// assert_eq!(slope1(&g, &v, Beyond::Clamp, 3.0), 0.0);
+/// assert_eq!(slope1(&g, &v, Beyond::Extrapolate, 3.0), 5.0);
+/// ```
+#[inline]
+pub fn slope1(grid: &[f64], values: &[f64], beyond: Beyond, x: f64) -> f64 {
+    if grid.len() < 2 || values.len() != grid.len() || x.is_nan() {
+        return f64::NAN;
+    }
+    segment_slope(grid, values, segment(grid, beyond, x))
+}
+
+/// The partial slopes `(∂/∂x, ∂/∂y)` of [`lookup2`] at `(x, y)`, on the cell its
+/// segments (as [`slope1`] chooses them) span: along `x`, the difference of the two rows
+/// (each interpolated along `y`) over the cell's width; along `y`, the rows' slopes
+/// blended as [`lookup2`] blends their values. NaN where [`lookup2`] gives NaN.
+#[inline]
+pub fn slope2(
+    g1: &[f64],
+    g2: &[f64],
+    values: &[f64],
+    beyond: Beyond,
+    x: f64,
+    y: f64,
+) -> (f64, f64) {
+    let m = g2.len();
+    if g1.len() < 2 || m < 2 || values.len() != g1.len() * m || x.is_nan() || y.is_nan() {
+        return (f64::NAN, f64::NAN);
+    }
+    let (Some((i, s)), Some((j, t))) = (locate(g1, beyond, x), locate(g2, beyond, y)) else {
+        return (f64::NAN, f64::NAN);
+    };
+    let row = |k: usize| &values[k * m..(k + 1) * m];
+    let (sx, sy) = (segment(g1, beyond, x), segment(g2, beyond, y));
+    let dy = |k: usize| segment_slope(g2, row(k), sy);
+    let dx = match sx {
+        Some(a) => (blend(row(a + 1), j, t) - blend(row(a), j, t)) / (g1[a + 1] - g1[a]),
+        None => 0.0,
+    };
+    let ra = dy(i);
+    let dy = if s == 0.0 {
+        ra
+    } else {
+        ra + s * (dy(i + 1) - ra)
+    };
+    (dx, dy)
+}
+
+/// `∂ lookup2/∂x` at `(x, y)`: the first of [`slope2`].
+#[inline]
+pub fn slope2_x(g1: &[f64], g2: &[f64], values: &[f64], beyond: Beyond, x: f64, y: f64) -> f64 {
+    slope2(g1, g2, values, beyond, x, y).0
+}
+
+/// `∂ lookup2/∂y` at `(x, y)`: the second of [`slope2`].
+#[inline]
+pub fn slope2_y(g1: &[f64], g2: &[f64], values: &[f64], beyond: Beyond, x: f64, y: f64) -> f64 {
+    slope2(g1, g2, values, beyond, x, y).1
+}
+
 /// Where the reads of one table argument fell against its grid over a run (see
 /// [`TableReach`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -542,5 +642,51 @@ mod tests {
             "table `loss` was read at load = 5 … 5 outside its grid -1 … 2 (1 of 1 reads); \
              it held its end values (clamp)"
         );
+    }
+
+    /// The slopes are those of the piece read: on each segment, the central difference
+    /// of the lookup (exact up to rounding, the piece being a straight line or a
+    /// bilinear patch, for a step inside it), beyond the grid 0 or the outer segment's.
+    #[test]
+    fn slopes_are_those_of_the_piece_read() {
+        let h = 1e-7;
+        for b in [Beyond::Clamp, Beyond::Extrapolate] {
+            for x in [-0.5, 0.05, 0.2, 0.65, 1.4] {
+                let fd = (lookup1(&G, &V, b, x + h) - lookup1(&G, &V, b, x - h)) / (2.0 * h);
+                let s = slope1(&G, &V, b, x);
+                assert!((s - fd).abs() < 1e-6, "{b:?} at {x}: {s} vs {fd}");
+            }
+        }
+        // At a grid point, the segment to the right; at the last point, the last one.
+        assert_eq!(
+            slope1(&G, &V, Beyond::Clamp, 0.1),
+            (V[2] - V[1]) / (G[2] - G[1])
+        );
+        assert_eq!(
+            slope1(&G, &V, Beyond::Clamp, 1.0),
+            (V[3] - V[2]) / (G[3] - G[2])
+        );
+        assert_eq!(slope1(&G, &V, Beyond::Clamp, 2.0), 0.0);
+        assert!(slope1(&G, &V, Beyond::Clamp, f64::NAN).is_nan());
+        let (g1, g2) = ([0.0, 1.0, 3.0], [0.0, 2.0]);
+        let z = [0.0, 2.0, 10.0, 30.0, -4.0, 1.0];
+        for b in [Beyond::Clamp, Beyond::Extrapolate] {
+            for (x, y) in [(0.5, 1.0), (2.0, 0.3), (1.7, 1.9), (4.0, 1.0), (0.2, -1.0)] {
+                let f = |x, y| lookup2(&g1, &g2, &z, b, x, y);
+                let fx = (f(x + h, y) - f(x - h, y)) / (2.0 * h);
+                let fy = (f(x, y + h) - f(x, y - h)) / (2.0 * h);
+                let (sx, sy) = slope2(&g1, &g2, &z, b, x, y);
+                assert!(
+                    (sx - fx).abs() < 1e-5,
+                    "{b:?} ∂x at ({x}, {y}): {sx} vs {fx}"
+                );
+                assert!(
+                    (sy - fy).abs() < 1e-5,
+                    "{b:?} ∂y at ({x}, {y}): {sy} vs {fy}"
+                );
+                assert_eq!(slope2_x(&g1, &g2, &z, b, x, y), sx);
+                assert_eq!(slope2_y(&g1, &g2, &z, b, x, y), sy);
+            }
+        }
     }
 }

@@ -326,3 +326,156 @@ fn dopri5_meets_its_tolerance_on_dahlquist_rlc_and_the_pendulum() {
 fn tsit5_meets_its_tolerance_on_dahlquist_rlc_and_the_pendulum() {
     meets_its_tolerance(Method::Tsit5);
 }
+
+/// The exact Jacobian (`sit_middle::lower::jacobian`) of `root` at the point its
+/// interpreted run reaches after `steps` steps of `dt`, against central differences of
+/// the rates the same pass computes. Returns the number of entries compared, `None` if
+/// the model has no continuous state or its pass reads a value the instance does not
+/// show by name (the model is then not counted).
+///
+/// The step of column `j` is `h = 1e-5·max(|x_j|, 1)` (halved until the pass takes the
+/// same branches at `x ± h` as at `x`, up to 8 times; a column that still changes piece
+/// is left out: there the difference straddles a kink). The tolerance is the
+/// difference's own error bound with margin: rounding, `|rate(x+h)| + |rate(x−h)|` times
+/// 1e-12 over `h` (each rate is a few operations, so within about 1e-14 relative; ×100),
+/// plus truncation `h²·|f'''|/6`, bounded relatively by 1e-4 of the row's largest entry
+/// (for the rates of these models, polynomials, trigonometric and exponential
+/// functions of moderate size, `h²·f'''` is below 1e-8 of `f'`).
+fn jacobian_against_differences(
+    label: &str,
+    program: &sit_middle::ir::Program,
+    root: usize,
+    dt: f64,
+    steps: usize,
+) -> Option<usize> {
+    use sit_middle::ir::Expr;
+    let jac = sit_middle::lower::jacobian::jacobian(program, root);
+    if jac.states.is_empty() {
+        return None;
+    }
+    let m = &program.models[root];
+    // Any point of the run will do: stepped by `euler`, which never stops on a fault.
+    let mut euler = program.clone();
+    euler.set_method(Method::Euler).ok()?;
+    let lowered = sit_middle::lower::Lowered::new(&euler, Default::default()).ok()?;
+    let mut inst = sit_interp::Instance::try_new(&lowered, root).ok()?;
+    inst.reset();
+    for _ in 0..steps {
+        inst.step(dt);
+    }
+    let name_of = |v: usize| m.vars[v].name.clone();
+    let read = |e: &Expr| -> Option<f64> {
+        match e {
+            Expr::Var(v) | Expr::Prev(v) => inst.get(&name_of(*v)),
+            Expr::Time => Some(inst.time()),
+            Expr::Dt => Some(dt),
+            Expr::Event(ev) => inst.get(&m.events[*ev].name),
+            Expr::InMode(md, k) => {
+                let index = inst.var_index(&m.modes[*md].name)?;
+                let state = inst.get_at(index)?;
+                Some(f64::from(u8::from(state == *k as f64)))
+            }
+            Expr::SubVar(s, v) => {
+                let sub = &m.subs[*s];
+                inst.get(&format!(
+                    "{}.{}",
+                    sub.name, program.models[sub.model].vars[*v].name
+                ))
+            }
+            _ => None,
+        }
+    };
+    let x: Vec<f64> = jac
+        .states
+        .iter()
+        .map(|&v| inst.get(&name_of(v)))
+        .collect::<Option<_>>()?;
+    if x.iter().any(|v| !v.is_finite()) {
+        return None;
+    }
+    let at = jac.evaluate(m, &x, &read)?;
+    let n = x.len();
+    let mut compared = 0;
+    for j in 0..n {
+        let mut h = 1e-5 * x[j].abs().max(1.0);
+        let mut pair = None;
+        for _ in 0..8 {
+            let mut lo = x.clone();
+            let mut hi = x.clone();
+            lo[j] -= h;
+            hi[j] += h;
+            let (a, b) = (jac.evaluate(m, &lo, &read)?, jac.evaluate(m, &hi, &read)?);
+            if a.branches == at.branches && b.branches == at.branches {
+                pair = Some((a, b));
+                break;
+            }
+            h /= 2.0;
+        }
+        let Some((a, b)) = pair else { continue };
+        for i in 0..n {
+            let exact = at.matrix[i][j];
+            let fd = (b.rates[i] - a.rates[i]) / (2.0 * h);
+            if !exact.is_finite() || !fd.is_finite() {
+                continue;
+            }
+            let row = at.matrix[i].iter().fold(0.0f64, |s, v| s.max(v.abs()));
+            let tol = 1e-12 * (a.rates[i].abs() + b.rates[i].abs()) / h + 1e-4 * row.max(1e-300);
+            assert!(
+                (exact - fd).abs() <= tol,
+                "{label}: d rate({})/d {} = {exact}, central difference {fd} (tolerance {tol})",
+                name_of(jac.states[i]),
+                name_of(jac.states[j]),
+            );
+            if !jac.pattern[i].contains(&j) {
+                assert_eq!(exact, 0.0, "{label}: an entry outside the pattern");
+            }
+            compared += 1;
+        }
+    }
+    Some(compared)
+}
+
+/// The Jacobian of every library model with continuous states agrees with central
+/// differences at a point of its run.
+#[test]
+fn the_jacobians_of_the_library_match_differences() {
+    let files = sit_driver::sit_files(sit_tests::repo_root().join("examples/models"));
+    let mut checked = Vec::new();
+    for file in &files {
+        let Ok(out) = sit_middle::check_file(file) else {
+            continue;
+        };
+        let Some(program) = out.program else { continue };
+        for root in program.roots() {
+            let label = format!("{} {}", file.display(), program.models[root].name);
+            let compared = jacobian_against_differences(&label, &program, root, 0.01, 50);
+            if compared.is_some_and(|k| k > 0) {
+                checked.push(label);
+            }
+        }
+    }
+    eprintln!("compared the Jacobians of {} library models", checked.len());
+    assert!(checked.len() >= 8, "only {checked:?}");
+}
+
+/// The same on sit-synth's random models (their stage rules mix every procedure,
+/// guards, `otherwise`, lags and tables).
+#[test]
+fn the_jacobians_of_random_models_match_differences() {
+    let mut checked = 0;
+    let mut entries = 0;
+    for seed in 0..60 {
+        let text = sit_synth::random_file(seed, sit_synth::Size::default());
+        let out = sit_middle::check_source(format!("random_{seed}.sit"), &text);
+        let program = out.program.expect("random models check");
+        for root in program.roots() {
+            let label = format!("random {seed} {}", program.models[root].name);
+            if let Some(k) = jacobian_against_differences(&label, &program, root, 0.01, 30) {
+                checked += usize::from(k > 0);
+                entries += k;
+            }
+        }
+    }
+    eprintln!("compared {entries} entries of {checked} random models' Jacobians");
+    assert!(checked >= 20, "only {checked} random models compared");
+}

@@ -44,6 +44,7 @@ mod dopri5;
 mod fired;
 mod hidden;
 mod initial;
+pub mod jacobian;
 mod located;
 pub mod method;
 mod pass;
