@@ -94,7 +94,7 @@ mod tests {
         assert_eq!(parse(&[]), Ok(None));
         let e = parse(&["--method", "rk5"]).unwrap_err();
         assert!(
-            e.contains("[possible values: euler, rk4, dopri5, tsit5]"),
+            e.contains("[possible values: euler, rk4, dopri5, tsit5, dop853]"),
             "{e}"
         );
         let t = parse(&["--method", "dopri5", "--rtol", "1e-8"]).unwrap();

@@ -49,6 +49,7 @@ static FMU: Fmu = Fmu {
     dt: 0.5,
     access: &[],
     log_categories: &[],
+    model: "M",
 };
 
 type Log = Arc<Mutex<Vec<(Status, String, String)>>>;
@@ -167,6 +168,7 @@ static HEATED: Fmu = Fmu {
     dt: 50.0,
     access: &[],
     log_categories: &[],
+    model: "M",
 };
 
 #[test]

@@ -127,7 +127,11 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
     inner.push(assign(err, num(0.0), None, span));
     let second = tab.embedded.as_ref().and_then(|e| e.e3).map(|_| {
         let err3 = global(&mut hid, "err3", "The second error norm (squared, summed)");
-        let den = global(&mut hid, "den", "The denominator of the combined error norm");
+        let den = global(
+            &mut hid,
+            "den",
+            "The denominator of the combined error norm",
+        );
         let sc = global(&mut hid, "sc", "One component's error scale");
         (err3, den, sc)
     });
@@ -156,10 +160,25 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
         };
         let estimate3 = step.error3(i).expect("a second estimate");
         inner.push(assign(sc, scale, None, vspan));
-        inner.push(assign(q, arith(ArithOp::Div, estimate, var(sc)), None, vspan));
+        inner.push(assign(
+            q,
+            arith(ArithOp::Div, estimate, var(sc)),
+            None,
+            vspan,
+        ));
         inner.push(assign(err, add(var(err), mul(var(q), var(q))), None, vspan));
-        inner.push(assign(q, arith(ArithOp::Div, estimate3, var(sc)), None, vspan));
-        inner.push(assign(err3, add(var(err3), mul(var(q), var(q))), None, vspan));
+        inner.push(assign(
+            q,
+            arith(ArithOp::Div, estimate3, var(sc)),
+            None,
+            vspan,
+        ));
+        inner.push(assign(
+            err3,
+            add(var(err3), mul(var(q), var(q))),
+            None,
+            vspan,
+        ));
     }
     let n = num(sp.states.len() as f64);
     match second {

@@ -234,8 +234,18 @@ impl<'a> Located<'a> {
         for (e, &c) in self.dense.extra_nodes().iter().enumerate() {
             for (i, &(v, vspan)) in self.sp.states.iter().enumerate() {
                 let mem = self.memories(i);
-                out.push(assign(v, self.dense.extra_value(&mem, &var(lp.hs), e), None, vspan));
-                out.push(assign(self.dense.extra_rate(&mem, e), num(0.0), None, vspan));
+                out.push(assign(
+                    v,
+                    self.dense.extra_value(&mem, &var(lp.hs), e),
+                    None,
+                    vspan,
+                ));
+                out.push(assign(
+                    self.dense.extra_rate(&mem, e),
+                    num(0.0),
+                    None,
+                    vspan,
+                ));
             }
             let states = &self.sp.states;
             let index = |v: VarId| states.iter().position(|&(st, _)| st == v);

@@ -324,7 +324,10 @@ mod tests {
         let nodes: Vec<f64> = DOP853.c.iter().chain(c.iter()).copied().collect();
         for (e, row) in a.iter().enumerate() {
             assert_eq!(row.len(), s + e, "extra row {e} over the stages before it");
-            assert!(close(row.iter().sum(), c[e]), "extra row {e} sums to its node");
+            assert!(
+                close(row.iter().sum(), c[e]),
+                "extra row {e} sums to its node"
+            );
         }
         // On y' = t^q from y(0) = 0 with h = 1 (k_j = c_j^q), y(θ) = θ^(q+1)/(q+1)
         // for q ≤ 6, at every θ: the terms as the rewrite keeps them.
@@ -340,7 +343,8 @@ mod tests {
             for th in [0.1, 0.3, 0.5, 0.77, 0.9] {
                 let u = 1.0 - th;
                 let y = th
-                    * (r2 + u * (r3 + th * (r4 + u * (r[0] + th * (r[1] + u * (r[2] + th * r[3]))))));
+                    * (r2
+                        + u * (r3 + th * (r4 + u * (r[0] + th * (r[1] + u * (r[2] + th * r[3]))))));
                 let want = th.powi(q + 1) / f64::from(q + 1);
                 assert!((y - want).abs() < 1e-13, "q = {q}, θ = {th}: {y} vs {want}");
             }

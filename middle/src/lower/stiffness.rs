@@ -56,11 +56,20 @@ pub(super) fn test(hid: &mut Hidden<'_>, step: &Step<'_>, t: VarId) -> Vec<Stmt>
     let span = hid.m.span;
     let method = tab.name;
     let mut global = |what: &str, doc: &str| hid.global(method, what, doc);
-    let steps = global("stiff_steps", "Accepted steps since the last test for stiffness");
+    let steps = global(
+        "stiff_steps",
+        "Accepted steps since the last test for stiffness",
+    );
     let count = global("stiff_count", "Stiff steps in a row");
     let non = global("stiff_non", "Steps in a row that did not look stiff");
-    let num_ = global("stiff_num", "Squared norm of the difference of the last rates");
-    let den = global("stiff_den", "Squared norm of the difference of the last values");
+    let num_ = global(
+        "stiff_num",
+        "Squared norm of the difference of the last rates",
+    );
+    let den = global(
+        "stiff_den",
+        "Squared norm of the difference of the last values",
+    );
     let d = global("stiff_d", "One component of a difference");
     let hl = global("stiff_hl", "The estimate of h·λ of the last test");
     let from = global("stiff_from", "The time of the first stiff step in a row");
@@ -69,12 +78,26 @@ pub(super) fn test(hid: &mut Hidden<'_>, step: &Step<'_>, t: VarId) -> Vec<Stmt>
     let set = |v: VarId, e: Expr| assign(v, e, None, span);
     let is = |v: VarId, x: f64| cmp(CmpOp::Eq, var(v), num(x));
     let bound = emb.stiff;
-    let mut body = vec![set(steps, num(0.0)), set(num_, num(0.0)), set(den, num(0.0))];
+    let mut body = vec![
+        set(steps, num(0.0)),
+        set(num_, num(0.0)),
+        set(den, num(0.0)),
+    ];
     for (i, (mem, &(v, vspan))) in step.mems.iter().zip(&step.sp.states).enumerate() {
         let sq = |acc: VarId| assign(acc, add(var(acc), mul(var(d), var(d))), None, vspan);
-        body.push(assign(d, sub(var(mem.k[s - 1]), var(mem.k[s - 2])), None, vspan));
+        body.push(assign(
+            d,
+            sub(var(mem.k[s - 1]), var(mem.k[s - 2])),
+            None,
+            vspan,
+        ));
         body.push(sq(num_));
-        body.push(assign(d, sub(var(v), step.stage_value(i, s - 2)), None, vspan));
+        body.push(assign(
+            d,
+            sub(var(v), step.stage_value(i, s - 2)),
+            None,
+            vspan,
+        ));
         body.push(sq(den));
     }
     body.push(when(
@@ -99,7 +122,11 @@ pub(super) fn test(hid: &mut Hidden<'_>, step: &Step<'_>, t: VarId) -> Vec<Stmt>
     body.push(when(
         stiff(),
         vec![
-            when(is(count, 0.0), vec![set(from, add(Expr::Time, var(t)))], span),
+            when(
+                is(count, 0.0),
+                vec![set(from, add(Expr::Time, var(t)))],
+                span,
+            ),
             set(non, num(0.0)),
             set(count, add(var(count), num(1.0))),
             when(
