@@ -91,6 +91,8 @@ fn the_balls_impacts_are_located_at_their_exact_times_at_any_host_step() {
         (Method::Rk4, 0.0123),
         (Method::Tsit5(Tolerance::new(1e-10, 1e-12)), 0.1),
         (Method::Tsit5(Tolerance::new(1e-10, 1e-12)), 0.5),
+        (Method::Dop853(Tolerance::new(1e-10, 1e-12)), 0.1),
+        (Method::Dop853(Tolerance::new(1e-10, 1e-12)), 0.5),
     ] {
         let mut m = instance_of(BALL, method);
         let steps = (3.0 / dt).ceil() as usize;
@@ -208,6 +210,7 @@ fn the_thermostat_switches_on_its_exact_exponentials() {
         (dopri5(1e-12, 1e-10), 1.0, 1e-9),
         (dopri5(1e-12, 1e-10), 60.0, 1e-9),
         (dopri5(1e-12, 1e-10), 1000.0, 1e-6),
+        (Method::Dop853(Tolerance::new(1e-12, 1e-10)), 1000.0, 1e-6),
         (Method::Rk4, 1.0, 1e-9),
         (Method::Rk4, 60.0, 5e-6),
     ] {
