@@ -406,3 +406,130 @@ fn the_adaptive_methods_converge_at_their_orders_with_fixed_steps() {
         }
     }
 }
+
+/// One run of `file`'s model `name` under `method` to t = 20 in host steps of 1 s: its
+/// largest error over the host steps' ends against `exact(t)` (each state), the
+/// evaluations of the rates it took (internal steps, rejected ones included, times the
+/// method's stages) and the median wall time of three runs.
+fn work(
+    file: &str,
+    name: &str,
+    method: Method,
+    states: &[&str],
+    exact: &dyn Fn(f64) -> Vec<f64>,
+) -> (f64, f64, f64) {
+    let mut m = load_with(file, name, Some(method)).unwrap();
+    let stages = match method {
+        Method::Dop853(_) => 13.0,
+        _ => 7.0,
+    };
+    let steps = m
+        .hidden_index(&format!("{}_steps", method.name()))
+        .expect("an adaptive method counts its steps");
+    let (mut error, mut evals, mut times) = (0.0f64, 0.0, Vec::new());
+    for _ in 0..3 {
+        m.reset();
+        let (mut worst, mut n) = (0.0f64, 0.0);
+        let start = std::time::Instant::now();
+        for k in 1..=20 {
+            m.step(1.0);
+            n += m.get_at(steps).unwrap();
+            let want = exact(f64::from(k));
+            for (s, w) in states.iter().zip(want) {
+                worst = worst.max((get(&m, s).unwrap() - w).abs());
+            }
+        }
+        times.push(start.elapsed().as_secs_f64());
+        (error, evals) = (worst, n * stages);
+    }
+    times.sort_by(f64::total_cmp);
+    (error, evals, times[1])
+}
+
+/// `log y` at `log x = log at`, linear between the two points of `curve` (`(x, y)`
+/// sorted by falling `x`) around it; `None` outside.
+fn at_error(curve: &[(f64, f64)], at: f64) -> Option<f64> {
+    curve.windows(2).find_map(|w| {
+        let ((x0, y0), (x1, y1)) = (w[0], w[1]);
+        (x0 >= at && at >= x1).then(|| {
+            let s = (at.ln() - x0.ln()) / (x1.ln() - x0.ln());
+            (y0.ln() + s * (y1.ln() - y0.ln())).exp()
+        })
+    })
+}
+
+/// The measurement of docs/performance.md ("dop853 against dopri5 and tsit5"): the
+/// pendulum (against its exact solution) and Van der Pol at mu = 1 (against dop853 at
+/// rtol 1e-14, itself checked against tsit5 at 1e-14) under dopri5, tsit5 and dop853
+/// at rtol 1e-6 … 1e-14 (atol rtol/100), interpreted; then, at errors 1e-8, 1e-10 and
+/// 1e-12 (log-log interpolation between the tolerances that bracket them), the
+/// evaluations and time each method needs, as ratios to dop853's. Run with
+/// `cargo test --release -p sit-tests --test models_methods -- --ignored --nocapture
+/// measure_dop853`.
+#[test]
+#[ignore = "a measurement, minutes long; see docs/performance.md"]
+fn measure_dop853_against_dopri5_and_tsit5() {
+    type Exact<'a> = &'a dyn Fn(f64) -> Vec<f64>;
+    let pendulum = |t: f64| vec![pendulum_angle(2.0, 9.81, 1.0, t)];
+    let reference = |method: Method| {
+        let mut m = load_with("van_der_pol.sit", "VanDerPol", Some(method)).unwrap();
+        (1..=20)
+            .map(|_| {
+                m.step(1.0);
+                vec![get(&m, "x0").unwrap(), get(&m, "x1").unwrap()]
+            })
+            .collect::<Vec<_>>()
+    };
+    let tight = sit_middle::ir::Tolerance::new(1e-14, 1e-16);
+    let vdp_ref = reference(Method::Dop853(tight));
+    let check = reference(Method::Tsit5(tight));
+    let agree = (vdp_ref.iter().flatten().zip(check.iter().flatten()))
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    eprintln!("Van der Pol reference: dop853 and tsit5 at rtol 1e-14 differ by {agree:.1e}");
+    let vdp = |t: f64| vdp_ref[t as usize - 1].clone();
+    let models: [(&str, &str, &[&str], Exact<'_>); 2] = [
+        ("pendulum.sit", "Pendulum", &["angle"], &pendulum),
+        ("van_der_pol.sit", "VanDerPol", &["x0", "x1"], &vdp),
+    ];
+    let methods: [fn(sit_middle::ir::Tolerance) -> Method; 3] =
+        [Method::Dopri5, Method::Tsit5, Method::Dop853];
+    for (file, name, states, exact) in models {
+        let mut curves = Vec::new();
+        for method in methods {
+            let mut evals = Vec::new();
+            let mut times = Vec::new();
+            for k in 6..=14 {
+                let rtol = format!("1e-{k}").parse::<f64>().unwrap();
+                let (e, n, t) = work(file, name, adaptive(method, rtol), states, exact);
+                let label = method(Default::default()).name();
+                eprintln!(
+                    "{name} {label} rtol {rtol:e}: error {e:.2e}, {n} evaluations, {t:.2e} s"
+                );
+                evals.push((e, n));
+                times.push((e, t));
+            }
+            evals.sort_by(|a, b| b.0.total_cmp(&a.0));
+            times.sort_by(|a, b| b.0.total_cmp(&a.0));
+            curves.push((method(Default::default()).name(), evals, times));
+        }
+        for target in [1e-8, 1e-10, 1e-12] {
+            let dop = &curves[2];
+            let (Some(n0), Some(t0)) = (at_error(&dop.1, target), at_error(&dop.2, target)) else {
+                continue;
+            };
+            let mut line =
+                format!("{name} at error {target:e}: dop853 {n0:.0} evaluations, {t0:.2e} s");
+            for (label, evals, times) in &curves[..2] {
+                if let (Some(n), Some(t)) = (at_error(evals, target), at_error(times, target)) {
+                    line += &format!(
+                        "; {label} {:.2}x the evaluations, {:.2}x the time",
+                        n / n0,
+                        t / t0
+                    );
+                }
+            }
+            eprintln!("{line}");
+        }
+    }
+}
