@@ -22,7 +22,11 @@
 //!    the event search: [`Dense::Weights`] if the continuous extension is
 //!    `y0 + h·Σ_j b_j(θ)·k_j` with polynomials `b_j` (Tsitouras 5(4), Verner's pairs);
 //!    a new variant of [`Dense`], evaluated in `super::dense`, if it needs kept terms
-//!    of its own like Dormand–Prince's ([`Dense::Hairer`]) or extra stages (DOP853).
+//!    of its own like Dormand–Prince's ([`Dense::Hairer`]) or extra stages
+//!    ([`Dense::Hairer8`], DOP853's three, run by the event search through
+//!    `super::dense::DenseOutput::extra_nodes`). Give [`Embedded::stiff`], the bound
+//!    of Hairer's stiffness test (`super::stiffness`), below the point where the
+//!    method's stability region meets the negative real axis.
 //! 3. The tests of `super::stages` check the tableau's consistency (each row of `a`
 //!    sums to its node, the weights to 1, the dense output to `b` at `θ = 1`); add
 //!    convergence and bit-identity cases as for `rk4` and `dopri5` in
