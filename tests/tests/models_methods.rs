@@ -338,7 +338,8 @@ fn dop853_meets_its_tolerance_on_dahlquist_rlc_and_the_pendulum() {
         let k = get(m, "k").unwrap();
         (get(m, "x").unwrap() - (-k * t).exp()).abs()
     };
-    let runs: [(&str, &str, f64, f64, &dyn Fn(&dyn Model, f64) -> f64); 4] = [
+    type Error<'a> = &'a dyn Fn(&dyn Model, f64) -> f64;
+    let runs: [(&str, &str, f64, f64, Error<'_>); 4] = [
         ("dahlquist.sit", "Dahlquist", 1.0, 4.0, &dahlquist),
         ("rlc.sit", "Rlc", 0.01, 0.05, &rlc_error),
         ("pendulum.sit", "Pendulum", 1.0, 5.0, &pendulum_error),

@@ -283,6 +283,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::excessive_precision)] // Hairer's `bhh`, digits as printed.
     fn dop853_integrates_polynomials_as_its_orders_say() {
         let t = &DOP853;
         let emb = t.embedded.as_ref().expect("adaptive");
