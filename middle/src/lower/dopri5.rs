@@ -28,7 +28,11 @@
 //! with `fac = min(10, max(0.2, 0.9·err^(-1/5)))` (the exponent `−1/(order + 1)` of the
 //! tableau's embedded order), and `c`, `a`, `e = b − b̂` the tableau's nodes,
 //! coefficients and error weights (`super::tableau`). A tableau that is not first same
-//! as last writes its solution after the stages.
+//! as last writes its solution after the stages. A tableau with a second estimate
+//! (`dop853`'s `e3`) sums its squared scaled components into `err3` beside `err` and
+//! combines them as Hairer's DOP853 does, `err = err / sqrt(n·(err + 0.01·err3))`
+//! (the denominator 1 when not positive). An accepted step first runs Hairer's
+//! stiffness test (`super::stiffness`), which writes only hidden states of its own.
 
 use super::build::{add, arith, assign, call, cmp, mul, num, sub, var, when};
 use super::hidden::Hidden;
