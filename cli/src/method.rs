@@ -33,14 +33,17 @@ fn tolerance_help(which: &str, default: f64) -> String {
     )
 }
 
-/// "`--method dopri5`" (or the list of every adaptive method).
+/// "`--method dopri5`, `--method tsit5` or `--method dop853`": every adaptive method.
 fn adaptive_methods() -> String {
     let names: Vec<String> = Method::ALL
         .iter()
         .filter(|m| m.tolerance().is_some())
         .map(|m| format!("`--method {}`", m.name()))
         .collect();
-    names.join(" or ")
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
 }
 
 /// A tolerance on the command line: a finite number > 0.
@@ -94,7 +97,7 @@ mod tests {
         assert_eq!(parse(&[]), Ok(None));
         let e = parse(&["--method", "rk5"]).unwrap_err();
         assert!(
-            e.contains("[possible values: euler, rk4, dopri5, tsit5]"),
+            e.contains("[possible values: euler, rk4, dopri5, tsit5, dop853]"),
             "{e}"
         );
         let t = parse(&["--method", "dopri5", "--rtol", "1e-8"]).unwrap();
@@ -102,7 +105,8 @@ mod tests {
         let e = parse(&["--method", "rk4", "--atol", "1e-8"]).unwrap_err();
         assert_eq!(
             e,
-            "--rtol and --atol are tolerances of an adaptive method (`--method dopri5` or `--method tsit5`), not of `rk4`"
+            "--rtol and --atol are tolerances of an adaptive method (`--method dopri5`, \
+             `--method tsit5` or `--method dop853`), not of `rk4`"
         );
     }
 

@@ -275,6 +275,10 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         for warning in model.model.table_warnings() {
             eprintln!("warning: {warning}");
         }
+        // A model whose adaptive explicit method found it stiff (Hairer's test), once.
+        for stiff in sit_runtime::stiffness(&model.model, model.model.model_name()) {
+            eprintln!("warning: {stiff}");
+        }
     }
     match written {
         Ok(None) => {}

@@ -697,6 +697,46 @@ fn an_adaptive_method_rejects_a_step_whose_error_is_not_a_number() {
 }
 
 #[test]
+fn a_stiff_model_is_reported_once_after_the_run_and_the_pendulum_is_not() {
+    // Robertson's kinetics under dopri5: Hairer's test finds h·λ past 3.25 from the
+    // first accepted steps on (the fast reaction's eigenvalue is about −1e4); one
+    // warning after the run, with the model, the method and the time, and the same
+    // rows as without it (the test reads the steps, never changes them).
+    let (_dir, path) = file("rober.sit", ROBER);
+    let args = [
+        "run",
+        path.to_str().unwrap(),
+        "--dt",
+        "1",
+        "--t-end",
+        "40",
+        "--method",
+        "dopri5",
+    ];
+    let out = sitc().args(args).output().unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    insta::assert_snapshot!("stiff_model", stderr);
+    sitc().args(args).arg("-q").assert().success().stderr("");
+    for method in ["dopri5", "tsit5", "dop853"] {
+        sitc()
+            .args([
+                "run",
+                "examples/models/pendulum.sit",
+                "--dt",
+                "1",
+                "--t-end",
+                "100",
+            ])
+            .args(["--method", method, "--rtol", "1e-10"])
+            .assert()
+            .success()
+            .stderr("");
+    }
+}
+
+#[test]
 fn rates_that_stay_non_finite_end_an_adaptive_method_with_a_fault_not_rows_of_nan() {
     // sqrt of a negative number from the start: every error estimate is NaN, every step
     // is rejected, and the bound of internal steps ends the run at t = 0 with the likely

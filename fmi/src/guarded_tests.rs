@@ -50,6 +50,7 @@ static FMU: Fmu = Fmu {
     dt: 0.5,
     access: &[],
     log_categories: &[],
+    model: "M",
 };
 
 /// An initialised instance of [`Faulty`], and what it logs as fatal.

@@ -55,6 +55,8 @@ pub struct Fmu {
     pub access: &'static [Access],
     /// The log categories of `modelDescription.xml`.
     pub log_categories: &'static [&'static str],
+    /// The root model's name, for the warnings that name it.
+    pub model: &'static str,
 }
 
 /// The mode of an instance in the FMI 2.0 co-simulation state machine.
@@ -230,7 +232,19 @@ impl<M: Model + Clone + Default> Instance<M> {
         }
         self.s.mode = Mode::Terminated;
         self.warn_table_reach();
+        self.warn_stiffness();
         Status::Ok
+    }
+
+    /// Logs the models that the stiffness test of their adaptive explicit method found
+    /// stiff since the model was initialised (or reset), in the words of `sitc run`
+    /// (`logStatusWarning`), at `fmi2Terminate`.
+    fn warn_stiffness(&self) {
+        let root = self.fmu.model;
+        for stiff in sit_runtime::stiffness(&self.s.model, root) {
+            let message = format!("fmi2Terminate: {stiff}");
+            (self.logger)(Status::Warning, "logStatusWarning", &message);
+        }
     }
 
     /// Logs each table read past its grid since the model was initialised (or reset),

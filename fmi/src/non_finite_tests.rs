@@ -1,6 +1,6 @@
 //! `fmi2DoStep` logs the first non-finite value once (`logStatusWarning`), returns
 //! `fmi2OK`, and logs again only after `fmi2Reset`; `fmi2Terminate` logs each table read
-//! past its grid.
+//! past its grid and each model found stiff.
 
 use crate::instance::{Fmu, Instance, Status};
 use sit_runtime::{Model, SetError, ValueType, VarInfo, VarKind};
@@ -49,6 +49,7 @@ static FMU: Fmu = Fmu {
     dt: 0.5,
     access: &[],
     log_categories: &[],
+    model: "M",
 };
 
 type Log = Arc<Mutex<Vec<(Status, String, String)>>>;
@@ -167,6 +168,7 @@ static HEATED: Fmu = Fmu {
     dt: 50.0,
     access: &[],
     log_categories: &[],
+    model: "M",
 };
 
 #[test]
@@ -202,5 +204,94 @@ fn tables_read_past_their_grids_are_logged_at_terminate() {
              (4 of 8 reads); it held its end values (clamp)"
                 .to_string(),
         )]
+    );
+}
+
+/// A model whose adaptive method's stiffness test (its hidden states
+/// `dopri5_stiff_seen`, `dopri5_stiff_at`, as the rewrite names them) finds it stiff from
+/// t = 1.5 once it has stepped past t = 2.
+#[derive(Clone, Default)]
+struct Stiff {
+    time: f64,
+    seen: f64,
+}
+
+impl Model for Stiff {
+    fn step(&mut self, dt: f64) {
+        self.time += dt;
+        if self.time > 2.0 {
+            self.seen = 1.0;
+        }
+    }
+    fn reset(&mut self) {
+        *self = Stiff::default();
+    }
+    fn time(&self) -> f64 {
+        self.time
+    }
+    fn var_count(&self) -> usize {
+        0
+    }
+    fn hidden_count(&self) -> usize {
+        2
+    }
+    fn var_info(&self, index: usize) -> Option<VarInfo<'_>> {
+        let name = ["dopri5_stiff_seen", "dopri5_stiff_at"].get(index)?;
+        Some(VarInfo {
+            name,
+            kind: VarKind::State,
+            ty: ValueType::Real,
+            output: false,
+            settable: true,
+        })
+    }
+    fn get_at(&self, index: usize) -> Option<f64> {
+        [self.seen, 1.5].get(index).copied()
+    }
+    fn set_at(&mut self, index: usize, _: f64) -> Result<(), SetError<'static>> {
+        Err(SetError::Unknown(index.into()))
+    }
+}
+
+static STIFF: Fmu = Fmu {
+    guid: "{test}",
+    dt: 0.5,
+    access: &[],
+    log_categories: &[],
+    model: "Rober",
+};
+
+#[test]
+fn a_model_found_stiff_is_logged_once_at_terminate() {
+    let log: Log = Arc::new(Mutex::new(Vec::new()));
+    let logged = Arc::clone(&log);
+    let mut i = Instance::<Stiff>::new(
+        &STIFF,
+        Box::new(move |status, category, message| {
+            let entry = (status, category.to_string(), message.to_string());
+            logged.lock().unwrap().push(entry);
+        }),
+    );
+    let ready = [
+        i.setup_experiment(0.0),
+        i.enter_initialization_mode(),
+        i.exit_initialization_mode(),
+    ];
+    assert_eq!(ready, [Status::Ok; 3]);
+    assert_eq!(i.do_step(0.0, 3.0), Status::Ok);
+    assert!(
+        log.lock().unwrap().is_empty(),
+        "nothing before fmi2Terminate"
+    );
+    assert_eq!(i.terminate(), Status::Ok);
+    let log = log.lock().unwrap();
+    assert_eq!(log.len(), 1, "{log:?}");
+    assert_eq!(log[0].0, Status::Warning);
+    assert_eq!(
+        log[0].2,
+        "fmi2Terminate: `Rober` seems stiff from t = 1.5 under `dopri5`: h·λ stayed past \
+         the method's stability bound for 15 accepted steps in a row (Hairer's test), so its \
+         steps were bounded by stability, not by the tolerances; an implicit method (see \
+         docs/language.md) suits it"
     );
 }

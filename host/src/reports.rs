@@ -1,5 +1,6 @@
 //! The warnings after a sweep, in the words every host prints: the rows that met a
-//! non-finite value and the tables read past their grids.
+//! non-finite value and the tables read past their grids (and the concern of a model
+//! found stiff, which a run reports).
 
 use sit_interp::Instance;
 use sit_runtime::Model;
@@ -14,6 +15,9 @@ pub enum Concern {
     NonFinite,
     /// A table read past its grid.
     TableRange,
+    /// A model that the stiffness test of its adaptive explicit method found stiff
+    /// (Python's `StiffnessWarning`).
+    Stiffness,
 }
 
 /// The most rows whose non-finite value is reported one by one; the others are counted.

@@ -19,7 +19,8 @@ type.
 Warnings: ``sit.NonFiniteWarning`` when a run met a NaN or an infinity (the first
 variable and step, once per run; per row of a sweep), ``sit.TableRangeWarning`` when a
 lookup table was read past its grid (once per table, with the count and the range of
-arguments seen); both are ``UserWarning``, issued through ``warnings.warn``, so
+arguments seen), ``sit.StiffnessWarning`` when an adaptive explicit method found the model
+stiff (once per run); all are ``UserWarning``, issued through ``warnings.warn``, so
 ``warnings.simplefilter("error", sit.NonFiniteWarning)`` turns one into an exception.
 """
 
@@ -36,6 +37,7 @@ from ._sit import (
     NonFiniteWarning,
     RunResult,
     SitError,
+    StiffnessWarning,
     Study,
     SweepResult,
     TableRangeWarning,
@@ -52,6 +54,7 @@ __all__ = [
     "NonFiniteWarning",
     "RunResult",
     "SitError",
+    "StiffnessWarning",
     "Study",
     "SweepResult",
     "TableRangeWarning",

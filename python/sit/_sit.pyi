@@ -41,6 +41,12 @@ class TableRangeWarning(UserWarning):
     many reads were past it and the range of arguments seen against the grid, per
     argument: once per table per ``Model.run``, once per table per ``sit.sweep``."""
 
+class StiffnessWarning(UserWarning):
+    """The stiffness test of an adaptive explicit method (``dopri5``, ``tsit5``,
+    ``dop853``; Hairer's test) found the model stiff: its steps were bounded by the
+    method's stability, not by the tolerances. The message names the model, the method
+    and the time from which: once per ``Model.run``."""
+
 class Diagnostic:
     """One error or warning, as ``sitc check --format json`` reports it."""
 

@@ -57,6 +57,16 @@ create_exception!(
      grid, per argument. Once per table per run (per sweep in `sit.sweep`)."
 );
 
+create_exception!(
+    sit,
+    StiffnessWarning,
+    PyUserWarning,
+    "The stiffness test of an adaptive explicit method (`dopri5`, `tsit5`, `dop853`; \
+     Hairer's test) found a model stiff: its steps were bounded by the method's \
+     stability, not by the tolerances. The message names the model, the method and the \
+     time from which; an implicit method suits it. Once per `Model.run`."
+);
+
 /// Issues each warning of `warnings` through Python's `warnings.warn`, in its category,
 /// `stacklevel` frames up (1: the caller of the Rust method). An exception (warnings
 /// turned into errors) stops at the first.
@@ -73,6 +83,7 @@ pub(crate) fn warn(
         let category = match concern {
             sit_host::reports::Concern::NonFinite => py.get_type::<NonFiniteWarning>(),
             sit_host::reports::Concern::TableRange => py.get_type::<TableRangeWarning>(),
+            sit_host::reports::Concern::Stiffness => py.get_type::<StiffnessWarning>(),
         };
         warn.call1((message.as_str(), category, stacklevel))?;
     }
@@ -130,6 +141,7 @@ fn _sit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ModelFault", m.py().get_type::<ModelFault>())?;
     m.add("NonFiniteWarning", m.py().get_type::<NonFiniteWarning>())?;
     m.add("TableRangeWarning", m.py().get_type::<TableRangeWarning>())?;
+    m.add("StiffnessWarning", m.py().get_type::<StiffnessWarning>())?;
     // A model's fault becomes a `ModelFault` exception: the panic hook stays silent.
     sit_runtime::quiet_fault_panics();
     m.add_class::<diagnostics::Diagnostic>()?;

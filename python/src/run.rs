@@ -94,7 +94,8 @@ pub(crate) fn run<M: Model + Send>(
 }
 
 /// The warnings after a run of `instance` (the interpreter behind the driven model):
-/// the first non-finite value `watch` saw, then each table read past its grid.
+/// the first non-finite value `watch` saw, then each table read past its grid, then
+/// each model found stiff.
 pub(crate) fn warnings(
     model: &dyn Model,
     instance: &sit_interp::Instance,
@@ -111,6 +112,9 @@ pub(crate) fn warnings(
     }
     for w in instance.table_warnings() {
         out.push((Concern::TableRange, w));
+    }
+    for w in sit_runtime::stiffness(model, instance.model_name()) {
+        out.push((Concern::Stiffness, w.to_string()));
     }
     out
 }

@@ -49,10 +49,107 @@ pub fn events_overrun(model: &str, time: f64, events: u64) -> ! {
     )
 }
 
+/// What Hairer's test for stiffness in an adaptive explicit method (`dopri5`, `tsit5`,
+/// `dop853`) found in a run: the model (or submodel) whose steps became bounded by the
+/// method's stability, the method and the time from which. Its `Display` is the
+/// warning every host prints once after a run (without `warning: `):
+///
+/// ```text
+/// `Robertson` seems stiff from t = 0.0031 under `dopri5`: h·λ stayed past the method's
+/// stability bound for 15 accepted steps in a row (Hairer's test), so its steps were
+/// bounded by stability, not by the tolerances; an implicit method (see
+/// docs/language.md) suits it
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stiffness<'a> {
+    /// The root model's name.
+    pub root: &'a str,
+    /// The submodel's dotted path under the root (empty for the root itself).
+    pub path: &'a str,
+    /// The integration method.
+    pub method: &'a str,
+    /// The time from which the steps were stiff (the first of the stiff steps in a row).
+    pub time: f64,
+}
+
+impl core::fmt::Display for Stiffness<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("`")?;
+        f.write_str(self.root)?;
+        if !self.path.is_empty() {
+            write!(f, ".{}", self.path)?;
+        }
+        write!(
+            f,
+            "` seems stiff from t = {} under `{}`: h·λ stayed past the method's stability \
+             bound for 15 accepted steps in a row (Hairer's test), so its steps were bounded \
+             by stability, not by the tolerances; an implicit method (see docs/language.md) \
+             suits it",
+            self.time, self.method
+        )
+    }
+}
+
+/// The hidden state of the stiffness test that says a model was found stiff (see
+/// `sit_middle`'s `lower::stiffness`): `METHOD_stiff_seen` (1 once found), followed by
+/// `METHOD_stiff_at` (the time), for every model and submodel with an adaptive method.
+const SEEN: &str = "_stiff_seen";
+
+/// What the stiffness test found in `model` since its last reset, root model `root`:
+/// one [`Stiffness`] per model or submodel found stiff, in the order of their hidden
+/// states. Reads the hidden states only, so every back end (the interpreter, generated
+/// code, an FMU) reports the same.
+pub fn stiffness<'a>(
+    model: &'a dyn crate::Model,
+    root: &'a str,
+) -> impl Iterator<Item = Stiffness<'a>> + 'a {
+    let n = model.var_count();
+    (n..n + model.hidden_count()).filter_map(move |i| {
+        let name = model.var_info(i)?.name;
+        let head = name.strip_suffix(SEEN)?;
+        if model.get_at(i)? != 1.0 {
+            return None;
+        }
+        let at = model.var_info(i + 1)?.name;
+        if at.strip_suffix("_stiff_at")? != head {
+            return None;
+        }
+        let (path, method) = match head.rfind('.') {
+            Some(dot) => (&head[..dot], &head[dot + 1..]),
+            None => ("", head),
+        };
+        Some(Stiffness {
+            root,
+            path,
+            method,
+            time: model.get_at(i + 1)?,
+        })
+    })
+}
+
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use crate::{FaultKind, catch_fault};
     use std::string::ToString;
+
+    #[test]
+    fn the_stiffness_warning_names_the_model_the_method_and_the_time() {
+        let w = super::Stiffness {
+            root: "Rober",
+            path: "",
+            method: "dopri5",
+            time: 0.25,
+        };
+        assert_eq!(
+            w.to_string(),
+            "`Rober` seems stiff from t = 0.25 under `dopri5`: h·λ stayed past the method's \
+             stability bound for 15 accepted steps in a row (Hairer's test), so its steps \
+             were bounded by stability, not by the tolerances; an implicit method (see \
+             docs/language.md) suits it"
+        );
+        let sub = super::Stiffness { path: "cell", ..w };
+        assert!(sub.to_string().starts_with("`Rober.cell` seems stiff"));
+    }
 
     #[test]
     fn chattering_names_the_model_the_time_and_the_bound() {

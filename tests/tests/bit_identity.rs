@@ -12,6 +12,7 @@ fn source_of(stem: &str) -> PathBuf {
         .strip_prefix("rk4:")
         .or_else(|| stem.strip_prefix("dopri5:"))
         .or_else(|| stem.strip_prefix("tsit5:"))
+        .or_else(|| stem.strip_prefix("dop853:"))
     {
         return source_of(stem);
     }
@@ -109,6 +110,11 @@ fn check_pair(
         program
             .set_method(sit_middle::ir::Method::Tsit5(Default::default()))
             .expect("splits for tsit5");
+    }
+    if stem.starts_with("dop853:") {
+        program
+            .set_method(sit_middle::ir::Method::Dop853(Default::default()))
+            .expect("splits for dop853");
     }
     let id = program.model(model).expect("model");
     let mut interp = sit_interp::Instance::new(
@@ -249,6 +255,25 @@ fn tsit5_matches_the_interpreter_on_examples_and_random_models() {
     }
     assert!(examples >= 3, "only {examples} example models under tsit5");
     assert!(random >= 6, "only {random} random models under tsit5");
+}
+
+#[test]
+fn dop853_matches_the_interpreter_on_examples_and_random_models() {
+    let (mut examples, mut random) = (0, 0);
+    for (stem, model, make) in compiled::all() {
+        let Some(plain) = stem.strip_prefix("dop853:") else {
+            continue;
+        };
+        // As under dopri5 (the same loop, other coefficients, three more stages for
+        // the dense output at each event).
+        if plain.starts_with("random_") {
+            random += usize::from(check_pair(stem, model, make, 0.01, 200));
+        } else {
+            examples += usize::from(check_pair(stem, model, make, 1e-2, 300));
+        }
+    }
+    assert!(examples >= 3, "only {examples} example models under dop853");
+    assert!(random >= 3, "only {random} random models under dop853");
 }
 
 /// Under `dopri5` the bouncing ball lists its own variables only; the method's memories

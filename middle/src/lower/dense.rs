@@ -31,8 +31,33 @@ pub(super) trait DenseOutput {
     /// The hidden states that the output of state `state` keeps once a step is taken.
     fn memories(&self, hid: &mut Hidden<'_>, state: &str, span: Span) -> Vec<VarId>;
 
-    /// The statements that fill the kept terms of a step of length `h` just taken.
+    /// The statements that fill the kept terms of a step of length `h` just taken
+    /// (those that the extra stages do not need, run before them).
     fn keep(&self, mem: &Memories<'_>, h: &Expr, span: Span) -> Vec<Stmt>;
+
+    /// The nodes of the stages the output evaluates once a step is taken, after
+    /// [`DenseOutput::keep`] and before [`DenseOutput::keep_after`] (DOP853's three).
+    fn extra_nodes(&self) -> &'static [f64] {
+        &[]
+    }
+
+    /// The state's value at extra stage `e` (from its start and the rates before it).
+    fn extra_value(&self, mem: &Memories<'_>, h: &Expr, e: usize) -> Expr {
+        let _ = (h, e);
+        var(mem.y0)
+    }
+
+    /// The kept term that holds the state's rate at extra stage `e`.
+    fn extra_rate(&self, mem: &Memories<'_>, e: usize) -> VarId {
+        let _ = e;
+        mem.y0
+    }
+
+    /// The statements that fill the kept terms that read the extra stages.
+    fn keep_after(&self, mem: &Memories<'_>, h: &Expr, span: Span) -> Vec<Stmt> {
+        let _ = (mem, h, span);
+        Vec::new()
+    }
 
     /// The state's value at `θ·h` into the step, `θ` given as an expression to repeat.
     fn value(&self, mem: &Memories<'_>, h: &Expr, th: &dyn Fn() -> Expr) -> Expr;
@@ -50,6 +75,33 @@ impl DenseOutput for Tableau {
     fn memories(&self, hid: &mut Hidden<'_>, state: &str, span: Span) -> Vec<VarId> {
         match self.dense {
             Dense::Weights(_) => Vec::new(),
+            Dense::Hairer8 { c, .. } => {
+                let s = self.c.len();
+                let mut out: Vec<VarId> = (2..=8)
+                    .map(|j| {
+                        hid.new_var(
+                            format!("{state}_{}_r{j}", self.name),
+                            format!(
+                                " Term {j} of the dense output of `{state}` ({}).",
+                                self.name
+                            ),
+                            span,
+                        )
+                    })
+                    .collect();
+                out.extend((1..=c.len()).map(|e| {
+                    hid.new_var(
+                        format!("{state}_{}_k{}", self.name, s + e),
+                        format!(
+                            " The rate of `{state}` at stage {} of the dense output ({}).",
+                            s + e,
+                            self.name
+                        ),
+                        span,
+                    )
+                }));
+                out
+            }
             Dense::Hairer { .. } => (2..=5)
                 .map(|j| {
                     hid.new_var(
@@ -66,6 +118,9 @@ impl DenseOutput for Tableau {
     }
 
     fn keep(&self, mem: &Memories<'_>, h: &Expr, span: Span) -> Vec<Stmt> {
+        if let Dense::Hairer8 { .. } = self.dense {
+            return first_terms(mem, h, span);
+        }
         let Dense::Hairer { d } = self.dense else {
             return Vec::new();
         };
@@ -81,8 +136,53 @@ impl DenseOutput for Tableau {
         ]
     }
 
+    fn extra_nodes(&self) -> &'static [f64] {
+        match self.dense {
+            Dense::Hairer8 { c, .. } => c,
+            _ => &[],
+        }
+    }
+
+    fn extra_value(&self, mem: &Memories<'_>, h: &Expr, e: usize) -> Expr {
+        let Dense::Hairer8 { a, .. } = self.dense else {
+            return var(mem.y0);
+        };
+        let k = all_rates(mem);
+        let sum = weighted(a[e], &k).expect("an extra stage reads the stages");
+        add(var(mem.y0), mul(h.clone(), sum))
+    }
+
+    fn extra_rate(&self, mem: &Memories<'_>, e: usize) -> VarId {
+        mem.kept[7 + e]
+    }
+
+    fn keep_after(&self, mem: &Memories<'_>, h: &Expr, span: Span) -> Vec<Stmt> {
+        let Dense::Hairer8 { d, .. } = self.dense else {
+            return Vec::new();
+        };
+        let k = all_rates(mem);
+        d.iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let sum = weighted(row, &k).expect("the dense weights are not all zero");
+                assign(mem.kept[3 + i], mul(h.clone(), sum), None, span)
+            })
+            .collect()
+    }
+
     fn value(&self, mem: &Memories<'_>, h: &Expr, th: &dyn Fn() -> Expr) -> Expr {
         match self.dense {
+            Dense::Hairer8 { .. } => {
+                let r = mem.kept;
+                let rest = || sub(num(1.0), th());
+                // From the innermost term out: r8, then (1 − θ) and θ alternately.
+                let mut inner = var(r[6]);
+                for (j, &rj) in r[..6].iter().enumerate().rev() {
+                    let factor = if j % 2 == 0 { rest() } else { th() };
+                    inner = add(var(rj), mul(factor, inner));
+                }
+                add(var(mem.y0), mul(th(), inner))
+            }
             Dense::Hairer { .. } => {
                 let r = mem.kept;
                 let rest = || sub(num(1.0), th());
@@ -102,6 +202,23 @@ impl DenseOutput for Tableau {
             }
         }
     }
+}
+
+/// The rates of a step's stages then of the extra stages of [`Dense::Hairer8`].
+fn all_rates(mem: &Memories<'_>) -> Vec<VarId> {
+    mem.k.iter().chain(&mem.kept[7..]).copied().collect()
+}
+
+/// `r2 = y1 − y0`, `r3 = h·k_1 − r2`, `r4 = (r2 − h·k_s) − r3` of Hairer's extensions.
+fn first_terms(mem: &Memories<'_>, h: &Expr, span: Span) -> Vec<Stmt> {
+    let (k, r) = (mem.k, mem.kept);
+    let hk = |j: usize| mul(h.clone(), var(k[j]));
+    let last = k.len() - 1;
+    vec![
+        assign(r[0], sub(var(mem.y), var(mem.y0)), None, span),
+        assign(r[1], sub(hk(0), var(r[0])), None, span),
+        assign(r[2], sub(sub(var(r[0]), hk(last)), var(r[1])), None, span),
+    ]
 }
 
 /// `b(θ)` as [`Poly`] says it is written.

@@ -28,7 +28,11 @@
 //! with `fac = min(10, max(0.2, 0.9·err^(-1/5)))` (the exponent `−1/(order + 1)` of the
 //! tableau's embedded order), and `c`, `a`, `e = b − b̂` the tableau's nodes,
 //! coefficients and error weights (`super::tableau`). A tableau that is not first same
-//! as last writes its solution after the stages.
+//! as last writes its solution after the stages. A tableau with a second estimate
+//! (`dop853`'s `e3`) sums its squared scaled components into `err3` beside `err` and
+//! combines them as Hairer's DOP853 does, `err = err / sqrt(n·(err + 0.01·err3))`
+//! (the denominator 1 when not positive). An accepted step first runs Hairer's
+//! stiffness test (`super::stiffness`), which writes only hidden states of its own.
 
 use super::build::{add, arith, assign, call, cmp, mul, num, sub, var, when};
 use super::hidden::Hidden;
@@ -125,6 +129,19 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
     inner.extend(step.stages());
     inner.extend(step.solution());
     inner.push(assign(err, num(0.0), None, span));
+    let second = tab.embedded.as_ref().and_then(|e| e.e3).map(|_| {
+        let err3 = global(&mut hid, "err3", "The second error norm (squared, summed)");
+        let den = global(
+            &mut hid,
+            "den",
+            "The denominator of the combined error norm",
+        );
+        let sc = global(&mut hid, "sc", "One component's error scale");
+        (err3, den, sc)
+    });
+    if let Some((err3, _, _)) = second {
+        inner.push(assign(err3, num(0.0), None, span));
+    }
     for (i, (mem, &(v, vspan))) in mems.iter().zip(&sp.states).enumerate() {
         let estimate = step.error(i).expect("an adaptive method has error weights");
         let scale = add(
@@ -140,18 +157,67 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
                 ),
             ),
         );
-        inner.push(assign(q, arith(ArithOp::Div, estimate, scale), None, vspan));
+        let Some((err3, _, sc)) = second else {
+            inner.push(assign(q, arith(ArithOp::Div, estimate, scale), None, vspan));
+            inner.push(assign(err, add(var(err), mul(var(q), var(q))), None, vspan));
+            continue;
+        };
+        let estimate3 = step.error3(i).expect("a second estimate");
+        inner.push(assign(sc, scale, None, vspan));
+        inner.push(assign(
+            q,
+            arith(ArithOp::Div, estimate, var(sc)),
+            None,
+            vspan,
+        ));
         inner.push(assign(err, add(var(err), mul(var(q), var(q))), None, vspan));
+        inner.push(assign(
+            q,
+            arith(ArithOp::Div, estimate3, var(sc)),
+            None,
+            vspan,
+        ));
+        inner.push(assign(
+            err3,
+            add(var(err3), mul(var(q), var(q))),
+            None,
+            vspan,
+        ));
     }
-    inner.push(assign(
-        err,
-        call(
-            Func::Sqrt,
-            vec![arith(ArithOp::Div, var(err), num(sp.states.len() as f64))],
-        ),
-        None,
-        span,
-    ));
+    let n = num(sp.states.len() as f64);
+    match second {
+        None => inner.push(assign(
+            err,
+            call(Func::Sqrt, vec![arith(ArithOp::Div, var(err), n)]),
+            None,
+            span,
+        )),
+        Some((err3, den, _)) => {
+            // Hairer's DOP853: err = E5 / sqrt(n·(E5 + 0.01·E3)), the denominator 1
+            // when it is not positive (both estimates zero).
+            inner.push(assign(
+                den,
+                add(var(err), mul(num(0.01), var(err3))),
+                None,
+                span,
+            ));
+            inner.push(when(
+                cmp(CmpOp::Le, var(den), num(0.0)),
+                vec![assign(den, num(1.0), None, span)],
+                span,
+            ));
+            inner.push(assign(
+                err,
+                arith(
+                    ArithOp::Div,
+                    var(err),
+                    call(Func::Sqrt, vec![mul(n, var(den))]),
+                ),
+                None,
+                span,
+            ));
+        }
+    }
     let order = tab.embedded.as_ref().expect("an adaptive method").order;
     let exponent = -1.0 / f64::from(order + 1);
     let growth = || mul(num(0.9), call(Func::Pow, vec![var(err), num(exponent)]));
@@ -166,11 +232,12 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
     // is 0.2), as SciPy and SUNDIALS do; a model that stays non-finite ends on the bound
     // of internal steps, a fault that names the likely causes, not on NaN rows.
     let accepted = || cmp(CmpOp::Le, var(err), num(1.0));
-    let mut accept: Vec<rewrite::Stmt> = mems
-        .iter()
-        .zip(&sp.states)
-        .map(|(mem, &(v, vspan))| assign(mem.y0, var(v), None, vspan))
-        .collect();
+    let mut accept = super::stiffness::test(&mut hid, &step, t);
+    accept.extend(
+        mems.iter()
+            .zip(&sp.states)
+            .map(|(mem, &(v, vspan))| assign(mem.y0, var(v), None, vspan)),
+    );
     accept.push(when(
         cmp(CmpOp::Ge, var(hs), left()),
         vec![
@@ -243,6 +310,6 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
     }));
     body.extend(loc.after());
     let mut out = hid.out.with_body(body);
-    out.fired = f * (stages + 1 + Located::PASSES);
+    out.fired = f * (stages + 1 + Located::passes(tab));
     out
 }

@@ -220,6 +220,47 @@ impl<'a> Located<'a> {
     /// How many `otherwise` flag offsets the location uses after its `offset`.
     pub(super) const PASSES: usize = 5;
 
+    /// How many `otherwise` flag offsets the location of a method with the output
+    /// `dense` uses: [`Located::PASSES`] and one per extra stage of the output.
+    pub(super) fn passes(dense: &dyn DenseOutput) -> usize {
+        Self::PASSES + dense.extra_nodes().len()
+    }
+
+    /// The extra stages of the dense output (none but DOP853's), each state's value
+    /// and rate, `time` reading `time + t + c·hs`, their `otherwise` flags after the
+    /// location's own.
+    fn extra_stages(&self, lp: &Loop<'_>) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for (e, &c) in self.dense.extra_nodes().iter().enumerate() {
+            for (i, &(v, vspan)) in self.sp.states.iter().enumerate() {
+                let mem = self.memories(i);
+                out.push(assign(
+                    v,
+                    self.dense.extra_value(&mem, &var(lp.hs), e),
+                    None,
+                    vspan,
+                ));
+                out.push(assign(
+                    self.dense.extra_rate(&mem, e),
+                    num(0.0),
+                    None,
+                    vspan,
+                ));
+            }
+            let states = &self.sp.states;
+            let index = |v: VarId| states.iter().position(|&(st, _)| st == v);
+            let stage = Stage {
+                m: self.m,
+                sp: self.sp,
+                node: Some(add(var(lp.t), mul(num(c), var(lp.hs)))),
+                offset: self.offset + (Self::PASSES + e) * self.m.fired,
+                rate: &|v| index(v).map(|i| self.dense.extra_rate(&self.memories(i), e)),
+            };
+            out.extend(stage.stmts(&self.m.body));
+        }
+        out
+    }
+
     fn is(&self, v: VarId, value: f64) -> Expr {
         cmp(CmpOp::Eq, var(v), num(value))
     }
@@ -350,6 +391,10 @@ impl<'a> Located<'a> {
         ];
         for (i, &(_, vspan)) in self.sp.states.iter().enumerate() {
             begin.extend(self.dense.keep(&self.memories(i), &var(lp.hs), vspan));
+        }
+        begin.extend(self.extra_stages(lp));
+        for (i, &(_, vspan)) in self.sp.states.iter().enumerate() {
+            begin.extend(self.dense.keep_after(&self.memories(i), &var(lp.hs), vspan));
         }
         out.push(when(self.is(self.changed, 1.0), begin, self.span));
         out.push(when(self.is(self.changed, 0.0), accept, self.span));

@@ -54,6 +54,7 @@ mod program;
 pub mod rewrite;
 mod rk4_loop;
 mod stages;
+mod stiffness;
 mod substep;
 mod tableau;
 mod term;

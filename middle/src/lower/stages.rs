@@ -190,6 +190,21 @@ impl Step<'_> {
             .collect()
     }
 
+    /// The second error estimate `h·Σ_j e3_j·k_j` of state `i` (`None` without one:
+    /// DOP853's third-order estimate, [`super::tableau::Embedded::e3`]).
+    pub(super) fn error3(&self, i: usize) -> Option<Expr> {
+        let e = self.tab.embedded.as_ref()?.e3?;
+        let sum = weighted(e, &self.mems[i].k).expect("the error weights are not all zero");
+        Some(mul(self.h.clone(), sum))
+    }
+
+    /// The value of state `i` at stage `s` (0-based) of the [`Form::Weighted`] form,
+    /// recomputed from the step's start and rates (Hairer's stiffness test reads the
+    /// next to last stage's).
+    pub(super) fn stage_value(&self, i: usize, s: usize) -> Expr {
+        self.weighted_value(i, s)
+    }
+
     /// The error estimate `h·Σ_j e_j·k_j` of state `i` (`None` without embedded weights).
     pub(super) fn error(&self, i: usize) -> Option<Expr> {
         let e = self.tab.embedded.as_ref()?.e;
@@ -200,7 +215,7 @@ impl Step<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tableau::{DOPRI5, Dense, RK4, TSIT5, Tableau};
+    use super::super::tableau::{DOP853, DOPRI5, Dense, RK4, TSIT5, Tableau};
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-14 * (1.0 + b.abs())
@@ -259,6 +274,117 @@ mod tests {
         consistent(&RK4);
         consistent(&DOPRI5);
         consistent(&TSIT5);
+        consistent(&DOP853);
+    }
+
+    /// `Σ_j w_j·c_j^q` over the stages.
+    fn moment(w: &[f64], c: &[f64], q: i32) -> f64 {
+        w.iter().zip(c).map(|(w, c)| w * c.powi(q)).sum()
+    }
+
+    #[test]
+    #[allow(clippy::excessive_precision)] // Hairer's `bhh`, digits as printed.
+    fn dop853_integrates_polynomials_as_its_orders_say() {
+        let t = &DOP853;
+        let emb = t.embedded.as_ref().expect("adaptive");
+        // Order 8: exact on y' = t^q for q < 8 (Σ_j b_j·c_j^q = 1/(q + 1)), not on t^8.
+        for q in 0..8 {
+            let m = moment(t.b, t.c, q);
+            assert!(close(m, 1.0 / f64::from(q + 1)), "b: q = {q}: {m}");
+        }
+        assert!((moment(t.b, t.c, 8) - 1.0 / 9.0).abs() > 1e-8);
+        // The error weights vanish on low powers: the fifth-order estimate up to t^4 and
+        // the third-order one up to t^2 (each estimate is b minus a method of that order).
+        for q in 0..5 {
+            assert!(moment(emb.e, t.c, q).abs() < 1e-14, "e5: q = {q}");
+        }
+        let e3 = emb.e3.expect("DOP853 has a second estimate");
+        for q in 0..3 {
+            assert!(moment(e3, t.c, q).abs() < 1e-14, "e3: q = {q}");
+        }
+        // e3 = b − bhh, bhh on stages 1, 9 and 12 as Hairer prints them (the literals are
+        // the exact differences, within an ulp of the difference in f64).
+        let bhh = [
+            (0, 0.244094488188976377952755905512),
+            (8, 0.733846688281611857341361741547),
+            (11, 0.220588235294117647058823529412e-1),
+        ];
+        for (j, (&b, &e)) in t.b.iter().zip(e3).enumerate() {
+            let h = bhh.iter().find(|&&(k, _)| k == j).map_or(0.0, |&(_, v)| v);
+            assert!((b - h - e).abs() <= f64::EPSILON * e.abs(), "e3_{j}");
+        }
+    }
+
+    #[test]
+    fn dop853s_dense_output_is_of_order_7() {
+        let Dense::Hairer8 { c, a, d } = &DOP853.dense else {
+            panic!("dop853's dense output is Hairer's of order 7")
+        };
+        let s = DOP853.c.len();
+        assert_eq!((c.len(), a.len(), d.len()), (3, 3, 4));
+        let nodes: Vec<f64> = DOP853.c.iter().chain(c.iter()).copied().collect();
+        for (e, row) in a.iter().enumerate() {
+            assert_eq!(row.len(), s + e, "extra row {e} over the stages before it");
+            assert!(
+                close(row.iter().sum(), c[e]),
+                "extra row {e} sums to its node"
+            );
+        }
+        // On y' = t^q from y(0) = 0 with h = 1 (k_j = c_j^q), y(θ) = θ^(q+1)/(q+1)
+        // for q ≤ 6, at every θ: the terms as the rewrite keeps them.
+        for q in 0..7 {
+            let k: Vec<f64> = nodes.iter().map(|c| c.powi(q)).collect();
+            let r2: f64 = DOP853.b.iter().zip(&k).map(|(b, k)| b * k).sum();
+            let r3 = k[0] - r2;
+            let r4 = r2 - k[s - 1] - r3;
+            let r: Vec<f64> = d
+                .iter()
+                .map(|row| row.iter().zip(&k).map(|(d, k)| d * k).sum())
+                .collect();
+            for th in [0.1, 0.3, 0.5, 0.77, 0.9] {
+                let u = 1.0 - th;
+                let y = th
+                    * (r2
+                        + u * (r3 + th * (r4 + u * (r[0] + th * (r[1] + u * (r[2] + th * r[3]))))));
+                let want = th.powi(q + 1) / f64::from(q + 1);
+                assert!((y - want).abs() < 1e-13, "q = {q}, θ = {th}: {y} vs {want}");
+            }
+        }
+    }
+
+    /// Where the stability region of `t` meets the negative real axis: the first `x`
+    /// (in steps of 0.001) with `|R(−x)| > 1`, `R(z) = 1 + z·Σ_j b_j·g_j`,
+    /// `g_i = 1 + z·Σ_j a_ij·g_j`.
+    fn real_bound(t: &Tableau) -> f64 {
+        let r = |z: f64| {
+            let mut g: Vec<f64> = Vec::new();
+            for row in t.a {
+                let sum: f64 = row.iter().zip(&g).map(|(a, g)| a * g).sum();
+                g.push(1.0 + z * sum);
+            }
+            1.0 + z * t.b.iter().zip(&g).map(|(b, g)| b * g).sum::<f64>() / t.b_den
+        };
+        let mut x = 0.0;
+        while r(-(x + 0.001)).abs() <= 1.0 {
+            x += 0.001;
+        }
+        x
+    }
+
+    #[test]
+    fn the_stiffness_bounds_are_below_the_stability_bounds() {
+        // Measured: dopri5 3.306, tsit5 3.506, dop853 6.393; Hairer's codes test
+        // h·λ > 3.25 (DOPRI5) and 6.1 (DOP853), tsit5 as DOPRI5 in proportion.
+        for (t, want) in [(&DOPRI5, 3.306), (&TSIT5, 3.506), (&DOP853, 6.393)] {
+            let bound = real_bound(t);
+            assert!((bound - want).abs() < 0.002, "{}: {bound}", t.name);
+            let stiff = t.embedded.as_ref().expect("adaptive").stiff;
+            assert!(
+                stiff < bound && stiff > 0.95 * bound,
+                "{}: {stiff} against {bound}",
+                t.name
+            );
+        }
     }
 
     #[test]
