@@ -142,8 +142,9 @@ fn hover_describes_declarations_procedures_and_models() {
     assert!(h.contains("integral(x) | integral(x, lo, hi)"), "{h}");
     let h = hover(&mut c, pos(&text, "contact & falling", 0, 1));
     assert!(h.contains("pred contact = h < R"), "{h}");
-    let h = hover(&mut c, pos(&text, "defl;", 0, 0));
+    let h = hover(&mut c, pos(&text, "defl [cm];", 0, 0));
     assert!(h.contains("starts at `0` (no initial value given)"), "{h}");
+    assert!(h.contains("Unit: `cm`"), "{h}");
     let h = hover(&mut c, pos(&text, "Hoop {", 0, 1));
     assert!(h.contains("model Hoop"), "{h}");
     assert!(h.contains("An elastic hoop"), "{h}");
