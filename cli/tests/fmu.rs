@@ -495,23 +495,12 @@ fn bad_calls_give_errors_and_the_instance_survives() {
     }
 }
 
-/// A tank that drains below zero: from about t = 4, `sqrt(level)` is NaN. The FMU's
-/// `fmi2DoStep` still succeeds (the values are the rules'), and the first non-finite
-/// value is logged once, through the importer's logger, as a warning (status
-/// `fmi2Warning`) naming the variable and the communication step (issue 28, item 5).
-#[test]
-fn an_fmu_logs_its_first_non_finite_value_once() {
-    let Some(python) = python() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("tank.sit");
-    std::fs::write(
-        &src,
-        "/// Run: `sitc run tank.sit --dt 0.01 --t-end 6`\n\
-         model Tank {\n    param k = 0.5;\n    output real level = 1;\n    \
-         level = integral(-k * sqrt(level));\n}\n",
-    )
-    .unwrap();
-    let fmu = dir.path().join("Tank.fmu");
+/// Writes `text` to `dir/STEM.sit` and builds its FMU `dir/MODEL.fmu` (in the FMU tests'
+/// build folder, so the Sit crates compile once): the source's and the FMU's paths.
+fn built_fmu(dir: &Path, stem: &str, model: &str, text: &str) -> (PathBuf, PathBuf) {
+    let src = dir.join(format!("{stem}.sit"));
+    std::fs::write(&src, text).unwrap();
+    let fmu = dir.join(format!("{model}.fmu"));
     let built = Command::new(env!("CARGO_BIN_EXE_sitc"))
         .arg("fmu")
         .arg(&src)
@@ -525,6 +514,25 @@ fn an_fmu_logs_its_first_non_finite_value_once() {
         built.status.success(),
         "{}",
         String::from_utf8_lossy(&built.stderr)
+    );
+    (src, fmu)
+}
+
+/// A tank that drains below zero: from about t = 4, `sqrt(level)` is NaN. The FMU's
+/// `fmi2DoStep` still succeeds (the values are the rules'), and the first non-finite
+/// value is logged once, through the importer's logger, as a warning (status
+/// `fmi2Warning`) naming the variable and the communication step (issue 28, item 5).
+#[test]
+fn an_fmu_logs_its_first_non_finite_value_once() {
+    let Some(python) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (src, fmu) = built_fmu(
+        dir.path(),
+        "tank",
+        "Tank",
+        "/// Run: `sitc run tank.sit --dt 0.01 --t-end 6`\n\
+         model Tank {\n    param k = 0.5;\n    output real level = 1;\n    \
+         level = integral(-k * sqrt(level));\n}\n",
     );
     // 500 communication steps of 0.01 (one internal step each), to t = 5.
     let f = fmu.display().to_string();
@@ -570,28 +578,13 @@ fn an_fmu_logs_its_first_non_finite_value_once() {
 fn an_fmu_logs_its_table_reads_past_the_grid_at_terminate() {
     let Some(python) = python() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("heater.sit");
-    std::fs::write(
-        &src,
+    let (src, fmu) = built_fmu(
+        dir.path(),
+        "heater",
+        "Heater",
         "/// Run: `sitc run heater.sit --dt 0.01 --t-end 3`\n\
          model Heater {\n    table heat(T) = [0, 100] -> [0, 1] clamp;\n    \
          output real T, q;\n    T = 100 * time;\n    q = heat(T);\n}\n",
-    )
-    .unwrap();
-    let fmu = dir.path().join("Heater.fmu");
-    let built = Command::new(env!("CARGO_BIN_EXE_sitc"))
-        .arg("fmu")
-        .arg(&src)
-        .arg("-o")
-        .arg(&fmu)
-        .arg("--build-dir")
-        .arg(root().join("target/fmu-build"))
-        .output()
-        .unwrap();
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
     );
     // 300 communication steps of 0.01, to t = 3: T reaches 299 at the last step's start.
     let f = fmu.display().to_string();

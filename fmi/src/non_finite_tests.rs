@@ -54,7 +54,7 @@ static FMU: Fmu = Fmu {
 
 type Log = Arc<Mutex<Vec<(Status, String, String)>>>;
 
-fn ready(i: &mut Instance<Root>) {
+fn ready<M: Model + Clone + Default>(i: &mut Instance<M>) {
     let ready = [
         i.setup_experiment(0.0),
         i.enter_initialization_mode(),
@@ -63,11 +63,12 @@ fn ready(i: &mut Instance<Root>) {
     assert_eq!(ready, [Status::Ok; 3]);
 }
 
-fn instance() -> (Instance<Root>, Log) {
+/// An instance of `M` described by `fmu`, initialized, whose logger keeps every message.
+fn logged<M: Model + Clone + Default>(fmu: &'static Fmu) -> (Instance<M>, Log) {
     let log: Log = Arc::new(Mutex::new(Vec::new()));
     let logged = Arc::clone(&log);
-    let mut i = Instance::<Root>::new(
-        &FMU,
+    let mut i = Instance::<M>::new(
+        fmu,
         Box::new(move |status, category, message| {
             let entry = (status, category.to_string(), message.to_string());
             logged.lock().unwrap().push(entry);
@@ -75,6 +76,10 @@ fn instance() -> (Instance<Root>, Log) {
     );
     ready(&mut i);
     (i, log)
+}
+
+fn instance() -> (Instance<Root>, Log) {
+    logged(&FMU)
 }
 
 #[test]
@@ -173,21 +178,7 @@ static HEATED: Fmu = Fmu {
 
 #[test]
 fn tables_read_past_their_grids_are_logged_at_terminate() {
-    let log: Log = Arc::new(Mutex::new(Vec::new()));
-    let logged = Arc::clone(&log);
-    let mut i = Instance::<Heated>::new(
-        &HEATED,
-        Box::new(move |status, category, message| {
-            let entry = (status, category.to_string(), message.to_string());
-            logged.lock().unwrap().push(entry);
-        }),
-    );
-    let ready = [
-        i.setup_experiment(0.0),
-        i.enter_initialization_mode(),
-        i.exit_initialization_mode(),
-    ];
-    assert_eq!(ready, [Status::Ok; 3]);
+    let (mut i, log) = logged::<Heated>(&HEATED);
     // Steps to t = 50, 100, 150, 200: two reads past 100 in each instance.
     assert_eq!(i.do_step(0.0, 200.0), Status::Ok);
     assert!(
@@ -263,21 +254,7 @@ static STIFF: Fmu = Fmu {
 
 #[test]
 fn a_model_found_stiff_is_logged_once_at_terminate() {
-    let log: Log = Arc::new(Mutex::new(Vec::new()));
-    let logged = Arc::clone(&log);
-    let mut i = Instance::<Stiff>::new(
-        &STIFF,
-        Box::new(move |status, category, message| {
-            let entry = (status, category.to_string(), message.to_string());
-            logged.lock().unwrap().push(entry);
-        }),
-    );
-    let ready = [
-        i.setup_experiment(0.0),
-        i.enter_initialization_mode(),
-        i.exit_initialization_mode(),
-    ];
-    assert_eq!(ready, [Status::Ok; 3]);
+    let (mut i, log) = logged::<Stiff>(&STIFF);
     assert_eq!(i.do_step(0.0, 3.0), Status::Ok);
     assert!(
         log.lock().unwrap().is_empty(),

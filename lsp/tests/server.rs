@@ -8,6 +8,37 @@ use common::{Client, at, pos, repo, uri};
 use lsp_types::request::*;
 use lsp_types::*;
 
+/// The hover's text at `p` of the document `u`.
+fn hover(c: &mut Client, u: &Uri, p: Position) -> String {
+    let h = c
+        .request::<HoverRequest>(HoverParams {
+            text_document_position_params: at(u, p),
+            work_done_progress_params: Default::default(),
+        })
+        .unwrap()
+        .expect("a hover");
+    match h.contents {
+        HoverContents::Markup(m) => m.value,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The completion items at `p` of the document `u`.
+fn complete(c: &mut Client, u: &Uri, p: Position) -> Vec<CompletionItem> {
+    match c
+        .request::<Completion>(CompletionParams {
+            text_document_position: at(u, p),
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+            context: None,
+        })
+        .unwrap()
+    {
+        Some(CompletionResponse::Array(items)) => items,
+        other => panic!("{other:?}"),
+    }
+}
+
 fn example(rel: &str) -> (Uri, String) {
     let path = repo().join("examples/models").join(rel);
     (uri(&path), std::fs::read_to_string(&path).unwrap())
@@ -110,19 +141,7 @@ fn hover_describes_declarations_procedures_and_models() {
     let mut c = Client::start();
     let (u, text) = example("hoop.sit");
     c.open(&u, &text);
-    let hover = |c: &mut Client, p| {
-        let h = c
-            .request::<HoverRequest>(HoverParams {
-                text_document_position_params: at(&u, p),
-                work_done_progress_params: Default::default(),
-            })
-            .unwrap()
-            .expect("a hover");
-        match h.contents {
-            HoverContents::Markup(m) => m.value,
-            other => panic!("{other:?}"),
-        }
-    };
+    let hover = |c: &mut Client, p| hover(c, &u, p);
     let h = hover(&mut c, pos(&text, "h = integral(Vy)", 0, 0));
     assert!(h.contains("output real h = 400.0"), "{h}");
     assert!(h.contains("a real state of `Hoop`, an output"), "{h}");
@@ -157,19 +176,7 @@ fn hover_shows_units() {
     let mut c = Client::start();
     let (u, text) = example("pendulum.sit");
     c.open(&u, &text);
-    let mut hover = |p| {
-        let h = c
-            .request::<HoverRequest>(HoverParams {
-                text_document_position_params: at(&u, p),
-                work_done_progress_params: Default::default(),
-            })
-            .unwrap()
-            .expect("a hover");
-        match h.contents {
-            HoverContents::Markup(m) => m.value,
-            other => panic!("{other:?}"),
-        }
-    };
+    let mut hover = |p| hover(&mut c, &u, p);
     let h = hover(pos(&text, "omega = integral(eps);", 0, 0));
     assert!(h.contains("output real omega = 0.0"), "{h}");
     assert!(h.contains("Unit: `rad/s`"), "{h}");
@@ -184,18 +191,7 @@ fn completion_shows_units() {
     let mut c = Client::start();
     let (u, text) = example("pendulum.sit");
     c.open(&u, &text);
-    let items = match c
-        .request::<Completion>(CompletionParams {
-            text_document_position: at(&u, pos(&text, "omega = integral(eps);", 0, 8)),
-            work_done_progress_params: Default::default(),
-            partial_result_params: Default::default(),
-            context: None,
-        })
-        .unwrap()
-    {
-        Some(CompletionResponse::Array(items)) => items,
-        other => panic!("{other:?}"),
-    };
+    let items = complete(&mut c, &u, pos(&text, "omega = integral(eps);", 0, 8));
     let detail = |l: &str| {
         (items.iter().find(|i| i.label == l))
             .unwrap_or_else(|| panic!("{l}"))
@@ -309,18 +305,7 @@ fn completion_offers_what_fits() {
     let end = text.rfind('}').unwrap();
     let typed = format!("{}    x1 = p1.\n{}", &text[..end], &text[end..]);
     c.open(&u, &typed);
-    let complete = |c: &mut Client, p| match c
-        .request::<Completion>(CompletionParams {
-            text_document_position: at(&u, p),
-            work_done_progress_params: Default::default(),
-            partial_result_params: Default::default(),
-            context: None,
-        })
-        .unwrap()
-    {
-        Some(CompletionResponse::Array(items)) => items,
-        other => panic!("{other:?}"),
-    };
+    let complete = |c: &mut Client, p| complete(c, &u, p);
     let items = complete(&mut c, pos(&typed, "x1 = p1.", 0, 8));
     let labels: Vec<&str> = items.iter().map(|i| i.label.as_str()).collect();
     assert_eq!(labels, ["x", "v", "arrived", "t_arrival", "on"]);
