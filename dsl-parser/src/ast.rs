@@ -448,3 +448,19 @@ pub enum CmpOp {
     /// `!=`
     Ne,
 }
+
+impl CmpOp {
+    /// Whether `a OP b` holds, with IEEE comparisons (false when either is NaN, but for
+    /// `!=`): the one meaning every evaluator of a comparison uses.
+    #[inline]
+    pub fn holds(self, a: f64, b: f64) -> bool {
+        match self {
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+        }
+    }
+}

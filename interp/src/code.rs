@@ -128,17 +128,7 @@ impl Logic {
             Logic::Not(a) => !a.eval(r, f),
             Logic::And(ab) => ab.0.eval(r, f) && ab.1.eval(r, f),
             Logic::Or(ab) => ab.0.eval(r, f) || ab.1.eval(r, f),
-            Logic::Cmp(op, ab) => {
-                let (a, b) = (ab.0.eval(r), ab.1.eval(r));
-                match op {
-                    CmpOp::Lt => a < b,
-                    CmpOp::Le => a <= b,
-                    CmpOp::Gt => a > b,
-                    CmpOp::Ge => a >= b,
-                    CmpOp::Eq => a == b,
-                    CmpOp::Ne => a != b,
-                }
-            }
+            Logic::Cmp(op, ab) => op.holds(ab.0.eval(r), ab.1.eval(r)),
         }
     }
 }

@@ -251,13 +251,7 @@ impl Printer<'_> {
             Expr::Neg(a) => format!("-{}", self.expr(a)),
             Expr::Not(a) => format!("!{}", self.expr(a)),
             Expr::Arith(op, a, b) => {
-                let o = match op {
-                    ArithOp::Add => "+",
-                    ArithOp::Sub => "-",
-                    ArithOp::Mul => "*",
-                    ArithOp::Div => "/",
-                    ArithOp::Pow => "^",
-                };
+                let o = op.symbol();
                 format!("({} {o} {})", self.expr(a), self.expr(b))
             }
             Expr::Cmp(op, a, b) => {

@@ -561,6 +561,31 @@ pub enum ArithOp {
     Pow,
 }
 
+impl ArithOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            ArithOp::Add => "+",
+            ArithOp::Sub => "-",
+            ArithOp::Mul => "*",
+            ArithOp::Div => "/",
+            ArithOp::Pow => "^",
+        }
+    }
+
+    /// `a OP b` as every back end computes it (`^` by `sit_runtime::math::pow`).
+    #[inline]
+    pub fn apply(self, a: f64, b: f64) -> f64 {
+        match self {
+            ArithOp::Add => a + b,
+            ArithOp::Sub => a - b,
+            ArithOp::Mul => a * b,
+            ArithOp::Div => a / b,
+            ArithOp::Pow => sit_runtime::math::pow(a, b),
+        }
+    }
+}
+
 pub use sit_parser::ast::CmpOp;
 
 /// Pure procedures: each is a function of `sit_runtime::math` (or

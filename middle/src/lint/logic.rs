@@ -378,14 +378,7 @@ impl<'a> Logic<'a> {
     fn comparison(&mut self, op: CmpOp, a: &Term, b: &Term) -> Node {
         let (na, nb) = (self.number(a), self.number(b));
         if let (Some(x), Some(y)) = (na, nb) {
-            return Node::Const(match op {
-                CmpOp::Lt => x < y,
-                CmpOp::Le => x <= y,
-                CmpOp::Gt => x > y,
-                CmpOp::Ge => x >= y,
-                CmpOp::Eq => x == y,
-                CmpOp::Ne => x != y,
-            });
+            return Node::Const(op.holds(x, y));
         }
         // Decide which side is the scalar; `flip` when it is the right one.
         let (scalar, thr, flip) = if let Some(y) = nb {

@@ -1,7 +1,7 @@
 //! The reference evaluation of a tangent pass: the rates and the Jacobian at given states, by the runtime's functions, with the branches taken (for the tests against finite differences and for printing values).
 
 use super::{Jacobian, Slope, Tangent, Target};
-use crate::ir::{ArithOp, CmpOp, Expr, Func, LookupTable, Model, VarId};
+use crate::ir::{Expr, Func, LookupTable, Model, VarId};
 use std::collections::BTreeMap;
 
 /// The value of `sit_runtime::partial`'s function [`partial_name`]`(f, arg)` at `xs`.
@@ -71,7 +71,6 @@ struct Eval<'a> {
 
 impl Eval<'_> {
     fn num(&mut self, e: &Expr) -> Option<f64> {
-        use sit_runtime::math as mth;
         Some(match e {
             Expr::Num(x) => *x,
             Expr::Bool(b) => f64::from(u8::from(*b)),
@@ -93,27 +92,10 @@ impl Eval<'_> {
             }
             Expr::Neg(a) => -self.num(a)?,
             Expr::Not(a) => f64::from(u8::from(self.truth(a)? == 0.0)),
-            Expr::Arith(op, a, b) => {
-                let (a, b) = (self.num(a)?, self.num(b)?);
-                match op {
-                    ArithOp::Add => a + b,
-                    ArithOp::Sub => a - b,
-                    ArithOp::Mul => a * b,
-                    ArithOp::Div => a / b,
-                    ArithOp::Pow => mth::pow(a, b),
-                }
-            }
+            Expr::Arith(op, a, b) => op.apply(self.num(a)?, self.num(b)?),
             Expr::Cmp(op, a, b) => {
                 let (a, b) = (self.num(a)?, self.num(b)?);
-                let r = match op {
-                    CmpOp::Lt => a < b,
-                    CmpOp::Le => a <= b,
-                    CmpOp::Gt => a > b,
-                    CmpOp::Ge => a >= b,
-                    CmpOp::Eq => a == b,
-                    CmpOp::Ne => a != b,
-                };
-                f64::from(u8::from(r))
+                f64::from(u8::from(op.holds(a, b)))
             }
             Expr::And(a, b) => {
                 let (a, b) = (self.truth(a)?, self.truth(b)?);
@@ -158,16 +140,7 @@ impl Eval<'_> {
             Slope::Value(e) => self.num(e)?,
             Slope::Tangent(t) => self.tangents.get(&(*t, col)).copied().unwrap_or(0.0),
             Slope::Neg(a) => -self.slope(a, col)?,
-            Slope::Arith(op, a, b) => {
-                let (a, b) = (self.slope(a, col)?, self.slope(b, col)?);
-                match op {
-                    ArithOp::Add => a + b,
-                    ArithOp::Sub => a - b,
-                    ArithOp::Mul => a * b,
-                    ArithOp::Div => a / b,
-                    ArithOp::Pow => sit_runtime::math::pow(a, b),
-                }
-            }
+            Slope::Arith(op, a, b) => op.apply(self.slope(a, col)?, self.slope(b, col)?),
             Slope::Partial(f, k, xs) => {
                 let xs = xs.iter().map(|x| self.num(x)).collect::<Option<Vec<_>>>()?;
                 partial_value(*f, *k, &xs)

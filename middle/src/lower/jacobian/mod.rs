@@ -493,13 +493,7 @@ impl Jacobian {
             ),
             Slope::Neg(a) => format!("-{}", self.slope_text(p, a, col)),
             Slope::Arith(op, a, b) => {
-                let o = match op {
-                    ArithOp::Add => "+",
-                    ArithOp::Sub => "-",
-                    ArithOp::Mul => "*",
-                    ArithOp::Div => "/",
-                    ArithOp::Pow => "^",
-                };
+                let o = op.symbol();
                 format!(
                     "({} {o} {})",
                     self.slope_text(p, a, col),
