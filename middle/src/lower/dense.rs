@@ -73,22 +73,26 @@ impl DenseOutput for Tableau {
     }
 
     fn memories(&self, hid: &mut Hidden<'_>, state: &str, span: Span) -> Vec<VarId> {
+        // Terms 2..=n of the continuous extension, as `Dense::Hairer` and `Hairer8` keep them.
+        let terms = |hid: &mut Hidden<'_>, n: usize| -> Vec<VarId> {
+            (2..=n)
+                .map(|j| {
+                    hid.new_var(
+                        format!("{state}_{}_r{j}", self.name),
+                        format!(
+                            " Term {j} of the dense output of `{state}` ({}).",
+                            self.name
+                        ),
+                        span,
+                    )
+                })
+                .collect()
+        };
         match self.dense {
             Dense::Weights(_) => Vec::new(),
             Dense::Hairer8 { c, .. } => {
                 let s = self.c.len();
-                let mut out: Vec<VarId> = (2..=8)
-                    .map(|j| {
-                        hid.new_var(
-                            format!("{state}_{}_r{j}", self.name),
-                            format!(
-                                " Term {j} of the dense output of `{state}` ({}).",
-                                self.name
-                            ),
-                            span,
-                        )
-                    })
-                    .collect();
+                let mut out = terms(hid, 8);
                 out.extend((1..=c.len()).map(|e| {
                     hid.new_var(
                         format!("{state}_{}_k{}", self.name, s + e),
@@ -102,18 +106,7 @@ impl DenseOutput for Tableau {
                 }));
                 out
             }
-            Dense::Hairer { .. } => (2..=5)
-                .map(|j| {
-                    hid.new_var(
-                        format!("{state}_{}_r{j}", self.name),
-                        format!(
-                            " Term {j} of the dense output of `{state}` ({}).",
-                            self.name
-                        ),
-                        span,
-                    )
-                })
-                .collect(),
+            Dense::Hairer { .. } => terms(hid, 5),
         }
     }
 
