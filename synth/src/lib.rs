@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+mod method;
 mod phase;
 mod substep;
 mod table;
@@ -80,7 +81,7 @@ pub fn random_file(seed: u64, size: Size) -> String {
         models.push(d);
     }
     let text = break_loops(g.out);
-    with_methods(seed, text, models.len())
+    method::with_methods(seed, text, models.len())
 }
 
 /// `text` with each algebraic loop (E0476) broken where the checker reports it: the
@@ -134,44 +135,6 @@ fn mark_reads(rule: &str, var: &str) -> String {
         i += c.len_utf8();
     }
     out
-}
-
-/// `text` with `method rk4;` or (one time in three) `method dopri5 rtol 1e-4 atol
-/// 1e-6;` or its `tsit5` twin (or, for a third of the `dopri5` draws, its `dop853`
-/// twin) declared in about half of its models, each kept only if the file still
-/// checks (its rules split), so the random models exercise every method; drawn from a
-/// generator of its own, so the rest of the text is the same as without methods.
-fn with_methods(seed: u64, mut text: String, models: usize) -> String {
-    let mut rng = fastrand::Rng::with_seed(seed ^ 0x5eed_0018);
-    for i in 0..models {
-        if !rng.bool() {
-            continue;
-        }
-        let head = format!("model M{i} {{\n");
-        let Some(at) = text.find(&head) else { continue };
-        let mut tried = text.clone();
-        // An adaptive method one time in three: dopri5 or tsit5, told apart by a
-        // generator of their own, so that the draws above stay those of before.
-        let tsit5 = fastrand::Rng::with_seed(seed ^ 0x7517_0029 ^ i as u64).bool();
-        // dop853 for a third of the dopri5 draws, by a generator of its own too.
-        let dop853 = fastrand::Rng::with_seed(seed ^ 0xd0_8530_0029 ^ i as u64).u8(..3) == 0;
-        let method = if rng.u8(..3) == 0 {
-            if tsit5 {
-                "    method tsit5 rtol 1e-4 atol 1e-6;\n"
-            } else if dop853 {
-                "    method dop853 rtol 1e-4 atol 1e-6;\n"
-            } else {
-                "    method dopri5 rtol 1e-4 atol 1e-6;\n"
-            }
-        } else {
-            "    method rk4;\n"
-        };
-        tried.insert_str(at + head.len(), method);
-        if !sit_middle::check_source("random.sit", &tried).has_errors() {
-            text = tried;
-        }
-    }
-    text
 }
 
 impl Gen {
@@ -618,20 +581,6 @@ mod tests {
         let texts: Vec<String> = (0..40).map(|s| random_file(s, Size::default())).collect();
         let count: usize = texts.iter().map(|t| t.matches("prev(").count()).sum();
         assert!(count >= 40, "{count} reads of prev in 40 files");
-    }
-
-    /// Every method is declared somewhere in the first 40 random files (those that
-    /// `tests/build.rs` compiles), `dop853` among them.
-    #[test]
-    fn random_files_declare_every_method() {
-        let texts: Vec<String> = (0..40).map(|s| random_file(s, Size::default())).collect();
-        for method in ["rk4", "dopri5", "tsit5", "dop853"] {
-            let n = texts
-                .iter()
-                .filter(|t| t.contains(&format!("method {method}")))
-                .count();
-            assert!(n >= 2, "`method {method}` in {n} of 40 files");
-        }
     }
 
     /// Every construct of the lowered step (`sit_middle::lower`) occurs in the first 40
