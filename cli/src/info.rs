@@ -89,12 +89,8 @@ fn try_info(args: &InfoArgs) -> Result<(), Fail> {
 fn print_jacobian(program: &Program, root: ModelId, format: InfoFormat) -> Result<(), Fail> {
     let m = &program.models[root];
     // The Jacobian is that of the stage pass: a model whose rates read a stage rule's
-    // value before it is computed has none (E0472, as under any method but `euler`).
-    let staged = sit_middle::ir::Model {
-        method: sit_middle::ir::Method::Rk4,
-        ..m.clone()
-    };
-    let errors = sit_middle::ir::split_errors(&staged);
+    // value before it is computed has none (E0472, whatever the model's method).
+    let errors = sit_middle::ir::jacobian_errors(m);
     if !errors.is_empty() {
         return Err(Fail::Model(sit_middle::diag::render_all(
             &errors,

@@ -328,5 +328,10 @@ fn the_jacobian_is_listed() {
     let (code, _, err) = sitc_in(&dir, &["info", "late.sit", "--jacobian"]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("error[E0472]"), "{err}");
+    // Worded for the Jacobian: the model's method is euler, no `method rk4` is involved.
+    assert!(
+        err.contains("the Jacobian differentiates, `a` is read before") && !err.contains("rk4"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

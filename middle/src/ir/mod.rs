@@ -11,8 +11,8 @@ pub use walk::{Added, step_rank, walk};
 mod table;
 
 pub use method::{Method, Tolerance};
-pub use split::split_errors;
 pub(crate) use split::{Split, split, split_located};
+pub use split::{jacobian_errors, split_errors};
 pub use table::{Beyond, LookupTable};
 
 /// Index of a model in [`Program::models`].

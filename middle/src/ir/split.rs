@@ -185,6 +185,20 @@ pub fn split_errors(m: &Model) -> Vec<Diagnostic> {
     if m.method == Method::Euler {
         return Vec::new();
     }
+    order_errors(m, &format!("under `method {}`", m.method.name()))
+}
+
+/// The located errors that keep `m`'s continuous part from being differentiated
+/// (`sitc info --jacobian`), whatever its method: the Jacobian is that of the stage
+/// pass, so a rule of the continuous part that reads a value before the stage rule
+/// computing it has none (E0472, worded for the Jacobian).
+pub fn jacobian_errors(m: &Model) -> Vec<Diagnostic> {
+    order_errors(m, "in the stage pass the Jacobian differentiates")
+}
+
+/// E0472 for each rule of `m`'s continuous part that reads a staged value before its
+/// rule; `under` says what stages the part (`under \`method rk4\``).
+fn order_errors(m: &Model, under: &str) -> Vec<Diagnostic> {
     let sp = split(m);
     if sp.states.is_empty() {
         return Vec::new();
@@ -196,24 +210,33 @@ pub fn split_errors(m: &Model) -> Vec<Diagnostic> {
             first[a.target] = Some(a.span);
         }
     });
+    let order = Order {
+        m,
+        sp: &sp,
+        first: &first,
+        under,
+    };
     let mut written = vec![false; m.vars.len()];
     let mut reads = Reads::new(m);
     let mut out = Vec::new();
-    check_order(m, &sp, &mut reads, &m.body, &first, &mut written, &mut out);
+    order.check(&mut reads, &m.body, &mut written, &mut out);
     out
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check_order(
-    m: &Model,
-    sp: &Split,
-    reads: &mut Reads<'_>,
-    body: &[Stmt],
-    first: &[Option<Span>],
-    written: &mut [bool],
-    out: &mut Vec<Diagnostic>,
-) {
-    let report = |span: Span, v: VarId, written: &[bool], out: &mut Vec<Diagnostic>| {
+/// What the order check of one model reads and never changes.
+struct Order<'a> {
+    m: &'a Model,
+    sp: &'a Split,
+    /// Where each staged variable is first computed.
+    first: &'a [Option<Span>],
+    /// What stages the continuous part, as the message says it.
+    under: &'a str,
+}
+
+impl Order<'_> {
+    /// E0472 for `span` reading `v` if `v` is staged and not yet written.
+    fn report(&self, span: Span, v: VarId, written: &[bool], out: &mut Vec<Diagnostic>) {
+        let (m, sp, first) = (self.m, self.sp, self.first);
         if !sp.staged[v] || written[v] {
             return;
         }
@@ -222,8 +245,8 @@ fn check_order(
             "E0472",
             span,
             format!(
-                "under `method {}`, `{name}` is read before the rule that computes it",
-                m.method.name()
+                "{}, `{name}` is read before the rule that computes it",
+                self.under
             ),
         )
         .with_label(format!(
@@ -243,44 +266,55 @@ fn check_order(
             }
         }
         out.push(d);
-    };
-    for s in body {
-        match s {
-            Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => {
-                let stage =
-                    is_continuous(&a.rhs) || (matches!(a.rhs, Rhs::Expr(_)) && sp.staged[a.target]);
-                if !stage {
-                    continue;
-                }
-                let mut r = reads.rule(&a.rhs, &[]);
-                r.sort_unstable();
-                r.dedup();
-                let before = out.len();
-                for v in r {
-                    if out.len() == before {
-                        report(a.span, v, written, out);
+    }
+
+    /// The check over `body` in textual order, `written` the staged values computed so far.
+    fn check(
+        &self,
+        reads: &mut Reads<'_>,
+        body: &[Stmt],
+        written: &mut [bool],
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let sp = self.sp;
+        for s in body {
+            match s {
+                Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => {
+                    let stage = is_continuous(&a.rhs)
+                        || (matches!(a.rhs, Rhs::Expr(_)) && sp.staged[a.target]);
+                    if !stage {
+                        continue;
                     }
-                }
-                if !sp.is_state[a.target] {
-                    written[a.target] = true;
-                }
-            }
-            Stmt::If { cond, then, span } => {
-                if stages_in(sp, then) {
-                    let mut r = Vec::new();
-                    reads.of(cond, &mut r);
+                    let mut r = reads.rule(&a.rhs, &[]);
                     r.sort_unstable();
                     r.dedup();
                     let before = out.len();
                     for v in r {
                         if out.len() == before {
-                            report(*span, v, written, out);
+                            self.report(a.span, v, written, out);
                         }
                     }
+                    if !sp.is_state[a.target] {
+                        written[a.target] = true;
+                    }
                 }
-                check_order(m, sp, reads, then, first, written, out);
+                Stmt::If { cond, then, span } => {
+                    if stages_in(sp, then) {
+                        let mut r = Vec::new();
+                        reads.of(cond, &mut r);
+                        r.sort_unstable();
+                        r.dedup();
+                        let before = out.len();
+                        for v in r {
+                            if out.len() == before {
+                                self.report(*span, v, written, out);
+                            }
+                        }
+                    }
+                    self.check(reads, then, written, out);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
 }
