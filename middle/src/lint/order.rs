@@ -475,44 +475,31 @@ pub(crate) fn delays(m: &Model, diags: &mut Vec<Diagnostic>) {
             });
             for (j, _) in later {
                 let (this, other) = (&sub.name, &m.subs[j].name);
-                if let Some(step) = m.subs[j].placed {
-                    diags.push(
-                        Diagnostic::warning(
-                            "W0208",
-                            b.span,
-                            format!(
-                                "the binding of `{this}` reads `{other}`, which steps after `{this}`"
-                            ),
-                        )
-                        .with_label(format!(
-                            "`{this}` steps with the value `{other}` had before its step"
-                        ))
+                let d = Diagnostic::warning(
+                    "W0208",
+                    b.span,
+                    format!("the binding of `{this}` reads `{other}`, which steps after `{this}`"),
+                )
+                .with_label(format!(
+                    "`{this}` steps with the value `{other}` had before its step"
+                ));
+                diags.push(match m.subs[j].placed {
+                    Some(step) => d
                         .with_related(step, format!("`{other}` steps here"))
                         .with_help(format!(
                             "place the step of `{this}` below `step({other});`, or write \
                              `prev({other}.…)` to say that the value before `{other}` steps is \
                              meant"
                         )),
-                    );
-                    continue;
-                }
-                diags.push(
-                    Diagnostic::warning(
-                        "W0208",
-                        b.span,
-                        format!(
-                            "the binding of `{this}` reads `{other}`, which steps after `{this}`"
-                        ),
-                    )
-                    .with_label(format!("`{this}` steps with the value `{other}` had before its step"))
-                    .with_related(m.subs[j].span, format!("`{other}` is declared after `{this}`"))
-                    .with_note("the submodels step in declaration order")
-                    .with_help(format!(
-                        "declare `{other}` before `{this}`, so that `{this}` reads the value of this \
-                         step, or write `prev({other}.…)` to say that the value before `{other}` \
-                         steps is meant"
-                    )),
-                );
+                    None => d
+                        .with_related(m.subs[j].span, format!("`{other}` is declared after `{this}`"))
+                        .with_note("the submodels step in declaration order")
+                        .with_help(format!(
+                            "declare `{other}` before `{this}`, so that `{this}` reads the value of \
+                             this step, or write `prev({other}.…)` to say that the value before \
+                             `{other}` steps is meant"
+                        )),
+                });
             }
         }
     }
