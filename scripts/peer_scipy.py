@@ -2,14 +2,14 @@
 """Sit's runs against SciPy's solve_ivp at the same accuracy.
 
 For the pendulum and the Van der Pol oscillator (examples/models), integrated by Sit's
-`euler` (the models as written), `rk4` (`--method rk4`) and `dopri5` (`--method dopri5
---rtol 1e-K --atol 1e-(K+2)`), and the bouncing ball (examples/models/bouncing_ball.sit)
+`euler` (the models as written), `rk4` (`--method rk4`), `dopri5`, `tsit5` and `dop853`
+(`--method METHOD --rtol 1e-K --atol 1e-(K+2)`), and the bouncing ball (examples/models/bouncing_ball.sit)
 under `euler` and `dopri5`:
 
 1. run `sitc run` (the interpreter, writing a CSV) and take its error:
    - pendulum and Van der Pol: the largest absolute difference, over every row and
      both states, from a high-accuracy reference (solve_ivp DOP853 at rtol = atol =
-     1e-12, evaluated at the CSV's times; for the pendulum the reference is checked
+     2.5e-14, evaluated at the CSV's times; for the pendulum the reference is checked
      against the exact period T = 4 sqrt(L/g) K(sin^2(angle0/2)));
    - the ball: the largest error of its impact times against the closed form (free
      fall from h0, t_1 = sqrt(2 h0/|g|), then flights of 2 e^k v_1/|g|). An impact is
@@ -168,8 +168,12 @@ def median_time(fn, repeats):
     return statistics.median(times), result
 
 
+# Sit's adaptive methods: run at `--rtol 1e-K --atol 1e-(K+2)`.
+ADAPTIVE = ("dopri5", "tsit5", "dop853")
+
+
 def tolerance_args(method, k):
-    return ["--rtol", f"1e-{k}", "--atol", f"1e-{k + 2}"] if method == "dopri5" else []
+    return ["--rtol", f"1e-{k}", "--atol", f"1e-{k + 2}"] if method in ADAPTIVE else []
 
 
 def sit_run(sitc, spec, method, k, dt, t_end, every, repeats):
@@ -195,7 +199,7 @@ def sit_python(tmp, spec, method, k, dt, t_end, every, repeats):
     with open(os.path.join(ROOT, spec["file"])) as f:
         text = f.read()
     if method != "euler":
-        tol = f" rtol 1e-{k} atol 1e-{k + 2}" if method == "dopri5" else ""
+        tol = f" rtol 1e-{k} atol 1e-{k + 2}" if method in ADAPTIVE else ""
         text = re.sub(r"^(model \w+ \{\n)", rf"\g<1>    method {method}{tol};\n", text,
                       count=1, flags=re.M)
     path = os.path.join(tmp, f"{method}_{k}_{os.path.basename(spec['file'])}")
@@ -229,12 +233,13 @@ def check_pendulum_reference(spec):
     """The reference integrator returns to the start after the exact period."""
     m = math.sin(PEND_ANGLE0 / 2.0) ** 2
     period = 4.0 * math.sqrt(PEND_L / PEND_G) * ellipk(m)
-    sol = integrate(spec, np.array([0.0, period]), "DOP853", 1e-12)
-    # 1e-8: a few hundred steps at rtol 1e-12 each, far below any Sit error compared.
+    sol = integrate(spec, np.array([0.0, period]), "DOP853", REFERENCE_TOL)
+    # 1e-11: a few hundred steps at rtol 2.5e-14 each, below any Sit error compared
+    # (the tightest, dop853 at rtol 1e-12, are about 1e-11 over the run).
     drift = abs(sol.y[0][-1] - PEND_ANGLE0) + abs(sol.y[1][-1])
-    if drift > 1e-8:
+    if drift > 1e-11:
         raise RuntimeError(f"reference misses the exact period by {drift}")
-    return period
+    return period, drift
 
 
 def ball_exact(t_end):
@@ -305,7 +310,11 @@ def scipy_ball(t, method, tol):
     return rebounds, nfev
 
 
-TOLERANCES = [10.0 ** (-k / 4.0) for k in range(4, 53)]  # tol from 1e-1 down to 1e-13
+TOLERANCES = [10.0 ** (-k / 4.0) for k in range(4, 55)]  # tol from 1e-1 down to 3e-14
+
+# The reference solution's tolerance (solve_ivp DOP853, rtol = atol): a little above the
+# 100 ulp SciPy allows, two orders below the tightest Sit run's (rtol 1e-12).
+REFERENCE_TOL = 2.5e-14
 
 
 def match(model, spec, t, ref, target):
@@ -367,13 +376,16 @@ def diffsol_match(binary, model, t, ref, target, repeats):
 
 
 def runs(quick):
-    """(model, Sit method, dt, K of the dopri5 tolerance 1e-K) of each Sit run."""
+    """(model, Sit method, dt, K of the adaptive method's tolerance 1e-K) of each Sit run."""
     out = []
     if quick:
         out += [("pendulum", "euler", 1e-3, None), ("pendulum", "rk4", 0.01, None)]
         out += [("pendulum", "dopri5", 0.5, k) for k in (4, 7, 10)]
         out += [("van_der_pol", "dopri5", 0.5, k) for k in (4, 7, 10)]
         out += [("bouncing_ball", "euler", 1e-3, None), ("bouncing_ball", "dopri5", 0.02, 6)]
+        out += [("pendulum", "tsit5", 0.5, k) for k in (7, 10)]
+        out += [(model, "dop853", 0.5, k) for model in ("pendulum", "van_der_pol")
+                for k in (7, 10, 12)]
         return out
     out += [("pendulum", "euler", 1e-3, None), ("pendulum", "euler", 1e-4, None),
             ("van_der_pol", "euler", 1e-2, None), ("van_der_pol", "euler", 1e-3, None)]
@@ -389,13 +401,18 @@ def runs(quick):
         out += [(model, "dopri5", 0.02, 3)]
     out += [("bouncing_ball", "euler", 1e-3, None), ("bouncing_ball", "euler", 1e-4, None),
             ("bouncing_ball", "dopri5", 0.02, 6), ("bouncing_ball", "dopri5", 1e-3, 6)]
+    # tsit5 and dop853 (the methods diffsol's TSIT45 is matched against at tight
+    # tolerances), host steps of 0.5 s as for dopri5.
+    for model in ("pendulum", "van_der_pol"):
+        out += [(model, method, 0.5, k) for method in ("tsit5", "dop853")
+                for k in (4, 6, 8, 10, 12)]
     return out
 
 
 def timing_name(model, method, k):
     if method == "euler":
         return model
-    return f"{model}_rk4" if method == "rk4" else f"{model}_dopri5_{k}"
+    return f"{model}_rk4" if method == "rk4" else f"{model}_{method}_{k}"
 
 
 def fmt_s(seconds):
@@ -423,7 +440,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=3,
                         help="runs per timing (the median is reported)")
     parser.add_argument("--quick", action="store_true",
-                        help="10 of the 34 Sit runs, covering each model and method")
+                        help="18 of the 54 Sit runs, covering each model and method")
     args = parser.parse_args()
     diffsol = args.diffsol if os.path.exists(args.diffsol) else None
 
@@ -432,8 +449,9 @@ def main():
           "|impact time - exact|)")
     print(f"sit package: {'in-process column from ' + sit.__file__ if sit else 'absent'}; "
           f"diffsol: {diffsol or 'absent'}")
-    period = check_pendulum_reference(MODELS["pendulum"])
-    print(f"pendulum reference checked against the exact period {period:.12f} s")
+    period, drift = check_pendulum_reference(MODELS["pendulum"])
+    print(f"pendulum reference checked against the exact period {period:.12f} s "
+          f"(back to the start within {drift:.1e})")
     print(f"ball: the {check_ball_reading()} impacts read from the closed form's rows at "
           "dt 0.02 are exact to 1e-12")
     print()
@@ -458,7 +476,7 @@ def main():
                 balls.append((sit_method, dt, k, len(impacts), len(ref), sit_err,
                               speed_err, apex_err))
             else:
-                ref = integrate(spec, t, "DOP853", 1e-12).y.T
+                ref = integrate(spec, t, "DOP853", REFERENCE_TOL).y.T
                 sit_err = error(y, ref)
             gen = generated_time(args.peer_timing, timing_name(model, sit_method, k), dt,
                                  t_end, max(args.repeats, 5))

@@ -15,7 +15,7 @@ fi
 "$VENV/bin/python" -c 'import numpy, scipy, maturin' 2>/dev/null ||
     "$VENV/bin/python" -m pip install --quiet "numpy>=1.26" "scipy>=1.11" "maturin>=1.9,<2"
 cargo build --release -q -p sitc
-cargo build --release -q -p sit-bench --example peer_timing
+cargo build --release -q -p sit-bench --features peers --example peer_timing
 # The `sit` package, rebuilt each time (maturin only recompiles what changed).
 rm -rf target/peer-wheels
 "$VENV/bin/maturin" build --release -q -m python/Cargo.toml -i "$VENV/bin/python" \

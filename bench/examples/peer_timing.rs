@@ -5,16 +5,18 @@
 //! `van_der_pol`, `hoop` or `bouncing_ball`, or `pendulum_rk4` or `van_der_pol_rk4`
 //! (generated with `method rk4`), or `pendulum_dopri5_K`, `van_der_pol_dopri5_K` or
 //! `bouncing_ball_dopri5_K` for K from 3 to 10 (generated with `method dopri5 rtol 1e-K
-//! atol 1e-(K+2)`). Runs `round(T_END / DT)` steps from the initial state (as `sitc
+//! atol 1e-(K+2)`), or `pendulum_tsit5_K`, `van_der_pol_tsit5_K`, `pendulum_dop853_K`,
+//! `van_der_pol_dop853_K` for K from 4 to 12. Built with the feature `peers`
+//! (`cargo build --release -p sit-bench --features peers --example peer_timing`). Runs `round(T_END / DT)` steps from the initial state (as `sitc
 //! run` does), REPEATS times (default 21), and prints one line of JSON: the model, the
 //! number of steps, the median wall time in seconds and the final state.
 
 use sit_bench::generated::{hoop::Hoop, pendulum::Pendulum, van_der_pol::VanDerPol};
 use sit_bench::generated_ball::BouncingBall;
-use sit_bench::generated_dopri5 as dopri5;
 use sit_bench::generated_rk4::{
     pendulum::Pendulum as PendulumRk4, van_der_pol::VanDerPol as VanDerPolRk4,
 };
+use sit_bench::{generated_dop853 as dop853, generated_dopri5 as dopri5, generated_tsit5 as tsit5};
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -62,22 +64,38 @@ macro_rules! timed {
     };
 }
 
-/// A run of `MODEL_dopri5_K`: the model and tolerance exponent K looked up among the
-/// generated modules, `None` for an unknown name.
-fn time_dopri5(name: &str, dt: f64, steps: u64, repeats: usize) -> Option<(f64, [f64; 2])> {
-    let (model, k) = name.rsplit_once("_dopri5_")?;
+/// A run of `MODEL_METHOD_K` (METHOD `dopri5`, `tsit5` or `dop853`): the model and
+/// tolerance exponent K looked up among the generated modules, `None` for an unknown name.
+fn time_adaptive(name: &str, dt: f64, steps: u64, repeats: usize) -> Option<(f64, [f64; 2])> {
+    let (rest, k) = name.rsplit_once('_')?;
+    let (model, method) = rest.rsplit_once('_')?;
     macro_rules! arms {
         ($($k:literal => $m:ident),*) => {
-            match (model, k) {
+            match (method, model, k) {
                 $(
-                    ("pendulum", $k) => Some(timed!(
+                    ("dopri5", "pendulum", $k) => Some(timed!(
                         dopri5::$m::pendulum::Pendulum, angle, omega, dt, steps, repeats
                     )),
-                    ("van_der_pol", $k) => Some(timed!(
+                    ("dopri5", "van_der_pol", $k) => Some(timed!(
                         dopri5::$m::van_der_pol::VanDerPol, x0, x1, dt, steps, repeats
                     )),
-                    ("bouncing_ball", $k) => Some(timed!(
+                    ("dopri5", "bouncing_ball", $k) => Some(timed!(
                         dopri5::$m::bouncing_ball::BouncingBall, h, v, dt, steps, repeats
+                    )),
+                )*
+                _ => None,
+            }
+        };
+    }
+    macro_rules! arms_of {
+        ($method:literal, $gen:ident; $($k:literal => $m:ident),*) => {
+            match (method, model, k) {
+                $(
+                    ($method, "pendulum", $k) => Some(timed!(
+                        $gen::$m::pendulum::Pendulum, angle, omega, dt, steps, repeats
+                    )),
+                    ($method, "van_der_pol", $k) => Some(timed!(
+                        $gen::$m::van_der_pol::VanDerPol, x0, x1, dt, steps, repeats
                     )),
                 )*
                 _ => None,
@@ -86,12 +104,21 @@ fn time_dopri5(name: &str, dt: f64, steps: u64, repeats: usize) -> Option<(f64, 
     }
     arms!("3" => rtol_3, "4" => rtol_4, "5" => rtol_5, "6" => rtol_6, "7" => rtol_7,
           "8" => rtol_8, "9" => rtol_9, "10" => rtol_10)
+    .or_else(|| {
+        arms_of!("tsit5", tsit5; "4" => rtol_4, "5" => rtol_5, "6" => rtol_6, "7" => rtol_7,
+                 "8" => rtol_8, "9" => rtol_9, "10" => rtol_10, "11" => rtol_11, "12" => rtol_12)
+    })
+    .or_else(|| {
+        arms_of!("dop853", dop853; "4" => rtol_4, "5" => rtol_5, "6" => rtol_6, "7" => rtol_7,
+                 "8" => rtol_8, "9" => rtol_9, "10" => rtol_10, "11" => rtol_11, "12" => rtol_12)
+    })
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: peer_timing pendulum|van_der_pol|hoop|bouncing_ball|pendulum_rk4|\
-                 van_der_pol_rk4|{pendulum,van_der_pol,bouncing_ball}_dopri5_{3..10} DT T_END [REPEATS]";
+                 van_der_pol_rk4|{pendulum,van_der_pol,bouncing_ball}_dopri5_{3..10}|\
+                 {pendulum,van_der_pol}_{tsit5,dop853}_{4..12} DT T_END [REPEATS]";
     let (Some(model), Some(dt), Some(t_end)) = (
         args.first(),
         args.get(1).and_then(|s| s.parse::<f64>().ok()),
@@ -148,7 +175,7 @@ fn main() -> ExitCode {
             steps,
             repeats,
         ),
-        other => match time_dopri5(other, dt, steps, repeats) {
+        other => match time_adaptive(other, dt, steps, repeats) {
             Some(timed) => timed,
             None => {
                 eprintln!("{usage}");

@@ -37,7 +37,8 @@ pub mod generated {
 }
 
 /// The pendulum and Van der Pol generated with `method rk4` (`Builder::method`), for the
-/// comparison with SciPy at matched accuracy (`examples/peer_timing.rs`).
+/// comparison with SciPy at matched accuracy (`examples/peer_timing.rs`; feature `peers`).
+#[cfg(feature = "peers")]
 pub mod generated_rk4 {
     /// `examples/models/pendulum.sit` under `rk4`.
     pub mod pendulum {
@@ -49,38 +50,46 @@ pub mod generated_rk4 {
     }
 }
 
-/// `examples/models/bouncing_ball.sit` as written (`euler`), for the peer comparison.
+/// `examples/models/bouncing_ball.sit` as written (`euler`), for the peer comparison
+/// (feature `peers`).
+#[cfg(feature = "peers")]
 pub mod generated_ball {
     include!(concat!(env!("OUT_DIR"), "/ball/bouncing_ball.rs"));
 }
 
-/// Modules of the pendulum, Van der Pol and the bouncing ball under `dopri5` at one
-/// tolerance each (`rtol 1e-K atol 1e-(K+2)`).
-macro_rules! dopri5_modules {
-    ($($name:ident = $k:literal, $atol:literal;)*) => {$(
-        #[doc = concat!("The peers under `dopri5` with rtol 1e-", $k, ", atol 1e-", $atol, ".")]
+/// Modules of the peers under one adaptive method, one module per tolerance
+/// (`rtol 1e-K atol 1e-(K+2)`), each holding the models named (the files
+/// `OUT_DIR/METHOD_K/MODEL.rs` that `build.rs` writes).
+#[cfg(feature = "peers")]
+macro_rules! adaptive_modules {
+    ($method:literal; $models:tt; $($name:ident = $k:literal, $atol:literal;)*) => {$(
+        #[doc = concat!("The peers under `", $method, "` with rtol 1e-", $k, ", atol 1e-", $atol, ".")]
         pub mod $name {
-            /// `examples/models/pendulum.sit`.
-            pub mod pendulum {
-                include!(concat!(env!("OUT_DIR"), "/dopri5_", $k, "/pendulum.rs"));
-            }
-            /// `examples/models/van_der_pol.sit`.
-            pub mod van_der_pol {
-                include!(concat!(env!("OUT_DIR"), "/dopri5_", $k, "/van_der_pol.rs"));
-            }
-            /// `examples/models/bouncing_ball.sit`.
-            pub mod bouncing_ball {
-                include!(concat!(env!("OUT_DIR"), "/dopri5_", $k, "/bouncing_ball.rs"));
-            }
+            peer_models!($method, $k, $models);
+        }
+    )*};
+}
+
+/// One module per model of `OUT_DIR/METHOD_K/MODEL.rs`.
+#[cfg(feature = "peers")]
+macro_rules! peer_models {
+    ($method:literal, $k:literal, [$($model:ident),*]) => {$(
+        #[doc = concat!("`examples/models/", stringify!($model), ".sit`.")]
+        pub mod $model {
+            include!(concat!(
+                env!("OUT_DIR"), "/", $method, "_", $k, "/", stringify!($model), ".rs"
+            ));
         }
     )*};
 }
 
 /// The pendulum, Van der Pol and the bouncing ball generated with `method dopri5` at
 /// rtol 1e-K, atol 1e-(K+2) for K = 3..=10 (module `rtol_K`), for the comparison with
-/// SciPy at matched accuracy (`examples/peer_timing.rs`).
+/// SciPy at matched accuracy (`examples/peer_timing.rs`; feature `peers`).
+#[cfg(feature = "peers")]
 pub mod generated_dopri5 {
-    dopri5_modules! {
+    adaptive_modules! {
+        "dopri5"; [pendulum, van_der_pol, bouncing_ball];
         rtol_3 = 3, 5;
         rtol_4 = 4, 6;
         rtol_5 = 5, 7;
@@ -89,6 +98,44 @@ pub mod generated_dopri5 {
         rtol_8 = 8, 10;
         rtol_9 = 9, 11;
         rtol_10 = 10, 12;
+    }
+}
+
+/// The pendulum and Van der Pol generated with `method tsit5` at rtol 1e-K, atol
+/// 1e-(K+2) for K = 4..=12 (module `rtol_K`), for the comparison with diffsol's TSIT45
+/// at matched accuracy (`examples/peer_timing.rs`; feature `peers`).
+#[cfg(feature = "peers")]
+pub mod generated_tsit5 {
+    adaptive_modules! {
+        "tsit5"; [pendulum, van_der_pol];
+        rtol_4 = 4, 6;
+        rtol_5 = 5, 7;
+        rtol_6 = 6, 8;
+        rtol_7 = 7, 9;
+        rtol_8 = 8, 10;
+        rtol_9 = 9, 11;
+        rtol_10 = 10, 12;
+        rtol_11 = 11, 13;
+        rtol_12 = 12, 14;
+    }
+}
+
+/// The pendulum and Van der Pol generated with `method dop853` at rtol 1e-K, atol
+/// 1e-(K+2) for K = 4..=12 (module `rtol_K`), for the comparison at tight tolerances
+/// (`examples/peer_timing.rs`; feature `peers`).
+#[cfg(feature = "peers")]
+pub mod generated_dop853 {
+    adaptive_modules! {
+        "dop853"; [pendulum, van_der_pol];
+        rtol_4 = 4, 6;
+        rtol_5 = 5, 7;
+        rtol_6 = 6, 8;
+        rtol_7 = 7, 9;
+        rtol_8 = 8, 10;
+        rtol_9 = 9, 11;
+        rtol_10 = 10, 12;
+        rtol_11 = 11, 13;
+        rtol_12 = 12, 14;
     }
 }
 
