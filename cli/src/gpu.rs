@@ -2,8 +2,6 @@
 
 use crate::fail::Fail;
 use sit_host::gpu::{CudaOptions, GpuError, GpuStudy};
-use sit_runtime::sweep::Watched;
-use sit_runtime::table::TableReach;
 
 /// How `sitc sweep` runs on a GPU.
 #[derive(clap::Args, Debug, Clone)]
@@ -24,11 +22,7 @@ pub struct GpuArgs {
 }
 
 /// Runs every set of `study` on GPU 0; a line on stderr with what it took unless `quiet`.
-pub fn run(
-    study: &GpuStudy<'_>,
-    args: &GpuArgs,
-    quiet: bool,
-) -> Result<Vec<Watched<Vec<TableReach>>>, Fail> {
+pub fn run(study: &GpuStudy<'_>, args: &GpuArgs, quiet: bool) -> Result<sit_host::gpu::Rows, Fail> {
     let opts = CudaOptions {
         block: args.gpu_block,
         fma: args.gpu_fma,

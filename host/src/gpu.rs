@@ -6,13 +6,12 @@ use sit_runtime::Model;
 use sit_runtime::drive::Driven;
 use sit_runtime::finite::NonFiniteSeen;
 use sit_runtime::sweep::{Sweep, Watched};
-use sit_runtime::table::TableReach;
 
 pub use sit_gpu::cuda::CudaOptions;
 
 /// The runs of a study as `Sweep::run_watched` gives them, each leaving its tables'
 /// reads (none on the GPU).
-pub type Rows = Vec<Watched<Vec<TableReach>>>;
+pub type Rows = Vec<Watched<crate::reports::RunEnd>>;
 
 /// Why a study did not run on the GPU.
 #[derive(Debug, thiserror::Error)]
@@ -180,7 +179,7 @@ pub fn run(
                 time: s.time,
                 from: s.from,
             }),
-            end: Vec::new(),
+            end: Default::default(),
         })
         .collect();
     let timing = GpuTiming {

@@ -182,7 +182,7 @@ impl Study {
                                 if cancel.load(Ordering::Relaxed) {
                                     return None;
                                 }
-                                let end = |m: &Driven<Instance>| reports::table_reach(&m.model);
+                                let end = |m: &Driven<Instance>| reports::run_end(&m.model);
                                 let row = self.sweep.run_one_watched(model, set, end);
                                 done.fetch_add(1, Ordering::Relaxed);
                                 Some(row)

@@ -20,7 +20,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 const MAGIC_IN: &[u8; 8] = b"SITSWPI1";
-const MAGIC_OUT: &[u8; 8] = b"SITSWPO2";
+const MAGIC_OUT: &[u8; 8] = b"SITSWPO3";
 
 /// Exit status: the input could not be read (a bug of the host).
 const BAD_INPUT: i32 = 2;
@@ -207,6 +207,8 @@ struct Row {
     values: Vec<f64>,
     non_finite: Option<(usize, f64, f64)>,
     tables: Vec<(u64, sit_runtime::table::TableReach)>,
+    /// What the stiffness test found: the time, the submodel's path, the method.
+    stiff: Vec<(f64, String, String)>,
 }
 
 /// The reads of each table of `m` (the model is built to count them), one entry per
@@ -335,7 +337,10 @@ fn run_block(study: &Study, sets: &[&[(usize, f64)]], first: usize) -> Result<Ve
         let m = batch.lane(lane).unwrap_or_else(Scalar::new);
         let non_finite = sit_runtime::finite::first_non_finite(&m).map(|(i, v)| (i, v, m.time()));
         let tables = table_reads(&m);
-        rows.push(Row { values, non_finite, tables });
+        let stiff = sit_runtime::stiffness(&m, "")
+            .map(|s| (s.time, s.path.to_string(), s.method.to_string()))
+            .collect();
+        rows.push(Row { values, non_finite, tables, stiff });
     }
     Ok(rows)
 }
@@ -425,6 +430,15 @@ fn main() {
                 for w in [a.below, a.above, a.min_seen.to_bits(), a.max_seen.to_bits()] {
                     bytes.extend_from_slice(&w.to_le_bytes());
                 }
+            }
+        }
+        bytes.extend_from_slice(&(row.stiff.len() as u64).to_le_bytes());
+        for (time, path, method) in &row.stiff {
+            bytes.extend_from_slice(&time.to_bits().to_le_bytes());
+            for text in [path, method] {
+                bytes.extend_from_slice(&(text.len() as u64).to_le_bytes());
+                bytes.extend_from_slice(text.as_bytes());
+                bytes.resize(bytes.len().next_multiple_of(8), 0);
             }
         }
         if bytes.len() > 1 << 16 {

@@ -10,7 +10,9 @@
 //! (`u64::MAX`: none), that value and the time, then its table reads: their count and
 //! for each table its key (`sit_runtime::table::TableDecl::key`), reads, reads outside
 //! and for each of two axes the reads below and above and the least and greatest
-//! argument seen.
+//! argument seen; then what the stiffness test found: its count and for each the time
+//! from which and the submodel's path and the method (each its length in bytes, then
+//! its UTF-8 bytes padded with zeros to whole words).
 
 use crate::compiled::Row;
 use sit_runtime::Model;
@@ -19,7 +21,7 @@ use sit_runtime::sweep::Collect;
 /// The first bytes of a request.
 pub const MAGIC_IN: &[u8; 8] = b"SITSWPI1";
 /// The first bytes of an answer.
-pub const MAGIC_OUT: &[u8; 8] = b"SITSWPO2";
+pub const MAGIC_OUT: &[u8; 8] = b"SITSWPO3";
 
 fn put(out: &mut Vec<u8>, v: u64) {
     out.extend_from_slice(&v.to_le_bytes());
@@ -107,10 +109,26 @@ pub fn rows(bytes: &[u8], sets: usize, columns: usize) -> Option<Vec<Row>> {
                 axes,
             });
         }
+        let mut stiff = Vec::new();
+        for _ in 0..next()? {
+            let time = f64::from_bits(next()?);
+            let mut text = || {
+                let len = usize::try_from(next()?).ok()?;
+                let mut bytes = Vec::with_capacity(len.next_multiple_of(8));
+                for _ in 0..len.div_ceil(8) {
+                    bytes.extend_from_slice(&next()?.to_le_bytes());
+                }
+                bytes.truncate(len);
+                String::from_utf8(bytes).ok()
+            };
+            let (path, method) = (text()?, text()?);
+            stiff.push(crate::reports::StiffRun { path, method, time });
+        }
         out.push(Row {
             row,
             non_finite_at_end,
             tables,
+            stiff,
         });
     }
     next().is_none().then_some(out)
