@@ -119,13 +119,6 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
         dt: args.timing.dt,
         steps,
     };
-    if args.compiled && !args.input.is_empty() {
-        return Err(Fail::Usage(
-            "--compiled: inputs driven by --input are not run by a compiled sweep yet; \
-             drop --compiled (the interpreter drives them) or --input"
-                .into(),
-        ));
-    }
     let Study {
         sweep,
         sets,
@@ -281,6 +274,7 @@ fn run_compiled(
         args.timing.dt,
         steps,
         threads,
+        model.inputs(),
     );
     let rows = rows.map_err(fail)?;
     let named: Vec<Vec<(&str, String)>> = (labels.iter())

@@ -106,10 +106,10 @@ def sweep(
     bit, many times faster. The code is built with cargo the first time (a line on
     stderr says so) into a cache (``$SIT_CACHE_DIR/sweep``, else ``~/.cache/sit/sweep``)
     and reused afterwards, also where Rust is not installed. Inputs driven by
-    ``inputs`` are not run compiled (``ValueError``); a compiled sweep counts the reads
-    of tables past their grids as the interpreter does (the same
-    ``TableRangeWarning``) and reports a variable that is not finite at the end of a
-    run, not the step that made it.
+    ``inputs`` are driven by the interpreter's rule in the generated code; a compiled
+    sweep counts the reads of tables past their grids as the interpreter does (the
+    same ``TableRangeWarning``), reports the runs found stiff (``StiffnessWarning``)
+    and a variable that is not finite at the end of a run, not the step that made it.
 
     With ``gpu=True`` the sets run on an NVIDIA GPU, one thread per set, the model's
     step compiled at run time by NVRTC into a CUDA kernel (docs/gpu.md): the same rows,

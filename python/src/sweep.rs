@@ -116,12 +116,6 @@ impl Study {
                  pass gpu=False (the interpreter drives them) or no inputs",
             ));
         }
-        if spec.compiled && !spec.inputs.is_empty() {
-            return Err(PyValueError::new_err(
-                "inputs: inputs driven by a time series are not run by a compiled sweep yet; \
-                 pass compiled=False (the interpreter drives them) or no inputs",
-            ));
-        }
         for (name, values) in &spec.params {
             for &v in values {
                 drive::finite(name, v, "params: ")?;
@@ -321,7 +315,7 @@ impl Study {
         };
         let steps = drive::steps(self.spec.dt, self.spec.t_end)?;
         let columns = self.sweep.columns();
-        let (dt, model) = (self.spec.dt, &self.model.model);
+        let (dt, model, inputs) = (self.spec.dt, &self.model.model, self.model.inputs());
         // The model's code is generated here; the build (the first time) and the run
         // without the GIL.
         let prepared = compiled::prepare(&source, self.spec.model.as_deref(), None);
@@ -335,7 +329,7 @@ impl Study {
                 Progress::Built(took) => eprintln!("built in {:.1} s", took.as_secs_f64()),
             };
             let runner = prepared.runner(&compiled::Tools::from_env(), &say)?;
-            runner.run(model, columns, sets, dt, steps, 0)
+            runner.run(model, columns, sets, dt, steps, 0, inputs)
         });
         let rows = rows.map_err(error)?;
         report(progress, sets.len() as u64, sets.len() as u64)?;

@@ -420,7 +420,8 @@ pub struct Row {
 impl Runner {
     /// Runs `sets` (pairs of variable index and value, as [`Study::sets`]) of `model` (the
     /// interpreted prototype, whose variables' names and indices `sets` and `columns`
-    /// use), collecting `columns`, with `steps` steps of `dt` each, on `threads` threads
+    /// use), collecting `columns`, with `steps` steps of `dt` each, `inputs` driven by
+    /// their series as `sit_runtime::drive::Driven` drives them, on `threads` threads
     /// (0: every core): one row per set, in order.
     ///
     /// [`Study::sets`]: crate::study::Study::sets
@@ -433,8 +434,9 @@ impl Runner {
         dt: f64,
         steps: u64,
         threads: usize,
+        inputs: &[sit_runtime::drive::Input],
     ) -> Result<Vec<Row>, Error> {
-        let input = wire::request(model, columns, sets, dt, steps, threads);
+        let input = wire::request(model, columns, sets, dt, steps, threads, inputs);
         let failed = |message: String| Error::Runner {
             runner: self.path.clone(),
             message,

@@ -5,7 +5,9 @@
 //! its UTF-8 bytes), which the runner checks against its own; `dt`; the steps; the
 //! summaries (count, then kind 0 final, 1 max, 2 min, 3 first crossing, the variable's
 //! index, the threshold); the sets (count, width, then `width` pairs of index and value
-//! per set); the threads (0: every core). Out (stdout): `SITSWPO1`, then for each set its
+//! per set); the threads (0: every core); the inputs driven by time series (count, then
+//! for each its variable's index, its hold, 0 linear or 1 held, and its rows: their count,
+//! the times, the values). Out (stdout): `SITSWPO1`, then for each set its
 //! collected values, the index of its first non-finite real variable at the end
 //! (`u64::MAX`: none), that value and the time, then its table reads: their count and
 //! for each table its key (`sit_runtime::table::TableDecl::key`), reads, reads outside
@@ -19,7 +21,7 @@ use sit_runtime::Model;
 use sit_runtime::sweep::Collect;
 
 /// The first bytes of a request.
-pub const MAGIC_IN: &[u8; 8] = b"SITSWPI1";
+pub const MAGIC_IN: &[u8; 8] = b"SITSWPI2";
 /// The first bytes of an answer.
 pub const MAGIC_OUT: &[u8; 8] = b"SITSWPO3";
 
@@ -35,6 +37,7 @@ pub fn request(
     dt: f64,
     steps: u64,
     threads: usize,
+    inputs: &[sit_runtime::drive::Input],
 ) -> Vec<u8> {
     let mut out = MAGIC_IN.to_vec();
     put(&mut out, model.var_count() as u64);
@@ -67,6 +70,19 @@ pub fn request(
         }
     }
     put(&mut out, threads as u64);
+    put(&mut out, inputs.len() as u64);
+    for input in inputs {
+        put(&mut out, input.index as u64);
+        put(
+            &mut out,
+            u64::from(input.hold == sit_runtime::drive::Hold::Zero),
+        );
+        let (times, values) = (input.signal.times(), input.signal.values());
+        put(&mut out, times.len() as u64);
+        for v in times.iter().chain(values) {
+            put(&mut out, v.to_bits());
+        }
+    }
     out
 }
 
