@@ -448,4 +448,26 @@ fn gpu_rows_are_the_interpreters_or_it_says_what_is_missing() {
         .stderr(predicates::str::contains(
             "the argument '--gpu' cannot be used with '--compiled'",
         ));
+    // f32 on request, with --gpu only; f64 and f32 the only precisions.
+    let precision = |args: &[&str], message: &str| {
+        sitc()
+            .arg("sweep")
+            .arg(model("van_der_pol"))
+            .args(VDP)
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(message.to_string()));
+    };
+    precision(
+        &["--gpu-precision", "f32"],
+        "the following required arguments were not provided:\n  --gpu",
+    );
+    precision(
+        &["--gpu", "--gpu-precision", "f16"],
+        "invalid value 'f16' for '--gpu-precision <P>'",
+    );
+    if sit_gpu::cuda::available().is_err() {
+        precision(&["--gpu", "--gpu-precision", "f32"], "no CUDA driver found");
+    }
 }

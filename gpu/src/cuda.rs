@@ -61,6 +61,8 @@ pub struct CudaOptions {
     pub block: u32,
     /// Let NVRTC contract `a*b+c` into FMAs (faster, not bit-identical to the CPU).
     pub fma: bool,
+    /// The precision of the values (`f32`: not bit-identical to the CPU).
+    pub precision: crate::Precision,
 }
 
 impl Default for CudaOptions {
@@ -68,6 +70,7 @@ impl Default for CudaOptions {
         CudaOptions {
             block: 128,
             fma: false,
+            precision: crate::Precision::F64,
         }
     }
 }
@@ -102,7 +105,13 @@ fn ptx(kernel: &Kernel, arch: &str, opts: CudaOptions) -> Result<cudarc::nvrtc::
             prec_div: Some(true),
             prec_sqrt: Some(true),
             ftz: Some(false),
-            options: vec![format!("--gpu-architecture={arch}")],
+            options: std::iter::once(format!("--gpu-architecture={arch}"))
+                .chain(
+                    opts.precision
+                        .define()
+                        .map(|d| format!("--define-macro={d}")),
+                )
+                .collect(),
             name: Some("sit_study.cu".into()),
             ..Default::default()
         },

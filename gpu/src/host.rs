@@ -54,19 +54,27 @@ impl HostProgram {
     /// compile a large model, the same values: without `-ffast-math` no level changes
     /// what an operation computes).
     pub fn build_with(kernel: &Kernel, dir: &Path, opt: &str) -> Result<HostProgram, HostError> {
+        HostProgram::build_in(kernel, dir, opt, crate::Precision::F64)
+    }
+
+    /// [`HostProgram::build_with`] in `precision` (`F32`: compiled with `-DSIT_F32`, as
+    /// NVRTC compiles the kernel of `--gpu-precision f32`).
+    pub fn build_in(
+        kernel: &Kernel,
+        dir: &Path,
+        opt: &str,
+        precision: crate::Precision,
+    ) -> Result<HostProgram, HostError> {
         std::fs::create_dir_all(dir)?;
         let src = dir.join("study.c");
         let exe = dir.join("study");
         std::fs::write(&src, &kernel.source)?;
         let cc = compiler();
+        let define = precision.define().map(|d| format!("-D{d}"));
         let out = Command::new(&cc)
-            .args([
-                "-std=c99",
-                opt,
-                "-ffp-contract=off",
-                "-DSIT_HOST_MAIN",
-                "-o",
-            ])
+            .args(["-std=c99", opt, "-ffp-contract=off", "-DSIT_HOST_MAIN"])
+            .args(define)
+            .arg("-o")
             .arg(&exe)
             .arg(&src)
             .arg("-lm")

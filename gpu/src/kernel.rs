@@ -79,7 +79,7 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
     for &i in &read_vars {
         let e = entry(i)?;
         run.open(format!(
-            "SIT_DEVICE double sit_get{i}(struct sit_m{root}* s) {{ /* {} */",
+            "SIT_DEVICE sit_real sit_get{i}(struct sit_m{root}* s) {{ /* {} */",
             e.name
         ));
         run.line(format!("return {};", read(program, &g, e)?));
@@ -114,11 +114,11 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
     run.line(format!("struct sit_m{root} m; struct sit_m{root}* s = &m;"));
     run.line("sit_fault fault; sit_fault* f = &fault;");
     run.line("f->code = 0; f->time = 0.0;");
-    run.line(format!("double x[{}];", na.max(1)));
+    run.line(format!("sit_real x[{}];", na.max(1)));
     run.line("long long rem = set, off = 0;");
     run.line(format!("for (int a = 0; a < {na}; a++) off += lens[a];"));
     run.open(format!("for (int a = {na} - 1; a >= 0; a--) {{"));
-    run.line("off -= lens[a]; x[a] = axes[off + rem % lens[a]]; rem /= lens[a];");
+    run.line("off -= lens[a]; x[a] = (sit_real)axes[off + rem % lens[a]]; rem /= lens[a];");
     run.close("}");
     run.line("(void)x; (void)rem;");
     run.line(format!(
@@ -139,7 +139,7 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
     let watch = |run: &mut Out, from: &str| {
         for &i in &read_vars {
             run.line(format!(
-                "if (seen[0] < 0.0) {{ double v = sit_get{i}(s); if (!(v - v == 0.0)) \
+                "if (seen[0] < 0.0) {{ sit_real v = sit_get{i}(s); if (!(v - v == SIT_R(0.0))) \
                  {{ seen[0] = {i}; seen[1] = v; seen[2] = s->time; seen[3] = {from}; }} }}"
             ));
         }
@@ -150,22 +150,24 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
         let v = format!("sit_get{}(s)", c.var());
         match c {
             Collect::Final(_) => {}
-            Collect::Max(_) | Collect::Min(_) => run.line(format!("double acc{k} = {v};")),
+            Collect::Max(_) | Collect::Min(_) => run.line(format!("sit_real acc{k} = {v};")),
             Collect::FirstCrossing { threshold, .. } => {
-                run.line(format!("double t{k} = s->time, prev{k} = {v};"));
+                run.line(format!("sit_real t{k} = s->time, prev{k} = {v};"));
                 run.line(format!(
-                    "int found{k} = prev{k} == {0}; double at{k} = s->time;",
+                    "int found{k} = prev{k} == {0}; sit_real at{k} = s->time;",
                     num(*threshold)
                 ));
             }
         }
     }
+    // The step in the study's precision, rounded once.
+    run.line("sit_real h = (sit_real)dt;");
     run.open("for (long long n = 0; n < steps; n++) {");
     run.line(format!(
-        "sit_m{root}_step(s, dt, f); if (f->code) return f->code;"
+        "sit_m{root}_step(s, h, f); if (f->code) return f->code;"
     ));
     if spec.collect.iter().any(|c| !matches!(c, Collect::Final(_))) {
-        run.line("double t = s->time; (void)t;");
+        run.line("sit_real t = s->time; (void)t;");
     }
     for (k, c) in spec.collect.iter().enumerate() {
         let v = format!("sit_get{}(s)", c.var());
@@ -178,17 +180,17 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
                     "<"
                 };
                 run.open("{");
-                run.line(format!("double v = {v};"));
+                run.line(format!("sit_real v = {v};"));
                 run.line(format!(
                     "acc{k} = (sit_is_nan(acc{k}) || sit_is_nan(v)) ? \
-                     sit_from_bits(0x7ff8000000000000ULL) : (v {beyond} acc{k} ? v : acc{k});"
+                     SIT_NAN : (v {beyond} acc{k} ? v : acc{k});"
                 ));
                 run.close("}");
             }
             Collect::FirstCrossing { threshold, .. } => {
                 let th = num(*threshold);
                 run.open("{");
-                run.line(format!("double v = {v};"));
+                run.line(format!("sit_real v = {v};"));
                 run.open(format!(
                     "if (!found{k} && ((prev{k} < {th} && v >= {th}) || (prev{k} > {th} && v <= {th}))) {{"
                 ));
@@ -208,7 +210,7 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
             Collect::Final(v) => format!("sit_get{v}(s)"),
             Collect::Max(_) | Collect::Min(_) => format!("acc{k}"),
             Collect::FirstCrossing { .. } => {
-                format!("found{k} ? at{k} : sit_from_bits(0x7ff8000000000000ULL)")
+                format!("found{k} ? at{k} : SIT_NAN")
             }
         };
         run.line(format!("row[{k}] = {value};"));
@@ -310,7 +312,7 @@ fn read(
         tables: root.tables,
     };
     let m = &program.models[e.model];
-    let logical = |x: String| format!("(({x}) ? 1.0 : 0.0)");
+    let logical = |x: String| format!("(({x}) ? SIT_R(1.0) : SIT_R(0.0))");
     let term = |x: &ir::Expr| -> Result<String, SpecError> {
         let t = lower::term(program, e.model, x, Reads::Inline).map_err(Unsupported::from)?;
         Ok(g.expr(&t))
@@ -322,7 +324,7 @@ fn read(
         Item::Cond(c, _) => logical(term(&ir::Expr::Cond(c))?),
         Item::Event(ev) => logical(format!("{base}ev{ev}")),
         Item::On(s) => logical(format!("{base}on{s}")),
-        Item::Mode(k) => format!("(double)({base}mode{k})"),
+        Item::Mode(k) => format!("(sit_real)({base}mode{k})"),
     })
 }
 

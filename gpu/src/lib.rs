@@ -34,6 +34,50 @@ pub mod host;
 mod kernel;
 
 pub use c::Unsupported;
+
+/// The precision of a study's values in its C text (`sit_real`): the text is the same,
+/// the precision a definition given to the compiler.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Precision {
+    /// `double`: every operation the interpreter's, to the bit (the default).
+    #[default]
+    F64,
+    /// `float` (`SIT_F32`): every value, literal and function of the math library in
+    /// single precision (`sinf`, `1e-1f`), on the GPU twice to sixty-four times the
+    /// throughput of double, rows converted to `f64` at the end. Not the interpreter's
+    /// bits: each operation rounds to 24 bits (see `docs/gpu.md` for the bound).
+    F32,
+}
+
+impl Precision {
+    /// The macro the C text is compiled with (`-D`), if any.
+    pub fn define(self) -> Option<&'static str> {
+        match self {
+            Precision::F64 => None,
+            Precision::F32 => Some("SIT_F32"),
+        }
+    }
+
+    /// Its name: `f64` or `f32`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Precision::F64 => "f64",
+            Precision::F32 => "f32",
+        }
+    }
+}
+
+impl std::str::FromStr for Precision {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Precision, String> {
+        match s {
+            "f64" => Ok(Precision::F64),
+            "f32" => Ok(Precision::F32),
+            _ => Err(format!("`{s}` is no precision: f64 or f32")),
+        }
+    }
+}
 pub use kernel::{Collect, Kernel, PRELUDE, Spec, SpecError, kernel};
 
 /// The values of a study: the axes' values (in the order of [`Spec::axes`]), the step,

@@ -7,6 +7,7 @@ use sit_runtime::drive::Driven;
 use sit_runtime::finite::NonFiniteSeen;
 use sit_runtime::sweep::{Sweep, Watched};
 
+pub use sit_gpu::Precision;
 pub use sit_gpu::cuda::CudaOptions;
 
 /// The runs of a study as `Sweep::run_watched` gives them, each leaving its tables'

@@ -82,6 +82,7 @@ def sweep(
     progress: Optional[Progress] = None,
     compiled: bool = False,
     gpu: bool = False,
+    precision: str = "f64",
 ) -> SweepResult:
     """Runs the model in ``path`` once for every combination of the values of
     ``params`` (the first name varying slowest) and returns one row per combination,
@@ -116,7 +117,11 @@ def sweep(
     bit for bit, except through sin, exp, pow and the other functions of the math
     library (a few ulps). It needs the GPU's driver and NVRTC (``SitError`` without);
     ``inputs`` are not run on the GPU (``ValueError``), nor are table reads counted.
-    With a ``client`` each chunk runs on its worker's GPU.
+    With a ``client`` each chunk runs on its worker's GPU. ``precision="f32"`` (with
+    ``gpu=True`` only) runs the kernel in single precision: every value, literal and
+    function of the math library in ``float``, the rows converted to float64 at the
+    end; faster on the GPU, no longer the interpreter's bits (docs/gpu.md gives the
+    bound).
 
     ``progress(done, total)`` is called as sets complete. Raises ``SitError``,
     ``KeyError`` or ``ValueError`` (see the module documentation) before running
@@ -136,6 +141,7 @@ def sweep(
         model=model,
         compiled=compiled,
         gpu=gpu,
+        precision=precision,
     )
     if client is None:
         return study.result(study.run(progress))

@@ -46,6 +46,10 @@ struct Spec {
     /// Run on the GPU (`sit_host::gpu`): the model's step as a CUDA kernel.
     #[pyo3(default)]
     gpu: bool,
+    /// With `gpu`: the precision of the kernel's values, `"f64"` (also when absent) or
+    /// `"f32"`.
+    #[pyo3(default)]
+    precision: Option<String>,
 }
 
 /// A parameter study, checked and ready to run: `sit.sweep` builds one, runs it locally
@@ -108,6 +112,15 @@ impl Study {
         if spec.compiled && spec.gpu {
             return Err(PyValueError::new_err(
                 "compiled=True and gpu=True: pass one of them",
+            ));
+        }
+        let precision = spec.precision.as_deref().unwrap_or("f64");
+        let precision: sit_host::gpu::Precision = precision
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("precision: {e}")))?;
+        if precision != sit_host::gpu::Precision::F64 && !spec.gpu {
+            return Err(PyValueError::new_err(
+                "precision: the precision is chosen for gpu=True only (the CPU runs f64)",
             ));
         }
         if spec.gpu && !spec.inputs.is_empty() {
@@ -256,7 +269,12 @@ impl Study {
             dt: self.spec.dt,
             steps: drive::steps(self.spec.dt, self.spec.t_end)?,
         };
-        let run = py.detach(|| gpu::run(&study, start..stop, Default::default()));
+        let opts = gpu::CudaOptions {
+            precision: (self.spec.precision.as_deref().unwrap_or("f64").parse())
+                .map_err(PyValueError::new_err)?,
+            ..Default::default()
+        };
+        let run = py.detach(|| gpu::run(&study, start..stop, opts));
         let (rows, _) = run.map_err(|e| match e {
             GpuError::Fault(fault) => sit_error(format!("error: {fault}")),
             e if e.is_model_error() => sit_error(e.to_string()),
@@ -375,7 +393,7 @@ impl Study {
     /// A study of the model in `path` over the grid of `params` (every combination, the
     /// first name varying slowest); see `sit.sweep`.
     #[new]
-    #[pyo3(signature = (path, params, dt, t_end, record=None, summary=None, set=None, inputs=None, model=None, compiled=false, gpu=false))]
+    #[pyo3(signature = (path, params, dt, t_end, record=None, summary=None, set=None, inputs=None, model=None, compiled=false, gpu=false, precision=None))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
         py: Python<'_>,
@@ -390,6 +408,7 @@ impl Study {
         model: Option<String>,
         compiled: bool,
         gpu: bool,
+        precision: Option<String>,
     ) -> PyResult<Study> {
         guard(|| {
             let params = params
@@ -419,6 +438,7 @@ impl Study {
                 t_end,
                 compiled,
                 gpu,
+                precision,
             };
             Study::new(py, spec)
         })

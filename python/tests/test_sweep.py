@@ -72,6 +72,20 @@ def test_gpu_sweep_is_sitc_sweep_or_says_why_not(expected):
     with pytest.raises(ValueError, match="gpu=False"):
         sit.sweep(MODELS / "vehicle.sit", {"mass": [1200.0]}, 0.01, 1,
                   inputs={"pedal": ([0, 1], [0.5, 0.6])}, gpu=True)
+    # f32 on request: on the GPU only, f64 or f32.
+    with pytest.raises(ValueError, match="gpu=True only"):
+        study(precision="f32")
+    with pytest.raises(ValueError, match="no precision: f64 or f32"):
+        study(gpu=True, precision="f16")
+    if ctypes.util.find_library("cuda") is None:
+        with pytest.raises(sit.SitError, match="no CUDA driver"):
+            study(gpu=True, precision="f32")
+    else:
+        # Within f32's rounding of the interpreter's rows (docs/gpu.md).
+        header, rows = expected
+        single = study(gpu=True, precision="f32").to_numpy()
+        assert np.allclose(single, np.array(rows, dtype=float), rtol=1e-3, atol=1e-3,
+                           equal_nan=True)
 
 
 def test_progress_of_a_local_sweep():

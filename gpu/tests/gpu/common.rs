@@ -251,3 +251,88 @@ fn spec_columns(mut sweep: Sweep, spec: &Spec) -> Sweep {
     }
     sweep
 }
+
+/// f32 on request (`--gpu-precision f32`): the C text of a study compiled with `SIT_F32`
+/// (every value, literal and function of the math library in `float`) and run by `run`,
+/// against the interpreter in f64, on smooth models whose runs do not amplify a perturbation
+/// (exponential decay, a damped circuit, a pendulum, Van der Pol's limit cycle, along
+/// which an error in phase grows at most linearly).
+///
+/// The bound: every operation of a step rounds to 24 bits, a relative error of at most
+/// u = 2^-24 (IEEE), and the params, the initial values and dt are rounded to float once
+/// (u each). A step of these models takes fewer than 16 roundings per state (its rules
+/// and Euler's update, or an rk4 step's four stages), and without amplification the
+/// errors of N steps add up to at most 16·N·u of the values' scale (max(1, |x|) over
+/// the run, here below 4); so a column may differ from the f64 interpreter's by
+/// 16·N·u·4·max(1, |x|), that is 3.8e-6·max(1, |x|) over the 1000 steps run here. A
+/// first crossing may move to a neighbouring pair of rows: within one step more. Flags
+/// and modes stay equal. The f64 text of the same kernel still gives the interpreter's
+/// bits (the other tests). Returns the largest relative difference and the bound.
+pub fn compare_f32(
+    run: &dyn Fn(&sit_gpu::Kernel, &Launch<'_>, &str) -> sit_gpu::Rows,
+) -> (f64, f64) {
+    const STEPS: u64 = 1000;
+    let bound = 16.0 * STEPS as f64 * f64::powi(2.0, -24) * 4.0;
+    let mut worst: f64 = 0.0;
+    let mut wrong = Vec::new();
+    let mut cases = 0;
+    for (name, method) in [
+        ("dahlquist", None),
+        ("rlc", None),
+        ("pendulum", None),
+        ("van_der_pol", None),
+        ("van_der_pol", Method::from_name("rk4")),
+    ] {
+        let path = library()
+            .into_iter()
+            .find(|p| p.file_stem().is_some_and(|s| s == name))
+            .unwrap();
+        let opts = Options {
+            method,
+            ..Default::default()
+        };
+        let compiled = sit_driver::compile(&Source::path(&path), &opts).unwrap();
+        let root = compiled.root(None).unwrap();
+        let model = Instance::new(&compiled.lowered, root);
+        let Study { spec, axes } = study(&model);
+        let kernel = sit_gpu::kernel(&compiled.lowered, root, &spec).unwrap();
+        let dt = documented_dt(&path);
+        let launch = Launch {
+            axes: &axes,
+            dt,
+            steps: STEPS,
+            sets: 0..Launch::grid(&axes),
+        };
+        let tag = format!("{name}_{}_f32", method.map_or("declared", Method::name));
+        let rows = run(&kernel, &launch, &tag);
+        let interp = spec_columns(Sweep::new(dt, STEPS), &spec);
+        let grid: Vec<(usize, Vec<f64>)> = spec.axes.iter().copied().zip(axes.clone()).collect();
+        for (k, set) in sweep::grid(&grid).iter().enumerate() {
+            let want = interp.run_one(&model, set).unwrap();
+            assert_eq!(rows.faults[k], 0, "{tag}: set {k} faulted");
+            for (c, (got, want)) in rows.row(k).iter().zip(&want).enumerate() {
+                let scale = got.abs().max(want.abs()).max(1.0);
+                let allowed = match spec.collect[c] {
+                    Collect::FirstCrossing { .. } => bound * scale + dt,
+                    _ => bound * scale,
+                };
+                let off = (got - want).abs();
+                if !matches!(spec.collect[c], Collect::FirstCrossing { .. }) {
+                    worst = worst.max(off / scale);
+                }
+                if !(off <= allowed || (got.is_nan() && want.is_nan())) {
+                    wrong.push(format!(
+                        "{tag}, set {k}, column {c} ({:?}): f32 {got:e}, f64 {want:e}",
+                        spec.collect[c]
+                    ));
+                }
+            }
+            cases += 1;
+        }
+    }
+    assert!(wrong.is_empty(), "bound {bound:e}:\n{}", wrong.join("\n"));
+    assert!(cases >= 15, "{cases}");
+    // Rounding to float happened: the runs are not the f64 ones.
+    assert!(worst > 1e-9, "{worst:e}");
+    (worst, bound)
+}
