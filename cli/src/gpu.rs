@@ -34,7 +34,6 @@ pub fn run(study: &GpuStudy<'_>, args: &GpuArgs, quiet: bool) -> Result<sit_host
         precision: args.gpu_precision.parse().map_err(Fail::Usage)?,
     };
     let (rows, t) = sit_host::gpu::run(study, 0..study.sets.len(), opts).map_err(|e| match e {
-        GpuError::Driven => Fail::Usage("--gpu does not drive inputs from --input yet".into()),
         GpuError::Fault(fault) => Fail::Model(format!("error: {fault}\n")),
         e if e.is_model_error() => Fail::Model(format!("error: {e}\n")),
         e => Fail::Usage(e.to_string()),

@@ -418,7 +418,7 @@ fn a_sweep_reports_the_runs_that_looked_stiff() {
 
 /// `--gpu`: without an NVIDIA driver, one line that says what is missing (exit 2); with
 /// one, the interpreter's rows to the bit (Van der Pol calls no function of the math
-/// library). `--input` and `--compiled` are refused beside it.
+/// library). `--compiled` is refused beside it; f32 only with `--gpu`.
 #[test]
 fn gpu_rows_are_the_interpreters_or_it_says_what_is_missing() {
     let mut gpu = sitc();

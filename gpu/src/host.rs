@@ -35,6 +35,7 @@ pub struct HostProgram {
     exe: PathBuf,
     columns: usize,
     axes: usize,
+    inputs: usize,
 }
 
 /// The C compiler: `$CC`, else `cc`.
@@ -92,6 +93,7 @@ impl HostProgram {
             exe,
             columns: kernel.columns,
             axes: kernel.axes,
+            inputs: kernel.inputs,
         })
     }
 
@@ -102,6 +104,13 @@ impl HostProgram {
                 "{} axes given to a study of {}",
                 launch.axes.len(),
                 self.axes
+            )));
+        }
+        if launch.series.len() != self.inputs {
+            return Err(HostError::Run(format!(
+                "{} series given to a study of {} driven inputs",
+                launch.series.len(),
+                self.inputs
             )));
         }
         let sets = launch.sets();
@@ -125,6 +134,16 @@ impl HostProgram {
         input.push('\n');
         for v in launch.axes.iter().flatten() {
             let _ = write!(input, "{:x} ", v.to_bits());
+        }
+        input.push('\n');
+        for (times, _) in launch.series {
+            let _ = write!(input, "{} ", times.len());
+        }
+        input.push('\n');
+        for (times, values) in launch.series {
+            for v in times.iter().chain(values) {
+                let _ = write!(input, "{:x} ", v.to_bits());
+            }
         }
         input.push('\n');
         let mut child = Command::new(&self.exe)

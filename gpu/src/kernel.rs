@@ -19,6 +19,9 @@ pub struct Spec {
     /// The columns of a row, computed as `sit_runtime::sweep::Sweep` computes them, to
     /// the bit.
     pub collect: Vec<Collect>,
+    /// The inputs driven by time series (their series are [`crate::Launch::series`], in
+    /// this order), each with its hold, as `sit_runtime::drive::Driven` drives them.
+    pub inputs: Vec<(usize, sit_runtime::drive::Hold)>,
 }
 
 /// Why a study cannot run as C.
@@ -45,6 +48,8 @@ pub struct Kernel {
     pub axes: usize,
     /// The number of columns of a row.
     pub columns: usize,
+    /// The number of driven inputs.
+    pub inputs: usize,
 }
 
 /// The prelude: sit-runtime's procedures in C.
@@ -107,9 +112,38 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
         }
     }
 
+    // The driven inputs: their series (`sit_runtime::drive`'s rule, in the prelude).
+    let mut drive_all = Vec::new();
+    let mut enter = Vec::new();
+    for (j, &(i, hold)) in spec.inputs.iter().enumerate() {
+        let e = entry(i)?;
+        let (ts, vs, n) = (
+            format!("ts{j}"),
+            format!("vs{j}"),
+            format!("series_lens[{j}]"),
+        );
+        let sample = match hold {
+            sit_runtime::drive::Hold::Linear => "sit_sample",
+            sit_runtime::drive::Hold::Zero => "sit_held",
+        };
+        drive_all.push(write(
+            &g,
+            e,
+            &format!("{sample}({ts}, {vs}, {n}, s->time)"),
+        )?);
+        if hold == sit_runtime::drive::Hold::Zero {
+            enter.push(write(
+                &g,
+                e,
+                &format!("(sit_real)sit_true_within({ts}, {vs}, {n}, s->time, s->time + h)"),
+            )?);
+        }
+    }
+
     run.open(
         "SIT_DEVICE int sit_run(long long set, const double* axes, const long long* lens, \
-         long long steps, double dt, double* row, double* seen) {",
+         long long steps, double dt, const double* series, const long long* series_lens, \
+         double* row, double* seen) {",
     );
     run.line(format!("struct sit_m{root} m; struct sit_m{root}* s = &m;"));
     run.line("sit_fault fault; sit_fault* f = &fault;");
@@ -120,7 +154,17 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
     run.open(format!("for (int a = {na} - 1; a >= 0; a--) {{"));
     run.line("off -= lens[a]; x[a] = (sit_real)axes[off + rem % lens[a]]; rem /= lens[a];");
     run.close("}");
-    run.line("(void)x; (void)rem;");
+    run.line("(void)x; (void)rem; (void)series; (void)series_lens;");
+    // Input j's rows: its times, then its values.
+    for j in 0..spec.inputs.len() {
+        let from = match j {
+            0 => "series".to_string(),
+            _ => format!("vs{} + series_lens[{}]", j - 1, j - 1),
+        };
+        run.line(format!(
+            "const double* ts{j} = {from}; const double* vs{j} = ts{j} + series_lens[{j}];"
+        ));
+    }
     run.line(format!(
         "sit_m{root}_init(s, f); if (f->code) return f->code;"
     ));
@@ -130,6 +174,9 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
     run.line(format!(
         "sit_m{root}_reset(s, f); if (f->code) return f->code;"
     ));
+    for l in &drive_all {
+        run.line(l);
+    }
     for l in &after {
         run.line(l);
     }
@@ -163,9 +210,15 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
     // The step in the study's precision, rounded once.
     run.line("sit_real h = (sit_real)dt;");
     run.open("for (long long n = 0; n < steps; n++) {");
+    for l in &enter {
+        run.line(l);
+    }
     run.line(format!(
         "sit_m{root}_step(s, h, f); if (f->code) return f->code;"
     ));
+    for l in &drive_all {
+        run.line(l);
+    }
     if spec.collect.iter().any(|c| !matches!(c, Collect::Final(_))) {
         run.line("sit_real t = s->time; (void)t;");
     }
@@ -239,35 +292,40 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
  * its fault (0: none) at `faults[k]`, the first non-finite recorded value at
  * `seen + k * 4`. */
 extern "C" __global__ void sit_sweep(const double* axes, const long long* lens, long long first,
-                                     long long sets, long long steps, double dt, double* rows,
-                                     int* faults, double* seen) {{
+                                     long long sets, long long steps, double dt,
+                                     const double* series, const long long* series_lens,
+                                     double* rows, int* faults, double* seen) {{
     long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (k < sets)
-        faults[k] = sit_run(first + k, axes, lens, steps, dt, rows + k * {columns}, seen + k * 4);
+        faults[k] = sit_run(first + k, axes, lens, steps, dt, series, series_lens,
+                            rows + k * {columns}, seen + k * 4);
 }}
 #endif
 
 #ifdef SIT_HOST_MAIN
 #include <stdio.h>
 #include <stdlib.h>
-/* Reads `first sets steps dt` and the axes (each its length, then its values), numbers as the
- * hexadecimal bits of a double; writes per set its fault code, its watch (4 values) and
- * its row's bits. */
+/* Reads `first sets steps dt`, the axes (each its length, then its values) and the inputs'
+ * series (each its rows, then its times and its values), numbers as the hexadecimal bits
+ * of a double; writes per set its fault code, its watch (4 values) and its row's bits. */
 static double sit_read_bits(void) {{
     unsigned long long b = 0;
     if (scanf("%llx", &b) != 1) exit(3);
     return sit_from_bits(b);
 }}
 int main(void) {{
-    long long first, sets, steps, total = 0, lens[{na1}];
-    double dt, *axes, row[{col1}], seen[4];
+    long long first, sets, steps, total = 0, lens[{na1}], series_lens[{ni1}], rows = 0;
+    double dt, *axes, *series, row[{col1}], seen[4];
     if (scanf("%lld %lld %lld", &first, &sets, &steps) != 3) return 3;
     dt = sit_read_bits();
     for (int a = 0; a < {na}; a++) {{ if (scanf("%lld", &lens[a]) != 1) return 3; total += lens[a]; }}
     axes = (double*)malloc(sizeof(double) * (size_t)(total + 1));
     for (long long k = 0; k < total; k++) axes[k] = sit_read_bits();
+    for (int j = 0; j < {ni}; j++) {{ if (scanf("%lld", &series_lens[j]) != 1) return 3; rows += series_lens[j]; }}
+    series = (double*)malloc(sizeof(double) * (size_t)(2 * rows + 1));
+    for (long long k = 0; k < 2 * rows; k++) series[k] = sit_read_bits();
     for (long long set = first; set < first + sets; set++) {{
-        int code = sit_run(set, axes, lens, steps, dt, row, seen);
+        int code = sit_run(set, axes, lens, steps, dt, series, series_lens, row, seen);
         printf("%d", code);
         for (int k = 0; k < 4; k++) {{
             union {{ double d; unsigned long long u; }} v;
@@ -283,17 +341,21 @@ int main(void) {{
         printf("\n");
     }}
     free(axes);
+    free(series);
     return 0;
 }}
 #endif
 "#,
         na1 = na.max(1),
+        ni = spec.inputs.len(),
+        ni1 = spec.inputs.len().max(1),
         col1 = columns.max(1),
     ));
     Ok(Kernel {
         source,
         axes: na,
         columns,
+        inputs: spec.inputs.len(),
     })
 }
 

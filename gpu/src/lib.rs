@@ -22,7 +22,7 @@
 //! ```
 //! let out = sit_middle::check_source("m.sit", "model M { param real k = 1; real x = 1; x = integral(-k * x); }");
 //! let lowered = sit_middle::lower::Lowered::new(out.program.as_ref().unwrap(), Default::default()).unwrap();
-//! let spec = sit_gpu::Spec { axes: vec![0], fixed: vec![], collect: vec![sit_gpu::Collect::Final(1)] };
+//! let spec = sit_gpu::Spec { axes: vec![0], fixed: vec![], collect: vec![sit_gpu::Collect::Final(1)], inputs: vec![] };
 //! let kernel = sit_gpu::kernel(&lowered, 0, &spec).unwrap();
 //! assert!(kernel.source.contains("__global__ void sit_sweep"));
 //! ```
@@ -92,6 +92,9 @@ pub struct Launch<'a> {
     pub steps: u64,
     /// The sets to run, by their index in the grid (`0..Launch::grid(axes)` for all).
     pub sets: std::ops::Range<usize>,
+    /// The series of the driven inputs ([`Spec::inputs`], in order): times and values,
+    /// as `sit_runtime::signal` checks them (finite, non-decreasing times).
+    pub series: &'a [(Vec<f64>, Vec<f64>)],
 }
 
 impl Launch<'_> {

@@ -228,6 +228,50 @@ SIT_DEVICE sit_real sit_lookup2(const sit_real* g1, int n1, const sit_real* g2, 
     return a + s * (b - a);
 }
 
+/* sit_runtime::signal and sit_runtime::drive: an input driven by a time series (its
+ * times and values in double; compared and interpolated in the study's precision). */
+/* The last row whose time is <= t (the partition point of times <= t, minus one; -1 if
+ * none): the row sit_runtime::signal's cursor ends on. */
+SIT_DEVICE long long sit_row_at(const double* times, long long n, sit_real t) {
+    long long lo = 0, hi = n;
+    while (lo < hi) {
+        long long mid = lo + (hi - lo) / 2;
+        if ((sit_real)times[mid] <= t) lo = mid + 1; else hi = mid;
+    }
+    return lo - 1;
+}
+/* Signal::sample: linear between rows, held beyond the ends, right-continuous at a jump. */
+SIT_DEVICE sit_real sit_sample(const double* times, const double* values, long long n, sit_real t) {
+    long long i;
+    sit_real t0, t1, v0, v1;
+    if (sit_is_nan(t)) return SIT_NAN;
+    if (t <= (sit_real)times[0])
+        return (n > 1 && t == (sit_real)times[1]) ? (sit_real)values[1] : (sit_real)values[0];
+    if (t >= (sit_real)times[n - 1]) return (sit_real)values[n - 1];
+    i = sit_row_at(times, n, t);
+    t0 = (sit_real)times[i]; t1 = (sit_real)times[i + 1];
+    v0 = (sit_real)values[i]; v1 = (sit_real)values[i + 1];
+    return v0 + (v1 - v0) * ((t - t0) / (t1 - t0));
+}
+/* Signal::sample_held: the value of the last row at or before t (the first row's before it). */
+SIT_DEVICE sit_real sit_held(const double* times, const double* values, long long n, sit_real t) {
+    if (sit_is_nan(t)) return SIT_NAN;
+    if (t < (sit_real)times[0]) return (sit_real)values[0];
+    return (sit_real)values[sit_row_at(times, n, t)];
+}
+/* drive::Input::true_within: a flag's series true at any time in [t0, t1) (a row within
+ * 1e-9 of the interval before t1 counts as at t1). */
+SIT_DEVICE int sit_true_within(const double* times, const double* values, long long n,
+                               sit_real t0, sit_real t1) {
+    sit_real end;
+    long long k;
+    if (sit_held(times, values, n, t0) != SIT_R(0.0)) return 1;
+    end = t1 - SIT_R(1e-9) * (t1 - t0);
+    for (k = sit_row_at(times, n, t0) + 1; k < n && (sit_real)times[k] < end; k++)
+        if (values[k] != 0.0) return 1;
+    return 0;
+}
+
 /* A fault stops the run of one parameter set: which one, at what time. The host reruns
  * that set on the interpreter to report it in sit-runtime's own words. */
 typedef struct { int code; sit_real time; } sit_fault;

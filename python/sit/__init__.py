@@ -116,7 +116,8 @@ def sweep(
     step compiled at run time by NVRTC into a CUDA kernel (docs/gpu.md): the same rows,
     bit for bit, except through sin, exp, pow and the other functions of the math
     library (a few ulps). It needs the GPU's driver and NVRTC (``SitError`` without);
-    ``inputs`` are not run on the GPU (``ValueError``), nor are table reads counted.
+    ``inputs`` are driven on the GPU by the interpreter's rule; table reads past their
+    grids are not counted there.
     With a ``client`` each chunk runs on its worker's GPU. ``precision="f32"`` (with
     ``gpu=True`` only) runs the kernel in single precision: every value, literal and
     function of the math library in ``float``, the rows converted to float64 at the

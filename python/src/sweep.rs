@@ -123,12 +123,6 @@ impl Study {
                 "precision: the precision is chosen for gpu=True only (the CPU runs f64)",
             ));
         }
-        if spec.gpu && !spec.inputs.is_empty() {
-            return Err(PyValueError::new_err(
-                "inputs: inputs driven by a time series are not run on the GPU yet; \
-                 pass gpu=False (the interpreter drives them) or no inputs",
-            ));
-        }
         for (name, values) in &spec.params {
             for &v in values {
                 drive::finite(name, v, "params: ")?;

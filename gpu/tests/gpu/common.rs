@@ -73,6 +73,7 @@ pub fn study(model: &Instance) -> Study {
             axes: axis_vars,
             fixed: Vec::new(),
             collect,
+            inputs: Vec::new(),
         },
         axes,
     }
@@ -190,6 +191,7 @@ fn compare_root(
         dt,
         steps,
         sets: 0..Launch::grid(&axes),
+        series: &[],
     };
     let t0 = std::time::Instant::now();
     let rows = run(&kernel, &launch, &name);
@@ -245,7 +247,7 @@ fn compare_root(
     axes_sets.len()
 }
 
-fn spec_columns(mut sweep: Sweep, spec: &Spec) -> Sweep {
+pub fn spec_columns(mut sweep: Sweep, spec: &Spec) -> Sweep {
     for &c in &spec.collect {
         sweep = sweep.collect(c);
     }
@@ -302,6 +304,7 @@ pub fn compare_f32(
             dt,
             steps: STEPS,
             sets: 0..Launch::grid(&axes),
+            series: &[],
         };
         let tag = format!("{name}_{}_f32", method.map_or("declared", Method::name));
         let rows = run(&kernel, &launch, &tag);
