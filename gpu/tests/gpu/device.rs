@@ -62,3 +62,14 @@ fn f32_runs_on_the_gpu_within_the_bound_of_f32_rounding() {
     let (worst, bound) = crate::common::compare_f32(&run);
     eprintln!("f32 on the GPU against f64: largest relative difference {worst:e}, bound {bound:e}");
 }
+
+/// Inputs driven by time series on the GPU, as the host C form is checked in `host_c.rs`.
+#[test]
+fn driven_inputs_run_on_the_gpu_to_the_bit() {
+    if !asked() {
+        return;
+    }
+    let mut wrong = Vec::new();
+    assert_eq!(crate::common::compare_driven(&gpu, &mut wrong), 6);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
