@@ -469,5 +469,18 @@ fn gpu_rows_are_the_interpreters_or_it_says_what_is_missing() {
     );
     if sit_gpu::cuda::available().is_err() {
         precision(&["--gpu", "--gpu-precision", "f32"], "no CUDA driver found");
+        // An input driven by --input goes to the GPU (no refusal of it): here the
+        // missing driver is what stops it.
+        let dir = tempfile::tempdir().unwrap();
+        let series = dir.path().join("pedal.csv");
+        std::fs::write(&series, "t,pedal\n0,0.5\n1,0.9\n").unwrap();
+        sitc()
+            .arg("sweep")
+            .arg(model("vehicle"))
+            .args(["--param", "mass=1200,1500", "--gpu", "--input"])
+            .arg(format!("pedal={}", series.display()))
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("no CUDA driver found"));
     }
 }
