@@ -264,9 +264,9 @@ pub fn spec_columns(mut sweep: Sweep, spec: &Spec) -> Sweep {
 /// u = 2^-24 (IEEE), and the params, the initial values and dt are rounded to float once
 /// (u each). A step of these models takes fewer than 16 roundings per state (its rules
 /// and Euler's update, or an rk4 step's four stages), and without amplification the
-/// errors of N steps add up to at most 16·N·u of the values' scale (max(1, |x|) over
-/// the run, here below 4); so a column may differ from the f64 interpreter's by
-/// 16·N·u·4·max(1, |x|), that is 3.8e-6·max(1, |x|) over the 1000 steps run here. A
+/// errors of N steps add up to at most 16·N·u of the values' scale; so a column may
+/// differ from the f64 interpreter's by 16·N·u·max(1, |x|), 9.5e-4·max(1, |x|) over the
+/// 1000 steps run here (measured: 6.7e-6 at most, errors of opposite signs cancel). A
 /// first crossing may move to a neighbouring pair of rows: within one step more. Flags
 /// and modes stay equal. The f64 text of the same kernel still gives the interpreter's
 /// bits (the other tests). Returns the largest relative difference and the bound.
@@ -274,7 +274,7 @@ pub fn compare_f32(
     run: &dyn Fn(&sit_gpu::Kernel, &Launch<'_>, &str) -> sit_gpu::Rows,
 ) -> (f64, f64) {
     const STEPS: u64 = 1000;
-    let bound = 16.0 * STEPS as f64 * f64::powi(2.0, -24) * 4.0;
+    let bound = 16.0 * STEPS as f64 * f64::powi(2.0, -24);
     let mut worst: f64 = 0.0;
     let mut wrong = Vec::new();
     let mut cases = 0;
