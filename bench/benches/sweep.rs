@@ -111,6 +111,7 @@ fn main() {
                     case.dt,
                     case.steps,
                     t,
+                    model.inputs(),
                 )
                 .expect("the compiled sweep");
             let compiled_ns = start.elapsed().as_secs_f64() * 1e9 / work;

@@ -8,7 +8,9 @@
 # 1. the hand-written kernels of bench/gpu/hand.cu (Van der Pol, the hoop) and the kernels
 #    `sitc sweep --gpu` generates for the same models, 2^16 ... 2^24 parameter sets x
 #    10 000 steps: picoseconds per instance-step of each (CUDA events around the launch),
-#    and their final values for the first and last set, which must agree;
+#    and their final values for the first and last set, which must agree; then both
+#    again in f32 (`hand ... f32`, `--gpu-precision f32`) at 2^24 sets, whose finals
+#    must agree with each other and, to f32's accuracy, with the f64 rows;
 # 2. the interpreter's sweep on every core (`sitc sweep`, no --gpu) at 2^16 sets, and its
 #    rows against the GPU's (`cmp`: to the bit);
 # 3. with SIT_DEVICE_TEST naming the test binary of gpu/tests/gpu/ (built with
@@ -60,6 +62,13 @@ done
 if part kernels; then
     sweep vdp 16777216 --gpu --gpu-fma -o /dev/null 2>"$TMP/line.txt"
     log "generated vdp with FMA: $(cat "$TMP/line.txt")"
+    # f32: the hand-written kernel in float against the generated one in float.
+    for model in vdp hoop; do
+        log "$("$TMP/hand" $model 16777216 10000 f32 | tr '\n' ' ')"
+        sweep $model 16777216 --gpu --gpu-precision f32 -o "$TMP/$model.f32.csv" 2>"$TMP/line.txt"
+        log "generated $model f32 sets=16777216: $(grep '^gpu:' "$TMP/line.txt")"
+        log "  first $(sed -n 2p "$TMP/$model.f32.csv") last $(tail -1 "$TMP/$model.f32.csv")"
+    done
 fi
 
 timed() { # LABEL COMMAND...: runs it, logs its wall time and ps per instance-step

@@ -20,7 +20,6 @@ use sit_host::summary::{Summary, SummaryError};
 use sit_host::values::{SetProblem, run_failed};
 use sit_runtime::drive::Driven;
 use sit_runtime::sweep::{Watched, grid};
-use sit_runtime::table::TableReach;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -120,13 +119,6 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
         dt: args.timing.dt,
         steps,
     };
-    if args.compiled && !args.input.is_empty() {
-        return Err(Fail::Usage(
-            "--compiled: inputs driven by --input are not run by a compiled sweep yet; \
-             drop --compiled (the interpreter drives them) or --input"
-                .into(),
-        ));
-    }
     let Study {
         sweep,
         sets,
@@ -216,7 +208,7 @@ fn run_interpreted(
     // which rayon carries back here: the model's error (exit 1), not a crash.
     // Each run is watched for non-finite values and leaves its tables' reads: reported
     // after the table, on stderr (issue 28, items 5 and 7).
-    let end = |m: &Driven<sit_interp::Instance>| sit_host::reports::table_reach(&m.model);
+    let end = |m: &Driven<sit_interp::Instance>| sit_host::reports::run_end(&m.model);
     let rows = crate::fail::catch_model_fault(|| sweep.run_watched(model, sets, &done, &end));
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -282,6 +274,7 @@ fn run_compiled(
         args.timing.dt,
         steps,
         threads,
+        model.inputs(),
     );
     let rows = rows.map_err(fail)?;
     let named: Vec<Vec<(&str, String)>> = (labels.iter())
@@ -301,7 +294,7 @@ fn run_warnings(
     model: &sit_interp::Instance,
     axes: &[crate::axis::Axis],
     labels: &[Vec<&str>],
-    rows: &[Watched<Vec<TableReach>>],
+    rows: &[Watched<sit_host::reports::RunEnd>],
 ) -> Vec<String> {
     let named: Vec<Vec<(&str, String)>> = (labels.iter())
         .map(|set| {

@@ -364,9 +364,61 @@ fn rows_that_meet_non_finite_values_are_named() {
     assert_eq!(String::from_utf8(quiet.unwrap().stderr).unwrap(), "");
 }
 
+/// A sweep reports the runs whose adaptive explicit method found the model stiff
+/// (Hairer's test, issue 29), as `sitc run` does for one run: once per model, with how
+/// many runs, the first of them and the time, and the suggestion. Van der Pol under
+/// dopri5: at mu = 1 and 10 the steps follow the tolerances; at mu = 1000 and 2000 the
+/// slow branch of the relaxation oscillation (|λ| ≈ mu) bounds them by stability.
+#[test]
+fn a_sweep_reports_the_runs_that_looked_stiff() {
+    let args = [
+        "--param",
+        "mu=1,10,1000,2000",
+        "--method",
+        "dopri5",
+        "--dt",
+        "1",
+        "--t-end",
+        "20",
+    ];
+    let out = sitc()
+        .arg("sweep")
+        .arg(model("van_der_pol"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    insta::assert_snapshot!("sweep_stiff_runs", stderr);
+    // The rows are the runs' own: the last is `sitc run`'s last row at mu = 2000.
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let run = stdout(
+        sitc()
+            .args(["run", model("van_der_pol").to_str().unwrap()])
+            .args([
+                "--set", "mu=2000", "--method", "dopri5", "--dt", "1", "--t-end", "20", "-q",
+            ]),
+    );
+    let last = run.lines().last().unwrap();
+    let row = csv.lines().last().unwrap();
+    assert_eq!(
+        row.split_once(',').unwrap().1,
+        last.split_once(',').unwrap().1
+    );
+    // `-q` hides it.
+    let quiet = sitc()
+        .arg("sweep")
+        .arg(model("van_der_pol"))
+        .args(args)
+        .arg("-q")
+        .output();
+    assert_eq!(String::from_utf8(quiet.unwrap().stderr).unwrap(), "");
+}
+
 /// `--gpu`: without an NVIDIA driver, one line that says what is missing (exit 2); with
 /// one, the interpreter's rows to the bit (Van der Pol calls no function of the math
-/// library). `--input` and `--compiled` are refused beside it.
+/// library). `--compiled` is refused beside it; f32 only with `--gpu`.
 #[test]
 fn gpu_rows_are_the_interpreters_or_it_says_what_is_missing() {
     let mut gpu = sitc();
@@ -396,4 +448,39 @@ fn gpu_rows_are_the_interpreters_or_it_says_what_is_missing() {
         .stderr(predicates::str::contains(
             "the argument '--gpu' cannot be used with '--compiled'",
         ));
+    // f32 on request, with --gpu only; f64 and f32 the only precisions.
+    let precision = |args: &[&str], message: &str| {
+        sitc()
+            .arg("sweep")
+            .arg(model("van_der_pol"))
+            .args(VDP)
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(message.to_string()));
+    };
+    precision(
+        &["--gpu-precision", "f32"],
+        "the following required arguments were not provided:\n  --gpu",
+    );
+    precision(
+        &["--gpu", "--gpu-precision", "f16"],
+        "invalid value 'f16' for '--gpu-precision <P>'",
+    );
+    if sit_gpu::cuda::available().is_err() {
+        precision(&["--gpu", "--gpu-precision", "f32"], "no CUDA driver found");
+        // An input driven by --input goes to the GPU (no refusal of it): here the
+        // missing driver is what stops it.
+        let dir = tempfile::tempdir().unwrap();
+        let series = dir.path().join("pedal.csv");
+        std::fs::write(&series, "t,pedal\n0,0.5\n1,0.9\n").unwrap();
+        sitc()
+            .arg("sweep")
+            .arg(model("vehicle"))
+            .args(["--param", "mass=1200,1500", "--gpu", "--input"])
+            .arg(format!("pedal={}", series.display()))
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("no CUDA driver found"));
+    }
 }

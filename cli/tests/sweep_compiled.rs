@@ -1,6 +1,7 @@
 //! `sitc sweep --compiled`: the rows of the interpreter's sweep, bit for bit, on Van der
-//! Pol (every summary) and on a model with a mode, an event, a table and a flag (whose
-//! reads past its grid are reported as the interpreter reports them); the
+//! Pol (every summary), on a model with a mode, an event, a table and a flag (whose
+//! reads past its grid are reported as the interpreter reports them) and on one with
+//! inputs driven by time series under dopri5 (found stiff, as the interpreter says); the
 //! cache (a second run builds nothing, and runs without cargo or rustc on the PATH); the
 //! warning of a row that ends non-finite; the error without cargo and a cache entry. One test: the runners
 //! are built once, in a fresh cache (each build is a `cargo build --release`).
@@ -31,6 +32,27 @@ model Hybrid {
     phase: falling -> rising when x <= 0.5 { x = 0.75; }
 }
 ";
+
+/// Van der Pol forced by a real input `u` and pushed while a flag input `kick` holds.
+const FORCED: &str = "\
+model Forced {
+    param mu = 1.0;
+    input real u = 0.0;
+    input flag kick = false;
+    output real x0 = 2.0;
+    output real x1 = 0.0;
+    real push;
+    push = 1.0 when kick;
+    push = 0.0 otherwise;
+    x0 = integral(x1);
+    x1 = integral(mu * ((1.0 - x0 * x0) * x1) - x0 + u + push);
+}
+";
+
+/// `u` ramps with a jump at t = 3; `kick` holds for 0.2 s at t = 3 and for 0.05 s (less
+/// than the step of 0.5 s, between two step times) at t = 7.1.
+const FORCING: &str =
+    "t,u,kick\n0,0,0\n3,0.5,0\n3,0.25,1\n3.2,0.25,0\n7.1,-0.5,1\n7.15,-0.5,0\n20,1,0\n";
 
 /// `sitc sweep FILE ARGS` (with `--compiled` when asked) in the cache `cache`: stdout,
 /// stderr.
@@ -151,6 +173,50 @@ fn compiled_rows_are_the_interpreters_and_are_cached() {
         ),
         "{stderr}"
     );
+
+    // Inputs driven by time series (a real one, linear between rows with a jump, and a
+    // flag whose pulses are shorter than a step) under dopri5, the stiffness test on:
+    // the interpreter's rows, bit for bit (the runner drives each lane by the rule of
+    // `sit_runtime::drive`), and the same report of the run found stiff (mu = 1000).
+    let forced = tmp.join("forced.sit");
+    std::fs::write(&forced, FORCED).expect("writes the model");
+    let series = tmp.join("forcing.csv");
+    std::fs::write(&series, FORCING).expect("writes the series");
+    let u = format!("u={}:u", series.display());
+    let kick = format!("kick={}:kick", series.display());
+    let args = [
+        "--param",
+        "mu=1,3,1000",
+        "--method",
+        "dopri5",
+        "--dt",
+        "0.5",
+        "--t-end",
+        "20",
+        "--input",
+        &u,
+        "--input",
+        &kick,
+        "--record",
+        "all",
+        "--summary",
+        "final,max",
+    ];
+    let (interpreted, warned) = sweep(&cache, &forced, &args, false);
+    let (compiled, stderr) = sweep(&cache, &forced, &args, true);
+    assert_eq!(compiled, interpreted);
+    // Both inputs reached the model: u ends at 1, each row's push was 1 in a step.
+    for row in interpreted.lines().skip(1) {
+        let v: Vec<&str> = row.split(',').collect();
+        assert_eq!((v[3], v[12]), ("1", "1"), "{interpreted}");
+    }
+    assert!(
+        warned.starts_with(
+            "warning: in 1 of 3 runs, first row 3 (mu=1000): `Forced` seems stiff from t = "
+        ),
+        "{warned}"
+    );
+    assert!(stderr.ends_with(&warned), "{stderr}");
 
     // Without cargo and rustc (an empty PATH), the runner in the cache still runs (a
     // cache carried to a machine without Rust).

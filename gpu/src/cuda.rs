@@ -61,6 +61,8 @@ pub struct CudaOptions {
     pub block: u32,
     /// Let NVRTC contract `a*b+c` into FMAs (faster, not bit-identical to the CPU).
     pub fma: bool,
+    /// The precision of the values (`f32`: not bit-identical to the CPU).
+    pub precision: crate::Precision,
 }
 
 impl Default for CudaOptions {
@@ -68,6 +70,7 @@ impl Default for CudaOptions {
         CudaOptions {
             block: 128,
             fma: false,
+            precision: crate::Precision::F64,
         }
     }
 }
@@ -102,7 +105,13 @@ fn ptx(kernel: &Kernel, arch: &str, opts: CudaOptions) -> Result<cudarc::nvrtc::
             prec_div: Some(true),
             prec_sqrt: Some(true),
             ftz: Some(false),
-            options: vec![format!("--gpu-architecture={arch}")],
+            options: std::iter::once(format!("--gpu-architecture={arch}"))
+                .chain(
+                    opts.precision
+                        .define()
+                        .map(|d| format!("--define-macro={d}")),
+                )
+                .collect(),
             name: Some("sit_study.cu".into()),
             ..Default::default()
         },
@@ -172,6 +181,26 @@ pub fn run(kernel: &Kernel, launch: &Launch<'_>, opts: CudaOptions) -> Result<Cu
     let d_lens = stream
         .clone_htod(&lens_buf)
         .map_err(driver("cannot copy the axes"))?;
+    if launch.series.len() != kernel.inputs {
+        return Err(CudaError::TooLarge(format!(
+            "{} series given to a study of {} driven inputs",
+            launch.series.len(),
+            kernel.inputs
+        )));
+    }
+    // Each input's times, then its values; never an empty buffer.
+    let mut series: Vec<f64> = (launch.series.iter())
+        .flat_map(|(t, v)| t.iter().chain(v).copied())
+        .collect();
+    series.push(0.0);
+    let mut series_lens: Vec<i64> = launch.series.iter().map(|(t, _)| t.len() as i64).collect();
+    series_lens.push(0);
+    let d_series = stream
+        .clone_htod(&series)
+        .map_err(driver("cannot copy the inputs' series"))?;
+    let d_series_lens = stream
+        .clone_htod(&series_lens)
+        .map_err(driver("cannot copy the inputs' series"))?;
     let cells = sets
         .checked_mul(kernel.columns.max(1))
         .ok_or_else(|| CudaError::TooLarge(format!("{sets} sets of {} columns", kernel.columns)))?;
@@ -208,16 +237,20 @@ pub fn run(kernel: &Kernel, launch: &Launch<'_>, opts: CudaOptions) -> Result<Cu
         .arg(&n)
         .arg(&steps)
         .arg(&dt)
+        .arg(&d_series)
+        .arg(&d_series_lens)
         .arg(&mut d_rows)
         .arg(&mut d_faults)
         .arg(&mut d_seen);
     // SAFETY: `sit_sweep`'s parameters are, in order, `const double*`, `const long
-    // long*`, `long long` three times, `double`, `double*`, `int*`, `double*` (kernel.rs
-    // writes them), matched here by a slice of f64, a slice of i64, four values of
-    // those types, a slice of f64, a slice of i32 and a slice of f64. The kernel reads
+    // long*`, `long long` three times, `double`, `const double*`, `const long long*`,
+    // `double*`, `int*`, `double*` (kernel.rs writes them), matched here by a slice of
+    // f64, a slice of i64, four values of those types, a slice of f64, a slice of i64,
+    // a slice of f64, a slice of i32 and a slice of f64. The kernel reads
     // `lens[0..axes]` and `axes[0..sum(lens)]` (both copied above in full; the set's
     // digits stay below each length since `first + sets` is at most the grid's size,
-    // checked above) and writes `rows[k * columns..][..columns]`, `faults[k]` and
+    // checked above), `series_lens[0..inputs]` and `series[0..2 * sum(series_lens)]`
+    // (copied in full; the count of series is the kernel's, checked above) and writes `rows[k * columns..][..columns]`, `faults[k]` and
     // `seen[k * 4..][..4]` for `k < sets` only: inside the buffers allocated above for
     // `sets` sets.
     unsafe { args.launch(cfg) }.map_err(driver("cannot launch the kernel"))?;

@@ -35,6 +35,7 @@ pub struct HostProgram {
     exe: PathBuf,
     columns: usize,
     axes: usize,
+    inputs: usize,
 }
 
 /// The C compiler: `$CC`, else `cc`.
@@ -54,19 +55,27 @@ impl HostProgram {
     /// compile a large model, the same values: without `-ffast-math` no level changes
     /// what an operation computes).
     pub fn build_with(kernel: &Kernel, dir: &Path, opt: &str) -> Result<HostProgram, HostError> {
+        HostProgram::build_in(kernel, dir, opt, crate::Precision::F64)
+    }
+
+    /// [`HostProgram::build_with`] in `precision` (`F32`: compiled with `-DSIT_F32`, as
+    /// NVRTC compiles the kernel of `--gpu-precision f32`).
+    pub fn build_in(
+        kernel: &Kernel,
+        dir: &Path,
+        opt: &str,
+        precision: crate::Precision,
+    ) -> Result<HostProgram, HostError> {
         std::fs::create_dir_all(dir)?;
         let src = dir.join("study.c");
         let exe = dir.join("study");
         std::fs::write(&src, &kernel.source)?;
         let cc = compiler();
+        let define = precision.define().map(|d| format!("-D{d}"));
         let out = Command::new(&cc)
-            .args([
-                "-std=c99",
-                opt,
-                "-ffp-contract=off",
-                "-DSIT_HOST_MAIN",
-                "-o",
-            ])
+            .args(["-std=c99", opt, "-ffp-contract=off", "-DSIT_HOST_MAIN"])
+            .args(define)
+            .arg("-o")
             .arg(&exe)
             .arg(&src)
             .arg("-lm")
@@ -84,6 +93,7 @@ impl HostProgram {
             exe,
             columns: kernel.columns,
             axes: kernel.axes,
+            inputs: kernel.inputs,
         })
     }
 
@@ -94,6 +104,13 @@ impl HostProgram {
                 "{} axes given to a study of {}",
                 launch.axes.len(),
                 self.axes
+            )));
+        }
+        if launch.series.len() != self.inputs {
+            return Err(HostError::Run(format!(
+                "{} series given to a study of {} driven inputs",
+                launch.series.len(),
+                self.inputs
             )));
         }
         let sets = launch.sets();
@@ -117,6 +134,16 @@ impl HostProgram {
         input.push('\n');
         for v in launch.axes.iter().flatten() {
             let _ = write!(input, "{:x} ", v.to_bits());
+        }
+        input.push('\n');
+        for (times, _) in launch.series {
+            let _ = write!(input, "{} ", times.len());
+        }
+        input.push('\n');
+        for (times, values) in launch.series {
+            for v in times.iter().chain(values) {
+                let _ = write!(input, "{:x} ", v.to_bits());
+            }
         }
         input.push('\n');
         let mut child = Command::new(&self.exe)

@@ -19,6 +19,9 @@ pub struct Spec {
     /// The columns of a row, computed as `sit_runtime::sweep::Sweep` computes them, to
     /// the bit.
     pub collect: Vec<Collect>,
+    /// The inputs driven by time series (their series are [`crate::Launch::series`], in
+    /// this order), each with its hold, as `sit_runtime::drive::Driven` drives them.
+    pub inputs: Vec<(usize, sit_runtime::drive::Hold)>,
 }
 
 /// Why a study cannot run as C.
@@ -45,6 +48,8 @@ pub struct Kernel {
     pub axes: usize,
     /// The number of columns of a row.
     pub columns: usize,
+    /// The number of driven inputs.
+    pub inputs: usize,
 }
 
 /// The prelude: sit-runtime's procedures in C.
@@ -79,7 +84,7 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
     for &i in &read_vars {
         let e = entry(i)?;
         run.open(format!(
-            "SIT_DEVICE double sit_get{i}(struct sit_m{root}* s) {{ /* {} */",
+            "SIT_DEVICE sit_real sit_get{i}(struct sit_m{root}* s) {{ /* {} */",
             e.name
         ));
         run.line(format!("return {};", read(program, &g, e)?));
@@ -107,20 +112,59 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
         }
     }
 
+    // The driven inputs: their series (`sit_runtime::drive`'s rule, in the prelude).
+    let mut drive_all = Vec::new();
+    let mut enter = Vec::new();
+    for (j, &(i, hold)) in spec.inputs.iter().enumerate() {
+        let e = entry(i)?;
+        let (ts, vs, n) = (
+            format!("ts{j}"),
+            format!("vs{j}"),
+            format!("series_lens[{j}]"),
+        );
+        let sample = match hold {
+            sit_runtime::drive::Hold::Linear => "sit_sample",
+            sit_runtime::drive::Hold::Zero => "sit_held",
+        };
+        drive_all.push(write(
+            &g,
+            e,
+            &format!("{sample}({ts}, {vs}, {n}, s->time)"),
+        )?);
+        if hold == sit_runtime::drive::Hold::Zero {
+            enter.push(write(
+                &g,
+                e,
+                &format!("(sit_real)sit_true_within({ts}, {vs}, {n}, s->time, s->time + h)"),
+            )?);
+        }
+    }
+
     run.open(
         "SIT_DEVICE int sit_run(long long set, const double* axes, const long long* lens, \
-         long long steps, double dt, double* row, double* seen) {",
+         long long steps, double dt, const double* series, const long long* series_lens, \
+         double* row, double* seen) {",
     );
     run.line(format!("struct sit_m{root} m; struct sit_m{root}* s = &m;"));
     run.line("sit_fault fault; sit_fault* f = &fault;");
     run.line("f->code = 0; f->time = 0.0;");
-    run.line(format!("double x[{}];", na.max(1)));
+    run.line(format!("sit_real x[{}];", na.max(1)));
     run.line("long long rem = set, off = 0;");
     run.line(format!("for (int a = 0; a < {na}; a++) off += lens[a];"));
     run.open(format!("for (int a = {na} - 1; a >= 0; a--) {{"));
-    run.line("off -= lens[a]; x[a] = axes[off + rem % lens[a]]; rem /= lens[a];");
+    run.line("off -= lens[a]; x[a] = (sit_real)axes[off + rem % lens[a]]; rem /= lens[a];");
     run.close("}");
-    run.line("(void)x; (void)rem;");
+    run.line("(void)x; (void)rem; (void)series; (void)series_lens;");
+    // Input j's rows: its times, then its values.
+    for j in 0..spec.inputs.len() {
+        let from = match j {
+            0 => "series".to_string(),
+            _ => format!("vs{} + series_lens[{}]", j - 1, j - 1),
+        };
+        run.line(format!(
+            "const double* ts{j} = {from}; const double* vs{j} = ts{j} + series_lens[{j}];"
+        ));
+    }
     run.line(format!(
         "sit_m{root}_init(s, f); if (f->code) return f->code;"
     ));
@@ -130,6 +174,9 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
     run.line(format!(
         "sit_m{root}_reset(s, f); if (f->code) return f->code;"
     ));
+    for l in &drive_all {
+        run.line(l);
+    }
     for l in &after {
         run.line(l);
     }
@@ -139,7 +186,7 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
     let watch = |run: &mut Out, from: &str| {
         for &i in &read_vars {
             run.line(format!(
-                "if (seen[0] < 0.0) {{ double v = sit_get{i}(s); if (!(v - v == 0.0)) \
+                "if (seen[0] < 0.0) {{ sit_real v = sit_get{i}(s); if (!(v - v == SIT_R(0.0))) \
                  {{ seen[0] = {i}; seen[1] = v; seen[2] = s->time; seen[3] = {from}; }} }}"
             ));
         }
@@ -150,22 +197,30 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
         let v = format!("sit_get{}(s)", c.var());
         match c {
             Collect::Final(_) => {}
-            Collect::Max(_) | Collect::Min(_) => run.line(format!("double acc{k} = {v};")),
+            Collect::Max(_) | Collect::Min(_) => run.line(format!("sit_real acc{k} = {v};")),
             Collect::FirstCrossing { threshold, .. } => {
-                run.line(format!("double t{k} = s->time, prev{k} = {v};"));
+                run.line(format!("sit_real t{k} = s->time, prev{k} = {v};"));
                 run.line(format!(
-                    "int found{k} = prev{k} == {0}; double at{k} = s->time;",
+                    "int found{k} = prev{k} == {0}; sit_real at{k} = s->time;",
                     num(*threshold)
                 ));
             }
         }
     }
+    // The step in the study's precision, rounded once.
+    run.line("sit_real h = (sit_real)dt;");
     run.open("for (long long n = 0; n < steps; n++) {");
+    for l in &enter {
+        run.line(l);
+    }
     run.line(format!(
-        "sit_m{root}_step(s, dt, f); if (f->code) return f->code;"
+        "sit_m{root}_step(s, h, f); if (f->code) return f->code;"
     ));
+    for l in &drive_all {
+        run.line(l);
+    }
     if spec.collect.iter().any(|c| !matches!(c, Collect::Final(_))) {
-        run.line("double t = s->time; (void)t;");
+        run.line("sit_real t = s->time; (void)t;");
     }
     for (k, c) in spec.collect.iter().enumerate() {
         let v = format!("sit_get{}(s)", c.var());
@@ -178,17 +233,17 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
                     "<"
                 };
                 run.open("{");
-                run.line(format!("double v = {v};"));
+                run.line(format!("sit_real v = {v};"));
                 run.line(format!(
                     "acc{k} = (sit_is_nan(acc{k}) || sit_is_nan(v)) ? \
-                     sit_from_bits(0x7ff8000000000000ULL) : (v {beyond} acc{k} ? v : acc{k});"
+                     SIT_NAN : (v {beyond} acc{k} ? v : acc{k});"
                 ));
                 run.close("}");
             }
             Collect::FirstCrossing { threshold, .. } => {
                 let th = num(*threshold);
                 run.open("{");
-                run.line(format!("double v = {v};"));
+                run.line(format!("sit_real v = {v};"));
                 run.open(format!(
                     "if (!found{k} && ((prev{k} < {th} && v >= {th}) || (prev{k} > {th} && v <= {th}))) {{"
                 ));
@@ -208,7 +263,7 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
             Collect::Final(v) => format!("sit_get{v}(s)"),
             Collect::Max(_) | Collect::Min(_) => format!("acc{k}"),
             Collect::FirstCrossing { .. } => {
-                format!("found{k} ? at{k} : sit_from_bits(0x7ff8000000000000ULL)")
+                format!("found{k} ? at{k} : SIT_NAN")
             }
         };
         run.line(format!("row[{k}] = {value};"));
@@ -237,35 +292,40 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
  * its fault (0: none) at `faults[k]`, the first non-finite recorded value at
  * `seen + k * 4`. */
 extern "C" __global__ void sit_sweep(const double* axes, const long long* lens, long long first,
-                                     long long sets, long long steps, double dt, double* rows,
-                                     int* faults, double* seen) {{
+                                     long long sets, long long steps, double dt,
+                                     const double* series, const long long* series_lens,
+                                     double* rows, int* faults, double* seen) {{
     long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (k < sets)
-        faults[k] = sit_run(first + k, axes, lens, steps, dt, rows + k * {columns}, seen + k * 4);
+        faults[k] = sit_run(first + k, axes, lens, steps, dt, series, series_lens,
+                            rows + k * {columns}, seen + k * 4);
 }}
 #endif
 
 #ifdef SIT_HOST_MAIN
 #include <stdio.h>
 #include <stdlib.h>
-/* Reads `first sets steps dt` and the axes (each its length, then its values), numbers as the
- * hexadecimal bits of a double; writes per set its fault code, its watch (4 values) and
- * its row's bits. */
+/* Reads `first sets steps dt`, the axes (each its length, then its values) and the inputs'
+ * series (each its rows, then its times and its values), numbers as the hexadecimal bits
+ * of a double; writes per set its fault code, its watch (4 values) and its row's bits. */
 static double sit_read_bits(void) {{
     unsigned long long b = 0;
     if (scanf("%llx", &b) != 1) exit(3);
     return sit_from_bits(b);
 }}
 int main(void) {{
-    long long first, sets, steps, total = 0, lens[{na1}];
-    double dt, *axes, row[{col1}], seen[4];
+    long long first, sets, steps, total = 0, lens[{na1}], series_lens[{ni1}], rows = 0;
+    double dt, *axes, *series, row[{col1}], seen[4];
     if (scanf("%lld %lld %lld", &first, &sets, &steps) != 3) return 3;
     dt = sit_read_bits();
     for (int a = 0; a < {na}; a++) {{ if (scanf("%lld", &lens[a]) != 1) return 3; total += lens[a]; }}
     axes = (double*)malloc(sizeof(double) * (size_t)(total + 1));
     for (long long k = 0; k < total; k++) axes[k] = sit_read_bits();
+    for (int j = 0; j < {ni}; j++) {{ if (scanf("%lld", &series_lens[j]) != 1) return 3; rows += series_lens[j]; }}
+    series = (double*)malloc(sizeof(double) * (size_t)(2 * rows + 1));
+    for (long long k = 0; k < 2 * rows; k++) series[k] = sit_read_bits();
     for (long long set = first; set < first + sets; set++) {{
-        int code = sit_run(set, axes, lens, steps, dt, row, seen);
+        int code = sit_run(set, axes, lens, steps, dt, series, series_lens, row, seen);
         printf("%d", code);
         for (int k = 0; k < 4; k++) {{
             union {{ double d; unsigned long long u; }} v;
@@ -281,17 +341,21 @@ int main(void) {{
         printf("\n");
     }}
     free(axes);
+    free(series);
     return 0;
 }}
 #endif
 "#,
         na1 = na.max(1),
+        ni = spec.inputs.len(),
+        ni1 = spec.inputs.len().max(1),
         col1 = columns.max(1),
     ));
     Ok(Kernel {
         source,
         axes: na,
         columns,
+        inputs: spec.inputs.len(),
     })
 }
 
@@ -310,7 +374,7 @@ fn read(
         tables: root.tables,
     };
     let m = &program.models[e.model];
-    let logical = |x: String| format!("(({x}) ? 1.0 : 0.0)");
+    let logical = |x: String| format!("(({x}) ? SIT_R(1.0) : SIT_R(0.0))");
     let term = |x: &ir::Expr| -> Result<String, SpecError> {
         let t = lower::term(program, e.model, x, Reads::Inline).map_err(Unsupported::from)?;
         Ok(g.expr(&t))
@@ -322,7 +386,7 @@ fn read(
         Item::Cond(c, _) => logical(term(&ir::Expr::Cond(c))?),
         Item::Event(ev) => logical(format!("{base}ev{ev}")),
         Item::On(s) => logical(format!("{base}on{s}")),
-        Item::Mode(k) => format!("(double)({base}mode{k})"),
+        Item::Mode(k) => format!("(sit_real)({base}mode{k})"),
     })
 }
 

@@ -22,7 +22,7 @@
 //! ```
 //! let out = sit_middle::check_source("m.sit", "model M { param real k = 1; real x = 1; x = integral(-k * x); }");
 //! let lowered = sit_middle::lower::Lowered::new(out.program.as_ref().unwrap(), Default::default()).unwrap();
-//! let spec = sit_gpu::Spec { axes: vec![0], fixed: vec![], collect: vec![sit_gpu::Collect::Final(1)] };
+//! let spec = sit_gpu::Spec { axes: vec![0], fixed: vec![], collect: vec![sit_gpu::Collect::Final(1)], inputs: vec![] };
 //! let kernel = sit_gpu::kernel(&lowered, 0, &spec).unwrap();
 //! assert!(kernel.source.contains("__global__ void sit_sweep"));
 //! ```
@@ -34,6 +34,50 @@ pub mod host;
 mod kernel;
 
 pub use c::Unsupported;
+
+/// The precision of a study's values in its C text (`sit_real`): the text is the same,
+/// the precision a definition given to the compiler.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Precision {
+    /// `double`: every operation the interpreter's, to the bit (the default).
+    #[default]
+    F64,
+    /// `float` (`SIT_F32`): every value, literal and function of the math library in
+    /// single precision (`sinf`, `1e-1f`), on the GPU twice to sixty-four times the
+    /// throughput of double, rows converted to `f64` at the end. Not the interpreter's
+    /// bits: each operation rounds to 24 bits (see `docs/gpu.md` for the bound).
+    F32,
+}
+
+impl Precision {
+    /// The macro the C text is compiled with (`-D`), if any.
+    pub fn define(self) -> Option<&'static str> {
+        match self {
+            Precision::F64 => None,
+            Precision::F32 => Some("SIT_F32"),
+        }
+    }
+
+    /// Its name: `f64` or `f32`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Precision::F64 => "f64",
+            Precision::F32 => "f32",
+        }
+    }
+}
+
+impl std::str::FromStr for Precision {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Precision, String> {
+        match s {
+            "f64" => Ok(Precision::F64),
+            "f32" => Ok(Precision::F32),
+            _ => Err(format!("`{s}` is no precision: f64 or f32")),
+        }
+    }
+}
 pub use kernel::{Collect, Kernel, PRELUDE, Spec, SpecError, kernel};
 
 /// The values of a study: the axes' values (in the order of [`Spec::axes`]), the step,
@@ -48,6 +92,9 @@ pub struct Launch<'a> {
     pub steps: u64,
     /// The sets to run, by their index in the grid (`0..Launch::grid(axes)` for all).
     pub sets: std::ops::Range<usize>,
+    /// The series of the driven inputs ([`Spec::inputs`], in order): times and values,
+    /// as `sit_runtime::signal` checks them (finite, non-decreasing times).
+    pub series: &'a [(Vec<f64>, Vec<f64>)],
 }
 
 impl Launch<'_> {

@@ -6,20 +6,17 @@ use sit_runtime::Model;
 use sit_runtime::drive::Driven;
 use sit_runtime::finite::NonFiniteSeen;
 use sit_runtime::sweep::{Sweep, Watched};
-use sit_runtime::table::TableReach;
 
+pub use sit_gpu::Precision;
 pub use sit_gpu::cuda::CudaOptions;
 
 /// The runs of a study as `Sweep::run_watched` gives them, each leaving its tables'
 /// reads (none on the GPU).
-pub type Rows = Vec<Watched<Vec<TableReach>>>;
+pub type Rows = Vec<Watched<crate::reports::RunEnd>>;
 
 /// Why a study did not run on the GPU.
 #[derive(Debug, thiserror::Error)]
 pub enum GpuError {
-    /// Inputs are driven from series (`--input`): the kernel does not drive them yet.
-    #[error("the GPU does not drive inputs from time series yet; run without the GPU")]
-    Driven,
     /// A value of the study cannot be set (in the words of the interpreter's sweep).
     #[error("{0}")]
     Set(String),
@@ -58,7 +55,7 @@ impl GpuError {
 
 /// A study as the interpreter's sweep is given it.
 pub struct GpuStudy<'a> {
-    /// The model (constructed; its inputs must not be driven).
+    /// The model (constructed; its driven inputs are driven on the GPU by the same rule).
     pub model: &'a Driven<Instance>,
     /// Its lowered program and root (`sit_host::Loaded`).
     pub lowered: &'a sit_middle::lower::Lowered,
@@ -124,9 +121,6 @@ pub fn run(
     range: std::ops::Range<usize>,
     opts: CudaOptions,
 ) -> Result<(Rows, GpuTiming), GpuError> {
-    if (0..study.model.model.var_count()).any(|i| study.model.drives(i)) {
-        return Err(GpuError::Driven);
-    }
     let Some(first) = study.sets.first() else {
         return Err(GpuError::Set("the study has no parameter set".into()));
     };
@@ -147,13 +141,25 @@ pub fn run(
         axes: first[..na].iter().map(|&(i, _)| i).collect(),
         fixed: first[na..].to_vec(),
         collect: study.sweep.columns().to_vec(),
+        inputs: (study.model.inputs().iter())
+            .map(|input| (input.index, input.hold))
+            .collect(),
     };
+    let series: Vec<(Vec<f64>, Vec<f64>)> = (study.model.inputs().iter())
+        .map(|input| {
+            (
+                input.signal.times().to_vec(),
+                input.signal.values().to_vec(),
+            )
+        })
+        .collect();
     let kernel = sit_gpu::kernel(study.lowered, study.root, &spec)?;
     let launch = sit_gpu::Launch {
         axes: study.axes,
         dt: study.dt,
         steps: study.steps,
         sets: range.clone(),
+        series: &series,
     };
     let run = sit_gpu::cuda::run(&kernel, &launch, opts)?;
     let rows = run.rows;
@@ -180,7 +186,7 @@ pub fn run(
                 time: s.time,
                 from: s.from,
             }),
-            end: Vec::new(),
+            end: Default::default(),
         })
         .collect();
     let timing = GpuTiming {

@@ -1,6 +1,5 @@
 //! The warnings after a sweep, in the words every host prints: the rows that met a
-//! non-finite value and the tables read past their grids (and the concern of a model
-//! found stiff, which a run reports).
+//! non-finite value, the tables read past their grids and the models found stiff.
 
 use sit_interp::Instance;
 use sit_runtime::Model;
@@ -23,10 +22,45 @@ pub enum Concern {
 /// The most rows whose non-finite value is reported one by one; the others are counted.
 pub const NON_FINITE_ROWS: usize = 20;
 
-/// What `end` gives [`sit_runtime::sweep::Sweep::run_watched`] for the table reports:
-/// each table's reads, in the order of [`Instance::table_reads`].
-pub fn table_reach(model: &Instance) -> Vec<TableReach> {
-    model.table_reads().iter().map(|r| *r.reach).collect()
+/// What a sweep keeps of each run when it ends, for the reports after it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunEnd {
+    /// Each table's reads, in the order of [`Instance::table_reads`].
+    pub tables: Vec<TableReach>,
+    /// Each model or submodel that the stiffness test of its adaptive explicit method
+    /// found stiff (`sit_runtime::stiffness`), in its order.
+    pub stiff: Vec<StiffRun>,
+}
+
+/// A model or submodel found stiff in one run (an owned `sit_runtime::Stiffness`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StiffRun {
+    /// The submodel's dotted path under the root (empty for the root).
+    pub path: String,
+    /// The integration method.
+    pub method: String,
+    /// The time from which its steps were stiff.
+    pub time: f64,
+}
+
+/// What `end` gives [`sit_runtime::sweep::Sweep::run_watched`] for the reports: each
+/// table's reads and what the stiffness test found.
+pub fn run_end(model: &Instance) -> RunEnd {
+    RunEnd {
+        tables: model.table_reads().iter().map(|r| *r.reach).collect(),
+        stiff: stiff_runs(model),
+    }
+}
+
+/// What the stiffness test found in `model` (any back end: it reads hidden states only).
+pub fn stiff_runs(model: &dyn Model) -> Vec<StiffRun> {
+    (sit_runtime::stiffness(model, ""))
+        .map(|s| StiffRun {
+            path: s.path.to_string(),
+            method: s.method.to_string(),
+            time: s.time,
+        })
+        .collect()
 }
 
 /// The warnings after a sweep of `model` (without `warning: `), in order: each row (up
@@ -34,14 +68,14 @@ pub fn table_reach(model: &Instance) -> Vec<TableReach> {
 /// its axis values (`row 2 (k=0.5): `level` became NaN in the step from t = 3.8 to
 /// t = 3.9`), a count of the rest, a summary of them all; then each table read past
 /// its grid, once, its reads added over every run (`in 2 of 3 runs, table `valve` was
-/// read at …`). `rows` are the runs from row `offset` (0-based) of the whole sweep on,
-/// their `end` from [`table_reach`]; `axes[k]` is the `(name, value as printed)` pairs
-/// of `rows[k]`.
+/// read at …`); then each model found stiff ([`stiffness_warnings`]). `rows` are the
+/// runs from row `offset` (0-based) of the whole sweep on, their `end` from
+/// [`run_end`]; `axes[k]` is the `(name, value as printed)` pairs of `rows[k]`.
 pub fn sweep_warnings(
     model: &Instance,
     offset: usize,
     axes: &[Vec<(&str, String)>],
-    rows: &[Watched<Vec<TableReach>>],
+    rows: &[Watched<RunEnd>],
 ) -> Vec<(Concern, String)> {
     let mut lines = Vec::new();
     let bad: Vec<_> = (rows.iter().enumerate())
@@ -69,15 +103,64 @@ pub fn sweep_warnings(
         );
         lines.push((Concern::NonFinite, line));
     }
-    let ends: Vec<&[TableReach]> = rows.iter().map(|r| r.end.as_slice()).collect();
+    let ends: Vec<&[TableReach]> = rows.iter().map(|r| r.end.tables.as_slice()).collect();
     lines.extend(table_warnings(model, &ends));
+    let stiff: Vec<&[StiffRun]> = rows.iter().map(|r| r.end.stiff.as_slice()).collect();
+    lines.extend(stiffness_warnings(model.model_name(), offset, axes, &stiff));
     lines
+}
+
+/// The warnings of the models found stiff over the runs of a sweep of root model
+/// `root`, once per model or submodel and method: how many runs found it stiff, the
+/// first of them (its row and axis values) and the time from which, and the suggestion
+/// of `sit_runtime::Stiffness` (`in 3 of 4 runs, first row 2 (mu=1000): `Vdp` seems
+/// stiff from t = 0.5 under `dopri5`: …`). `stiff[k]` is run `k`'s findings, `offset`
+/// and `axes` as in [`sweep_warnings`].
+pub fn stiffness_warnings(
+    root: &str,
+    offset: usize,
+    axes: &[Vec<(&str, String)>],
+    stiff: &[&[StiffRun]],
+) -> Vec<(Concern, String)> {
+    // Per model and method, in the order first found: its first run and finding, and
+    // how many runs found it.
+    let mut found: Vec<(usize, &StiffRun, usize)> = Vec::new();
+    for (k, runs) in stiff.iter().enumerate() {
+        for s in runs.iter() {
+            let same =
+                |f: &&mut (usize, &StiffRun, usize)| f.1.path == s.path && f.1.method == s.method;
+            match found.iter_mut().find(same) {
+                Some(f) => f.2 += 1,
+                None => found.push((k, s, 1)),
+            }
+        }
+    }
+    (found.into_iter())
+        .map(|(k, s, runs)| {
+            let set = (axes.get(k).into_iter().flatten())
+                .map(|(name, value)| format!("{name}={value}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let what = sit_runtime::Stiffness {
+                root,
+                path: &s.path,
+                method: &s.method,
+                time: s.time,
+            };
+            let line = format!(
+                "in {runs} of {} runs, first row {} ({set}): {what}",
+                stiff.len(),
+                offset + k + 1
+            );
+            (Concern::Stiffness, line)
+        })
+        .collect()
 }
 
 /// The warnings of the tables read past their grids over the runs of a sweep of
 /// `model`, once per table, its reads added over every run (`in 2 of 3 runs, table
 /// `valve` was read at …`): `ends[k]` is run `k`'s reads of each table, in the order of
-/// [`Instance::table_reads`] (the interpreter's, from [`table_reach`], or a compiled
+/// [`Instance::table_reads`] (the interpreter's, from [`run_end`], or a compiled
 /// sweep's, put in that order).
 pub fn table_warnings(model: &Instance, ends: &[&[TableReach]]) -> Vec<(Concern, String)> {
     let mut lines = Vec::new();

@@ -82,6 +82,7 @@ def sweep(
     progress: Optional[Progress] = None,
     compiled: bool = False,
     gpu: bool = False,
+    precision: str = "f64",
 ) -> SweepResult:
     """Runs the model in ``path`` once for every combination of the values of
     ``params`` (the first name varying slowest) and returns one row per combination,
@@ -106,17 +107,22 @@ def sweep(
     bit, many times faster. The code is built with cargo the first time (a line on
     stderr says so) into a cache (``$SIT_CACHE_DIR/sweep``, else ``~/.cache/sit/sweep``)
     and reused afterwards, also where Rust is not installed. Inputs driven by
-    ``inputs`` are not run compiled (``ValueError``); a compiled sweep counts the reads
-    of tables past their grids as the interpreter does (the same
-    ``TableRangeWarning``) and reports a variable that is not finite at the end of a
-    run, not the step that made it.
+    ``inputs`` are driven by the interpreter's rule in the generated code; a compiled
+    sweep counts the reads of tables past their grids as the interpreter does (the
+    same ``TableRangeWarning``), reports the runs found stiff (``StiffnessWarning``)
+    and a variable that is not finite at the end of a run, not the step that made it.
 
     With ``gpu=True`` the sets run on an NVIDIA GPU, one thread per set, the model's
     step compiled at run time by NVRTC into a CUDA kernel (docs/gpu.md): the same rows,
     bit for bit, except through sin, exp, pow and the other functions of the math
     library (a few ulps). It needs the GPU's driver and NVRTC (``SitError`` without);
-    ``inputs`` are not run on the GPU (``ValueError``), nor are table reads counted.
-    With a ``client`` each chunk runs on its worker's GPU.
+    ``inputs`` are driven on the GPU by the interpreter's rule; table reads past their
+    grids are not counted there.
+    With a ``client`` each chunk runs on its worker's GPU. ``precision="f32"`` (with
+    ``gpu=True`` only) runs the kernel in single precision: every value, literal and
+    function of the math library in ``float``, the rows converted to float64 at the
+    end; faster on the GPU, no longer the interpreter's bits (docs/gpu.md gives the
+    bound).
 
     ``progress(done, total)`` is called as sets complete. Raises ``SitError``,
     ``KeyError`` or ``ValueError`` (see the module documentation) before running
@@ -136,6 +142,7 @@ def sweep(
         model=model,
         compiled=compiled,
         gpu=gpu,
+        precision=precision,
     )
     if client is None:
         return study.result(study.run(progress))

@@ -175,6 +175,7 @@ class Study:
         model: Optional[str] = None,
         compiled: bool = False,
         gpu: bool = False,
+        precision: Optional[str] = None,
     ) -> None: ...
     @property
     def columns(self) -> List[str]: ...

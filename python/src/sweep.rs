@@ -46,6 +46,10 @@ struct Spec {
     /// Run on the GPU (`sit_host::gpu`): the model's step as a CUDA kernel.
     #[pyo3(default)]
     gpu: bool,
+    /// With `gpu`: the precision of the kernel's values, `"f64"` (also when absent) or
+    /// `"f32"`.
+    #[pyo3(default)]
+    precision: Option<String>,
 }
 
 /// A parameter study, checked and ready to run: `sit.sweep` builds one, runs it locally
@@ -110,16 +114,13 @@ impl Study {
                 "compiled=True and gpu=True: pass one of them",
             ));
         }
-        if spec.gpu && !spec.inputs.is_empty() {
+        let precision = spec.precision.as_deref().unwrap_or("f64");
+        let precision: sit_host::gpu::Precision = precision
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("precision: {e}")))?;
+        if precision != sit_host::gpu::Precision::F64 && !spec.gpu {
             return Err(PyValueError::new_err(
-                "inputs: inputs driven by a time series are not run on the GPU yet; \
-                 pass gpu=False (the interpreter drives them) or no inputs",
-            ));
-        }
-        if spec.compiled && !spec.inputs.is_empty() {
-            return Err(PyValueError::new_err(
-                "inputs: inputs driven by a time series are not run by a compiled sweep yet; \
-                 pass compiled=False (the interpreter drives them) or no inputs",
+                "precision: the precision is chosen for gpu=True only (the CPU runs f64)",
             ));
         }
         for (name, values) in &spec.params {
@@ -182,7 +183,7 @@ impl Study {
                                 if cancel.load(Ordering::Relaxed) {
                                     return None;
                                 }
-                                let end = |m: &Driven<Instance>| reports::table_reach(&m.model);
+                                let end = |m: &Driven<Instance>| reports::run_end(&m.model);
                                 let row = self.sweep.run_one_watched(model, set, end);
                                 done.fetch_add(1, Ordering::Relaxed);
                                 Some(row)
@@ -262,7 +263,12 @@ impl Study {
             dt: self.spec.dt,
             steps: drive::steps(self.spec.dt, self.spec.t_end)?,
         };
-        let run = py.detach(|| gpu::run(&study, start..stop, Default::default()));
+        let opts = gpu::CudaOptions {
+            precision: (self.spec.precision.as_deref().unwrap_or("f64").parse())
+                .map_err(PyValueError::new_err)?,
+            ..Default::default()
+        };
+        let run = py.detach(|| gpu::run(&study, start..stop, opts));
         let (rows, _) = run.map_err(|e| match e {
             GpuError::Fault(fault) => sit_error(format!("error: {fault}")),
             e if e.is_model_error() => sit_error(e.to_string()),
@@ -321,7 +327,7 @@ impl Study {
         };
         let steps = drive::steps(self.spec.dt, self.spec.t_end)?;
         let columns = self.sweep.columns();
-        let (dt, model) = (self.spec.dt, &self.model.model);
+        let (dt, model, inputs) = (self.spec.dt, &self.model.model, self.model.inputs());
         // The model's code is generated here; the build (the first time) and the run
         // without the GIL.
         let prepared = compiled::prepare(&source, self.spec.model.as_deref(), None);
@@ -335,7 +341,7 @@ impl Study {
                 Progress::Built(took) => eprintln!("built in {:.1} s", took.as_secs_f64()),
             };
             let runner = prepared.runner(&compiled::Tools::from_env(), &say)?;
-            runner.run(model, columns, sets, dt, steps, 0)
+            runner.run(model, columns, sets, dt, steps, 0, inputs)
         });
         let rows = rows.map_err(error)?;
         report(progress, sets.len() as u64, sets.len() as u64)?;
@@ -381,7 +387,7 @@ impl Study {
     /// A study of the model in `path` over the grid of `params` (every combination, the
     /// first name varying slowest); see `sit.sweep`.
     #[new]
-    #[pyo3(signature = (path, params, dt, t_end, record=None, summary=None, set=None, inputs=None, model=None, compiled=false, gpu=false))]
+    #[pyo3(signature = (path, params, dt, t_end, record=None, summary=None, set=None, inputs=None, model=None, compiled=false, gpu=false, precision=None))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
         py: Python<'_>,
@@ -396,6 +402,7 @@ impl Study {
         model: Option<String>,
         compiled: bool,
         gpu: bool,
+        precision: Option<String>,
     ) -> PyResult<Study> {
         guard(|| {
             let params = params
@@ -425,6 +432,7 @@ impl Study {
                 t_end,
                 compiled,
                 gpu,
+                precision,
             };
             Study::new(py, spec)
         })

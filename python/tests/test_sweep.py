@@ -50,9 +50,12 @@ def test_compiled_sweep_is_sitc_sweep(expected, tmp_path, monkeypatch):
     assert_rows(study(compiled=True, progress=lambda d, t: calls.append((d, t))), *expected)
     assert calls[-1] == (32, 32)
     assert_rows(study(compiled=True), *expected)
-    with pytest.raises(ValueError, match="compiled=False"):
-        sit.sweep(MODELS / "vehicle.sit", {"mass": [1200.0]}, 0.01, 1,
-                  inputs={"pedal": ([0, 1], [0.5, 0.6])}, compiled=True)
+    # Inputs driven by a time series: the interpreter's rows, bit for bit.
+    def vehicle(**kw):
+        return sit.sweep(MODELS / "vehicle.sit", {"mass": [1200.0, 1500.0]}, 0.01, 2,
+                         inputs={"pedal": ([0, 1, 2], [0.5, 0.9, 0.1])}, **kw).to_numpy()
+    driven, interpreted = vehicle(compiled=True), vehicle()
+    assert driven.tobytes() == interpreted.tobytes()
 
 
 def test_gpu_sweep_is_sitc_sweep_or_says_why_not(expected):
@@ -66,9 +69,29 @@ def test_gpu_sweep_is_sitc_sweep_or_says_why_not(expected):
         assert_rows(study(gpu=True), *expected)
     with pytest.raises(ValueError, match="pass one of them"):
         study(gpu=True, compiled=True)
-    with pytest.raises(ValueError, match="gpu=False"):
-        sit.sweep(MODELS / "vehicle.sit", {"mass": [1200.0]}, 0.01, 1,
-                  inputs={"pedal": ([0, 1], [0.5, 0.6])}, gpu=True)
+    # Inputs driven by a time series run on the GPU too (by the interpreter's rule).
+    def vehicle(**kw):
+        return sit.sweep(MODELS / "vehicle.sit", {"mass": [1200.0, 1500.0]}, 0.01, 2,
+                         inputs={"pedal": ([0, 1, 2], [0.5, 0.9, 0.1])}, **kw).to_numpy()
+    if ctypes.util.find_library("cuda") is None:
+        with pytest.raises(sit.SitError, match="no CUDA driver"):
+            vehicle(gpu=True)
+    else:
+        assert vehicle(gpu=True).tobytes() == vehicle().tobytes()
+    # f32 on request: on the GPU only, f64 or f32.
+    with pytest.raises(ValueError, match="gpu=True only"):
+        study(precision="f32")
+    with pytest.raises(ValueError, match="no precision: f64 or f32"):
+        study(gpu=True, precision="f16")
+    if ctypes.util.find_library("cuda") is None:
+        with pytest.raises(sit.SitError, match="no CUDA driver"):
+            study(gpu=True, precision="f32")
+    else:
+        # Within f32's rounding of the interpreter's rows (docs/gpu.md).
+        header, rows = expected
+        single = study(gpu=True, precision="f32").to_numpy()
+        assert np.allclose(single, np.array(rows, dtype=float), rtol=1e-3, atol=1e-3,
+                           equal_nan=True)
 
 
 def test_progress_of_a_local_sweep():

@@ -116,3 +116,33 @@ def test_a_sweep_names_each_row_that_met_nan_and_adds_table_reads(model):
         ),
     ]
     assert all(w.filename == __file__ for w in seen)
+
+
+# Van der Pol under dopri5: at mu = 1000 the slow branch of the relaxation oscillation
+# (|λ| ≈ mu) bounds the steps by stability, which Hairer's test finds (issue 29).
+VDP = """model Vdp {
+    method dopri5;
+    param mu = 1.0;
+    output real x0 = 2.0, x1 = 0.0;
+    x0 = integral(x1);
+    x1 = integral(mu * ((1.0 - x0 * x0) * x1) - x0);
+}
+"""
+
+
+def test_a_sweep_reports_the_runs_found_stiff_as_sitc_sweep_does(model):
+    _, path = model(VDP)
+    r, seen = caught(lambda: sit.sweep(path, {"mu": [1, 1000]}, dt=1, t_end=20))
+    assert len(r["x0"]) == 2
+    messages = [(w.category, str(w.message)) for w in seen]
+    assert messages == [
+        (
+            sit.StiffnessWarning,
+            "in 1 of 2 runs, first row 2 (mu=1000): `Vdp` seems stiff from "
+            "t = 1.0852457036384577 under `dopri5`: h·λ stayed past the method's "
+            "stability bound for 15 accepted steps in a row (Hairer's test), so its "
+            "steps were bounded by stability, not by the tolerances; an implicit method "
+            "(see docs/language.md) suits it",
+        ),
+    ]
+    assert all(w.filename == __file__ for w in seen)

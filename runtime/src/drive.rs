@@ -105,6 +105,22 @@ impl Input {
         }
     }
 
+    /// The value a step from `t` of length `dt` runs with, set before it
+    /// ([`Driven::enter_step`]): a flag's, 1 if its series is true at any time in the
+    /// step ([`Input::true_within`]) else 0; `None` for a real input, which keeps its
+    /// value at `t` ([`Input::sample`], set after the step before). The rule of every
+    /// host that drives inputs (the interpreter's [`Driven`], a compiled sweep's lanes).
+    pub fn entering(&mut self, t: f64, dt: f64) -> Option<f64> {
+        match self.hold {
+            Hold::Zero => Some(if self.true_within(t, t + dt) {
+                1.0
+            } else {
+                0.0
+            }),
+            Hold::Linear => None,
+        }
+    }
+
     /// Whether a flag's series is true (nonzero) at any time in `[t0, t1)`: held
     /// true at `t0`, or a row with its time in `(t0, t1)` that is true. A row within
     /// 1e-9 of the interval's length before `t1` counts as at `t1` (in the next step): a
@@ -152,11 +168,15 @@ impl<M: Model> Driven<M> {
     pub fn enter_step(&mut self, dt: f64) {
         let t = self.model.time();
         for input in &mut self.inputs {
-            if input.hold == Hold::Zero {
-                let on = input.true_within(t, t + dt);
-                let _ = self.model.set_at(input.index, if on { 1.0 } else { 0.0 });
+            if let Some(v) = input.entering(t, dt) {
+                let _ = self.model.set_at(input.index, v);
             }
         }
+    }
+
+    /// The driven inputs.
+    pub fn inputs(&self) -> &[Input] {
+        &self.inputs
     }
 
     /// Sets every driven input to its value at the model's time.

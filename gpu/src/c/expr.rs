@@ -7,16 +7,24 @@ use sit_middle::lower::{Place, Slot, Term};
 use std::fmt::Write;
 
 /// A real literal that C reads back as exactly `v`: the shortest decimal in exponent
-/// form (`1e-1`, `4e2`; C compilers round decimal literals correctly), negatives in
-/// parentheses, infinities and NaN from their bits.
+/// form (`1e-1`, `4e2`; C compilers round decimal literals correctly) in `SIT_R`, which
+/// makes it a literal of the study's precision (`1e-1` in double, `1e-1f`, the nearest
+/// float, under `SIT_F32`), negatives in parentheses, infinities and NaN from their bits.
+/// A value past float's range (beyond its largest, or nonzero below its least normal
+/// value) is a double literal cast to `sit_real` instead (float's infinity or its
+/// nearest, as a float literal of it could not be written).
 pub(crate) fn num(v: f64) -> String {
     if !v.is_finite() {
-        return format!("sit_from_bits(0x{:016x}ULL)", v.to_bits());
+        return format!("((sit_real)sit_from_bits(0x{:016x}ULL))", v.to_bits());
+    }
+    let a = v.abs();
+    if a > f64::from(f32::MAX) || (a != 0.0 && a < f64::from(f32::MIN_POSITIVE)) {
+        return format!("((sit_real)({v:e}))");
     }
     if v.is_sign_negative() {
-        format!("(-{:e})", -v)
+        format!("(-SIT_R({:e}))", -v)
     } else {
-        format!("{v:e}")
+        format!("SIT_R({v:e})")
     }
 }
 
@@ -50,7 +58,7 @@ impl ExprGen<'_> {
         format!("{base}{}", field(p.slot))
     }
 
-    /// The C expression of `t` (a `double` for a real term, an `int` 0 or 1 for a
+    /// The C expression of `t` (a `sit_real` for a real term, an `int` 0 or 1 for a
     /// logical one).
     pub(crate) fn expr(&self, t: &Term) -> String {
         let mut out = String::new();
@@ -125,7 +133,7 @@ impl ExprGen<'_> {
                         out.push(')');
                     }
                     // A checked table has one or two grids, read with as many arguments.
-                    _ => out.push_str("sit_from_bits(0x7ff8000000000000ULL)"),
+                    _ => out.push_str("SIT_NAN"),
                 }
             }
             Term::InMode(p, k) => {
@@ -193,10 +201,22 @@ mod tests {
             2.0 / 3.0,
         ] {
             let t = num(v);
-            assert_eq!(t.parse::<f64>().unwrap().to_bits(), v.to_bits(), "{t}");
+            let inner = (t
+                .strip_prefix("SIT_R(")
+                .or_else(|| t.strip_prefix("((sit_real)(")))
+            .map(|t| t.trim_end_matches(')'));
+            let inner = inner.unwrap_or_else(|| panic!("{t}"));
+            assert_eq!(inner.parse::<f64>().unwrap().to_bits(), v.to_bits(), "{t}");
         }
-        assert_eq!(num(-0.5), "(-5e-1)");
-        assert_eq!(num(-0.0), "(-0e0)");
-        assert_eq!(num(f64::INFINITY), "sit_from_bits(0x7ff0000000000000ULL)");
+        assert_eq!(num(-0.5), "(-SIT_R(5e-1))");
+        // Past float's range: a double literal cast (`SIT_R(1e300)` is no float literal).
+        assert_eq!(num(1e300), "((sit_real)(1e300))");
+        assert_eq!(num(-2.5e-308), "((sit_real)(-2.5e-308))");
+        assert_eq!(num(3e38), "SIT_R(3e38)");
+        assert_eq!(num(-0.0), "(-SIT_R(0e0))");
+        assert_eq!(
+            num(f64::INFINITY),
+            "((sit_real)sit_from_bits(0x7ff0000000000000ULL))"
+        );
     }
 }

@@ -8,7 +8,7 @@
 //! `__device__` under NVRTC, plain `static inline` under a host C compiler.
 //!
 //! Names: model `k` is `struct sit_mK` with functions `sit_mK_init`, `sit_mK_reset`,
-//! `sit_mK_step`; its variable `i` is the field `vi` (a `double`, or an `int` for a flag),
+//! `sit_mK_step`; its variable `i` is the field `vi` (a `sit_real`: `double`, or `float` under `SIT_F32`; an `int` for a flag),
 //! submodel `i` the field `si` with its switch `oni`, event `e` the fields `eve` and `evpe`
 //! (its previous condition), mode `k` the fields `modek` and `mstartk`, the memory of a
 //! `deriv` rule `memk`; `time`, `dt` and `clock` as in the generated Rust. Each field's
@@ -91,12 +91,12 @@ impl Tables {
             out.line(format!("/* table {} */", t.name));
             for (j, g) in t.grids.iter().enumerate() {
                 out.line(format!(
-                    "SIT_TABLE double sit_table{k}_g{j}[] = {};",
+                    "SIT_TABLE sit_real sit_table{k}_g{j}[] = {};",
                     array(g)
                 ));
             }
             out.line(format!(
-                "SIT_TABLE double sit_table{k}_v[] = {};",
+                "SIT_TABLE sit_real sit_table{k}_v[] = {};",
                 array(&t.values)
             ));
         }
@@ -142,7 +142,7 @@ pub(crate) fn model(
             continue;
         }
         let ty = match v.ty {
-            Ty::Real => "double",
+            Ty::Real => "sit_real",
             Ty::Flag => "int",
         };
         out.line(format!("{ty} v{i}; /* {} */", v.name));
@@ -163,7 +163,7 @@ pub(crate) fn model(
     for k in 0..m.memories.len() {
         out.line(format!("sit_deriv mem{k};"));
     }
-    out.line("double time; double dt; sit_clock clock;");
+    out.line("sit_real time; sit_real dt; sit_clock clock;");
     out.close("};");
 
     let mut sets_dt = false;
@@ -193,7 +193,7 @@ fn reset(sg: &mut StmtGen<'_>, id: ModelId, out: &mut Out) -> Result<(), Unsuppo
     out.open(format!(
         "SIT_DEVICE void sit_m{id}_reset(struct sit_m{id}* s, sit_fault* f) {{"
     ));
-    out.line("double dt = 0.0; (void)dt;");
+    out.line("sit_real dt = 0.0; (void)dt;");
     for link in &low.subs {
         sg.reset_sub(link, out);
     }
@@ -303,7 +303,7 @@ fn step(sg: &mut StmtGen<'_>, id: ModelId, out: &mut Out) -> Result<(), Unsuppor
         None => format!("sit_m{id}_step"),
     };
     out.open(format!(
-        "SIT_DEVICE void {once}(struct sit_m{id}* s, double dt, sit_fault* f) {{"
+        "SIT_DEVICE void {once}(struct sit_m{id}* s, sit_real dt, sit_fault* f) {{"
     ));
     out.line("s->dt = dt;");
     for link in low.subs.iter().filter(|l| !l.placed) {
@@ -323,11 +323,14 @@ fn step(sg: &mut StmtGen<'_>, id: ModelId, out: &mut Out) -> Result<(), Unsuppor
     out.close("}");
     if let Some(link) = &low.substeps {
         out.open(format!(
-            "SIT_DEVICE void sit_m{id}_step(struct sit_m{id}* s, double dt, sit_fault* f) {{"
+            "SIT_DEVICE void sit_m{id}_step(struct sit_m{id}* s, sit_real dt, sit_fault* f) {{"
         ));
         out.line("s->dt = dt;");
         out.open(format!("if ({}) {{", sg.g.expr(&link.when)));
-        out.line(format!("double n = ceil({});", sg.g.expr(&link.count)));
+        out.line(format!(
+            "sit_real n = SIT_F(ceil)({});",
+            sg.g.expr(&link.count)
+        ));
         out.open(format!(
             "if (!(n >= 1.0 && n <= {})) {{",
             num(link.limit as f64)
@@ -335,7 +338,7 @@ fn step(sg: &mut StmtGen<'_>, id: ModelId, out: &mut Out) -> Result<(), Unsuppor
         stmt::fault(out, "SIT_FAULT_SUBSTEPS");
         out.close("}");
         out.line("unsigned long long count = (unsigned long long)n;");
-        out.line("double h = dt / (double)count;");
+        out.line("sit_real h = dt / (sit_real)count;");
         out.line("sit_clock clock = s->clock;");
         out.open("for (unsigned long long k = 0; k < count; k++) {");
         out.line(format!("{once}(s, h, f); if (f->code) return;"));

@@ -153,7 +153,7 @@ impl StmtGen<'_> {
         out.line(format!(
             "sit_m{m}_reset(&s->s{sub}, f); if (f->code) return;"
         ));
-        out.line(format!("double h{k} = {};", num(phase.step)));
+        out.line(format!("sit_real h{k} = {};", num(phase.step)));
         out.line(format!("unsigned long long steps{k} = 0;"));
         out.open("for (;;) {");
         out.line(format!(

@@ -42,3 +42,34 @@ fn the_library_runs_on_the_gpu_to_the_bit() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert!(sets > 40, "{sets}");
 }
+
+/// f32 on the GPU (`--gpu-precision f32`): within the bound of f32 rounding of the f64
+/// interpreter, as the host C form in f32 is checked in `host_c.rs`.
+#[test]
+fn f32_runs_on_the_gpu_within_the_bound_of_f32_rounding() {
+    if !asked() {
+        return;
+    }
+    let opts = sit_gpu::cuda::CudaOptions {
+        precision: sit_gpu::Precision::F32,
+        ..Default::default()
+    };
+    let run = |kernel: &sit_gpu::Kernel, launch: &sit_gpu::Launch<'_>, name: &str| {
+        sit_gpu::cuda::run(kernel, launch, opts)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .rows
+    };
+    let (worst, bound) = crate::common::compare_f32(&run);
+    eprintln!("f32 on the GPU against f64: largest relative difference {worst:e}, bound {bound:e}");
+}
+
+/// Inputs driven by time series on the GPU, as the host C form is checked in `host_c.rs`.
+#[test]
+fn driven_inputs_run_on_the_gpu_to_the_bit() {
+    if !asked() {
+        return;
+    }
+    let mut wrong = Vec::new();
+    assert_eq!(crate::common::compare_driven(&gpu, &mut wrong), 6);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

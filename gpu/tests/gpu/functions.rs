@@ -91,6 +91,7 @@ fn study() -> (
         collect: (0..FUNCTIONS.len())
             .map(|f| Collect::Final(1 + f))
             .collect(),
+        inputs: Vec::new(),
     };
     let kernel = sit_gpu::kernel(&lowered, 0, &spec).unwrap();
     let xs: Vec<f64> = (0..2000)
@@ -108,6 +109,7 @@ fn the_host_c_library_is_within_its_bound() {
         dt: 0.1,
         steps: 1,
         sets: 0..axes[0].len(),
+        series: &[],
     };
     let rows = HostProgram::build(&kernel, &dir)
         .unwrap()
@@ -128,6 +130,7 @@ fn cuda_s_library_is_within_its_bound() {
         dt: 0.1,
         steps: 1,
         sets: 0..axes[0].len(),
+        series: &[],
     };
     let rows = sit_gpu::cuda::run(&kernel, &launch, Default::default())
         .unwrap()

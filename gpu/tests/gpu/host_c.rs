@@ -80,3 +80,26 @@ fn random_models_run_as_c_to_the_bit() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert!(sets > 6, "{sets}");
 }
+
+/// f32 on request: the C text compiled with `-DSIT_F32`, against the f64 interpreter
+/// within the bound of f32 rounding ([`crate::common::compare_f32`], which says why).
+#[test]
+fn f32_runs_within_the_bound_of_f32_rounding() {
+    let run = |kernel: &sit_gpu::Kernel, launch: &sit_gpu::Launch<'_>, tag: &str| {
+        HostProgram::build_in(kernel, &work(tag), "-O0", sit_gpu::Precision::F32)
+            .unwrap()
+            .run(launch)
+            .unwrap()
+    };
+    let (worst, bound) = crate::common::compare_f32(&run);
+    eprintln!("f32 against f64: largest relative difference {worst:e}, bound {bound:e}");
+}
+
+/// Inputs driven by time series (`--gpu --input`), in the host C form: see
+/// [`crate::common::compare_driven`].
+#[test]
+fn driven_inputs_run_as_c_to_the_bit() {
+    let mut wrong = Vec::new();
+    assert_eq!(crate::common::compare_driven(&host, &mut wrong), 6);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -2,6 +2,7 @@
 
 use crate::common::{library, study};
 use sit_driver::{Options, Source};
+use sit_gpu::Precision;
 use sit_gpu::cuda::{CudaOptions, compile};
 use sit_interp::Instance;
 use sit_middle::ir::Method;
@@ -27,7 +28,7 @@ fn nvrtc_dir() -> Option<PathBuf> {
 /// Every model of the library under its declared method, and the ones of a few states
 /// under rk4 and dopri5 (the larger ones take NVRTC seconds each: the host C form checks
 /// them all), compiled for the H100's architecture (`compute_90`); once with FMA
-/// contraction allowed.
+/// contraction allowed; the small ones in f32 too.
 fn compile_all() {
     let mut kernels = 0;
     for path in library() {
@@ -50,10 +51,28 @@ fn compile_all() {
             let model = Instance::new(&compiled.lowered, root);
             let kernel = sit_gpu::kernel(&compiled.lowered, root, &study(&model).spec).unwrap();
             let fma = kernels == 0;
-            let ptx = compile(&kernel, "compute_90", CudaOptions { block: 128, fma })
+            let opts = CudaOptions {
+                block: 128,
+                fma,
+                precision: Precision::F64,
+            };
+            let ptx = compile(&kernel, "compute_90", opts)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             assert!(ptx.contains(".entry sit_sweep"), "{}", path.display());
             kernels += 1;
+            // The small ones under their own method in f32 too (`--gpu-precision f32`):
+            // float arithmetic and the float functions of CUDA's library in the PTX.
+            if small && method.is_none() {
+                let f32 = CudaOptions {
+                    precision: Precision::F32,
+                    ..opts
+                };
+                let ptx = compile(&kernel, "compute_90", f32)
+                    .unwrap_or_else(|e| panic!("{} (f32): {e}", path.display()));
+                assert!(ptx.contains(".entry sit_sweep"), "{}", path.display());
+                assert!(ptx.contains(".f32"), "{}", path.display());
+                kernels += 1;
+            }
         }
     }
     assert!(kernels > 20, "{kernels}");

@@ -61,12 +61,23 @@ fn self_path(expr: &str) -> Option<&str> {
 
 /// The arms of the root's `get_at`: each index and its expression.
 fn get_at_arms(code: &str, ty: &str) -> Option<Vec<(usize, String)>> {
+    arms(code, ty, "fn get_at(", "_ => return None")
+}
+
+/// The arms of the root's `set_at`: each index and its statement (`self.u = value`).
+fn set_at_arms(code: &str, ty: &str) -> Option<Vec<(usize, String)>> {
+    arms(code, ty, "fn set_at(", "_ => {")
+}
+
+/// The arms of the `match index` of method `method` (`fn get_at(`) of the root's
+/// `Model` impl, up to the arm that starts with `last`: each index and its expression.
+fn arms(code: &str, ty: &str, method: &str, last: &str) -> Option<Vec<(usize, String)>> {
     let model = code.find(&format!("impl ::sit_runtime::Model for {ty} {{"))?;
     let rest = &code[model..];
-    let get_at = rest.find("fn get_at(")?;
-    let rest = &rest[get_at..];
+    let at = rest.find(method)?;
+    let rest = &rest[at..];
     let body = &rest[rest.find("match index {")? + "match index {".len()..];
-    let body = &body[..body.find("_ => return None")?];
+    let body = &body[..body.find(last)?];
     let mut arms: Vec<(usize, String)> = Vec::new();
     for line in body.lines().map(str::trim).filter(|l| !l.is_empty()) {
         let start = line
@@ -121,6 +132,40 @@ pub(crate) fn lanes_rs(code: &str, ty: &str, batch: &str, lanes: usize) -> Resul
         out.push_str(&line);
     }
     let _ = write!(out, "        _ => out.fill(f64::NAN),\n    }}\n}}\n");
+    let arms = set_at_arms(code, ty)
+        .ok_or_else(|| format!("internal error: no `set_at` of `{ty}` in the generated code"))?;
+    out.push_str(
+        "\n/// Variable `var` (a `set_at` index: a driven input) of every lane set to `values`:\n\
+         /// the batch form of the scalar model's `set_at`, the rest through the lane's\n\
+         /// scalar model.\n\
+         pub fn set_column(b: &mut Batch, var: usize, values: &[f64; LANES]) {\n    match var {\n",
+    );
+    for (k, stmt) in &arms {
+        let Some((place, value)) = stmt.split_once(" = ") else {
+            continue;
+        };
+        let line = match (self_path(place), value) {
+            (Some(p), "value") if lane_path(code, batch, p, "f64") => {
+                format!("        {k} => b.{p}.copy_from_slice(values),\n")
+            }
+            (Some(p), "::sit_runtime::from_logical(index, value)?")
+                if lane_path(code, batch, p, "bool") =>
+            {
+                format!(
+                    "        {k} => {{\n            for i in 0..LANES {{\n                \
+                     b.{p}[i] = values[i] != 0.0;\n            }}\n        }}\n"
+                )
+            }
+            _ => continue,
+        };
+        out.push_str(&line);
+    }
+    out.push_str(
+        "        _ => {\n            for i in 0..LANES {\n                \
+         if let Some(mut m) = b.lane(i) {\n                    \
+         let _ = ::sit_runtime::Model::set_at(&mut m, var, values[i]);\n                    \
+         b.set_lane(i, &m);\n                }\n            }\n        }\n    }\n}\n",
+    );
     Ok(out)
 }
 
@@ -173,5 +218,16 @@ mod tests {
             "{lanes}"
         );
         assert!(lanes.contains("through_lane(b, i, "), "{lanes}");
+        // The input `target` is set lane by lane as a field; a flag as a bool per lane;
+        // the rest through the lane's scalar model.
+        assert!(
+            lanes.contains("=> b.target.copy_from_slice(values)"),
+            "{lanes}"
+        );
+        assert!(
+            lanes.contains("b.arrived[i] = values[i] != 0.0;"),
+            "{lanes}"
+        );
+        assert!(lanes.contains("b.set_lane(i, &m);"), "{lanes}");
     }
 }

@@ -413,12 +413,15 @@ pub struct Row {
     pub non_finite_at_end: Option<(usize, f64, f64)>,
     /// The run's reads of each table the model read, one per declaration.
     pub tables: Vec<wire::TableCount>,
+    /// What the stiffness test of an adaptive explicit method found in the run.
+    pub stiff: Vec<crate::reports::StiffRun>,
 }
 
 impl Runner {
     /// Runs `sets` (pairs of variable index and value, as [`Study::sets`]) of `model` (the
     /// interpreted prototype, whose variables' names and indices `sets` and `columns`
-    /// use), collecting `columns`, with `steps` steps of `dt` each, on `threads` threads
+    /// use), collecting `columns`, with `steps` steps of `dt` each, `inputs` driven by
+    /// their series as `sit_runtime::drive::Driven` drives them, on `threads` threads
     /// (0: every core): one row per set, in order.
     ///
     /// [`Study::sets`]: crate::study::Study::sets
@@ -431,8 +434,9 @@ impl Runner {
         dt: f64,
         steps: u64,
         threads: usize,
+        inputs: &[sit_runtime::drive::Input],
     ) -> Result<Vec<Row>, Error> {
-        let input = wire::request(model, columns, sets, dt, steps, threads);
+        let input = wire::request(model, columns, sets, dt, steps, threads, inputs);
         let failed = |message: String| Error::Runner {
             runner: self.path.clone(),
             message,
@@ -468,7 +472,8 @@ impl Runner {
 /// The warnings after a compiled sweep of `model` (without `warning: `), in order: each
 /// row (up to [`NON_FINITE_ROWS`]) with a variable that is not finite at the end of its
 /// run (compiled code is not watched step by step), a count of the rest and of them all;
-/// then each table read past its grid, as [`crate::reports::sweep_warnings`] says it. As
+/// then each table read past its grid and each model found stiff, as
+/// [`crate::reports::sweep_warnings`] says them. As
 /// [`crate::reports::sweep_warnings`]: `rows` from row `offset` on, `axes[k]` the axis
 /// names and printed values of `rows[k]`.
 pub fn warnings(
@@ -525,6 +530,13 @@ pub fn warnings(
         .collect();
     let ends: Vec<&[sit_runtime::table::TableReach]> = ends.iter().map(Vec::as_slice).collect();
     lines.extend(crate::reports::table_warnings(model, &ends));
+    let stiff: Vec<&[crate::reports::StiffRun]> = rows.iter().map(|r| r.stiff.as_slice()).collect();
+    lines.extend(crate::reports::stiffness_warnings(
+        model.model_name(),
+        offset,
+        axes,
+        &stiff,
+    ));
     lines
 }
 

@@ -14,13 +14,15 @@ mod lanes;
 mod model;
 
 use lanes::{Batch, LANES, Scalar};
+use sit_runtime::drive::{Hold, Input};
+use sit_runtime::signal::OwnedSignal;
 use sit_runtime::{Model, VarKind};
 use std::io::{Read, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-const MAGIC_IN: &[u8; 8] = b"SITSWPI1";
-const MAGIC_OUT: &[u8; 8] = b"SITSWPO2";
+const MAGIC_IN: &[u8; 8] = b"SITSWPI2";
+const MAGIC_OUT: &[u8; 8] = b"SITSWPO3";
 
 /// Exit status: the input could not be read (a bug of the host).
 const BAD_INPUT: i32 = 2;
@@ -53,11 +55,13 @@ struct Study {
     width: usize,
     sets: Vec<(usize, f64)>,
     threads: usize,
+    /// The inputs driven by time series, as `sit_runtime::drive::Driven` drives them.
+    inputs: Vec<Input>,
 }
 
-struct Input<'a>(&'a [u8]);
+struct Bytes<'a>(&'a [u8]);
 
-impl Input<'_> {
+impl Bytes<'_> {
     fn bytes(&mut self, n: usize) -> Option<&[u8]> {
         if self.0.len() < n {
             return None;
@@ -83,7 +87,7 @@ fn fail(code: i32, message: &str) -> ! {
 }
 
 fn read_study(data: &[u8]) -> Option<Study> {
-    let mut input = Input(data);
+    let mut input = Bytes(data);
     if input.bytes(8)? != MAGIC_IN {
         return None;
     }
@@ -131,6 +135,20 @@ fn read_study(data: &[u8]) -> Option<Study> {
         sets.push((input.usize()?, input.f64()?));
     }
     let threads = input.usize()?;
+    let mut inputs = Vec::new();
+    for _ in 0..input.usize()? {
+        let index = input.usize()?;
+        let hold = match input.u64()? {
+            0 => Hold::Linear,
+            1 => Hold::Zero,
+            _ => return None,
+        };
+        let rows = input.usize()?;
+        let mut column = || (0..rows).map(|_| input.f64()).collect::<Option<Vec<f64>>>();
+        let (times, values) = (column()?, column()?);
+        let signal = OwnedSignal::new(times, values).ok()?;
+        inputs.push(Input { index, signal, hold });
+    }
     input.0.is_empty().then_some(Study {
         dt,
         steps,
@@ -139,11 +157,13 @@ fn read_study(data: &[u8]) -> Option<Study> {
         width,
         sets,
         threads,
+        inputs,
     })
 }
 
-/// `sit_runtime::sweep::apply`: params and inputs, `reset()`, then the other values.
-fn apply(model: &mut Scalar, values: &[(usize, f64)]) -> bool {
+/// `sit_runtime::sweep::apply` on a `Driven` model: params and inputs, `reset()` (which
+/// drives the inputs of `inputs` at the model's time), then the other values.
+fn apply(model: &mut Scalar, values: &[(usize, f64)], inputs: &mut [Input]) -> bool {
     let early = |model: &Scalar, i: usize| {
         model
             .var_info(i)
@@ -155,6 +175,10 @@ fn apply(model: &mut Scalar, values: &[(usize, f64)]) -> bool {
         }
     }
     model.reset();
+    let t = model.time();
+    for input in inputs.iter_mut() {
+        let _ = model.set_at(input.index, input.sample(t));
+    }
     for &(i, v) in values {
         if !early(model, i) && model.set_at(i, v).is_err() {
             return false;
@@ -207,6 +231,8 @@ struct Row {
     values: Vec<f64>,
     non_finite: Option<(usize, f64, f64)>,
     tables: Vec<(u64, sit_runtime::table::TableReach)>,
+    /// What the stiffness test found: the time, the submodel's path, the method.
+    stiff: Vec<(f64, String, String)>,
 }
 
 /// The reads of each table of `m` (the model is built to count them), one entry per
@@ -220,13 +246,47 @@ fn table_reads(m: &Scalar) -> Vec<(u64, sit_runtime::table::TableReach)> {
     out
 }
 
+/// `sit_runtime::drive::Driven::enter_step` for every lane: each flag input set to
+/// whether its series is true within the step ([`Input::entering`], the one rule).
+fn enter_step(batch: &mut Batch, inputs: &mut [Input], dt: f64) {
+    let times = *batch.times();
+    let mut values = [0.0f64; LANES];
+    for input in inputs.iter_mut().filter(|i| i.hold == Hold::Zero) {
+        for l in 0..LANES {
+            // The lanes' times are one time while the lanes step together.
+            values[l] = match l > 0 && times[l] == times[l - 1] {
+                true => values[l - 1],
+                false => input.entering(times[l], dt).unwrap_or(f64::NAN),
+            };
+        }
+        lanes::set_column(batch, input.index, &values);
+    }
+}
+
+/// `sit_runtime::drive::Driven::drive` for every lane: each input set to its series'
+/// value at the lane's time.
+fn drive(batch: &mut Batch, inputs: &mut [Input]) {
+    let times = *batch.times();
+    let mut values = [0.0f64; LANES];
+    for input in inputs.iter_mut() {
+        for l in 0..LANES {
+            values[l] = match l > 0 && times[l] == times[l - 1] {
+                true => values[l - 1],
+                false => input.sample(times[l]),
+            };
+        }
+        lanes::set_column(batch, input.index, &values);
+    }
+}
+
 /// Runs the sets `sets` (at most `LANES`) at once.
 fn run_block(study: &Study, sets: &[&[(usize, f64)]], first: usize) -> Result<Vec<Row>, usize> {
     let proto = Scalar::new();
     let mut batch = Box::new(Batch::splat(&proto));
+    let mut inputs = study.inputs.clone();
     for (lane, set) in sets.iter().enumerate() {
         let mut m = proto.clone();
-        if !apply(&mut m, set) {
+        if !apply(&mut m, set, &mut inputs) {
             return Err(first + lane);
         }
         let _ = batch.set_lane(lane, &m);
@@ -256,8 +316,15 @@ fn run_block(study: &Study, sets: &[&[(usize, f64)]], first: usize) -> Result<Ve
     let watched: Vec<usize> = (0..study.collect.len())
         .filter(|&k| !matches!(study.collect[k], Collect::Final(_)))
         .collect();
+    let driven = !inputs.is_empty();
     for _ in 0..study.steps {
+        if driven {
+            enter_step(&mut batch, &mut inputs, study.dt);
+        }
         batch.step(study.dt);
+        if driven {
+            drive(&mut batch, &mut inputs);
+        }
         if watched.is_empty() {
             continue;
         }
@@ -335,7 +402,10 @@ fn run_block(study: &Study, sets: &[&[(usize, f64)]], first: usize) -> Result<Ve
         let m = batch.lane(lane).unwrap_or_else(Scalar::new);
         let non_finite = sit_runtime::finite::first_non_finite(&m).map(|(i, v)| (i, v, m.time()));
         let tables = table_reads(&m);
-        rows.push(Row { values, non_finite, tables });
+        let stiff = sit_runtime::stiffness(&m, "")
+            .map(|s| (s.time, s.path.to_string(), s.method.to_string()))
+            .collect();
+        rows.push(Row { values, non_finite, tables, stiff });
     }
     Ok(rows)
 }
@@ -425,6 +495,15 @@ fn main() {
                 for w in [a.below, a.above, a.min_seen.to_bits(), a.max_seen.to_bits()] {
                     bytes.extend_from_slice(&w.to_le_bytes());
                 }
+            }
+        }
+        bytes.extend_from_slice(&(row.stiff.len() as u64).to_le_bytes());
+        for (time, path, method) in &row.stiff {
+            bytes.extend_from_slice(&time.to_bits().to_le_bytes());
+            for text in [path, method] {
+                bytes.extend_from_slice(&(text.len() as u64).to_le_bytes());
+                bytes.extend_from_slice(text.as_bytes());
+                bytes.resize(bytes.len().next_multiple_of(8), 0);
             }
         }
         if bytes.len() > 1 << 16 {

@@ -5,21 +5,25 @@
 //! its UTF-8 bytes), which the runner checks against its own; `dt`; the steps; the
 //! summaries (count, then kind 0 final, 1 max, 2 min, 3 first crossing, the variable's
 //! index, the threshold); the sets (count, width, then `width` pairs of index and value
-//! per set); the threads (0: every core). Out (stdout): `SITSWPO1`, then for each set its
+//! per set); the threads (0: every core); the inputs driven by time series (count, then
+//! for each its variable's index, its hold, 0 linear or 1 held, and its rows: their count,
+//! the times, the values). Out (stdout): `SITSWPO1`, then for each set its
 //! collected values, the index of its first non-finite real variable at the end
 //! (`u64::MAX`: none), that value and the time, then its table reads: their count and
 //! for each table its key (`sit_runtime::table::TableDecl::key`), reads, reads outside
 //! and for each of two axes the reads below and above and the least and greatest
-//! argument seen.
+//! argument seen; then what the stiffness test found: its count and for each the time
+//! from which and the submodel's path and the method (each its length in bytes, then
+//! its UTF-8 bytes padded with zeros to whole words).
 
 use crate::compiled::Row;
 use sit_runtime::Model;
 use sit_runtime::sweep::Collect;
 
 /// The first bytes of a request.
-pub const MAGIC_IN: &[u8; 8] = b"SITSWPI1";
+pub const MAGIC_IN: &[u8; 8] = b"SITSWPI2";
 /// The first bytes of an answer.
-pub const MAGIC_OUT: &[u8; 8] = b"SITSWPO2";
+pub const MAGIC_OUT: &[u8; 8] = b"SITSWPO3";
 
 fn put(out: &mut Vec<u8>, v: u64) {
     out.extend_from_slice(&v.to_le_bytes());
@@ -33,6 +37,7 @@ pub fn request(
     dt: f64,
     steps: u64,
     threads: usize,
+    inputs: &[sit_runtime::drive::Input],
 ) -> Vec<u8> {
     let mut out = MAGIC_IN.to_vec();
     put(&mut out, model.var_count() as u64);
@@ -65,6 +70,19 @@ pub fn request(
         }
     }
     put(&mut out, threads as u64);
+    put(&mut out, inputs.len() as u64);
+    for input in inputs {
+        put(&mut out, input.index as u64);
+        put(
+            &mut out,
+            u64::from(input.hold == sit_runtime::drive::Hold::Zero),
+        );
+        let (times, values) = (input.signal.times(), input.signal.values());
+        put(&mut out, times.len() as u64);
+        for v in times.iter().chain(values) {
+            put(&mut out, v.to_bits());
+        }
+    }
     out
 }
 
@@ -107,10 +125,26 @@ pub fn rows(bytes: &[u8], sets: usize, columns: usize) -> Option<Vec<Row>> {
                 axes,
             });
         }
+        let mut stiff = Vec::new();
+        for _ in 0..next()? {
+            let time = f64::from_bits(next()?);
+            let mut text = || {
+                let len = usize::try_from(next()?).ok()?;
+                let mut bytes = Vec::with_capacity(len.next_multiple_of(8));
+                for _ in 0..len.div_ceil(8) {
+                    bytes.extend_from_slice(&next()?.to_le_bytes());
+                }
+                bytes.truncate(len);
+                String::from_utf8(bytes).ok()
+            };
+            let (path, method) = (text()?, text()?);
+            stiff.push(crate::reports::StiffRun { path, method, time });
+        }
         out.push(Row {
             row,
             non_finite_at_end,
             tables,
+            stiff,
         });
     }
     next().is_none().then_some(out)
