@@ -406,7 +406,23 @@ impl Described {
         if let Some(method) = self.method {
             json["method"] = method.into();
         }
+        let without = self.without_unit();
+        if !without.is_empty() {
+            json["without_unit"] = without.into();
+        }
         json
+    }
+
+    /// The real variables (not modes) whose unit stays unknown, in a model where some
+    /// have one (a model without units checks as before, and is not listed: gradual).
+    fn without_unit(&self) -> Vec<&str> {
+        let reals = || (self.variables.iter()).filter(|v| v.ty == "real" && v.states.is_empty());
+        if reals().all(|v| v.unit.is_empty()) {
+            return Vec::new();
+        }
+        (reals().filter(|v| v.unit.is_empty()))
+            .map(|v| v.name.as_str())
+            .collect()
     }
 
     /// The root's table, the instance tree, then one table per model below the root
@@ -489,6 +505,10 @@ impl Described {
         line(&header);
         for r in &rows {
             line(&r.each_ref().map(String::as_str));
+        }
+        let without = self.without_unit();
+        if !without.is_empty() {
+            let _ = writeln!(out, "  without a unit: {}", without.join(", "));
         }
     }
 }

@@ -59,6 +59,14 @@ pub fn parse_input(arg: &str) -> Result<InputArg, String> {
     })
 }
 
+/// A header cell's name without the unit that follows it: `h` of `h [m]`.
+fn without_unit(cell: &str) -> &str {
+    match cell.strip_suffix(']').and_then(|c| c.split_once(" [")) {
+        Some((name, _)) => name.trim_end(),
+        None => cell,
+    }
+}
+
 /// Reads the time column and the chosen column of a CSV file as a checked signal, with
 /// the file's line of each row (for messages).
 pub fn read_signal(path: &Path, column: Option<&str>) -> Result<(OwnedSignal, Vec<u64>), String> {
@@ -84,7 +92,8 @@ pub fn read_signal(path: &Path, column: Option<&str>) -> Result<(OwnedSignal, Ve
     }
     let index = match column {
         None => 1,
-        Some(c) => match header.iter().skip(1).position(|h| h == c) {
+        // A header written by `sitc run --units` names `h [m]`: the column `h`.
+        Some(c) => match (header.iter().skip(1)).position(|h| h == c || without_unit(h) == c) {
             Some(i) => i + 1,
             None => {
                 let names = header.iter().skip(1).map(String::as_str);

@@ -20,6 +20,7 @@ mod rowtime;
 mod run;
 mod schematic;
 mod sweep;
+mod units;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;

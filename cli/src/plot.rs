@@ -30,6 +30,8 @@ const BUCKETS: usize = 1500;
 const SCALE_FACTOR: f64 = 10.0;
 /// The colour of the marks of an event log's changes.
 const MARK: RGBColor = RGBColor(64, 64, 64);
+/// The label of the time axis: the language's time is in seconds (`time`, `dt`).
+const TIME: &str = "time [s]";
 /// A strip labels its marks with their values when it has at most this many.
 const MARK_LABELS: usize = 40;
 /// Tableau 10: distinct colours that survive printing in grey.
@@ -49,7 +51,8 @@ const COLORS: [RGBColor; 10] = [
 /// Draw a CSV trace written by `sitc run` as an SVG figure (exit 0; 2: usage or I/O).
 #[derive(clap::Args)]
 pub struct PlotArgs {
-    /// A CSV trace written by `sitc run` (header `t,<names>`).
+    /// A CSV trace written by `sitc run` (header `t,<names>`; a name may be followed by
+    /// its unit, `h [m]`, as `sitc run --units` writes it).
     pub trace: PathBuf,
     /// The SVG file to write (default: the trace's path with the extension `.svg`).
     #[arg(short, long, value_name = "FILE.svg")]
@@ -67,7 +70,8 @@ pub struct PlotArgs {
     pub events: Option<PathBuf>,
     /// The `.sit` file the trace was written from: a variable whose row value is as of
     /// the step's start is drawn at that time and named `x (t−dt)` (see `sitc info`,
-    /// column `row`); `sitc run --plot` does it without this.
+    /// column `row`), and a column without a unit in the header is labelled with the
+    /// model's (declared or inferred); `sitc run --plot` does both without this.
     #[arg(long, value_name = "FILE.sit")]
     pub source: Option<PathBuf>,
     /// With --source: the root model (default: as `sitc run` chooses it).
@@ -82,6 +86,8 @@ pub struct Trace {
     pub title: String,
     /// Variable names.
     pub names: Vec<String>,
+    /// Each variable's unit, where known (`m/s`), parallel to `names`.
+    pub units: Vec<Option<String>>,
     /// Whether each variable is logical (0/1).
     pub logical: Vec<bool>,
     /// The times of the rows.
@@ -104,6 +110,7 @@ impl Trace {
         let states = vec![Vec::new(); names.len()];
         Trace {
             title,
+            units: vec![None; names.len()],
             names,
             logical,
             t: Vec::new(),
@@ -128,15 +135,27 @@ impl Trace {
         }
     }
 
-    /// The name of column `c` with what its row values are as of, where not the row's
-    /// time.
+    /// Gives the columns their units, in column order (`None`: not known); a column
+    /// that has one keeps it.
+    pub fn set_units(&mut self, units: impl IntoIterator<Item = Option<String>>) {
+        for (have, unit) in self.units.iter_mut().zip(units) {
+            if have.is_none() {
+                *have = unit;
+            }
+        }
+    }
+
+    /// The name of column `c` with its unit, where known, and what its row values are as
+    /// of, where not the row's time: `h [m]`, `p [W] (t−dt)`.
     fn label(&self, c: usize) -> String {
         let name = &self.names[c];
+        let unit = self.units.get(c).and_then(Option::as_deref);
+        let named = sit_middle::units::labelled(name, unit);
         match self.rows.get(name).copied() {
-            Some("t-dt") => format!("{name} (t−dt)"),
-            Some("mixed") => format!("{name} (t, t−dt)"),
-            Some("held") => format!("{name} (held)"),
-            _ => name.clone(),
+            Some("t-dt") => format!("{named} (t−dt)"),
+            Some("mixed") => format!("{named} (t, t−dt)"),
+            Some("held") => format!("{named} (held)"),
+            _ => named,
         }
     }
 
@@ -194,6 +213,7 @@ impl Trace {
             }
         }
         self.names = keep.iter().map(|&i| self.names[i].clone()).collect();
+        self.units = keep.iter().map(|&i| self.units[i].clone()).collect();
         self.logical = keep.iter().map(|&i| self.logical[i]).collect();
         self.columns = keep
             .iter()
@@ -231,8 +251,14 @@ pub fn plot(args: PlotArgs) -> ExitCode {
         if let Some(source) = &args.source {
             let loaded = sit_host::load_file_with(source, args.model.as_deref(), None)
                 .map_err(|e| e.to_string())?;
-            let words = crate::rowtime::words(loaded.lowered.unrewritten(), loaded.root);
+            let program = loaded.lowered.unrewritten();
+            let words = crate::rowtime::words(program, loaded.root);
             trace.row_times(&words);
+            let units = crate::units::by_name(program, loaded.root);
+            let known: Vec<Option<String>> = (trace.names.iter())
+                .map(|n| units.get(n).cloned())
+                .collect();
+            trace.set_units(known);
         }
         let out = args
             .output
@@ -248,7 +274,8 @@ pub fn plot(args: PlotArgs) -> ExitCode {
     }
 }
 
-/// Reads a CSV trace (as written by `sitc run`). A column whose values are all 0 or 1,
+/// Reads a CSV trace (as written by `sitc run`, with or without `--units`: a header's
+/// `h [m]` is the column `h` in `m`). A column whose values are all 0 or 1,
 /// both present, is taken as logical; a column of names (a mode's states, as `sitc run`
 /// writes them) is drawn as a strip with a level per name, in the order the names
 /// first appear.
@@ -266,16 +293,18 @@ pub fn read_csv(path: &Path) -> Result<Trace, String> {
         Some((_, h)) => h.split(',').map(str::trim).collect(),
         None => return Err(format!("`{shown}` is empty")),
     };
-    if header.first() != Some(&"t") {
+    let header: Vec<(&str, Option<&str>)> = header.into_iter().map(with_unit).collect();
+    if header.first().map(|h| h.0) != Some("t") {
         return Err(format!(
             "`{shown}` is not a trace: its first line must be `t,<names>`"
         ));
     }
-    let names: Vec<String> = header[1..].iter().map(|s| s.to_string()).collect();
+    let names: Vec<String> = header[1..].iter().map(|s| s.0.to_string()).collect();
     let title = path
         .file_name()
         .map_or_else(|| shown.to_string(), |f| f.to_string_lossy().into_owned());
     let mut trace = Trace::new(title, names, Vec::new());
+    trace.set_units(header[1..].iter().map(|h| h.1.map(str::to_string)));
     let mut row = Vec::with_capacity(header.len());
     for (i, line) in lines {
         if line.trim().is_empty() {
@@ -326,6 +355,17 @@ pub fn read_csv(path: &Path) -> Result<Trace, String> {
         })
         .collect();
     Ok(trace)
+}
+
+/// A header's field as a name and its unit: `h [m]` is (`h`, `m`), `h` (`h`, none).
+fn with_unit(field: &str) -> (&str, Option<&str>) {
+    let unit = (field.strip_suffix(']'))
+        .and_then(|f| f.split_once('['))
+        .map(|(name, unit)| (name.trim_end(), unit.trim()));
+    match unit {
+        Some((name, unit)) if !name.is_empty() && !unit.is_empty() => (name, Some(unit)),
+        _ => (field, None),
+    }
 }
 
 /// Whether `field` can be a state's name: an identifier (a letter or `_`, then letters,
@@ -465,7 +505,7 @@ fn draw_real<'a>(
     let single = (cols.len() == 1).then(|| trace.label(cols[0]));
     chart
         .configure_mesh()
-        .x_desc(if last { "t" } else { "" })
+        .x_desc(if last { TIME } else { "" })
         .y_desc(single.as_deref().unwrap_or(""))
         .x_label_formatter(&|x| tick(snap(*x, t1 - t0)))
         .y_label_formatter(&|y| tick(snap(*y, hi - lo)))
@@ -518,7 +558,7 @@ fn draw_logical<'a>(
     let states = &trace.states[col];
     chart
         .configure_mesh()
-        .x_desc(if last { "t" } else { "" })
+        .x_desc(if last { TIME } else { "" })
         .y_desc(trace.label(col))
         .x_label_formatter(&|x| tick(*x))
         .y_labels(if states.is_empty() {
@@ -708,6 +748,7 @@ mod tests {
         Trace {
             title: "test".into(),
             names: columns.iter().map(|c| c.0.to_string()).collect(),
+            units: vec![None; n_cols],
             logical: columns.iter().map(|c| c.1).collect(),
             t: (0..n).map(|i| i as f64).collect(),
             states: vec![Vec::new(); n_cols],
@@ -731,6 +772,21 @@ mod tests {
             (tr.label(0).as_str(), tr.label(1).as_str()),
             ("p (t−dt)", "x")
         );
+        tr.set_units([Some("W".to_string()), None]);
+        tr.set_units([Some("kW".to_string()), Some("m".to_string())]);
+        assert_eq!(
+            (tr.label(0).as_str(), tr.label(1).as_str()),
+            ("p [W] (t−dt)", "x [m]")
+        );
+    }
+
+    #[test]
+    fn headers_give_names_and_units() {
+        assert_eq!(with_unit("h [m]"), ("h", Some("m")));
+        assert_eq!(with_unit("v [m/s^2]"), ("v", Some("m/s^2")));
+        assert_eq!(with_unit("h"), ("h", None));
+        assert_eq!(with_unit("[m]"), ("[m]", None));
+        assert_eq!(with_unit("h []"), ("h []", None));
     }
 
     #[test]

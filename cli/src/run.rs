@@ -135,6 +135,11 @@ pub struct RunArgs {
     /// `--explain`, each change of the log is marked on its variable's strip).
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Write each variable's unit in the header after its name, `t [s],h [m],v [m/s]`
+    /// (declared or inferred by the unit check; a column without a known unit is its
+    /// name alone). `sitc plot` reads such a header and labels its axes with the units.
+    #[arg(long)]
+    pub units: bool,
     /// Stop at the first value that is not finite (NaN or infinity) and report the
     /// variable, the rule that computed it and the time (exit 1); the rows before it
     /// are written.
@@ -188,6 +193,11 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     // What each column is as of, for the plot.
     let row_words = (args.plot.as_ref())
         .map(|_| crate::rowtime::words(loaded.lowered.unrewritten(), loaded.root));
+    // The units of the variables, for the header (`--units`) and the plot's labels.
+    let units = (args.units || args.plot.is_some()).then(|| {
+        let program = loaded.lowered.unrewritten();
+        crate::units::by_index(program, loaded.root, &loaded.instance)
+    });
     let mut log = match table {
         Some(table) => Some(crate::events::Log::open(
             &args.events,
@@ -221,6 +231,9 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
                 .collect(),
         );
         trace.name_modes(&model, &record);
+        if let Some(units) = &units {
+            trace.set_units(record.iter().map(|&i| units.get(i).cloned().flatten()));
+        }
         if let Some(words) = &row_words {
             trace.row_times(words);
         }
@@ -248,6 +261,7 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         steps,
         every: args.every,
         check_finite: args.check_finite,
+        units: units.filter(|_| args.units),
     };
     // A fault of the model (a phase past its limit, ...) stops the step with a panic
     // (the step has no error path): reported as the model's error, with the rows
@@ -377,12 +391,14 @@ fn record_list(model: &sit_interp::Instance, record: Option<&str>) -> Result<Vec
     sit_host::names::record_list(model, names.as_deref()).map_err(|e| format!("--record: {e}"))
 }
 
-/// How to run: the step, the number of steps, the row interval and the checked mode.
+/// How to run: the step, the number of steps, the row interval, the checked mode and
+/// the units of the header (by variable index; `None`: a header of names).
 struct Run {
     dt: f64,
     steps: u64,
     every: u64,
     check_finite: bool,
+    units: Option<Vec<Option<String>>>,
 }
 
 /// Runs the steps, writing the initial row and every `every`-th row to `out` (and
@@ -402,6 +418,7 @@ fn simulate(
         steps,
         every,
         check_finite,
+        ref units,
     } = *run;
     let keep = |model: &Driven<sit_interp::Instance>, trace: &mut Option<&mut Trace>| {
         if let Some(trace) = trace {
@@ -418,7 +435,13 @@ fn simulate(
         }
     };
     look(model, None);
-    recorder.write_header(model, out)?;
+    match units {
+        Some(units) => {
+            let unit = |i: usize| units.get(i).and_then(Option::as_deref);
+            recorder.write_header_with_units(model, &unit, out)?
+        }
+        None => recorder.write_header(model, out)?,
+    }
     recorder.write_row(model, out)?;
     keep(model, &mut trace);
     let progress = Progress::new(steps);

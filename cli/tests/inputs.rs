@@ -117,6 +117,23 @@ fn a_step_input_jumps_at_a_repeated_time_and_holds_after_the_last_row() {
         "t,u,y\n0,0,0\n0.25,0,0\n0.5,0,0\n0.75,0,0\n1,1,0\n1.25,1,0.25\n1.5,1,0.5\n\
          1.75,1,0.75\n2,1,1\n"
     );
+    // A trace of `sitc run --units` names its columns with their units: `u [m]` is `u`.
+    let text = std::fs::read_to_string(dir.path().join("step.csv")).unwrap();
+    let units = text.replacen("time, a, u", "t [s], a [1], u [m]", 1);
+    std::fs::write(dir.path().join("units.csv"), units).unwrap();
+    let again = stdout(sitc(dir.path()).args([
+        "run",
+        "ramp.sit",
+        "--input",
+        "u=units.csv:u",
+        "--dt",
+        "0.25",
+        "--t-end",
+        "2",
+        "--record",
+        "u,y",
+    ]));
+    assert_eq!(again, out);
 }
 
 #[test]

@@ -368,7 +368,8 @@ fn values_of_the_steps_start_are_drawn_at_their_time() {
             .collect()
     };
     let drawn = std::fs::read_to_string(&svg).unwrap();
-    assert!(drawn.lines().any(|l| l == "p (t−dt)"), "{drawn}");
+    // `p` is `sin`'s: dimensionless (`1`), as the unit check infers it.
+    assert!(drawn.lines().any(|l| l == "p [1] (t−dt)"), "{drawn}");
     assert!(drawn.lines().any(|l| l == "x"), "{drawn}");
     let [p, x] = lines(&drawn).try_into().expect("two lines");
     assert_eq!((p.len(), x.len()), (7, 7));
@@ -406,4 +407,51 @@ fn values_of_the_steps_start_are_drawn_at_their_time() {
         p.iter().map(|q| q.0).collect::<Vec<_>>(),
         x.iter().map(|q| q.0).collect::<Vec<_>>()
     );
+}
+
+/// `sitc plot` labels a `sitc run --units` trace's axes with its units; `--source` gives
+/// a trace without them the model's units.
+#[test]
+fn units_label_the_axes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (model, csv, svg) = (
+        dir.path().join("drop.sit"),
+        dir.path().join("drop.csv"),
+        dir.path().join("drop.svg"),
+    );
+    std::fs::write(&model, include_str!("units_drop.sit")).unwrap();
+    let run = |units: bool| {
+        let mut cmd = sitc();
+        cmd.arg("run")
+            .arg(&model)
+            .args(["--t-end", "0.5", "-o"])
+            .arg(&csv);
+        if units {
+            cmd.arg("--units");
+        }
+        cmd.assert().success();
+    };
+    let plot = |args: &[&str]| -> Vec<String> {
+        sitc()
+            .arg("plot")
+            .arg(&csv)
+            .arg("-o")
+            .arg(&svg)
+            .args(args)
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(&svg).unwrap();
+        text.lines().map(|l| l.trim().to_string()).collect()
+    };
+    run(true);
+    let lines = plot(&[]);
+    for label in ["h [m]", "n", "time [s]"] {
+        assert!(lines.iter().any(|l| l == label), "{label} missing");
+    }
+    // One column: the y axis says it.
+    assert!(plot(&["--vars", "h"]).iter().any(|l| l == "h [m]"));
+    run(false);
+    assert!(!plot(&[]).iter().any(|l| l == "h [m]"));
+    let source = model.to_str().unwrap();
+    assert!(plot(&["--source", source]).iter().any(|l| l == "h [m]"));
 }

@@ -28,6 +28,9 @@ model Plant {
 }
 ";
 
+/// Units declared in a submodel, inferred in its parent, and variables without one.
+const DROP: &str = include_str!("units_drop.sit");
+
 fn sitc() -> assert_cmd::Command {
     let mut cmd = cargo_bin_cmd!("sitc");
     cmd.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
@@ -387,7 +390,7 @@ fn plot_option_writes_svg() {
     // Text elements hold their text on a line of its own.
     let lines: Vec<&str> = text.lines().collect();
     // `full` is a latch: its row holds what an earlier step set, and the legend says so.
-    for name in ["Plant", "tank.level", "full (held)", "x", "t"] {
+    for name in ["Plant", "tank.level", "full (held)", "x", "time [s]"] {
         assert!(lines.contains(&name), "{name} missing");
     }
 }
@@ -834,4 +837,26 @@ fn tables_read_past_their_grid_are_reported_at_the_end_of_a_run() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     insta::assert_snapshot!("tables_past_their_grid", stderr);
     sitc().args(args).arg("-q").assert().success().stderr("");
+}
+
+#[test]
+fn units_in_the_header_on_request() {
+    let (_dir, path) = file("drop.sit", DROP);
+    let args = ["--t-end", "0.02", "--record", "all"];
+    let plain = run(&path, &args);
+    assert_eq!(plain.lines().next(), Some("t,h,n,y,low,f.on,f.g,f.v"));
+    let with_units = run(&path, &[&args[..], &["--units"]].concat());
+    // The rows are the same; only the header names the units (declared: `h`, `f.g`;
+    // inferred: `f.v` from `g`, `y` from `h`; none for `n`, the pred and `f.on`).
+    assert_eq!(
+        plain.lines().skip(1).collect::<Vec<_>>(),
+        with_units.lines().skip(1).collect::<Vec<_>>()
+    );
+    insta::assert_snapshot!(with_units);
+    // A method's hidden memories are not recorded: the header is the same.
+    let rk4 = run(
+        &path,
+        &[&args[..], &["--units", "--method", "rk4"]].concat(),
+    );
+    assert_eq!(rk4.lines().next(), with_units.lines().next());
 }

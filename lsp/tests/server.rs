@@ -226,18 +226,18 @@ fn definition_goes_into_submodels_and_imports() {
     // `p1.x` → `output real x` of Positioning, in positioning.sit.
     let l = def(&mut c, pos(&text, "p1.x", 0, 3));
     assert_eq!(l.uri.as_str(), pu.as_str());
-    assert_eq!(l.range.start, pos(&ptext, "x = start;", 0, 0));
+    assert_eq!(l.range.start, pos(&ptext, "x [m] = start;", 0, 0));
     // `Positioning(` → the model's name.
     let l = def(&mut c, pos(&text, "Positioning(", 0, 2));
     assert_eq!(l.range.start, pos(&ptext, "Positioning {", 0, 0));
     // A binding's name → the submodel's param.
     let l = def(&mut c, pos(&text, "tilt = tilt1", 0, 1));
-    assert_eq!(l.range.start, pos(&ptext, "tilt = 0.1", 0, 0));
+    assert_eq!(l.range.start, pos(&ptext, "tilt [rad] = 0.1", 0, 0));
     // A local name → its declaration.
     let l = def(&mut c, pos(&text, "start1, tilt", 0, 0));
     assert_eq!(
         (l.uri.as_str(), l.range.start),
-        (u.as_str(), pos(&text, "start1 = 0.0", 0, 0))
+        (u.as_str(), pos(&text, "start1 [m] = 0.0", 0, 0))
     );
     // The import → the file.
     let l = def(&mut c, pos(&text, "positioning.sit", 0, 3));

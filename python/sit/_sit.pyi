@@ -66,8 +66,9 @@ class Diagnostic:
 class Variable:
     """One variable of a model: its dotted path, kind (``param``, ``input``, ``state``,
     ``pred``, ``situation``, ``event``, ``on``, ``mode``), type (``real`` or ``flag``),
-    whether it is an output and settable, its doc comment, and for a mode its states'
-    names (its value is the index of its state in ``states``)."""
+    whether it is an output and settable, its doc comment, its unit (``"m/s"``, declared
+    or inferred; ``None`` where not known), and for a mode its states' names (its value
+    is the index of its state in ``states``)."""
 
     name: str
     kind: str
@@ -75,6 +76,7 @@ class Variable:
     output: bool
     settable: bool
     doc: str
+    unit: Optional[str]
     states: List[str]
 
 class RunResult:

@@ -102,6 +102,9 @@ pub struct Variable {
     pub settable: bool,
     /// Its doc comment (`///` lines), or an empty string.
     pub doc: String,
+    /// Its unit (`m/s`), declared or inferred by the unit check, as `sitc info` shows
+    /// it; `None` where it is not known, and for a flag, a mode or `NAME.on`.
+    pub unit: Option<String>,
     /// For a mode, its states' names in declaration order: a mode's value (in `m[name]`
     /// and in a run's columns) is the index of its state in this list, where `sitc`'s
     /// traces write the name. Empty for any other variable.
@@ -121,9 +124,13 @@ impl Variable {
     }
 }
 
-/// The variables of `instance` with the doc comments of the IR.
+/// The variables of `instance` with the doc comments of the IR and their units.
 fn variables(program: &Program, root: usize, instance: &Instance) -> Vec<Variable> {
     let entries = sit_middle::lower::variables(program, root).unwrap_or_default();
+    let units = sit_middle::units::variable_units(program, root);
+    let unit = |i: usize, name: &str| -> Option<String> {
+        (entries.get(i)?.name == name).then(|| units.get(i).cloned().flatten())?
+    };
     let doc = |i: usize, name: &str| -> String {
         let Some(e) = entries.get(i).filter(|e| e.name == name) else {
             return String::new();
@@ -155,6 +162,7 @@ fn variables(program: &Program, root: usize, instance: &Instance) -> Vec<Variabl
             output: v.output,
             settable: v.settable,
             doc: doc(i, v.name),
+            unit: unit(i, v.name),
             states: (0..)
                 .map_while(|k| instance.mode_state(i, k).map(str::to_string))
                 .collect(),

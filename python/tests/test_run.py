@@ -123,6 +123,18 @@ def test_a_mode_names_its_states():
     assert light.states[int(result["light"][-1])] == "green"
 
 
+def test_units_of_variables():
+    # Declared (`h [m]`), inferred (the bounce's `der_h` from `h = integral(der_h)`),
+    # none for a logical value.
+    m = sit.load(MODELS / "bouncing_ball.sit")
+    units = {v.name: v.unit for v in m.variables}
+    assert (units["h"], units["v"], units["g0"], units["e"]) == ("m", "m/s", "m/s^2", "1")
+    m = sit.load(MODELS / "conveyor.sit")
+    units = {v.name: v.unit for v in m.variables}
+    assert units["sensor.on"] is None and units["sensor.blocked"] is None
+    assert units["sensor.distance"] == units["distance"] == "m"
+
+
 def test_docs_of_variables():
     m = sit.load(MODELS / "complex" / "coordinator.sit")
     documented = [v for v in m.variables if v.doc]

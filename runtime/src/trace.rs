@@ -1,6 +1,7 @@
 //! CSV traces of a model's variables over time (needs the `std` feature).
 //!
-//! Format: a header line `t,<name>,<name>...`, then one line per recorded instant,
+//! Format: a header line `t,<name>,<name>...` (or with units, `t [s],h [m],...`: see
+//! [`Recorder::write_header_with_units`]), then one line per recorded instant,
 //! `<time>,<value>,<value>...`, lines ended by `\n`, no quoting (variable names are
 //! identifiers and dotted paths). Every real is printed with Rust's `{}` formatting of
 //! `f64`: the shortest decimal that reads back to the same bits, never with an exponent
@@ -156,6 +157,28 @@ impl Recorder {
                 .var_info(index)
                 .ok_or_else(|| invalid(format_args!("no variable with index {index}")))?;
             write!(out, ",{}", info.name)?;
+        }
+        out.write_all(b"\n")
+    }
+
+    /// Writes the header line with each column's unit after its name, as `sitc run
+    /// --units` does: `t [s],h [m],v [m/s],n` (`unit(index)` of each recorded variable;
+    /// a column without one is its name alone; time is in seconds).
+    pub fn write_header_with_units<'u, W: Write + ?Sized>(
+        &self,
+        model: &dyn Model,
+        unit: &dyn Fn(usize) -> Option<&'u str>,
+        out: &mut W,
+    ) -> io::Result<()> {
+        out.write_all(b"t [s]")?;
+        for &(index, _) in &self.columns {
+            let info = model
+                .var_info(index)
+                .ok_or_else(|| invalid(format_args!("no variable with index {index}")))?;
+            match unit(index) {
+                Some(unit) => write!(out, ",{} [{unit}]", info.name)?,
+                None => write!(out, ",{}", info.name)?,
+            }
         }
         out.write_all(b"\n")
     }

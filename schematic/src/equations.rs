@@ -254,7 +254,7 @@ pub fn emit(
             );
         }
         for (key, pname) in prefix {
-            let _ = write!(o.text, "    param {pname} = ");
+            let _ = write!(o.text, "    param {pname} [{}] = ", param_unit(key));
             match el.params.iter().find(|p| p.name == *key) {
                 Some(p) => o.copy(&p.value, p.value_span),
                 None => o.text.push_str(el.param(key).unwrap_or("0")),
@@ -277,7 +277,7 @@ pub fn emit(
         "\n    // Phase coordinates: angular velocities (rad/s) and element moments (N·m).\n",
     );
     for el in s.elements.iter().filter(|e| e.kind == Kind::Inertia) {
-        let _ = write!(o.text, "    output real {} = ", speed(&el.name));
+        let _ = write!(o.text, "    output real {} [rad/s] = ", speed(&el.name));
         match el.params.iter().find(|p| p.name == "w0") {
             Some(p) => o.copy(&p.value, p.value_span),
             None => o.text.push('0'),
@@ -298,7 +298,7 @@ pub fn emit(
                 declared_f[l.inertia] = true;
                 let _ = writeln!(
                     o.text,
-                    "    real F_{0}; // moment on {0} from everything but its clutches",
+                    "    real F_{0} [N*m]; // moment on {0} from everything but its clutches",
                     s.elements[l.inertia].name
                 );
             }
@@ -306,23 +306,23 @@ pub fn emit(
         let n = &el.name;
         let _ = writeln!(
             o.text,
-            "    output real M_{n}; // friction moment of clutch {n}, {}",
+            "    output real M_{n} [N*m]; // friction moment of clutch {n}, {}",
             o.at(el.span)
         );
         let _ = writeln!(o.text, "    output flag stuck_{n};");
         let _ = writeln!(
             o.text,
-            "    real s_{n}, s1_{n}, Mst_{n}, P_{n}; // slip speed before and after the step, stick moment, lock impulse"
+            "    real s_{n} [rad/s], s1_{n} [rad/s], Mst_{n} [N*m], P_{n} [N*m*s]; // slip speed before and after the step, stick moment, lock impulse"
         );
     }
     for el in s.elements.iter().filter(|e| e.kind.is_compliant()) {
         let n = &el.name;
         let mut names = Vec::new();
         if el.kind.is_elastic() {
-            names.push(format!("My_{n}"));
+            names.push(format!("My_{n} [N*m]"));
         }
         if el.kind.is_dissipative() {
-            names.push(format!("Md_{n}"));
+            names.push(format!("Md_{n} [N*m]"));
         }
         let _ = writeln!(
             o.text,
@@ -330,11 +330,11 @@ pub fn emit(
             names.join(", "),
             o.at(el.span)
         );
-        let _ = writeln!(o.text, "    real r_{n}; // deformation rate of {n}, rad/s");
+        let _ = writeln!(o.text, "    real r_{n} [rad/s]; // deformation rate of {n}");
         if el.kind.is_dissipative() {
             let _ = writeln!(
                 o.text,
-                "    real Md0_{n}; // dissipative moment of {n} at the speeds the balances start from"
+                "    real Md0_{n} [N*m]; // dissipative moment of {n} at the speeds the balances start from"
             );
         }
     }
@@ -346,7 +346,12 @@ pub fn emit(
                 if line.is_empty() { "" } else { " " }
             );
         }
-        let _ = writeln!(o.text, "    output real {}; // {}", a.name, o.at(a.span));
+        let _ = writeln!(
+            o.text,
+            "    output real {} [N*m]; // {}",
+            a.name,
+            o.at(a.span)
+        );
     }
 
     o.text
@@ -490,5 +495,18 @@ pub fn emit(
     Generated {
         text: o.text,
         segments: o.segments,
+    }
+}
+
+/// The unit of an element's parameter `key` in the generated model (issue 30): inertias
+/// in kg·m², stiffnesses in N·m/rad, damping in N·m·s/rad, friction moments in N·m;
+/// ratios and efficiencies are plain numbers.
+fn param_unit(key: &str) -> &'static str {
+    match key {
+        "J" => "kg*m^2",
+        "c" => "N*m/rad",
+        "mu" => "N*m*s/rad",
+        "Mf" => "N*m",
+        _ => "1",
     }
 }

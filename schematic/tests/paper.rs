@@ -271,3 +271,73 @@ fn the_same_mechanism_drawn_differently_gives_the_same_matrices() {
         );
     }
 }
+
+/// The generated models carry units (kg·m², N·m/rad, N·m·s/rad, rad/s, N·m) and check
+/// with no unit error, in both torque forms, for every schematic of the library; a
+/// schematic that declares a wrong unit is rejected.
+#[test]
+fn generated_models_carry_units_and_check() {
+    let dir = repo("examples/schematics");
+    let mut files: Vec<PathBuf> = (std::fs::read_dir(&dir).expect("examples/schematics"))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "sch"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 4);
+    let units = |text: &str| {
+        let out = sit_middle::check_source("generated.sit", text);
+        assert!(!out.has_errors(), "{}", out.render());
+        let sources = out.program.expect("checked").sources;
+        let units = sit_middle::units::units_of_sources(&sources);
+        let model = units.into_values().next().expect("one model");
+        move |name: &str| model.vars.get(name).map(|u| u.1.clone())
+    };
+    for f in &files {
+        let rel = f
+            .strip_prefix(repo(""))
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        let a = load(&rel);
+        for form in [Form::PowerConsistent, Form::Printed] {
+            let unit = units(&a.to_sit(Some(form)).text);
+            let speeds = a.to_sit(Some(form)).text;
+            // Every inertia's speed and every element moment has its unit.
+            for line in speeds.lines().map(str::trim) {
+                let named = |prefix: &str| {
+                    line.strip_prefix(prefix)
+                        .and_then(|r| r.split([' ', ',', ';']).next())
+                        .map(str::to_string)
+                };
+                if let Some(w) = named("output real w_") {
+                    assert_eq!(unit(&format!("w_{w}")).as_deref(), Some("rad/s"), "{rel}");
+                }
+                if let Some(j) = named("param c_") {
+                    assert_eq!(unit(&format!("c_{j}")).as_deref(), Some("N*m/rad"), "{rel}");
+                }
+            }
+        }
+    }
+    let a = load("examples/schematics/drive_axle.sch");
+    let unit = units(&a.to_sit(None).text);
+    assert_eq!(unit("J1").as_deref(), Some("kg*m^2"));
+    assert_eq!(unit("mu_D1").as_deref(), Some("N*m*s/rad"));
+    assert_eq!(unit("My_D1").as_deref(), Some("N*m"));
+    assert_eq!(unit("M1").as_deref(), Some("N*m"));
+    // A friction law whose coefficient is declared in N·m: k_air·w² is not a moment.
+    let text = std::fs::read_to_string(repo("examples/schematics/drivetrain.sch")).unwrap();
+    let wrong = text.replace("k_air [N*m*s^2/rad^2]", "k_air [N*m]");
+    assert_ne!(wrong, text);
+    let (a, report) =
+        sit_schematic::analyse_source(repo("examples/schematics/drivetrain.sch"), &wrong);
+    assert!(!report.has_errors(), "{}", report.render());
+    let out = sit_middle::check_source("generated.sit", &a.expect("checked").to_sit(None).text);
+    let codes: Vec<&str> = out
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.code)
+        .collect();
+    assert_eq!(codes, ["E0481", "E0481"]);
+}

@@ -1,6 +1,6 @@
 //! Generators of valid `.sit` models: random ones (seeded, reproducible) for
-//! property tests and fuzzing, and large regular ones for compile-time
-//! benchmarks.
+//! property tests and fuzzing, random ones with units consistent by construction
+//! ([`random_file_with_units`]), and large regular ones for compile-time benchmarks.
 #![deny(missing_docs)]
 
 use std::fmt::Write as _;
@@ -9,6 +9,9 @@ mod method;
 mod phase;
 mod substep;
 mod table;
+mod units;
+
+pub use units::{random_file_with_units, with_mismatched_unit};
 
 /// How large a random model is.
 #[derive(Debug, Clone, Copy)]

@@ -17,6 +17,7 @@ use std::fmt;
 mod bindings;
 mod calls;
 pub mod check;
+mod labels;
 mod report;
 mod show;
 pub mod solve;
@@ -24,6 +25,7 @@ mod stateful;
 mod tables;
 
 pub use check::{ModelUnits, check_models, check_models_in, units_of_sources};
+pub use labels::{labelled, variable_units, variable_units_with};
 pub use show::show_unit;
 
 /// Names of the dimensions, in the order of [`Unit::dim`].

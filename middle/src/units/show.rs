@@ -67,12 +67,13 @@ pub(crate) fn fmt_num(x: f64) -> String {
     format!("{x}")
 }
 
-/// Names a unit is shown by when nobody wrote it: the common named units.
+/// Names a unit is shown by when nobody wrote it: the common named units. `1/s` comes
+/// before `Hz`: a rate inferred from an angle over time (the angle counts as a plain
+/// number) is not a frequency.
 const SHOWN: &[&str] = &[
     "1", "m", "s", "kg", "A", "K", "mol", "cd", "rad", "deg", "degC", "%", "N", "J", "W", "Pa",
-    "Hz", "C", "V", "Ohm", "F", "H", "S", "Wb", "T", "L", "g", "min", "h", "km", "cm", "mm", "kW",
-    "kJ", "kPa", "ms", "m/s", "m/s^2", "rad/s", "N*m", "kg*m^2", "1/s", "K/s", "J/K", "W/K",
-    "km/h",
+    "1/s", "Hz", "C", "V", "Ohm", "F", "H", "S", "Wb", "T", "L", "g", "min", "h", "km", "cm", "mm",
+    "kW", "kJ", "kPa", "ms", "m/s", "m/s^2", "rad/s", "N*m", "kg*m^2", "K/s", "J/K", "W/K", "km/h",
 ];
 
 /// A unit shown as written (`written`), or by a common name, or in its SI form.
