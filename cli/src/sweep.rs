@@ -66,6 +66,11 @@ pub struct SweepArgs {
     /// The CSV file to write (default: standard output).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Write each column's unit in the header after its title, as `sitc run --units`
+    /// does: an axis and `final`, `max`, `min` take their variable's unit, a first
+    /// crossing is a time (`s`); a column without a known unit is its title alone.
+    #[arg(long)]
+    pub units: bool,
     /// Run the sets with the model's generated code (its batch form, blocks of lanes on
     /// every core) instead of the interpreter: the same rows, bit for bit, many times
     /// faster. Built with cargo the first time into a cache ($SIT_CACHE_DIR/sweep, else
@@ -105,6 +110,10 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
     };
     args.warnings.print(&loaded.warnings);
     let inputs = load_inputs(&loaded.instance, &args.input)?;
+    // The unit of each variable (by index), for the header (`--units`).
+    let units = args.units.then(|| {
+        crate::units::by_index(loaded.lowered.unrewritten(), loaded.root, &loaded.instance)
+    });
     let (lowered, root) = (loaded.lowered, loaded.root);
     let model = Driven::new(loaded.instance, inputs);
     let named_axes: Vec<(String, Vec<f64>)> = (axes.iter())
@@ -165,7 +174,10 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
     } else {
         run_interpreted(&model, &study, steps, &axes, &labels)?
     };
-    let header = study.columns;
+    let header = match &units {
+        Some(units) => with_units(&study, units),
+        None => study.columns,
+    };
     if !args.warnings.quiet {
         for line in warnings {
             eprintln!("{line}");
@@ -339,6 +351,32 @@ fn study_error(e: StudyError) -> String {
             format!("--summary first-crossing({name}): {e}")
         }
     }
+}
+
+/// The study's column titles with their units (`x0 [m]`, `max(x0) [m]`,
+/// `crossing(x0=1) [s]`): an axis's and a summary's from their variable's unit in
+/// `units` (by variable index), a first crossing's `s`; a title alone where none is known.
+fn with_units(study: &Study, units: &[Option<String>]) -> Vec<String> {
+    use sit_runtime::sweep::Collect;
+    let axes = study.axes();
+    // The axes' variables: the first pairs of every set (the grid, then the fixed values).
+    let axis_vars = study
+        .sets
+        .first()
+        .map_or(&[][..], |set| &set[..axes.min(set.len())]);
+    let var_unit = |i: usize| units.get(i).cloned().flatten();
+    let unit = (0..axes)
+        .map(|k| axis_vars.get(k).and_then(|&(i, _)| var_unit(i)))
+        .chain(study.sweep.columns().iter().map(|c| match *c {
+            Collect::Final(i) | Collect::Max(i) | Collect::Min(i) => var_unit(i),
+            Collect::FirstCrossing { .. } => Some("s".to_string()),
+        }));
+    (study.columns.iter().zip(unit))
+        .map(|(title, unit)| match unit {
+            Some(unit) => format!("{title} [{unit}]"),
+            None => title.clone(),
+        })
+        .collect()
 }
 
 /// The header, then one row per set: its axis labels, then its collected values.

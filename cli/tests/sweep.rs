@@ -64,6 +64,48 @@ fn one_row_per_combination_in_order() {
     assert_eq!(axes, want);
 }
 
+/// `--units`: each column's title with its unit — an axis and `final`, `max`, `min`
+/// their variable's, a first crossing `s`, a variable without a unit its title alone —
+/// and the rows the same as without it.
+#[test]
+fn units_in_the_header_on_request() {
+    let args = [
+        "--param",
+        "e=0.5,0.7",
+        "--param",
+        "h0=1,2",
+        "--dt",
+        "0.001",
+        "--t-end",
+        "1",
+        "--record",
+        "h,v,g",
+        "--summary",
+        "final,max",
+        "--summary",
+        "first-crossing(h)=0.5",
+    ];
+    let ball = model("bouncing_ball");
+    let plain = stdout(sitc().arg("sweep").arg(&ball).args(args));
+    let with = stdout(sitc().arg("sweep").arg(&ball).args(args).arg("--units"));
+    let (plain_head, plain_rows) = plain.split_once('\n').unwrap();
+    let (head, rows) = with.split_once('\n').unwrap();
+    assert_eq!(rows, plain_rows);
+    assert_eq!(
+        plain_head,
+        "e,h0,h,max(h),crossing(h=0.5),v,max(v),g,max(g)"
+    );
+    assert_eq!(
+        head,
+        "e [1],h0 [m],h [m],max(h) [m],crossing(h=0.5) [s],v [m/s],max(v) [m/s],g [m/s^2],max(g) [m/s^2]"
+    );
+    // Van der Pol is written in dimensionless time: its states have no unit, `mu` is
+    // declared dimensionless.
+    let vdp = model("van_der_pol");
+    let head = stdout(sitc().arg("sweep").arg(&vdp).args(VDP).arg("--units"));
+    assert_eq!(head.lines().next(), Some("mu [1],x0,final(x0),x1"));
+}
+
 /// Every row's final values are the last row of `sitc run` with the same `--set`s, as
 /// text (both print `f64` with `{}`, so equal text is equal bits).
 #[test]
