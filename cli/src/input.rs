@@ -61,26 +61,115 @@ pub fn parse_input(arg: &str) -> Result<InputArg, String> {
 
 /// A header cell's name without the unit that follows it: `h` of `h [m]`.
 fn without_unit(cell: &str) -> &str {
-    match cell.strip_suffix(']').and_then(|c| c.split_once(" [")) {
-        Some((name, _)) => name.trim_end(),
-        None => cell,
+    split_unit(cell).0
+}
+
+/// A header cell's name and the unit written after it: (`h`, `Some("m")`) of `h [m]`.
+fn split_unit(cell: &str) -> (&str, Option<&str>) {
+    match cell.strip_suffix(']').and_then(|c| c.rsplit_once('[')) {
+        Some((name, unit)) if !name.trim_end().is_empty() => (name.trim_end(), Some(unit.trim())),
+        _ => (cell, None),
     }
+}
+
+/// A series read from a CSV file: the signal, the file's line of each row, and the
+/// units its header writes after the time column's and the value column's names.
+pub struct Series {
+    /// The time column and the value column, checked.
+    pub signal: OwnedSignal,
+    /// The file's line of each row (for messages).
+    pub lines: Vec<u64>,
+    /// The header's line.
+    pub header_line: u64,
+    /// The unit after the time column's name (`t [s]`), if written.
+    pub time_unit: Option<String>,
+    /// The value column's name in the header, without its unit.
+    pub column: String,
+    /// The unit after the value column's name (`F [N]`), if written.
+    pub value_unit: Option<String>,
+}
+
+/// The time column's unit, if written, against Sit's clock, which counts seconds: an
+/// error where it is no time or a time at another scale (`t [min]`), with the factor.
+fn check_time_unit(path: &Path, line: u64, unit: &str) -> Result<(), String> {
+    let shown = path.display();
+    let u = sit_middle::units::parse_unit(unit).map_err(|e| {
+        format!(
+            "{shown}:{line}: the time column's unit `{unit}`: {}",
+            e.message
+        )
+    })?;
+    let s = sit_middle::units::parse_unit("s").expect("`s` is a unit");
+    match u.factor_to(&s) {
+        Some(1.0) => Ok(()),
+        Some(f) => Err(format!(
+            "{shown}:{line}: the time column is in `{unit}`, and the model's time is in \
+             seconds (1 {unit} = {f} s); write the times in seconds (each times {f}) and \
+             the header `[s]`"
+        )),
+        None => Err(format!(
+            "{shown}:{line}: the time column's unit `{unit}` is no time; the first column \
+             is the time, in seconds (`t [s]`)"
+        )),
+    }
+}
+
+/// The value column's unit, if written, against the input's (`declared`, as the unit
+/// check shows it, if known): an error where they differ, with the factor when only
+/// the scale does (`kN` against `N`). Sit never converts: the values are used as written.
+fn check_value_unit(
+    path: &Path,
+    line: u64,
+    name: &str,
+    column: &str,
+    unit: &str,
+    declared: Option<&str>,
+) -> Result<(), String> {
+    let shown = path.display();
+    let u = sit_middle::units::parse_unit(unit).map_err(|e| {
+        format!(
+            "{shown}:{line}: column `{column}`'s unit `{unit}`: {}",
+            e.message
+        )
+    })?;
+    let Some(declared) = declared else {
+        return Ok(());
+    };
+    let Ok(d) = sit_middle::units::parse_unit(declared) else {
+        return Ok(());
+    };
+    if sit_middle::units::solve::same(&u, &d) {
+        return Ok(());
+    }
+    Err(match u.factor_to(&d) {
+        Some(f) => format!(
+            "{shown}:{line}: column `{column}` is in `{unit}`, and the input `{name}` in \
+             `{declared}` (1 {unit} = {f} {declared}); Sit does not convert: write the \
+             values in `{declared}` (each times {f}) and the header `[{declared}]`"
+        ),
+        None => format!(
+            "{shown}:{line}: column `{column}` is in `{unit}`, and the input `{name}` in \
+             `{declared}`: a different dimension; is this the column meant?"
+        ),
+    })
 }
 
 /// Reads the time column and the chosen column of a CSV file as a checked signal, with
 /// the file's line of each row (for messages).
-pub fn read_signal(path: &Path, column: Option<&str>) -> Result<(OwnedSignal, Vec<u64>), String> {
+pub fn read_signal(path: &Path, column: Option<&str>) -> Result<Series, String> {
     let shown = path.display();
-    let file = std::fs::File::open(path)
-        .map_err(|e| format!("cannot read `{shown}`: {}", io_reason(&e)))?;
+    let text =
+        std::fs::read(path).map_err(|e| format!("cannot read `{shown}`: {}", io_reason(&e)))?;
+    // The header's line: the first that is neither blank nor a comment.
+    let header_line = 1
+        + (text.split(|&b| b == b'\n'))
+            .take_while(|l| l.trim_ascii().is_empty() || l.starts_with(b"#"))
+            .count() as u64;
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .comment(Some(b'#'))
-        .from_reader(file);
-    let header = reader
-        .headers()
-        .map_err(|e| csv_error(path, &e))?
-        .iter()
+        .from_reader(text.as_slice());
+    let header = (reader.headers().map_err(|e| csv_error(path, &e))?.iter())
         .map(str::to_string)
         .collect::<Vec<_>>();
     if header.len() < 2 {
@@ -151,7 +240,15 @@ pub fn read_signal(path: &Path, column: Option<&str>) -> Result<(OwnedSignal, Ve
             SignalError::Empty | SignalError::Lengths { .. } => format!("{shown}: {e}"),
         }
     })?;
-    Ok((signal, lines))
+    let unit = |cell: &str| split_unit(cell).1.map(str::to_string);
+    Ok(Series {
+        signal,
+        lines,
+        header_line,
+        time_unit: unit(&header[0]),
+        column: without_unit(name).to_string(),
+        value_unit: unit(name),
+    })
 }
 
 /// A CSV syntax error as `file:line: what`.
@@ -199,7 +296,15 @@ pub fn input_index(model: &dyn Model, name: &str) -> Result<(usize, bool), Strin
 }
 
 /// Reads every `--input` of `args` for `model`: the inputs' indices and their signals.
-pub fn load_inputs(model: &dyn Model, args: &[String]) -> Result<Vec<Input>, String> {
+///
+/// `units` holds the unit of each of the model's variables (by index, as the unit check
+/// shows it; empty when not wanted): a header that writes a unit after the value
+/// column's name must write the input's, and after the time column's, seconds.
+pub fn load_inputs(
+    model: &dyn Model,
+    args: &[String],
+    units: &[Option<String>],
+) -> Result<Vec<Input>, String> {
     let mut out: Vec<Input> = Vec::with_capacity(args.len());
     for arg in args {
         let input = parse_input(arg)?;
@@ -207,8 +312,19 @@ pub fn load_inputs(model: &dyn Model, args: &[String]) -> Result<Vec<Input>, Str
         if out.iter().any(|d| d.index == i) {
             return Err(format!("--input {}: given twice", input.name));
         }
-        let (signal, lines) = read_signal(&input.path, input.column.as_deref())
+        let series = read_signal(&input.path, input.column.as_deref())
             .map_err(|e| format!("--input {}: {e}", input.name))?;
+        let at = (&input.path, series.header_line);
+        if let Some(unit) = &series.time_unit {
+            check_time_unit(at.0, at.1, unit)
+                .map_err(|e| format!("--input {}: {e}", input.name))?;
+        }
+        if let Some(unit) = &series.value_unit {
+            let declared = units.get(i).and_then(Option::as_deref);
+            check_value_unit(at.0, at.1, &input.name, &series.column, unit, declared)
+                .map_err(|e| format!("--input {}: {e}", input.name))?;
+        }
+        let (signal, lines) = (series.signal, series.lines);
         let driven = sit_host::inputs::driven(i, flag, signal).map_err(|e| {
             format!(
                 "--input {}: {}:{}: {} is not a logical value; the flag `{}` takes 0 \

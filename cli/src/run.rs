@@ -206,7 +206,8 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         )?),
         None => None,
     };
-    let inputs = load_inputs(&loaded.instance, &args.input)?;
+    let input_units = crate::units::for_inputs(&loaded, units.as_deref(), &args.input);
+    let inputs = load_inputs(&loaded.instance, &args.input, &input_units)?;
     let mut model = Driven::new(loaded.instance, inputs);
     apply(&mut model, &values, args.check_finite)?;
     if args.check_finite {

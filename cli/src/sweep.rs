@@ -109,11 +109,12 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
         Err(e) => return Err(Fail::Usage(e.to_string())),
     };
     args.warnings.print(&loaded.warnings);
-    let inputs = load_inputs(&loaded.instance, &args.input)?;
     // The unit of each variable (by index), for the header (`--units`).
     let units = args.units.then(|| {
         crate::units::by_index(loaded.lowered.unrewritten(), loaded.root, &loaded.instance)
     });
+    let input_units = crate::units::for_inputs(&loaded, units.as_deref(), &args.input);
+    let inputs = load_inputs(&loaded.instance, &args.input, &input_units)?;
     let (lowered, root) = (loaded.lowered, loaded.root);
     let model = Driven::new(loaded.instance, inputs);
     let named_axes: Vec<(String, Vec<f64>)> = (axes.iter())

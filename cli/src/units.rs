@@ -27,3 +27,17 @@ pub fn by_name(program: &Program, root: ModelId) -> HashMap<String, String> {
         .filter_map(|(e, u)| Some((e.name, u?)))
         .collect()
 }
+
+/// The units `--input`'s check of a data file's header needs (by variable index): `known`
+/// where the caller already has them, else the model's when `inputs` are given, else none.
+pub fn for_inputs(
+    loaded: &sit_host::Loaded,
+    known: Option<&[Option<String>]>,
+    inputs: &[String],
+) -> Vec<Option<String>> {
+    match known {
+        _ if inputs.is_empty() => Vec::new(),
+        Some(units) => units.to_vec(),
+        None => by_index(loaded.lowered.unrewritten(), loaded.root, &loaded.instance),
+    }
+}

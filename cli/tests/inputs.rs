@@ -326,6 +326,70 @@ fn bad_inputs_are_reported() {
     insta::assert_snapshot!(all);
 }
 
+/// A data file's header may write units (`t [s],F [N]`, as `sitc run --units` writes a
+/// trace): the time's must be seconds, the value column's the input's; Sit never
+/// converts, so another scale is an error with the factor, another dimension one too.
+#[test]
+fn header_units_are_checked_against_the_input() {
+    let pushed = "model Pushed {\n    param m [kg] = 2;\n    input real F [N];\n    \
+                  output real v [m/s];\n    v = integral(F / m);\n}\n";
+    let dir = folder(&[
+        ("pushed.sit", pushed),
+        ("plain.csv", "t,F\n0,1\n1,1\n"),
+        ("ok.csv", "t [s],F [N]\n0,1\n1,1\n"),
+        ("kilo.csv", "t [s],F [kN]\n0,1\n1,1\n"),
+        (
+            "minutes.csv",
+            "# pushed for a minute\nt [min],F [N]\n0,1\n1,1\n",
+        ),
+        ("metres.csv", "t,F [m]\n0,1\n1,1\n"),
+        ("bogus.csv", "t,F [blorp]\n0,1\n1,1\n"),
+        ("length.csv", "t [m],F\n0,1\n1,1\n"),
+    ]);
+    let run = |file: &str| {
+        let mut cmd = sitc(dir.path());
+        cmd.args([
+            "run",
+            "pushed.sit",
+            "--dt",
+            "0.5",
+            "--t-end",
+            "1",
+            "--input",
+        ])
+        .arg(format!("F={file}"));
+        cmd
+    };
+    // The declared units: the rows are those of the file without units (v = t/2).
+    let plain = stdout(&mut run("plain.csv"));
+    assert_eq!(plain, "t,v\n0,0\n0.5,0.25\n1,0.5\n");
+    assert_eq!(stdout(&mut run("ok.csv")), plain);
+    let mut all = String::new();
+    for file in [
+        "kilo.csv",
+        "minutes.csv",
+        "metres.csv",
+        "bogus.csv",
+        "length.csv",
+    ] {
+        all += &format!("{file}: {}", failure(&mut run(file), 2));
+    }
+    // `sitc sweep --input` reads the file the same way.
+    let swept = failure(
+        sitc(dir.path()).args([
+            "sweep",
+            "pushed.sit",
+            "--param",
+            "m=1,2",
+            "--input",
+            "F=kilo.csv",
+        ]),
+        2,
+    );
+    all += &format!("sweep: {swept}");
+    insta::assert_snapshot!(all);
+}
+
 #[test]
 fn a_t_end_between_steps_is_reported() {
     let dir = folder(&[]);
