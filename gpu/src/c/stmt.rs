@@ -63,6 +63,10 @@ impl StmtGen<'_> {
                     .map_err(|e| Unsupported::Malformed(e.to_string()))?;
                 self.phase(phase, out);
             }
+            Stmt::Factor { method, .. } | Stmt::Underflow { method, .. } => {
+                return Err(Unsupported::Method(method));
+            }
+            Stmt::Solve { .. } => return Err(Unsupported::Method("rodas4")),
             Stmt::Repeat {
                 body,
                 until,

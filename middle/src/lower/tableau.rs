@@ -659,10 +659,11 @@ pub(super) const DOP853: Tableau = Tableau {
     form: Form::Weighted,
 };
 
-/// The tableau of `method` (`None` for `euler`, which is not rewritten).
+/// The tableau of `method` (`None` for `euler`, which is not rewritten, and for
+/// `rodas4`, a Rosenbrock method: `super::rosenbrock`).
 pub(super) fn of(method: Method) -> Option<&'static Tableau> {
     match method {
-        Method::Euler => None,
+        Method::Euler | Method::Rodas4(_) => None,
         Method::Rk4 => Some(&RK4),
         Method::Dopri5(_) => Some(&DOPRI5),
         Method::Tsit5(_) => Some(&TSIT5),
