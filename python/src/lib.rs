@@ -32,10 +32,12 @@ create_exception!(
     SitError,
     "A fault of the model during a run: a phase that did not end within its limit, a \
      sub-step count out of its bounds, an adaptive method past its bound of internal \
-     steps or of events located in one step. The message names the model and the time; \
-     the attributes `model`, `time` and `kind` (`phase_overrun`, `substep_count`, \
-     `internal_steps`, `events_chatter`) say the same as values. The step was left half \
-     done: `reset()` before stepping the model again."
+     steps or of events located in one step, an implicit method's singular iteration \
+     matrix or a step that underflowed. The message names the model and the time; the \
+     attributes `model`, `time` and `kind` (`phase_overrun`, `substep_count`, \
+     `internal_steps`, `events_chatter`, `singular_matrix`, `step_underflow`) say the \
+     same as values. The step was left half done: `reset()` before stepping the model \
+     again."
 );
 
 create_exception!(

@@ -12,6 +12,7 @@
 //! steps = 0; t = 0; if h <= 0 { h = dt }; yc = y
 //! repeat {
 //!     steps = steps + 1
+//!     if h <= 1e-14·(|time + t| + dt) { stop: step underflow (a model fault) }
 //!     hs = h; if h >= dt - t { hs = dt - t }              (the last step cut to the end)
 //!     y = yc; the tangents and J = 0; the tangent pass at t (`time` reading time + t)
 //!     diag = 1/(γ·hs); W_ij = −J_ij (0 off the pattern), W_ii = diag − J_ii
@@ -24,10 +25,7 @@
 //!     err = 0; per state: q = Σ_j e_j·k_j / (atol + rtol·max(|yc|, |y|)); err = err + q·q
 //!     err = sqrt(err / n)
 //!     if err <= 1 { yc = y; (t and h move on as under dopri5) }
-//!     if !(err <= 1) {
-//!         h = hs·max(0.2, 0.9·err^(-1/4))
-//!         if h <= 1e-14·(|time + t| + dt) { stop: step underflow (a model fault) }
-//!     }
+//!     if !(err <= 1) { h = hs·max(0.2, 0.9·err^(-1/4)) }
 //! } until t >= dt   (at most LIMIT runs)
 //! the discrete pass (as under rk4)
 //! ```
@@ -192,8 +190,23 @@ pub(super) fn rewrite(
         body.extend(loc.before());
     }
     let left = || sub(Expr::Dt, var(t));
+    // The step proposed below what the time resolves: a model fault, before the
+    // attempt (as in Hairer's codes; accepted steps may shrink it too).
+    let resolution = mul(
+        num(1e-14),
+        add(call(Func::Abs, vec![add(Expr::Time, var(t))]), Expr::Dt),
+    );
     let mut inner = vec![
         assign(steps, add(var(steps), num(1.0)), None, span),
+        when(
+            cmp(CmpOp::Le, var(h), resolution),
+            vec![Stmt::Added(Rewrite::Underflow {
+                step: h,
+                method,
+                span,
+            })],
+            span,
+        ),
         assign(hs, var(h), None, span),
         when(
             cmp(CmpOp::Ge, var(h), left()),
@@ -379,29 +392,14 @@ pub(super) fn rewrite(
         None => accept,
     };
     inner.push(when(cmp(CmpOp::Le, var(err), num(1.0)), accept, span));
-    let resolution = mul(
-        num(1e-14),
-        add(call(Func::Abs, vec![add(Expr::Time, var(t))]), Expr::Dt),
-    );
     inner.push(when(
         Expr::Not(Box::new(cmp(CmpOp::Le, var(err), num(1.0)))),
-        vec![
-            assign(
-                h,
-                mul(var(hs), call(Func::Max, vec![num(0.2), growth()])),
-                None,
-                span,
-            ),
-            when(
-                cmp(CmpOp::Le, var(h), resolution),
-                vec![Stmt::Added(Rewrite::Underflow {
-                    step: h,
-                    method,
-                    span,
-                })],
-                span,
-            ),
-        ],
+        vec![assign(
+            h,
+            mul(var(hs), call(Func::Max, vec![num(0.2), growth()])),
+            None,
+            span,
+        )],
         span,
     ));
     let Some(loc) = located else {
