@@ -50,7 +50,7 @@ pub enum FaultKind {
         column: usize,
     },
     /// An adaptive method's internal step shrank below what the time resolves: `step`
-    /// is at most `1e-14·(|t| + dt)` after a rejection.
+    /// is at most `1e-14·(|t| + dt)`, short of the host step's end.
     StepUnderflow {
         /// The internal step proposed.
         step: f64,

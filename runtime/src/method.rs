@@ -115,8 +115,7 @@ pub fn step_underflow(model: &str, method: &str, time: f64, step: f64) -> ! {
 /// ```text
 /// `Robertson` seems stiff from t = 0.0031 under `dopri5`: h·λ stayed past the method's
 /// stability bound for 15 accepted steps in a row (Hairer's test), so its steps were
-/// bounded by stability, not by the tolerances; an implicit method (see
-/// docs/language.md) suits it
+/// bounded by stability, not by the tolerances; the implicit method `rodas4` suits it
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Stiffness<'a> {
@@ -141,8 +140,7 @@ impl core::fmt::Display for Stiffness<'_> {
             f,
             "` seems stiff from t = {} under `{}`: h·λ stayed past the method's stability \
              bound for 15 accepted steps in a row (Hairer's test), so its steps were bounded \
-             by stability, not by the tolerances; an implicit method (see docs/language.md) \
-             suits it",
+             by stability, not by the tolerances; the implicit method `rodas4` suits it",
             self.time, self.method
         )
     }
@@ -202,8 +200,8 @@ mod tests {
             w.to_string(),
             "`Rober` seems stiff from t = 0.25 under `dopri5`: h·λ stayed past the method's \
              stability bound for 15 accepted steps in a row (Hairer's test), so its steps \
-             were bounded by stability, not by the tolerances; an implicit method (see \
-             docs/language.md) suits it"
+             were bounded by stability, not by the tolerances; the implicit method `rodas4` \
+             suits it"
         );
         let sub = super::Stiffness { path: "cell", ..w };
         assert!(sub.to_string().starts_with("`Rober.cell` seems stiff"));

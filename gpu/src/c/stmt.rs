@@ -66,7 +66,12 @@ impl StmtGen<'_> {
             Stmt::Factor { method, .. } | Stmt::Underflow { method, .. } => {
                 return Err(Unsupported::Method(method));
             }
-            Stmt::Solve { .. } => return Err(Unsupported::Method("rodas4")),
+            // Its factorisation comes first, and is refused above.
+            Stmt::Solve { .. } => {
+                return Err(Unsupported::Malformed(
+                    "a stage solve before its factorisation".into(),
+                ));
+            }
             Stmt::Repeat {
                 body,
                 until,

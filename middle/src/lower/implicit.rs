@@ -12,8 +12,9 @@
 //! steps = 0; t = 0; if h <= 0 { h = dt }; yc = y
 //! repeat {
 //!     steps = steps + 1
-//!     if h <= 1e-14·(|time + t| + dt) { stop: step underflow (a model fault) }
+//!     if h <= 1e-14·(|time + t| + dt) and h < dt - t { stop: step underflow (a fault) }
 //!     hs = h; if h >= dt - t { hs = dt - t }              (the last step cut to the end)
+//!     err = 0; if hs > 0 {           (the attempt, to the error norm; none in a step of 0)
 //!     y = yc; the tangents and J = 0; the tangent pass at t (`time` reading time + t)
 //!     diag = 1/(γ·hs); W_ij = −J_ij (0 off the pattern), W_ii = diag − J_ii
 //!     factor W (sit_runtime::stage_factor: a singular W is a model fault)
@@ -23,7 +24,7 @@
 //!                     (each term only where it is not zero); solve W·k_i = k_i
 //!     y = yc + Σ_j b_j·k_j
 //!     err = 0; per state: q = Σ_j e_j·k_j / (atol + rtol·max(|yc|, |y|)); err = err + q·q
-//!     err = sqrt(err / n)
+//!     err = sqrt(err / n) }
 //!     if err <= 1 { yc = y; (t and h move on as under dopri5) }
 //!     if !(err <= 1) { h = hs·max(0.2, 0.9·err^(-1/4)) }
 //! } until t >= dt   (at most LIMIT runs)
@@ -199,7 +200,10 @@ pub(super) fn rewrite(
     let mut inner = vec![
         assign(steps, add(var(steps), num(1.0)), None, span),
         when(
-            cmp(CmpOp::Le, var(h), resolution),
+            Expr::And(
+                Box::new(cmp(CmpOp::Le, var(h), resolution)),
+                Box::new(cmp(CmpOp::Lt, var(h), left())),
+            ),
             vec![Stmt::Added(Rewrite::Underflow {
                 step: h,
                 method,
@@ -214,6 +218,8 @@ pub(super) fn rewrite(
             span,
         ),
     ];
+    // The attempt, for a step of positive length (a host step of 0 takes none).
+    let attempt = inner.len();
     // The Jacobian at the step's start.
     for ((yc, _), &(v, vspan)) in mems.iter().zip(&sp.states) {
         inner.push(assign(v, var(*yc), None, vspan));
@@ -347,6 +353,9 @@ pub(super) fn rewrite(
         None,
         span,
     ));
+    let attempt = inner.split_off(attempt);
+    inner.push(assign(err, num(0.0), None, span));
+    inner.push(when(cmp(CmpOp::Gt, var(hs), num(0.0)), attempt, span));
     // The controller: dopri5's, with the exponent of the embedded order.
     let exponent = -1.0 / f64::from(ros.order + 1);
     let growth = || mul(num(0.9), call(Func::Pow, vec![var(err), num(exponent)]));
