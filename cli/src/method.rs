@@ -33,7 +33,8 @@ fn tolerance_help(which: &str, default: f64) -> String {
     )
 }
 
-/// "`--method dopri5`, `--method tsit5` or `--method dop853`": every adaptive method.
+/// "`--method dopri5`, `--method tsit5`, `--method dop853` or `--method rodas4`": every
+/// adaptive method.
 fn adaptive_methods() -> String {
     let names: Vec<String> = Method::ALL
         .iter()
@@ -97,7 +98,7 @@ mod tests {
         assert_eq!(parse(&[]), Ok(None));
         let e = parse(&["--method", "rk5"]).unwrap_err();
         assert!(
-            e.contains("[possible values: euler, rk4, dopri5, tsit5, dop853]"),
+            e.contains("[possible values: euler, rk4, dopri5, tsit5, dop853, rodas4]"),
             "{e}"
         );
         let t = parse(&["--method", "dopri5", "--rtol", "1e-8"]).unwrap();
@@ -106,7 +107,7 @@ mod tests {
         assert_eq!(
             e,
             "--rtol and --atol are tolerances of an adaptive method (`--method dopri5`, \
-             `--method tsit5` or `--method dop853`), not of `rk4`"
+             `--method tsit5`, `--method dop853` or `--method rodas4`), not of `rk4`"
         );
     }
 

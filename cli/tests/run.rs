@@ -762,6 +762,38 @@ fn rates_that_stay_non_finite_end_an_adaptive_method_with_a_fault_not_rows_of_na
     }
 }
 
+/// `rodas4`'s two faults of the model, each naming the model, the method and the time
+/// (exit 1, the rows before it written): the iteration matrix without a usable pivot
+/// (the slope of `sqrt` at 0 is infinite, at the first step), and a step that
+/// underflows (x' = x² from 1 blows up at t = 1: the steps shrink toward it until the
+/// next one proposed is below 1e-14·(|t| + dt), in the host step from t = 1).
+#[test]
+fn rodas4_reports_a_singular_matrix_and_a_step_underflow_as_faults_of_the_model() {
+    let stdout = model_fault(
+        "root.sit",
+        "model Root {\n    output real x = 0;\n    x = integral(sqrt(x));\n}\n",
+        &[
+            "run", "FILE", "--dt", "0.1", "--t-end", "1", "--method", "rodas4",
+        ],
+        "error: `Root` could not take its step at t = 0 under `rodas4`: the iteration \
+         matrix I/(γh) − J has no usable pivot in column 0 (singular, or a Jacobian entry \
+         infinite or NaN: a rate whose slope is not finite there, such as sqrt at 0)\n",
+    );
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    let stdout = model_fault(
+        "blow.sit",
+        "model Blow {\n    output real x = 1;\n    x = integral(x * x);\n}\n",
+        &[
+            "run", "FILE", "--dt", "0.5", "--t-end", "2", "--method", "rodas4",
+        ],
+        "error: `Blow` could not take its step at t = 1 under `rodas4`: its internal step \
+         shrank to 1.4531748465669723e-14, below what the time resolves. Likely a solution \
+         that blows up or is not smooth there, rates that are not finite (run with \
+         --check-finite to find the first), or tolerances below what f64 resolves\n",
+    );
+    assert_eq!(stdout.lines().count(), 4, "{stdout}");
+}
+
 /// A tank that drains below zero: `sqrt(level)` is NaN from about t = 4 to the end.
 /// Without `--check-finite` the run goes on (exit 0, the rows as they are) and ends
 /// with one warning naming the first variable and the time (issue 28, item 5).

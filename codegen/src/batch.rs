@@ -709,6 +709,73 @@ impl StepGen<'_, '_> {
                     },
                 }
             }
+            Stmt::Factor {
+                matrix,
+                pivots,
+                method,
+                ..
+            } => {
+                let a: Vec<Ident> = matrix.iter().map(|&v| ident(&names.vars[v])).collect();
+                let p: Vec<Ident> = pivots.iter().map(|&v| ident(&names.vars[v])).collect();
+                let time = ident(&names.time);
+                let model_name = &self.g.plan.program.models[self.g.model].name;
+                let (ka, kp) = (0..a.len(), 0..p.len());
+                let run = quote! {{
+                    let mut a = [#(self.#a[i]),*];
+                    let mut p = [#(self.#p[i]),*];
+                    ::sit_runtime::stage_factor(#model_name, #method, self.#time[i], &mut a, &mut p);
+                    #(self.#a[i] = a[#ka];)*
+                    #(self.#p[i] = p[#kp];)*
+                }};
+                match mask {
+                    None => run,
+                    Some(g) => quote! {
+                        if #g {
+                            #run
+                        }
+                    },
+                }
+            }
+            Stmt::Solve {
+                matrix,
+                pivots,
+                rhs,
+                ..
+            } => {
+                let a = matrix.iter().map(|&v| ident(&names.vars[v]));
+                let p = pivots.iter().map(|&v| ident(&names.vars[v]));
+                let b: Vec<Ident> = rhs.iter().map(|&v| ident(&names.vars[v])).collect();
+                let kb = 0..b.len();
+                let run = quote! {{
+                    let mut b = [#(self.#b[i]),*];
+                    ::sit_runtime::stage_solve(&[#(self.#a[i]),*], &[#(self.#p[i]),*], &mut b);
+                    #(self.#b[i] = b[#kb];)*
+                }};
+                match mask {
+                    None => run,
+                    Some(g) => quote! {
+                        if #g {
+                            #run
+                        }
+                    },
+                }
+            }
+            Stmt::Underflow { step, method, .. } => {
+                let time = ident(&names.time);
+                let step = ident(&names.vars[*step]);
+                let model_name = &self.g.plan.program.models[self.g.model].name;
+                let run = quote! {
+                    ::sit_runtime::step_underflow(#model_name, #method, self.#time[i], self.#step[i]);
+                };
+                match mask {
+                    None => run,
+                    Some(g) => quote! {
+                        if #g {
+                            #run
+                        }
+                    },
+                }
+            }
             Stmt::NoteModes { .. } => {
                 let notes = self
                     .lowered

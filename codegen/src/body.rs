@@ -501,6 +501,49 @@ impl BodyGen<'_, '_> {
                 let value = self.exprs(quote!(self)).expr(value);
                 out.push(syn::parse_quote!(self.#f = #value;));
             }
+            Stmt::Factor {
+                matrix,
+                pivots,
+                method,
+                ..
+            } => {
+                let a: Vec<Ident> = matrix.iter().map(|&v| ident(&names.vars[v])).collect();
+                let p: Vec<Ident> = pivots.iter().map(|&v| ident(&names.vars[v])).collect();
+                let time = ident(&names.time);
+                let model_name = &self.plan.program.models[self.model].name;
+                let (ka, kp) = (0..a.len(), 0..p.len());
+                out.push(syn::parse_quote! {{
+                    let mut a = [#(self.#a),*];
+                    let mut p = [#(self.#p),*];
+                    ::sit_runtime::stage_factor(#model_name, #method, self.#time, &mut a, &mut p);
+                    #(self.#a = a[#ka];)*
+                    #(self.#p = p[#kp];)*
+                }});
+            }
+            Stmt::Solve {
+                matrix,
+                pivots,
+                rhs,
+                ..
+            } => {
+                let a = matrix.iter().map(|&v| ident(&names.vars[v]));
+                let p = pivots.iter().map(|&v| ident(&names.vars[v]));
+                let b: Vec<Ident> = rhs.iter().map(|&v| ident(&names.vars[v])).collect();
+                let kb = 0..b.len();
+                out.push(syn::parse_quote! {{
+                    let mut b = [#(self.#b),*];
+                    ::sit_runtime::stage_solve(&[#(self.#a),*], &[#(self.#p),*], &mut b);
+                    #(self.#b = b[#kb];)*
+                }});
+            }
+            Stmt::Underflow { step, method, .. } => {
+                let time = ident(&names.time);
+                let step = ident(&names.vars[*step]);
+                let model_name = &self.plan.program.models[self.model].name;
+                out.push(syn::parse_quote! {
+                    ::sit_runtime::step_underflow(#model_name, #method, self.#time, self.#step);
+                });
+            }
             Stmt::NoteModes { .. } => {
                 for md in self.lowered.modes.iter().filter(|md| md.snapshot) {
                     let (f, s) = (

@@ -178,11 +178,7 @@ impl ExprGen<'_> {
                 )
             }
             Term::Call(f, args) => {
-                let scope: &[&str] = if f.is_math() {
-                    &["sit_runtime", "math"]
-                } else {
-                    &["sit_runtime"]
-                };
+                let scope = f.module();
                 let segments = scope.iter().map(|s| ast::id(s)).chain([ident(f.name())]);
                 let args = args.iter().map(|a| self.ast(a));
                 atom(ast::call(ast::path_of(true, segments), args))

@@ -40,8 +40,8 @@ fn generated_code_of_example_models() {
 /// The code of a model without watched guards (`dahlquist`: the straight-line `rk4`
 /// step, the plain `dopri5` loop) and of one with them (`thermostat`: both loops with
 /// located events) under each method: the arithmetic that the methods' tableaus write,
-/// pinned sum by sum (the example models declare no method, so the snapshots above run
-/// `euler`).
+/// pinned sum by sum (the example models but `robertson.sit`, which declares `rodas4`,
+/// declare no method, so the snapshots above run `euler`).
 #[test]
 fn generated_code_under_each_method() {
     use sit_middle::ir::Method;

@@ -268,7 +268,7 @@ fn a_model_found_stiff_is_logged_once_at_terminate() {
         log[0].2,
         "fmi2Terminate: `Rober` seems stiff from t = 1.5 under `dopri5`: h·λ stayed past \
          the method's stability bound for 15 accepted steps in a row (Hairer's test), so its \
-         steps were bounded by stability, not by the tolerances; an implicit method (see \
-         docs/language.md) suits it"
+         steps were bounded by stability, not by the tolerances; the implicit method \
+         `rodas4` suits it"
     );
 }

@@ -199,6 +199,9 @@ pub(crate) enum Stmt {
     /// Each mode of the node notes its state as its state at the start of the step
     /// (`sit_middle::lower::Stmt::NoteModes`).
     NoteModes,
+    /// An implicit method's factorisation, stage solve or step underflow
+    /// (`sit_middle::lower::Stmt::Factor`, `Solve`, `Underflow`).
+    Linear(Box<crate::ops::Linear>),
     /// `dt` reads `value` from here on in this step (`sit_middle::lower::Stmt::SetDt`):
     /// stored where the procedures read it and in the node's own `dt` slot.
     SetDt {

@@ -467,6 +467,36 @@ impl Compiler<'_> {
                     }))
                 }
                 lower::Stmt::NoteModes { .. } => Stmt::NoteModes,
+                lower::Stmt::Factor {
+                    matrix,
+                    pivots,
+                    method,
+                    ..
+                } => Stmt::Linear(Box::new(crate::ops::Linear::Factor {
+                    a: self.reals(l, matrix)?,
+                    p: self.reals(l, pivots)?,
+                    time: l.time,
+                    model: self.model(n).name.clone(),
+                    method,
+                })),
+                lower::Stmt::Solve {
+                    matrix,
+                    pivots,
+                    rhs,
+                    ..
+                } => Stmt::Linear(Box::new(crate::ops::Linear::Solve {
+                    a: self.reals(l, matrix)?,
+                    p: self.reals(l, pivots)?,
+                    b: self.reals(l, rhs)?,
+                })),
+                lower::Stmt::Underflow { step, method, .. } => {
+                    Stmt::Linear(Box::new(crate::ops::Linear::Underflow {
+                        step: self.reals(l, std::slice::from_ref(step))?[0],
+                        time: l.time,
+                        model: self.model(n).name.clone(),
+                        method,
+                    }))
+                }
                 lower::Stmt::SetDt { value, .. } => Stmt::SetDt {
                     value: self.num(n, value)?.compile(),
                     dt: l.dt,
@@ -485,6 +515,17 @@ impl Compiler<'_> {
             });
         }
         Ok(out.into_boxed_slice())
+    }
+
+    /// The real slots of `vars` in layout `l` (a stage solve's matrix, pivots or
+    /// right-hand side).
+    fn reals(&self, l: &Layout, vars: &[usize]) -> Result<Vec<usize>, InterpError> {
+        vars.iter()
+            .map(|&v| match *get(&l.vars, v, "variable")? {
+                Loc::Real(slot) => Ok(slot),
+                _ => Err(malformed(format!("a stage solve on {v}, not a real state"))),
+            })
+            .collect()
     }
 
     /// The flag slot of `otherwise` flag `k` of node `n`.
@@ -783,5 +824,44 @@ fn func(f: Func) -> Fun {
         Func::Relay => Fun::Two(sit_runtime::relay),
         Func::Limit => Fun::Three(sit_runtime::limit),
         Func::Deadzone => Fun::Two(sit_runtime::deadzone),
+        Func::Partial(p) => partial(p),
+    }
+}
+
+/// The `sit_runtime::partial` function of a partial derivative.
+fn partial(p: sit_middle::ir::Partial) -> Fun {
+    use sit_middle::ir::PartialOf as P;
+    use sit_runtime::partial as d;
+    match (p.f, p.arg) {
+        (P::Abs, _) => Fun::One(d::abs_dx),
+        (P::Sqrt, _) => Fun::One(d::sqrt_dx),
+        (P::Exp, _) => Fun::One(d::exp_dx),
+        (P::Ln, _) => Fun::One(d::ln_dx),
+        (P::Log10, _) => Fun::One(d::log10_dx),
+        (P::Sin, _) => Fun::One(d::sin_dx),
+        (P::Cos, _) => Fun::One(d::cos_dx),
+        (P::Tan, _) => Fun::One(d::tan_dx),
+        (P::Asin, _) => Fun::One(d::asin_dx),
+        (P::Acos, _) => Fun::One(d::acos_dx),
+        (P::Atan, _) => Fun::One(d::atan_dx),
+        (P::Atan2, 0) => Fun::Two(d::atan2_dy),
+        (P::Atan2, _) => Fun::Two(d::atan2_dx),
+        (P::Sinh, _) => Fun::One(d::sinh_dx),
+        (P::Cosh, _) => Fun::One(d::cosh_dx),
+        (P::Tanh, _) => Fun::One(d::tanh_dx),
+        (P::Min, 0) => Fun::Two(d::min_da),
+        (P::Min, _) => Fun::Two(d::min_db),
+        (P::Max, 0) => Fun::Two(d::max_da),
+        (P::Max, _) => Fun::Two(d::max_db),
+        (P::Pow, 0) => Fun::Two(d::pow_dx),
+        (P::Pow, _) => Fun::Two(d::pow_dy),
+        (P::Hypot, 0) => Fun::Two(d::hypot_dx),
+        (P::Hypot, _) => Fun::Two(d::hypot_dy),
+        (P::Relay, _) => Fun::Two(d::relay_da),
+        (P::Limit, 0) => Fun::Three(d::limit_dx),
+        (P::Limit, 1) => Fun::Three(d::limit_dlo),
+        (P::Limit, _) => Fun::Three(d::limit_dhi),
+        (P::Deadzone, 0) => Fun::Two(d::deadzone_dx),
+        (P::Deadzone, _) => Fun::Two(d::deadzone_dw),
     }
 }

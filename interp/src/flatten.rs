@@ -637,6 +637,12 @@ impl<'c> Flattener<'c> {
                 })));
                 self.held = None;
             }
+            Stmt::Linear(l) => {
+                let l = l.map(&mut |i| self.slot(i) as usize);
+                self.emit(Op::Linear(Box::new(l)));
+                self.temps.0 = 0;
+                self.held = None;
+            }
             Stmt::NoteModes => {
                 let starts: Vec<(usize, usize)> = self.code.nodes[self.node]
                     .modes
@@ -737,6 +743,7 @@ fn last_reads(body: &[Stmt], counter: &mut usize, out: &mut HashMap<usize, usize
             | Stmt::Run(_)
             | Stmt::Step(_)
             | Stmt::NoteModes
+            | Stmt::Linear(_)
             | Stmt::SetDt { .. } => {}
         }
     }

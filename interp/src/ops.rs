@@ -129,6 +129,9 @@ pub(crate) enum Op {
     Substeps { id: Slot, dt: Slot, check: bool },
     /// The end of a loop's body (see [`Again`]).
     Again(Box<Again>),
+    /// An implicit method's factorisation, stage solve or step underflow (see
+    /// [`Linear`]).
+    Linear(Box<Linear>),
     /// Jumps to `t`.
     Jump { t: Slot },
     /// Jumps to `t` if `f[a]`.
@@ -338,6 +341,121 @@ pub(crate) struct Again {
     pub method: &'static str,
 }
 
+/// An implicit method's linear algebra on real slots (`sit_middle::lower::Stmt::Factor`,
+/// `Solve` and `Underflow`), by the runtime's functions that generated code calls.
+/// Before flattening the slots are the node's; after, the program's.
+#[derive(Debug, Clone)]
+pub(crate) enum Linear {
+    /// `r[a]` become the LU factors of the matrix they hold, `r[p]` the pivot rows, by
+    /// `sit_runtime::stage_factor` (a fault on a singular matrix).
+    Factor {
+        /// The matrix, row-major.
+        a: Vec<usize>,
+        /// The pivots.
+        p: Vec<usize>,
+        /// The real slot of the model's time (for the fault).
+        time: usize,
+        /// The model's name (for the fault).
+        model: String,
+        /// The method's name (for the fault).
+        method: &'static str,
+    },
+    /// `r[b]` become the solution of `A·x = r[b]` with the factors in `r[a]`, `r[p]`.
+    Solve {
+        /// The factors, row-major.
+        a: Vec<usize>,
+        /// The pivots.
+        p: Vec<usize>,
+        /// The right-hand side.
+        b: Vec<usize>,
+    },
+    /// Stops the program: the step `r[step]` underflowed.
+    Underflow {
+        /// The real slot of the step.
+        step: usize,
+        /// The real slot of the model's time.
+        time: usize,
+        /// The model's name.
+        model: String,
+        /// The method's name.
+        method: &'static str,
+    },
+}
+
+impl Linear {
+    /// The same operation on the slots `slot(i)` of the slots `i` it names.
+    pub(crate) fn map(&self, slot: &mut impl FnMut(usize) -> usize) -> Linear {
+        let mut all = |v: &[usize]| v.iter().map(|&i| slot(i)).collect::<Vec<_>>();
+        match self {
+            Linear::Factor {
+                a,
+                p,
+                time,
+                model,
+                method,
+            } => {
+                let (a, p) = (all(a), all(p));
+                Linear::Factor {
+                    a,
+                    p,
+                    time: slot(*time),
+                    model: model.clone(),
+                    method,
+                }
+            }
+            Linear::Solve { a, p, b } => Linear::Solve {
+                a: all(a),
+                p: all(p),
+                b: all(b),
+            },
+            Linear::Underflow {
+                step,
+                time,
+                model,
+                method,
+            } => Linear::Underflow {
+                step: slot(*step),
+                time: slot(*time),
+                model: model.clone(),
+                method,
+            },
+        }
+    }
+
+    /// Runs it on the real slots `r`.
+    fn run(&self, r: &mut [f64]) {
+        let read = |r: &[f64], v: &[usize]| v.iter().map(|&i| r[i]).collect::<Vec<_>>();
+        match self {
+            Linear::Factor {
+                a,
+                p,
+                time,
+                model,
+                method,
+            } => {
+                let (mut m, mut piv) = (read(r, a), read(r, p));
+                sit_runtime::stage_factor(model, method, r[*time], &mut m, &mut piv);
+                for (&i, x) in a.iter().zip(m).chain(p.iter().zip(piv)) {
+                    r[i] = x;
+                }
+            }
+            Linear::Solve { a, p, b } => {
+                let mut x = read(r, b);
+                sit_runtime::stage_solve(&read(r, a), &read(r, p), &mut x);
+                for (&i, v) in b.iter().zip(x) {
+                    r[i] = v;
+                }
+            }
+            Linear::Underflow {
+                step,
+                time,
+                model,
+                method,
+            } => sit_runtime::step_underflow(model, method, r[*time], r[*step]),
+        }
+    }
+}
+
 /// The reset programs of every node, unchecked and checked (for [`Op::Reset`]), and the
 /// programs of the phases (for [`Op::Phase`]).
 pub(crate) trait Resets {
@@ -545,6 +663,7 @@ fn run_in<R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
                     pc = a.to;
                 }
             }
+            Op::Linear(ref l) => l.run(s.r),
             // `fast` runs every other operation.
             _ => {}
         }
@@ -711,7 +830,8 @@ fn fast<'o, R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
             | Op::Reset { .. }
             | Op::Phase { .. }
             | Op::Substeps { .. }
-            | Op::Again(_) => {
+            | Op::Again(_)
+            | Op::Linear(_) => {
                 break Ok(Some(op));
             }
             Op::Jump { t } => pc = t as usize,

@@ -32,10 +32,12 @@ create_exception!(
     SitError,
     "A fault of the model during a run: a phase that did not end within its limit, a \
      sub-step count out of its bounds, an adaptive method past its bound of internal \
-     steps or of events located in one step. The message names the model and the time; \
-     the attributes `model`, `time` and `kind` (`phase_overrun`, `substep_count`, \
-     `internal_steps`, `events_chatter`) say the same as values. The step was left half \
-     done: `reset()` before stepping the model again."
+     steps or of events located in one step, an implicit method's singular iteration \
+     matrix or a step that underflowed. The message names the model and the time; the \
+     attributes `model`, `time` and `kind` (`phase_overrun`, `substep_count`, \
+     `internal_steps`, `events_chatter`, `singular_matrix`, `step_underflow`) say the \
+     same as values. The step was left half done: `reset()` before stepping the model \
+     again."
 );
 
 create_exception!(
@@ -64,7 +66,7 @@ create_exception!(
     "The stiffness test of an adaptive explicit method (`dopri5`, `tsit5`, `dop853`; \
      Hairer's test) found a model stiff: its steps were bounded by the method's \
      stability, not by the tolerances. The message names the model, the method and the \
-     time from which; an implicit method suits it. Once per `Model.run`."
+     time from which; the implicit method `rodas4` suits it. Once per `Model.run`."
 );
 
 /// Issues each warning of `warnings` through Python's `warnings.warn`, in its category,

@@ -42,6 +42,19 @@ pub enum FaultKind {
         /// The bound of events in one step.
         limit: u64,
     },
+    /// An implicit method's iteration matrix `I/(γh) − J` had no nonzero finite pivot
+    /// in column `column` (0-based) when factorised: singular to working precision, or
+    /// not finite (a Jacobian entry that is infinite or NaN).
+    SingularMatrix {
+        /// The column of the elimination without a pivot.
+        column: usize,
+    },
+    /// An adaptive method's internal step shrank below what the time resolves: `step`
+    /// is at most `1e-14·(|t| + dt)`, short of the host step's end.
+    StepUnderflow {
+        /// The internal step proposed.
+        step: f64,
+    },
 }
 
 impl FaultKind {
@@ -51,18 +64,24 @@ impl FaultKind {
     pub fn is_method(&self) -> bool {
         matches!(
             self,
-            FaultKind::InternalSteps { .. } | FaultKind::EventsChatter { .. }
+            FaultKind::InternalSteps { .. }
+                | FaultKind::EventsChatter { .. }
+                | FaultKind::SingularMatrix { .. }
+                | FaultKind::StepUnderflow { .. }
         )
     }
 
     /// The kind's name in `snake_case` (`phase_overrun`, `substep_count`,
-    /// `internal_steps`, `events_chatter`), for hosts that name it as text (Python).
+    /// `internal_steps`, `events_chatter`, `singular_matrix`, `step_underflow`), for
+    /// hosts that name it as text (Python).
     pub fn name(&self) -> &'static str {
         match self {
             FaultKind::PhaseOverrun { .. } => "phase_overrun",
             FaultKind::SubstepCount { .. } => "substep_count",
             FaultKind::InternalSteps { .. } => "internal_steps",
             FaultKind::EventsChatter { .. } => "events_chatter",
+            FaultKind::SingularMatrix { .. } => "singular_matrix",
+            FaultKind::StepUnderflow { .. } => "step_underflow",
         }
     }
 }

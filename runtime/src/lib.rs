@@ -64,7 +64,10 @@ pub use clock::{Clock, timer};
 pub use fault::FaultKind;
 #[cfg(feature = "std")]
 pub use fault::{ModelFault, catch_fault, quiet_fault_panics};
-pub use method::{Stiffness, events_overrun, internal_steps_overrun, stiffness};
+pub use method::{
+    Stiffness, events_overrun, internal_steps_overrun, stage_factor, stage_solve, step_underflow,
+    stiffness,
+};
 pub use model::{
     Model, SetError, ValueType, Var, VarInfo, VarKind, Variables, from_logical, logical,
 };

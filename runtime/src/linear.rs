@@ -43,6 +43,28 @@ pub fn lu_factor(n: usize, a: &mut [f64], piv: &mut [usize]) -> Result<(), Linea
     if a.len() != n * n || piv.len() != n {
         return Err(LinearError::Shape);
     }
+    factor(n, a, &mut |k, p| piv[k] = p)
+}
+
+/// [`lu_factor`] with the pivots recorded as reals (`piv[k]` the row index as `f64`,
+/// exact): for a matrix and pivots held in a model's hidden real states.
+///
+/// # Errors
+///
+/// As [`lu_factor`].
+pub fn lu_factor_real(n: usize, a: &mut [f64], piv: &mut [f64]) -> Result<(), LinearError> {
+    if a.len() != n * n || piv.len() != n {
+        return Err(LinearError::Shape);
+    }
+    factor(n, a, &mut |k, p| piv[k] = p as f64)
+}
+
+/// The elimination of [`lu_factor`], each pivot row given to `record(k, p)`.
+fn factor(
+    n: usize,
+    a: &mut [f64],
+    record: &mut dyn FnMut(usize, usize),
+) -> Result<(), LinearError> {
     for k in 0..n {
         let mut p = k;
         let mut best = crate::math::abs(a[k * n + k]);
@@ -56,7 +78,7 @@ pub fn lu_factor(n: usize, a: &mut [f64], piv: &mut [usize]) -> Result<(), Linea
         if best == 0.0 || !best.is_finite() {
             return Err(LinearError::Singular(k));
         }
-        piv[k] = p;
+        record(k, p);
         if p != k {
             for j in 0..n {
                 a.swap(k * n + j, p * n + j);
@@ -86,8 +108,30 @@ pub fn lu_solve(n: usize, lu: &[f64], piv: &[usize], b: &mut [f64]) -> Result<()
     if lu.len() != n * n || piv.len() != n || b.len() != n || piv.iter().any(|&p| p >= n) {
         return Err(LinearError::Shape);
     }
-    for (k, &p) in piv.iter().enumerate() {
-        b.swap(k, p);
+    solve(n, lu, &|k| piv[k], b);
+    Ok(())
+}
+
+/// [`lu_solve`] with the pivots of [`lu_factor_real`].
+///
+/// # Errors
+///
+/// [`LinearError::Shape`] for wrong lengths or a pivot that is not a row index.
+pub fn lu_solve_real(n: usize, lu: &[f64], piv: &[f64], b: &mut [f64]) -> Result<(), LinearError> {
+    let row =
+        |p: f64| (p >= 0.0 && p < n as f64 && p == crate::math::floor(p)).then_some(p as usize);
+    if lu.len() != n * n || piv.len() != n || b.len() != n || piv.iter().any(|&p| row(p).is_none())
+    {
+        return Err(LinearError::Shape);
+    }
+    solve(n, lu, &|k| piv[k] as usize, b);
+    Ok(())
+}
+
+/// The substitutions of [`lu_solve`], the pivot row of column `k` given by `pivot(k)`.
+fn solve(n: usize, lu: &[f64], pivot: &dyn Fn(usize) -> usize, b: &mut [f64]) {
+    for k in 0..n {
+        b.swap(k, pivot(k));
     }
     for i in 0..n {
         let mut s = b[i];
@@ -103,7 +147,6 @@ pub fn lu_solve(n: usize, lu: &[f64], piv: &[usize], b: &mut [f64]) -> Result<()
         }
         b[i] = s / lu[i * n + i];
     }
-    Ok(())
 }
 
 #[cfg(test)]

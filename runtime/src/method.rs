@@ -49,6 +49,64 @@ pub fn events_overrun(model: &str, time: f64, events: u64) -> ! {
     )
 }
 
+/// The factorisation of an implicit method's iteration matrix `I/(γh) − J` (`n × n`
+/// row-major in `a`, `n` the length of `piv`) in place by
+/// [`crate::linear::lu_factor_real`], the pivots into `piv`: the one elimination that
+/// the generated code, the interpreter and the batch form call for `rodas4`'s stage
+/// solves. A matrix without a nonzero finite pivot stops the program: model `model`,
+/// in its step from `time`, under `method` ([`FaultKind::SingularMatrix`]).
+#[track_caller]
+pub fn stage_factor(model: &str, method: &str, time: f64, a: &mut [f64], piv: &mut [f64]) {
+    match crate::linear::lu_factor_real(piv.len(), a, piv) {
+        Ok(()) => {}
+        Err(crate::linear::LinearError::Singular(column)) => raise(
+            model,
+            time,
+            FaultKind::SingularMatrix { column },
+            format_args!(
+                "`{model}` could not take its step at t = {time} under `{method}`: the \
+                 iteration matrix I/(γh) − J has no usable pivot in column {column} \
+                 (singular, or a Jacobian entry infinite or NaN: a rate whose slope is not \
+                 finite there, such as sqrt at 0)"
+            ),
+        ),
+        Err(crate::linear::LinearError::Shape) => raise(
+            model,
+            time,
+            FaultKind::SingularMatrix { column: 0 },
+            format_args!("`{model}`: the iteration matrix of `{method}` is malformed"),
+        ),
+    }
+}
+
+/// The solve of a stage of an implicit method with the factors of [`stage_factor`]:
+/// `b` becomes the solution of `A·x = b` ([`crate::linear::lu_solve_real`]; factors
+/// of another shape leave `b` as it is, which [`stage_factor`] never gives).
+pub fn stage_solve(lu: &[f64], piv: &[f64], b: &mut [f64]) {
+    let _ = crate::linear::lu_solve_real(piv.len(), lu, piv, b);
+}
+
+/// Stops the program: model `model`, in its step from time `time`, proposed the
+/// internal step `step` of `method` after a rejection, below what its time resolves
+/// (at most `1e-14·(|t| + dt)`): a solution that is not smooth there (a blow-up, a
+/// rate that is not finite), or tolerances below what `f64` resolves
+/// ([`FaultKind::StepUnderflow`]).
+#[cold]
+#[track_caller]
+pub fn step_underflow(model: &str, method: &str, time: f64, step: f64) -> ! {
+    raise(
+        model,
+        time,
+        FaultKind::StepUnderflow { step },
+        format_args!(
+            "`{model}` could not take its step at t = {time} under `{method}`: its internal \
+             step shrank to {step:e}, below what the time resolves. Likely a solution that \
+             blows up or is not smooth there, rates that are not finite (run with \
+             --check-finite to find the first), or tolerances below what f64 resolves"
+        ),
+    )
+}
+
 /// What Hairer's test for stiffness in an adaptive explicit method (`dopri5`, `tsit5`,
 /// `dop853`) found in a run: the model (or submodel) whose steps became bounded by the
 /// method's stability, the method and the time from which. Its `Display` is the
@@ -57,8 +115,7 @@ pub fn events_overrun(model: &str, time: f64, events: u64) -> ! {
 /// ```text
 /// `Robertson` seems stiff from t = 0.0031 under `dopri5`: h·λ stayed past the method's
 /// stability bound for 15 accepted steps in a row (Hairer's test), so its steps were
-/// bounded by stability, not by the tolerances; an implicit method (see
-/// docs/language.md) suits it
+/// bounded by stability, not by the tolerances; the implicit method `rodas4` suits it
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Stiffness<'a> {
@@ -83,8 +140,7 @@ impl core::fmt::Display for Stiffness<'_> {
             f,
             "` seems stiff from t = {} under `{}`: h·λ stayed past the method's stability \
              bound for 15 accepted steps in a row (Hairer's test), so its steps were bounded \
-             by stability, not by the tolerances; an implicit method (see docs/language.md) \
-             suits it",
+             by stability, not by the tolerances; the implicit method `rodas4` suits it",
             self.time, self.method
         )
     }
@@ -144,8 +200,8 @@ mod tests {
             w.to_string(),
             "`Rober` seems stiff from t = 0.25 under `dopri5`: h·λ stayed past the method's \
              stability bound for 15 accepted steps in a row (Hairer's test), so its steps \
-             were bounded by stability, not by the tolerances; an implicit method (see \
-             docs/language.md) suits it"
+             were bounded by stability, not by the tolerances; the implicit method `rodas4` \
+             suits it"
         );
         let sub = super::Stiffness { path: "cell", ..w };
         assert!(sub.to_string().starts_with("`Rober.cell` seems stiff"));

@@ -637,6 +637,9 @@ mod tests {
                         "set dt"
                     }
                     Stmt::NoteModes { .. } => "note modes",
+                    Stmt::Factor { .. } => "factor",
+                    Stmt::Solve { .. } => "solve",
+                    Stmt::Underflow { .. } => "underflow",
                 };
                 seen.insert(format!("{what} guarded={guarded}"));
             }
@@ -729,6 +732,12 @@ mod tests {
             "set dt guarded=true".into(),
             "set dt guarded=false".into(),
             "note modes guarded=true".into(),
+        ]);
+        // An implicit method's stage solves, and its step underflow under its guard.
+        want.extend([
+            "factor guarded=true".into(),
+            "solve guarded=true".into(),
+            "underflow guarded=true".into(),
         ]);
         for f in [FlagUse::AlwaysSet, FlagUse::Tracked { mutated: true }] {
             want.push(format!("flag {f:?}"));

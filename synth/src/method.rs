@@ -2,9 +2,11 @@
 
 /// `text` with `method rk4;` or (one time in three) `method dopri5 rtol 1e-4 atol
 /// 1e-6;` or its `tsit5` twin (or, for a third of the `dopri5` draws, its `dop853`
-/// twin) declared in about half of its models, each kept only if the file still
-/// checks (its rules split), so the random models exercise every method; drawn from a
-/// generator of its own, so the rest of the text is the same as without methods.
+/// twin; `method rodas4 rtol 1e-4 atol 1e-6;` for a third of the `rk4` draws) declared in about half of its
+/// models, each kept only if the file still checks (its rules split; under `rodas4`,
+/// also lowers: its rates read no lookup table), so the random models exercise every
+/// method; drawn from a generator of its own, so the rest of the text is the same as
+/// without methods.
 pub(crate) fn with_methods(seed: u64, mut text: String, models: usize) -> String {
     let mut rng = fastrand::Rng::with_seed(seed ^ 0x5eed_0018);
     for i in 0..models {
@@ -19,6 +21,8 @@ pub(crate) fn with_methods(seed: u64, mut text: String, models: usize) -> String
         let tsit5 = fastrand::Rng::with_seed(seed ^ 0x7517_0029 ^ i as u64).bool();
         // dop853 for a third of the dopri5 draws, by a generator of its own too.
         let dop853 = fastrand::Rng::with_seed(seed ^ 0xd0_8530_0029 ^ i as u64).u8(..3) == 0;
+        // rodas4 for a third of the rk4 draws, by a generator of its own too.
+        let rodas4 = fastrand::Rng::with_seed(seed ^ 0x70da_5400_0029 ^ i as u64).u8(..3) == 0;
         let method = if rng.u8(..3) == 0 {
             if tsit5 {
                 "    method tsit5 rtol 1e-4 atol 1e-6;\n"
@@ -27,11 +31,19 @@ pub(crate) fn with_methods(seed: u64, mut text: String, models: usize) -> String
             } else {
                 "    method dopri5 rtol 1e-4 atol 1e-6;\n"
             }
+        } else if rodas4 {
+            "    method rodas4 rtol 1e-4 atol 1e-6;\n"
         } else {
             "    method rk4;\n"
         };
         tried.insert_str(at + head.len(), method);
-        if !sit_middle::check_source("random.sit", &tried).has_errors() {
+        let out = sit_middle::check_source("random.sit", &tried);
+        let lowers = || {
+            out.program
+                .as_ref()
+                .is_some_and(|p| sit_middle::lower::Lowered::new(p, Default::default()).is_ok())
+        };
+        if !out.has_errors() && (!method.contains("rodas4") || lowers()) {
             text = tried;
         }
     }
@@ -43,11 +55,11 @@ mod tests {
     use crate::{Size, random_file};
 
     /// Every method is declared somewhere in the first 40 random files (those that
-    /// `tests/build.rs` compiles), `dop853` among them.
+    /// `tests/build.rs` compiles), `dop853` and `rodas4` among them.
     #[test]
     fn random_files_declare_every_method() {
         let texts: Vec<String> = (0..40).map(|s| random_file(s, Size::default())).collect();
-        for method in ["rk4", "dopri5", "tsit5", "dop853"] {
+        for method in ["rk4", "dopri5", "tsit5", "dop853", "rodas4"] {
             let n = texts
                 .iter()
                 .filter(|t| t.contains(&format!("method {method}")))

@@ -13,6 +13,7 @@ fn source_of(stem: &str) -> PathBuf {
         .or_else(|| stem.strip_prefix("dopri5:"))
         .or_else(|| stem.strip_prefix("tsit5:"))
         .or_else(|| stem.strip_prefix("dop853:"))
+        .or_else(|| stem.strip_prefix("rodas4:"))
     {
         return source_of(stem);
     }
@@ -115,6 +116,11 @@ fn check_pair(
         program
             .set_method(sit_middle::ir::Method::Dop853(Default::default()))
             .expect("splits for dop853");
+    }
+    if stem.starts_with("rodas4:") {
+        program
+            .set_method(sit_middle::ir::Method::Rodas4(Default::default()))
+            .expect("splits for rodas4");
     }
     let id = program.model(model).expect("model");
     let mut interp = sit_interp::Instance::new(
@@ -276,6 +282,25 @@ fn dop853_matches_the_interpreter_on_examples_and_random_models() {
     assert!(random >= 3, "only {random} random models under dop853");
 }
 
+#[test]
+fn rodas4_matches_the_interpreter_on_examples_and_random_models() {
+    let (mut examples, mut random) = (0, 0);
+    for (stem, model, make) in compiled::all() {
+        // The Jacobian's hidden rules, one LU and six stage solves per internal step,
+        // by the same runtime functions in both; events on its dense output.
+        if stem.starts_with("rodas4:") {
+            examples += usize::from(check_pair(stem, model, make, 1e-2, 300));
+        } else if stem.starts_with("random_")
+            && std::fs::read_to_string(source_of(stem)).is_ok_and(|t| t.contains("method rodas4"))
+        {
+            // The random files that declare it in some models (sit-synth), as declared.
+            random += usize::from(check_pair(stem, model, make, 0.01, 200));
+        }
+    }
+    assert!(examples >= 4, "only {examples} example models under rodas4");
+    assert!(random >= 2, "only {random} random models declaring rodas4");
+}
+
 /// Under `dopri5` the bouncing ball lists its own variables only; the method's memories
 /// are hidden states after them, reached by index, and carried by `Clone` (what an FMU
 /// state saves): a copy goes on bit for bit, hidden states included.
@@ -345,9 +370,13 @@ fn reach_of(label: &str, m: &dyn Model) -> Vec<(String, sit_runtime::table::Tabl
 
 /// The interpreter of model `model` of the counted file `stem` (`rk4:` integrated by rk4).
 fn counted_interp(stem: &str, model: &str) -> sit_interp::Instance {
-    let (method, file) = match stem.strip_prefix("rk4:") {
-        Some(file) => (Some(sit_middle::ir::Method::Rk4), file),
-        None => (None, stem),
+    let (method, file) = match (stem.strip_prefix("rk4:"), stem.strip_prefix("rodas4:")) {
+        (Some(file), _) => (Some(sit_middle::ir::Method::Rk4), file),
+        (_, Some(file)) => (
+            Some(sit_middle::ir::Method::Rodas4(Default::default())),
+            file,
+        ),
+        _ => (None, stem),
     };
     let path = PathBuf::from(env!("OUT_DIR")).join(format!("random/{file}.sit"));
     let mut program = (sit_driver::check_file(path).expect("readable").program).expect("checked");

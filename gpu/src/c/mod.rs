@@ -64,6 +64,12 @@ pub enum Unsupported {
     /// The lowered program is not one the lowering makes.
     #[error("malformed program: {0}")]
     Malformed(String),
+    /// A method whose statements the C form does not write (an implicit method's
+    /// stage solves: no C LU yet).
+    #[error(
+        "the C form (GPU) does not run the implicit method `{0}` yet (its stage solves need an LU in C); use an explicit method (dopri5, tsit5, dop853, rk4) on the GPU, or run `{0}` on the CPU"
+    )]
+    Method(&'static str),
 }
 
 /// The lookup tables of the program, each written once as constant arrays.

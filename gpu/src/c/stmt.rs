@@ -63,6 +63,15 @@ impl StmtGen<'_> {
                     .map_err(|e| Unsupported::Malformed(e.to_string()))?;
                 self.phase(phase, out);
             }
+            Stmt::Factor { method, .. } | Stmt::Underflow { method, .. } => {
+                return Err(Unsupported::Method(method));
+            }
+            // Its factorisation comes first, and is refused above.
+            Stmt::Solve { .. } => {
+                return Err(Unsupported::Malformed(
+                    "a stage solve before its factorisation".into(),
+                ));
+            }
             Stmt::Repeat {
                 body,
                 until,

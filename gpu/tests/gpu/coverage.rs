@@ -74,6 +74,11 @@ fn note(m: &lower::Model, seen: &mut BTreeSet<&'static str>) {
     let mut stmts = Vec::new();
     lower::walk(&m.body, &mut |s| stmts.push(s));
     lower::walk(&m.initial, &mut |s| stmts.push(s));
+    // A model under an implicit method (`rodas4`), which the C form refuses by name, is
+    // not run as C: none of its constructs count.
+    if stmts.iter().any(|s| matches!(s, Stmt::Factor { .. })) {
+        return;
+    }
     for s in stmts {
         let what = match s {
             Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => {
@@ -112,6 +117,8 @@ fn note(m: &lower::Model, seen: &mut BTreeSet<&'static str>) {
                 note_term(value, seen);
                 "set dt"
             }
+            // An implicit method's (left out above).
+            Stmt::Factor { .. } | Stmt::Solve { .. } | Stmt::Underflow { .. } => continue,
         };
         seen.insert(what);
     }

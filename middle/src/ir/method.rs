@@ -1,4 +1,4 @@
-//! Integration methods: `method euler|rk4|dopri5|tsit5|dop853` and the tolerances of an adaptive one.
+//! Integration methods: `method euler|rk4|dopri5|tsit5|dop853|rodas4` and the tolerances of an adaptive one.
 
 use super::Program;
 
@@ -25,6 +25,12 @@ pub enum Method {
     /// `−1/8`, for tight tolerances; events located with its continuous extension of
     /// order 7 (three more stages, evaluated only when a step holds an event).
     Dop853(Tolerance),
+    /// Hairer and Wanner's RODAS, a Rosenbrock method of order 4(3) with 6 stages,
+    /// L-stable and stiffly accurate: adaptive internal steps as [`Method::Dopri5`]
+    /// takes them (exponent `−1/4`), each solving six linear systems with one LU of
+    /// `I/(γh) − J` (the exact Jacobian of the continuous part), for stiff models;
+    /// events located with its continuous extension of order 3.
+    Rodas4(Tolerance),
 }
 
 /// The error tolerances of an adaptive method: an internal step is accepted when the
@@ -85,12 +91,13 @@ impl std::hash::Hash for Tolerance {
 
 impl Method {
     /// Every method (`dopri5` with its default tolerances), for listings and lookups.
-    pub const ALL: [Method; 5] = [
+    pub const ALL: [Method; 6] = [
         Method::Euler,
         Method::Rk4,
         Method::Dopri5(Tolerance::DEFAULT),
         Method::Tsit5(Tolerance::DEFAULT),
         Method::Dop853(Tolerance::DEFAULT),
+        Method::Rodas4(Tolerance::DEFAULT),
     ];
 
     /// The name in `.sit` source and on the command line.
@@ -101,6 +108,7 @@ impl Method {
             Method::Dopri5(_) => "dopri5",
             Method::Tsit5(_) => "tsit5",
             Method::Dop853(_) => "dop853",
+            Method::Rodas4(_) => "rodas4",
         }
     }
 
@@ -112,6 +120,7 @@ impl Method {
             Method::Dopri5(_) => "adaptive internal steps with error control within each step",
             Method::Tsit5(_) => "as dopri5, with Tsitouras's smaller error constants",
             Method::Dop853(_) => "adaptive, order 8, for tight tolerances",
+            Method::Rodas4(_) => "implicit (Rosenbrock), adaptive, order 4, for stiff models",
         }
     }
 
@@ -127,6 +136,7 @@ impl Method {
             Method::Dopri5(t) => Method::Dopri5(t.with(rtol, atol)),
             Method::Tsit5(t) => Method::Tsit5(t.with(rtol, atol)),
             Method::Dop853(t) => Method::Dop853(t.with(rtol, atol)),
+            Method::Rodas4(t) => Method::Rodas4(t.with(rtol, atol)),
             other => other,
         }
     }
@@ -135,7 +145,7 @@ impl Method {
     pub fn tolerance(self) -> Option<Tolerance> {
         match self {
             Method::Dopri5(t) | Method::Tsit5(t) => Some(t),
-            Method::Dop853(t) => Some(t),
+            Method::Dop853(t) | Method::Rodas4(t) => Some(t),
             _ => None,
         }
     }

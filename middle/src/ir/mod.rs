@@ -4,6 +4,8 @@
 use crate::source::Span;
 
 mod method;
+mod partial;
+pub use partial::{Partial, PartialOf};
 mod split;
 mod walk;
 pub use walk::{Added, step_rank, walk};
@@ -644,6 +646,10 @@ pub enum Func {
     Limit,
     /// `deadzone(x, w)`: 0 inside `[-w, w]`, `x ∓ w` outside
     Deadzone,
+    /// A partial derivative of one of the above (`sit_runtime::partial`), written only
+    /// by the lowering of an implicit method's Jacobian; not in [`Func::ALL`], so never
+    /// found by name in source.
+    Partial(Partial),
 }
 
 impl Func {
@@ -706,6 +712,7 @@ impl Func {
             Func::Relay => "relay",
             Func::Limit => "limit",
             Func::Deadzone => "deadzone",
+            Func::Partial(p) => p.name(),
         }
     }
 
@@ -715,6 +722,7 @@ impl Func {
             Func::Atan2 | Func::Min | Func::Max | Func::Pow | Func::Hypot => 2,
             Func::Relay | Func::Deadzone => 2,
             Func::Limit => 3,
+            Func::Partial(p) => p.arity(),
             _ => 1,
         }
     }
@@ -723,7 +731,20 @@ impl Func {
     /// at the top of `sit_runtime` (the converters `relay`, `limit`,
     /// `deadzone`).
     pub fn is_math(self) -> bool {
-        !matches!(self, Func::Relay | Func::Limit | Func::Deadzone)
+        !matches!(
+            self,
+            Func::Relay | Func::Limit | Func::Deadzone | Func::Partial(_)
+        )
+    }
+
+    /// The module path of its runtime function: `sit_runtime::math`, `sit_runtime`
+    /// (the converters) or `sit_runtime::partial` ([`Func::Partial`]).
+    pub fn module(self) -> &'static [&'static str] {
+        match self {
+            Func::Partial(_) => &["sit_runtime", "partial"],
+            f if f.is_math() => &["sit_runtime", "math"],
+            _ => &["sit_runtime"],
+        }
     }
 
     /// Look a pure procedure up by its source name.

@@ -105,7 +105,13 @@ impl Fired {
                 | Stmt::Reset { .. }
                 | Stmt::Run { .. }
                 | Stmt::Step { .. }
-                | Stmt::Added(Rewrite::SetDt { .. } | Rewrite::NoteModes { .. })
+                | Stmt::Added(
+                    Rewrite::SetDt { .. }
+                    | Rewrite::NoteModes { .. }
+                    | Rewrite::Factor { .. }
+                    | Rewrite::Solve { .. }
+                    | Rewrite::Underflow { .. },
+                )
                 | Stmt::SetMode { .. } => {}
             }
         }

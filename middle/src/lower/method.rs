@@ -40,7 +40,7 @@ use crate::ir::{Expr, Method, Model, Program, split, split_errors, split_located
 /// (which the checker and [`Program::set_method`] report first, located).
 pub fn expand(program: &Program) -> Result<rewrite::Program, LowerError> {
     let mut models = Vec::with_capacity(program.models.len());
-    for m in &program.models {
+    for (id, m) in program.models.iter().enumerate() {
         if m.method == Method::Euler {
             models.push(m.clone().widen());
             continue;
@@ -52,6 +52,19 @@ pub fn expand(program: &Program) -> Result<rewrite::Program, LowerError> {
                 m.method.name(),
                 d.message
             )));
+        }
+        if let (Some(ros), Some(tol)) = (super::rosenbrock::of(m.method), m.method.tolerance()) {
+            let jac = super::jacobian::jacobian(program, id);
+            if let Some(table) = super::jacobian::rules::reads_table(&jac.pass) {
+                return Err(LowerError::Method(format!(
+                    "model `{}` cannot be integrated by `{}`: its rates read the lookup \
+                     table `{table}`, whose slope its Jacobian does not take yet; use an \
+                     explicit method (dopri5, tsit5, dop853)",
+                    m.name, ros.name
+                )));
+            }
+            models.push(super::implicit::rewrite(m, id, ros, tol));
+            continue;
         }
         models.push(match tableau::of(m.method) {
             None => m.clone().widen(),

@@ -43,6 +43,7 @@ mod dense;
 mod dopri5;
 mod fired;
 mod hidden;
+mod implicit;
 mod initial;
 pub mod jacobian;
 mod located;
@@ -53,6 +54,7 @@ mod prev;
 mod program;
 pub mod rewrite;
 mod rk4_loop;
+mod rosenbrock;
 mod stages;
 mod stiffness;
 mod substep;
@@ -298,6 +300,43 @@ pub enum Stmt {
         /// The model's span.
         span: Span,
     },
+    /// An implicit method's factorisation (`Rewrite::Factor`): the real states
+    /// `matrix` (row-major, `n·n` with `n = pivots.len()`) become their LU factors and
+    /// `pivots` the pivot rows, by `sit_runtime::stage_factor(model, method, time,
+    /// matrix, pivots)`, which stops the program on a singular matrix.
+    Factor {
+        /// The matrix, row-major.
+        matrix: Vec<VarId>,
+        /// The pivot rows (reals).
+        pivots: Vec<VarId>,
+        /// The integration method (for the fault).
+        method: &'static str,
+        /// The model's span.
+        span: Span,
+    },
+    /// A stage solve (`Rewrite::Solve`): the real states `rhs` become the solution of
+    /// `A·x = rhs`, by `sit_runtime::stage_solve(matrix, pivots, rhs)` with the factors
+    /// of a [`Stmt::Factor`].
+    Solve {
+        /// The factors, row-major.
+        matrix: Vec<VarId>,
+        /// The pivot rows.
+        pivots: Vec<VarId>,
+        /// The right-hand side, replaced by the solution.
+        rhs: Vec<VarId>,
+        /// The model's span.
+        span: Span,
+    },
+    /// Stops the program with `sit_runtime::step_underflow(model, method, time, step)`
+    /// (`Rewrite::Underflow`).
+    Underflow {
+        /// The internal step proposed (a real state).
+        step: VarId,
+        /// The integration method.
+        method: &'static str,
+        /// The model's span.
+        span: Span,
+    },
 }
 
 /// The `otherwise` flags that some rule of `body` sets, in increasing order.
@@ -333,7 +372,10 @@ impl Stmt {
             | Stmt::Step { span, .. }
             | Stmt::Repeat { span, .. }
             | Stmt::NoteModes { span }
-            | Stmt::SetDt { span, .. } => *span,
+            | Stmt::SetDt { span, .. }
+            | Stmt::Factor { span, .. }
+            | Stmt::Solve { span, .. }
+            | Stmt::Underflow { span, .. } => *span,
         }
     }
 }
@@ -761,7 +803,72 @@ impl Rules<'_, '_> {
                 value: self.lw.term(self.model, value)?,
                 span: *span,
             },
+            ir::Stmt::Added(Rewrite::Factor {
+                matrix,
+                pivots,
+                method,
+                span,
+            }) => {
+                self.reals(matrix.iter().chain(pivots))?;
+                if matrix.len() != pivots.len() * pivots.len() {
+                    return Err(LowerError::Malformed(format!(
+                        "a factorisation of {} entries with {} pivots",
+                        matrix.len(),
+                        pivots.len()
+                    )));
+                }
+                Stmt::Factor {
+                    matrix: matrix.clone(),
+                    pivots: pivots.clone(),
+                    method,
+                    span: *span,
+                }
+            }
+            ir::Stmt::Added(Rewrite::Solve {
+                matrix,
+                pivots,
+                rhs,
+                span,
+            }) => {
+                self.reals(matrix.iter().chain(pivots).chain(rhs))?;
+                let n = pivots.len();
+                if matrix.len() != n * n || rhs.len() != n {
+                    return Err(LowerError::Malformed(format!(
+                        "a stage solve of {} unknowns with {} entries and {n} pivots",
+                        rhs.len(),
+                        matrix.len()
+                    )));
+                }
+                Stmt::Solve {
+                    matrix: matrix.clone(),
+                    pivots: pivots.clone(),
+                    rhs: rhs.clone(),
+                    span: *span,
+                }
+            }
+            ir::Stmt::Added(Rewrite::Underflow { step, method, span }) => {
+                self.reals(std::iter::once(step))?;
+                Stmt::Underflow {
+                    step: *step,
+                    method,
+                    span: *span,
+                }
+            }
         })
+    }
+
+    /// Checks that every variable of `vars` is a real state (a stage solve's).
+    fn reals<'v>(&self, vars: impl Iterator<Item = &'v VarId>) -> Result<(), LowerError> {
+        for &v in vars {
+            let var = get(&self.m.vars, v, "variable")?;
+            if var.kind != ir::VarKind::State || var.ty != ir::Ty::Real {
+                return Err(LowerError::Malformed(format!(
+                    "a stage solve on `{}`, which is not a real state",
+                    var.name
+                )));
+            }
+        }
+        Ok(())
     }
 
     fn assign(&mut self, a: &ir::Assign) -> Result<Assign, LowerError> {

@@ -1,4 +1,4 @@
-//! The statements only a method's rewrite writes: the loop of an adaptive step, the noting of modes and the setting of `dt` at a located event.
+//! The statements only a method's rewrite writes: the loop of an adaptive step, the noting of modes and the setting of `dt` at a located event, and an implicit method's factorisation, stage solves and step underflow.
 //!
 //! A checked program cannot hold them: its bodies are `ir::Stmt<ir::Checked>`, whose
 //! [`ir::Stmt::Added`] is empty. The rewrite ([`super::method`]) turns each model into
@@ -51,13 +51,54 @@ pub enum Rewrite {
         /// The model's span (for provenance).
         span: Span,
     },
+    /// An implicit method's factorisation: the real states `matrix` (`n·n`, row-major,
+    /// `n` the length of `pivots`) replaced by their LU factors and `pivots` by the
+    /// pivot rows (as reals), by `sit_runtime::stage_factor` (which stops the program
+    /// with `sit_runtime::FaultKind::SingularMatrix`, naming the model, `method` and the
+    /// time, when a column has no nonzero finite pivot).
+    Factor {
+        /// The matrix, row-major.
+        matrix: Vec<VarId>,
+        /// The pivot rows.
+        pivots: Vec<VarId>,
+        /// The integration method (its name, for the fault).
+        method: &'static str,
+        /// The model's span (for provenance).
+        span: Span,
+    },
+    /// A stage solve with the factors of a [`Rewrite::Factor`]: the real states `rhs`
+    /// replaced by the solution of `A·x = rhs` (`sit_runtime::stage_solve`).
+    Solve {
+        /// The factors, row-major.
+        matrix: Vec<VarId>,
+        /// The pivot rows.
+        pivots: Vec<VarId>,
+        /// The right-hand side, replaced by the solution.
+        rhs: Vec<VarId>,
+        /// The model's span (for provenance).
+        span: Span,
+    },
+    /// Stops the program with `sit_runtime::step_underflow(model, method, time, step)`
+    /// (written under the guard that says the step underflowed).
+    Underflow {
+        /// The internal step proposed (a real state).
+        step: VarId,
+        /// The integration method.
+        method: &'static str,
+        /// The model's span (for provenance).
+        span: Span,
+    },
 }
 
 impl ir::Added for Rewrite {
     fn children(&self) -> &[ir::Stmt<Rewrite>] {
         match self {
             Rewrite::Repeat { body, .. } => body,
-            Rewrite::NoteModes { .. } | Rewrite::SetDt { .. } => &[],
+            Rewrite::NoteModes { .. }
+            | Rewrite::SetDt { .. }
+            | Rewrite::Factor { .. }
+            | Rewrite::Solve { .. }
+            | Rewrite::Underflow { .. } => &[],
         }
     }
 
@@ -65,7 +106,10 @@ impl ir::Added for Rewrite {
         match self {
             Rewrite::Repeat { span, .. }
             | Rewrite::NoteModes { span }
-            | Rewrite::SetDt { span, .. } => *span,
+            | Rewrite::SetDt { span, .. }
+            | Rewrite::Factor { span, .. }
+            | Rewrite::Solve { span, .. }
+            | Rewrite::Underflow { span, .. } => *span,
         }
     }
 }

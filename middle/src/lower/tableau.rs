@@ -32,10 +32,10 @@
 //!    convergence and bit-identity cases as for `rk4` and `dopri5` in
 //!    `tests/tests/models_methods.rs`.
 //!
-//! A method that is not an explicit Runge–Kutta method (a Rosenbrock method solves a
-//! linear system per stage) needs a stage builder of its own; it may reuse the stage
-//! pass (`super::pass`), the hidden states (`super::hidden`) and the event search,
-//! which reads only the [`Dense`] evaluation.
+//! A method that is not an explicit Runge–Kutta method has a stage builder of its own:
+//! the Rosenbrock methods (`rodas4`, which solve a linear system per stage) are data in
+//! `super::rosenbrock`, written out by `super::implicit`, which reuses the stage pass
+//! (`super::pass`), the hidden states (`super::hidden`) and the event search.
 
 use crate::ir::Method;
 
@@ -659,10 +659,11 @@ pub(super) const DOP853: Tableau = Tableau {
     form: Form::Weighted,
 };
 
-/// The tableau of `method` (`None` for `euler`, which is not rewritten).
+/// The tableau of `method` (`None` for `euler`, which is not rewritten, and for
+/// `rodas4`, a Rosenbrock method: `super::rosenbrock`).
 pub(super) fn of(method: Method) -> Option<&'static Tableau> {
     match method {
-        Method::Euler => None,
+        Method::Euler | Method::Rodas4(_) => None,
         Method::Rk4 => Some(&RK4),
         Method::Dopri5(_) => Some(&DOPRI5),
         Method::Tsit5(_) => Some(&TSIT5),

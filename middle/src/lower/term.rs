@@ -150,6 +150,10 @@ pub enum LowerError {
     /// The program is not a checked one (an index out of range, a type mismatch).
     #[error("malformed program: {0}")]
     Malformed(String),
+    /// A model that its integration method cannot integrate (`rodas4` on rates that
+    /// read a lookup table, whose slope its Jacobian does not take yet).
+    #[error("{0}")]
+    Method(String),
 }
 
 /// Lowers the expressions of one model (see [`Reads`]), counting against a [`Budget`].

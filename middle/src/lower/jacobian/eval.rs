@@ -6,41 +6,7 @@ use std::collections::BTreeMap;
 
 /// The value of `sit_runtime::partial`'s function [`partial_name`]`(f, arg)` at `xs`.
 fn partial_value(f: Func, arg: usize, xs: &[f64]) -> f64 {
-    use sit_runtime::partial as p;
-    let x = |i: usize| xs.get(i).copied().unwrap_or(f64::NAN);
-    match (f, arg) {
-        (Func::Abs, 0) => p::abs_dx(x(0)),
-        (Func::Sqrt, 0) => p::sqrt_dx(x(0)),
-        (Func::Exp, 0) => p::exp_dx(x(0)),
-        (Func::Ln, 0) => p::ln_dx(x(0)),
-        (Func::Log10, 0) => p::log10_dx(x(0)),
-        (Func::Sin, 0) => p::sin_dx(x(0)),
-        (Func::Cos, 0) => p::cos_dx(x(0)),
-        (Func::Tan, 0) => p::tan_dx(x(0)),
-        (Func::Asin, 0) => p::asin_dx(x(0)),
-        (Func::Acos, 0) => p::acos_dx(x(0)),
-        (Func::Atan, 0) => p::atan_dx(x(0)),
-        (Func::Atan2, 0) => p::atan2_dy(x(0), x(1)),
-        (Func::Atan2, 1) => p::atan2_dx(x(0), x(1)),
-        (Func::Sinh, 0) => p::sinh_dx(x(0)),
-        (Func::Cosh, 0) => p::cosh_dx(x(0)),
-        (Func::Tanh, 0) => p::tanh_dx(x(0)),
-        (Func::Min, 0) => p::min_da(x(0), x(1)),
-        (Func::Min, 1) => p::min_db(x(0), x(1)),
-        (Func::Max, 0) => p::max_da(x(0), x(1)),
-        (Func::Max, 1) => p::max_db(x(0), x(1)),
-        (Func::Pow, 0) => p::pow_dx(x(0), x(1)),
-        (Func::Pow, 1) => p::pow_dy(x(0), x(1)),
-        (Func::Hypot, 0) => p::hypot_dx(x(0), x(1)),
-        (Func::Hypot, 1) => p::hypot_dy(x(0), x(1)),
-        (Func::Relay, 1) => p::relay_da(x(0), x(1)),
-        (Func::Limit, 0) => p::limit_dx(x(0), x(1), x(2)),
-        (Func::Limit, 1) => p::limit_dlo(x(0), x(1), x(2)),
-        (Func::Limit, 2) => p::limit_dhi(x(0), x(1), x(2)),
-        (Func::Deadzone, 0) => p::deadzone_dx(x(0), x(1)),
-        (Func::Deadzone, 1) => p::deadzone_dw(x(0), x(1)),
-        _ => 0.0,
-    }
+    crate::ir::Partial::of(f, arg).map_or(0.0, |p| p.eval(xs))
 }
 
 /// The rates and the Jacobian at one point, and the branches the pass took there.
@@ -240,6 +206,7 @@ fn call(f: Func, xs: &[f64]) -> f64 {
         Func::Relay => sit_runtime::relay(x(0), x(1)),
         Func::Limit => sit_runtime::limit(x(0), x(1), x(2)),
         Func::Deadzone => sit_runtime::deadzone(x(0), x(1)),
+        Func::Partial(p) => p.eval(xs),
     }
 }
 

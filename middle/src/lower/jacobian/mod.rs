@@ -31,6 +31,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 mod eval;
+pub(in crate::lower) mod rules;
 
 pub use eval::Point;
 
@@ -115,40 +116,7 @@ pub struct Jacobian {
 /// the slope is 0 everywhere it is defined (`sign`, `floor`, `ceil`, `round`, `relay`
 /// in its first argument).
 pub fn partial_name(f: Func, arg: usize) -> Option<&'static str> {
-    use Func as F;
-    Some(match (f, arg) {
-        (F::Abs, 0) => "abs_dx",
-        (F::Sqrt, 0) => "sqrt_dx",
-        (F::Exp, 0) => "exp_dx",
-        (F::Ln, 0) => "ln_dx",
-        (F::Log10, 0) => "log10_dx",
-        (F::Sin, 0) => "sin_dx",
-        (F::Cos, 0) => "cos_dx",
-        (F::Tan, 0) => "tan_dx",
-        (F::Asin, 0) => "asin_dx",
-        (F::Acos, 0) => "acos_dx",
-        (F::Atan, 0) => "atan_dx",
-        (F::Atan2, 0) => "atan2_dy",
-        (F::Atan2, 1) => "atan2_dx",
-        (F::Sinh, 0) => "sinh_dx",
-        (F::Cosh, 0) => "cosh_dx",
-        (F::Tanh, 0) => "tanh_dx",
-        (F::Min, 0) => "min_da",
-        (F::Min, 1) => "min_db",
-        (F::Max, 0) => "max_da",
-        (F::Max, 1) => "max_db",
-        (F::Pow, 0) => "pow_dx",
-        (F::Pow, 1) => "pow_dy",
-        (F::Hypot, 0) => "hypot_dx",
-        (F::Hypot, 1) => "hypot_dy",
-        (F::Relay, 1) => "relay_da",
-        (F::Limit, 0) => "limit_dx",
-        (F::Limit, 1) => "limit_dlo",
-        (F::Limit, 2) => "limit_dhi",
-        (F::Deadzone, 0) => "deadzone_dx",
-        (F::Deadzone, 1) => "deadzone_dw",
-        _ => return None,
-    })
+    crate::ir::Partial::of(f, arg).map(crate::ir::Partial::name)
 }
 
 /// A sparse tangent: column → slope (absent: 0).
@@ -214,6 +182,8 @@ struct Deriver {
     staged: Vec<bool>,
     /// The columns each target's tangent may be nonzero in, so far in the pass.
     written: BTreeMap<Target, Vec<usize>>,
+    /// The column of `time`, when the pass differentiates with respect to it too.
+    time: Option<usize>,
 }
 
 impl Deriver {
@@ -257,6 +227,10 @@ impl Deriver {
                 }
             }
             Expr::Call(f, xs) => self.chain(*f, xs),
+            Expr::Time => self
+                .time
+                .map(|j| BTreeMap::from([(j, Slope::Num(1.0))]))
+                .unwrap_or_default(),
             Expr::Table(t, xs) => {
                 let mut out = Sparse::new();
                 for (k, x) in xs.iter().enumerate() {
@@ -361,7 +335,13 @@ impl Deriver {
 /// The Jacobian of model `id`'s continuous part (see the module documentation); a
 /// model without continuous states has an empty one.
 pub fn jacobian(program: &Program, id: ModelId) -> Jacobian {
-    let m = &program.models[id];
+    of_model(&program.models[id], id, false)
+}
+
+/// The Jacobian of model `m` (number `id`); with `time`, the pass differentiates with
+/// respect to `time` too, as one more column after the states' (`∂rate_i/∂t`, the
+/// column an implicit method needs for a non-autonomous model).
+pub(crate) fn of_model(m: &Model, id: ModelId, time: bool) -> Jacobian {
     let sp = split(m);
     let mut state = vec![None; m.vars.len()];
     for (i, &(v, _)) in sp.states.iter().enumerate() {
@@ -371,6 +351,7 @@ pub fn jacobian(program: &Program, id: ModelId) -> Jacobian {
         state,
         staged: sp.staged.clone(),
         written: BTreeMap::new(),
+        time: time.then_some(sp.states.len()),
     };
     let pass = der.stmts(&m.body);
     let pattern = (0..sp.states.len())

@@ -1,0 +1,447 @@
+//! The adaptive step of a Rosenbrock method (`rodas4`): a host step rewritten as plain rules around one bounded loop of internal steps, each with the exact Jacobian as hidden rules, one LU of `I/(γh) − J` and its stage solves.
+//!
+//! The continuous part is that of `rk4` (`crate::ir`'s `split`); the method's
+//! coefficients are data (`super::rosenbrock`). Within each host step, with `n`
+//! continuous states, hidden states `yc`, `k1` … `ks` per state (`s` stages; `k_i`
+//! holds the stage's `u_i`), the Jacobian's entries `J_ij` (the pattern's, and
+//! `J_i,time = ∂rate_i/∂t` when the continuous part reads `time`), the tangents of the
+//! stage rules, the matrix `W_ij` and the pivots, and `t`, `h`, `hs`, `err`, `q`,
+//! `steps`, `diag` for the model:
+//!
+//! ```text
+//! steps = 0; t = 0; if h <= 0 { h = dt }; yc = y
+//! repeat {
+//!     steps = steps + 1
+//!     if h <= 1e-14·(|time + t| + dt) and h < dt - t { stop: step underflow (a fault) }
+//!     hs = h; if h >= dt - t { hs = dt - t }              (the last step cut to the end)
+//!     err = 0; if hs > 0 {           (the attempt, to the error norm; none in a step of 0)
+//!     y = yc; the tangents and J = 0; the tangent pass at t (`time` reading time + t)
+//!     diag = 1/(γ·hs); W_ij = −J_ij (0 off the pattern), W_ii = diag − J_ii
+//!     factor W (sit_runtime::stage_factor: a singular W is a model fault)
+//!     stage i = 1..s: y = yc + Σ_j a_ij·k_j (y = yc at stage 1); k_i = 0;
+//!                     the stage pass, `time` reading time + (t + α_i·hs);
+//!                     k_i = k_i + (Σ_j C_ij·k_j)/hs + (hs·γ_i)·J_i,time
+//!                     (each term only where it is not zero); solve W·k_i = k_i
+//!     y = yc + Σ_j b_j·k_j
+//!     err = 0; per state: q = Σ_j e_j·k_j / (atol + rtol·max(|yc|, |y|)); err = err + q·q
+//!     err = sqrt(err / n) }
+//!     if err <= 1 { yc = y; (t and h move on as under dopri5) }
+//!     if !(err <= 1) { h = hs·max(0.2, 0.9·err^(-1/4)) }
+//! } until t >= dt   (at most LIMIT runs)
+//! the discrete pass (as under rk4)
+//! ```
+//!
+//! with `fac = min(10, max(0.2, 0.9·err^(-1/4)))` on acceptance as under `dopri5`
+//! (`super::dopri5`, the exponent `−1/(order + 1)` of the embedded order 3). Events are
+//! located as under `dopri5` (`super::located`), on the method's continuous extension.
+
+use super::build::{add, arith, assign, call, cmp, div, mul, num, sub, var, weighted, when};
+use super::dopri5::LIMIT;
+use super::hidden::Hidden;
+use super::jacobian::rules::{Rules, cells};
+use super::jacobian::{Target, of_model};
+use super::located::{EVENT_LIMIT, Located, Loop, watched};
+use super::pass::{Stage, discrete};
+use super::rewrite::{self, Rewrite};
+use super::rosenbrock::Rosenbrock;
+use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Stmt, Tolerance, VarId, split, split_located};
+use std::collections::BTreeMap;
+
+/// The model `m` stepped by the Rosenbrock method `ros` with tolerances `tol`, as plain
+/// rules (method `euler`) around one [`Rewrite::Repeat`]; `id` is its index.
+pub(super) fn rewrite(
+    m: &Model,
+    id: usize,
+    ros: &'static Rosenbrock,
+    tol: Tolerance,
+) -> rewrite::Model {
+    let sp = split(m);
+    let mut hid = Hidden::of(m);
+    if sp.states.is_empty() {
+        return hid.out.widen();
+    }
+    let span = m.span;
+    let method = ros.name;
+    let n = sp.states.len();
+    let stages = ros.alpha.len();
+    let f = m.fired;
+    let jac = of_model(m, id, true);
+    let global = |hid: &mut Hidden<'_>, what: &str, doc: &str| hid.global(method, what, doc);
+    let t = global(
+        &mut hid,
+        "t",
+        "Time into the host step of the internal steps",
+    );
+    let h = global(&mut hid, "h", "The next internal step proposed");
+    let hs = global(&mut hid, "hs", "The internal step being tried");
+    let err = global(
+        &mut hid,
+        "err",
+        "The error norm of the last internal step tried",
+    );
+    let q = global(&mut hid, "q", "One scaled component of the error");
+    let steps = global(
+        &mut hid,
+        "steps",
+        "Internal steps tried in the last host step",
+    );
+    let diag = global(
+        &mut hid,
+        "diag",
+        "1/(γ·hs), the diagonal of the iteration matrix",
+    );
+    let name = |v: VarId| m.vars[v].name.clone();
+    let col_name = |c: usize| {
+        if c == n {
+            "time".to_string()
+        } else {
+            name(sp.states[c].0)
+        }
+    };
+    // The stage memories: `yc` and one `k` (holding `u`) per stage.
+    let mems: Vec<(VarId, Vec<VarId>)> = sp
+        .states
+        .iter()
+        .map(|&(v, rule)| {
+            let nm = name(v);
+            let yc = hid.new_var(
+                format!("{nm}_{method}_yc"),
+                format!(" `{nm}` at the end of the last accepted internal step ({method})."),
+                rule,
+            );
+            let k = (1..=stages)
+                .map(|s| {
+                    hid.new_var(
+                        format!("{nm}_{method}_k{s}"),
+                        format!(" The solution `u` of stage {s} for `{nm}` ({method})."),
+                        rule,
+                    )
+                })
+                .collect();
+            (yc, k)
+        })
+        .collect();
+    // The Jacobian's cells: tangents of the stage rules and entries of the rates.
+    let mut written = Vec::new();
+    cells(&jac.pass, &mut written);
+    let mut tangents = BTreeMap::new();
+    let mut entries = BTreeMap::new();
+    for &(target, col) in &written {
+        match target {
+            Target::Var(v) => {
+                let x = hid.new_var(
+                    format!("{}_{method}_d_{}", name(v), col_name(col)),
+                    format!(" d {}/d {} ({method}'s Jacobian).", name(v), col_name(col)),
+                    span,
+                );
+                tangents.insert((v, col), x);
+            }
+            Target::Rate(i) => {
+                let row = name(sp.states[i].0);
+                let x = hid.new_var(
+                    format!("{row}_{method}_J_{}", col_name(col)),
+                    format!(" d rate({row})/d {} ({method}'s Jacobian).", col_name(col)),
+                    span,
+                );
+                entries.insert((i, col), x);
+            }
+        }
+    }
+    let w: Vec<VarId> = (0..n * n)
+        .map(|k| {
+            let (i, j) = (k / n, k % n);
+            let (row, col) = (col_name(i), col_name(j));
+            hid.new_var(
+                format!("{row}_{method}_W_{col}"),
+                format!(" Entry ({row}, {col}) of I/(γh) − J, then of its LU factors ({method})."),
+                span,
+            )
+        })
+        .collect();
+    let piv: Vec<VarId> = (0..n)
+        .map(|k| {
+            hid.new_var(
+                format!("{method}_pivot{}", k + 1),
+                format!(
+                    " The pivot row of column {} of the LU factors ({method}).",
+                    k + 1
+                ),
+                span,
+            )
+        })
+        .collect();
+    let lsp = split_located(m);
+    let guards = watched(m, &lsp);
+    let located = (!guards.is_empty())
+        .then(|| Located::new(&mut hid, ros, (&sp, &lsp), guards, &mems, (stages + 2) * f));
+
+    let mut body = vec![
+        assign(steps, num(0.0), None, span),
+        assign(t, num(0.0), None, span),
+        when(
+            cmp(CmpOp::Le, var(h), num(0.0)),
+            vec![assign(h, Expr::Dt, None, span)],
+            span,
+        ),
+    ];
+    for ((yc, _), &(v, vspan)) in mems.iter().zip(&sp.states) {
+        body.push(assign(*yc, var(v), None, vspan));
+    }
+    if let Some(loc) = &located {
+        body.extend(loc.before());
+    }
+    let left = || sub(Expr::Dt, var(t));
+    // The step proposed below what the time resolves: a model fault, before the
+    // attempt (as in Hairer's codes; accepted steps may shrink it too).
+    let resolution = mul(
+        num(1e-14),
+        add(call(Func::Abs, vec![add(Expr::Time, var(t))]), Expr::Dt),
+    );
+    let mut inner = vec![
+        assign(steps, add(var(steps), num(1.0)), None, span),
+        when(
+            Expr::And(
+                Box::new(cmp(CmpOp::Le, var(h), resolution)),
+                Box::new(cmp(CmpOp::Lt, var(h), left())),
+            ),
+            vec![Stmt::Added(Rewrite::Underflow {
+                step: h,
+                method,
+                span,
+            })],
+            span,
+        ),
+        assign(hs, var(h), None, span),
+        when(
+            cmp(CmpOp::Ge, var(h), left()),
+            vec![assign(hs, left(), None, span)],
+            span,
+        ),
+    ];
+    // The attempt, for a step of positive length (a host step of 0 takes none).
+    let attempt = inner.len();
+    // The Jacobian at the step's start.
+    for ((yc, _), &(v, vspan)) in mems.iter().zip(&sp.states) {
+        inner.push(assign(v, var(*yc), None, vspan));
+    }
+    for &x in tangents.values().chain(entries.values()) {
+        inner.push(assign(x, num(0.0), None, span));
+    }
+    let start = Stage {
+        m,
+        sp: &sp,
+        node: Some(var(t)),
+        offset: 0,
+        rate: &|_| None,
+    };
+    let at = |e: &Expr| start.expr(e);
+    let states: Vec<VarId> = sp.states.iter().map(|&(v, _)| v).collect();
+    inner.extend(
+        Rules {
+            jac: &jac,
+            tangents: &tangents,
+            entries: &entries,
+            states: &states,
+            at: &at,
+            offset: (stages + 1) * f,
+            span,
+        }
+        .stmts(),
+    );
+    // The iteration matrix, factorised.
+    inner.push(assign(
+        diag,
+        div(num(1.0), mul(num(ros.gamma), var(hs))),
+        None,
+        span,
+    ));
+    for i in 0..n {
+        for j in 0..n {
+            let entry = entries.get(&(i, j)).map(|&x| var(x));
+            let value = match (i == j, entry) {
+                (true, Some(e)) => sub(var(diag), e),
+                (true, None) => var(diag),
+                (false, Some(e)) => Expr::Neg(Box::new(e)),
+                (false, None) => num(0.0),
+            };
+            inner.push(assign(w[i * n + j], value, None, span));
+        }
+    }
+    inner.push(Stmt::Added(Rewrite::Factor {
+        matrix: w.clone(),
+        pivots: piv.clone(),
+        method,
+        span,
+    }));
+    // The stages.
+    let index = |v: VarId| sp.states.iter().position(|&(st, _)| st == v);
+    for s in 0..stages {
+        for (i, &(v, vspan)) in sp.states.iter().enumerate() {
+            let (yc, k) = &mems[i];
+            let value = match weighted(ros.a[s], k) {
+                Some(sum) => add(var(*yc), sum),
+                None => var(*yc),
+            };
+            inner.push(assign(v, value, None, vspan));
+            inner.push(assign(k[s], num(0.0), None, vspan));
+        }
+        let node = match ros.alpha[s] {
+            0.0 => var(t),
+            1.0 => add(var(t), var(hs)),
+            c => add(var(t), mul(num(c), var(hs))),
+        };
+        let stage = Stage {
+            m,
+            sp: &sp,
+            node: Some(node),
+            offset: (s + 1) * f,
+            rate: &|v| index(v).map(|i| mems[i].1[s]),
+        };
+        inner.extend(stage.stmts(&m.body));
+        for (i, &(_, vspan)) in sp.states.iter().enumerate() {
+            let k = &mems[i].1;
+            let mut rhs = var(k[s]);
+            if let Some(sum) = weighted(ros.c[s], k) {
+                rhs = add(rhs, div(sum, var(hs)));
+            }
+            if let (g, Some(&ft)) = (ros.gamma_t[s], entries.get(&(i, n)))
+                && g != 0.0
+            {
+                rhs = add(rhs, mul(mul(var(hs), num(g)), var(ft)));
+            }
+            if !matches!(rhs, Expr::Var(_)) {
+                inner.push(assign(k[s], rhs, None, vspan));
+            }
+        }
+        inner.push(Stmt::Added(Rewrite::Solve {
+            matrix: w.clone(),
+            pivots: piv.clone(),
+            rhs: mems.iter().map(|(_, k)| k[s]).collect(),
+            span,
+        }));
+    }
+    // The solution and the error.
+    for ((yc, k), &(v, vspan)) in mems.iter().zip(&sp.states) {
+        let sum = weighted(ros.b, k).expect("the weights are not all zero");
+        inner.push(assign(v, add(var(*yc), sum), None, vspan));
+    }
+    inner.push(assign(err, num(0.0), None, span));
+    for ((yc, k), &(v, vspan)) in mems.iter().zip(&sp.states) {
+        let estimate = weighted(ros.e, k).expect("the error weights are not all zero");
+        let scale = add(
+            num(tol.atol),
+            mul(
+                num(tol.rtol),
+                call(
+                    Func::Max,
+                    vec![
+                        call(Func::Abs, vec![var(*yc)]),
+                        call(Func::Abs, vec![var(v)]),
+                    ],
+                ),
+            ),
+        );
+        inner.push(assign(q, arith(ArithOp::Div, estimate, scale), None, vspan));
+        inner.push(assign(err, add(var(err), mul(var(q), var(q))), None, vspan));
+    }
+    inner.push(assign(
+        err,
+        call(
+            Func::Sqrt,
+            vec![arith(ArithOp::Div, var(err), num(n as f64))],
+        ),
+        None,
+        span,
+    ));
+    let attempt = inner.split_off(attempt);
+    inner.push(assign(err, num(0.0), None, span));
+    inner.push(when(cmp(CmpOp::Gt, var(hs), num(0.0)), attempt, span));
+    // The controller: dopri5's, with the exponent of the embedded order.
+    let exponent = -1.0 / f64::from(ros.order + 1);
+    let growth = || mul(num(0.9), call(Func::Pow, vec![var(err), num(exponent)]));
+    let fac = || {
+        call(
+            Func::Min,
+            vec![num(10.0), call(Func::Max, vec![num(0.2), growth()])],
+        )
+    };
+    let mut accept: Vec<rewrite::Stmt> = mems
+        .iter()
+        .zip(&sp.states)
+        .map(|((yc, _), &(v, vspan))| assign(*yc, var(v), None, vspan))
+        .collect();
+    accept.push(when(
+        cmp(CmpOp::Ge, var(hs), left()),
+        vec![
+            assign(
+                h,
+                call(Func::Max, vec![var(h), mul(var(hs), fac())]),
+                None,
+                span,
+            ),
+            assign(t, Expr::Dt, None, span),
+        ],
+        span,
+    ));
+    accept.push(when(
+        cmp(CmpOp::Lt, var(t), Expr::Dt),
+        vec![
+            assign(h, mul(var(hs), fac()), None, span),
+            assign(t, add(var(t), var(hs)), None, span),
+        ],
+        span,
+    ));
+    let lp = Loop {
+        t,
+        hs,
+        h: Some((h, &fac)),
+    };
+    let accept = match &located {
+        Some(loc) => loc.accepted(&lp, accept),
+        None => accept,
+    };
+    inner.push(when(cmp(CmpOp::Le, var(err), num(1.0)), accept, span));
+    inner.push(when(
+        Expr::Not(Box::new(cmp(CmpOp::Le, var(err), num(1.0)))),
+        vec![assign(
+            h,
+            mul(var(hs), call(Func::Max, vec![num(0.2), growth()])),
+            None,
+            span,
+        )],
+        span,
+    ));
+    let Some(loc) = located else {
+        body.push(Stmt::Added(Rewrite::Repeat {
+            body: inner,
+            until: cmp(CmpOp::Ge, var(t), Expr::Dt),
+            count: steps,
+            limit: LIMIT,
+            method,
+            events: None,
+            span,
+        }));
+        body.extend(discrete(&m.body));
+        let mut out = hid.out.with_body(body);
+        out.fired = f * (stages + 2);
+        return out;
+    };
+    let runs = vec![
+        loc.head(&lp),
+        when(loc.stepping(), inner, span),
+        loc.halving(&lp),
+    ];
+    body.push(Stmt::Added(Rewrite::Repeat {
+        body: runs,
+        until: loc.until(t),
+        count: steps,
+        limit: LIMIT,
+        method,
+        events: Some((loc.events, EVENT_LIMIT)),
+        span,
+    }));
+    body.extend(loc.after());
+    let mut out = hid.out.with_body(body);
+    out.fired = f * (stages + 2 + Located::passes(ros));
+    out
+}

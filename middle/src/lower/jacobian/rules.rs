@@ -1,0 +1,145 @@
+//! The tangent pass written as plain rules into hidden states, so that every back end evaluates an implicit method's Jacobian alike: the procedures' slopes as calls of `sit_runtime::partial` ([`crate::ir::Func::Partial`]).
+
+use super::{Jacobian, Slope, Tangent, Target};
+use crate::ir::{Assign, Expr, Func, Partial, Rhs, Stmt, VarId};
+use crate::lower::rewrite;
+use std::collections::BTreeMap;
+
+/// Where the tangent pass of one model writes, and how its values read `time`.
+pub(in crate::lower) struct Rules<'a> {
+    /// The pass (with a `time` column when the model reads `time`).
+    pub(in crate::lower) jac: &'a Jacobian,
+    /// Per staged target and column, the hidden state of its tangent.
+    pub(in crate::lower) tangents: &'a BTreeMap<(VarId, usize), VarId>,
+    /// Per rate row and column of the pattern, the hidden state of the entry.
+    pub(in crate::lower) entries: &'a BTreeMap<(usize, usize), VarId>,
+    /// The continuous states, by row (a rule of a rate that only sets its flag
+    /// writes its state unchanged).
+    pub(in crate::lower) states: &'a [VarId],
+    /// A value as written, read at the pass's point (`time` at its node).
+    pub(in crate::lower) at: &'a dyn Fn(&Expr) -> Expr,
+    /// The `otherwise` flags of the pass are the model's shifted by this.
+    pub(in crate::lower) offset: usize,
+    /// The span of the statements written.
+    pub(in crate::lower) span: crate::Span,
+}
+
+/// Whether the pass reads a lookup table's slope (which the rules do not write).
+pub(in crate::lower) fn reads_table(pass: &[Tangent]) -> Option<String> {
+    fn slope(s: &Slope) -> Option<String> {
+        match s {
+            Slope::Table(t, ..) => Some(t.name.clone()),
+            Slope::Neg(a) => slope(a),
+            Slope::Arith(_, a, b) => slope(a).or_else(|| slope(b)),
+            _ => None,
+        }
+    }
+    pass.iter().find_map(|t| match t {
+        Tangent::Rule { slopes, .. } => slopes.iter().flat_map(|(_, s)| s).find_map(slope),
+        Tangent::If { then, .. } => reads_table(then),
+    })
+}
+
+impl Rules<'_> {
+    /// The statements: per rule, its tangent column by column (each slope evaluated
+    /// before the rule's value is written), then its value (a stage rule's) or, for a
+    /// rate rule that sets an `otherwise` flag, its state written unchanged with it.
+    pub(in crate::lower) fn stmts(&self) -> Vec<rewrite::Stmt> {
+        self.pass(&self.jac.pass)
+    }
+
+    fn pass(&self, pass: &[Tangent]) -> Vec<rewrite::Stmt> {
+        let mut out = Vec::new();
+        for t in pass {
+            match t {
+                Tangent::If { cond, then } => {
+                    let then = self.pass(then);
+                    if !then.is_empty() {
+                        out.push(Stmt::If {
+                            cond: (self.at)(cond),
+                            then,
+                            span: self.span,
+                        });
+                    }
+                }
+                Tangent::Rule {
+                    target,
+                    value,
+                    slopes,
+                    sets,
+                    otherwise,
+                } => {
+                    let flag = otherwise.map(|k| k + self.offset);
+                    let put =
+                        |out: &mut Vec<rewrite::Stmt>, v: VarId, e: Expr, sets: Option<usize>| {
+                            let assign = Assign {
+                                target: v,
+                                rhs: Rhs::Expr(e),
+                                fired: sets,
+                                span: self.span,
+                            };
+                            out.push(match flag {
+                                Some(fired) => Stmt::Otherwise { assign, fired },
+                                None => Stmt::Assign(assign),
+                            });
+                        };
+                    for (col, s) in slopes {
+                        let e = s.as_ref().map_or(Expr::Num(0.0), |s| self.slope(s, *col));
+                        put(&mut out, self.cell(*target, *col), e, None);
+                    }
+                    let sets = sets.map(|k| k + self.offset);
+                    match target {
+                        Target::Var(v) => put(&mut out, *v, (self.at)(value), sets),
+                        Target::Rate(i) if sets.is_some() => {
+                            put(&mut out, self.states[*i], Expr::Var(self.states[*i]), sets);
+                        }
+                        Target::Rate(_) => {}
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The hidden state of `target`'s tangent in column `col`.
+    fn cell(&self, target: Target, col: usize) -> VarId {
+        match target {
+            Target::Var(v) => self.tangents[&(v, col)],
+            Target::Rate(i) => self.entries[&(i, col)],
+        }
+    }
+
+    fn slope(&self, s: &Slope, col: usize) -> Expr {
+        let b = |a: &Slope| Box::new(self.slope(a, col));
+        match s {
+            Slope::Num(x) => Expr::Num(*x),
+            Slope::Value(e) => (self.at)(e),
+            Slope::Tangent(t) => Expr::Var(self.cell(*t, col)),
+            Slope::Neg(a) => Expr::Neg(b(a)),
+            Slope::Arith(op, x, y) => Expr::Arith(*op, b(x), b(y)),
+            Slope::Partial(f, k, xs) => {
+                let p = Partial::of(*f, *k).expect("a slope the Jacobian wrote has its function");
+                Expr::Call(Func::Partial(p), xs.iter().map(|x| (self.at)(x)).collect())
+            }
+            // Refused before the rewrite (`reads_table`).
+            Slope::Table(..) => Expr::Num(f64::NAN),
+        }
+    }
+}
+
+/// The cells the pass writes: per staged target its columns, per rate row its
+/// columns (the pattern, with the `time` column when there is one), in pass order.
+pub(in crate::lower) fn cells(pass: &[Tangent], out: &mut Vec<(Target, usize)>) {
+    for t in pass {
+        match t {
+            Tangent::If { then, .. } => cells(then, out),
+            Tangent::Rule { target, slopes, .. } => {
+                for &(col, _) in slopes {
+                    if !out.contains(&(*target, col)) {
+                        out.push((*target, col));
+                    }
+                }
+            }
+        }
+    }
+}

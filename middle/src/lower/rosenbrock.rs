@@ -1,0 +1,184 @@
+//! The Rosenbrock methods as data: the coefficients `γ`, `α`, `a`, `C`, `γ_i`, the weights, the error weights and the dense output that one implicit stage builder (`super::implicit`) writes out.
+//!
+//! A Rosenbrock method in the form of Hairer and Wanner (*Solving ODEs II*, IV.7, their
+//! code RODAS) solves, per stage `i = 1 … s`, with `W = I/(γh) − J` (`J` the Jacobian
+//! of the rates at the step's start, `f_t` their derivative in time there):
+//!
+//! ```text
+//! W·u_i = f(t + α_i·h, y0 + Σ_{j<i} a_ij·u_j) + (Σ_{j<i} C_ij·u_j)/h + h·γ_i·f_t
+//! y1 = y0 + Σ_j b_j·u_j        err = Σ_j e_j·u_j
+//! ```
+//!
+//! one LU of `W` per step, no Newton iteration. The continuous extension is
+//! `y(θ) = y0 + θ·(r2 + (1 − θ)·(r3 + θ·r4))` with `r2 = y1 − y0`, `r3 = Σ_j d2_j·u_j`,
+//! `r4 = Σ_j d3_j·u_j`.
+//!
+//! # Adding a method
+//!
+//! A `const` [`Rosenbrock`] with the coefficients as the literature gives them (Rodas5P:
+//! 8 stages, its own dense rows), a variant of [`crate::ir::Method`] and its line in
+//! [`of`]; the builder, the controller and the event search read nothing else. The
+//! tests of `super::implicit` measure the order and check the references.
+
+use super::build::{add, assign, mul, num, sub, var, weighted};
+use super::dense::{DenseOutput, Memories};
+use super::hidden::Hidden;
+use super::rewrite::Stmt;
+use crate::Span;
+use crate::ir::{Expr, Method, VarId};
+
+/// A Rosenbrock method with `s` stages (see the module documentation).
+#[derive(Debug)]
+pub(super) struct Rosenbrock {
+    /// The method's name in `.sit` source: its hidden states are named `…_NAME_…`.
+    pub(super) name: &'static str,
+    /// `γ`, the diagonal of the method: `W = I/(γh) − J`.
+    pub(super) gamma: f64,
+    /// The nodes `α_i`, one per stage: stage `i` reads `time` at `t + α_i·h`.
+    pub(super) alpha: &'static [f64],
+    /// `γ_i`, one per stage: the weight of `h·f_t` in stage `i` (0: none).
+    pub(super) gamma_t: &'static [f64],
+    /// The rows `a_i1 … a_i(i−1)` of the stage values.
+    pub(super) a: &'static [&'static [f64]],
+    /// The rows `C_i1 … C_i(i−1)` of the stages' right-hand sides (divided by `h`).
+    pub(super) c: &'static [&'static [f64]],
+    /// The weights `b_j` of the solution.
+    pub(super) b: &'static [f64],
+    /// The error weights `e_j` (the solution minus the embedded one).
+    pub(super) e: &'static [f64],
+    /// The order of the embedded solution: the step size scales by `err^(−1/(order+1))`.
+    pub(super) order: u32,
+    /// The rows `d2` and `d3` of the dense output.
+    pub(super) dense: [&'static [f64]; 2],
+}
+
+/// RODAS of Hairer and Wanner (*Solving ODEs II*, 2nd ed., VI.4, Table 4.2; their code
+/// RODAS, `METH = 1`): order 4, embedded order 3, 6 stages, L-stable and stiffly
+/// accurate (the last two stages' values are the solution's: `α_5 = α_6 = 1`, row 6 of
+/// `a` is row 5 with 1 for `u_5`, and `b` is row 6 with 1 for `u_6`), with the
+/// continuous extension of order 3 of their code.
+pub(super) const RODAS4: Rosenbrock = Rosenbrock {
+    name: "rodas4",
+    gamma: 0.25,
+    alpha: &[0.0, 0.386, 0.21, 0.63, 1.0, 1.0],
+    gamma_t: &[0.25, -0.1043, 0.1035, -0.3620000000000023e-01, 0.0, 0.0],
+    a: &[
+        &[],
+        &[1.544],
+        &[0.9466785280815826, 0.2557011698983284],
+        &[3.314825187068521, 2.896124015972201, 0.9986419139977817],
+        &[
+            1.221224509226641,
+            6.019134481288629,
+            12.53708332932087,
+            -0.687886036105895,
+        ],
+        &[
+            1.221224509226641,
+            6.019134481288629,
+            12.53708332932087,
+            -0.687886036105895,
+            1.0,
+        ],
+    ],
+    c: &[
+        &[],
+        &[-5.6688],
+        &[-2.430093356833875, -0.2063599157091915],
+        &[-0.1073529058151375, -9.594562251023355, -20.47028614809616],
+        &[
+            7.496443313967647,
+            -10.24680431464352,
+            -33.99990352819905,
+            11.7089089320616,
+        ],
+        &[
+            8.083246795921522,
+            -7.981132988064893,
+            -31.52159432874371,
+            16.31930543123136,
+            -6.058818238834054,
+        ],
+    ],
+    b: &[
+        1.221224509226641,
+        6.019134481288629,
+        12.53708332932087,
+        -0.687886036105895,
+        1.0,
+        1.0,
+    ],
+    e: &[0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+    order: 3,
+    dense: [
+        &[
+            10.12623508344586,
+            -7.487995877610167,
+            -34.80091861555747,
+            -7.992771707568823,
+            1.025137723295662,
+            0.0,
+        ],
+        &[
+            -0.6762803392801253,
+            6.087714651680015,
+            16.43084320892478,
+            24.76722511418386,
+            -6.594389125716872,
+            0.0,
+        ],
+    ],
+};
+
+/// The Rosenbrock method of `method`, if it is one.
+pub(super) fn of(method: Method) -> Option<&'static Rosenbrock> {
+    match method {
+        Method::Rodas4(_) => Some(&RODAS4),
+        _ => None,
+    }
+}
+
+impl DenseOutput for Rosenbrock {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The last stage runs on `y5 + u5`, not on the solution.
+    fn last_stage_at_end(&self) -> bool {
+        false
+    }
+
+    fn memories(&self, hid: &mut Hidden<'_>, state: &str, span: Span) -> Vec<VarId> {
+        (2..=4)
+            .map(|j| {
+                hid.new_var(
+                    format!("{state}_{}_r{j}", self.name),
+                    format!(
+                        " Term {j} of the dense output of `{state}` ({}).",
+                        self.name
+                    ),
+                    span,
+                )
+            })
+            .collect()
+    }
+
+    /// `r2 = y1 − y0`, `r3 = Σ_j d2_j·u_j`, `r4 = Σ_j d3_j·u_j` (the stages' `u` are
+    /// held in the rate memories).
+    fn keep(&self, mem: &Memories<'_>, _h: &Expr, span: Span) -> Vec<Stmt> {
+        let r = mem.kept;
+        let mut out = vec![assign(r[0], sub(var(mem.y), var(mem.y0)), None, span)];
+        for (row, &rj) in self.dense.iter().zip(&r[1..]) {
+            let sum = weighted(row, mem.k).expect("the dense weights are not all zero");
+            out.push(assign(rj, sum, None, span));
+        }
+        out
+    }
+
+    fn value(&self, mem: &Memories<'_>, _h: &Expr, th: &dyn Fn() -> Expr) -> Expr {
+        let r = mem.kept;
+        let inner = add(var(r[1]), mul(th(), var(r[2])));
+        let inner = add(var(r[0]), mul(sub(num(1.0), th()), inner));
+        add(var(mem.y0), mul(th(), inner))
+    }
+}
