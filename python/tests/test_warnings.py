@@ -141,8 +141,8 @@ def test_a_sweep_reports_the_runs_found_stiff_as_sitc_sweep_does(model):
             "in 1 of 2 runs, first row 2 (mu=1000): `Vdp` seems stiff from "
             "t = 1.0852457036384577 under `dopri5`: h·λ stayed past the method's "
             "stability bound for 15 accepted steps in a row (Hairer's test), so its "
-            "steps were bounded by stability, not by the tolerances; an implicit method "
-            "(see docs/language.md) suits it",
+            "steps were bounded by stability, not by the tolerances; the implicit method "
+            "`rodas4` suits it",
         ),
     ]
     assert all(w.filename == __file__ for w in seen)

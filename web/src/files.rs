@@ -25,6 +25,7 @@ pub const LIBRARY: &[(&str, &str)] = library![
     "models/pendulum.sit",
     "models/pendulum_elastic.sit",
     "models/rlc.sit",
+    "models/robertson.sit",
     "models/stair.sit",
     "models/thermostat.sit",
     "models/traffic.sit",

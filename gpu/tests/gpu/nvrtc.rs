@@ -49,7 +49,13 @@ fn compile_all() {
             };
             let root = compiled.root(None).unwrap();
             let model = Instance::new(&compiled.lowered, root);
-            let kernel = sit_gpu::kernel(&compiled.lowered, root, &study(&model).spec).unwrap();
+            let kernel = match sit_gpu::kernel(&compiled.lowered, root, &study(&model).spec) {
+                Ok(kernel) => kernel,
+                // A method the C form does not write (`rodas4`), refused by name: the C
+                // form's own tests check the refusal.
+                Err(sit_gpu::SpecError::Unsupported(sit_gpu::Unsupported::Method(_))) => continue,
+                Err(e) => panic!("{}: {e}", path.display()),
+            };
             let fma = kernels == 0;
             let opts = CudaOptions {
                 block: 128,
