@@ -34,20 +34,21 @@
 //! (the denominator 1 when not positive). An accepted step first runs Hairer's
 //! stiffness test (`super::stiffness`), which writes only hidden states of its own.
 
-use super::build::{add, arith, assign, call, cmp, mul, num, sub, var, when};
+use super::adaptive::{Clock, Close};
+use super::build::{add, arith, assign, call, cmp, mul, num, var, when};
 use super::hidden::Hidden;
-use super::located::{EVENT_LIMIT, Located, Loop, watched};
-use super::pass::discrete;
-use super::rewrite::{self, Rewrite};
+use super::located::{Located, watched};
+use super::rewrite;
 use super::stages::{Start, Step, memories};
 use super::tableau::Tableau;
-use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Stmt, Tolerance, split, split_located};
+use crate::ir::{ArithOp, CmpOp, Func, Model, Tolerance, split, split_located};
 
 /// The most internal steps (accepted or rejected) in one host step.
 pub const LIMIT: u64 = 10_000;
 
 /// The model `m` stepped by the adaptive method `tab` (it has [`Embedded`] weights)
-/// with tolerances `tol`, as plain rules (method `euler`) around one [`Rewrite::Repeat`].
+/// with tolerances `tol`, as plain rules (method `euler`) around one
+/// [`Rewrite::Repeat`](super::rewrite::Rewrite::Repeat), closed by [`Clock::close`].
 ///
 /// [`Embedded`]: super::tableau::Embedded
 pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewrite::Model {
@@ -59,24 +60,10 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
     let span = m.span;
     let method = tab.name;
     let global = |hid: &mut Hidden<'_>, what: &str, doc: &str| hid.global(method, what, doc);
-    let t = global(
-        &mut hid,
-        "t",
-        "Time into the host step of the internal steps",
-    );
-    let h = global(&mut hid, "h", "The next internal step proposed");
-    let hs = global(&mut hid, "hs", "The internal step being tried");
-    let err = global(
-        &mut hid,
-        "err",
-        "The error norm of the last internal step tried",
-    );
-    let q = global(&mut hid, "q", "One scaled component of the error");
-    let steps = global(
-        &mut hid,
-        "steps",
-        "Internal steps tried in the last host step",
-    );
+    let clock = Clock::new(&mut hid, method);
+    let Clock {
+        t, h, hs, err, q, ..
+    } = clock;
     let mems = memories(&mut hid, tab, &sp, Start::Accepted);
     let f = m.fired;
     let stages = tab.c.len();
@@ -93,24 +80,14 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
             (stages + 1) * f,
         )
     });
-    let mut body = vec![
-        assign(steps, num(0.0), None, span),
-        assign(t, num(0.0), None, span),
-        when(
-            cmp(CmpOp::Le, var(h), num(0.0)),
-            vec![assign(h, Expr::Dt, None, span)],
-            span,
-        ),
-    ];
-    for (mem, &(v, vspan)) in mems.iter().zip(&sp.states) {
-        body.push(assign(mem.y0, var(v), None, vspan));
-    }
-    if let Some(loc) = &located {
-        body.extend(loc.before());
-    }
-    let left = || sub(Expr::Dt, var(t));
+    let starts = mems
+        .iter()
+        .zip(&sp.states)
+        .map(|(mem, &(v, vspan))| (mem.y0, v, vspan));
+    let body = clock.open(span, starts, located.as_ref());
+    let left = || clock.left();
     let mut inner = vec![
-        assign(steps, add(var(steps), num(1.0)), None, span),
+        assign(clock.steps, add(var(clock.steps), num(1.0)), None, span),
         assign(hs, var(h), None, span),
         when(
             cmp(CmpOp::Ge, var(h), left()),
@@ -219,97 +196,20 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
         }
     }
     let order = tab.embedded.as_ref().expect("an adaptive method").order;
-    let exponent = -1.0 / f64::from(order + 1);
-    let growth = || mul(num(0.9), call(Func::Pow, vec![var(err), num(exponent)]));
-    let fac = || {
-        call(
-            Func::Min,
-            vec![num(10.0), call(Func::Max, vec![num(0.2), growth()])],
-        )
-    };
-    // Accepted when the error is at most 1: a step whose error is not a number (a rate
-    // that is not finite) is rejected and shrunk by the smallest factor (`max(0.2, NaN)`
-    // is 0.2), as SciPy and SUNDIALS do; a model that stays non-finite ends on the bound
-    // of internal steps, a fault that names the likely causes, not on NaN rows.
-    let accepted = || cmp(CmpOp::Le, var(err), num(1.0));
     let mut accept = super::stiffness::test(&mut hid, &step, t);
     accept.extend(
         mems.iter()
             .zip(&sp.states)
             .map(|(mem, &(v, vspan))| assign(mem.y0, var(v), None, vspan)),
     );
-    accept.push(when(
-        cmp(CmpOp::Ge, var(hs), left()),
-        vec![
-            assign(
-                h,
-                call(Func::Max, vec![var(h), mul(var(hs), fac())]),
-                None,
-                span,
-            ),
-            assign(t, Expr::Dt, None, span),
-        ],
-        span,
-    ));
-    accept.push(when(
-        cmp(CmpOp::Lt, var(t), Expr::Dt),
-        vec![
-            assign(h, mul(var(hs), fac()), None, span),
-            assign(t, add(var(t), var(hs)), None, span),
-        ],
-        span,
-    ));
-    let lp = Loop {
-        t,
-        hs,
-        h: Some((h, &fac)),
-    };
-    let accept = match &located {
-        Some(loc) => loc.accepted(&lp, accept),
-        None => accept,
-    };
-    inner.push(when(accepted(), accept, span));
-    inner.push(when(
-        Expr::Not(Box::new(cmp(CmpOp::Le, var(err), num(1.0)))),
-        vec![assign(
-            h,
-            mul(var(hs), call(Func::Max, vec![num(0.2), growth()])),
-            None,
-            span,
-        )],
-        span,
-    ));
-    let Some(loc) = located else {
-        body.push(Stmt::Added(Rewrite::Repeat {
-            body: inner,
-            until: cmp(CmpOp::Ge, var(t), Expr::Dt),
-            count: steps,
-            limit: LIMIT,
-            method,
-            events: None,
-            span,
-        }));
-        body.extend(discrete(&m.body));
-        let mut out = hid.out.with_body(body);
-        out.fired = f * (stages + 1);
-        return out;
-    };
-    let runs = vec![
-        loc.head(&lp),
-        when(loc.stepping(), inner, span),
-        loc.halving(&lp),
-    ];
-    body.push(Stmt::Added(Rewrite::Repeat {
-        body: runs,
-        until: loc.until(t),
-        count: steps,
-        limit: LIMIT,
+    let close = Close {
+        m,
         method,
-        events: Some((loc.events, EVENT_LIMIT)),
-        span,
-    }));
-    body.extend(loc.after());
-    let mut out = hid.out.with_body(body);
-    out.fired = f * (stages + 1 + Located::passes(tab));
-    out
+        order,
+        accept,
+        located,
+        dense: tab,
+        passes: stages + 1,
+    };
+    clock.close(hid, body, inner, close)
 }

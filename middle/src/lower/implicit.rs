@@ -35,13 +35,13 @@
 //! (`super::dopri5`, the exponent `−1/(order + 1)` of the embedded order 3). Events are
 //! located as under `dopri5` (`super::located`), on the method's continuous extension.
 
+use super::adaptive::{Clock, Close};
 use super::build::{add, arith, assign, call, cmp, div, mul, num, sub, var, weighted, when};
-use super::dopri5::LIMIT;
 use super::hidden::Hidden;
 use super::jacobian::rules::{Rules, cells};
 use super::jacobian::{Target, of_model};
-use super::located::{EVENT_LIMIT, Located, Loop, watched};
-use super::pass::{Stage, discrete};
+use super::located::{Located, watched};
+use super::pass::Stage;
 use super::rewrite::{self, Rewrite};
 use super::rosenbrock::Rosenbrock;
 use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Stmt, Tolerance, VarId, split, split_located};
@@ -67,24 +67,10 @@ pub(super) fn rewrite(
     let f = m.fired;
     let jac = of_model(m, id, true);
     let global = |hid: &mut Hidden<'_>, what: &str, doc: &str| hid.global(method, what, doc);
-    let t = global(
-        &mut hid,
-        "t",
-        "Time into the host step of the internal steps",
-    );
-    let h = global(&mut hid, "h", "The next internal step proposed");
-    let hs = global(&mut hid, "hs", "The internal step being tried");
-    let err = global(
-        &mut hid,
-        "err",
-        "The error norm of the last internal step tried",
-    );
-    let q = global(&mut hid, "q", "One scaled component of the error");
-    let steps = global(
-        &mut hid,
-        "steps",
-        "Internal steps tried in the last host step",
-    );
+    let clock = Clock::new(&mut hid, method);
+    let Clock {
+        t, h, hs, err, q, ..
+    } = clock;
     let diag = global(
         &mut hid,
         "diag",
@@ -175,22 +161,12 @@ pub(super) fn rewrite(
     let located = (!guards.is_empty())
         .then(|| Located::new(&mut hid, ros, (&sp, &lsp), guards, &mems, (stages + 2) * f));
 
-    let mut body = vec![
-        assign(steps, num(0.0), None, span),
-        assign(t, num(0.0), None, span),
-        when(
-            cmp(CmpOp::Le, var(h), num(0.0)),
-            vec![assign(h, Expr::Dt, None, span)],
-            span,
-        ),
-    ];
-    for ((yc, _), &(v, vspan)) in mems.iter().zip(&sp.states) {
-        body.push(assign(*yc, var(v), None, vspan));
-    }
-    if let Some(loc) = &located {
-        body.extend(loc.before());
-    }
-    let left = || sub(Expr::Dt, var(t));
+    let starts = mems
+        .iter()
+        .zip(&sp.states)
+        .map(|(&(yc, _), &(v, vspan))| (yc, v, vspan));
+    let body = clock.open(span, starts, located.as_ref());
+    let left = || clock.left();
     // The step proposed below what the time resolves: a model fault, before the
     // attempt (as in Hairer's codes; accepted steps may shrink it too).
     let resolution = mul(
@@ -198,7 +174,7 @@ pub(super) fn rewrite(
         add(call(Func::Abs, vec![add(Expr::Time, var(t))]), Expr::Dt),
     );
     let mut inner = vec![
-        assign(steps, add(var(steps), num(1.0)), None, span),
+        assign(clock.steps, add(var(clock.steps), num(1.0)), None, span),
         when(
             Expr::And(
                 Box::new(cmp(CmpOp::Le, var(h), resolution)),
@@ -357,91 +333,19 @@ pub(super) fn rewrite(
     inner.push(assign(err, num(0.0), None, span));
     inner.push(when(cmp(CmpOp::Gt, var(hs), num(0.0)), attempt, span));
     // The controller: dopri5's, with the exponent of the embedded order.
-    let exponent = -1.0 / f64::from(ros.order + 1);
-    let growth = || mul(num(0.9), call(Func::Pow, vec![var(err), num(exponent)]));
-    let fac = || {
-        call(
-            Func::Min,
-            vec![num(10.0), call(Func::Max, vec![num(0.2), growth()])],
-        )
-    };
-    let mut accept: Vec<rewrite::Stmt> = mems
+    let accept: Vec<rewrite::Stmt> = mems
         .iter()
         .zip(&sp.states)
         .map(|((yc, _), &(v, vspan))| assign(*yc, var(v), None, vspan))
         .collect();
-    accept.push(when(
-        cmp(CmpOp::Ge, var(hs), left()),
-        vec![
-            assign(
-                h,
-                call(Func::Max, vec![var(h), mul(var(hs), fac())]),
-                None,
-                span,
-            ),
-            assign(t, Expr::Dt, None, span),
-        ],
-        span,
-    ));
-    accept.push(when(
-        cmp(CmpOp::Lt, var(t), Expr::Dt),
-        vec![
-            assign(h, mul(var(hs), fac()), None, span),
-            assign(t, add(var(t), var(hs)), None, span),
-        ],
-        span,
-    ));
-    let lp = Loop {
-        t,
-        hs,
-        h: Some((h, &fac)),
-    };
-    let accept = match &located {
-        Some(loc) => loc.accepted(&lp, accept),
-        None => accept,
-    };
-    inner.push(when(cmp(CmpOp::Le, var(err), num(1.0)), accept, span));
-    inner.push(when(
-        Expr::Not(Box::new(cmp(CmpOp::Le, var(err), num(1.0)))),
-        vec![assign(
-            h,
-            mul(var(hs), call(Func::Max, vec![num(0.2), growth()])),
-            None,
-            span,
-        )],
-        span,
-    ));
-    let Some(loc) = located else {
-        body.push(Stmt::Added(Rewrite::Repeat {
-            body: inner,
-            until: cmp(CmpOp::Ge, var(t), Expr::Dt),
-            count: steps,
-            limit: LIMIT,
-            method,
-            events: None,
-            span,
-        }));
-        body.extend(discrete(&m.body));
-        let mut out = hid.out.with_body(body);
-        out.fired = f * (stages + 2);
-        return out;
-    };
-    let runs = vec![
-        loc.head(&lp),
-        when(loc.stepping(), inner, span),
-        loc.halving(&lp),
-    ];
-    body.push(Stmt::Added(Rewrite::Repeat {
-        body: runs,
-        until: loc.until(t),
-        count: steps,
-        limit: LIMIT,
+    let close = Close {
+        m,
         method,
-        events: Some((loc.events, EVENT_LIMIT)),
-        span,
-    }));
-    body.extend(loc.after());
-    let mut out = hid.out.with_body(body);
-    out.fired = f * (stages + 2 + Located::passes(ros));
-    out
+        order: ros.order,
+        accept,
+        located,
+        dense: ros,
+        passes: stages + 2,
+    };
+    clock.close(hid, body, inner, close)
 }

@@ -38,6 +38,7 @@
 //! found on the rules as written, before a method's rewrite ([`Lowered`] keeps them),
 //! so the row at t = 0 is the same under every method.
 
+mod adaptive;
 mod build;
 mod dense;
 mod dopri5;

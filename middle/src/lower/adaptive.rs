@@ -1,0 +1,220 @@
+//! What every adaptive method shares within a host step: the hidden clock of its internal steps, the opening of the host step, and Hairer's step-size controller with the bounded loop it closes.
+//!
+//! `super::dopri5` (the explicit pairs) and `super::implicit` (`rodas4`) write their
+//! stages and error norm between [`Clock::open`] and [`Clock::close`]; the controller is
+//! the one the contract states for `dopri5` (`fac = min(10, max(0.2,
+//! 0.9·err^(−1/(order + 1))))`, a rejected step shrunk by `max(0.2, 0.9·err^…)`), so a
+//! change to it is made once for every method.
+
+use super::build::{add, assign, call, cmp, mul, num, sub, var, when};
+use super::dense::DenseOutput;
+use super::dopri5::LIMIT;
+use super::hidden::Hidden;
+use super::located::{EVENT_LIMIT, Located, Loop};
+use super::pass::discrete;
+use super::rewrite::{self, Rewrite};
+use crate::ir::{CmpOp, Expr, Func, Model, Stmt, VarId};
+use crate::source::Span;
+
+/// The hidden states that time an adaptive method's internal steps in a host step.
+#[derive(Clone, Copy)]
+pub(super) struct Clock {
+    /// Time into the host step of the internal steps.
+    pub(super) t: VarId,
+    /// The next internal step proposed (kept from one host step to the next).
+    pub(super) h: VarId,
+    /// The internal step being tried.
+    pub(super) hs: VarId,
+    /// The error norm of the last internal step tried.
+    pub(super) err: VarId,
+    /// One scaled component of the error.
+    pub(super) q: VarId,
+    /// Internal steps tried in the last host step.
+    pub(super) steps: VarId,
+}
+
+/// What closes a host step of an adaptive method (see [`Clock::close`]).
+pub(super) struct Close<'a> {
+    /// The model stepped.
+    pub(super) m: &'a Model,
+    /// The method's name (its faults name it).
+    pub(super) method: &'static str,
+    /// The order of the embedded solution: the exponent is `−1/(order + 1)`.
+    pub(super) order: u32,
+    /// The statements of an accepted step before the controller's: the states' new
+    /// start values (and, under the explicit methods, the stiffness test).
+    pub(super) accept: Vec<rewrite::Stmt>,
+    /// The event location, when the model has guards to watch.
+    pub(super) located: Option<Located<'a>>,
+    /// The method's dense output (for the location's passes).
+    pub(super) dense: &'a dyn DenseOutput,
+    /// The passes of the rules an attempt makes (stages, and the solution's rates).
+    pub(super) passes: usize,
+}
+
+impl Clock {
+    /// The hidden states of `method`'s internal steps, declared in this order.
+    pub(super) fn new(hid: &mut Hidden<'_>, method: &str) -> Clock {
+        let mut global = |what: &str, doc: &str| hid.global(method, what, doc);
+        let t = global("t", "Time into the host step of the internal steps");
+        let h = global("h", "The next internal step proposed");
+        let hs = global("hs", "The internal step being tried");
+        let err = global("err", "The error norm of the last internal step tried");
+        let q = global("q", "One scaled component of the error");
+        let steps = global("steps", "Internal steps tried in the last host step");
+        Clock {
+            t,
+            h,
+            hs,
+            err,
+            q,
+            steps,
+        }
+    }
+
+    /// The time left in the host step, `dt − t`.
+    pub(super) fn left(&self) -> Expr {
+        sub(Expr::Dt, var(self.t))
+    }
+
+    /// The opening of a host step: no internal step tried yet, `t = 0`, the host's step
+    /// as the first proposal when none is kept (`h <= 0`), then each state's start value
+    /// (`starts`: the memory, the state), then what the location keeps from the start.
+    pub(super) fn open(
+        &self,
+        span: Span,
+        starts: impl IntoIterator<Item = (VarId, VarId, Span)>,
+        located: Option<&Located<'_>>,
+    ) -> Vec<rewrite::Stmt> {
+        let mut body = vec![
+            assign(self.steps, num(0.0), None, span),
+            assign(self.t, num(0.0), None, span),
+            when(
+                cmp(CmpOp::Le, var(self.h), num(0.0)),
+                vec![assign(self.h, Expr::Dt, None, span)],
+                span,
+            ),
+        ];
+        for (mem, v, vspan) in starts {
+            body.push(assign(mem, var(v), None, vspan));
+        }
+        if let Some(loc) = located {
+            body.extend(loc.before());
+        }
+        body
+    }
+
+    /// The controller, after an attempt `inner` has computed `err`: an accepted step
+    /// (`err <= 1`) runs `close.accept`, then ends the host step (`t = dt`, `h` kept at
+    /// least as large) or moves on (`t = t + hs`), the next step `hs·fac`; a rejected one
+    /// (NaN too) shrinks `h`. The whole runs as one bounded loop until `t >= dt` (with
+    /// the event location's head and halving around it when there are guards), then
+    /// the discrete part; `hid`'s model with `body` and the loop.
+    pub(super) fn close(
+        &self,
+        hid: Hidden<'_>,
+        mut body: Vec<rewrite::Stmt>,
+        mut inner: Vec<rewrite::Stmt>,
+        close: Close<'_>,
+    ) -> rewrite::Model {
+        let Clock { t, h, hs, err, .. } = *self;
+        let Close {
+            m,
+            method,
+            order,
+            mut accept,
+            located,
+            dense,
+            passes,
+        } = close;
+        let span = m.span;
+        let exponent = -1.0 / f64::from(order + 1);
+        let growth = || mul(num(0.9), call(Func::Pow, vec![var(err), num(exponent)]));
+        let fac = || {
+            call(
+                Func::Min,
+                vec![num(10.0), call(Func::Max, vec![num(0.2), growth()])],
+            )
+        };
+        accept.push(when(
+            cmp(CmpOp::Ge, var(hs), self.left()),
+            vec![
+                assign(
+                    h,
+                    call(Func::Max, vec![var(h), mul(var(hs), fac())]),
+                    None,
+                    span,
+                ),
+                assign(t, Expr::Dt, None, span),
+            ],
+            span,
+        ));
+        accept.push(when(
+            cmp(CmpOp::Lt, var(t), Expr::Dt),
+            vec![
+                assign(h, mul(var(hs), fac()), None, span),
+                assign(t, add(var(t), var(hs)), None, span),
+            ],
+            span,
+        ));
+        let lp = Loop {
+            t,
+            hs,
+            h: Some((h, &fac)),
+        };
+        let accept = match &located {
+            Some(loc) => loc.accepted(&lp, accept),
+            None => accept,
+        };
+        // Accepted when the error is at most 1: a step whose error is not a number (a
+        // rate that is not finite) is rejected and shrunk by the smallest factor
+        // (`max(0.2, NaN)` is 0.2), as SciPy and SUNDIALS do; a model that stays
+        // non-finite ends on the bound of internal steps, a fault that names the likely
+        // causes, not on NaN rows.
+        inner.push(when(cmp(CmpOp::Le, var(err), num(1.0)), accept, span));
+        inner.push(when(
+            Expr::Not(Box::new(cmp(CmpOp::Le, var(err), num(1.0)))),
+            vec![assign(
+                h,
+                mul(var(hs), call(Func::Max, vec![num(0.2), growth()])),
+                None,
+                span,
+            )],
+            span,
+        ));
+        let f = m.fired;
+        let Some(loc) = located else {
+            body.push(Stmt::Added(Rewrite::Repeat {
+                body: inner,
+                until: cmp(CmpOp::Ge, var(t), Expr::Dt),
+                count: self.steps,
+                limit: LIMIT,
+                method,
+                events: None,
+                span,
+            }));
+            body.extend(discrete(&m.body));
+            let mut out = hid.out.with_body(body);
+            out.fired = f * passes;
+            return out;
+        };
+        let runs = vec![
+            loc.head(&lp),
+            when(loc.stepping(), inner, span),
+            loc.halving(&lp),
+        ];
+        body.push(Stmt::Added(Rewrite::Repeat {
+            body: runs,
+            until: loc.until(t),
+            count: self.steps,
+            limit: LIMIT,
+            method,
+            events: Some((loc.events, EVENT_LIMIT)),
+            span,
+        }));
+        body.extend(loc.after());
+        let mut out = hid.out.with_body(body);
+        out.fired = f * (passes + Located::passes(dense));
+        out
+    }
+}
