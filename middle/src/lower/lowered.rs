@@ -1,0 +1,396 @@
+//! The lowered model: its parts (construction, reset, step), the statements a back end runs, and the δ procedures' assignments.
+
+use super::{PhaseLink, SubstepLink, Term};
+use crate::Span;
+use crate::ir::{EventId, FiredId, MemId, ModeId, ModelId, StateId, SubId, VarId};
+
+/// One model's construction, reset and step, lowered (see the module documentation for
+/// the order in which a back end runs the parts).
+#[derive(Debug, Clone)]
+pub struct Model {
+    /// The model lowered.
+    pub id: ModelId,
+    /// Free params and inputs with their defaults, in declaration order (construction).
+    pub defaults: Vec<Init>,
+    /// The submodels, in declaration order, with their bindings.
+    pub subs: Vec<SubLink>,
+    /// The events, in declaration order.
+    pub events: Vec<EventUpdate>,
+    /// States with their initial values, in declaration order (reset).
+    pub inits: Vec<Init>,
+    /// Per `otherwise` flag, how the step uses it.
+    pub flags: Vec<FlagUse>,
+    /// The rules of `step`, in textual order.
+    pub body: Vec<Stmt>,
+    /// The initial pass of reset: the rules of the computed states (see
+    /// [the module documentation](self#the-initial-pass)), in textual order, with
+    /// their guards.
+    pub initial: Vec<Stmt>,
+    /// Per `otherwise` flag, how the initial pass uses it.
+    pub initial_flags: Vec<FlagUse>,
+    /// The instantaneous phases, in declaration order (see [`PhaseLink`]).
+    pub phases: Vec<PhaseLink>,
+    /// The modes, in declaration order.
+    pub modes: Vec<ModeSlot>,
+    /// The sub-steps, if the model declares them (see [`SubstepLink`]).
+    pub substeps: Option<SubstepLink>,
+}
+
+/// A mode as reset and step see it: to `initial` in a reset (after the states' initial
+/// values, before the events are initialised, which may read it); its state copied to
+/// its [`Slot::ModeStart`] at the start of a step, before the rules, when `snapshot`.
+#[derive(Debug, Clone)]
+pub struct ModeSlot {
+    /// The mode.
+    pub mode: ModeId,
+    /// Its initial state (the first declared).
+    pub initial: StateId,
+    /// Its number of states.
+    pub states: usize,
+    /// Whether a transition reads its start-of-step state (it has transitions).
+    pub snapshot: bool,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// `var = value` in the instance where the code runs (a default, an initial value), or
+/// in a submodel (a binding, evaluated in the parent).
+#[derive(Debug, Clone)]
+pub struct Init {
+    /// The variable assigned (never a derived param).
+    pub var: VarId,
+    /// The value, in the scope of the instance evaluating it.
+    pub value: Term,
+    /// The declaration's name, or the binding.
+    pub span: Span,
+}
+
+/// A submodel as its parent steps and resets it.
+#[derive(Debug, Clone)]
+pub struct SubLink {
+    /// The submodel.
+    pub sub: SubId,
+    /// Its model.
+    pub model: ModelId,
+    /// Param bindings (submodel variables, values in the parent), applied before each
+    /// reset of the submodel.
+    pub params: Vec<Init>,
+    /// Input bindings, applied before each step of the submodel.
+    pub inputs: Vec<Init>,
+    /// Whether the submodel is switched on after reset.
+    pub initially_on: bool,
+    /// Whether a [`Stmt::Step`] of the body steps it (`step(name);`), not the start of
+    /// the step.
+    pub placed: bool,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// An event's update: `value = rising(cond, prev)` in a step, `value = false; prev =
+/// cond` in a reset.
+#[derive(Debug, Clone)]
+pub struct EventUpdate {
+    /// The event.
+    pub event: EventId,
+    /// Its condition.
+    pub cond: Term,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// How the step uses one `otherwise` flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlagUse {
+    /// No `otherwise` rule reads it: it needs no storage.
+    Unread,
+    /// Every path to every read sets it first: it is `true` at every read (so the
+    /// `otherwise` rule never runs) and no rule sets it.
+    AlwaysSet,
+    /// `false` at the start of the step, set by the rules whose [`Assign::sets`] names
+    /// it; `mutated` is false when no rule does.
+    Tracked {
+        /// Whether some rule sets it.
+        mutated: bool,
+    },
+}
+
+/// A statement of the rules of `step`.
+#[derive(Debug, Clone)]
+pub enum Stmt {
+    /// A δ rule.
+    Assign(Assign),
+    /// An `otherwise` rule: runs when flag `fired` is false.
+    Otherwise {
+        /// The rule.
+        assign: Assign,
+        /// The flag it reads.
+        fired: FiredId,
+    },
+    /// Guarded statements: `cond` is evaluated once, before the first of `then`.
+    If {
+        /// The guard.
+        cond: Term,
+        /// The guarded statements.
+        then: Vec<Stmt>,
+        /// The guard's source.
+        span: Span,
+        /// Whether the guard was written on one rule (`x = e when c;`): `then` is that
+        /// rule, whose span contains the guard's.
+        one_rule: bool,
+    },
+    /// σ: set a flag state.
+    SetFlag {
+        /// The flag.
+        var: VarId,
+        /// The value.
+        value: bool,
+        /// The action.
+        span: Span,
+    },
+    /// σ: switch a submodel on or off.
+    Switch {
+        /// The submodel.
+        sub: SubId,
+        /// On or off.
+        on: bool,
+        /// The action.
+        span: Span,
+    },
+    /// A transition's move: the mode enters a state.
+    SetMode {
+        /// The mode.
+        mode: ModeId,
+        /// The state entered.
+        state: StateId,
+        /// The transition.
+        span: Span,
+    },
+    /// σ: reset a submodel (its [`SubLink::params`], then its reset).
+    Reset {
+        /// The submodel.
+        sub: SubId,
+        /// The action.
+        span: Span,
+    },
+    /// σ: run an instantaneous phase to its end (see [`PhaseLink`]).
+    Run {
+        /// The phase's submodel.
+        sub: SubId,
+        /// The action.
+        span: Span,
+    },
+    /// `step(sub);`: if the submodel is switched on, its [`SubLink::inputs`] then a step
+    /// of it (by the `dt` of this point of the step), as the start of the step does for
+    /// a submodel that is not [`SubLink::placed`].
+    Step {
+        /// The submodel.
+        sub: SubId,
+        /// The statement.
+        span: Span,
+    },
+    /// A bounded loop of an adaptive method (`Rewrite::Repeat`): run `body`, clear the
+    /// flags of `clear` (false at the start of the step, so false before each run of
+    /// `body`), evaluate `until`; stop when it holds; else, if the real state `count`
+    /// is at least `limit`, stop the program with
+    /// `sit_runtime::internal_steps_overrun(model, method, time, limit)`; else again.
+    Repeat {
+        /// The statements repeated.
+        body: Vec<Stmt>,
+        /// The end condition, evaluated after each run of `body`.
+        until: Term,
+        /// The counter of runs, which `body` increments.
+        count: VarId,
+        /// The most runs.
+        limit: u64,
+        /// The integration method whose steps these are (its name, for the fault).
+        method: &'static str,
+        /// The `otherwise` flags that `body` sets, cleared after each run of it.
+        clear: Vec<FiredId>,
+        /// The counter of events located in the step (a real state) and the most allowed:
+        /// above it after a run, the program stops with
+        /// `sit_runtime::events_overrun(model, time, limit)`.
+        events: Option<(VarId, u64)>,
+        /// The model's span.
+        span: Span,
+    },
+    /// Each mode with a [`Slot::ModeStart`] notes its state there (`Rewrite::NoteModes`).
+    NoteModes {
+        /// The model's span.
+        span: Span,
+    },
+    /// `dt` reads `value` from here on in this step (`Rewrite::SetDt`).
+    SetDt {
+        /// The new length of the step.
+        value: Term,
+        /// The model's span.
+        span: Span,
+    },
+    /// An implicit method's factorisation (`Rewrite::Factor`): the real states
+    /// `matrix` (row-major, `n·n` with `n = pivots.len()`) become their LU factors and
+    /// `pivots` the pivot rows, by `sit_runtime::stage_factor(model, method, time,
+    /// matrix, pivots)`, which stops the program on a singular matrix.
+    Factor {
+        /// The matrix, row-major.
+        matrix: Vec<VarId>,
+        /// The pivot rows (reals).
+        pivots: Vec<VarId>,
+        /// The integration method (for the fault).
+        method: &'static str,
+        /// The model's span.
+        span: Span,
+    },
+    /// A stage solve (`Rewrite::Solve`): the real states `rhs` become the solution of
+    /// `A·x = rhs`, by `sit_runtime::stage_solve(matrix, pivots, rhs)` with the factors
+    /// of a [`Stmt::Factor`].
+    Solve {
+        /// The factors, row-major.
+        matrix: Vec<VarId>,
+        /// The pivot rows.
+        pivots: Vec<VarId>,
+        /// The right-hand side, replaced by the solution.
+        rhs: Vec<VarId>,
+        /// The model's span.
+        span: Span,
+    },
+    /// Stops the program with `sit_runtime::step_underflow(model, method, time, step)`
+    /// (`Rewrite::Underflow`).
+    Underflow {
+        /// The internal step proposed (a real state).
+        step: VarId,
+        /// The integration method.
+        method: &'static str,
+        /// The model's span.
+        span: Span,
+    },
+}
+
+/// The `otherwise` flags that some rule of `body` sets, in increasing order.
+pub(super) fn flags_set(body: &[Stmt], out: &mut Vec<FiredId>) {
+    walk(body, &mut |s| {
+        if let Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } = s {
+            out.extend(a.sets);
+        }
+    });
+}
+
+impl Stmt {
+    /// The statements this one holds (a guarded block's, a loop's body), in order; empty
+    /// for the others.
+    pub fn children(&self) -> &[Stmt] {
+        match self {
+            Stmt::If { then: body, .. } | Stmt::Repeat { body, .. } => body,
+            _ => &[],
+        }
+    }
+
+    /// Where the statement is written: its rule, action, guard or (for the statements
+    /// of a method's rewrite) the model.
+    pub fn span(&self) -> Span {
+        match self {
+            Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => a.span,
+            Stmt::If { span, .. }
+            | Stmt::SetFlag { span, .. }
+            | Stmt::Switch { span, .. }
+            | Stmt::SetMode { span, .. }
+            | Stmt::Reset { span, .. }
+            | Stmt::Run { span, .. }
+            | Stmt::Step { span, .. }
+            | Stmt::Repeat { span, .. }
+            | Stmt::NoteModes { span }
+            | Stmt::SetDt { span, .. }
+            | Stmt::Factor { span, .. }
+            | Stmt::Solve { span, .. }
+            | Stmt::Underflow { span, .. } => *span,
+        }
+    }
+}
+
+/// Calls `f` on every statement of `body` and of the statements it holds, in
+/// pre-order: the one walk over lowered statements that the back ends' analyses share.
+pub fn walk<'a>(body: &'a [Stmt], f: &mut impl FnMut(&'a Stmt)) {
+    for s in body {
+        f(s);
+        walk(s.children(), f);
+    }
+}
+
+/// The procedure of a δ rule: `target = PROC(operands)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Proc {
+    /// The value of the one operand.
+    Expr,
+    /// `sit_runtime::integral(y, x, dt)`.
+    Integral,
+    /// `sit_runtime::integral_limited(y, x, lo, hi, dt)`.
+    IntegralLimited,
+    /// `sit_runtime::lag(y, x, t, k, dt)`.
+    Lag,
+    /// `Deriv::next(x, dt)` on the rule's hidden memory.
+    Deriv {
+        /// The memory.
+        mem: MemId,
+    },
+    /// `sit_runtime::hysteresis(y, x, lo, hi, a)`.
+    Hysteresis,
+    /// `sit_runtime::timer(y, c, dt)`, whose one operand is logical.
+    Timer,
+}
+
+impl Proc {
+    /// The function at the top of `sit_runtime` called as `f(y?, operands.., dt?)`
+    /// (see [`Proc::reads_target`] and [`Proc::takes_dt`]); `None` for a plain
+    /// expression and for `deriv`, a method of its memory (`Deriv::next(x, dt)`).
+    pub fn runtime(self) -> Option<&'static str> {
+        match self {
+            Proc::Expr | Proc::Deriv { .. } => None,
+            Proc::Integral => Some("integral"),
+            Proc::IntegralLimited => Some("integral_limited"),
+            Proc::Lag => Some("lag"),
+            Proc::Hysteresis => Some("hysteresis"),
+            Proc::Timer => Some("timer"),
+        }
+    }
+
+    /// Whether the target's current value is the first argument.
+    pub fn reads_target(self) -> bool {
+        !matches!(self, Proc::Expr | Proc::Deriv { .. })
+    }
+
+    /// Whether `dt` is the last argument.
+    pub fn takes_dt(self) -> bool {
+        !matches!(self, Proc::Expr | Proc::Hysteresis)
+    }
+
+    /// Whether the procedure updates a hidden memory (so it may run only where the
+    /// rule runs).
+    pub fn has_memory(self) -> bool {
+        matches!(self, Proc::Deriv { .. })
+    }
+
+    /// The procedure's name in `.sit` source (`expr` for a plain expression).
+    pub fn name(self) -> &'static str {
+        match self {
+            Proc::Expr => "expr",
+            Proc::Integral | Proc::IntegralLimited => "integral",
+            Proc::Lag => "lag",
+            Proc::Deriv { .. } => "deriv",
+            Proc::Hysteresis => "hysteresis",
+            Proc::Timer => "timer",
+        }
+    }
+}
+
+/// A δ assignment `target = proc(operands)`.
+#[derive(Debug, Clone)]
+pub struct Assign {
+    /// A real state of the model.
+    pub target: VarId,
+    /// The procedure.
+    pub proc: Proc,
+    /// Its operands, in evaluation order (`x`, then `lo, hi` / `t, k` / `lo, hi, a`).
+    pub operands: Vec<Term>,
+    /// The `otherwise` flag this rule sets, when a later read can see it.
+    pub sets: Option<FiredId>,
+    /// The whole rule.
+    pub span: Span,
+}
