@@ -1,3 +1,3 @@
-sit_macros::include_model!("../../../../macros/tests/ui/models/imports_broken.sit");
+sit_macros::include_model!("tests/ui/models/imports_broken.sit");
 
 fn main() {}

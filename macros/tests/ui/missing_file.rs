@@ -1,3 +1,3 @@
-sit_macros::include_model!("../../../../macros/tests/ui/models/no_such_file.sit");
+sit_macros::include_model!("tests/ui/models/no_such_file.sit");
 
 fn main() {}

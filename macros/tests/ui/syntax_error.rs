@@ -1,3 +1,3 @@
-sit_macros::include_model!("../../../../macros/tests/ui/models/syntax.sit");
+sit_macros::include_model!("tests/ui/models/syntax.sit");
 
 fn main() {}

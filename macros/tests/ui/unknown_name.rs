@@ -1,3 +1,3 @@
-sit_macros::include_model!("../../../../macros/tests/ui/models/unknown_name.sit");
+sit_macros::include_model!("tests/ui/models/unknown_name.sit");
 
 fn main() {}
