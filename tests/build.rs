@@ -108,13 +108,19 @@ fn main() {
         if stem == "random_synthetic1200" {
             return prefix == "dopri5";
         }
+        // The compliant rod under `rodas4` (its declared method, compiled above): its
+        // 733 kB of generated code (the Jacobian of eleven states through 40 stage
+        // rules) once, without twins.
+        if stem == "rod_compliant_rodas4" {
+            return false;
+        }
         if prefix == "dop853" {
             return dop853(&stem);
         }
         // `rodas4` (stem `rodas4:STEM`) on three models with events and Robertson's
         // kinetics (its Jacobian, one LU and six stage solves per internal step); the
-        // random files that split read tables in their rates, which it refuses: the
-        // random models that declare it are checked as declared.
+        // random models that declare it (the tables their rates read among them) are
+        // checked as declared.
         if prefix == "rodas4" {
             return ["bouncing_ball", "thermostat", "van_der_pol", "robertson"]
                 .contains(&stem.as_str());
@@ -153,10 +159,6 @@ fn main() {
         );
         match emitted {
             Ok(()) | Err(sit_build::Error::Compile(sit_driver::Error::Model(_))) => {}
-            // Rates that read a lookup table, which `rodas4` refuses.
-            Err(sit_build::Error::Compile(sit_driver::Error::Lower(
-                sit_middle::lower::LowerError::Method(_),
-            ))) if *prefix == "rodas4" => {}
             Err(e) => fail(file, e),
         }
     }

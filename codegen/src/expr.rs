@@ -192,6 +192,11 @@ impl ExprGen<'_> {
                     _ => atom(crate::lookup::read(t, args)),
                 }
             }
+            // Never counted: the slope is an implicit method's Jacobian, not a read.
+            Term::TableSlope(t, k, args) => {
+                let args = args.iter().map(|a| self.ast(a)).collect();
+                atom(crate::lookup::slope(t, *k, args))
+            }
         }
     }
 

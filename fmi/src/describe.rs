@@ -267,6 +267,7 @@ fn collect(
                     | Expr::Or(..)
                     | Expr::Call(..)
                     | Expr::Table(..)
+                    | Expr::TableSlope(..)
             ) {
                 constant_init = false;
             }

@@ -43,6 +43,16 @@ pub(crate) enum Num {
         u32,
         Box<(Num, Num)>,
     ),
+    /// The slope of a 1-D lookup table at `a` (`sit_runtime::table::slope1`): an
+    /// implicit method's Jacobian, never counted as a read.
+    Slope1(std::sync::Arc<sit_middle::ir::LookupTable>, Box<Num>),
+    /// The slope of a 2-D lookup table along argument `axis` (0 or 1) at `(a, b)`
+    /// (`sit_runtime::table::slope2_x`, `slope2_y`).
+    Slope2(
+        std::sync::Arc<sit_middle::ir::LookupTable>,
+        u8,
+        Box<(Num, Num)>,
+    ),
 }
 
 impl Num {
@@ -70,6 +80,8 @@ impl Num {
             // Not counted: a read from outside is no read of the run.
             Num::Table1(t, _, a) => crate::ops::lookup1(t, a.eval(r)),
             Num::Table2(t, _, ab) => crate::ops::lookup2(t, ab.0.eval(r), ab.1.eval(r)),
+            Num::Slope1(t, a) => crate::ops::slope1(t, a.eval(r)),
+            Num::Slope2(t, k, ab) => crate::ops::slope2(t, *k, ab.0.eval(r), ab.1.eval(r)),
         }
     }
 }

@@ -670,6 +670,23 @@ impl Compiler<'_> {
                     }
                 }
             }
+            Term::TableSlope(t, k, args) => {
+                let arg = |i: usize| -> Result<Num, InterpError> {
+                    self.num(n, get(args, i, "argument")?)
+                };
+                match (args.len(), *k) {
+                    (1, 0) => Num::Slope1(t.clone(), Box::new(arg(0)?)),
+                    (2, k @ (0 | 1)) => {
+                        Num::Slope2(t.clone(), k as u8, Box::new((arg(0)?, arg(1)?)))
+                    }
+                    (n, k) => {
+                        return Err(malformed(format!(
+                            "slope {k} of table `{}` read with {n} arguments",
+                            t.name
+                        )));
+                    }
+                }
+            }
             Term::Derived(_) | Term::Cond(..) => {
                 return Err(malformed("a read left by name in inlined code".into()));
             }
@@ -710,7 +727,12 @@ impl Compiler<'_> {
             Term::Derived(_) | Term::Cond(..) => {
                 return Err(malformed("a read left by name in inlined code".into()));
             }
-            Term::Num(_) | Term::Neg(_) | Term::Arith(..) | Term::Call(..) | Term::Table(..) => {
+            Term::Num(_)
+            | Term::Neg(_)
+            | Term::Arith(..)
+            | Term::Call(..)
+            | Term::Table(..)
+            | Term::TableSlope(..) => {
                 return Err(malformed("real expression read as a flag".into()));
             }
         })

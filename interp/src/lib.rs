@@ -50,8 +50,6 @@ use std::sync::Arc;
 pub struct InterpError {
     what: String,
     too_large: bool,
-    /// A valid program whose method cannot integrate it: the message alone.
-    method: bool,
 }
 
 impl InterpError {
@@ -59,7 +57,6 @@ impl InterpError {
         InterpError {
             what,
             too_large: false,
-            method: false,
         }
     }
 
@@ -67,7 +64,6 @@ impl InterpError {
         InterpError {
             what,
             too_large: true,
-            method: false,
         }
     }
 
@@ -85,18 +81,13 @@ impl From<sit_middle::lower::LowerError> for InterpError {
         match e {
             sit_middle::lower::LowerError::TooLarge(what) => InterpError::too_large(what),
             sit_middle::lower::LowerError::Malformed(what) => InterpError::malformed(what),
-            sit_middle::lower::LowerError::Method(what) => InterpError {
-                what,
-                too_large: false,
-                method: true,
-            },
         }
     }
 }
 
 impl fmt::Display for InterpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.too_large || self.method {
+        if self.too_large {
             f.write_str(&self.what)
         } else {
             write!(f, "invalid checked program: {}", self.what)

@@ -211,6 +211,20 @@ pub(crate) enum Call {
         a: Slot,
         b: Slot,
     },
+    /// The slope of a 1-D lookup table at `r[a]` (not counted as a read).
+    Slope1 {
+        t: std::sync::Arc<sit_middle::ir::LookupTable>,
+        d: Slot,
+        a: Slot,
+    },
+    /// The slope of a 2-D lookup table along argument `axis` at `(r[a], r[b])`.
+    Slope2 {
+        t: std::sync::Arc<sit_middle::ir::LookupTable>,
+        axis: u8,
+        d: Slot,
+        a: Slot,
+        b: Slot,
+    },
     /// `integral_limited(r[d], r[a], r[lo], r[hi], r[dt])`.
     IntegralLimited {
         d: Slot,
@@ -269,6 +283,14 @@ fn call(c: &Call, r: &mut [f64], m: &mut [Deriv], reach: &mut [TableReach], acc:
             }
             (d, lookup2(t, x, y))
         }
+        Call::Slope1 { ref t, d, a } => (d, slope1(t, r_(a))),
+        Call::Slope2 {
+            ref t,
+            axis,
+            d,
+            a,
+            b,
+        } => (d, slope2(t, axis, r_(a), r_(b))),
         Call::IntegralLimited { d, a, lo, hi, dt } => {
             (d, integral_limited(r_(d), r_(a), r_(lo), r_(hi), r_(dt)))
         }
@@ -292,6 +314,23 @@ pub(crate) fn lookup1(t: &sit_middle::ir::LookupTable, x: f64) -> f64 {
 pub(crate) fn lookup2(t: &sit_middle::ir::LookupTable, x: f64, y: f64) -> f64 {
     let grid = |k: usize| t.grids.get(k).map_or(&[][..], |g| g.as_slice());
     sit_runtime::table::lookup2(grid(0), grid(1), &t.values, beyond(t.beyond), x, y)
+}
+
+/// `sit_runtime::table::slope1` on the data of a checked 1-D table.
+pub(crate) fn slope1(t: &sit_middle::ir::LookupTable, x: f64) -> f64 {
+    let grid = t.grids.first().map_or(&[][..], |g| g.as_slice());
+    sit_runtime::table::slope1(grid, &t.values, beyond(t.beyond), x)
+}
+
+/// `sit_runtime::table::slope2_x` (`axis` 0) or `slope2_y` (1) on the data of a
+/// checked 2-D table.
+pub(crate) fn slope2(t: &sit_middle::ir::LookupTable, axis: u8, x: f64, y: f64) -> f64 {
+    let grid = |k: usize| t.grids.get(k).map_or(&[][..], |g| g.as_slice());
+    let slope = match axis {
+        0 => sit_runtime::table::slope2_x,
+        _ => sit_runtime::table::slope2_y,
+    };
+    slope(grid(0), grid(1), &t.values, beyond(t.beyond), x, y)
 }
 
 pub(crate) fn beyond(b: sit_middle::ir::Beyond) -> sit_runtime::table::Beyond {

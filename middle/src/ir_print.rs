@@ -283,6 +283,15 @@ impl Printer<'_> {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            Expr::TableSlope(t, k, xs) => format!(
+                "slope_{}({}; {})",
+                k + 1,
+                t.name,
+                xs.iter()
+                    .map(|x| self.expr(x))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         }
     }
 }

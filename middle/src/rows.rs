@@ -344,9 +344,11 @@ impl Step<'_> {
             Expr::Arith(_, a, b) | Expr::Cmp(_, a, b) | Expr::And(a, b) | Expr::Or(a, b) => self
                 .expr_at(a, own, depth)
                 .union(self.expr_at(b, own, depth)),
-            Expr::Call(_, xs) | Expr::Table(_, xs) => xs.iter().fold(RowTime::NONE, |acc, x| {
-                acc.union(self.expr_at(x, own, depth))
-            }),
+            Expr::Call(_, xs) | Expr::Table(_, xs) | Expr::TableSlope(_, _, xs) => {
+                xs.iter().fold(RowTime::NONE, |acc, x| {
+                    acc.union(self.expr_at(x, own, depth))
+                })
+            }
         }
     }
 

@@ -650,6 +650,9 @@ mod tests {
                     if let Term::Table(t, _) = t {
                         seen.insert(format!("table {}-D {}", t.grids.len(), t.beyond.name()));
                     }
+                    if let Term::TableSlope(t, k, _) = t {
+                        seen.insert(format!("table slope {}-D axis {k}", t.grids.len()));
+                    }
                     if let Term::Read(Place { path, slot })
                     | Term::InMode(Place { path, slot }, _) = t
                     {
@@ -758,6 +761,13 @@ mod tests {
                 want.push(format!("table {dim}-D {b}"));
             }
         }
+        // A table read in the rates of a model under `rodas4`: its Jacobian reads the
+        // table's slope along each argument.
+        want.extend([
+            "table slope 1-D axis 0".into(),
+            "table slope 2-D axis 0".into(),
+            "table slope 2-D axis 1".into(),
+        ]);
         for w in want {
             if !seen.contains(&w) {
                 missing.push(w);

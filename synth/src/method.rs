@@ -2,11 +2,12 @@
 
 /// `text` with `method rk4;` or (one time in three) `method dopri5 rtol 1e-4 atol
 /// 1e-6;` or its `tsit5` twin (or, for a third of the `dopri5` draws, its `dop853`
-/// twin; `method rodas4 rtol 1e-4 atol 1e-6;` for a third of the `rk4` draws) declared in about half of its
-/// models, each kept only if the file still checks (its rules split; under `rodas4`,
-/// also lowers: its rates read no lookup table), so the random models exercise every
-/// method; drawn from a generator of its own, so the rest of the text is the same as
-/// without methods.
+/// twin; `method rodas4 rtol 1e-4 atol 1e-6;` for a third of the `rk4` draws) declared
+/// in about half of its models, each kept only if the file still checks (its rules
+/// split; under `rodas4`, also lowers within the lowering's budget), so the random
+/// models exercise every method (with the lookup tables their rates read, whose slopes
+/// `rodas4`'s Jacobian reads); drawn from a generator of its own, so the rest of the
+/// text is the same as without methods.
 pub(crate) fn with_methods(seed: u64, mut text: String, models: usize) -> String {
     let mut rng = fastrand::Rng::with_seed(seed ^ 0x5eed_0018);
     for i in 0..models {

@@ -739,3 +739,87 @@ fn the_compliant_rod_lands_and_its_centre_stays_above_the_plane() -> Result<(), 
     assert!(get(&m, "x3")?.abs() < 1e-3);
     Ok(())
 }
+
+/// The compliant rod at μ = 1e8 under `rodas4` without sub-steps
+/// (`rod_compliant_rodas4.sit`, host step 1e-3 s, the contact's changes located
+/// inside it) against the sub-stepped model (`rod_compliant.sit`, host step 1e-4 s,
+/// sub-steps of 2.5e-8 s near and in contact: `per_contact` = 10 000) and the rigid
+/// rod, through the first contact (the end sticks in it):
+///
+/// - the touch at the rigid rod's first bounce, 0.45486 s, within 5e-6 s: the same
+///   free flight up to it, so what is left is the rounding of the rigid figure;
+/// - the contact's duration as the sub-stepped model's, within one of its sub-steps
+///   (2.5e-8 s: it sees the end of the contact at a sub-step's end), and √μ times it
+///   as the rigid rod's first contact in fast time (2.69 in `rod.sit`'s header),
+///   within 0.02 (the compliant contact differs from the fast system by O(1/√μ):
+///   2% in `compliant_rod_converges_to_the_fast_system_as_the_stiffness_grows`);
+/// - the state at t = 0.6 s (in the flight after the contact) as the sub-stepped
+///   model's within 2e-3 (m, m/s, rad, rad/s): the sub-stepped model's own error,
+///   first order in its steps, measured as its change when its host step goes from
+///   1e-4 to 1e-6 s (up to 6e-4, in vc3) plus what its sub-steps leave (10× finer
+///   sub-steps moved vc1 by 3e-3; 10× finer again should move it by 3e-4). Measured
+///   (release, `sitc run`): the largest difference 7.6e-4 (vc3), and 1.5e-4 from the
+///   sub-stepped model at host step 1e-6 s.
+#[test]
+fn rodas4_rod_without_sub_steps_meets_the_sub_stepped_and_the_rigid_rod() -> Result<(), String> {
+    let mu = 1e8;
+    let mut implicit = load("painleve/rod_compliant_rodas4.sit", "RodCompliantRodas4")?;
+    set(&mut implicit, "mu", mu)?;
+    implicit.reset();
+    let steps = implicit
+        .hidden_index("rodas4_steps")
+        .ok_or("rodas4_steps")?;
+    let mut internal = 0.0;
+    for _ in 0..600 {
+        implicit.step(1e-3);
+        internal += implicit.get_at(steps).ok_or("steps")?;
+    }
+    let mut divided = load("painleve/rod_compliant.sit", "RodCompliant")?;
+    set(&mut divided, "mu", mu)?;
+    set(&mut divided, "per_contact", 10_000.0)?;
+    divided.reset();
+    for _ in 0..6000 {
+        divided.step(1e-4);
+    }
+    let touch = get(&implicit, "t_touch")?;
+    let (t, t_divided) = (get(&implicit, "T")?, get(&divided, "T")?);
+    eprintln!(
+        "rodas4: touch {touch}, contact {t} s (sub-stepped {t_divided}), {internal} internal steps"
+    );
+    assert_eq!(get(&implicit, "contacts")?, 1.0);
+    assert_eq!(get(&divided, "contacts")?, 1.0);
+    assert_eq!(
+        get(&implicit, "sticks")?,
+        1.0,
+        "the end sticks in the contact"
+    );
+    assert!((touch - 0.45486).abs() < 5e-6, "touch at {touch}");
+    assert!(
+        (t - t_divided).abs() < 2.5e-8,
+        "contact {t} s, sub-stepped {t_divided} s"
+    );
+    assert!(
+        (t * mu.sqrt() - 2.69).abs() < 0.02,
+        "√μ·T = {}",
+        t * mu.sqrt()
+    );
+    for name in [
+        "xc1",
+        "xc2",
+        "xc3",
+        "vc1",
+        "vc2",
+        "vc3",
+        "psi",
+        "theta",
+        "psi_dot",
+        "theta_dot",
+    ] {
+        let (a, b) = (get(&implicit, name)?, get(&divided, name)?);
+        assert!(
+            (a - b).abs() < 2e-3,
+            "{name} at 0.6 s: {a}, sub-stepped {b}"
+        );
+    }
+    Ok(())
+}

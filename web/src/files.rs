@@ -39,6 +39,7 @@ pub const LIBRARY: &[(&str, &str)] = library![
     "models/complex/controller.sit",
     "models/painleve/rod.sit",
     "models/painleve/rod_compliant.sit",
+    "models/painleve/rod_compliant_rodas4.sit",
     "models/painleve/fast_motion.sit",
     "models/painleve/fast_motion_relay.sit",
     "schematics/clutch.sch",

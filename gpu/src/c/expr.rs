@@ -136,6 +136,9 @@ impl ExprGen<'_> {
                     _ => out.push_str("SIT_NAN"),
                 }
             }
+            // Only an implicit method's Jacobian reads a table's slope, and the C form
+            // refuses those methods by name (`Unsupported::Method`) at their solves.
+            Term::TableSlope(..) => out.push_str("SIT_NAN"),
             Term::InMode(p, k) => {
                 let _ = write!(out, "({} == {k})", self.place(p));
             }

@@ -117,6 +117,18 @@ impl Flattener<'_> {
                 let (t, k) = (t.clone(), *k);
                 return self.put(call(Call::Table2 { t, k, d, a, b }), d);
             }
+            Num::Slope1(t, x) => {
+                let a = self.in_slot(x);
+                self.temps.0 = mark;
+                let t = t.clone();
+                return self.put(call(Call::Slope1 { t, d, a }), d);
+            }
+            Num::Slope2(t, axis, ab) => {
+                let (a, b) = (self.in_slot(&ab.0), self.in_slot(&ab.1));
+                self.temps.0 = mark;
+                let (t, axis) = (t.clone(), *axis);
+                return self.put(call(Call::Slope2 { t, axis, d, a, b }), d);
+            }
             Num::Add(ab) => (Arith::Add, ab),
             Num::Sub(ab) => (Arith::Sub, ab),
             Num::Mul(ab) => (Arith::Mul, ab),

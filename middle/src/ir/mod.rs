@@ -546,6 +546,11 @@ pub enum Expr {
     /// A read of a lookup table of this model (`table` declaration): one argument per
     /// grid, interpolated by `sit_runtime::table` (see [`LookupTable`]).
     Table(std::sync::Arc<LookupTable>, Vec<Expr>),
+    /// The slope of a lookup table along its argument `axis` (0 or 1) at the arguments
+    /// (one per grid): `sit_runtime::table::slope1` (one grid), `slope2_x` or `slope2_y`
+    /// (two), the slope of the piece that [`Expr::Table`] at the same arguments reads.
+    /// Only the lowering writes it (an implicit method's Jacobian), never the checker.
+    TableSlope(std::sync::Arc<LookupTable>, usize, Vec<Expr>),
 }
 
 /// Real binary operators.

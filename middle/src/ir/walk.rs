@@ -153,7 +153,9 @@ impl Expr {
                 a.visit(f);
                 b.visit(f);
             }
-            Expr::Call(_, xs) | Expr::Table(_, xs) => xs.iter().for_each(|x| x.visit(f)),
+            Expr::Call(_, xs) | Expr::Table(_, xs) | Expr::TableSlope(_, _, xs) => {
+                xs.iter().for_each(|x| x.visit(f))
+            }
             _ => {}
         }
     }
@@ -168,7 +170,9 @@ impl Expr {
                 a.visit_mut(f);
                 b.visit_mut(f);
             }
-            Expr::Call(_, xs) | Expr::Table(_, xs) => xs.iter_mut().for_each(|x| x.visit_mut(f)),
+            Expr::Call(_, xs) | Expr::Table(_, xs) | Expr::TableSlope(_, _, xs) => {
+                xs.iter_mut().for_each(|x| x.visit_mut(f))
+            }
             _ => {}
         }
     }

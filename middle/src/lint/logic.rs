@@ -313,7 +313,8 @@ impl<'a> Logic<'a> {
             | Term::Neg(_)
             | Term::Arith(..)
             | Term::Call(..)
-            | Term::Table(..) => return None,
+            | Term::Table(..)
+            | Term::TableSlope(..) => return None,
         })
     }
 
@@ -418,7 +419,12 @@ impl<'a> Logic<'a> {
     fn constant(&self, e: &Term) -> bool {
         let mut ok = true;
         e.visit(&mut |x| match x {
-            Term::Num(_) | Term::Neg(_) | Term::Arith(..) | Term::Call(..) | Term::Table(..) => {}
+            Term::Num(_)
+            | Term::Neg(_)
+            | Term::Arith(..)
+            | Term::Call(..)
+            | Term::Table(..)
+            | Term::TableSlope(..) => {}
             Term::Read(Place {
                 path,
                 slot: Slot::Var(v),

@@ -54,15 +54,6 @@ pub fn expand(program: &Program) -> Result<rewrite::Program, LowerError> {
             )));
         }
         if let (Some(ros), Some(tol)) = (super::rosenbrock::of(m.method), m.method.tolerance()) {
-            let jac = super::jacobian::jacobian(program, id);
-            if let Some(table) = super::jacobian::rules::reads_table(&jac.pass) {
-                return Err(LowerError::Method(format!(
-                    "model `{}` cannot be integrated by `{}`: its rates read the lookup \
-                     table `{table}`, whose slope its Jacobian does not take yet; use an \
-                     explicit method (dopri5, tsit5, dop853)",
-                    m.name, ros.name
-                )));
-            }
             models.push(super::implicit::rewrite(m, id, ros, tol));
             continue;
         }

@@ -116,6 +116,11 @@ impl Stage<'_> {
                 t.clone(),
                 xs.iter().map(|x| self.at_node(x, node)).collect(),
             ),
+            Expr::TableSlope(t, k, xs) => Expr::TableSlope(
+                t.clone(),
+                *k,
+                xs.iter().map(|x| self.at_node(x, node)).collect(),
+            ),
             other => other.clone(),
         }
     }

@@ -97,6 +97,9 @@ pub enum Term {
     /// A read of a lookup table (one argument per grid): `sit_runtime::table::lookup1`
     /// or `lookup2` on the table's data.
     Table(std::sync::Arc<ir::LookupTable>, Vec<Term>),
+    /// The slope of a lookup table along its argument `axis` ([`ir::Expr::TableSlope`]):
+    /// `sit_runtime::table::slope1`, or `slope2_x`/`slope2_y`, on the table's data.
+    TableSlope(std::sync::Arc<ir::LookupTable>, usize, Vec<Term>),
     /// Whether the mode stored at the place (a [`Slot::Mode`] or [`Slot::ModeStart`])
     /// is in the state.
     InMode(Place, StateId),
@@ -112,7 +115,9 @@ impl Term {
                 a.visit(f);
                 b.visit(f);
             }
-            Term::Call(_, xs) | Term::Table(_, xs) => xs.iter().for_each(|x| x.visit(f)),
+            Term::Call(_, xs) | Term::Table(_, xs) | Term::TableSlope(_, _, xs) => {
+                xs.iter().for_each(|x| x.visit(f))
+            }
             _ => {}
         }
     }
@@ -150,10 +155,6 @@ pub enum LowerError {
     /// The program is not a checked one (an index out of range, a type mismatch).
     #[error("malformed program: {0}")]
     Malformed(String),
-    /// A model that its integration method cannot integrate (`rodas4` on rates that
-    /// read a lookup table, whose slope its Jacobian does not take yet).
-    #[error("{0}")]
-    Method(String),
 }
 
 /// Lowers the expressions of one model (see [`Reads`]), counting against a [`Budget`].
@@ -332,6 +333,20 @@ impl<'p, X> Lowerer<'p, X> {
                     .map(|a| self.go(model, path, a, d))
                     .collect::<Result<_, _>>()?;
                 Term::Table(t.clone(), args)
+            }
+            E::TableSlope(t, k, args) => {
+                if args.len() != t.grids.len() || *k >= args.len() {
+                    return Err(LowerError::Malformed(format!(
+                        "slope {k} of table `{}` read with {} arguments",
+                        t.name,
+                        args.len()
+                    )));
+                }
+                let args = args
+                    .iter()
+                    .map(|a| self.go(model, path, a, d))
+                    .collect::<Result<_, _>>()?;
+                Term::TableSlope(t.clone(), *k, args)
             }
         })
     }

@@ -92,6 +92,10 @@ impl Eval<'_> {
                 }
                 lookup(t, &xs)
             }
+            Expr::TableSlope(t, k, xs) => {
+                let xs = xs.iter().map(|x| self.num(x)).collect::<Option<Vec<_>>>()?;
+                table_slope(t, *k, &xs)
+            }
             other => (self.read)(other)?,
         })
     }

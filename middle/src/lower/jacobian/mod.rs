@@ -10,8 +10,10 @@
 //! guards, the flags, modes, events, the discrete values and the submodels' outputs are
 //! constants; so are params, `time`, `dt` and `prev`. The pure procedures are
 //! differentiated by `sit_runtime::partial` (the slope of the branch each one takes),
-//! lookup tables by `sit_runtime::table::slope1` and `slope2` (the slope of the segment
-//! read).
+//! lookup tables by `sit_runtime::table::slope1`, `slope2_x` and `slope2_y` (the slope of
+//! the segment that `lookup1`/`lookup2` interpolate on at the same arguments: `g[i] <= x
+//! < g[i+1]`, the one to the right of a breakpoint, the last at the last point; 0 beyond
+//! a clamped grid).
 //!
 //! The tangents are sparse: a rule's tangent has an entry for a state only where the
 //! state reaches the value through some operand, and products with the literal 0 or 1

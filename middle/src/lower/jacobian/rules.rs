@@ -1,4 +1,4 @@
-//! The tangent pass written as plain rules into hidden states, so that every back end evaluates an implicit method's Jacobian alike: the procedures' slopes as calls of `sit_runtime::partial` ([`crate::ir::Func::Partial`]).
+//! The tangent pass written as plain rules into hidden states, so that every back end evaluates an implicit method's Jacobian alike: the procedures' slopes as calls of `sit_runtime::partial` ([`crate::ir::Func::Partial`]), the lookup tables' as reads of `sit_runtime::table::slope1`/`slope2_x`/`slope2_y` ([`crate::ir::Expr::TableSlope`]).
 
 use super::{Jacobian, Slope, Tangent, Target};
 use crate::ir::{Assign, Expr, Func, Partial, Rhs, Stmt, VarId};
@@ -22,22 +22,6 @@ pub(in crate::lower) struct Rules<'a> {
     pub(in crate::lower) offset: usize,
     /// The span of the statements written.
     pub(in crate::lower) span: crate::Span,
-}
-
-/// Whether the pass reads a lookup table's slope (which the rules do not write).
-pub(in crate::lower) fn reads_table(pass: &[Tangent]) -> Option<String> {
-    fn slope(s: &Slope) -> Option<String> {
-        match s {
-            Slope::Table(t, ..) => Some(t.name.clone()),
-            Slope::Neg(a) => slope(a),
-            Slope::Arith(_, a, b) => slope(a).or_else(|| slope(b)),
-            _ => None,
-        }
-    }
-    pass.iter().find_map(|t| match t {
-        Tangent::Rule { slopes, .. } => slopes.iter().flat_map(|(_, s)| s).find_map(slope),
-        Tangent::If { then, .. } => reads_table(then),
-    })
 }
 
 impl Rules<'_> {
@@ -121,8 +105,9 @@ impl Rules<'_> {
                 let p = Partial::of(*f, *k).expect("a slope the Jacobian wrote has its function");
                 Expr::Call(Func::Partial(p), xs.iter().map(|x| (self.at)(x)).collect())
             }
-            // Refused before the rewrite (`reads_table`).
-            Slope::Table(..) => Expr::Num(f64::NAN),
+            Slope::Table(t, k, xs) => {
+                Expr::TableSlope(t.clone(), *k, xs.iter().map(|x| (self.at)(x)).collect())
+            }
         }
     }
 }
