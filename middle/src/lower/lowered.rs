@@ -23,7 +23,7 @@ pub struct Model {
     /// The rules of `step`, in textual order.
     pub body: Vec<Stmt>,
     /// The initial pass of reset: the rules of the computed states (see
-    /// [the module documentation](self#the-initial-pass)), in textual order, with
+    /// [the module documentation](super#the-initial-pass)), in textual order, with
     /// their guards.
     pub initial: Vec<Stmt>,
     /// Per `otherwise` flag, how the initial pass uses it.
@@ -38,7 +38,7 @@ pub struct Model {
 
 /// A mode as reset and step see it: to `initial` in a reset (after the states' initial
 /// values, before the events are initialised, which may read it); its state copied to
-/// its [`Slot::ModeStart`] at the start of a step, before the rules, when `snapshot`.
+/// its [`Slot::ModeStart`](super::Slot::ModeStart) at the start of a step, before the rules, when `snapshot`.
 #[derive(Debug, Clone)]
 pub struct ModeSlot {
     /// The mode.
@@ -213,7 +213,7 @@ pub enum Stmt {
         /// The model's span.
         span: Span,
     },
-    /// Each mode with a [`Slot::ModeStart`] notes its state there (`Rewrite::NoteModes`).
+    /// Each mode with a [`Slot::ModeStart`](super::Slot::ModeStart) notes its state there (`Rewrite::NoteModes`).
     NoteModes {
         /// The model's span.
         span: Span,
