@@ -12,11 +12,14 @@
 //! - `W0206` an `otherwise` rule with no rule before it, or a rule after it;
 //! - `W0240` a σ cascade: a σ rule makes a later one hold in the same step,
 //!   which undoes its action;
-//! - `W0241` a target assigned only under guards and read where none holds.
+//! - `W0241` a target assigned only under guards and read where none holds;
+//! - `W0242` under a method other than `euler`, a value the rates read that is held
+//!   through the step (assigned only under guards) while its rules read the states.
 //!
 //! Whether guards can hold together is decided by the `logic` submodule; when the
 //! search is too large no warning is given.
 
+mod held;
 mod logic;
 pub(crate) mod order;
 mod reads;
@@ -50,6 +53,7 @@ pub fn lint(program: &Program, diags: &mut Vec<Diagnostic>) {
         cx.otherwise_order(&body, diags);
         cx.sigma_cascades(&body, &mut logic[DEFAULTS], diags);
         cx.stale_reads(&body, &mut logic[DEFAULTS], diags, from);
+        cx.held_in_stages(diags, from);
         order::delays(m, diags);
     }
 }

@@ -1,4 +1,5 @@
-//! The trap lints (W0240 σ cascade, W0241 stale value without `otherwise`):
+//! The trap lints (W0240 σ cascade, W0241 stale value without `otherwise`, W0242
+//! a value held through the stages):
 //! each fires on the trap, names the places, and stays quiet on the
 //! patterns that look alike but are sound, and on every library model.
 
@@ -166,7 +167,75 @@ fn w0241_quiet_when_every_step_assigns_or_the_read_is_guarded() {
     assert!(only("W0241", frozen).is_empty());
 }
 
-/// Every model of the library (`examples/models/`) is free of both traps.
+/// A contact force whose guards cover every case, without `otherwise`: under a
+/// method with stages it is a discrete value, read as it was at the step's start.
+const HELD: &str = "
+    method rk4;
+    param k = 1e4, g = 9.81;
+    output real x = 1, v;
+    real F;
+    pred contact = x < 0;
+    F = -k * x when contact;
+    F = 0 when !contact;
+    v = integral(F - g);
+    x = integral(v);";
+
+#[test]
+fn w0242_a_force_held_through_the_stages() {
+    assert_eq!(only("W0242", HELD), ["F = 0 when !contact;"]);
+    let src = format!("model M {{\n{HELD}\n}}\n");
+    let out = check_source("m.sit", &src);
+    let d = (out.diagnostics.iter())
+        .find(|d| d.code == "W0242")
+        .expect("a held value");
+    assert!(
+        d.message.contains("`method rk4`") && d.message.contains("`x`"),
+        "{}",
+        d.message
+    );
+    assert_eq!(out.sources.text(d.related[0].0), "v = integral(F - g);");
+    assert!(
+        d.help
+            .as_deref()
+            .unwrap_or("")
+            .contains("`F = … otherwise;`")
+    );
+    // Through `time` and under every method with stages.
+    let timed = HELD.replace("-k * x when contact", "-k * time when contact");
+    assert_eq!(only("W0242", &timed).len(), 1);
+    for m in ["dopri5", "rodas4", "tsit5", "dop853"] {
+        let other = HELD.replace("method rk4", &format!("method {m}"));
+        assert_eq!(only("W0242", &other).len(), 1, "{m}");
+    }
+}
+
+#[test]
+fn w0242_quiet_under_euler_with_otherwise_or_constant_rules() {
+    assert!(only("W0242", &HELD.replace("method rk4;", "")).is_empty());
+    let fixed = HELD.replace("F = 0 when !contact;", "F = 0 otherwise;");
+    assert!(only("W0242", &fixed).is_empty(), "{:?}", found(&fixed));
+    // Constant under its guards: a jump at located events, discrete on purpose.
+    let constant = HELD.replace("-k * x when contact", "-50 when contact");
+    assert!(only("W0242", &constant).is_empty());
+    // Not read by a rate.
+    let unread = HELD.replace("integral(F - g)", "integral(-g)");
+    assert!(only("W0242", &unread).is_empty());
+    // W0241 asks for the same `otherwise` rule: one warning, not two.
+    let stale = HELD.replace("    F = 0 when !contact;\n", "");
+    let codes: Vec<String> = found(&stale).into_iter().map(|(c, _)| c).collect();
+    assert!(
+        codes.contains(&"W0241".to_string()) && !codes.contains(&"W0242".to_string()),
+        "{codes:?}"
+    );
+    // Allowed with a reason.
+    let allowed = HELD.replace(
+        "    F = 0 when !contact;",
+        "    #[allow(W0242, reason = \"sampled once per step\")]\n    F = 0 when !contact;",
+    );
+    assert!(only("W0242", &allowed).is_empty(), "{:?}", found(&allowed));
+}
+
+/// Every model of the library (`examples/models/`) is free of the traps.
 #[test]
 fn library_models_are_silent() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/models");

@@ -13,7 +13,7 @@ pub use walk::{Added, step_rank, walk};
 mod table;
 
 pub use method::{Method, Tolerance};
-pub(crate) use split::{Split, split, split_located};
+pub(crate) use split::{Split, held_reads, split, split_located};
 pub use split::{jacobian_errors, split_errors};
 pub use table::{Beyond, LookupTable};
 

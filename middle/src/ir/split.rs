@@ -329,3 +329,90 @@ fn stages_in(sp: &Split, body: &[Stmt]) -> bool {
         _ => false,
     })
 }
+
+/// A value the rates read that the split makes discrete although its rules follow the
+/// continuous solution (W0242, `crate::lint`): its target is assigned only by guarded
+/// plain rules (no rule without guard, no `otherwise`), so it keeps its value between
+/// them and the stages read it as it was at the start of the step; yet a rule's
+/// right-hand side reads a continuous state, a stage rule's target or `time`.
+pub(crate) struct Held {
+    /// The held variable.
+    pub(crate) var: VarId,
+    /// Its last rule (where an `otherwise` rule would follow).
+    pub(crate) last: Span,
+    /// What that rule's right-hand sides read that moves within the step: a variable,
+    /// or `None` for `time`.
+    pub(crate) moving: Option<VarId>,
+    /// A rule of the continuous part that reads it.
+    pub(crate) read_by: Span,
+}
+
+/// The [`Held`] values of `m` under its method (none under `euler`, whose one
+/// evaluation per step reads every value as it was computed).
+pub(crate) fn held_reads(m: &Model) -> Vec<Held> {
+    if m.method == Method::Euler {
+        return Vec::new();
+    }
+    let sp = split(m);
+    if sp.states.is_empty() {
+        return Vec::new();
+    }
+    let n = m.vars.len();
+    let mut unguarded = vec![false; n];
+    for s in &m.body {
+        if let Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } = s
+            && matches!(a.rhs, Rhs::Expr(_))
+        {
+            unguarded[a.target] = true;
+        }
+    }
+    let mut reads = Reads::new(m);
+    // Per candidate: its last rule and what its right-hand sides read that moves.
+    let mut rules: Vec<Option<(Span, Option<Option<VarId>>)>> = vec![None; n];
+    // Per variable: the first rule of the continuous part that reads it.
+    let mut read_by: Vec<Option<Span>> = vec![None; n];
+    each_assign(&m.body, &mut Vec::new(), &mut |a, guards| {
+        let stage = is_continuous(&a.rhs) || (matches!(a.rhs, Rhs::Expr(_)) && sp.staged[a.target]);
+        if stage {
+            for v in reads.rule(&a.rhs, guards) {
+                if v < n && read_by[v].is_none() {
+                    read_by[v] = Some(a.span);
+                }
+            }
+        } else if let Rhs::Expr(e) = &a.rhs
+            && !unguarded[a.target]
+            && !sp.is_state[a.target]
+        {
+            let mut moving = None;
+            e.visit(&mut |x| {
+                if matches!(x, Expr::Time) && moving.is_none() {
+                    moving = Some(None);
+                }
+            });
+            let mut r = Vec::new();
+            reads.of(e, &mut r);
+            if let Some(&v) = r
+                .iter()
+                .find(|&&v| v < n && (sp.is_state[v] || sp.staged[v]))
+            {
+                moving = Some(Some(v));
+            }
+            let entry = rules[a.target].get_or_insert((a.span, None));
+            entry.0 = a.span;
+            if entry.1.is_none() {
+                entry.1 = moving;
+            }
+        }
+    });
+    (0..n)
+        .filter_map(|v| {
+            let (last, moving) = rules[v]?;
+            Some(Held {
+                var: v,
+                last,
+                moving: moving?,
+                read_by: read_by[v]?,
+            })
+        })
+        .collect()
+}
