@@ -28,7 +28,8 @@ fn main() {
 /// The models `examples/peer_timing.rs` times for `scripts/peer_scipy.py`: the pendulum
 /// and Van der Pol under `rk4`; the bouncing ball as written (`euler`); the pendulum, Van
 /// der Pol and the ball under `dopri5` at eight tolerances (rtol 1e-K, atol 1e-(K+2),
-/// K = 3..=10); the pendulum and Van der Pol under `tsit5` and `dop853` at K = 4..=12.
+/// K = 3..=10); the pendulum and Van der Pol under `tsit5` and `dop853` at K = 4..=12;
+/// the stiff models under `rodas4` (see [`stiff_peers`]).
 fn peers(out: &std::path::Path) {
     use sit_middle::ir::{Method, Tolerance};
     type Ks = std::ops::RangeInclusive<i32>;
@@ -76,4 +77,31 @@ fn peers(out: &std::path::Path) {
     );
     adaptive("tsit5", Method::Tsit5, 4..=12, &[pendulum, van_der_pol]);
     adaptive("dop853", Method::Dop853, 4..=12, &[pendulum, van_der_pol]);
+    stiff_peers(&dir);
+}
+
+/// The stiff rows of `scripts/peer_scipy.py --stiff`: Robertson's kinetics, HIRES and
+/// Van der Pol (its `mu` set to 1000 by `examples/peer_timing.rs`) under `rodas4` at
+/// rtol 1e-K, K = 4, 6, 8, 10, each into `OUT_DIR/rodas4_MODEL_K/`. The absolute
+/// tolerance is set per model below the smallest state the error is measured on
+/// (relative, each state at the end): Robertson's y2 falls to 7e-8 at t = 1e5, so atol
+/// 1e-(K+6); HIRES's smallest state at its end is 6e-5 (y3), so atol 1e-(K+4); Van der
+/// Pol's velocity on the slow branch is about 7.5e-4 at t = 1000, so atol 1e-(K+3).
+/// The script passes the same pair to `sitc run`, diffsol and SciPy.
+fn stiff_peers(dir: &dyn Fn(&str) -> std::path::PathBuf) {
+    use sit_middle::ir::{Method, Tolerance};
+    let e = |e: i32| format!("1e-{e}").parse::<f64>().expect("a number");
+    for (name, file, atol_digits) in [
+        ("robertson", "../examples/models/robertson.sit", 6),
+        ("hires", "../examples/models/hires.sit", 4),
+        ("van_der_pol", "../examples/models/van_der_pol.sit", 3),
+    ] {
+        for k in [4, 6, 8, 10] {
+            sit_build::Builder::new()
+                .file(file)
+                .method(Method::Rodas4(Tolerance::new(e(k), e(k + atol_digits))))
+                .out_dir(dir(&format!("rodas4_{name}_{k}")))
+                .run();
+        }
+    }
 }

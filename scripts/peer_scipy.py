@@ -31,6 +31,10 @@ under `euler` and `dopri5`:
    - diffsol (a Rust ODE solver, `bench/peers/diffsol`), in-process, at the loosest
      tolerance on the same grid matching the Sit error, when its binary is built.
 
+With `--stiff`, the stiff rows instead (scripts/peer_scipy_stiff.py): `rodas4` on
+Robertson's kinetics, HIRES and Van der Pol at mu = 1000 against diffsol's BDF, TR-BDF2
+and ESDIRK34 and SciPy's Radau, BDF and LSODA.
+
 Run through scripts/peer_scipy.sh, which sets up numpy and scipy (and the `sit`
 package) in a virtual environment and builds the Rust programs. Prints two Markdown
 tables: every Sit run against each SciPy method, then each Sit run against the
@@ -441,7 +445,13 @@ def main():
                         help="runs per timing (the median is reported)")
     parser.add_argument("--quick", action="store_true",
                         help="18 of the 54 Sit runs, covering each model and method")
+    parser.add_argument("--stiff", action="store_true",
+                        help="the stiff rows (rodas4) instead: scripts/peer_scipy_stiff.py")
     args = parser.parse_args()
+    if args.stiff:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import peer_scipy_stiff
+        return peer_scipy_stiff.main(args)
     diffsol = args.diffsol if os.path.exists(args.diffsol) else None
 
     print(f"t_end = {args.t_end} (ball {BALL_T_END}); times are medians of {args.repeats} "

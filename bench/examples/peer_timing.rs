@@ -6,17 +6,25 @@
 //! (generated with `method rk4`), or `pendulum_dopri5_K`, `van_der_pol_dopri5_K` or
 //! `bouncing_ball_dopri5_K` for K from 3 to 10 (generated with `method dopri5 rtol 1e-K
 //! atol 1e-(K+2)`), or `pendulum_tsit5_K`, `van_der_pol_tsit5_K`, `pendulum_dop853_K`,
-//! `van_der_pol_dop853_K` for K from 4 to 12. Built with the feature `peers`
-//! (`cargo build --release -p sit-bench --features peers --example peer_timing`). Runs `round(T_END / DT)` steps from the initial state (as `sitc
-//! run` does), REPEATS times (default 21), and prints one line of JSON: the model, the
-//! number of steps, the median wall time in seconds and the final state.
+//! `van_der_pol_dop853_K` for K from 4 to 12, or the stiff `robertson_rodas4_K`,
+//! `hires_rodas4_K`, `van_der_pol_1000_rodas4_K` (Van der Pol with its `mu` set to 1000
+//! before the reset, as `sitc run --set mu=1000` does) for K in 4, 6, 8, 10 (generated
+//! with `method rodas4 rtol 1e-K` and the model's atol, `build.rs`). Built with the
+//! feature `peers` (`cargo build --release -p sit-bench --features peers --example
+//! peer_timing`). Runs `round(T_END / DT)` steps from the initial state (as `sitc run`
+//! does), REPEATS times (default 21), and prints one line of JSON: the model, the number
+//! of steps, the median wall time in seconds and the final state (every state of the
+//! stiff models, two of the others).
 
 use sit_bench::generated::{hoop::Hoop, pendulum::Pendulum, van_der_pol::VanDerPol};
 use sit_bench::generated_ball::BouncingBall;
 use sit_bench::generated_rk4::{
     pendulum::Pendulum as PendulumRk4, van_der_pol::VanDerPol as VanDerPolRk4,
 };
-use sit_bench::{generated_dop853 as dop853, generated_dopri5 as dopri5, generated_tsit5 as tsit5};
+use sit_bench::{
+    generated_dop853 as dop853, generated_dopri5 as dopri5, generated_rodas4 as rodas4,
+    generated_tsit5 as tsit5,
+};
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -26,17 +34,20 @@ fn median(mut xs: Vec<f64>) -> f64 {
     xs[xs.len() / 2]
 }
 
-/// Runs `steps` steps of a fresh model `repeats` times; the median time and the final state.
-fn time<M>(
-    new: fn() -> M,
-    step: fn(&mut M, f64),
-    state: fn(&M) -> [f64; 2],
-    dt: f64,
-    steps: u64,
-    repeats: usize,
-) -> (f64, [f64; 2]) {
+/// A timed run: the median wall time, the final state and, for `rodas4`, the internal
+/// steps it attempted in its last host step (rejected ones included: each one Jacobian,
+/// one LU and six stage solves).
+struct Timed {
+    seconds: f64,
+    state: Vec<f64>,
+    attempts: Option<f64>,
+}
+
+/// Runs `steps` steps of a fresh model `repeats` times; the median time and the model
+/// as the last run left it.
+fn time<M>(new: fn() -> M, step: fn(&mut M, f64), dt: f64, steps: u64, repeats: usize) -> (f64, M) {
     let mut times = Vec::with_capacity(repeats);
-    let mut last = [0.0; 2];
+    let mut last = None;
     for _ in 0..repeats {
         let mut m = new();
         let dt = black_box(dt);
@@ -45,28 +56,33 @@ fn time<M>(
             step(&mut m, dt);
         }
         times.push(start.elapsed().as_secs_f64());
-        last = state(black_box(&m));
+        last = Some(black_box(m));
     }
-    (median(times), last)
+    (median(times), last.expect("repeats > 0"))
 }
 
-/// Times a generated model type, reading two of its fields as the final state.
+/// Times a generated model type, reading some of its fields as the final state.
 macro_rules! timed {
-    ($ty:ty, $a:ident, $b:ident, $dt:expr, $steps:expr, $repeats:expr) => {
-        time(
-            <$ty>::new,
-            <$ty>::step,
-            |m| [m.$a, m.$b],
-            $dt,
-            $steps,
-            $repeats,
-        )
+    ($ty:ty, $($a:ident),+; $dt:expr, $steps:expr, $repeats:expr) => {
+        timed!(<$ty>::new, <$ty>::step, $($a),+; $dt, $steps, $repeats)
     };
+    ($new:expr, $step:expr, $($a:ident),+; $dt:expr, $steps:expr, $repeats:expr) => {{
+        let (seconds, m) = time($new, $step, $dt, $steps, $repeats);
+        Timed { seconds, state: vec![$(m.$a),+], attempts: None }
+    }};
+}
+
+/// Times a generated `rodas4` model: its states and its attempted internal steps.
+macro_rules! timed_rodas4 {
+    ($new:expr, $step:expr, $($a:ident),+; $dt:expr, $steps:expr, $repeats:expr) => {{
+        let (seconds, m) = time($new, $step, $dt, $steps, $repeats);
+        Timed { seconds, state: vec![$(m.$a),+], attempts: Some(m.rodas4_steps) }
+    }};
 }
 
 /// A run of `MODEL_METHOD_K` (METHOD `dopri5`, `tsit5` or `dop853`): the model and
 /// tolerance exponent K looked up among the generated modules, `None` for an unknown name.
-fn time_adaptive(name: &str, dt: f64, steps: u64, repeats: usize) -> Option<(f64, [f64; 2])> {
+fn time_adaptive(name: &str, dt: f64, steps: u64, repeats: usize) -> Option<Timed> {
     let (rest, k) = name.rsplit_once('_')?;
     let (model, method) = rest.rsplit_once('_')?;
     macro_rules! arms {
@@ -74,13 +90,13 @@ fn time_adaptive(name: &str, dt: f64, steps: u64, repeats: usize) -> Option<(f64
             match (method, model, k) {
                 $(
                     ("dopri5", "pendulum", $k) => Some(timed!(
-                        dopri5::$m::pendulum::Pendulum, angle, omega, dt, steps, repeats
+                        dopri5::$m::pendulum::Pendulum, angle, omega; dt, steps, repeats
                     )),
                     ("dopri5", "van_der_pol", $k) => Some(timed!(
-                        dopri5::$m::van_der_pol::VanDerPol, x0, x1, dt, steps, repeats
+                        dopri5::$m::van_der_pol::VanDerPol, x0, x1; dt, steps, repeats
                     )),
                     ("dopri5", "bouncing_ball", $k) => Some(timed!(
-                        dopri5::$m::bouncing_ball::BouncingBall, h, v, dt, steps, repeats
+                        dopri5::$m::bouncing_ball::BouncingBall, h, v; dt, steps, repeats
                     )),
                 )*
                 _ => None,
@@ -92,15 +108,18 @@ fn time_adaptive(name: &str, dt: f64, steps: u64, repeats: usize) -> Option<(f64
             match (method, model, k) {
                 $(
                     ($method, "pendulum", $k) => Some(timed!(
-                        $gen::$m::pendulum::Pendulum, angle, omega, dt, steps, repeats
+                        $gen::$m::pendulum::Pendulum, angle, omega; dt, steps, repeats
                     )),
                     ($method, "van_der_pol", $k) => Some(timed!(
-                        $gen::$m::van_der_pol::VanDerPol, x0, x1, dt, steps, repeats
+                        $gen::$m::van_der_pol::VanDerPol, x0, x1; dt, steps, repeats
                     )),
                 )*
                 _ => None,
             }
         };
+    }
+    if method == "rodas4" {
+        return time_stiff(model, k, dt, steps, repeats);
     }
     arms!("3" => rtol_3, "4" => rtol_4, "5" => rtol_5, "6" => rtol_6, "7" => rtol_7,
           "8" => rtol_8, "9" => rtol_9, "10" => rtol_10)
@@ -114,11 +133,46 @@ fn time_adaptive(name: &str, dt: f64, steps: u64, repeats: usize) -> Option<(f64
     })
 }
 
+/// A run of a stiff model under `rodas4` at rtol 1e-K (`MODEL_rodas4_K`).
+fn time_stiff(model: &str, k: &str, dt: f64, steps: u64, repeats: usize) -> Option<Timed> {
+    macro_rules! arms {
+        ($($k:literal => $m:ident),*) => {
+            match (model, k) {
+                $(
+                    ("robertson", $k) => {
+                        use rodas4::robertson::$m::Robertson as M;
+                        Some(timed_rodas4!(M::new, M::step, y1, y2, y3; dt, steps, repeats))
+                    }
+                    ("hires", $k) => {
+                        use rodas4::hires::$m::Hires as M;
+                        Some(timed_rodas4!(
+                            M::new, M::step, y1, y2, y3, y4, y5, y6, y7, y8; dt, steps, repeats
+                        ))
+                    }
+                    ("van_der_pol_1000", $k) => {
+                        use rodas4::van_der_pol::$m::VanDerPol as M;
+                        let new = || {
+                            let mut m = M::new();
+                            m.mu = 1000.0;
+                            m.reset();
+                            m
+                        };
+                        Some(timed_rodas4!(new, M::step, x0, x1; dt, steps, repeats))
+                    }
+                )*
+                _ => None,
+            }
+        };
+    }
+    arms!("4" => rtol_4, "6" => rtol_6, "8" => rtol_8, "10" => rtol_10)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: peer_timing pendulum|van_der_pol|hoop|bouncing_ball|pendulum_rk4|\
                  van_der_pol_rk4|{pendulum,van_der_pol,bouncing_ball}_dopri5_{3..10}|\
-                 {pendulum,van_der_pol}_{tsit5,dop853}_{4..12} DT T_END [REPEATS]";
+                 {pendulum,van_der_pol}_{tsit5,dop853}_{4..12}|\
+                 {robertson,hires,van_der_pol_1000}_rodas4_{4,6,8,10} DT T_END [REPEATS]";
     let (Some(model), Some(dt), Some(t_end)) = (
         args.first(),
         args.get(1).and_then(|s| s.parse::<f64>().ok()),
@@ -140,41 +194,13 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let steps = (t_end / dt).round() as u64;
-    let (seconds, state) = match model.as_str() {
-        "pendulum" => time(
-            Pendulum::new,
-            Pendulum::step,
-            |m| [m.angle, m.omega],
-            dt,
-            steps,
-            repeats,
-        ),
-        "van_der_pol" => time(
-            VanDerPol::new,
-            VanDerPol::step,
-            |m| [m.x0, m.x1],
-            dt,
-            steps,
-            repeats,
-        ),
-        "hoop" => time(Hoop::new, Hoop::step, |m| [m.h, m.Vy], dt, steps, repeats),
-        "bouncing_ball" => timed!(BouncingBall, h, v, dt, steps, repeats),
-        "pendulum_rk4" => time(
-            PendulumRk4::new,
-            PendulumRk4::step,
-            |m| [m.angle, m.omega],
-            dt,
-            steps,
-            repeats,
-        ),
-        "van_der_pol_rk4" => time(
-            VanDerPolRk4::new,
-            VanDerPolRk4::step,
-            |m| [m.x0, m.x1],
-            dt,
-            steps,
-            repeats,
-        ),
+    let timed = match model.as_str() {
+        "pendulum" => timed!(Pendulum, angle, omega; dt, steps, repeats),
+        "van_der_pol" => timed!(VanDerPol, x0, x1; dt, steps, repeats),
+        "hoop" => timed!(Hoop, h, Vy; dt, steps, repeats),
+        "bouncing_ball" => timed!(BouncingBall, h, v; dt, steps, repeats),
+        "pendulum_rk4" => timed!(PendulumRk4, angle, omega; dt, steps, repeats),
+        "van_der_pol_rk4" => timed!(VanDerPolRk4, x0, x1; dt, steps, repeats),
         other => match time_adaptive(other, dt, steps, repeats) {
             Some(timed) => timed,
             None => {
@@ -183,9 +209,14 @@ fn main() -> ExitCode {
             }
         },
     };
+    let state: Vec<String> = timed.state.iter().map(|v| format!("{v:?}")).collect();
+    let attempts = timed
+        .attempts
+        .map_or(String::new(), |n| format!(", \"attempts\": {n}"));
     println!(
-        "{{\"model\": \"{model}\", \"steps\": {steps}, \"seconds\": {seconds:e}, \"state\": [{:?}, {:?}]}}",
-        state[0], state[1]
+        "{{\"model\": \"{model}\", \"steps\": {steps}, \"seconds\": {:e}, \"state\": [{}]{attempts}}}",
+        timed.seconds,
+        state.join(", ")
     );
     ExitCode::SUCCESS
 }

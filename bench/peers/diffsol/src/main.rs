@@ -1,4 +1,5 @@
-//! diffsol's explicit Runge–Kutta solver (TSIT45) on the pendulum and Van der Pol, for
+//! diffsol's explicit Runge–Kutta solver (TSIT45) on the pendulum and Van der Pol, and its
+//! implicit solvers (BDF, TR-BDF2, ESDIRK34) on the stiff models, for
 //! `scripts/peer_scipy.py`: the same equations and start as `examples/models/`.
 //!
 //! Usage: `peer_diffsol pendulum|van_der_pol T_END N TOL [REPEATS]`. Solves from t = 0 to
@@ -6,6 +7,10 @@
 //! `i·T_END/N` (diffsol's dense output, as solve_ivp's `t_eval`), `REPEATS` times (default
 //! 5), and prints one line of JSON: the median wall time of a solve (building the problem
 //! and the solver included) in seconds and the rows `[[y0, y1], …]` of the last solve.
+//!
+//! Stiff: `peer_diffsol stiff MODEL METHOD T_END RTOL ATOL [REPEATS]` (see [`stiff`]).
+
+mod stiff;
 
 use diffsol::{DenseMatrix, MatrixCommon, NalgebraMat, OdeBuilder, OdeSolverMethod};
 use std::process::ExitCode;
@@ -68,6 +73,9 @@ fn rows(ys: &NalgebraMat<f64>) -> Vec<[f64; 2]> {
 fn main() -> ExitCode {
     let usage = "usage: peer_diffsol pendulum|van_der_pol T_END N TOL [REPEATS]";
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("stiff") {
+        return stiff::main(&args[1..]);
+    }
     let num = |i: usize| args.get(i).and_then(|s| s.parse::<f64>().ok());
     let solve: fn(&[f64], f64) -> Solved = match args.first().map(String::as_str) {
         Some("pendulum") => pendulum,
