@@ -29,7 +29,7 @@ use crate::items::allowance;
 use crate::names::{ident, is_camel_case};
 use crate::plan::Plan;
 use crate::provenance::{Comments, Provenance};
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use sit_middle::ir::{ModelId, Ty, VarKind};
 use sit_middle::lower::{self, Assign, FlagUse, Reads, Stmt};
@@ -711,6 +711,7 @@ impl StepGen<'_, '_> {
             }
             Stmt::Factor {
                 matrix,
+                storage,
                 pivots,
                 method,
                 ..
@@ -720,10 +721,24 @@ impl StepGen<'_, '_> {
                 let time = ident(&names.time);
                 let model_name = &self.g.plan.program.models[self.g.model].name;
                 let (ka, kp) = (0..a.len(), 0..p.len());
+                let factor = match storage {
+                    lower::Storage::Dense => quote! {
+                        ::sit_runtime::stage_factor(#model_name, #method, self.#time[i], &mut a, &mut p);
+                    },
+                    lower::Storage::Band { kl, ku } => {
+                        let (kl, ku) = (
+                            Literal::usize_unsuffixed(*kl),
+                            Literal::usize_unsuffixed(*ku),
+                        );
+                        quote! {
+                            ::sit_runtime::stage_band_factor(#model_name, #method, self.#time[i], (#kl, #ku), &mut a, &mut p);
+                        }
+                    }
+                };
                 let run = quote! {{
                     let mut a = [#(self.#a[i]),*];
                     let mut p = [#(self.#p[i]),*];
-                    ::sit_runtime::stage_factor(#model_name, #method, self.#time[i], &mut a, &mut p);
+                    #factor
                     #(self.#a[i] = a[#ka];)*
                     #(self.#p[i] = p[#kp];)*
                 }};
@@ -738,6 +753,7 @@ impl StepGen<'_, '_> {
             }
             Stmt::Solve {
                 matrix,
+                storage,
                 pivots,
                 rhs,
                 ..
@@ -746,9 +762,23 @@ impl StepGen<'_, '_> {
                 let p = pivots.iter().map(|&v| ident(&names.vars[v]));
                 let b: Vec<Ident> = rhs.iter().map(|&v| ident(&names.vars[v])).collect();
                 let kb = 0..b.len();
+                let solve = match storage {
+                    lower::Storage::Dense => quote! {
+                        ::sit_runtime::stage_solve(&[#(self.#a[i]),*], &[#(self.#p[i]),*], &mut b);
+                    },
+                    lower::Storage::Band { kl, ku } => {
+                        let (kl, ku) = (
+                            Literal::usize_unsuffixed(*kl),
+                            Literal::usize_unsuffixed(*ku),
+                        );
+                        quote! {
+                            ::sit_runtime::stage_band_solve((#kl, #ku), &[#(self.#a[i]),*], &[#(self.#p[i]),*], &mut b);
+                        }
+                    }
+                };
                 let run = quote! {{
                     let mut b = [#(self.#b[i]),*];
-                    ::sit_runtime::stage_solve(&[#(self.#a[i]),*], &[#(self.#p[i]),*], &mut b);
+                    #solve
                     #(self.#b[i] = b[#kb];)*
                 }};
                 match mask {

@@ -503,6 +503,7 @@ impl BodyGen<'_, '_> {
             }
             Stmt::Factor {
                 matrix,
+                storage,
                 pivots,
                 method,
                 ..
@@ -512,16 +513,31 @@ impl BodyGen<'_, '_> {
                 let time = ident(&names.time);
                 let model_name = &self.plan.program.models[self.model].name;
                 let (ka, kp) = (0..a.len(), 0..p.len());
+                let factor = match storage {
+                    lower::Storage::Dense => quote! {
+                        ::sit_runtime::stage_factor(#model_name, #method, self.#time, &mut a, &mut p);
+                    },
+                    lower::Storage::Band { kl, ku } => {
+                        let (kl, ku) = (
+                            Literal::usize_unsuffixed(*kl),
+                            Literal::usize_unsuffixed(*ku),
+                        );
+                        quote! {
+                            ::sit_runtime::stage_band_factor(#model_name, #method, self.#time, (#kl, #ku), &mut a, &mut p);
+                        }
+                    }
+                };
                 out.push(syn::parse_quote! {{
                     let mut a = [#(self.#a),*];
                     let mut p = [#(self.#p),*];
-                    ::sit_runtime::stage_factor(#model_name, #method, self.#time, &mut a, &mut p);
+                    #factor
                     #(self.#a = a[#ka];)*
                     #(self.#p = p[#kp];)*
                 }});
             }
             Stmt::Solve {
                 matrix,
+                storage,
                 pivots,
                 rhs,
                 ..
@@ -530,9 +546,23 @@ impl BodyGen<'_, '_> {
                 let p = pivots.iter().map(|&v| ident(&names.vars[v]));
                 let b: Vec<Ident> = rhs.iter().map(|&v| ident(&names.vars[v])).collect();
                 let kb = 0..b.len();
+                let solve = match storage {
+                    lower::Storage::Dense => quote! {
+                        ::sit_runtime::stage_solve(&[#(self.#a),*], &[#(self.#p),*], &mut b);
+                    },
+                    lower::Storage::Band { kl, ku } => {
+                        let (kl, ku) = (
+                            Literal::usize_unsuffixed(*kl),
+                            Literal::usize_unsuffixed(*ku),
+                        );
+                        quote! {
+                            ::sit_runtime::stage_band_solve((#kl, #ku), &[#(self.#a),*], &[#(self.#p),*], &mut b);
+                        }
+                    }
+                };
                 out.push(syn::parse_quote! {{
                     let mut b = [#(self.#b),*];
-                    ::sit_runtime::stage_solve(&[#(self.#a),*], &[#(self.#p),*], &mut b);
+                    #solve
                     #(self.#b = b[#kb];)*
                 }});
             }

@@ -386,10 +386,13 @@ pub(crate) struct Again {
 #[derive(Debug, Clone)]
 pub(crate) enum Linear {
     /// `r[a]` become the LU factors of the matrix they hold, `r[p]` the pivot rows, by
-    /// `sit_runtime::stage_factor` (a fault on a singular matrix).
+    /// `sit_runtime::stage_factor` (a fault on a singular matrix), or
+    /// `sit_runtime::stage_band_factor` for a band.
     Factor {
-        /// The matrix, row-major.
+        /// The matrix, in its storage.
         a: Vec<usize>,
+        /// The band's `(kl, ku)`; `None`: dense.
+        band: Option<(usize, usize)>,
         /// The pivots.
         p: Vec<usize>,
         /// The real slot of the model's time (for the fault).
@@ -401,8 +404,10 @@ pub(crate) enum Linear {
     },
     /// `r[b]` become the solution of `A·x = r[b]` with the factors in `r[a]`, `r[p]`.
     Solve {
-        /// The factors, row-major.
+        /// The factors, in their storage.
         a: Vec<usize>,
+        /// The band's `(kl, ku)`; `None`: dense.
+        band: Option<(usize, usize)>,
         /// The pivots.
         p: Vec<usize>,
         /// The right-hand side.
@@ -428,6 +433,7 @@ impl Linear {
         match self {
             Linear::Factor {
                 a,
+                band,
                 p,
                 time,
                 model,
@@ -436,14 +442,16 @@ impl Linear {
                 let (a, p) = (all(a), all(p));
                 Linear::Factor {
                     a,
+                    band: *band,
                     p,
                     time: slot(*time),
                     model: model.clone(),
                     method,
                 }
             }
-            Linear::Solve { a, p, b } => Linear::Solve {
+            Linear::Solve { a, band, p, b } => Linear::Solve {
                 a: all(a),
+                band: *band,
                 p: all(p),
                 b: all(b),
             },
@@ -467,20 +475,31 @@ impl Linear {
         match self {
             Linear::Factor {
                 a,
+                band,
                 p,
                 time,
                 model,
                 method,
             } => {
                 let (mut m, mut piv) = (read(r, a), read(r, p));
-                sit_runtime::stage_factor(model, method, r[*time], &mut m, &mut piv);
+                match band {
+                    None => sit_runtime::stage_factor(model, method, r[*time], &mut m, &mut piv),
+                    Some(kl_ku) => sit_runtime::stage_band_factor(
+                        model, method, r[*time], *kl_ku, &mut m, &mut piv,
+                    ),
+                }
                 for (&i, x) in a.iter().zip(m).chain(p.iter().zip(piv)) {
                     r[i] = x;
                 }
             }
-            Linear::Solve { a, p, b } => {
+            Linear::Solve { a, band, p, b } => {
                 let mut x = read(r, b);
-                sit_runtime::stage_solve(&read(r, a), &read(r, p), &mut x);
+                match band {
+                    None => sit_runtime::stage_solve(&read(r, a), &read(r, p), &mut x),
+                    Some(kl_ku) => {
+                        sit_runtime::stage_band_solve(*kl_ku, &read(r, a), &read(r, p), &mut x)
+                    }
+                }
                 for (&i, v) in b.iter().zip(x) {
                     r[i] = v;
                 }

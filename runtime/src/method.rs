@@ -57,7 +57,38 @@ pub fn events_overrun(model: &str, time: f64, events: u64) -> ! {
 /// in its step from `time`, under `method` ([`FaultKind::SingularMatrix`]).
 #[track_caller]
 pub fn stage_factor(model: &str, method: &str, time: f64, a: &mut [f64], piv: &mut [f64]) {
-    match crate::linear::lu_factor_real(piv.len(), a, piv) {
+    let factored = crate::linear::lu_factor_real(piv.len(), a, piv);
+    singular(model, method, time, factored);
+}
+
+/// [`stage_factor`] for an iteration matrix held as a band (`kl` sub- and `ku`
+/// super-diagonals, `n` the length of `piv`, in the storage of
+/// [`crate::linear::band_factor_real`]), factorised by that function: the form the
+/// lowering chooses for many states with a narrow band in their Jacobian's pattern,
+/// the states reordered to narrow it. A singular matrix stops the program as under
+/// [`stage_factor`] (the column counted in the band's order).
+#[track_caller]
+pub fn stage_band_factor(
+    model: &str,
+    method: &str,
+    time: f64,
+    (kl, ku): (usize, usize),
+    a: &mut [f64],
+    piv: &mut [f64],
+) {
+    let factored = crate::linear::band_factor_real(piv.len(), kl, ku, a, piv);
+    singular(model, method, time, factored);
+}
+
+/// The fault of a factorisation that failed ([`FaultKind::SingularMatrix`]).
+#[track_caller]
+fn singular(
+    model: &str,
+    method: &str,
+    time: f64,
+    factored: Result<(), crate::linear::LinearError>,
+) {
+    match factored {
         Ok(()) => {}
         Err(crate::linear::LinearError::Singular(column)) => raise(
             model,
@@ -84,6 +115,13 @@ pub fn stage_factor(model: &str, method: &str, time: f64, a: &mut [f64], piv: &m
 /// of another shape leave `b` as it is, which [`stage_factor`] never gives).
 pub fn stage_solve(lu: &[f64], piv: &[f64], b: &mut [f64]) {
     let _ = crate::linear::lu_solve_real(piv.len(), lu, piv, b);
+}
+
+/// The solve of a stage with the band factors of [`stage_band_factor`] (the same
+/// `kl`, `ku`): `b` becomes the solution of `A·x = b`
+/// ([`crate::linear::band_solve_real`]; factors of another shape leave `b` as it is).
+pub fn stage_band_solve((kl, ku): (usize, usize), lu: &[f64], piv: &[f64], b: &mut [f64]) {
+    let _ = crate::linear::band_solve_real(piv.len(), kl, ku, lu, piv, b);
 }
 
 /// Stops the program: model `model`, in its step from time `time`, proposed the

@@ -67,8 +67,9 @@ struct Decls {
 /// submodels: flags, events, conditions), δ rules with every procedure,
 /// `otherwise`, blocks, σ rules, switching, reset, submodels stepped among the rules,
 /// instantaneous phases and sub-steps,
-/// integrated by `euler` or (where the rules split for it) `rk4`. The same seed always
-/// gives the same text.
+/// integrated by `euler` or (where the rules split for it) `rk4` and the other methods,
+/// one file in ten beginning with a chain-shaped model under `rodas4` (its iteration
+/// matrix a band). The same seed always gives the same text.
 pub fn random_file(seed: u64, size: Size) -> String {
     let mut g = Gen {
         rng: fastrand::Rng::with_seed(seed),
@@ -84,7 +85,8 @@ pub fn random_file(seed: u64, size: Size) -> String {
         models.push(d);
     }
     let text = break_loops(g.out);
-    method::with_methods(seed, text, models.len())
+    let text = method::with_methods(seed, text, models.len());
+    method::with_chain(seed, text)
 }
 
 /// `text` with each algebraic loop (E0476) broken where the checker reports it: the
@@ -637,7 +639,14 @@ mod tests {
                         "set dt"
                     }
                     Stmt::NoteModes { .. } => "note modes",
-                    Stmt::Factor { .. } => "factor",
+                    Stmt::Factor {
+                        storage: lower::Storage::Dense,
+                        ..
+                    } => "factor dense",
+                    Stmt::Factor {
+                        storage: lower::Storage::Band { .. },
+                        ..
+                    } => "factor band",
                     Stmt::Solve { .. } => "solve",
                     Stmt::Underflow { .. } => "underflow",
                 };
@@ -738,7 +747,8 @@ mod tests {
         ]);
         // An implicit method's stage solves, and its step underflow under its guard.
         want.extend([
-            "factor guarded=true".into(),
+            "factor dense guarded=true".into(),
+            "factor band guarded=true".into(),
             "solve guarded=true".into(),
             "underflow guarded=true".into(),
         ]);

@@ -1,4 +1,6 @@
-//! Integration methods declared in some models of a random file (each kept only where its rules still split).
+//! Integration methods declared in some models of a random file (each kept only where its rules still split), and a chain-shaped model under `rodas4` in some files.
+
+use std::fmt::Write as _;
 
 /// `text` with `method rk4;` or (one time in three) `method dopri5 rtol 1e-4 atol
 /// 1e-6;` or its `tsit5` twin (or, for a third of the `dopri5` draws, its `dop853`
@@ -51,6 +53,50 @@ pub(crate) fn with_methods(seed: u64, mut text: String, models: usize) -> String
     text
 }
 
+/// `text` beginning with a model `Chain` in one file of ten (by a generator of its
+/// own, so the rest of the text is the same as without it): a chain of 8 to 10 real
+/// states under `rodas4`, each reading its neighbours (diffusion from a fixed value
+/// `u` at one end to 0 at the other, with a cubic damping), so that its Jacobian is
+/// tridiagonal and `rodas4` holds its iteration matrix as a band (`n ≥ 8`, `4·n`
+/// cells ≤ `n²/2`): the random models cover the band's factorisation and solves.
+pub(crate) fn with_chain(seed: u64, text: String) -> String {
+    let mut rng = fastrand::Rng::with_seed(seed ^ 0xba4d_0029);
+    if rng.u8(..10) != 0 {
+        return text;
+    }
+    let n = rng.usize(8..=10);
+    let mut m = String::from("model Chain {\n    method rodas4 rtol 1e-4 atol 1e-6;\n");
+    let (k, c, u) = (0.5 + 2.0 * rng.f64(), rng.f64(), 2.0 * rng.f64() - 1.0);
+    let _ = writeln!(
+        m,
+        "    param k = {k:.3};\n    param c = {c:.3};\n    param u = {u:.3};"
+    );
+    for j in 1..=n {
+        let _ = writeln!(m, "    output real z{j} = {:.3};", 2.0 * rng.f64() - 1.0);
+    }
+    for j in 1..=n {
+        let left = if j == 1 {
+            "u".to_string()
+        } else {
+            format!("z{}", j - 1)
+        };
+        let right = if j == n {
+            "0".to_string()
+        } else {
+            format!("z{}", j + 1)
+        };
+        let _ = writeln!(
+            m,
+            "    z{j} = integral(k * ({left} - 2 * z{j} + {right}) - c * z{j} * z{j} * z{j});"
+        );
+    }
+    m.push_str("}\n\n");
+    let at = text.find('\n').map_or(0, |i| i + 1);
+    let mut text = text;
+    text.insert_str(at, &m);
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{Size, random_file};
@@ -67,5 +113,7 @@ mod tests {
                 .count();
             assert!(n >= 2, "`method {method}` in {n} of 40 files");
         }
+        let chains = texts.iter().filter(|t| t.contains("model Chain {")).count();
+        assert!(chains >= 2, "a chain under rodas4 in {chains} of 40 files");
     }
 }

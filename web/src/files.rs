@@ -19,6 +19,7 @@ pub const LIBRARY: &[(&str, &str)] = library![
     "models/cart_pendulum.sit",
     "models/conveyor.sit",
     "models/dahlquist.sit",
+    "models/heat_rod.sit",
     "models/hires.sit",
     "models/hoop.sit",
     "models/hoop_drag.sit",

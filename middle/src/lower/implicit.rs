@@ -17,7 +17,8 @@
 //!     err = 0; if hs > 0 {           (the attempt, to the error norm; none in a step of 0)
 //!     y = yc; the tangents and J = 0; the tangent pass at t (`time` reading time + t)
 //!     diag = 1/(γ·hs); W_ij = −J_ij (0 off the pattern), W_ii = diag − J_ii
-//!     factor W (sit_runtime::stage_factor: a singular W is a model fault)
+//!     factor W (sit_runtime::stage_factor: a singular W is a model fault;
+//!               sit_runtime::stage_band_factor when W is held as a band)
 //!     stage i = 1..s: y = yc + Σ_j a_ij·k_j (y = yc at stage 1); k_i = 0;
 //!                     the stage pass, `time` reading time + (t + α_i·hs);
 //!                     k_i = k_i + (Σ_j C_ij·k_j)/hs + (hs·γ_i)·J_i,time
@@ -31,18 +32,24 @@
 //! the discrete pass (as under rk4)
 //! ```
 //!
+//! `W` is dense (`n·n` hidden states, row-major) unless `super::band` chooses a band
+//! from the Jacobian's pattern (many states, a narrow band after reordering them): then
+//! only the band's cells are hidden states, rows and columns in the band's order of the
+//! states, and each solve's right-hand side lists the stages' `k_i` in that order.
+//!
 //! with `fac = min(10, max(0.2, 0.9·err^(-1/4)))` on acceptance as under `dopri5`
 //! (`super::dopri5`, the exponent `−1/(order + 1)` of the embedded order 3). Events are
 //! located as under `dopri5` (`super::located`), on the method's continuous extension.
 
 use super::adaptive::{Clock, Close};
+use super::band;
 use super::build::{add, arith, assign, call, cmp, div, mul, num, sub, var, weighted, when};
 use super::hidden::Hidden;
 use super::jacobian::rules::{Rules, cells};
 use super::jacobian::{Target, of_model};
 use super::located::{Located, watched};
 use super::pass::Stage;
-use super::rewrite::{self, Rewrite};
+use super::rewrite::{self, Rewrite, Storage};
 use super::rosenbrock::Rosenbrock;
 use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Stmt, Tolerance, VarId, split, split_located};
 use std::collections::BTreeMap;
@@ -133,17 +140,54 @@ pub(super) fn rewrite(
             }
         }
     }
-    let w: Vec<VarId> = (0..n * n)
-        .map(|k| {
-            let (i, j) = (k / n, k % n);
-            let (row, col) = (col_name(i), col_name(j));
-            hid.new_var(
-                format!("{row}_{method}_W_{col}"),
-                format!(" Entry ({row}, {col}) of I/(γh) − J, then of its LU factors ({method})."),
-                span,
-            )
-        })
-        .collect();
+    // The iteration matrix's storage and the order of its rows (`super::band`).
+    let lay = band::layout(n, entries.keys().copied());
+    let w: Vec<VarId> = match lay.storage {
+        Storage::Dense => (0..n * n)
+            .map(|k| {
+                let (i, j) = (k / n, k % n);
+                let (row, col) = (col_name(i), col_name(j));
+                hid.new_var(
+                    format!("{row}_{method}_W_{col}"),
+                    format!(
+                        " Entry ({row}, {col}) of I/(γh) − J, then of its LU factors ({method})."
+                    ),
+                    span,
+                )
+            })
+            .collect(),
+        Storage::Band { kl, ku } => {
+            let width = 2 * kl + ku + 1;
+            (0..n * width)
+                .map(|k| {
+                    let (r, d) = (k / width, k % width);
+                    let row = col_name(lay.order[r]);
+                    match (r + d).checked_sub(kl).filter(|&c| c < n) {
+                        Some(c) => {
+                            let col = col_name(lay.order[c]);
+                            hid.new_var(
+                                format!("{row}_{method}_W_{col}"),
+                                format!(
+                                    " Entry ({row}, {col}) of I/(γh) − J in its band, then of \
+                                     its band LU factors ({method})."
+                                ),
+                                span,
+                            )
+                        }
+                        None => hid.new_var(
+                            format!("{row}_{method}_W_pad{}", d + 1),
+                            format!(
+                                " Cell {} of row {row} of the band of I/(γh) − J, outside \
+                                 the matrix: never read ({method}).",
+                                d + 1
+                            ),
+                            span,
+                        ),
+                    }
+                })
+                .collect()
+        }
+    };
     let piv: Vec<VarId> = (0..n)
         .map(|k| {
             hid.new_var(
@@ -231,20 +275,38 @@ pub(super) fn rewrite(
         None,
         span,
     ));
-    for i in 0..n {
-        for j in 0..n {
-            let entry = entries.get(&(i, j)).map(|&x| var(x));
-            let value = match (i == j, entry) {
-                (true, Some(e)) => sub(var(diag), e),
-                (true, None) => var(diag),
-                (false, Some(e)) => Expr::Neg(Box::new(e)),
-                (false, None) => num(0.0),
-            };
-            inner.push(assign(w[i * n + j], value, None, span));
+    let entry = |i: usize, j: usize| {
+        let entry = entries.get(&(i, j)).map(|&x| var(x));
+        match (i == j, entry) {
+            (true, Some(e)) => sub(var(diag), e),
+            (true, None) => var(diag),
+            (false, Some(e)) => Expr::Neg(Box::new(e)),
+            (false, None) => num(0.0),
+        }
+    };
+    match lay.storage {
+        Storage::Dense => {
+            for i in 0..n {
+                for j in 0..n {
+                    inner.push(assign(w[i * n + j], entry(i, j), None, span));
+                }
+            }
+        }
+        // The band's entries only: its fill-in cells are cleared by the factorisation,
+        // its cells outside the matrix never read.
+        Storage::Band { kl, ku } => {
+            let width = 2 * kl + ku + 1;
+            for r in 0..n {
+                for c in r.saturating_sub(kl)..(r + ku + 1).min(n) {
+                    let value = entry(lay.order[r], lay.order[c]);
+                    inner.push(assign(w[r * width + c + kl - r], value, None, span));
+                }
+            }
         }
     }
     inner.push(Stmt::Added(Rewrite::Factor {
         matrix: w.clone(),
+        storage: lay.storage,
         pivots: piv.clone(),
         method,
         span,
@@ -291,8 +353,9 @@ pub(super) fn rewrite(
         }
         inner.push(Stmt::Added(Rewrite::Solve {
             matrix: w.clone(),
+            storage: lay.storage,
             pivots: piv.clone(),
-            rhs: mems.iter().map(|(_, k)| k[s]).collect(),
+            rhs: lay.order.iter().map(|&i| mems[i].1[s]).collect(),
             span,
         }));
     }

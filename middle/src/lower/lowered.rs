@@ -1,5 +1,6 @@
 //! The lowered model: its parts (construction, reset, step), the statements a back end runs, and the δ procedures' assignments.
 
+pub use super::rewrite::Storage;
 use super::{PhaseLink, SubstepLink, Term};
 use crate::Span;
 use crate::ir::{EventId, FiredId, MemId, ModeId, ModelId, StateId, SubId, VarId};
@@ -226,12 +227,16 @@ pub enum Stmt {
         span: Span,
     },
     /// An implicit method's factorisation (`Rewrite::Factor`): the real states
-    /// `matrix` (row-major, `n·n` with `n = pivots.len()`) become their LU factors and
-    /// `pivots` the pivot rows, by `sit_runtime::stage_factor(model, method, time,
-    /// matrix, pivots)`, which stops the program on a singular matrix.
+    /// `matrix` (row-major, `n·n` with `n = pivots.len()`, when `storage` is dense)
+    /// become their LU factors and `pivots` the pivot rows, by
+    /// `sit_runtime::stage_factor(model, method, time, matrix, pivots)`, or for a band
+    /// `sit_runtime::stage_band_factor(model, method, time, (kl, ku), matrix, pivots)`;
+    /// both stop the program on a singular matrix.
     Factor {
-        /// The matrix, row-major.
+        /// The matrix, in its storage.
         matrix: Vec<VarId>,
+        /// How the matrix is held.
+        storage: Storage,
         /// The pivot rows (reals).
         pivots: Vec<VarId>,
         /// The integration method (for the fault).
@@ -240,11 +245,14 @@ pub enum Stmt {
         span: Span,
     },
     /// A stage solve (`Rewrite::Solve`): the real states `rhs` become the solution of
-    /// `A·x = rhs`, by `sit_runtime::stage_solve(matrix, pivots, rhs)` with the factors
+    /// `A·x = rhs`, by `sit_runtime::stage_solve(matrix, pivots, rhs)` (or for a band
+    /// `sit_runtime::stage_band_solve((kl, ku), matrix, pivots, rhs)`) with the factors
     /// of a [`Stmt::Factor`].
     Solve {
-        /// The factors, row-major.
+        /// The factors, in their storage.
         matrix: Vec<VarId>,
+        /// How the matrix is held.
+        storage: Storage,
         /// The pivot rows.
         pivots: Vec<VarId>,
         /// The right-hand side, replaced by the solution.

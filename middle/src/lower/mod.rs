@@ -39,6 +39,7 @@
 //! so the row at t = 0 is the same under every method.
 
 mod adaptive;
+mod band;
 mod build;
 mod dense;
 mod dopri5;
@@ -415,12 +416,13 @@ impl Rules<'_, '_> {
             },
             ir::Stmt::Added(Rewrite::Factor {
                 matrix,
+                storage,
                 pivots,
                 method,
                 span,
             }) => {
                 self.reals(matrix.iter().chain(pivots))?;
-                if matrix.len() != pivots.len() * pivots.len() {
+                if matrix.len() != storage.len(pivots.len()) {
                     return Err(LowerError::Malformed(format!(
                         "a factorisation of {} entries with {} pivots",
                         matrix.len(),
@@ -429,6 +431,7 @@ impl Rules<'_, '_> {
                 }
                 Stmt::Factor {
                     matrix: matrix.clone(),
+                    storage: *storage,
                     pivots: pivots.clone(),
                     method,
                     span: *span,
@@ -436,13 +439,14 @@ impl Rules<'_, '_> {
             }
             ir::Stmt::Added(Rewrite::Solve {
                 matrix,
+                storage,
                 pivots,
                 rhs,
                 span,
             }) => {
                 self.reals(matrix.iter().chain(pivots).chain(rhs))?;
                 let n = pivots.len();
-                if matrix.len() != n * n || rhs.len() != n {
+                if matrix.len() != storage.len(n) || rhs.len() != n {
                     return Err(LowerError::Malformed(format!(
                         "a stage solve of {} unknowns with {} entries and {n} pivots",
                         rhs.len(),
@@ -451,6 +455,7 @@ impl Rules<'_, '_> {
                 }
                 Stmt::Solve {
                     matrix: matrix.clone(),
+                    storage: *storage,
                     pivots: pivots.clone(),
                     rhs: rhs.clone(),
                     span: *span,

@@ -8,6 +8,36 @@
 use crate::Span;
 use crate::ir::{self, Expr, VarId};
 
+/// How an implicit method's iteration matrix is held: the `matrix` of a
+/// [`Rewrite::Factor`] and its [`Rewrite::Solve`]s (chosen by `super::band`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Storage {
+    /// `n·n` entries, row-major, factorised by `sit_runtime::stage_factor` (LU with
+    /// partial pivoting, `sit_runtime::linear::lu_factor_real`).
+    Dense,
+    /// A band of `kl` sub- and `ku` super-diagonals, `n·(2·kl + ku + 1)` cells in the
+    /// storage of `sit_runtime::linear::band_factor_real`, factorised by
+    /// `sit_runtime::stage_band_factor` (partial pivoting within the band). The
+    /// unknowns are in the order the lowering chose for the band (the right-hand
+    /// sides' order), not necessarily the states'.
+    Band {
+        /// The sub-diagonals.
+        kl: usize,
+        /// The super-diagonals.
+        ku: usize,
+    },
+}
+
+impl Storage {
+    /// The number of matrix entries for `n` unknowns.
+    pub fn len(self, n: usize) -> usize {
+        match self {
+            Storage::Dense => n * n,
+            Storage::Band { kl, ku } => n * (2 * kl + ku + 1),
+        }
+    }
+}
+
 /// A statement of a method's rewrite (see the module documentation).
 #[derive(Debug, Clone)]
 pub enum Rewrite {
@@ -51,14 +81,17 @@ pub enum Rewrite {
         /// The model's span (for provenance).
         span: Span,
     },
-    /// An implicit method's factorisation: the real states `matrix` (`n·n`, row-major,
-    /// `n` the length of `pivots`) replaced by their LU factors and `pivots` by the
-    /// pivot rows (as reals), by `sit_runtime::stage_factor` (which stops the program
-    /// with `sit_runtime::FaultKind::SingularMatrix`, naming the model, `method` and the
-    /// time, when a column has no nonzero finite pivot).
+    /// An implicit method's factorisation: the real states `matrix` (held as `storage`
+    /// says: `n·n` row-major when dense, `n` the length of `pivots`) replaced by their
+    /// LU factors and `pivots` by the pivot rows (as reals), by
+    /// `sit_runtime::stage_factor` (dense) or `sit_runtime::stage_band_factor` (band),
+    /// which stop the program with `sit_runtime::FaultKind::SingularMatrix`, naming the
+    /// model, `method` and the time, when a column has no nonzero finite pivot.
     Factor {
-        /// The matrix, row-major.
+        /// The matrix, in its storage.
         matrix: Vec<VarId>,
+        /// How the matrix is held.
+        storage: Storage,
         /// The pivot rows.
         pivots: Vec<VarId>,
         /// The integration method (its name, for the fault).
@@ -67,10 +100,13 @@ pub enum Rewrite {
         span: Span,
     },
     /// A stage solve with the factors of a [`Rewrite::Factor`]: the real states `rhs`
-    /// replaced by the solution of `A·x = rhs` (`sit_runtime::stage_solve`).
+    /// replaced by the solution of `A·x = rhs` (`sit_runtime::stage_solve`, or
+    /// `sit_runtime::stage_band_solve` for a band).
     Solve {
-        /// The factors, row-major.
+        /// The factors, in their storage.
         matrix: Vec<VarId>,
+        /// How the matrix is held (the factorisation's).
+        storage: Storage,
         /// The pivot rows.
         pivots: Vec<VarId>,
         /// The right-hand side, replaced by the solution.
