@@ -125,6 +125,21 @@ fn each_guard<'b>(body: &'b [Stmt], f: &mut impl FnMut(&'b Expr)) {
     }
 }
 
+/// Per variable: whether a plain rule computes it at every evaluation (a rule without
+/// guard, or an `otherwise` rule); a target assigned only under guards keeps its value
+/// between them.
+fn computed_every_evaluation(m: &Model) -> Vec<bool> {
+    let mut defined = vec![false; m.vars.len()];
+    for s in &m.body {
+        if let Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } = s
+            && matches!(a.rhs, Rhs::Expr(_))
+        {
+            defined[a.target] = true;
+        }
+    }
+    defined
+}
+
 fn split_from(m: &Model, guards: bool) -> Split {
     let n = m.vars.len();
     let mut states = Vec::new();
@@ -139,14 +154,7 @@ fn split_from(m: &Model, guards: bool) -> Split {
     // A plain rule is algebraic when its target is computed at every evaluation (it
     // has a rule without guard, or an `otherwise` rule); a target assigned only under
     // guards keeps its value otherwise, so its rules are discrete jumps.
-    let mut defined = vec![false; n];
-    for s in &m.body {
-        if let Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } = s
-            && matches!(a.rhs, Rhs::Expr(_))
-        {
-            defined[a.target] = true;
-        }
-    }
+    let defined = computed_every_evaluation(m);
     let mut reads = Reads::new(m);
     let mut by_target: Vec<Vec<Vec<VarId>>> = vec![Vec::new(); n];
     let mut work = Vec::new();
@@ -358,14 +366,7 @@ pub(crate) fn held_reads(m: &Model) -> Vec<Held> {
         return Vec::new();
     }
     let n = m.vars.len();
-    let mut unguarded = vec![false; n];
-    for s in &m.body {
-        if let Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } = s
-            && matches!(a.rhs, Rhs::Expr(_))
-        {
-            unguarded[a.target] = true;
-        }
-    }
+    let unguarded = computed_every_evaluation(m);
     let mut reads = Reads::new(m);
     // Per candidate: its last rule and what its right-hand sides read that moves.
     let mut rules: Vec<Option<(Span, Option<Option<VarId>>)>> = vec![None; n];
