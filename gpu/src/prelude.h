@@ -3,8 +3,9 @@
  * of the interpreter to the bit (every operation here is one IEEE operation of the Rust
  * source it follows, in the same order; compile without contraction of a*b+c into an
  * FMA: `-ffp-contract=off`, NVRTC `--fmad=false`). The functions of the C library (sin,
- * exp, pow, ...) are the target's own: see docs/gpu.md for how far they may differ from
- * the `libm` crate that sit-runtime calls. */
+ * exp, ...) are the target's own: see docs/gpu.md for how far they may differ from the
+ * `libm` crate that sit-runtime calls; pow, which the adaptive methods' step control
+ * calls, is the libm crate's own algorithm, ported below. */
 
 #ifdef __CUDACC__
 #define SIT_DEVICE __device__ static inline
@@ -45,6 +46,240 @@ SIT_DEVICE double sit_from_bits(unsigned long long bits) {
 
 SIT_DEVICE int sit_is_nan(sit_real x) { return x != x; }
 
+/* sit_runtime::math::pow in double: the `libm` crate's pow (0.2, src/math/pow.rs, from
+ * FreeBSD's e_pow.c), operation for operation, so that `^` and the adaptive methods' step
+ * control (err^(-1/q)) give the interpreter's bits here too; the C library's pow differs
+ * from it in the last bit for about one argument in ten. Under SIT_F32 the C library's
+ * powf is used (the f32 form is not bit-identical by design).
+ *
+ * ====================================================
+ * Copyright (C) 2004 by Sun Microsystems, Inc. All rights reserved.
+ *
+ * Permission to use, copy, modify, and distribute this
+ * software is freely granted, provided that this notice
+ * is preserved.
+ * ====================================================
+ */
+#ifndef SIT_F32
+SIT_DEVICE unsigned long long sit_bits(double x) {
+    union { double d; unsigned long long u; } v;
+    v.d = x;
+    return v.u;
+}
+SIT_DEVICE unsigned int sit_high_word(double x) { return (unsigned int)(sit_bits(x) >> 32); }
+SIT_DEVICE double sit_with_high_word(double x, unsigned int hi) {
+    return sit_from_bits((sit_bits(x) & 0xffffffffULL) | ((unsigned long long)hi << 32));
+}
+SIT_DEVICE double sit_with_low_word(double x, unsigned int lo) {
+    return sit_from_bits((sit_bits(x) & 0xffffffff00000000ULL) | (unsigned long long)lo);
+}
+
+SIT_DEVICE double sit_pow_libm(double x, double y) {
+    const double bp[2] = {1.0, 1.5};
+    const double dp_h[2] = {0.0, 5.84962487220764160156e-01};
+    const double dp_l[2] = {0.0, 1.35003920212974897128e-08};
+    const double two53 = 9007199254740992.0;
+    const double huge = 1.0e300;
+    const double tiny = 1.0e-300;
+    const double L1 = 5.99999999999994648725e-01;
+    const double L2 = 4.28571428578550184252e-01;
+    const double L3 = 3.33333329818377432918e-01;
+    const double L4 = 2.72728123808534006489e-01;
+    const double L5 = 2.30660745775561754067e-01;
+    const double L6 = 2.06975017800338417784e-01;
+    const double P1 = 1.66666666666666019037e-01;
+    const double P2 = -2.77777777770155933842e-03;
+    const double P3 = 6.61375632143793436117e-05;
+    const double P4 = -1.65339022054652515390e-06;
+    const double P5 = 4.13813679705723846039e-08;
+    const double lg2 = 6.93147180559945286227e-01;
+    const double lg2_h = 6.93147182464599609375e-01;
+    const double lg2_l = -1.90465429995776804525e-09;
+    const double ovt = 8.0085662595372944372e-017;
+    const double cp = 9.61796693925975554329e-01;
+    const double cp_h = 9.61796700954437255859e-01;
+    const double cp_l = -7.02846165095275826516e-09;
+    const double ivln2 = 1.44269504088896338700e+00;
+    const double ivln2_h = 1.44269502162933349609e+00;
+    const double ivln2_l = 1.92596299112661746887e-08;
+
+    double t1, t2;
+    int hx = (int)(sit_bits(x) >> 32);
+    unsigned int lx = (unsigned int)sit_bits(x);
+    int hy = (int)(sit_bits(y) >> 32);
+    unsigned int ly = (unsigned int)sit_bits(y);
+    int ix = hx & 0x7fffffff;
+    int iy = hy & 0x7fffffff;
+
+    if (((unsigned int)iy | ly) == 0) return 1.0;           /* x**0 = 1, even if x is NaN */
+    if (hx == 0x3ff00000 && lx == 0) return 1.0;            /* 1**y = 1, even if y is NaN */
+    if (ix > 0x7ff00000 || (ix == 0x7ff00000 && lx != 0) || iy > 0x7ff00000 ||
+        (iy == 0x7ff00000 && ly != 0))
+        return x + y;                                        /* NaN if either is NaN */
+
+    /* yisint: 0 not an integer, 1 odd, 2 even (only when x < 0) */
+    int yisint = 0;
+    int k, j;
+    if (hx < 0) {
+        if (iy >= 0x43400000) {
+            yisint = 2;
+        } else if (iy >= 0x3ff00000) {
+            k = (iy >> 20) - 0x3ff;
+            if (k > 20) {
+                j = (int)(ly >> (52 - k));
+                if (((unsigned int)j << (52 - k)) == ly) yisint = 2 - (j & 1);
+            } else if (ly == 0) {
+                j = iy >> (20 - k);
+                if (((unsigned int)j << (20 - k)) == (unsigned int)iy) yisint = 2 - (j & 1);
+            }
+        }
+    }
+
+    if (ly == 0) {
+        if (iy == 0x7ff00000) {                              /* y is +-inf */
+            if (((ix - 0x3ff00000) | (int)lx) == 0) return 1.0;
+            if (ix >= 0x3ff00000) return hy >= 0 ? y : 0.0;
+            return hy >= 0 ? 0.0 : -y;
+        }
+        if (iy == 0x3ff00000) return hy >= 0 ? x : 1.0 / x;  /* y is +-1 */
+        if (hy == 0x40000000) return x * x;                  /* y is 2 */
+        if (hy == 0x3fe00000 && hx >= 0) return sqrt(x);     /* y is 0.5, x >= +0 */
+    }
+
+    double ax = fabs(x);
+    if (lx == 0) {
+        if (ix == 0x7ff00000 || ix == 0 || ix == 0x3ff00000) { /* x is +-0, +-inf, +-1 */
+            double z = ax;
+            if (hy < 0) z = 1.0 / z;
+            if (hx < 0) {
+                if (((ix - 0x3ff00000) | yisint) == 0) {
+                    z = (z - z) / (z - z);
+                } else if (yisint == 1) {
+                    z = -z;
+                }
+            }
+            return z;
+        }
+    }
+
+    double s = 1.0;
+    if (hx < 0) {
+        if (yisint == 0) return (x - x) / (x - x);
+        if (yisint == 1) s = -1.0;
+    }
+
+    if (iy > 0x41e00000) {                                   /* |y| > 2**31 */
+        if (iy > 0x43f00000) {                               /* |y| > 2**64 */
+            if (ix <= 0x3fefffff) return hy < 0 ? huge * huge : tiny * tiny;
+            if (ix >= 0x3ff00000) return hy > 0 ? huge * huge : tiny * tiny;
+        }
+        if (ix < 0x3fefffff) return hy < 0 ? s * huge * huge : s * tiny * tiny;
+        if (ix > 0x3ff00000) return hy > 0 ? s * huge * huge : s * tiny * tiny;
+        double t = ax - 1.0;
+        double w = (t * t) * (0.5 - t * (0.3333333333333333333333 - t * 0.25));
+        double u = ivln2_h * t;
+        double v = t * ivln2_l - w * ivln2;
+        t1 = sit_with_low_word(u + v, 0);
+        t2 = v - (t1 - u);
+    } else {
+        int n = 0;
+        if (ix < 0x00100000) {                               /* subnormal x */
+            ax *= two53;
+            n -= 53;
+            ix = (int)sit_high_word(ax);
+        }
+        n += (ix >> 20) - 0x3ff;
+        j = ix & 0x000fffff;
+        int kk;
+        ix = j | 0x3ff00000;
+        if (j <= 0x3988E) {
+            kk = 0;
+        } else if (j < 0xBB67A) {
+            kk = 1;
+        } else {
+            kk = 0;
+            n += 1;
+            ix -= 0x00100000;
+        }
+        ax = sit_with_high_word(ax, (unsigned int)ix);
+
+        double u = ax - bp[kk];
+        double v = 1.0 / (ax + bp[kk]);
+        double ss = u * v;
+        double s_h = sit_with_low_word(ss, 0);
+        double t_h = sit_with_high_word(
+            0.0, (((unsigned int)ix >> 1) | 0x20000000u) + 0x00080000u + ((unsigned int)kk << 18));
+        double t_l = ax - (t_h - bp[kk]);
+        double s_l = v * ((u - s_h * t_h) - s_h * t_l);
+
+        double s2 = ss * ss;
+        double r = s2 * s2 * (L1 + s2 * (L2 + s2 * (L3 + s2 * (L4 + s2 * (L5 + s2 * L6)))));
+        r += s_l * (s_h + ss);
+        s2 = s_h * s_h;
+        t_h = sit_with_low_word(3.0 + s2 + r, 0);
+        t_l = r - ((t_h - 3.0) - s2);
+
+        u = s_h * t_h;
+        v = s_l * t_h + t_l * ss;
+
+        double p_h = sit_with_low_word(u + v, 0);
+        double p_l = v - (p_h - u);
+        double z_h = cp_h * p_h;
+        double z_l = cp_l * p_h + p_l * cp + dp_l[kk];
+
+        double t = (double)n;
+        t1 = sit_with_low_word(((z_h + z_l) + dp_h[kk]) + t, 0);
+        t2 = z_l - (((t1 - t) - dp_h[kk]) - z_h);
+    }
+
+    /* y = y1 + y2, (y1 + y2)*(t1 + t2) */
+    double y1 = sit_with_low_word(y, 0);
+    double p_l = (y - y1) * t1 + y * t2;
+    double p_h = y1 * t1;
+    double z = p_l + p_h;
+    j = (int)(sit_bits(z) >> 32);
+    int i = (int)(unsigned int)sit_bits(z);
+
+    if (j >= 0x40900000) {                                   /* z >= 1024 */
+        if (((j - 0x40900000) | i) != 0) return s * huge * huge;
+        if (p_l + ovt > z - p_h) return s * huge * huge;
+    } else if ((j & 0x7fffffff) >= 0x4090cc00) {             /* z <= -1075 */
+        if ((((unsigned int)j - 0xc090cc00u) | (unsigned int)i) != 0) return s * tiny * tiny;
+        if (p_l <= z - p_h) return s * tiny * tiny;
+    }
+
+    /* 2**(p_h + p_l) */
+    i = j & 0x7fffffff;
+    k = (i >> 20) - 0x3ff;
+    int n = 0;
+    if (i > 0x3fe00000) {                                    /* |z| > 0.5: n = [z + 0.5] */
+        n = j + (0x00100000 >> (k + 1));
+        k = ((n & 0x7fffffff) >> 20) - 0x3ff;
+        double t = sit_with_high_word(0.0, (unsigned int)(n & ~(0x000fffff >> k)));
+        n = ((n & 0x000fffff) | 0x00100000) >> (20 - k);
+        if (j < 0) n = -n;
+        p_h -= t;
+    }
+    double t = sit_with_low_word(p_l + p_h, 0);
+    double u = t * lg2_h;
+    double v = (p_l - (t - p_h)) * lg2 + t * lg2_l;
+    z = u + v;
+    double w = v - (z - u);
+    t = z * z;
+    t1 = z - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))));
+    double r = (z * t1) / (t1 - 2.0) - (w + z * w);
+    z = 1.0 - (r - z);
+    j = (int)sit_high_word(z);
+    j += (int)((unsigned int)n << 20);
+    if ((j >> 20) <= 0) {
+        z = scalbn(z, n);                                    /* subnormal output */
+    } else {
+        z = sit_with_high_word(z, (unsigned int)j);
+    }
+    return s * z;
+}
+#endif
+
 /* sit_runtime::math */
 SIT_DEVICE sit_real sit_abs(sit_real x) { return SIT_F(fabs)(x); }
 SIT_DEVICE sit_real sit_sign(sit_real x) {
@@ -70,7 +305,11 @@ SIT_DEVICE sit_real sit_tanh(sit_real x) { return SIT_F(tanh)(x); }
 /* libm's fmin and fmax (generic/fmin.rs, fmax.rs): the NaN rule is theirs, not C's. */
 SIT_DEVICE sit_real sit_min(sit_real x, sit_real y) { return (sit_is_nan(y) || x < y) ? x : y; }
 SIT_DEVICE sit_real sit_max(sit_real x, sit_real y) { return (sit_is_nan(x) || x < y) ? y : x; }
+#ifdef SIT_F32
 SIT_DEVICE sit_real sit_pow(sit_real x, sit_real y) { return SIT_F(pow)(x, y); }
+#else
+SIT_DEVICE sit_real sit_pow(sit_real x, sit_real y) { return sit_pow_libm(x, y); }
+#endif
 SIT_DEVICE sit_real sit_hypot(sit_real x, sit_real y) { return SIT_F(hypot)(x, y); }
 SIT_DEVICE sit_real sit_floor(sit_real x) { return SIT_F(floor)(x); }
 SIT_DEVICE sit_real sit_ceil(sit_real x) { return SIT_F(ceil)(x); }

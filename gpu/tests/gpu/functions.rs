@@ -11,7 +11,8 @@ use sit_runtime::Model;
 /// (glibc, correctly rounded or nearly: 1 ulp apart, 3 for sinh, cosh, tanh) and on the
 /// GPU (CUDA's documented maximum error in double precision, CUDA C++ Programming Guide,
 /// "Mathematical Functions": 1 ulp for exp, log, log10, cosh, tanh, expm1, 2 for the
-/// others here, plus libm's own).
+/// others here, plus libm's own). `pow` is the libm crate's own algorithm in the prelude:
+/// 0 ulps on both.
 const FUNCTIONS: [(&str, &str, u64, u64); 16] = [
     ("exp", "exp(3 * x)", 1, 2),
     ("ln", "ln(x)", 1, 2),
@@ -26,7 +27,7 @@ const FUNCTIONS: [(&str, &str, u64, u64); 16] = [
     ("sinh", "sinh(2 * x)", 3, 5),
     ("cosh", "cosh(2 * x)", 3, 4),
     ("tanh", "tanh(2 * x)", 3, 4),
-    ("pow", "x ^ 2.5", 1, 3),
+    ("pow", "x ^ 2.5", 0, 0),
     ("hypot", "hypot(x, 1 - x)", 1, 3),
     ("lag (expm1)", "0", 1, 2),
 ];
@@ -136,4 +137,141 @@ fn cuda_s_library_is_within_its_bound() {
         .unwrap()
         .rows;
     check(&rows, &model, &axes[0], true);
+}
+
+/// `a ^ b` on a grid of arguments: special values (zeros, ±1, ±2, ½, infinities, NaN,
+/// the smallest and largest doubles, numbers near 1) and a spread over many scales,
+/// negative bases with integer and non-integer exponents, the step control's exponents
+/// (−1/5, −1/4, −1/8, −1/9); the study's kernel and its launch's axes.
+fn pow_study() -> (sit_gpu::Kernel, Vec<Vec<f64>>) {
+    let source = "model P {\n    param a = 2, b = 0.5;\n    output real p;\n    p = a ^ b;\n}\n";
+    let out = sit_middle::check_source("p.sit", source);
+    let program = out
+        .program
+        .unwrap_or_else(|| panic!("{:?}", out.diagnostics));
+    let lowered = sit_middle::lower::Lowered::new(&program, Default::default()).unwrap();
+    let spec = Spec {
+        axes: vec![0, 1],
+        fixed: Vec::new(),
+        collect: vec![Collect::Final(2)],
+        inputs: Vec::new(),
+    };
+    let kernel = sit_gpu::kernel(&lowered, 0, &spec).unwrap();
+    let mut bases = vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        2.0,
+        -2.0,
+        0.5,
+        -0.5,
+        3.0,
+        -3.0,
+        1e-300,
+        -1e-300,
+        1e300,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        f64::MIN_POSITIVE,
+        5e-324,
+        f64::MAX,
+        1.0 + f64::EPSILON,
+        1.0 - f64::EPSILON / 2.0,
+        1.0000001,
+        0.9999999,
+    ];
+    bases.extend((0..160).map(|k| {
+        let x = 10f64.powf(-30.0 + 60.0 * (k as f64 + 0.37) / 160.0);
+        if k % 5 == 0 { -x } else { x }
+    }));
+    let mut exponents = vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        2.0,
+        0.5,
+        -0.5,
+        3.0,
+        -3.0,
+        1e10,
+        -1e10,
+        1e20,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        -0.2,
+        -0.25,
+        -0.125,
+        -1.0 / 9.0,
+        2.5,
+        1.0 / 3.0,
+        7.0,
+        -7.0,
+        1075.0,
+        -1075.0,
+    ];
+    exponents.extend((0..40).map(|k| -40.0 + 80.0 * (k as f64 + 0.61) / 40.0));
+    (kernel, vec![bases, exponents])
+}
+
+/// The rows of [`pow_study`] against `sit_runtime::math::pow` (the libm crate), to the bit.
+fn check_pow(rows: &Rows, axes: &[Vec<f64>]) {
+    let grid: Vec<(usize, Vec<f64>)> = vec![(0, axes[0].clone()), (1, axes[1].clone())];
+    let mut wrong = Vec::new();
+    for (k, set) in sit_runtime::sweep::grid(&grid).iter().enumerate() {
+        let (a, b) = (set[0].1, set[1].1);
+        let want = sit_runtime::math::pow(a, b);
+        let got = rows.row(k)[0];
+        if got.to_bits() != want.to_bits() && !(got.is_nan() && want.is_nan()) {
+            wrong.push(format!("{a:e} ^ {b:e}: {got:e}, libm {want:e}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} differ:\n{}",
+        wrong.len(),
+        axes[0].len() * axes[1].len(),
+        wrong[..wrong.len().min(10)].join("\n")
+    );
+}
+
+#[test]
+fn pow_is_the_libm_crates_to_the_bit_in_the_host_c_form() {
+    let (kernel, axes) = pow_study();
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("pow");
+    let launch = Launch {
+        axes: &axes,
+        dt: 0.1,
+        steps: 1,
+        sets: 0..Launch::grid(&axes),
+        series: &[],
+    };
+    let rows = HostProgram::build(&kernel, &dir)
+        .unwrap()
+        .run(&launch)
+        .unwrap();
+    check_pow(&rows, &axes);
+}
+
+#[test]
+fn pow_is_the_libm_crates_to_the_bit_on_the_gpu() {
+    if std::env::var_os("SIT_GPU").is_none_or(|v| v != "1") {
+        eprintln!("skipped: set SIT_GPU=1 on a machine with an NVIDIA GPU");
+        return;
+    }
+    let (kernel, axes) = pow_study();
+    let launch = Launch {
+        axes: &axes,
+        dt: 0.1,
+        steps: 1,
+        sets: 0..Launch::grid(&axes),
+        series: &[],
+    };
+    let rows = sit_gpu::cuda::run(&kernel, &launch, Default::default())
+        .unwrap()
+        .rows;
+    check_pow(&rows, &axes);
 }

@@ -47,15 +47,14 @@ fn the_library_runs_as_c_to_the_bit_under_its_declared_method() {
 fn the_library_runs_as_c_to_the_bit_under_rk4_dopri5_and_tsit5() {
     let (mut sets, mut wrong) = (0, Vec::new());
     for f in library() {
-        // Robertson's kinetics under `dopri5` is left out: at a set with k1 = 0.036,
-        // k2 = 2.7e7 its y1 differs from the interpreter's in the 11th digit, beyond
-        // LIBM_RUN_BOUND. The cause is the step control's `err^(-1/5)`: the C form calls
-        // the C library's `pow`, sit-runtime the `libm` crate's, and the two differ in the
-        // last bit for about 10 % of arguments at that exponent (measured on 2e6 random
-        // arguments in [0, 4), glibc 2.36 against libm 0.2.16), so the step sizes differ
-        // by an ulp and the stiff model amplifies it over the hundreds of steps that
-        // dopri5 takes on it. Its own method (`rodas4`) the C form refuses.
-        if f.file_stem().is_some_and(|s| s == "robertson") {
+        // The heat rod is left out under `dopri5`: its initial temperatures call `sin`,
+        // and the C library's and the libm crate's differ in the last bit for 2 of its
+        // 40 nodes (measured, glibc 2.36 against libm 0.2.16), and
+        // dopri5's steps on this stiff model (bounded by stability, not by the
+        // tolerance) carry that ulp to 1e-8 relative within 60 steps, beyond
+        // LIBM_RUN_BOUND. (Robertson, which calls no function but the step control's
+        // `pow`, is compared to the bit since the prelude computes `pow` as libm does.)
+        if f.file_stem().is_some_and(|s| s == "heat_rod") {
             continue;
         }
         let small = crate::common::SMALL
