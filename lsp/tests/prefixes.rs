@@ -78,9 +78,19 @@ fn ends(text: &str, all: bool) -> Vec<usize> {
         }
         ends.sort_unstable();
         ends.dedup();
+        // A long file (the heat rod's forty rules of one shape) is sampled evenly down to
+        // MAX_ENDS: each prefix is checked whole, so a file's cost grows with the square
+        // of its length.
+        if ends.len() > MAX_ENDS {
+            let n = ends.len();
+            ends = (0..MAX_ENDS).map(|k| ends[k * n / MAX_ENDS]).collect();
+        }
     }
     ends
 }
+
+/// The most prefix ends the sampled test tries in one file.
+const MAX_ENDS: usize = 150;
 
 fn run(all: bool) {
     let mut files = Vec::new();
@@ -161,7 +171,7 @@ fn run(all: bool) {
         }
     }
     eprintln!("{requests} requests answered");
-    // The sample stays large: 17 180 requests on the library of 2026-11-27.
+    // The sample stays large: 19 420 requests on the library of 2026-11-27.
     assert!(requests > 15_000, "{requests} requests");
     c.stop();
 }
