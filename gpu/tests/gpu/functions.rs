@@ -238,17 +238,22 @@ fn check_pow(rows: &Rows, axes: &[Vec<f64>]) {
     );
 }
 
+/// One step of 0.1 for every set of the grid `axes`.
+fn one_step(axes: &[Vec<f64>]) -> Launch<'_> {
+    Launch {
+        axes,
+        dt: 0.1,
+        steps: 1,
+        sets: 0..Launch::grid(axes),
+        series: &[],
+    }
+}
+
 #[test]
 fn pow_is_the_libm_crates_to_the_bit_in_the_host_c_form() {
     let (kernel, axes) = pow_study();
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("pow");
-    let launch = Launch {
-        axes: &axes,
-        dt: 0.1,
-        steps: 1,
-        sets: 0..Launch::grid(&axes),
-        series: &[],
-    };
+    let launch = one_step(&axes);
     let rows = HostProgram::build(&kernel, &dir)
         .unwrap()
         .run(&launch)
@@ -263,13 +268,7 @@ fn pow_is_the_libm_crates_to_the_bit_on_the_gpu() {
         return;
     }
     let (kernel, axes) = pow_study();
-    let launch = Launch {
-        axes: &axes,
-        dt: 0.1,
-        steps: 1,
-        sets: 0..Launch::grid(&axes),
-        series: &[],
-    };
+    let launch = one_step(&axes);
     let rows = sit_gpu::cuda::run(&kernel, &launch, Default::default())
         .unwrap()
         .rows;
