@@ -29,7 +29,7 @@ use crate::items::allowance;
 use crate::names::{ident, is_camel_case};
 use crate::plan::Plan;
 use crate::provenance::{Comments, Provenance};
-use proc_macro2::{Ident, Literal, TokenStream};
+use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use sit_middle::ir::{ModelId, Ty, VarKind};
 use sit_middle::lower::{self, Assign, FlagUse, Reads, Stmt};
@@ -709,94 +709,15 @@ impl StepGen<'_, '_> {
                     },
                 }
             }
-            Stmt::Factor {
-                matrix,
-                storage,
-                pivots,
-                method,
-                ..
-            } => {
-                let a: Vec<Ident> = matrix.iter().map(|&v| ident(&names.vars[v])).collect();
-                let p: Vec<Ident> = pivots.iter().map(|&v| ident(&names.vars[v])).collect();
+            Stmt::Factor { .. } | Stmt::Solve { .. } | Stmt::Underflow { .. } => {
                 let time = ident(&names.time);
+                let var = |v: sit_middle::ir::VarId| {
+                    let f = ident(&names.vars[v]);
+                    quote!(self.#f[i])
+                };
                 let model_name = &self.g.plan.program.models[self.g.model].name;
-                let (ka, kp) = (0..a.len(), 0..p.len());
-                let factor = match storage {
-                    lower::Storage::Dense => quote! {
-                        ::sit_runtime::stage_factor(#model_name, #method, self.#time[i], &mut a, &mut p);
-                    },
-                    lower::Storage::Band { kl, ku } => {
-                        let (kl, ku) = (
-                            Literal::usize_unsuffixed(*kl),
-                            Literal::usize_unsuffixed(*ku),
-                        );
-                        quote! {
-                            ::sit_runtime::stage_band_factor(#model_name, #method, self.#time[i], (#kl, #ku), &mut a, &mut p);
-                        }
-                    }
-                };
-                let run = quote! {{
-                    let mut a = [#(self.#a[i]),*];
-                    let mut p = [#(self.#p[i]),*];
-                    #factor
-                    #(self.#a[i] = a[#ka];)*
-                    #(self.#p[i] = p[#kp];)*
-                }};
-                match mask {
-                    None => run,
-                    Some(g) => quote! {
-                        if #g {
-                            #run
-                        }
-                    },
-                }
-            }
-            Stmt::Solve {
-                matrix,
-                storage,
-                pivots,
-                rhs,
-                ..
-            } => {
-                let a = matrix.iter().map(|&v| ident(&names.vars[v]));
-                let p = pivots.iter().map(|&v| ident(&names.vars[v]));
-                let b: Vec<Ident> = rhs.iter().map(|&v| ident(&names.vars[v])).collect();
-                let kb = 0..b.len();
-                let solve = match storage {
-                    lower::Storage::Dense => quote! {
-                        ::sit_runtime::stage_solve(&[#(self.#a[i]),*], &[#(self.#p[i]),*], &mut b);
-                    },
-                    lower::Storage::Band { kl, ku } => {
-                        let (kl, ku) = (
-                            Literal::usize_unsuffixed(*kl),
-                            Literal::usize_unsuffixed(*ku),
-                        );
-                        quote! {
-                            ::sit_runtime::stage_band_solve((#kl, #ku), &[#(self.#a[i]),*], &[#(self.#p[i]),*], &mut b);
-                        }
-                    }
-                };
-                let run = quote! {{
-                    let mut b = [#(self.#b[i]),*];
-                    #solve
-                    #(self.#b[i] = b[#kb];)*
-                }};
-                match mask {
-                    None => run,
-                    Some(g) => quote! {
-                        if #g {
-                            #run
-                        }
-                    },
-                }
-            }
-            Stmt::Underflow { step, method, .. } => {
-                let time = ident(&names.time);
-                let step = ident(&names.vars[*step]);
-                let model_name = &self.g.plan.program.models[self.g.model].name;
-                let run = quote! {
-                    ::sit_runtime::step_underflow(#model_name, #method, self.#time[i], self.#step[i]);
-                };
+                let run = crate::linear::block(s, &var, &quote!(self.#time[i]), model_name)
+                    .expect("a linear statement");
                 match mask {
                     None => run,
                     Some(g) => quote! {

@@ -501,78 +501,16 @@ impl BodyGen<'_, '_> {
                 let value = self.exprs(quote!(self)).expr(value);
                 out.push(syn::parse_quote!(self.#f = #value;));
             }
-            Stmt::Factor {
-                matrix,
-                storage,
-                pivots,
-                method,
-                ..
-            } => {
-                let a: Vec<Ident> = matrix.iter().map(|&v| ident(&names.vars[v])).collect();
-                let p: Vec<Ident> = pivots.iter().map(|&v| ident(&names.vars[v])).collect();
+            Stmt::Factor { .. } | Stmt::Solve { .. } | Stmt::Underflow { .. } => {
                 let time = ident(&names.time);
-                let model_name = &self.plan.program.models[self.model].name;
-                let (ka, kp) = (0..a.len(), 0..p.len());
-                let factor = match storage {
-                    lower::Storage::Dense => quote! {
-                        ::sit_runtime::stage_factor(#model_name, #method, self.#time, &mut a, &mut p);
-                    },
-                    lower::Storage::Band { kl, ku } => {
-                        let (kl, ku) = (
-                            Literal::usize_unsuffixed(*kl),
-                            Literal::usize_unsuffixed(*ku),
-                        );
-                        quote! {
-                            ::sit_runtime::stage_band_factor(#model_name, #method, self.#time, (#kl, #ku), &mut a, &mut p);
-                        }
-                    }
+                let var = |v: sit_middle::ir::VarId| {
+                    let f = ident(&names.vars[v]);
+                    quote!(self.#f)
                 };
-                out.push(syn::parse_quote! {{
-                    let mut a = [#(self.#a),*];
-                    let mut p = [#(self.#p),*];
-                    #factor
-                    #(self.#a = a[#ka];)*
-                    #(self.#p = p[#kp];)*
-                }});
-            }
-            Stmt::Solve {
-                matrix,
-                storage,
-                pivots,
-                rhs,
-                ..
-            } => {
-                let a = matrix.iter().map(|&v| ident(&names.vars[v]));
-                let p = pivots.iter().map(|&v| ident(&names.vars[v]));
-                let b: Vec<Ident> = rhs.iter().map(|&v| ident(&names.vars[v])).collect();
-                let kb = 0..b.len();
-                let solve = match storage {
-                    lower::Storage::Dense => quote! {
-                        ::sit_runtime::stage_solve(&[#(self.#a),*], &[#(self.#p),*], &mut b);
-                    },
-                    lower::Storage::Band { kl, ku } => {
-                        let (kl, ku) = (
-                            Literal::usize_unsuffixed(*kl),
-                            Literal::usize_unsuffixed(*ku),
-                        );
-                        quote! {
-                            ::sit_runtime::stage_band_solve((#kl, #ku), &[#(self.#a),*], &[#(self.#p),*], &mut b);
-                        }
-                    }
-                };
-                out.push(syn::parse_quote! {{
-                    let mut b = [#(self.#b),*];
-                    #solve
-                    #(self.#b = b[#kb];)*
-                }});
-            }
-            Stmt::Underflow { step, method, .. } => {
-                let time = ident(&names.time);
-                let step = ident(&names.vars[*step]);
                 let model_name = &self.plan.program.models[self.model].name;
-                out.push(syn::parse_quote! {
-                    ::sit_runtime::step_underflow(#model_name, #method, self.#time, self.#step);
-                });
+                let block = crate::linear::block(s, &var, &quote!(self.#time), model_name)
+                    .expect("a linear statement");
+                out.push(syn::parse_quote!(#block));
             }
             Stmt::NoteModes { .. } => {
                 for md in self.lowered.modes.iter().filter(|md| md.snapshot) {

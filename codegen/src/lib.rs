@@ -30,6 +30,7 @@ mod events;
 mod expr;
 mod format;
 mod items;
+mod linear;
 mod lookup;
 mod modes;
 mod names;
