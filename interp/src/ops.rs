@@ -13,6 +13,7 @@
 //! widened), so values are those of the generated code to the bit. Control flow is
 //! forward jumps; `&` and `|` are lowered to jumps.
 
+pub(crate) use crate::linear::Linear;
 use sit_runtime::table::TableReach;
 use sit_runtime::{Clock, Deriv, hysteresis, integral, integral_limited, lag, rising, timer};
 
@@ -378,140 +379,6 @@ pub(crate) struct Again {
     pub model: String,
     /// The integration method's name (for the run-time error).
     pub method: &'static str,
-}
-
-/// An implicit method's linear algebra on real slots (`sit_middle::lower::Stmt::Factor`,
-/// `Solve` and `Underflow`), by the runtime's functions that generated code calls.
-/// Before flattening the slots are the node's; after, the program's.
-#[derive(Debug, Clone)]
-pub(crate) enum Linear {
-    /// `r[a]` become the LU factors of the matrix they hold, `r[p]` the pivot rows, by
-    /// `sit_runtime::stage_factor` (a fault on a singular matrix), or
-    /// `sit_runtime::stage_band_factor` for a band.
-    Factor {
-        /// The matrix, in its storage.
-        a: Vec<usize>,
-        /// The band's `(kl, ku)`; `None`: dense.
-        band: Option<(usize, usize)>,
-        /// The pivots.
-        p: Vec<usize>,
-        /// The real slot of the model's time (for the fault).
-        time: usize,
-        /// The model's name (for the fault).
-        model: String,
-        /// The method's name (for the fault).
-        method: &'static str,
-    },
-    /// `r[b]` become the solution of `A·x = r[b]` with the factors in `r[a]`, `r[p]`.
-    Solve {
-        /// The factors, in their storage.
-        a: Vec<usize>,
-        /// The band's `(kl, ku)`; `None`: dense.
-        band: Option<(usize, usize)>,
-        /// The pivots.
-        p: Vec<usize>,
-        /// The right-hand side.
-        b: Vec<usize>,
-    },
-    /// Stops the program: the step `r[step]` underflowed.
-    Underflow {
-        /// The real slot of the step.
-        step: usize,
-        /// The real slot of the model's time.
-        time: usize,
-        /// The model's name.
-        model: String,
-        /// The method's name.
-        method: &'static str,
-    },
-}
-
-impl Linear {
-    /// The same operation on the slots `slot(i)` of the slots `i` it names.
-    pub(crate) fn map(&self, slot: &mut impl FnMut(usize) -> usize) -> Linear {
-        let mut all = |v: &[usize]| v.iter().map(|&i| slot(i)).collect::<Vec<_>>();
-        match self {
-            Linear::Factor {
-                a,
-                band,
-                p,
-                time,
-                model,
-                method,
-            } => {
-                let (a, p) = (all(a), all(p));
-                Linear::Factor {
-                    a,
-                    band: *band,
-                    p,
-                    time: slot(*time),
-                    model: model.clone(),
-                    method,
-                }
-            }
-            Linear::Solve { a, band, p, b } => Linear::Solve {
-                a: all(a),
-                band: *band,
-                p: all(p),
-                b: all(b),
-            },
-            Linear::Underflow {
-                step,
-                time,
-                model,
-                method,
-            } => Linear::Underflow {
-                step: slot(*step),
-                time: slot(*time),
-                model: model.clone(),
-                method,
-            },
-        }
-    }
-
-    /// Runs it on the real slots `r`.
-    fn run(&self, r: &mut [f64]) {
-        let read = |r: &[f64], v: &[usize]| v.iter().map(|&i| r[i]).collect::<Vec<_>>();
-        match self {
-            Linear::Factor {
-                a,
-                band,
-                p,
-                time,
-                model,
-                method,
-            } => {
-                let (mut m, mut piv) = (read(r, a), read(r, p));
-                match band {
-                    None => sit_runtime::stage_factor(model, method, r[*time], &mut m, &mut piv),
-                    Some(kl_ku) => sit_runtime::stage_band_factor(
-                        model, method, r[*time], *kl_ku, &mut m, &mut piv,
-                    ),
-                }
-                for (&i, x) in a.iter().zip(m).chain(p.iter().zip(piv)) {
-                    r[i] = x;
-                }
-            }
-            Linear::Solve { a, band, p, b } => {
-                let mut x = read(r, b);
-                match band {
-                    None => sit_runtime::stage_solve(&read(r, a), &read(r, p), &mut x),
-                    Some(kl_ku) => {
-                        sit_runtime::stage_band_solve(*kl_ku, &read(r, a), &read(r, p), &mut x)
-                    }
-                }
-                for (&i, v) in b.iter().zip(x) {
-                    r[i] = v;
-                }
-            }
-            Linear::Underflow {
-                step,
-                time,
-                model,
-                method,
-            } => sit_runtime::step_underflow(model, method, r[*time], r[*step]),
-        }
-    }
 }
 
 /// The reset programs of every node, unchecked and checked (for [`Op::Reset`]), and the
