@@ -654,9 +654,10 @@ fn overrun(model: &str, method: &str, t: &str) -> String {
     format!(
         "error: `{model}` did not finish its step at t = {t} within 10000 internal steps of \
          `{method}`: its steps were rejected or shrank again and again. Likely a stiff model \
-         (fast and slow time scales: an explicit method needs tiny steps), rates that are not \
-         finite (run with --check-finite to find the first), or tolerances below what f64 \
-         resolves\n"
+         (fast and slow time scales: an explicit method needs tiny steps; the implicit method \
+         `rodas4` suits it), a host step too long for the bound, which counts the internal \
+         steps of one host step (a shorter --dt), rates that are not finite (run with \
+         --check-finite to find the first), or tolerances below what f64 resolves\n"
     )
 }
 

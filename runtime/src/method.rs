@@ -5,8 +5,10 @@ use crate::fault::{FaultKind, raise};
 /// Stops the program: model `model`, in its step from time `time`, tried `steps` internal
 /// steps of its integration method `method` (their bound) without reaching the end of
 /// the step: the method kept rejecting its steps or shrinking them. The message names
-/// the likely causes: a stiff model, rates that are not finite (an error estimate that
-/// is not a number rejects the step), or tolerances below what `f64` resolves.
+/// the likely causes: a stiff model (under an explicit method), a host step too long for
+/// the bound (it counts the internal steps of one host step), rates that are not finite
+/// (an error estimate that is not a number rejects the step), or tolerances below what
+/// `f64` resolves.
 ///
 /// Called by the generated code and by the interpreter, so that both stop with the same
 /// fault ([`FaultKind::InternalSteps`]); like a phase's overrun, it is a fault of the
@@ -21,10 +23,18 @@ pub fn internal_steps_overrun(model: &str, method: &str, time: f64, steps: u64) 
         FaultKind::InternalSteps { limit: steps },
         format_args!(
             "`{model}` did not finish its step at t = {time} within {steps} internal steps of \
-             `{method}`: its steps were rejected or shrank again and again. Likely a stiff \
-             model (fast and slow time scales: an explicit method needs tiny steps), rates \
-             that are not finite (run with --check-finite to find the first), or \
-             tolerances below what f64 resolves"
+             `{method}`: its steps were rejected or shrank again and again. Likely {}a host \
+             step too long for the bound, which counts the internal steps of one host step \
+             (a shorter --dt), rates that are not finite (run with --check-finite to find \
+             the first), or tolerances below what f64 resolves",
+            match method {
+                // The implicit method: stiffness is what it is for.
+                "rodas4" => "",
+                _ => {
+                    "a stiff model (fast and slow time scales: an explicit method needs tiny \
+                     steps; the implicit method `rodas4` suits it), "
+                }
+            }
         ),
     )
 }
@@ -271,10 +281,25 @@ mod tests {
             fault.to_string(),
             "`Ball` did not finish its step at t = 0.5 within 10000 internal steps of \
              `dopri5`: its steps were rejected or shrank again and again. Likely a stiff \
-             model (fast and slow time scales: an explicit method needs tiny steps), rates \
-             that are not finite (run with --check-finite to find the first), or \
-             tolerances below what f64 resolves"
+             model (fast and slow time scales: an explicit method needs tiny steps; the \
+             implicit method `rodas4` suits it), a host step too long for the bound, which \
+             counts the internal steps of one host step (a shorter --dt), rates that are \
+             not finite (run with --check-finite to find the first), or tolerances below \
+             what f64 resolves"
         );
         assert_eq!(fault.kind, FaultKind::InternalSteps { limit: 10000 });
+        // Under the implicit method stiffness is not offered as the cause.
+        let fault = catch_fault(|| {
+            super::internal_steps_overrun("VanDerPol", "rodas4", 0.0, 10000);
+        })
+        .unwrap_err();
+        assert_eq!(
+            fault.to_string(),
+            "`VanDerPol` did not finish its step at t = 0 within 10000 internal steps of \
+             `rodas4`: its steps were rejected or shrank again and again. Likely a host step \
+             too long for the bound, which counts the internal steps of one host step (a \
+             shorter --dt), rates that are not finite (run with --check-finite to find the \
+             first), or tolerances below what f64 resolves"
+        );
     }
 }
