@@ -73,21 +73,7 @@ impl DenseOutput for Tableau {
     }
 
     fn memories(&self, hid: &mut Hidden<'_>, state: &str, span: Span) -> Vec<VarId> {
-        // Terms 2..=n of the continuous extension, as `Dense::Hairer` and `Hairer8` keep them.
-        let terms = |hid: &mut Hidden<'_>, n: usize| -> Vec<VarId> {
-            (2..=n)
-                .map(|j| {
-                    hid.new_var(
-                        format!("{state}_{}_r{j}", self.name),
-                        format!(
-                            " Term {j} of the dense output of `{state}` ({}).",
-                            self.name
-                        ),
-                        span,
-                    )
-                })
-                .collect()
-        };
+        let terms = |hid: &mut Hidden<'_>, n: usize| dense_terms(hid, self.name, state, span, n);
         match self.dense {
             Dense::Weights(_) => Vec::new(),
             Dense::Hairer8 { c, .. } => {
@@ -198,6 +184,26 @@ impl DenseOutput for Tableau {
 }
 
 /// The rates of a step's stages then of the extra stages of [`Dense::Hairer8`].
+/// The hidden states `{state}_{method}_r2` … `_rn`: terms 2..=n of the continuous
+/// extension of `state` under `method`, as every dense output keeps them.
+pub(super) fn dense_terms(
+    hid: &mut Hidden<'_>,
+    method: &str,
+    state: &str,
+    span: Span,
+    n: usize,
+) -> Vec<VarId> {
+    (2..=n)
+        .map(|j| {
+            hid.new_var(
+                format!("{state}_{method}_r{j}"),
+                format!(" Term {j} of the dense output of `{state}` ({method})."),
+                span,
+            )
+        })
+        .collect()
+}
+
 fn all_rates(mem: &Memories<'_>) -> Vec<VarId> {
     mem.k.iter().chain(&mem.kept[7..]).copied().collect()
 }

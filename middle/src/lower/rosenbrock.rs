@@ -149,18 +149,7 @@ impl DenseOutput for Rosenbrock {
     }
 
     fn memories(&self, hid: &mut Hidden<'_>, state: &str, span: Span) -> Vec<VarId> {
-        (2..=4)
-            .map(|j| {
-                hid.new_var(
-                    format!("{state}_{}_r{j}", self.name),
-                    format!(
-                        " Term {j} of the dense output of `{state}` ({}).",
-                        self.name
-                    ),
-                    span,
-                )
-            })
-            .collect()
+        super::dense::dense_terms(hid, self.name, state, span, 4)
     }
 
     /// `r2 = y1 − y0`, `r3 = Σ_j d2_j·u_j`, `r4 = Σ_j d3_j·u_j` (the stages' `u` are
