@@ -93,6 +93,7 @@ fn main() {
         ("tsit5", sit_middle::ir::Method::Tsit5(Default::default())),
         ("dop853", sit_middle::ir::Method::Dop853(Default::default())),
         ("rodas4", sit_middle::ir::Method::Rodas4(Default::default())),
+        ("rodas5p", sit_middle::ir::Method::Rodas5p(Default::default())),
     ];
     // `dop853` (stem `dop853:STEM`) on three models with events and the first ten
     // random files (those that split): its 13 stages and three of the dense output make
@@ -126,6 +127,12 @@ fn main() {
         if prefix == "rodas4" {
             return ["bouncing_ball", "thermostat", "van_der_pol", "robertson"]
                 .contains(&stem.as_str());
+        }
+        // `rodas5p` (stem `rodas5p:STEM`): the same builder with eight stages and three
+        // dense rows, on one model with events and two stiff ones (HIRES, eight states,
+        // a dense LU of 64 cells).
+        if prefix == "rodas5p" {
+            return ["bouncing_ball", "robertson", "hires"].contains(&stem.as_str());
         }
         prefix != "tsit5"
             || [

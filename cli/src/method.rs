@@ -33,7 +33,8 @@ fn tolerance_help(which: &str, default: f64) -> String {
     )
 }
 
-/// "`--method dopri5`, `--method tsit5`, `--method dop853` or `--method rodas4`": every
+/// "`--method dopri5`, `--method tsit5`, `--method dop853`, `--method rodas4` or
+/// `--method rodas5p`": every
 /// adaptive method.
 fn adaptive_methods() -> String {
     let names: Vec<String> = Method::ALL
@@ -98,7 +99,7 @@ mod tests {
         assert_eq!(parse(&[]), Ok(None));
         let e = parse(&["--method", "rk5"]).unwrap_err();
         assert!(
-            e.contains("[possible values: euler, rk4, dopri5, tsit5, dop853, rodas4]"),
+            e.contains("[possible values: euler, rk4, dopri5, tsit5, dop853, rodas4, rodas5p]"),
             "{e}"
         );
         let t = parse(&["--method", "dopri5", "--rtol", "1e-8"]).unwrap();
@@ -107,7 +108,7 @@ mod tests {
         assert_eq!(
             e,
             "--rtol and --atol are tolerances of an adaptive method (`--method dopri5`, \
-             `--method tsit5`, `--method dop853` or `--method rodas4`), not of `rk4`"
+             `--method tsit5`, `--method dop853`, `--method rodas4` or `--method rodas5p`), not of `rk4`"
         );
     }
 

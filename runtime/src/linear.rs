@@ -42,11 +42,12 @@ pub enum LinearError {
 ///
 /// [`LinearError::Shape`] for wrong lengths, [`LinearError::Singular`] at the first
 /// column without a nonzero finite pivot (`a` is then partly eliminated).
+#[inline]
 pub fn lu_factor(n: usize, a: &mut [f64], piv: &mut [usize]) -> Result<(), LinearError> {
     if a.len() != n * n || piv.len() != n {
         return Err(LinearError::Shape);
     }
-    factor(n, a, &mut |k, p| piv[k] = p)
+    factor(n, a, |k, p| piv[k] = p)
 }
 
 /// [`lu_factor`] with the pivots recorded as reals (`piv[k]` the row index as `f64`,
@@ -55,18 +56,22 @@ pub fn lu_factor(n: usize, a: &mut [f64], piv: &mut [usize]) -> Result<(), Linea
 /// # Errors
 ///
 /// As [`lu_factor`].
+#[inline]
 pub fn lu_factor_real(n: usize, a: &mut [f64], piv: &mut [f64]) -> Result<(), LinearError> {
     if a.len() != n * n || piv.len() != n {
         return Err(LinearError::Shape);
     }
-    factor(n, a, &mut |k, p| piv[k] = p as f64)
+    factor(n, a, |k, p| piv[k] = p as f64)
 }
 
-/// The elimination of [`lu_factor`], each pivot row given to `record(k, p)`.
+/// The elimination of [`lu_factor`], each pivot row given to `record(k, p)`: generic
+/// and inlined, so that in a caller whose `n` is a constant (the generated step's
+/// arrays) the loops have known bounds and no indirect call.
+#[inline]
 fn factor(
     n: usize,
     a: &mut [f64],
-    record: &mut dyn FnMut(usize, usize),
+    mut record: impl FnMut(usize, usize),
 ) -> Result<(), LinearError> {
     for k in 0..n {
         let mut p = k;
@@ -107,11 +112,12 @@ fn factor(
 /// # Errors
 ///
 /// [`LinearError::Shape`] for wrong lengths.
+#[inline]
 pub fn lu_solve(n: usize, lu: &[f64], piv: &[usize], b: &mut [f64]) -> Result<(), LinearError> {
     if lu.len() != n * n || piv.len() != n || b.len() != n || piv.iter().any(|&p| p >= n) {
         return Err(LinearError::Shape);
     }
-    solve(n, lu, &|k| piv[k], b);
+    solve(n, lu, |k| piv[k], b);
     Ok(())
 }
 
@@ -120,19 +126,26 @@ pub fn lu_solve(n: usize, lu: &[f64], piv: &[usize], b: &mut [f64]) -> Result<()
 /// # Errors
 ///
 /// [`LinearError::Shape`] for wrong lengths or a pivot that is not a row index.
+#[inline(always)]
 pub fn lu_solve_real(n: usize, lu: &[f64], piv: &[f64], b: &mut [f64]) -> Result<(), LinearError> {
-    let row =
-        |p: f64| (p >= 0.0 && p < n as f64 && p == crate::math::floor(p)).then_some(p as usize);
-    if lu.len() != n * n || piv.len() != n || b.len() != n || piv.iter().any(|&p| row(p).is_none())
-    {
+    if lu.len() != n * n || piv.len() != n || b.len() != n || !piv.iter().all(|&p| is_row(p, n)) {
         return Err(LinearError::Shape);
     }
-    solve(n, lu, &|k| piv[k] as usize, b);
+    solve(n, lu, |k| piv[k] as usize, b);
     Ok(())
 }
 
-/// The substitutions of [`lu_solve`], the pivot row of column `k` given by `pivot(k)`.
-fn solve(n: usize, lu: &[f64], pivot: &dyn Fn(usize) -> usize, b: &mut [f64]) {
+/// Whether the real `p` is a row index below `n`: a whole number in `0 … n−1` (the
+/// cast back compares it exactly, without `floor`; NaN fails the first test).
+#[inline]
+fn is_row(p: f64, n: usize) -> bool {
+    p >= 0.0 && p < n as f64 && (p as usize) as f64 == p
+}
+
+/// The substitutions of [`lu_solve`], the pivot row of column `k` given by `pivot(k)`:
+/// generic and inlined as [`factor`] is.
+#[inline(always)]
+fn solve(n: usize, lu: &[f64], pivot: impl Fn(usize) -> usize, b: &mut [f64]) {
     for k in 0..n {
         b.swap(k, pivot(k));
     }
@@ -205,6 +218,7 @@ pub const fn band_len(n: usize, kl: usize, ku: usize) -> usize {
 /// [`LinearError::Shape`] when `a` does not have [`band_len`]`(n, kl, ku)` cells or
 /// `piv` not `n`; [`LinearError::Singular`] at the first column without a nonzero
 /// finite pivot in the band (`a` is then partly eliminated).
+#[inline]
 pub fn band_factor_real(
     n: usize,
     kl: usize,
@@ -266,6 +280,7 @@ pub fn band_factor_real(
 ///
 /// [`LinearError::Shape`] for wrong lengths or a pivot that is not a row index of its
 /// column's band (`k ≤ piv[k] ≤ k + kl`, an integer).
+#[inline]
 pub fn band_solve_real(
     n: usize,
     kl: usize,
@@ -277,7 +292,7 @@ pub fn band_solve_real(
     let w = 2 * kl + ku + 1;
     let row = |k: usize| {
         let p = piv[k];
-        p >= k as f64 && p <= (k + kl).min(n.saturating_sub(1)) as f64 && p == crate::math::floor(p)
+        is_row(p, n) && p >= k as f64 && p <= (k + kl) as f64
     };
     if lu.len() != band_len(n, kl, ku) || piv.len() != n || b.len() != n || !(0..n).all(row) {
         return Err(LinearError::Shape);

@@ -29,7 +29,7 @@ pub fn internal_steps_overrun(model: &str, method: &str, time: f64, steps: u64) 
              the first), or tolerances below what f64 resolves",
             match method {
                 // The implicit method: stiffness is what it is for.
-                "rodas4" => "",
+                "rodas4" | "rodas5p" => "",
                 _ => {
                     "a stiff model (fast and slow time scales: an explicit method needs tiny \
                      steps; the implicit method `rodas4` suits it), "
@@ -66,6 +66,7 @@ pub fn events_overrun(model: &str, time: f64, events: u64) -> ! {
 /// solves. A matrix without a nonzero finite pivot stops the program: model `model`,
 /// in its step from `time`, under `method` ([`FaultKind::SingularMatrix`]).
 #[track_caller]
+#[inline]
 pub fn stage_factor(model: &str, method: &str, time: f64, a: &mut [f64], piv: &mut [f64]) {
     let factored = crate::linear::lu_factor_real(piv.len(), a, piv);
     singular(model, method, time, factored);
@@ -78,6 +79,7 @@ pub fn stage_factor(model: &str, method: &str, time: f64, a: &mut [f64], piv: &m
 /// the states reordered to narrow it. A singular matrix stops the program as under
 /// [`stage_factor`] (the column counted in the band's order).
 #[track_caller]
+#[inline]
 pub fn stage_band_factor(
     model: &str,
     method: &str,
@@ -123,6 +125,7 @@ fn singular(
 /// The solve of a stage of an implicit method with the factors of [`stage_factor`]:
 /// `b` becomes the solution of `A·x = b` ([`crate::linear::lu_solve_real`]; factors
 /// of another shape leave `b` as it is, which [`stage_factor`] never gives).
+#[inline(always)]
 pub fn stage_solve(lu: &[f64], piv: &[f64], b: &mut [f64]) {
     let _ = crate::linear::lu_solve_real(piv.len(), lu, piv, b);
 }
@@ -130,6 +133,7 @@ pub fn stage_solve(lu: &[f64], piv: &[f64], b: &mut [f64]) {
 /// The solve of a stage with the band factors of [`stage_band_factor`] (the same
 /// `kl`, `ku`): `b` becomes the solution of `A·x = b`
 /// ([`crate::linear::band_solve_real`]; factors of another shape leave `b` as it is).
+#[inline]
 pub fn stage_band_solve((kl, ku): (usize, usize), lu: &[f64], piv: &[f64], b: &mut [f64]) {
     let _ = crate::linear::band_solve_real(piv.len(), kl, ku, lu, piv, b);
 }

@@ -68,8 +68,8 @@ struct Decls {
 /// `otherwise`, blocks, σ rules, switching, reset, submodels stepped among the rules,
 /// instantaneous phases and sub-steps,
 /// integrated by `euler` or (where the rules split for it) `rk4` and the other methods,
-/// one file in ten beginning with a chain-shaped model under `rodas4` (its iteration
-/// matrix a band). The same seed always gives the same text.
+/// one file in ten beginning with a chain-shaped model under `rodas4` or `rodas5p` (its
+/// iteration matrix a band). The same seed always gives the same text.
 pub fn random_file(seed: u64, size: Size) -> String {
     let mut g = Gen {
         rng: fastrand::Rng::with_seed(seed),

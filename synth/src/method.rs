@@ -1,10 +1,11 @@
-//! Integration methods declared in some models of a random file (each kept only where its rules still split), and a chain-shaped model under `rodas4` in some files.
+//! Integration methods declared in some models of a random file (each kept only where its rules still split), and a chain-shaped model under `rodas4` or `rodas5p` in some files.
 
 use std::fmt::Write as _;
 
 /// `text` with `method rk4;` or (one time in three) `method dopri5 rtol 1e-4 atol
 /// 1e-6;` or its `tsit5` twin (or, for a third of the `dopri5` draws, its `dop853`
-/// twin; `method rodas4 rtol 1e-4 atol 1e-6;` for a third of the `rk4` draws) declared
+/// twin; `method rodas4 rtol 1e-4 atol 1e-6;` for a third of the `rk4` draws, half of
+/// them its `rodas5p` twin) declared
 /// in about half of its models, each kept only if the file still checks (its rules
 /// split; under `rodas4`, also lowers within the lowering's budget), so the random
 /// models exercise every method (with the lookup tables their rates read, whose slopes
@@ -26,6 +27,8 @@ pub(crate) fn with_methods(seed: u64, mut text: String, models: usize) -> String
         let dop853 = fastrand::Rng::with_seed(seed ^ 0xd0_8530_0029 ^ i as u64).u8(..3) == 0;
         // rodas4 for a third of the rk4 draws, by a generator of its own too.
         let rodas4 = fastrand::Rng::with_seed(seed ^ 0x70da_5400_0029 ^ i as u64).u8(..3) == 0;
+        // rodas5p for half of the rodas4 draws, by a generator of its own too.
+        let rodas5p = fastrand::Rng::with_seed(seed ^ 0x70da_5500_0030 ^ i as u64).bool();
         let method = if rng.u8(..3) == 0 {
             if tsit5 {
                 "    method tsit5 rtol 1e-4 atol 1e-6;\n"
@@ -34,6 +37,8 @@ pub(crate) fn with_methods(seed: u64, mut text: String, models: usize) -> String
             } else {
                 "    method dopri5 rtol 1e-4 atol 1e-6;\n"
             }
+        } else if rodas4 && rodas5p {
+            "    method rodas5p rtol 1e-4 atol 1e-6;\n"
         } else if rodas4 {
             "    method rodas4 rtol 1e-4 atol 1e-6;\n"
         } else {
@@ -46,7 +51,7 @@ pub(crate) fn with_methods(seed: u64, mut text: String, models: usize) -> String
                 .as_ref()
                 .is_some_and(|p| sit_middle::lower::Lowered::new(p, Default::default()).is_ok())
         };
-        if !out.has_errors() && (!method.contains("rodas4") || lowers()) {
+        if !out.has_errors() && (!method.contains("rodas") || lowers()) {
             text = tried;
         }
     }
@@ -55,7 +60,7 @@ pub(crate) fn with_methods(seed: u64, mut text: String, models: usize) -> String
 
 /// `text` beginning with a model `Chain` in one file of ten (by a generator of its
 /// own, so the rest of the text is the same as without it): a chain of 8 to 10 real
-/// states under `rodas4`, each reading its neighbours (diffusion from a fixed value
+/// states under `rodas4` (or, one chain in two by a generator of its own, `rodas5p`), each reading its neighbours (diffusion from a fixed value
 /// `u` at one end to 0 at the other, with a cubic damping), so that its Jacobian is
 /// tridiagonal and `rodas4` holds its iteration matrix as a band (`n ≥ 8`, `4·n`
 /// cells ≤ `n²/2`): the random models cover the band's factorisation and solves.
@@ -65,7 +70,11 @@ pub(crate) fn with_chain(seed: u64, text: String) -> String {
         return text;
     }
     let n = rng.usize(8..=10);
-    let mut m = String::from("model Chain {\n    method rodas4 rtol 1e-4 atol 1e-6;\n");
+    let method = match fastrand::Rng::with_seed(seed ^ 0xba4d_5030).bool() {
+        true => "rodas5p",
+        false => "rodas4",
+    };
+    let mut m = format!("model Chain {{\n    method {method} rtol 1e-4 atol 1e-6;\n");
     let (k, c, u) = (0.5 + 2.0 * rng.f64(), rng.f64(), 2.0 * rng.f64() - 1.0);
     let _ = writeln!(
         m,
@@ -102,18 +111,21 @@ mod tests {
     use crate::{Size, random_file};
 
     /// Every method is declared somewhere in the first 40 random files (those that
-    /// `tests/build.rs` compiles), `dop853` and `rodas4` among them.
+    /// `tests/build.rs` compiles), `dop853`, `rodas4` and `rodas5p` among them.
     #[test]
     fn random_files_declare_every_method() {
         let texts: Vec<String> = (0..40).map(|s| random_file(s, Size::default())).collect();
-        for method in ["rk4", "dopri5", "tsit5", "dop853", "rodas4"] {
+        for method in ["rk4", "dopri5", "tsit5", "dop853", "rodas4", "rodas5p"] {
             let n = texts
                 .iter()
                 .filter(|t| t.contains(&format!("method {method}")))
                 .count();
             assert!(n >= 2, "`method {method}` in {n} of 40 files");
         }
-        let chains = texts.iter().filter(|t| t.contains("model Chain {")).count();
-        assert!(chains >= 2, "a chain under rodas4 in {chains} of 40 files");
+        for method in ["rodas4", "rodas5p"] {
+            let head = format!("model Chain {{\n    method {method} ");
+            let chains = texts.iter().filter(|t| t.contains(&head)).count();
+            assert!(chains >= 1, "a chain under {method} in {chains} of 40 files");
+        }
     }
 }

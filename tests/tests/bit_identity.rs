@@ -8,13 +8,7 @@ use std::path::PathBuf;
 use sit_tests::{compiled, counted};
 
 fn source_of(stem: &str) -> PathBuf {
-    if let Some(stem) = stem
-        .strip_prefix("rk4:")
-        .or_else(|| stem.strip_prefix("dopri5:"))
-        .or_else(|| stem.strip_prefix("tsit5:"))
-        .or_else(|| stem.strip_prefix("dop853:"))
-        .or_else(|| stem.strip_prefix("rodas4:"))
-    {
+    if let Some((_method, stem)) = stem.split_once(':') {
         return source_of(stem);
     }
     let root = sit_tests::repo_root();
@@ -97,30 +91,12 @@ fn check_pair(
     let label = format!("{stem}::{model}");
     let out = sit_driver::check_file(source_of(stem)).expect("readable");
     let mut program = out.program.expect("checked");
-    if stem.starts_with("rk4:") {
+    // A twin under another method (`METHOD:STEM`), with that method's defaults.
+    if let Some((method, _)) = stem.split_once(':') {
+        let method = sit_middle::ir::Method::from_name(method).expect("a method's name");
         program
-            .set_method(sit_middle::ir::Method::Rk4)
-            .expect("splits for rk4");
-    }
-    if stem.starts_with("dopri5:") {
-        program
-            .set_method(sit_middle::ir::Method::Dopri5(Default::default()))
-            .expect("splits for dopri5");
-    }
-    if stem.starts_with("tsit5:") {
-        program
-            .set_method(sit_middle::ir::Method::Tsit5(Default::default()))
-            .expect("splits for tsit5");
-    }
-    if stem.starts_with("dop853:") {
-        program
-            .set_method(sit_middle::ir::Method::Dop853(Default::default()))
-            .expect("splits for dop853");
-    }
-    if stem.starts_with("rodas4:") {
-        program
-            .set_method(sit_middle::ir::Method::Rodas4(Default::default()))
-            .expect("splits for rodas4");
+            .set_method(method)
+            .unwrap_or_else(|_| panic!("{label}: splits for {}", method.name()));
     }
     let id = program.model(model).expect("model");
     let mut interp = sit_interp::Instance::new(
@@ -299,6 +275,23 @@ fn rodas4_matches_the_interpreter_on_examples_and_random_models() {
     }
     assert!(examples >= 4, "only {examples} example models under rodas4");
     assert!(random >= 2, "only {random} random models declaring rodas4");
+}
+
+#[test]
+fn rodas5p_matches_the_interpreter_on_examples_and_random_models() {
+    let (mut examples, mut random) = (0, 0);
+    for (stem, model, make) in compiled::all() {
+        // rodas4's builder with eight stages and three dense rows.
+        if stem.starts_with("rodas5p:") {
+            examples += usize::from(check_pair(stem, model, make, 1e-2, 300));
+        } else if stem.starts_with("random_")
+            && std::fs::read_to_string(source_of(stem)).is_ok_and(|t| t.contains("method rodas5p"))
+        {
+            random += usize::from(check_pair(stem, model, make, 0.01, 200));
+        }
+    }
+    assert!(examples >= 3, "only {examples} example models under rodas5p");
+    assert!(random >= 2, "only {random} random models declaring rodas5p");
 }
 
 /// Under `dopri5` the bouncing ball lists its own variables only; the method's memories

@@ -48,8 +48,9 @@ pub(super) struct Rosenbrock {
     pub(super) e: &'static [f64],
     /// The order of the embedded solution: the step size scales by `err^(−1/(order+1))`.
     pub(super) order: u32,
-    /// The rows `d2` and `d3` of the dense output.
-    pub(super) dense: [&'static [f64]; 2],
+    /// The rows `d2` … `dm` of the dense output (two for `rodas4`, three for
+    /// `rodas5p`): `r_j = Σ_i d_j,i·u_i`.
+    pub(super) dense: &'static [&'static [f64]],
 }
 
 /// RODAS of Hairer and Wanner (*Solving ODEs II*, 2nd ed., VI.4, Table 4.2; their code
@@ -110,7 +111,7 @@ pub(super) const RODAS4: Rosenbrock = Rosenbrock {
     ],
     e: &[0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
     order: 3,
-    dense: [
+    dense: &[
         &[
             10.12623508344586,
             -7.487995877610167,
@@ -130,10 +131,161 @@ pub(super) const RODAS4: Rosenbrock = Rosenbrock {
     ],
 };
 
+/// Rodas5P of Steinebach (*Construction of Rosenbrock–Wanner method Rodas5P and
+/// numerical benchmarks within the Julia Differential Equations package*, BIT 63, 27,
+/// 2023): order 5, embedded order 4, 8 stages, L-stable and stiffly accurate (stages 6
+/// to 8 at `α = 1`, each row of `a` the one before with 1 for the last `u`, `b` row 8
+/// with 1 for `u_8`, the estimate `u_8`), built to keep its order on stiff problems
+/// and index-1 algebraic components, where RODAS loses it; a continuous extension of
+/// order 4 with three dense rows. The coefficients as Julia's OrdinaryDiffEq gives
+/// them (`RODAS5PA`, `RODAS5PC`, `RODAS5Pc`, `RODAS5Pd`, `RODAS5PH`), in the same
+/// transformed form as RODAS above (its `RODAS4*` there are this module's digits).
+pub(super) const RODAS5P: Rosenbrock = Rosenbrock {
+    name: "rodas5p",
+    gamma: 0.21193756319429014,
+    alpha: &[
+        0.0,
+        0.6358126895828704,
+        0.4095798393397535,
+        0.9769306725060716,
+        0.4288403609558664,
+        1.0,
+        1.0,
+        1.0,
+    ],
+    gamma_t: &[
+        0.21193756319429014,
+        -0.42387512638858027,
+        -0.3384627126235924,
+        1.8046452872882734,
+        2.325825639765069,
+        0.0,
+        0.0,
+        0.0,
+    ],
+    a: &[
+        &[],
+        &[3.0],
+        &[2.849394379747939, 0.45842242204463923],
+        &[-6.954028509809101, 2.489845061869568, -10.358996098473584],
+        &[
+            2.8029986275628964,
+            0.5072464736228206,
+            -0.3988312541770524,
+            -0.04721187230404641,
+        ],
+        &[
+            -7.502846399306121,
+            2.561846144803919,
+            -11.627539656261098,
+            -0.18268767659942256,
+            0.030198172008377946,
+        ],
+        &[
+            -7.502846399306121,
+            2.561846144803919,
+            -11.627539656261098,
+            -0.18268767659942256,
+            0.030198172008377946,
+            1.0,
+        ],
+        &[
+            -7.502846399306121,
+            2.561846144803919,
+            -11.627539656261098,
+            -0.18268767659942256,
+            0.030198172008377946,
+            1.0,
+            1.0,
+        ],
+    ],
+    c: &[
+        &[],
+        &[-14.155112264123755],
+        &[-17.97296035885952, -2.859693295451294],
+        &[147.12150275711716, -1.41221402718213, 71.68940251302358],
+        &[
+            165.43517024871676,
+            -0.4592823456491126,
+            42.90938336958603,
+            -5.961986721573306,
+        ],
+        &[
+            24.854864614690072,
+            -3.0009227002832186,
+            47.4931110020768,
+            5.5814197821558125,
+            -0.6610691825249471,
+        ],
+        &[
+            30.91273214028599,
+            -3.1208243349937974,
+            77.79954646070892,
+            34.28646028294783,
+            -19.097331116725623,
+            -28.087943162872662,
+        ],
+        &[
+            37.80277123390563,
+            -3.2571969029072276,
+            112.26918849496327,
+            66.9347231244047,
+            -40.06618937091002,
+            -54.66780262877968,
+            -9.48861652309627,
+        ],
+    ],
+    b: &[
+        -7.502846399306121,
+        2.561846144803919,
+        -11.627539656261098,
+        -0.18268767659942256,
+        0.030198172008377946,
+        1.0,
+        1.0,
+        1.0,
+    ],
+    e: &[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+    order: 4,
+    dense: &[
+        &[
+            25.948786856663858,
+            -2.5579724845846235,
+            10.433815404888879,
+            -2.3679251022685204,
+            0.524948541321073,
+            1.1241088310450404,
+            0.4272876194431874,
+            -0.17202221070155493,
+        ],
+        &[
+            -9.91568850695171,
+            -0.9689944594115154,
+            3.0438037242978453,
+            -24.495224566215796,
+            20.176138334709044,
+            15.98066361424651,
+            -6.789040303419874,
+            -6.710236069923372,
+        ],
+        &[
+            11.419903575922262,
+            2.8879645146136994,
+            72.92137995996029,
+            80.12511834622643,
+            -52.072871366152654,
+            -59.78993625266729,
+            -0.15582684282751913,
+            4.883087185713722,
+        ],
+    ],
+};
+
 /// The Rosenbrock method of `method`, if it is one.
 pub(super) fn of(method: Method) -> Option<&'static Rosenbrock> {
     match method {
         Method::Rodas4(_) => Some(&RODAS4),
+        Method::Rodas5p(_) => Some(&RODAS5P),
         _ => None,
     }
 }
@@ -149,7 +301,7 @@ impl DenseOutput for Rosenbrock {
     }
 
     fn memories(&self, hid: &mut Hidden<'_>, state: &str, span: Span) -> Vec<VarId> {
-        super::dense::dense_terms(hid, self.name, state, span, 4)
+        super::dense::dense_terms(hid, self.name, state, span, 2 + self.dense.len())
     }
 
     /// `r2 = y1 − y0`, `r3 = Σ_j d2_j·u_j`, `r4 = Σ_j d3_j·u_j` (the stages' `u` are
@@ -164,9 +316,14 @@ impl DenseOutput for Rosenbrock {
         out
     }
 
+    /// `y0 + θ·(r2 + (1 − θ)·(r3 + θ·(r4 + θ·r5)))` (Horner's form; `rodas4` ends at
+    /// `r4`).
     fn value(&self, mem: &Memories<'_>, _h: &Expr, th: &dyn Fn() -> Expr) -> Expr {
         let r = mem.kept;
-        let inner = add(var(r[1]), mul(th(), var(r[2])));
+        let last = self.dense.len();
+        let inner = (1..last)
+            .rev()
+            .fold(var(r[last]), |inner, j| add(var(r[j]), mul(th(), inner)));
         let inner = add(var(r[0]), mul(sub(num(1.0), th()), inner));
         add(var(mem.y0), mul(th(), inner))
     }
