@@ -81,8 +81,8 @@ fn peers(out: &std::path::Path) {
 }
 
 /// The stiff rows of `scripts/peer_scipy.py --stiff`: Robertson's kinetics, HIRES and
-/// Van der Pol (its `mu` set to 1000 by `examples/peer_timing.rs`) under `rodas4` at
-/// rtol 1e-K, K = 4, 6, 8, 10, each into `OUT_DIR/rodas4_MODEL_K/`. The absolute
+/// Van der Pol (its `mu` set to 1000 by `examples/peer_timing.rs`) under `rodas4` and
+/// `rodas5p` at rtol 1e-K, K = 4, 6, 8, 10, each into `OUT_DIR/METHOD_MODEL_K/`. The absolute
 /// tolerance is set per model below the smallest state the error is measured on
 /// (relative, each state at the end): Robertson's y2 falls to 7e-8 at t = 1e5, so atol
 /// 1e-(K+6); HIRES's smallest state at its end is 6e-5 (y3), so atol 1e-(K+4); Van der
@@ -97,11 +97,14 @@ fn stiff_peers(dir: &dyn Fn(&str) -> std::path::PathBuf) {
         ("van_der_pol", "../examples/models/van_der_pol.sit", 3),
     ] {
         for k in [4, 6, 8, 10] {
-            sit_build::Builder::new()
-                .file(file)
-                .method(Method::Rodas4(Tolerance::new(e(k), e(k + atol_digits))))
-                .out_dir(dir(&format!("rodas4_{name}_{k}")))
-                .run();
+            let tol = Tolerance::new(e(k), e(k + atol_digits));
+            for method in [Method::Rodas4(tol), Method::Rodas5p(tol)] {
+                sit_build::Builder::new()
+                    .file(file)
+                    .method(method)
+                    .out_dir(dir(&format!("{}_{name}_{k}", method.name())))
+                    .run();
+            }
         }
     }
 }

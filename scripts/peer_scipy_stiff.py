@@ -1,5 +1,6 @@
-"""The stiff rows of scripts/peer_scipy.py (`--stiff`): Sit's `rodas4` against diffsol's
-implicit solvers and SciPy's Radau, BDF and LSODA at the same accuracy.
+"""The stiff rows of scripts/peer_scipy.py (`--stiff`): Sit's `rodas5p` (or `rodas4`,
+`--implicit rodas4`) against diffsol's implicit solvers and SciPy's Radau, BDF and LSODA
+at the same accuracy.
 
 Models (examples/models): Robertson's kinetics to t = 40 and to t = 1e5, HIRES to
 t = 321.8122, Van der Pol with mu = 1000 to t = 1000 (`van_der_pol.sit --set mu=1000`).
@@ -16,7 +17,7 @@ rtol * 10^-a, and the loosest rtol whose error is at most Sit's is timed. Every 
 gets the exact Jacobian: Sit's compiled one, diffsol the Jacobian-vector product,
 SciPy `jac=`.
 
-Timed, medians of repeated runs: the generated `rodas4` step over the run
+Timed, medians of repeated runs: the generated `rodas5p` or `rodas4` step over the run
 (`peer_timing`, in-process, no output), `sitc run` as a process, diffsol (in-process,
 problem and solver built inside the timing) and solve_ivp in this Python.
 """
@@ -141,7 +142,6 @@ RUNS_FULL = [(m, t, k) for m, t in (("robertson", 40.0), ("robertson", 1e5),
 
 # rtol from 1e-2 down to 1e-13 in quarter decades.
 GRID = [10.0 ** (-k / 4.0) for k in range(8, 53)]
-DIFFSOL_METHODS = ("bdf", "tr_bdf2", "esdirk34")
 SCIPY_METHODS = ("Radau", "BDF", "LSODA")
 
 
@@ -192,14 +192,14 @@ def atol_of(model, rtol):
     return rtol * 10.0 ** -MODELS[model]["atol_digits"]
 
 
-def sit_run(sitc, model, t_end, k, repeats):
+def sit_run(sitc, method, model, t_end, k, repeats):
     """The final row of `sitc run` and the median time of the process, or None and the
     fault's first line when the run stops."""
     spec = MODELS[model]
     a = spec["atol_digits"]
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "run.csv")
-        cmd = [sitc, "run", os.path.join(ROOT, spec["file"]), "--method", "rodas4", "--rtol", f"1e-{k}",
+        cmd = [sitc, "run", os.path.join(ROOT, spec["file"]), "--method", method, "--rtol", f"1e-{k}",
                "--atol", f"1e-{k + a}", "--dt", repr(t_end), "--t-end", repr(t_end),
                *spec["set"], "-o", out]
         run = subprocess.run(cmd, capture_output=True, text=True)
@@ -211,8 +211,8 @@ def sit_run(sitc, model, t_end, k, repeats):
     return [float(rows[-1][c]) for c in spec["columns"]], seconds
 
 
-def generated(peer_timing, model, t_end, k, repeats):
-    cmd = [peer_timing, f"{model}_rodas4_{k}", repr(t_end), repr(t_end), str(repeats)]
+def generated(peer_timing, method, model, t_end, k, repeats):
+    cmd = [peer_timing, f"{model}_{method}_{k}", repr(t_end), repr(t_end), str(repeats)]
     return json.loads(subprocess.run(cmd, check=True, capture_output=True,
                                      text=True).stdout)
 
@@ -270,7 +270,7 @@ def ratio(a, b):
 def main(args):
     quick = args.quick
     have_diffsol = os.path.exists(args.diffsol)
-    print("Stiff rows: rodas4 (one host step to t_end) against diffsol "
+    print(f"Stiff rows: {args.implicit} (one host step to t_end) against diffsol "
           f"({'present' if have_diffsol else 'absent'}) and solve_ivp; error = max over "
           "the states of |y - ref| / |ref| at t_end; times are medians of "
           f"{args.repeats} runs (generated and diffsol: {max(args.repeats, 5)})")
@@ -288,11 +288,11 @@ def main(args):
     summary = []
     for model, t_end, k in (RUNS_QUICK if quick else RUNS_FULL):
         ref = refs[(model, t_end)][0]
-        y, sitc_s = sit_run(args.sitc, model, t_end, k, args.repeats)
+        y, sitc_s = sit_run(args.sitc, args.implicit, model, t_end, k, args.repeats)
         if y is None:
             print(f"| {model} | {t_end:g} | 1e-{k} | {sitc_s} | | | | | | | | | | | |")
             continue
-        gen = generated(args.peer_timing, model, t_end, k, max(args.repeats, 5))
+        gen = generated(args.peer_timing, args.implicit, model, t_end, k, max(args.repeats, 5))
         if list(gen["state"]) != y:
             raise RuntimeError(f"{model}: generated {gen['state']} != sitc run {y}")
         err = rel_error(y, ref)
@@ -300,7 +300,7 @@ def main(args):
                 f"{gen['seconds']:.2e} | {sitc_s:.2e} |")
         best_d, best_s = None, None
         if have_diffsol:
-            for method in DIFFSOL_METHODS:
+            for method in args.diffsol_methods.split(","):
                 def run(rtol, method=method):
                     out = diffsol(args.diffsol, model, method, t_end, rtol, 1)
                     return None if out is None else (out["state"], out)
@@ -333,7 +333,7 @@ def main(args):
         sys.stdout.flush()
 
     print()
-    print("Each rodas4 run against diffsol's fastest matching method and SciPy's:")
+    print(f"Each {args.implicit} run against diffsol's fastest matching method and SciPy's:")
     print()
     print("| model | t_end | rtol | Sit error | attempts | generated | diffsol (rtol) | "
           "diffsol | diffsol / generated | solve_ivp (rtol) | solve_ivp | "

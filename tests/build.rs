@@ -93,7 +93,10 @@ fn main() {
         ("tsit5", sit_middle::ir::Method::Tsit5(Default::default())),
         ("dop853", sit_middle::ir::Method::Dop853(Default::default())),
         ("rodas4", sit_middle::ir::Method::Rodas4(Default::default())),
-        ("rodas5p", sit_middle::ir::Method::Rodas5p(Default::default())),
+        (
+            "rodas5p",
+            sit_middle::ir::Method::Rodas5p(Default::default()),
+        ),
     ];
     // `dop853` (stem `dop853:STEM`) on three models with events and the first ten
     // random files (those that split): its 13 stages and three of the dense output make

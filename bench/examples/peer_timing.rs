@@ -6,10 +6,11 @@
 //! (generated with `method rk4`), or `pendulum_dopri5_K`, `van_der_pol_dopri5_K` or
 //! `bouncing_ball_dopri5_K` for K from 3 to 10 (generated with `method dopri5 rtol 1e-K
 //! atol 1e-(K+2)`), or `pendulum_tsit5_K`, `van_der_pol_tsit5_K`, `pendulum_dop853_K`,
-//! `van_der_pol_dop853_K` for K from 4 to 12, or the stiff `robertson_rodas4_K`,
-//! `hires_rodas4_K`, `van_der_pol_1000_rodas4_K` (Van der Pol with its `mu` set to 1000
+//! `van_der_pol_dop853_K` for K from 4 to 12, or the stiff `robertson_METHOD_K`,
+//! `hires_METHOD_K`, `van_der_pol_1000_METHOD_K` (METHOD `rodas4` or `rodas5p`; Van der
+//! Pol with its `mu` set to 1000
 //! before the reset, as `sitc run --set mu=1000` does) for K in 4, 6, 8, 10 (generated
-//! with `method rodas4 rtol 1e-K` and the model's atol, `build.rs`). Built with the
+//! with `method METHOD rtol 1e-K` and the model's atol, `build.rs`). Built with the
 //! feature `peers` (`cargo build --release -p sit-bench --features peers --example
 //! peer_timing`). Runs `round(T_END / DT)` steps from the initial state (as `sitc run`
 //! does), REPEATS times (default 21), and prints one line of JSON: the model, the number
@@ -23,7 +24,7 @@ use sit_bench::generated_rk4::{
 };
 use sit_bench::{
     generated_dop853 as dop853, generated_dopri5 as dopri5, generated_rodas4 as rodas4,
-    generated_tsit5 as tsit5,
+    generated_rodas5p as rodas5p, generated_tsit5 as tsit5,
 };
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -34,7 +35,7 @@ fn median(mut xs: Vec<f64>) -> f64 {
     xs[xs.len() / 2]
 }
 
-/// A timed run: the median wall time, the final state and, for `rodas4`, the internal
+/// A timed run: the median wall time, the final state and, for `rodas4` and `rodas5p`, the internal
 /// steps it attempted in its last host step (rejected ones included: each one Jacobian,
 /// one LU and six stage solves).
 struct Timed {
@@ -72,11 +73,12 @@ macro_rules! timed {
     }};
 }
 
-/// Times a generated `rodas4` model: its states and its attempted internal steps.
-macro_rules! timed_rodas4 {
-    ($new:expr, $step:expr, $($a:ident),+; $dt:expr, $steps:expr, $repeats:expr) => {{
+/// Times a generated `rodas4` or `rodas5p` model: its states and its attempted
+/// internal steps (the hidden state `$count`).
+macro_rules! timed_stiff {
+    ($new:expr, $step:expr, $count:ident, $($a:ident),+; $dt:expr, $steps:expr, $repeats:expr) => {{
         let (seconds, m) = time($new, $step, $dt, $steps, $repeats);
-        Timed { seconds, state: vec![$(m.$a),+], attempts: Some(m.rodas4_steps) }
+        Timed { seconds, state: vec![$(m.$a),+], attempts: Some(m.$count) }
     }};
 }
 
@@ -118,8 +120,8 @@ fn time_adaptive(name: &str, dt: f64, steps: u64, repeats: usize) -> Option<Time
             }
         };
     }
-    if method == "rodas4" {
-        return time_stiff(model, k, dt, steps, repeats);
+    if method == "rodas4" || method == "rodas5p" {
+        return time_stiff(method, model, k, dt, steps, repeats);
     }
     arms!("3" => rtol_3, "4" => rtol_4, "5" => rtol_5, "6" => rtol_6, "7" => rtol_7,
           "8" => rtol_8, "9" => rtol_9, "10" => rtol_10)
@@ -133,38 +135,52 @@ fn time_adaptive(name: &str, dt: f64, steps: u64, repeats: usize) -> Option<Time
     })
 }
 
-/// A run of a stiff model under `rodas4` at rtol 1e-K (`MODEL_rodas4_K`).
-fn time_stiff(model: &str, k: &str, dt: f64, steps: u64, repeats: usize) -> Option<Timed> {
+/// A run of a stiff model under `rodas4` or `rodas5p` at rtol 1e-K (`MODEL_METHOD_K`).
+fn time_stiff(
+    method: &str,
+    model: &str,
+    k: &str,
+    dt: f64,
+    steps: u64,
+    repeats: usize,
+) -> Option<Timed> {
     macro_rules! arms {
-        ($($k:literal => $m:ident),*) => {
+        ($gen:ident, $steps:ident; $($k:literal => $m:ident),*) => {
             match (model, k) {
                 $(
                     ("robertson", $k) => {
-                        use rodas4::robertson::$m::Robertson as M;
-                        Some(timed_rodas4!(M::new, M::step, y1, y2, y3; dt, steps, repeats))
+                        use $gen::robertson::$m::Robertson as M;
+                        Some(timed_stiff!(M::new, M::step, $steps, y1, y2, y3; dt, steps, repeats))
                     }
                     ("hires", $k) => {
-                        use rodas4::hires::$m::Hires as M;
-                        Some(timed_rodas4!(
-                            M::new, M::step, y1, y2, y3, y4, y5, y6, y7, y8; dt, steps, repeats
+                        use $gen::hires::$m::Hires as M;
+                        Some(timed_stiff!(
+                            M::new, M::step, $steps, y1, y2, y3, y4, y5, y6, y7, y8; dt, steps, repeats
                         ))
                     }
                     ("van_der_pol_1000", $k) => {
-                        use rodas4::van_der_pol::$m::VanDerPol as M;
+                        use $gen::van_der_pol::$m::VanDerPol as M;
                         let new = || {
                             let mut m = M::new();
                             m.mu = 1000.0;
                             m.reset();
                             m
                         };
-                        Some(timed_rodas4!(new, M::step, x0, x1; dt, steps, repeats))
+                        Some(timed_stiff!(new, M::step, $steps, x0, x1; dt, steps, repeats))
                     }
                 )*
                 _ => None,
             }
         };
     }
-    arms!("4" => rtol_4, "6" => rtol_6, "8" => rtol_8, "10" => rtol_10)
+    match method {
+        "rodas4" => {
+            arms!(rodas4, rodas4_steps; "4" => rtol_4, "6" => rtol_6, "8" => rtol_8, "10" => rtol_10)
+        }
+        _ => {
+            arms!(rodas5p, rodas5p_steps; "4" => rtol_4, "6" => rtol_6, "8" => rtol_8, "10" => rtol_10)
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -172,7 +188,7 @@ fn main() -> ExitCode {
     let usage = "usage: peer_timing pendulum|van_der_pol|hoop|bouncing_ball|pendulum_rk4|\
                  van_der_pol_rk4|{pendulum,van_der_pol,bouncing_ball}_dopri5_{3..10}|\
                  {pendulum,van_der_pol}_{tsit5,dop853}_{4..12}|\
-                 {robertson,hires,van_der_pol_1000}_rodas4_{4,6,8,10} DT T_END [REPEATS]";
+                 {robertson,hires,van_der_pol_1000}_{rodas4,rodas5p}_{4,6,8,10} DT T_END [REPEATS]";
     let (Some(model), Some(dt), Some(t_end)) = (
         args.first(),
         args.get(1).and_then(|s| s.parse::<f64>().ok()),

@@ -139,37 +139,52 @@ pub mod generated_dop853 {
     }
 }
 
-/// One module per tolerance `rtol_K` (K = 4, 6, 8, 10) of one stiff model under `rodas4`,
-/// from `OUT_DIR/rodas4_MODEL_K/FILE.rs` (see `build.rs`'s `stiff_peers`).
+/// One module per tolerance `rtol_K` (K = 4, 6, 8, 10) of one stiff model under a
+/// Rosenbrock method, from `OUT_DIR/METHOD_MODEL_K/FILE.rs` (see `build.rs`'s
+/// `stiff_peers`).
 #[cfg(feature = "peers")]
-macro_rules! rodas4_modules {
-    ($model:literal, $file:literal; $($name:ident = $k:literal),*) => {$(
-        #[doc = concat!("`examples/models/", $file, ".sit` under `rodas4` at rtol 1e-", $k, ".")]
+macro_rules! stiff_modules {
+    ($method:literal, $model:literal, $file:literal; $($name:ident = $k:literal),*) => {$(
+        #[doc = concat!("`examples/models/", $file, ".sit` under `", $method, "` at rtol 1e-", $k, ".")]
         pub mod $name {
             include!(concat!(
-                env!("OUT_DIR"), "/rodas4_", $model, "_", $k, "/", $file, ".rs"
+                env!("OUT_DIR"), "/", $method, "_", $model, "_", $k, "/", $file, ".rs"
             ));
         }
     )*};
 }
 
-/// The stiff models under `rodas4` at rtol 1e-K for K = 4, 6, 8, 10 (the absolute
-/// tolerance per model, see `build.rs`), for `scripts/peer_scipy.py --stiff`
+/// The stiff models under one Rosenbrock method at rtol 1e-K for K = 4, 6, 8, 10 (the
+/// absolute tolerance per model, see `build.rs`), for `scripts/peer_scipy.py --stiff`
 /// (`examples/peer_timing.rs`; feature `peers`).
 #[cfg(feature = "peers")]
+macro_rules! stiff_models {
+    ($method:literal) => {
+        /// Robertson's kinetics (`robertson.sit`), atol 1e-(K+6).
+        pub mod robertson {
+            stiff_modules!($method, "robertson", "robertson"; rtol_4 = 4, rtol_6 = 6, rtol_8 = 8, rtol_10 = 10);
+        }
+        /// HIRES (`hires.sit`), atol 1e-(K+4).
+        pub mod hires {
+            stiff_modules!($method, "hires", "hires"; rtol_4 = 4, rtol_6 = 6, rtol_8 = 8, rtol_10 = 10);
+        }
+        /// Van der Pol (`van_der_pol.sit`, run with mu = 1000), atol 1e-(K+3).
+        pub mod van_der_pol {
+            stiff_modules!($method, "van_der_pol", "van_der_pol"; rtol_4 = 4, rtol_6 = 6, rtol_8 = 8, rtol_10 = 10);
+        }
+    };
+}
+
+/// The stiff models under `rodas4`.
+#[cfg(feature = "peers")]
 pub mod generated_rodas4 {
-    /// Robertson's kinetics (`robertson.sit`), atol 1e-(K+6).
-    pub mod robertson {
-        rodas4_modules!("robertson", "robertson"; rtol_4 = 4, rtol_6 = 6, rtol_8 = 8, rtol_10 = 10);
-    }
-    /// HIRES (`hires.sit`), atol 1e-(K+4).
-    pub mod hires {
-        rodas4_modules!("hires", "hires"; rtol_4 = 4, rtol_6 = 6, rtol_8 = 8, rtol_10 = 10);
-    }
-    /// Van der Pol (`van_der_pol.sit`, run with mu = 1000), atol 1e-(K+3).
-    pub mod van_der_pol {
-        rodas4_modules!("van_der_pol", "van_der_pol"; rtol_4 = 4, rtol_6 = 6, rtol_8 = 8, rtol_10 = 10);
-    }
+    stiff_models!("rodas4");
+}
+
+/// The stiff models under `rodas5p`.
+#[cfg(feature = "peers")]
+pub mod generated_rodas5p {
+    stiff_models!("rodas5p");
 }
 
 /// One benchmarked model: where it is and how it is run.

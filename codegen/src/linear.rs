@@ -61,7 +61,7 @@ pub(crate) fn block(
             let kb = 0..b.len();
             let solve = match storage {
                 lower::Storage::Dense => quote! {
-                    ::sit_runtime::stage_solve(&[#(#a),*], &[#(#p),*], &mut b);
+                    ::sit_runtime::stage_solve_fixed(&[#(#a),*], &[#(#p),*], &mut b);
                 },
                 lower::Storage::Band { kl, ku } => {
                     let band = band(*kl, *ku);

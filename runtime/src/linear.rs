@@ -106,19 +106,23 @@ fn factor(
 
 /// Solves `A·x = b` in place (`b` becomes `x`) with the factors of [`lu_factor`]: the
 /// row swaps of `piv` in order, then forward substitution `y_i = b_i − Σ_{j<i} l_ij·y_j`
-/// and back substitution `x_i = (y_i − Σ_{j>i} u_ij·x_j)/u_ii`, each sum subtracted term
-/// by term in increasing `j`.
+/// and back substitution `x_i = (y_i − Σ_{j>i} u_ij·x_j)·(1/u_ii)`, each sum subtracted
+/// term by term, the forward one in increasing `j`, the back one in decreasing `j`: in
+/// both the unknown found last is subtracted last, so the terms of the others are
+/// taken while it is computed, and the reciprocal of the diagonal, which does not
+/// depend on `b`, apart from the chain (a product there instead of a division): the
+/// solves are most of an implicit step's time, and this shortens their chain of
+/// dependent operations.
 ///
 /// # Errors
 ///
 /// [`LinearError::Shape`] for wrong lengths.
 #[inline]
 pub fn lu_solve(n: usize, lu: &[f64], piv: &[usize], b: &mut [f64]) -> Result<(), LinearError> {
-    if lu.len() != n * n || piv.len() != n || b.len() != n || piv.iter().any(|&p| p >= n) {
+    if lu.len() != n * n || piv.len() != n || b.len() != n {
         return Err(LinearError::Shape);
     }
-    solve(n, lu, |k| piv[k], b);
-    Ok(())
+    solve(n, lu, |k| Some(piv[k]).filter(|&p| p < n), b)
 }
 
 /// [`lu_solve`] with the pivots of [`lu_factor_real`].
@@ -128,27 +132,76 @@ pub fn lu_solve(n: usize, lu: &[f64], piv: &[usize], b: &mut [f64]) -> Result<()
 /// [`LinearError::Shape`] for wrong lengths or a pivot that is not a row index.
 #[inline(always)]
 pub fn lu_solve_real(n: usize, lu: &[f64], piv: &[f64], b: &mut [f64]) -> Result<(), LinearError> {
-    if lu.len() != n * n || piv.len() != n || b.len() != n || !piv.iter().all(|&p| is_row(p, n)) {
+    if lu.len() != n * n || piv.len() != n || b.len() != n {
         return Err(LinearError::Shape);
     }
-    solve(n, lu, |k| piv[k] as usize, b);
+    solve(n, lu, |k| row(piv[k], n), b)
+}
+
+/// The row index that the real `p` names, if it is a whole number in `0 … n−1` (the
+/// cast back compares it exactly; NaN fails the first test).
+#[inline]
+fn row(p: f64, n: usize) -> Option<usize> {
+    let r = p as usize;
+    (p >= 0.0 && r < n && r as f64 == p).then_some(r)
+}
+
+/// [`lu_solve_real`] for a system whose order `N` is known when compiling (the
+/// generated step's arrays): the same values to the bit, the row swaps of `piv`
+/// composed first into a permutation of indices and `b` gathered through it, so that
+/// the substitutions run on a local array of constant indices, held in registers
+/// rather than in memory that the swaps index at run time.
+///
+/// # Errors
+///
+/// As [`lu_solve_real`] (`b` is left as it is).
+#[inline(always)]
+pub fn lu_solve_real_fixed<const N: usize>(
+    lu: &[f64],
+    piv: &[f64; N],
+    b: &mut [f64; N],
+) -> Result<(), LinearError> {
+    if lu.len() != N * N {
+        return Err(LinearError::Shape);
+    }
+    let mut perm: [usize; N] = core::array::from_fn(|i| i);
+    for (k, &p) in piv.iter().enumerate() {
+        perm.swap(k, row(p, N).ok_or(LinearError::Shape)?);
+    }
+    let mut x: [f64; N] = core::array::from_fn(|i| b[perm[i]]);
+    substitute(N, lu, &mut x);
+    *b = x;
     Ok(())
 }
 
-/// Whether the real `p` is a row index below `n`: a whole number in `0 … n−1` (the
-/// cast back compares it exactly, without `floor`; NaN fails the first test).
-#[inline]
-fn is_row(p: f64, n: usize) -> bool {
-    p >= 0.0 && p < n as f64 && (p as usize) as f64 == p
+/// The substitutions of [`lu_solve`], the pivot row of column `k` given by `pivot(k)`
+/// (`None`: not a row; the swaps made so far are undone, `b` left as it was, and the
+/// shape is the error): generic and inlined as [`factor`] is, the pivots checked as
+/// they are applied rather than in a pass of their own.
+#[inline(always)]
+fn solve(
+    n: usize,
+    lu: &[f64],
+    pivot: impl Fn(usize) -> Option<usize>,
+    b: &mut [f64],
+) -> Result<(), LinearError> {
+    for k in 0..n {
+        let Some(p) = pivot(k) else {
+            for j in (0..k).rev() {
+                b.swap(j, pivot(j).unwrap_or(j));
+            }
+            return Err(LinearError::Shape);
+        };
+        b.swap(k, p);
+    }
+    substitute(n, lu, b);
+    Ok(())
 }
 
-/// The substitutions of [`lu_solve`], the pivot row of column `k` given by `pivot(k)`:
-/// generic and inlined as [`factor`] is.
+/// The forward and back substitutions of [`lu_solve`] on `b`, its rows already
+/// permuted: the one sequence of operations of every dense solve.
 #[inline(always)]
-fn solve(n: usize, lu: &[f64], pivot: impl Fn(usize) -> usize, b: &mut [f64]) {
-    for k in 0..n {
-        b.swap(k, pivot(k));
-    }
+fn substitute(n: usize, lu: &[f64], b: &mut [f64]) {
     for i in 0..n {
         let mut s = b[i];
         for j in 0..i {
@@ -158,10 +211,10 @@ fn solve(n: usize, lu: &[f64], pivot: impl Fn(usize) -> usize, b: &mut [f64]) {
     }
     for i in (0..n).rev() {
         let mut s = b[i];
-        for j in i + 1..n {
+        for j in (i + 1..n).rev() {
             s -= lu[i * n + j] * b[j];
         }
-        b[i] = s / lu[i * n + i];
+        b[i] = s * (1.0 / lu[i * n + i]);
     }
 }
 
@@ -272,9 +325,9 @@ pub fn band_factor_real(
 /// Solves `A·x = b` in place (`b` becomes `x`) with the factors of
 /// [`band_factor_real`] (same `n`, `kl`, `ku`): for each column `k = 0 … n−1` in
 /// order, `b_k` and `b_piv[k]` swap, then `b_i = b_i − l_ik·b_k` for `i = k+1 …
-/// min(k + kl, n−1)` in order; then back substitution `x_i = (b_i − Σ_j u_ij·x_j)/u_ii`
+/// min(k + kl, n−1)` in order; then back substitution `x_i = (b_i − Σ_j u_ij·x_j)·(1/u_ii)`
 /// for `i = n−1 … 0`, the sum over `j = i+1 … min(i + kl + ku, n−1)` subtracted term by
-/// term in increasing `j`.
+/// term in decreasing `j` (as in [`lu_solve`]: the unknown found last subtracted last).
 ///
 /// # Errors
 ///
@@ -292,7 +345,7 @@ pub fn band_solve_real(
     let w = 2 * kl + ku + 1;
     let row = |k: usize| {
         let p = piv[k];
-        is_row(p, n) && p >= k as f64 && p <= (k + kl) as f64
+        row(p, n).is_some_and(|r| r >= k && r <= k + kl)
     };
     if lu.len() != band_len(n, kl, ku) || piv.len() != n || b.len() != n || !(0..n).all(row) {
         return Err(LinearError::Shape);
@@ -307,10 +360,10 @@ pub fn band_solve_real(
     }
     for i in (0..n).rev() {
         let mut s = b[i];
-        for j in i + 1..=(i + kl + ku).min(n - 1) {
+        for j in (i + 1..=(i + kl + ku).min(n - 1)).rev() {
             s -= lu[at(i, j)] * b[j];
         }
-        b[i] = s / lu[at(i, i)];
+        b[i] = s * (1.0 / lu[at(i, i)]);
     }
     Ok(())
 }

@@ -130,6 +130,14 @@ pub fn stage_solve(lu: &[f64], piv: &[f64], b: &mut [f64]) {
     let _ = crate::linear::lu_solve_real(piv.len(), lu, piv, b);
 }
 
+/// [`stage_solve`] for a system whose order `N` the generated step knows (its arrays):
+/// the same bits, by [`crate::linear::lu_solve_real_fixed`], whose substitutions run in
+/// registers.
+#[inline(always)]
+pub fn stage_solve_fixed<const N: usize>(lu: &[f64], piv: &[f64; N], b: &mut [f64; N]) {
+    let _ = crate::linear::lu_solve_real_fixed(lu, piv, b);
+}
+
 /// The solve of a stage with the band factors of [`stage_band_factor`] (the same
 /// `kl`, `ku`): `b` becomes the solution of `A·x = b`
 /// ([`crate::linear::band_solve_real`]; factors of another shape leave `b` as it is).

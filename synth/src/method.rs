@@ -125,7 +125,10 @@ mod tests {
         for method in ["rodas4", "rodas5p"] {
             let head = format!("model Chain {{\n    method {method} ");
             let chains = texts.iter().filter(|t| t.contains(&head)).count();
-            assert!(chains >= 1, "a chain under {method} in {chains} of 40 files");
+            assert!(
+                chains >= 1,
+                "a chain under {method} in {chains} of 40 files"
+            );
         }
     }
 }

@@ -290,7 +290,10 @@ fn rodas5p_matches_the_interpreter_on_examples_and_random_models() {
             random += usize::from(check_pair(stem, model, make, 0.01, 200));
         }
     }
-    assert!(examples >= 3, "only {examples} example models under rodas5p");
+    assert!(
+        examples >= 3,
+        "only {examples} example models under rodas5p"
+    );
     assert!(random >= 2, "only {random} random models declaring rodas5p");
 }
 

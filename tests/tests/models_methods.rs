@@ -959,7 +959,11 @@ fn rodas5p_converges_at_order_5_with_fixed_steps() {
         let measured: Vec<f64> = errors.windows(2).map(|w| order(w[0], w[1])).collect();
         eprintln!("{}: errors {errors:?}, orders {measured:?}", method.name());
         for p in &measured {
-            assert!((p - want).abs() < 0.3, "{}: orders {measured:?}", method.name());
+            assert!(
+                (p - want).abs() < 0.3,
+                "{}: orders {measured:?}",
+                method.name()
+            );
         }
     }
 }
@@ -1018,7 +1022,10 @@ fn rodas5p_meets_the_stiff_references_in_fewer_steps_than_rodas4() {
     ];
     for (file, model, tol, t_end, want) in cases {
         let mut taken = [0.0; 2];
-        for (slot, method) in [Method::Rodas4(tol), Method::Rodas5p(tol)].into_iter().enumerate() {
+        for (slot, method) in [Method::Rodas4(tol), Method::Rodas5p(tol)]
+            .into_iter()
+            .enumerate()
+        {
             let mut m = load_with(file, model, Some(method)).unwrap();
             if model == "VanDerPol" {
                 m.set("mu", 1000.0).unwrap();
@@ -1037,7 +1044,13 @@ fn rodas5p_meets_the_stiff_references_in_fewer_steps_than_rodas4() {
                 );
             }
         }
-        eprintln!("{model}: rodas4 {} internal steps, rodas5p {}", taken[0], taken[1]);
-        assert!(taken[1] <= 0.6 * taken[0], "{model}: internal steps {taken:?}");
+        eprintln!(
+            "{model}: rodas4 {} internal steps, rodas5p {}",
+            taken[0], taken[1]
+        );
+        assert!(
+            taken[1] <= 0.6 * taken[0],
+            "{model}: internal steps {taken:?}"
+        );
     }
 }

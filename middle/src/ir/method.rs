@@ -129,7 +129,9 @@ impl Method {
             Method::Tsit5(_) => "as dopri5, with Tsitouras's smaller error constants",
             Method::Dop853(_) => "adaptive, order 8, for tight tolerances",
             Method::Rodas4(_) => "implicit (Rosenbrock), adaptive, order 4, for stiff models",
-            Method::Rodas5p(_) => "implicit (Rosenbrock), adaptive, order 5, stiff and tight tolerances",
+            Method::Rodas5p(_) => {
+                "implicit (Rosenbrock), adaptive, order 5, stiff and tight tolerances"
+            }
         }
     }
 
