@@ -37,7 +37,7 @@ struct Cli {
 /// Where `sitc --help` sends a newcomer for what the subcommands' options do not say.
 const SEE_ALSO: &str = "\
 See also, in the Sit repository:
-  docs/language.md#integration-methods  --method euler|rk4|dopri5|tsit5|dop853|rodas4|rodas5p, events
+  docs/language.md#integration-methods  --method and its seven methods, events
   docs/events.md                        --events and --explain: what changed, and why
   README.md#inputs-from-data            --input NAME=FILE.csv: drive an input from data
   docs/language.md#lookup-tables        `table`: data on a grid, inline or from a CSV file

@@ -655,7 +655,7 @@ fn overrun(model: &str, method: &str, t: &str) -> String {
         "error: `{model}` did not finish its step at t = {t} within 10000 internal steps of \
          `{method}`: its steps were rejected or shrank again and again. Likely a stiff model \
          (fast and slow time scales: an explicit method needs tiny steps; the implicit method \
-         `rodas4` suits it), a host step too long for the bound, which counts the internal \
+         `rodas5p` suits it), a host step too long for the bound, which counts the internal \
          steps of one host step (a shorter --dt), rates that are not finite (run with \
          --check-finite to find the first), or tolerances below what f64 resolves\n"
     )
@@ -788,7 +788,7 @@ fn rodas4_reports_a_singular_matrix_and_a_step_underflow_as_faults_of_the_model(
             "run", "FILE", "--dt", "0.5", "--t-end", "2", "--method", "rodas4",
         ],
         "error: `Blow` could not take its step at t = 1 under `rodas4`: its internal step \
-         shrank to 1.4531748465669723e-14, below what the time resolves. Likely a solution \
+         shrank to 1.4531748446377962e-14, below what the time resolves. Likely a solution \
          that blows up or is not smooth there, rates that are not finite (run with \
          --check-finite to find the first), or tolerances below what f64 resolves\n",
     );

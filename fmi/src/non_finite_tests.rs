@@ -269,6 +269,6 @@ fn a_model_found_stiff_is_logged_once_at_terminate() {
         "fmi2Terminate: `Rober` seems stiff from t = 1.5 under `dopri5`: h·λ stayed past \
          the method's stability bound for 15 accepted steps in a row (Hairer's test), so its \
          steps were bounded by stability, not by the tolerances; the implicit method \
-         `rodas4` suits it"
+         `rodas5p` suits it"
     );
 }

@@ -61,7 +61,7 @@ create_exception!(
     "The stiffness test of an adaptive explicit method (`dopri5`, `tsit5`, `dop853`; \
      Hairer's test) found a model stiff: its steps were bounded by the method's \
      stability, not by the tolerances. The message names the model, the method and the \
-     time from which; the implicit method `rodas4` suits it. Once per `Model.run`."
+     time from which; the implicit method `rodas5p` suits it. Once per `Model.run`."
 );
 
 /// Issues each warning of `warnings` through Python's `warnings.warn`, in its category,

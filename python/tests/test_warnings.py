@@ -142,7 +142,7 @@ def test_a_sweep_reports_the_runs_found_stiff_as_sitc_sweep_does(model):
             "t = 1.0852457036384577 under `dopri5`: h·λ stayed past the method's "
             "stability bound for 15 accepted steps in a row (Hairer's test), so its "
             "steps were bounded by stability, not by the tolerances; the implicit method "
-            "`rodas4` suits it",
+            "`rodas5p` suits it",
         ),
     ]
     assert all(w.filename == __file__ for w in seen)

@@ -32,7 +32,7 @@ pub fn internal_steps_overrun(model: &str, method: &str, time: f64, steps: u64) 
                 "rodas4" | "rodas5p" => "",
                 _ => {
                     "a stiff model (fast and slow time scales: an explicit method needs tiny \
-                     steps; the implicit method `rodas4` suits it), "
+                     steps; the implicit method `rodas5p` suits it), "
                 }
             }
         ),
@@ -175,7 +175,7 @@ pub fn step_underflow(model: &str, method: &str, time: f64, step: f64) -> ! {
 /// ```text
 /// `Robertson` seems stiff from t = 0.0031 under `dopri5`: h·λ stayed past the method's
 /// stability bound for 15 accepted steps in a row (Hairer's test), so its steps were
-/// bounded by stability, not by the tolerances; the implicit method `rodas4` suits it
+/// bounded by stability, not by the tolerances; the implicit method `rodas5p` suits it
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Stiffness<'a> {
@@ -200,7 +200,7 @@ impl core::fmt::Display for Stiffness<'_> {
             f,
             "` seems stiff from t = {} under `{}`: h·λ stayed past the method's stability \
              bound for 15 accepted steps in a row (Hairer's test), so its steps were bounded \
-             by stability, not by the tolerances; the implicit method `rodas4` suits it",
+             by stability, not by the tolerances; the implicit method `rodas5p` suits it",
             self.time, self.method
         )
     }
@@ -260,7 +260,7 @@ mod tests {
             w.to_string(),
             "`Rober` seems stiff from t = 0.25 under `dopri5`: h·λ stayed past the method's \
              stability bound for 15 accepted steps in a row (Hairer's test), so its steps \
-             were bounded by stability, not by the tolerances; the implicit method `rodas4` \
+             were bounded by stability, not by the tolerances; the implicit method `rodas5p` \
              suits it"
         );
         let sub = super::Stiffness { path: "cell", ..w };
@@ -294,7 +294,7 @@ mod tests {
             "`Ball` did not finish its step at t = 0.5 within 10000 internal steps of \
              `dopri5`: its steps were rejected or shrank again and again. Likely a stiff \
              model (fast and slow time scales: an explicit method needs tiny steps; the \
-             implicit method `rodas4` suits it), a host step too long for the bound, which \
+             implicit method `rodas5p` suits it), a host step too long for the bound, which \
              counts the internal steps of one host step (a shorter --dt), rates that are \
              not finite (run with --check-finite to find the first), or tolerances below \
              what f64 resolves"
