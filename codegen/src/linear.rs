@@ -33,6 +33,12 @@ pub(crate) fn block(
                 lower::Storage::Dense => quote! {
                     ::sit_runtime::stage_factor(#model, #method, #time, &mut a, &mut p);
                 },
+                lower::Storage::Pattern { mask } => {
+                    let mask = mask_literal(*mask);
+                    quote! {
+                        ::sit_runtime::stage_factor_masked(#model, #method, #time, #mask, &mut a, &mut p);
+                    }
+                }
                 lower::Storage::Band { kl, ku } => {
                     let band = band(*kl, *ku);
                     quote! {
@@ -63,6 +69,12 @@ pub(crate) fn block(
                 lower::Storage::Dense => quote! {
                     ::sit_runtime::stage_solve_fixed(&[#(#a),*], &[#(#p),*], &mut b);
                 },
+                lower::Storage::Pattern { mask } => {
+                    let mask = mask_literal(*mask);
+                    quote! {
+                        ::sit_runtime::stage_solve_masked_fixed(#mask, &[#(#a),*], &[#(#p),*], &mut b);
+                    }
+                }
                 lower::Storage::Band { kl, ku } => {
                     let band = band(*kl, *ku);
                     quote! {
@@ -84,4 +96,12 @@ pub(crate) fn block(
         }
         _ => return None,
     })
+}
+
+/// The pattern of an iteration matrix as a hexadecimal literal (bit `i·n + j` for cell
+/// `(i, j)`), which shows its rows' bits where a decimal number would not.
+fn mask_literal(mask: u128) -> Literal {
+    format!("0x{mask:x}")
+        .parse()
+        .expect("a hexadecimal integer is a literal")
 }

@@ -475,7 +475,7 @@ impl Compiler<'_> {
                     ..
                 } => Stmt::Linear(Box::new(crate::ops::Linear::Factor {
                     a: self.reals(l, matrix)?,
-                    band: band(*storage),
+                    storage: *storage,
                     p: self.reals(l, pivots)?,
                     time: l.time,
                     model: self.model(n).name.clone(),
@@ -489,7 +489,7 @@ impl Compiler<'_> {
                     ..
                 } => Stmt::Linear(Box::new(crate::ops::Linear::Solve {
                     a: self.reals(l, matrix)?,
-                    band: band(*storage),
+                    storage: *storage,
                     p: self.reals(l, pivots)?,
                     b: self.reals(l, rhs)?,
                 })),
@@ -889,13 +889,5 @@ fn partial(p: sit_middle::ir::Partial) -> Fun {
         (P::Limit, _) => Fun::Three(d::limit_dhi),
         (P::Deadzone, 0) => Fun::Two(d::deadzone_dx),
         (P::Deadzone, _) => Fun::Two(d::deadzone_dw),
-    }
-}
-
-/// The band's `(kl, ku)` of an iteration matrix's storage; `None`: dense.
-fn band(storage: lower::Storage) -> Option<(usize, usize)> {
-    match storage {
-        lower::Storage::Dense => None,
-        lower::Storage::Band { kl, ku } => Some((kl, ku)),
     }
 }

@@ -3,6 +3,8 @@
 /// An implicit method's linear algebra on real slots (`sit_middle::lower::Stmt::Factor`,
 /// `Solve` and `Underflow`), by the runtime's functions that generated code calls.
 /// Before flattening the slots are the node's; after, the program's.
+use sit_middle::lower::Storage;
+
 #[derive(Debug, Clone)]
 pub(crate) enum Linear {
     /// `r[a]` become the LU factors of the matrix they hold, `r[p]` the pivot rows, by
@@ -12,7 +14,7 @@ pub(crate) enum Linear {
         /// The matrix, in its storage.
         a: Vec<usize>,
         /// The band's `(kl, ku)`; `None`: dense.
-        band: Option<(usize, usize)>,
+        storage: Storage,
         /// The pivots.
         p: Vec<usize>,
         /// The real slot of the model's time (for the fault).
@@ -27,7 +29,7 @@ pub(crate) enum Linear {
         /// The factors, in their storage.
         a: Vec<usize>,
         /// The band's `(kl, ku)`; `None`: dense.
-        band: Option<(usize, usize)>,
+        storage: Storage,
         /// The pivots.
         p: Vec<usize>,
         /// The right-hand side.
@@ -53,7 +55,7 @@ impl Linear {
         match self {
             Linear::Factor {
                 a,
-                band,
+                storage,
                 p,
                 time,
                 model,
@@ -62,16 +64,16 @@ impl Linear {
                 let (a, p) = (all(a), all(p));
                 Linear::Factor {
                     a,
-                    band: *band,
+                    storage: *storage,
                     p,
                     time: slot(*time),
                     model: model.clone(),
                     method,
                 }
             }
-            Linear::Solve { a, band, p, b } => Linear::Solve {
+            Linear::Solve { a, storage, p, b } => Linear::Solve {
                 a: all(a),
-                band: *band,
+                storage: *storage,
                 p: all(p),
                 b: all(b),
             },
@@ -95,29 +97,44 @@ impl Linear {
         match self {
             Linear::Factor {
                 a,
-                band,
+                storage,
                 p,
                 time,
                 model,
                 method,
             } => {
                 let (mut m, mut piv) = (read(r, a), read(r, p));
-                match band {
-                    None => sit_runtime::stage_factor(model, method, r[*time], &mut m, &mut piv),
-                    Some(kl_ku) => sit_runtime::stage_band_factor(
-                        model, method, r[*time], *kl_ku, &mut m, &mut piv,
+                let time = r[*time];
+                match *storage {
+                    Storage::Dense => {
+                        sit_runtime::stage_factor(model, method, time, &mut m, &mut piv)
+                    }
+                    Storage::Pattern { mask } => sit_runtime::stage_factor_masked(
+                        model, method, time, mask, &mut m, &mut piv,
+                    ),
+                    Storage::Band { kl, ku } => sit_runtime::stage_band_factor(
+                        model,
+                        method,
+                        time,
+                        (kl, ku),
+                        &mut m,
+                        &mut piv,
                     ),
                 }
                 for (&i, x) in a.iter().zip(m).chain(p.iter().zip(piv)) {
                     r[i] = x;
                 }
             }
-            Linear::Solve { a, band, p, b } => {
+            Linear::Solve { a, storage, p, b } => {
                 let mut x = read(r, b);
-                match band {
-                    None => sit_runtime::stage_solve(&read(r, a), &read(r, p), &mut x),
-                    Some(kl_ku) => {
-                        sit_runtime::stage_band_solve(*kl_ku, &read(r, a), &read(r, p), &mut x)
+                let (a, p) = (read(r, a), read(r, p));
+                match *storage {
+                    Storage::Dense => sit_runtime::stage_solve(&a, &p, &mut x),
+                    Storage::Pattern { mask } => {
+                        sit_runtime::stage_solve_masked(mask, &a, &p, &mut x)
+                    }
+                    Storage::Band { kl, ku } => {
+                        sit_runtime::stage_band_solve((kl, ku), &a, &p, &mut x)
                     }
                 }
                 for (&i, v) in b.iter().zip(x) {

@@ -138,6 +138,45 @@ pub fn stage_solve_fixed<const N: usize>(lu: &[f64], piv: &[f64; N], b: &mut [f6
     let _ = crate::linear::lu_solve_real_fixed(lu, piv, b);
 }
 
+/// [`stage_factor`] for an iteration matrix whose entries outside the pattern `mask`
+/// are zero (bit `i·n + j` for cell `(i, j)`, `n ≤ 11`: the lowering's symbolic LU of
+/// the Jacobian's pattern and the diagonal), by
+/// [`crate::linear::lu_factor_masked_real`]: the cells outside it left out while the
+/// pivots stay on the diagonal. A singular matrix stops the program as under
+/// [`stage_factor`].
+#[track_caller]
+#[inline]
+pub fn stage_factor_masked(
+    model: &str,
+    method: &str,
+    time: f64,
+    mask: u128,
+    a: &mut [f64],
+    piv: &mut [f64],
+) {
+    let factored = crate::linear::lu_factor_masked_real(piv.len(), mask, a, piv);
+    singular(model, method, time, factored);
+}
+
+/// The solve of a stage with the factors of [`stage_factor_masked`] and the same
+/// `mask` ([`crate::linear::lu_solve_masked_real`]).
+#[inline(always)]
+pub fn stage_solve_masked(mask: u128, lu: &[f64], piv: &[f64], b: &mut [f64]) {
+    let _ = crate::linear::lu_solve_masked_real(piv.len(), mask, lu, piv, b);
+}
+
+/// [`stage_solve_masked`] for an order `N` the generated step knows: the same bits
+/// ([`crate::linear::lu_solve_masked_real_fixed`]).
+#[inline(always)]
+pub fn stage_solve_masked_fixed<const N: usize>(
+    mask: u128,
+    lu: &[f64],
+    piv: &[f64; N],
+    b: &mut [f64; N],
+) {
+    let _ = crate::linear::lu_solve_masked_real_fixed(mask, lu, piv, b);
+}
+
 /// The solve of a stage with the band factors of [`stage_band_factor`] (the same
 /// `kl`, `ku`): `b` becomes the solution of `A·x = b`
 /// ([`crate::linear::band_solve_real`]; factors of another shape leave `b` as it is).

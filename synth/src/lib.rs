@@ -644,6 +644,10 @@ mod tests {
                         ..
                     } => "factor dense",
                     Stmt::Factor {
+                        storage: lower::Storage::Pattern { .. },
+                        ..
+                    } => "factor pattern",
+                    Stmt::Factor {
                         storage: lower::Storage::Band { .. },
                         ..
                     } => "factor band",
@@ -748,6 +752,7 @@ mod tests {
         // An implicit method's stage solves, and its step underflow under its guard.
         want.extend([
             "factor dense guarded=true".into(),
+            "factor pattern guarded=true".into(),
             "factor band guarded=true".into(),
             "solve guarded=true".into(),
             "underflow guarded=true".into(),

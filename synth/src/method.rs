@@ -63,7 +63,10 @@ pub(crate) fn with_methods(seed: u64, mut text: String, models: usize) -> String
 /// states under `rodas4` (or, one chain in two by a generator of its own, `rodas5p`), each reading its neighbours (diffusion from a fixed value
 /// `u` at one end to 0 at the other, with a cubic damping), so that its Jacobian is
 /// tridiagonal and `rodas4` holds its iteration matrix as a band (`n ≥ 8`, `4·n`
-/// cells ≤ `n²/2`): the random models cover the band's factorisation and solves.
+/// cells ≤ `n²/2`): the random models cover the band's factorisation and solves. In
+/// one such file of two a model `Star` follows it (a hub coupled to 3 to 5 leaves,
+/// under `rodas4`), whose iteration matrix fills completely and stays dense, as the
+/// other random models' sparse ones are held with their pattern.
 pub(crate) fn with_chain(seed: u64, text: String) -> String {
     let mut rng = fastrand::Rng::with_seed(seed ^ 0xba4d_0029);
     if rng.u8(..10) != 0 {
@@ -100,6 +103,30 @@ pub(crate) fn with_chain(seed: u64, text: String) -> String {
         );
     }
     m.push_str("}\n\n");
+    // A star beside the chain in one such file of two: a hub coupled to every leaf,
+    // first in the order, so that the iteration matrix's LU fills completely and
+    // stays dense (a chain's, a pattern or a band).
+    if fastrand::Rng::with_seed(seed ^ 0x57a2_0029).bool() {
+        let leaves = rng.usize(3..=5);
+        m.push_str("model Star {\n    method rodas4 rtol 1e-4 atol 1e-6;\n");
+        let _ = writeln!(m, "    output real hub = {:.3};", 2.0 * rng.f64() - 1.0);
+        for j in 1..=leaves {
+            let _ = writeln!(m, "    output real s{j} = {:.3};", 2.0 * rng.f64() - 1.0);
+        }
+        let sum: Vec<String> = (1..=leaves).map(|j| format!("s{j}")).collect();
+        let _ = writeln!(
+            m,
+            "    hub = integral({k:.3} * ({} - {leaves} * hub));",
+            sum.join(" + ")
+        );
+        for j in 1..=leaves {
+            let _ = writeln!(
+                m,
+                "    s{j} = integral({k:.3} * (hub - s{j}) - {c:.3} * s{j} * s{j} * s{j});"
+            );
+        }
+        m.push_str("}\n\n");
+    }
     let at = text.find('\n').map_or(0, |i| i + 1);
     let mut text = text;
     text.insert_str(at, &m);

@@ -35,7 +35,7 @@ pub(super) fn layout(n: usize, pattern: impl IntoIterator<Item = (usize, usize)>
         .filter(|&(i, j)| i < n && j < n)
         .collect();
     let dense = Layout {
-        storage: Storage::Dense,
+        storage: dense(n, &pattern),
         order: (0..n).collect(),
     };
     if n < BAND_FROM {
@@ -72,6 +72,42 @@ pub(super) fn layout(n: usize, pattern: impl IntoIterator<Item = (usize, usize)>
     Layout {
         storage: Storage::Band { kl, ku },
         order,
+    }
+}
+
+/// The largest order whose pattern fits a mask of 128 bits.
+pub(super) const PATTERN_UP_TO: usize = 11;
+
+/// The dense storage of `n` unknowns with the Jacobian's entries at `pattern`:
+/// [`Storage::Pattern`] with the symbolic LU of the pattern and the diagonal (cell
+/// `(i, j)` joins when `(i, k)` and `(k, j)` are in it for some `k < min(i, j)`, in
+/// the order of elimination) when `n ≤ 11` and some cell stays out, else
+/// [`Storage::Dense`].
+fn dense(n: usize, pattern: &[(usize, usize)]) -> Storage {
+    if n > PATTERN_UP_TO {
+        return Storage::Dense;
+    }
+    let bit = |i: usize, j: usize| 1u128 << (i * n + j);
+    let mut mask = (0..n).fold(0u128, |m, i| m | bit(i, i));
+    for &(i, j) in pattern {
+        mask |= bit(i, j);
+    }
+    for k in 0..n {
+        for i in k + 1..n {
+            if mask & bit(i, k) == 0 {
+                continue;
+            }
+            for j in k + 1..n {
+                if mask & bit(k, j) != 0 {
+                    mask |= bit(i, j);
+                }
+            }
+        }
+    }
+    if mask.count_ones() as usize == n * n {
+        Storage::Dense
+    } else {
+        Storage::Pattern { mask }
     }
 }
 
@@ -223,7 +259,7 @@ mod tests {
         let l = layout(n, p);
         match l.storage {
             Storage::Band { kl, ku } => assert!(kl <= side + 1 && ku <= side + 1, "{kl} {ku}"),
-            Storage::Dense => panic!("a grid of 100 is banded"),
+            Storage::Dense | Storage::Pattern { .. } => panic!("a grid of 100 is banded"),
         }
         let mut two = chain(10);
         two.extend(chain(10).into_iter().map(|(a, b)| (a + 10, b + 10)));
@@ -234,11 +270,17 @@ mod tests {
         assert_eq!(layout(20, two).storage, Storage::Band { kl: 1, ku: 1 });
     }
 
-    /// Dense below 8 states, and for a pattern whose band is not at most half of n².
+    /// Dense below 8 states, and for a pattern whose band is not at most half of n²;
+    /// up to 11 states with the pattern of its LU when that leaves cells out.
     #[test]
     fn small_or_wide_stays_dense() {
         let l = layout(7, chain(7));
-        assert_eq!(l.storage, Storage::Dense);
+        // The tridiagonal pattern has no fill-in: 7 + 2·6 cells.
+        let Storage::Pattern { mask } = l.storage else {
+            panic!("{:?}", l.storage)
+        };
+        assert_eq!(mask.count_ones(), 19);
+        assert_eq!(l.order, (0..7).collect::<Vec<_>>());
         let full: Vec<_> = (0..10).flat_map(|i| (0..10).map(move |j| (i, j))).collect();
         assert_eq!(layout(10, full).storage, Storage::Dense);
         // kl = ku = 1 at n = 8: 8·4 = 32 ≤ 64/2, the smallest band.
@@ -248,5 +290,34 @@ mod tests {
         let mut ring = chain(12);
         ring.extend([(0, 11), (11, 0)]);
         assert_eq!(layout(12, ring).storage, Storage::Dense);
+    }
+
+    /// The symbolic LU in the order of elimination: an arrow whose first row and
+    /// column are full fills the whole matrix (eliminating the first column touches
+    /// every cell), the same arrow pointing to the last row and column fills nothing
+    /// (5 + 2·4 cells), and the fill of one cell feeds the next column's: (2, 0) and
+    /// (0, 1) fill (2, 1), which with (1, 3) fills (2, 3).
+    #[test]
+    fn the_pattern_is_closed_under_elimination() {
+        let arrow = |hub: usize| {
+            (0..5)
+                .flat_map(move |j| [(hub, j), (j, hub)])
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(layout(5, arrow(0)).storage, Storage::Dense);
+        let Storage::Pattern { mask } = layout(5, arrow(4)).storage else {
+            panic!("no fill-in: a pattern")
+        };
+        assert_eq!(mask.count_ones(), 13);
+        let Storage::Pattern { mask } = layout(4, [(2, 0), (0, 1), (1, 3)]).storage else {
+            panic!("a pattern")
+        };
+        let holds = |i: usize, j: usize| mask >> (i * 4 + j) & 1 == 1;
+        assert!(holds(2, 1) && holds(2, 3), "fill-in");
+        assert!(
+            !holds(3, 2) && !holds(0, 3) && !holds(1, 0),
+            "no fill there"
+        );
+        assert_eq!(mask.count_ones(), 4 + 3 + 2);
     }
 }

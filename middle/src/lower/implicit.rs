@@ -143,7 +143,7 @@ pub(super) fn rewrite(
     // The iteration matrix's storage and the order of its rows (`super::band`).
     let lay = band::layout(n, entries.keys().copied());
     let w: Vec<VarId> = match lay.storage {
-        Storage::Dense => (0..n * n)
+        Storage::Dense | Storage::Pattern { .. } => (0..n * n)
             .map(|k| {
                 let (i, j) = (k / n, k % n);
                 let (row, col) = (col_name(i), col_name(j));
@@ -285,7 +285,7 @@ pub(super) fn rewrite(
         }
     };
     match lay.storage {
-        Storage::Dense => {
+        Storage::Dense | Storage::Pattern { .. } => {
             for i in 0..n {
                 for j in 0..n {
                     inner.push(assign(w[i * n + j], entry(i, j), None, span));
