@@ -258,38 +258,37 @@ fn dop853_matches_the_interpreter_on_examples_and_random_models() {
     assert!(random >= 3, "only {random} random models under dop853");
 }
 
-#[test]
-fn rodas4_matches_the_interpreter_on_examples_and_random_models() {
+/// The example twins compiled under `method` (stems `METHOD:STEM`) and the random files
+/// that declare it in some models (sit-synth), each checked against the interpreter:
+/// how many of each passed.
+fn twins_and_declared(method: &str) -> (usize, usize) {
     let (mut examples, mut random) = (0, 0);
+    let (prefix, declared) = (format!("{method}:"), format!("method {method} "));
     for (stem, model, make) in compiled::all() {
-        // The Jacobian's hidden rules, one LU and six stage solves per internal step,
-        // by the same runtime functions in both; events on its dense output.
-        if stem.starts_with("rodas4:") {
+        if stem.starts_with(&prefix) {
             examples += usize::from(check_pair(stem, model, make, 1e-2, 300));
         } else if stem.starts_with("random_")
-            && std::fs::read_to_string(source_of(stem)).is_ok_and(|t| t.contains("method rodas4"))
+            && std::fs::read_to_string(source_of(stem)).is_ok_and(|t| t.contains(&declared))
         {
-            // The random files that declare it in some models (sit-synth), as declared.
             random += usize::from(check_pair(stem, model, make, 0.01, 200));
         }
     }
+    (examples, random)
+}
+
+/// `rodas4`: the Jacobian's hidden rules, one LU and six stage solves per internal
+/// step, by the same runtime functions in both; events on its dense output.
+#[test]
+fn rodas4_matches_the_interpreter_on_examples_and_random_models() {
+    let (examples, random) = twins_and_declared("rodas4");
     assert!(examples >= 4, "only {examples} example models under rodas4");
     assert!(random >= 2, "only {random} random models declaring rodas4");
 }
 
+/// `rodas5p`: `rodas4`'s builder with eight stages and three dense rows.
 #[test]
 fn rodas5p_matches_the_interpreter_on_examples_and_random_models() {
-    let (mut examples, mut random) = (0, 0);
-    for (stem, model, make) in compiled::all() {
-        // rodas4's builder with eight stages and three dense rows.
-        if stem.starts_with("rodas5p:") {
-            examples += usize::from(check_pair(stem, model, make, 1e-2, 300));
-        } else if stem.starts_with("random_")
-            && std::fs::read_to_string(source_of(stem)).is_ok_and(|t| t.contains("method rodas5p"))
-        {
-            random += usize::from(check_pair(stem, model, make, 0.01, 200));
-        }
-    }
+    let (examples, random) = twins_and_declared("rodas5p");
     assert!(
         examples >= 3,
         "only {examples} example models under rodas5p"
