@@ -1,4 +1,4 @@
-//! The adaptive step of a Rosenbrock method (`rodas4`): a host step rewritten as plain rules around one bounded loop of internal steps, each with the exact Jacobian as hidden rules, one LU of `I/(γh) − J` and its stage solves.
+//! The adaptive step of a Rosenbrock method (`rodas4`, `rodas5p`): a host step rewritten as plain rules around one bounded loop of internal steps, each with the exact Jacobian as hidden rules, one LU of `I/(γh) − J` and its stage solves.
 //!
 //! The continuous part is that of `rk4` (`crate::ir`'s `split`); the method's
 //! coefficients are data (`super::rosenbrock`). Within each host step, with `n`
@@ -37,8 +37,13 @@
 //! only the band's cells are hidden states, rows and columns in the band's order of the
 //! states, and each solve's right-hand side lists the stages' `k_i` in that order.
 //!
+//! A small dense `W` (up to 11 states) whose symbolic LU leaves cells out is held with
+//! that pattern (`Storage::Pattern`), factorised and solved by the masked runtime
+//! functions.
+//!
 //! with `fac = min(10, max(0.2, 0.9·err^(-1/4)))` on acceptance as under `dopri5`
-//! (`super::dopri5`, the exponent `−1/(order + 1)` of the embedded order 3). Events are
+//! (`super::dopri5`, the exponent `−1/(order + 1)` of the embedded order: 3 for `rodas4`,
+//! `−1/4`; 4 for `rodas5p`, `−1/5`). Events are
 //! located as under `dopri5` (`super::located`), on the method's continuous extension.
 
 use super::adaptive::{Clock, Close};

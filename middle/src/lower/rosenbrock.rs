@@ -10,15 +10,16 @@
 //! ```
 //!
 //! one LU of `W` per step, no Newton iteration. The continuous extension is
-//! `y(θ) = y0 + θ·(r2 + (1 − θ)·(r3 + θ·r4))` with `r2 = y1 − y0`, `r3 = Σ_j d2_j·u_j`,
-//! `r4 = Σ_j d3_j·u_j`.
+//! `y(θ) = y0 + θ·(r2 + (1 − θ)·(r3 + θ·(r4 + θ·r5 …)))` (Horner's form, one term per
+//! dense row) with `r2 = y1 − y0` and `r_(j+1) = Σ_i d_j,i·u_i` for the dense rows
+//! `d2 …`: two for RODAS (`rodas4`), three for Rodas5P (`rodas5p`).
 //!
 //! # Adding a method
 //!
-//! A `const` [`Rosenbrock`] with the coefficients as the literature gives them (Rodas5P:
-//! 8 stages, its own dense rows), a variant of [`crate::ir::Method`] and its line in
-//! [`of`]; the builder, the controller and the event search read nothing else. The
-//! tests of `super::implicit` measure the order and check the references.
+//! A `const` [`Rosenbrock`] with the coefficients as the literature gives them (as
+//! `RODAS5P` was added beside `RODAS4`), a variant of [`crate::ir::Method`] and its line
+//! in [`of`]; the builder, the controller and the event search read nothing else. The
+//! tests of `tests/tests/models_methods.rs` measure the order and check the references.
 
 use super::build::{add, assign, mul, num, sub, var, weighted};
 use super::dense::{DenseOutput, Memories};
