@@ -30,6 +30,7 @@ mod exec;
 mod finite;
 mod flatten;
 mod forms;
+mod funcs;
 mod linear;
 mod ops;
 mod reach;
