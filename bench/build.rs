@@ -29,7 +29,7 @@ fn main() {
 /// and Van der Pol under `rk4`; the bouncing ball as written (`euler`); the pendulum, Van
 /// der Pol and the ball under `dopri5` at eight tolerances (rtol 1e-K, atol 1e-(K+2),
 /// K = 3..=10); the pendulum and Van der Pol under `tsit5` and `dop853` at K = 4..=12;
-/// the stiff models under `rodas4` (see [`stiff_peers`]).
+/// the stiff models under `rodas4` and `rodas5p` (see [`stiff_peers`]).
 fn peers(out: &std::path::Path) {
     use sit_middle::ir::{Method, Tolerance};
     type Ks = std::ops::RangeInclusive<i32>;

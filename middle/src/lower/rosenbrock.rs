@@ -329,3 +329,45 @@ impl DenseOutput for Rosenbrock {
         add(var(mem.y0), mul(th(), inner))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{RODAS4, RODAS5P, Rosenbrock};
+
+    /// The rows the literature repeats are written out as it prints them; this checks
+    /// that they say what the methods are (stiffly accurate): the last stages at
+    /// `α = 1` without a time term, each of their rows of `a` the one before with 1 for
+    /// the `u` before, `b` the last row of `a` with 1 for the last `u`, the estimate the
+    /// last `u` alone; and one weight per stage in every row.
+    #[test]
+    fn the_methods_are_stiffly_accurate_as_written() {
+        let check = |m: &Rosenbrock, last_at_one: usize| {
+            let s = m.alpha.len();
+            assert_eq!(m.gamma_t.len(), s, "{}", m.name);
+            assert_eq!((m.a.len(), m.c.len()), (s, s), "{}", m.name);
+            assert!(m.dense.iter().all(|row| row.len() == s), "{}", m.name);
+            for i in 0..s {
+                assert_eq!((m.a[i].len(), m.c[i].len()), (i, i), "{} row {i}", m.name);
+            }
+            for i in s - last_at_one..s {
+                assert_eq!(
+                    (m.alpha[i], m.gamma_t[i]),
+                    (1.0, 0.0),
+                    "{} stage {i}",
+                    m.name
+                );
+                if i > s - last_at_one {
+                    assert_eq!(m.a[i][..i - 1], *m.a[i - 1], "{} row {i}", m.name);
+                    assert_eq!(m.a[i][i - 1], 1.0, "{} row {i}", m.name);
+                }
+            }
+            assert_eq!(m.b[..s - 1], *m.a[s - 1], "{}: b", m.name);
+            assert_eq!(m.b[s - 1], 1.0, "{}: b", m.name);
+            let mut unit = vec![0.0; s];
+            unit[s - 1] = 1.0;
+            assert_eq!(m.e, unit.as_slice(), "{}: e", m.name);
+        };
+        check(&RODAS4, 2);
+        check(&RODAS5P, 3);
+    }
+}

@@ -195,6 +195,45 @@ impl<'p, X> Lowerer<'p, X> {
         self.go(model, &mut path, e, 0)
     }
 
+    /// Each of `args` lowered in order.
+    fn each(
+        &mut self,
+        model: ModelId,
+        path: &mut Vec<SubId>,
+        args: &[ir::Expr],
+        depth: u32,
+    ) -> Result<Vec<Term>, LowerError> {
+        args.iter()
+            .map(|a| self.go(model, path, a, depth))
+            .collect()
+    }
+
+    /// The arguments of a read of table `t` (of its slope along argument `slope`),
+    /// lowered, after checking that there is one per grid (and that the slope's axis
+    /// is one of them).
+    fn table_args(
+        &mut self,
+        model: ModelId,
+        path: &mut Vec<SubId>,
+        t: &ir::LookupTable,
+        slope: Option<usize>,
+        args: &[ir::Expr],
+        depth: u32,
+    ) -> Result<Vec<Term>, LowerError> {
+        if args.len() != t.grids.len() || slope.is_some_and(|k| k >= args.len()) {
+            let what = match slope {
+                Some(k) => format!("slope {k} of table"),
+                None => "table".to_string(),
+            };
+            return Err(LowerError::Malformed(format!(
+                "{what} `{}` read with {} arguments",
+                t.name,
+                args.len()
+            )));
+        }
+        self.each(model, path, args, depth)
+    }
+
     /// `e` in the scope of `model`, reached from the reading instance through `path`.
     fn go(
         &mut self,
@@ -314,38 +353,14 @@ impl<'p, X> Lowerer<'p, X> {
                         args.len()
                     )));
                 }
-                let args = args
-                    .iter()
-                    .map(|a| self.go(model, path, a, d))
-                    .collect::<Result<_, _>>()?;
+                let args = self.each(model, path, args, d)?;
                 Term::Call(*f, args)
             }
             E::Table(t, args) => {
-                if args.len() != t.grids.len() {
-                    return Err(LowerError::Malformed(format!(
-                        "table `{}` read with {} arguments",
-                        t.name,
-                        args.len()
-                    )));
-                }
-                let args = args
-                    .iter()
-                    .map(|a| self.go(model, path, a, d))
-                    .collect::<Result<_, _>>()?;
-                Term::Table(t.clone(), args)
+                Term::Table(t.clone(), self.table_args(model, path, t, None, args, d)?)
             }
             E::TableSlope(t, k, args) => {
-                if args.len() != t.grids.len() || *k >= args.len() {
-                    return Err(LowerError::Malformed(format!(
-                        "slope {k} of table `{}` read with {} arguments",
-                        t.name,
-                        args.len()
-                    )));
-                }
-                let args = args
-                    .iter()
-                    .map(|a| self.go(model, path, a, d))
-                    .collect::<Result<_, _>>()?;
+                let args = self.table_args(model, path, t, Some(*k), args, d)?;
                 Term::TableSlope(t.clone(), *k, args)
             }
         })
