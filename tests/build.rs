@@ -57,6 +57,14 @@ fn main() {
     let switch = random_dir.join("random_switch_states.sit");
     write_if_changed(&switch, SWITCH_STATES);
     files.push(switch);
+    for (name, text) in [
+        ("random_pivots_dense", PIVOTS_DENSE),
+        ("random_pivots_pattern", PIVOTS_PATTERN),
+    ] {
+        let path = random_dir.join(format!("{name}.sit"));
+        write_if_changed(&path, text);
+        files.push(path);
+    }
     let mut registry = String::from(
         "/// A constructor of a compiled model.\n\
          pub type Constructor = fn() -> Box<dyn ::sit_runtime::Model>;\n\
@@ -273,6 +281,35 @@ fn counted(out: &Path, random_dir: &Path, files: &[PathBuf]) {
     registry.push_str("    ]\n}\n");
     write_if_changed(&out.join("counted.rs"), &(modules + &registry));
 }
+
+/// A stiff oscillator under `rodas5p` whose `W = I/(γh) − J` swaps its rows: once the
+/// steps pass `1/(γ·k) ≈ 5e-6`, `|k|` in column 0 exceeds the diagonal `1/(γh)`, so the
+/// generated step's straight-line factorisation gives way to the runtime's and its
+/// solves to the runtime's dense one (`tests/bit_identity.rs` checks that the swaps
+/// happen). `W` is dense (2 states, every cell in the pattern).
+const PIVOTS_DENSE: &str = "\
+model PivotsDense {
+    method rodas5p rtol 1e-6 atol 1e-9;
+    param k = 1e6, c = 50;
+    output real x = 1, v = 0;
+    x = integral(v);
+    v = integral(-k * x - c * v);
+}
+";
+
+/// [`PIVOTS_DENSE`] with a third state that reads `x`: `W`'s pattern leaves two cells
+/// out (`(x, w)`, `(v, w)`; `(w, v)` is fill-in), so it is held as a pattern, whose
+/// straight-line code gives way to the runtime's in the same way.
+const PIVOTS_PATTERN: &str = "\
+model PivotsPattern {
+    method rodas5p rtol 1e-6 atol 1e-9;
+    param k = 1e6, c = 50;
+    output real x = 1, v = 0, w = 0;
+    x = integral(v);
+    v = integral(-k * x - c * v);
+    w = integral(x - w);
+}
+";
 
 /// Robertson's kinetics under `rodas4` with a guard that reads a state (watched,
 /// located inside the steps), for the batch form's lanes (`counted`).

@@ -7,7 +7,8 @@
 //! `bouncing_ball_dopri5_K` for K from 3 to 10 (generated with `method dopri5 rtol 1e-K
 //! atol 1e-(K+2)`), or `pendulum_tsit5_K`, `van_der_pol_tsit5_K`, `pendulum_dop853_K`,
 //! `van_der_pol_dop853_K` for K from 4 to 12, or the stiff `robertson_METHOD_K`,
-//! `hires_METHOD_K`, `van_der_pol_1000_METHOD_K` (METHOD `rodas4` or `rodas5p`; Van der
+//! `hires_METHOD_K`, `van_der_pol_1000_METHOD_K`, `van_der_pol_scaled_METHOD_K` (METHOD
+//! `rodas4` or `rodas5p`; Van der
 //! Pol with its `mu` set to 1000
 //! before the reset, as `sitc run --set mu=1000` does) for K in 4, 6, 8, 10 (generated
 //! with `method METHOD rtol 1e-K` and the model's atol, `build.rs`). Built with the
@@ -168,6 +169,10 @@ fn time_stiff(
                         };
                         Some(timed_stiff!(new, M::step, $steps, x0, x1; dt, steps, repeats))
                     }
+                    ("van_der_pol_scaled", $k) => {
+                        use $gen::van_der_pol_scaled::$m::VanDerPolScaled as M;
+                        Some(timed_stiff!(M::new, M::step, $steps, x0, x1; dt, steps, repeats))
+                    }
                 )*
                 _ => None,
             }
@@ -188,7 +193,8 @@ fn main() -> ExitCode {
     let usage = "usage: peer_timing pendulum|van_der_pol|hoop|bouncing_ball|pendulum_rk4|\
                  van_der_pol_rk4|{pendulum,van_der_pol,bouncing_ball}_dopri5_{3..10}|\
                  {pendulum,van_der_pol}_{tsit5,dop853}_{4..12}|\
-                 {robertson,hires,van_der_pol_1000}_{rodas4,rodas5p}_{4,6,8,10} DT T_END [REPEATS]";
+                 {robertson,hires,van_der_pol_1000,van_der_pol_scaled}_{rodas4,rodas5p}_{4,6,8,10} \
+                 DT T_END [REPEATS]";
     let (Some(model), Some(dt), Some(t_end)) = (
         args.first(),
         args.get(1).and_then(|s| s.parse::<f64>().ok()),

@@ -172,6 +172,10 @@ macro_rules! stiff_models {
         pub mod van_der_pol {
             stiff_modules!($method, "van_der_pol", "van_der_pol"; rtol_4 = 4, rtol_6 = 6, rtol_8 = 8, rtol_10 = 10);
         }
+        /// Van der Pol at mu = 1e6 in scaled time (`van_der_pol_scaled.sit`), atol = rtol.
+        pub mod van_der_pol_scaled {
+            stiff_modules!($method, "van_der_pol_scaled", "van_der_pol_scaled"; rtol_4 = 4, rtol_6 = 6, rtol_8 = 8, rtol_10 = 10);
+        }
     };
 }
 

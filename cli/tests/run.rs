@@ -788,7 +788,7 @@ fn rodas4_reports_a_singular_matrix_and_a_step_underflow_as_faults_of_the_model(
             "run", "FILE", "--dt", "0.5", "--t-end", "2", "--method", "rodas4",
         ],
         "error: `Blow` could not take its step at t = 1 under `rodas4`: its internal step \
-         shrank to 1.4531748446377962e-14, below what the time resolves. Likely a solution \
+         shrank to 1.453174842717116e-14, below what the time resolves. Likely a solution \
          that blows up or is not smooth there, rates that are not finite (run with \
          --check-finite to find the first), or tolerances below what f64 resolves\n",
     );

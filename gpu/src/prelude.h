@@ -311,6 +311,55 @@ SIT_DEVICE sit_real sit_pow(sit_real x, sit_real y) { return SIT_F(pow)(x, y); }
 SIT_DEVICE sit_real sit_pow(sit_real x, sit_real y) { return sit_pow_libm(x, y); }
 #endif
 SIT_DEVICE sit_real sit_hypot(sit_real x, sit_real y) { return SIT_F(hypot)(x, y); }
+/* sit_runtime::math::inv_root (runtime/src/math/root.rs), operation for operation:
+ * x^(-1/q) for the step-size control of tsit5, dop853, rodas4 and rodas5p (q = 4, 5, 8;
+ * another q is pow's). Under SIT_F32 the C library's powf. */
+#ifdef SIT_F32
+SIT_DEVICE sit_real sit_inv_root(sit_real x, sit_real q) { return SIT_F(pow)(x, -1.0f / q); }
+#else
+SIT_DEVICE double sit_inv_root(double x, double q) {
+    const double poly4[6] = {0.9999913275141249, -0.2496109283233552, 0.15196824022127461,
+                             -0.09729472981922811, 0.046983949971249994, -0.011147660617600781};
+    const double poly5[6] = {0.999993621700495, -0.19971402206608452, 0.11685557279580751,
+                             -0.07341159539235523, 0.03511315882399643, -0.008290756832393277};
+    const double poly8[6] = {0.9999965041036206, -0.12484339723886732, 0.06859287246441959,
+                             -0.0418432236497106, 0.01972042957847278, -0.004621664880870638};
+    const double two4[4] = {1.0, 0.8408964152537145, 0.7071067811865476, 0.5946035575013605};
+    const double two5[5] = {1.0, 0.8705505632961241, 0.757858283255199, 0.6597539553864471,
+                            0.5743491774985175};
+    const double two8[8] = {1.0, 0.9170040432046712, 0.8408964152537145, 0.7711054127039704,
+                            0.7071067811865476, 0.6484197773255048, 0.5946035575013605,
+                            0.5452538663326288};
+    const double *poly;
+    const double *two;
+    long long k;
+    if (q == 4.0) { poly = poly4; two = two4; k = 4; }
+    else if (q == 5.0) { poly = poly5; two = two5; k = 5; }
+    else if (q == 8.0) { poly = poly8; two = two8; k = 8; }
+    else return sit_pow_libm(x, -1.0 / q);
+    if (!(x > 0.0)) return x == 0.0 ? sit_from_bits(0x7ff0000000000000ULL) : SIT_NAN;
+    if (x == sit_from_bits(0x7ff0000000000000ULL)) return 0.0;
+    long long shift = 0;
+    if (x < 2.2250738585072014e-308) { x = x * 18446744073709551616.0; shift = 64; }
+    unsigned long long bits = sit_bits(x);
+    long long e = (long long)(bits >> 52) - 1023 - shift;
+    double m = sit_from_bits((bits & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL);
+    long long a = e / k, b = e % k;
+    if (b < 0) { b += k; a -= 1; }
+    double t = m - 1.0;
+    double t2 = t * t;
+    double r = (poly[0] + poly[1] * t) + t2 * ((poly[2] + poly[3] * t) + t2 * (poly[4] + poly[5] * t));
+    double recip = 1.0 / q, next = q + 1.0;
+    for (int i = 0; i < 2; i++) {
+        double r2 = r * r;
+        double r4 = r2 * r2;
+        double rk = k == 4 ? r4 : (k == 5 ? r4 * r : r4 * r4);
+        r = (r * recip) * (next - m * rk);
+    }
+    return r * two[b] * sit_from_bits((unsigned long long)(1023 - a) << 52);
+}
+#endif
+
 SIT_DEVICE sit_real sit_floor(sit_real x) { return SIT_F(floor)(x); }
 SIT_DEVICE sit_real sit_ceil(sit_real x) { return SIT_F(ceil)(x); }
 SIT_DEVICE sit_real sit_round(sit_real x) { return SIT_F(round)(x); }

@@ -32,6 +32,7 @@ pub(crate) fn func(f: Func) -> Fun {
         Func::Min => Fun::Two(math::min),
         Func::Max => Fun::Two(math::max),
         Func::Pow => Fun::Two(math::pow),
+        Func::InvRoot => Fun::Two(math::inv_root),
         Func::Hypot => Fun::Two(math::hypot),
         Func::Floor => Fun::One(math::floor),
         Func::Ceil => Fun::One(math::ceil),

@@ -296,6 +296,59 @@ fn rodas5p_matches_the_interpreter_on_examples_and_random_models() {
     assert!(random >= 2, "only {random} random models declaring rodas5p");
 }
 
+/// The generated step writes a small `W`'s factorisation and solves as straight-line
+/// code for the case in which no row swaps, and gives way to the runtime's functions
+/// when one does: the stiff oscillators of `tests/build.rs` (`PIVOTS_DENSE`, a dense
+/// `W`, and `PIVOTS_PATTERN`, a pattern) swap rows in most of their steps and in some
+/// not (the steps of their start are short), and match the interpreter to the bit
+/// (checked above, as random models declaring `rodas5p`); this checks that both paths
+/// ran, from the pivot a compiled model keeps after each host step, and that the two
+/// are held as they say.
+#[test]
+fn straight_line_lu_gives_way_to_the_runtime_after_a_row_swap() {
+    for (stem, model, storage) in [
+        ("random_pivots_dense", "PivotsDense", "Dense"),
+        ("random_pivots_pattern", "PivotsPattern", "Pattern"),
+    ] {
+        let out = sit_driver::check_file(source_of(stem)).expect("readable");
+        let program = out.program.expect("checked");
+        let lowered =
+            sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers");
+        let m = lowered
+            .model(0, sit_middle::lower::Reads::Inline)
+            .expect("lowers");
+        let mut held = Vec::new();
+        sit_middle::lower::walk(&m.body, &mut |s| {
+            if let sit_middle::lower::Stmt::Factor { storage, .. } = s {
+                held.push(format!("{storage:?}"));
+            }
+        });
+        assert!(
+            held.len() == 1 && held[0].starts_with(storage),
+            "{stem}: W held as {held:?}"
+        );
+        let (_, _, make) = compiled::all()
+            .into_iter()
+            .find(|(s, m, _)| *s == stem && *m == model)
+            .expect("compiled");
+        let mut comp = make();
+        let pivot = comp.hidden_index("rodas5p_pivot1").expect("a hidden state");
+        let (mut swapped, mut kept) = (0, 0);
+        comp.step(1e-6);
+        for _ in 0..100 {
+            match comp.get_at(pivot).expect("a value") {
+                0.0 => kept += 1,
+                _ => swapped += 1,
+            }
+            comp.step(0.001);
+        }
+        assert!(
+            swapped > 10 && kept > 0,
+            "{stem}: {swapped} swapped, {kept} kept"
+        );
+    }
+}
+
 /// Under `dopri5` the bouncing ball lists its own variables only; the method's memories
 /// are hidden states after them, reached by index, and carried by `Clone` (what an FMU
 /// state saves): a copy goes on bit for bit, hidden states included.

@@ -33,6 +33,7 @@ pub const LIBRARY: &[(&str, &str)] = library![
     "models/traffic.sit",
     "models/traffic_light.sit",
     "models/van_der_pol.sit",
+    "models/van_der_pol_scaled.sit",
     "models/vehicle.sit",
     "models/engine_torque.csv",
     "models/complex/coordinator.sit",

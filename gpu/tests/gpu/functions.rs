@@ -274,3 +274,78 @@ fn pow_is_the_libm_crates_to_the_bit_on_the_gpu() {
         .rows;
     check_pow(&rows, &axes);
 }
+
+/// `inv_root(x, q)` (the step control of tsit5, dop853, rodas4, rodas5p), which source
+/// cannot call: the kernel of `p = pow(a, b)` with the call of its step renamed to
+/// `sit_inv_root`, on a grid of `x` (zeros, infinities, NaN, negative, subnormal, the
+/// extremes, powers of two and a spread over every scale) and `q` (4, 5, 8, and 3,
+/// which is pow's); the study's kernel and its launch's axes.
+fn inv_root_study() -> (sit_gpu::Kernel, Vec<Vec<f64>>) {
+    let source =
+        "model P {\n    param a = 2, b = 0.5;\n    output real p;\n    p = pow(a, b);\n}\n";
+    let out = sit_middle::check_source("p.sit", source);
+    let program = out
+        .program
+        .unwrap_or_else(|| panic!("{:?}", out.diagnostics));
+    let lowered = sit_middle::lower::Lowered::new(&program, Default::default()).unwrap();
+    let spec = Spec {
+        axes: vec![0, 1],
+        fixed: Vec::new(),
+        collect: vec![Collect::Final(2)],
+        inputs: Vec::new(),
+    };
+    let mut kernel = sit_gpu::kernel(&lowered, 0, &spec).unwrap();
+    let at = kernel.source.find(sit_gpu::PRELUDE).unwrap() + sit_gpu::PRELUDE.len();
+    let step = kernel.source[at..].replace("sit_pow(", "sit_inv_root(");
+    assert!(step.contains("sit_inv_root("), "the kernel calls pow");
+    kernel.source.replace_range(at.., &step);
+    let mut xs = vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        2.0,
+        0.5,
+        16.0,
+        32.0,
+        256.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        f64::MIN_POSITIVE,
+        f64::MIN_POSITIVE * 0.75,
+        5e-324,
+        1e-310,
+        f64::MAX,
+        1.0 + f64::EPSILON,
+        1.0 - f64::EPSILON / 2.0,
+    ];
+    xs.extend((0..300).map(|k| 10f64.powf(-320.0 + 628.0 * (k as f64 + 0.37) / 300.0)));
+    (kernel, vec![xs, vec![4.0, 5.0, 8.0, 3.0]])
+}
+
+#[test]
+fn inv_root_is_the_runtimes_to_the_bit_in_the_host_c_form() {
+    let (kernel, axes) = inv_root_study();
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("inv_root");
+    let rows = HostProgram::build(&kernel, &dir)
+        .unwrap()
+        .run(&one_step(&axes))
+        .unwrap();
+    let grid: Vec<(usize, Vec<f64>)> = vec![(0, axes[0].clone()), (1, axes[1].clone())];
+    let mut wrong = Vec::new();
+    for (k, set) in sit_runtime::sweep::grid(&grid).iter().enumerate() {
+        let (x, q) = (set[0].1, set[1].1);
+        let want = sit_runtime::math::inv_root(x, q);
+        let got = rows.row(k)[0];
+        if got.to_bits() != want.to_bits() && !(got.is_nan() && want.is_nan()) {
+            wrong.push(format!("inv_root({x:e}, {q}): {got:e}, runtime {want:e}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} differ:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}

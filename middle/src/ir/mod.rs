@@ -651,6 +651,10 @@ pub enum Func {
     Limit,
     /// `deadzone(x, w)`: 0 inside `[-w, w]`, `x ∓ w` outside
     Deadzone,
+    /// `inv_root(x, q) = x^(−1/q)` (`sit_runtime::math::inv_root`), written only by the
+    /// lowering of an adaptive method's step-size control (`q` a literal: 4, 5 or 8);
+    /// not in [`Func::ALL`], so never found by name in source.
+    InvRoot,
     /// A partial derivative of one of the above (`sit_runtime::partial`), written only
     /// by the lowering of an implicit method's Jacobian; not in [`Func::ALL`], so never
     /// found by name in source.
@@ -717,6 +721,7 @@ impl Func {
             Func::Relay => "relay",
             Func::Limit => "limit",
             Func::Deadzone => "deadzone",
+            Func::InvRoot => "inv_root",
             Func::Partial(p) => p.name(),
         }
     }
@@ -724,7 +729,7 @@ impl Func {
     /// Number of arguments.
     pub fn arity(self) -> usize {
         match self {
-            Func::Atan2 | Func::Min | Func::Max | Func::Pow | Func::Hypot => 2,
+            Func::Atan2 | Func::Min | Func::Max | Func::Pow | Func::Hypot | Func::InvRoot => 2,
             Func::Relay | Func::Deadzone => 2,
             Func::Limit => 3,
             Func::Partial(p) => p.arity(),

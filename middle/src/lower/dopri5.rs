@@ -195,7 +195,8 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
             ));
         }
     }
-    let order = tab.embedded.as_ref().expect("an adaptive method").order;
+    let embedded = tab.embedded.as_ref().expect("an adaptive method");
+    let (order, root) = (embedded.order, embedded.root);
     let mut accept = super::stiffness::test(&mut hid, &step, t);
     accept.extend(
         mems.iter()
@@ -206,6 +207,7 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
         m,
         method,
         order,
+        root,
         accept,
         located,
         dense: tab,

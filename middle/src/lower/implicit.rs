@@ -6,7 +6,7 @@
 //! holds the stage's `u_i`), the Jacobian's entries `J_ij` (the pattern's, and
 //! `J_i,time = ∂rate_i/∂t` when the continuous part reads `time`), the tangents of the
 //! stage rules, the matrix `W_ij` and the pivots, and `t`, `h`, `hs`, `err`, `q`,
-//! `steps`, `diag` for the model:
+//! `steps`, `rh`, `diag` for the model:
 //!
 //! ```text
 //! steps = 0; t = 0; if h <= 0 { h = dt }; yc = y
@@ -16,12 +16,12 @@
 //!     hs = h; if h >= dt - t { hs = dt - t }              (the last step cut to the end)
 //!     err = 0; if hs > 0 {           (the attempt, to the error norm; none in a step of 0)
 //!     y = yc; the tangents and J = 0; the tangent pass at t (`time` reading time + t)
-//!     diag = 1/(γ·hs); W_ij = −J_ij (0 off the pattern), W_ii = diag − J_ii
+//!     rh = 1/hs; diag = 1/(γ·hs); W_ij = −J_ij (0 off the pattern), W_ii = diag − J_ii
 //!     factor W (sit_runtime::stage_factor: a singular W is a model fault;
 //!               sit_runtime::stage_band_factor when W is held as a band)
 //!     stage i = 1..s: y = yc + Σ_j a_ij·k_j (y = yc at stage 1); k_i = 0;
 //!                     the stage pass, `time` reading time + (t + α_i·hs);
-//!                     k_i = k_i + (Σ_j C_ij·k_j)/hs + (hs·γ_i)·J_i,time
+//!                     k_i = k_i + (Σ_j C_ij·k_j)·rh + (hs·γ_i)·J_i,time
 //!                     (each term only where it is not zero); solve W·k_i = k_i
 //!     y = yc + Σ_j b_j·k_j
 //!     err = 0; per state: q = Σ_j e_j·k_j / (atol + rtol·max(|yc|, |y|)); err = err + q·q
@@ -87,6 +87,11 @@ pub(super) fn rewrite(
         &mut hid,
         "diag",
         "1/(γ·hs), the diagonal of the iteration matrix",
+    );
+    let rh = global(
+        &mut hid,
+        "rh",
+        "1/hs, which the stages' sums of earlier solutions are multiplied by",
     );
     let name = |v: VarId| m.vars[v].name.clone();
     let col_name = |c: usize| {
@@ -274,6 +279,7 @@ pub(super) fn rewrite(
         .stmts(),
     );
     // The iteration matrix, factorised.
+    inner.push(assign(rh, div(num(1.0), var(hs)), None, span));
     inner.push(assign(
         diag,
         div(num(1.0), mul(num(ros.gamma), var(hs))),
@@ -345,7 +351,7 @@ pub(super) fn rewrite(
             let k = &mems[i].1;
             let mut rhs = var(k[s]);
             if let Some(sum) = weighted(ros.c[s], k) {
-                rhs = add(rhs, div(sum, var(hs)));
+                rhs = add(rhs, mul(sum, var(rh)));
             }
             if let (g, Some(&ft)) = (ros.gamma_t[s], entries.get(&(i, n)))
                 && g != 0.0
@@ -410,6 +416,7 @@ pub(super) fn rewrite(
         m,
         method,
         order: ros.order,
+        root: super::adaptive::Root::Inv,
         accept,
         located,
         dense: ros,

@@ -37,6 +37,7 @@
 //! `super::rosenbrock`, written out by `super::implicit`, which reuses the stage pass
 //! (`super::pass`), the hidden states (`super::hidden`) and the event search.
 
+use super::adaptive::Root;
 use crate::ir::Method;
 
 /// An explicit Runge–Kutta method with `s` stages: stage `i` evaluates the rates at
@@ -87,6 +88,8 @@ pub(super) struct Embedded {
     /// the last two stages (both at the step's end), is above this bound (where the
     /// method's stability region meets the negative real axis).
     pub(super) stiff: f64,
+    /// How the controller takes `err^(−1/(order + 1))`.
+    pub(super) root: Root,
 }
 
 /// The continuous extension of a step: `y(θ)` for `θ` in `[0, 1]` through the step.
@@ -231,6 +234,7 @@ pub(super) const DOPRI5: Tableau = Tableau {
         e3: None,
         // Hairer's DOPRI5 (its stability region meets the real axis near −3.3).
         stiff: 3.25,
+        root: Root::Pow,
     }),
     dense: Dense::Hairer {
         d: &[
@@ -308,6 +312,7 @@ pub(super) const TSIT5: Tableau = Tableau {
         // Its stability region meets the real axis at −3.506 (`super::stages` tests):
         // below it in the ratio of DOPRI5's 3.25 to its −3.306.
         stiff: 3.45,
+        root: Root::Inv,
     }),
     dense: Dense::Weights(&[
         Poly {
@@ -528,6 +533,7 @@ pub(super) const DOP853: Tableau = Tableau {
             0.0,
         ]),
         stiff: 6.1,
+        root: Root::Inv,
     }),
     dense: Dense::Hairer8 {
         c: &[0.1, 0.2, 0.777777777777777777777777777778],

@@ -67,7 +67,7 @@ impl ModelCheck<'_> {
         let one = Term::Known(Unit::ONE, None, false);
         match func {
             // Written only by the lowering, never found by name.
-            Func::Partial(_) => Term::Free,
+            Func::Partial(_) | Func::InvRoot => Term::Free,
             Func::Abs | Func::Floor | Func::Ceil | Func::Round => arg(0),
             Func::Sign => match arg(0) {
                 Term::Lit => Term::Lit,

@@ -25,8 +25,10 @@ pub const fn band_len(n: usize, kl: usize, ku: usize) -> usize {
 /// columns `k … min(k + kl + ku, n−1)`; then for each row `i = k+1 … min(k + kl, n−1)`
 /// in order the multiplier `l_ik = a_ik / a_kk` is stored in the cell of `a_ik` and the
 /// row is updated `a_ij = a_ij − l_ik·a_kj` for `j = k+1 … min(k + kl + ku, n−1)`, in
-/// that order. On return the cells on and above the diagonal (columns `i … i + kl +
-/// ku`) hold `U`, those below it the multipliers of each column's elimination. Unlike
+/// that order; then the diagonal cell is replaced by its reciprocal `1/u_kk` (as
+/// [`super::lu_factor`] does, which the solve multiplies by). On return the cells
+/// above the diagonal (columns `i + 1 … i + kl + ku`) hold `U`, the diagonal `1/u_ii`,
+/// those below it the multipliers of each column's elimination. Unlike
 /// [`lu_factor_real`], a swap leaves the multipliers of earlier columns where they are
 /// (they are applied in order by [`band_solve_real`], each after its swap: `A =
 /// P_0·L_0·P_1·L_1 ⋯ U`).
@@ -102,6 +104,8 @@ pub fn band_factor_real(
                 a[at(i, j)] -= l * a[at(k, j)];
             }
         }
+        // Held as its reciprocal, which every solve multiplies by (as the dense LU).
+        a[at(k, k)] = 1.0 / pivot;
     }
     Ok(())
 }
@@ -110,6 +114,7 @@ pub fn band_factor_real(
 /// [`band_factor_real`] (same `n`, `kl`, `ku`): for each column `k = 0 … n−1` in
 /// order, `b_k` and `b_piv[k]` swap, then `b_i = b_i − l_ik·b_k` for `i = k+1 …
 /// min(k + kl, n−1)` in order; then back substitution `x_i = (b_i − Σ_j u_ij·x_j)·(1/u_ii)`
+/// (the reciprocal as the factorisation left it on the diagonal)
 /// for `i = n−1 … 0`, the sum over `j = i+1 … min(i + kl + ku, n−1)` subtracted term by
 /// term in decreasing `j` (as in [`lu_solve`]: the unknown found last subtracted last).
 ///
@@ -147,7 +152,7 @@ pub fn band_solve_real(
         for j in (i + 1..=(i + kl + ku).min(n - 1)).rev() {
             s -= lu[at(i, j)] * b[j];
         }
-        b[i] = s * (1.0 / lu[at(i, i)]);
+        b[i] = s * lu[at(i, i)];
     }
     Ok(())
 }

@@ -40,7 +40,10 @@ pub enum LinearError {
 /// pivoting: at column `k` the row of largest `|a_ik|`, `i >= k`, the first such row at
 /// a tie, is swapped into row `k` and `piv[k]` records it. The multipliers are
 /// `l_ik = a_ik / a_kk`, and each row `i > k` is updated `a_ij = a_ij − l_ik·a_kj`
-/// for `j = k+1 … n−1`, in that order.
+/// for `j = k+1 … n−1`, in that order; then the diagonal cell is replaced by its
+/// reciprocal `1/u_kk`. On return `a` holds `L` below the diagonal, `U` above it and
+/// `1/u_kk` on it: each solve multiplies by those reciprocals, so that the `n`
+/// divisions are made once per factorisation, not once per solve.
 ///
 /// # Errors
 ///
@@ -148,6 +151,9 @@ fn factor(
                 }
             }
         }
+        // The diagonal of `U` is held as its reciprocal, which every solve multiplies
+        // by: one division per column here instead of one per column in each solve.
+        a[k * n + k] = 1.0 / pivot;
     }
     Ok(())
 }
@@ -155,12 +161,12 @@ fn factor(
 /// Solves `A·x = b` in place (`b` becomes `x`) with the factors of [`lu_factor`]: the
 /// row swaps of `piv` in order, then forward substitution `y_i = b_i − Σ_{j<i} l_ij·y_j`
 /// and back substitution `x_i = (y_i − Σ_{j>i} u_ij·x_j)·(1/u_ii)`, each sum subtracted
-/// term by term, the forward one in increasing `j`, the back one in decreasing `j`: in
-/// both the unknown found last is subtracted last, so the terms of the others are
-/// taken while it is computed, and the reciprocal of the diagonal, which does not
-/// depend on `b`, apart from the chain (a product there instead of a division): the
-/// solves are most of an implicit step's time, and this shortens their chain of
-/// dependent operations.
+/// term by term, the forward one in increasing `j`, the back one in decreasing `j`, the
+/// reciprocal `1/u_ii` the one the factorisation left on the diagonal: in both the
+/// unknown found last is subtracted last, so the terms of the others are taken while
+/// it is computed, and the product by the reciprocal replaces a division: the solves
+/// are most of an implicit step's time, and this shortens their chain of dependent
+/// operations.
 ///
 /// # Errors
 ///
@@ -301,7 +307,7 @@ fn substitute_masked(n: usize, mask: u128, lu: &[f64], b: &mut [f64]) {
                 s -= lu[i * n + j] * b[j];
             }
         }
-        b[i] = s * (1.0 / lu[i * n + i]);
+        b[i] = s * lu[i * n + i];
     }
 }
 
@@ -345,7 +351,7 @@ fn substitute(n: usize, lu: &[f64], b: &mut [f64]) {
         for j in (i + 1..n).rev() {
             s -= lu[i * n + j] * b[j];
         }
-        b[i] = s * (1.0 / lu[i * n + i]);
+        b[i] = s * lu[i * n + i];
     }
 }
 

@@ -1,11 +1,12 @@
 //! diffsol's implicit solvers on the stiff models of `scripts/peer_scipy.py --stiff`:
 //! Robertson's kinetics (`examples/models/robertson.sit`), HIRES (`hires.sit`) and Van der
-//! Pol at mu = 1000 (`van_der_pol.sit` with `mu = 1000`), each with its exact Jacobian
+//! Pol at mu = 1000 (`van_der_pol.sit` with `mu = 1000`) and at mu = 1e6 in scaled time
+//! (`van_der_pol_scaled.sit`), each with its exact Jacobian
 //! given as the Jacobian-vector product diffsol asks for (`rhs_implicit`), dense
 //! nalgebra matrices and LU (`NalgebraLU`).
 //!
-//! Usage: `peer_diffsol stiff robertson|hires|van_der_pol_1000 bdf|tr_bdf2|esdirk34
-//! T_END RTOL ATOL [REPEATS]`. Steps from t = 0 to `T_END` (diffsol's stop time, no
+//! Usage: `peer_diffsol stiff robertson|hires|van_der_pol_1000|van_der_pol_scaled
+//! bdf|tr_bdf2|esdirk34 T_END RTOL ATOL [REPEATS]`. Steps from t = 0 to `T_END` (diffsol's stop time, no
 //! output in between), `REPEATS` times (default 5), and prints one line of JSON: the
 //! median wall time of a solve (building the problem and the solver included) in
 //! seconds, the final state and the solver's counters of the last solve (steps, error
@@ -151,14 +152,43 @@ fn van_der_pol_1000(method: &str, t_end: f64, rtol: f64, atol: f64) -> Solved {
     solve!(problem, method, t_end)
 }
 
+/// Van der Pol at mu = 1e6 in scaled time (`examples/models/van_der_pol_scaled.sit`):
+/// x0' = x1, x1' = mu·((1 − x0²)·x1 − x0), from (2, 0).
+fn van_der_pol_scaled(method: &str, t_end: f64, rtol: f64, atol: f64) -> Solved {
+    let mu = 1e6;
+    let problem = OdeBuilder::<NalgebraMat<f64>>::new()
+        .rtol(rtol)
+        .atol([atol])
+        .rhs_implicit(
+            move |x, _p, _t, y| {
+                y[0] = x[1];
+                y[1] = mu * ((1.0 - x[0] * x[0]) * x[1] - x[0]);
+            },
+            move |x, _p, _t, v, y| {
+                y[0] = v[1];
+                y[1] = mu * (-2.0 * x[0] * x[1] - 1.0) * v[0] + mu * (1.0 - x[0] * x[0]) * v[1];
+            },
+        )
+        .init(
+            |_p, _t, y| {
+                y[0] = 2.0;
+                y[1] = 0.0;
+            },
+            2,
+        )
+        .build()?;
+    solve!(problem, method, t_end)
+}
+
 /// `peer_diffsol stiff …` (the arguments after `stiff`).
 pub fn main(args: &[String]) -> ExitCode {
-    let usage = "usage: peer_diffsol stiff robertson|hires|van_der_pol_1000 \
+    let usage = "usage: peer_diffsol stiff robertson|hires|van_der_pol_1000|van_der_pol_scaled \
                  bdf|tr_bdf2|esdirk34 T_END RTOL ATOL [REPEATS]";
     let model: fn(&str, f64, f64, f64) -> Solved = match args.first().map(String::as_str) {
         Some("robertson") => robertson,
         Some("hires") => hires,
         Some("van_der_pol_1000") => van_der_pol_1000,
+        Some("van_der_pol_scaled") => van_der_pol_scaled,
         _ => {
             eprintln!("{usage}");
             return ExitCode::from(2);

@@ -203,6 +203,7 @@ fn call(f: Func, xs: &[f64]) -> f64 {
         Func::Min => m::min(x(0), x(1)),
         Func::Max => m::max(x(0), x(1)),
         Func::Pow => m::pow(x(0), x(1)),
+        Func::InvRoot => m::inv_root(x(0), x(1)),
         Func::Hypot => m::hypot(x(0), x(1)),
         Func::Floor => m::floor(x(0)),
         Func::Ceil => m::ceil(x(0)),

@@ -5,6 +5,10 @@
 //! compiled and an interpreted run agree to the bit on every platform, with or without
 //! `std`. NaN arguments propagate unless a function says otherwise.
 
+mod root;
+
+pub use root::inv_root;
+
 /// Absolute value: `abs(x) = |x|` (`libm::fabs`; `abs(-0.0) = 0.0`, `abs(NaN)` is NaN).
 #[inline]
 pub fn abs(x: f64) -> f64 {
@@ -120,7 +124,9 @@ pub fn tanh(x: f64) -> f64 {
 /// `min(-0.0, 0.0) = 0.0`, `min(0.0, -0.0) = -0.0`.
 #[inline]
 pub fn min(a: f64, b: f64) -> f64 {
-    libm::fmin(a, b)
+    // libm's own `fmin`, written here so that it inlines (a call into the `libm` crate
+    // does not): the same comparison, and the same `· 1.0` that quiets a signalling NaN.
+    (if b.is_nan() || a < b { a } else { b }) * 1.0
 }
 
 /// Greater of two values: `max(a, b) = b if (a < b or a is NaN) else a`
@@ -131,7 +137,8 @@ pub fn min(a: f64, b: f64) -> f64 {
 /// `max(0.0, -0.0) = 0.0`, `max(-0.0, 0.0) = -0.0`.
 #[inline]
 pub fn max(a: f64, b: f64) -> f64 {
-    libm::fmax(a, b)
+    // libm's own `fmax`, inlined as `min` is.
+    (if a.is_nan() || a < b { b } else { a }) * 1.0
 }
 
 /// Power: `pow(x, y) = xʸ` (`libm::pow`, C99 rules: `pow(x, 0) = 1` and `pow(1, y) = 1`
