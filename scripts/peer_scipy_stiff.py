@@ -6,7 +6,7 @@ Models (examples/models): Robertson's kinetics to t = 40 and to t = 1e5, HIRES t
 t = 321.8122, Van der Pol with mu = 1000 to t = 1000 (`van_der_pol.sit --set mu=1000`)
 and with mu = 1e6 in scaled time to t = 6.3 (`van_der_pol_scaled.sit`).
 Each run goes from the start to t_end in one host step (rows at 0 and t_end only: the
-stiff test set measures the end), and its error is the largest relative error over the
+stiff test set measures the end; Van der Pol at mu = 1e6 in host steps of 0.1), and its error is the largest relative error over the
 states at t_end, max_i |y_i - ref_i| / |ref_i|, against SciPy's Radau at rtol 1e-13
 (never Sit), itself checked against the published references (Hairer and Wanner's test
 set: Robertson at 1e5, HIRES, Van der Pol's x0(1000); SUNDIALS' cvRoberts_dns at 40) or,
@@ -133,6 +133,9 @@ MODELS = {
         "file": "examples/models/van_der_pol_scaled.sit", "columns": ("x0", "x1"),
         "y0": (2.0, 0.0), "atol_digits": 0, "set": [], "rhs": vdp_scaled_rhs,
         "jac": vdp_scaled_jac,
+        # Host steps of 0.1: its eight jumps at rtol 1e-10 take more internal steps
+        # than the bound of 10 000 that one host step may take.
+        "dt": 0.1,
     },
 }
 
@@ -219,7 +222,13 @@ def reference(model, t_end, cache):
     if worst > bound:
         raise RuntimeError(f"reference {model} to {t_end} misses {what} "
                            f"by {worst:.1e} (bound {bound:.0e})")
-    return ref, worst
+    return ref, worst, what
+
+
+def host_step(model, t_end):
+    """Sit's host step: the whole run (the test set measures the end), or the model's
+    own where one host step would need more internal steps than its bound."""
+    return MODELS[model].get("dt", t_end)
 
 
 def atol_of(model, rtol):
@@ -234,7 +243,8 @@ def sit_run(sitc, method, model, t_end, k, repeats):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "run.csv")
         cmd = [sitc, "run", os.path.join(ROOT, spec["file"]), "--method", method, "--rtol", f"1e-{k}",
-               "--atol", f"1e-{k + a}", "--dt", repr(t_end), "--t-end", repr(t_end),
+               "--atol", f"1e-{k + a}", "--dt", repr(host_step(model, t_end)),
+               "--t-end", repr(t_end),
                *spec["set"], "-o", out]
         run = subprocess.run(cmd, capture_output=True, text=True)
         if run.returncode != 0:  # a fault of the model (e.g. rodas4's bound of steps)
@@ -246,7 +256,8 @@ def sit_run(sitc, method, model, t_end, k, repeats):
 
 
 def generated(peer_timing, method, model, t_end, k, repeats):
-    cmd = [peer_timing, f"{model}_{method}_{k}", repr(t_end), repr(t_end), str(repeats)]
+    cmd = [peer_timing, f"{model}_{method}_{k}", repr(host_step(model, t_end)), repr(t_end),
+           str(repeats)]
     return json.loads(subprocess.run(cmd, check=True, capture_output=True,
                                      text=True).stdout)
 
@@ -314,7 +325,7 @@ def main(args):
             refs[(model, t_end)] = reference(
                 model, t_end, os.path.join(ROOT, "target/peer-stiff-reference.json"))
             print(f"reference {model} to t = {t_end:g}: Radau at rtol 1e-13, within "
-                  f"{refs[(model, t_end)][1]:.1e} of the published values")
+                  f"{refs[(model, t_end)][1]:.1e} of {refs[(model, t_end)][2]}")
     print()
     print("| model | t_end | rtol | Sit error | attempts | generated | sitc run | solver | "
           "rtol | error | steps / nfev | rejected / njev | LU | time | time / generated |")

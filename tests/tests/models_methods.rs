@@ -1054,3 +1054,55 @@ fn rodas5p_meets_the_stiff_references_in_fewer_steps_than_rodas4() {
         );
     }
 }
+
+/// `rodas5p` on Van der Pol at mu = 1e6 in scaled time (`van_der_pol_scaled.sit`, as
+/// declared: rtol 1e-8, atol 1e-10), in host steps of 1e-3 to t = 6.3, against two
+/// independent references. **The period**: the equation is the classic
+/// `x'' − m·(1 − x²)·x' + x = 0` with `m = sqrt(mu) = 1000` in time `t·m`, whose
+/// relaxation period is `m·(3 − 2·ln 2) + 3·α·m^(−1/3) − (2/3)·ln(m)/m + O(1/m)`
+/// (Dorodnitsyn, 1947; `α` = 2.338107… the first zero of Airy's function in
+/// magnitude), here 1.6144025 in scaled time; the next term is of order 1e-6 (SciPy's
+/// LSODA at rtol 1e-12 measures 1.6144011), so the periods between the downward
+/// crossings of `x0 = 1.5` (on the slow branch, interpolated linearly between host
+/// steps: a few 1e-8 off) must be within 1e-5 of it. **The end**: SciPy's Radau at
+/// rtol 1e-13 (which LSODA at the same tolerances meets within 8e-11): each state
+/// within 1e-6 relative, a hundred times the tolerance for the error carried through
+/// eight jumps of width 1e-6. Measured: periods 1.6144010–1.6144012 (1.2e-6 to 1.5e-6
+/// below the three terms, as LSODA's), the end within 2.2e-8 (x0) and 6.5e-8 (x1).
+#[test]
+fn rodas5p_meets_van_der_pol_at_mu_1e6_in_scaled_time() {
+    let mut m = load_with("van_der_pol_scaled.sit", "VanDerPolScaled", None).unwrap();
+    let (dt, steps) = (1e-3, 6300);
+    let mut crossings = Vec::new();
+    let mut before = get(&m, "x0").unwrap();
+    for k in 0..steps {
+        m.step(dt);
+        let x0 = get(&m, "x0").unwrap();
+        if before > 1.5 && x0 <= 1.5 {
+            let t = k as f64 * dt + dt * (before - 1.5) / (before - x0);
+            crossings.push(t);
+        }
+        before = x0;
+    }
+    let alpha = 2.338_107_410_459_767;
+    let m_ = 1000.0_f64;
+    let period = 3.0 - 2.0 * std::f64::consts::LN_2 + 3.0 * alpha * m_.powf(-4.0 / 3.0)
+        - (2.0 / 3.0) * m_.ln() / (m_ * m_);
+    assert_eq!(crossings.len(), 4, "crossings at {crossings:?}");
+    for pair in crossings.windows(2) {
+        let measured = pair[1] - pair[0];
+        assert!(
+            (measured - period).abs() < 1e-5,
+            "period {measured}, Dorodnitsyn's {period}"
+        );
+    }
+    let reference = [-1.4196008495254144, 1.398250270925783];
+    for (name, want) in ["x0", "x1"].into_iter().zip(reference) {
+        let got = get(&m, name).unwrap();
+        let rel = ((got - want) / want).abs();
+        assert!(
+            rel < 1e-6,
+            "{name}(6.3) = {got}, reference {want}: {rel:.1e}"
+        );
+    }
+}
