@@ -1,4 +1,4 @@
-//! The implicit method's linear algebra as generated code: one `Factor`, `Solve` or `Underflow` statement of the lowered step written once for the plain and the batch form, which differ only in how a variable is read (`self.x` or `self.x[i]`).
+//! The implicit method's linear algebra as generated code: one `Factor`, `Solve` or `Underflow` statement of the lowered step written once for the plain and the batch form (which differ only in how a variable is read, `self.x` or `self.x[i]`), a small `W`'s factorisation and solves as straight-line code.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};

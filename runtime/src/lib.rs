@@ -67,7 +67,7 @@ pub use fault::{ModelFault, catch_fault, quiet_fault_panics};
 pub use method::{
     Stiffness, events_overrun, internal_steps_overrun, stage_band_factor, stage_band_solve,
     stage_factor, stage_factor_masked, stage_solve, stage_solve_fixed, stage_solve_masked,
-    stage_solve_masked_fixed, step_underflow, stiffness,
+    step_underflow, stiffness,
 };
 pub use model::{
     Model, SetError, ValueType, Var, VarInfo, VarKind, Variables, from_logical, logical,

@@ -165,18 +165,6 @@ pub fn stage_solve_masked(mask: u128, lu: &[f64], piv: &[f64], b: &mut [f64]) {
     let _ = crate::linear::lu_solve_masked_real(piv.len(), mask, lu, piv, b);
 }
 
-/// [`stage_solve_masked`] for an order `N` the generated step knows: the same bits
-/// ([`crate::linear::lu_solve_masked_real_fixed`]).
-#[inline(always)]
-pub fn stage_solve_masked_fixed<const N: usize>(
-    mask: u128,
-    lu: &[f64],
-    piv: &[f64; N],
-    b: &mut [f64; N],
-) {
-    let _ = crate::linear::lu_solve_masked_real_fixed(mask, lu, piv, b);
-}
-
 /// The solve of a stage with the band factors of [`stage_band_factor`] (the same
 /// `kl`, `ku`): `b` becomes the solution of `A·x = b`
 /// ([`crate::linear::band_solve_real`]; factors of another shape leave `b` as it is).

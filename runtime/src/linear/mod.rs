@@ -256,32 +256,6 @@ pub fn lu_solve_masked_real(
     solve(n, lu, |k| row(piv[k], n), b)
 }
 
-/// [`lu_solve_masked_real`] for an order `N` known when compiling, as
-/// [`lu_solve_real_fixed`] is to [`lu_solve_real`]: the same bits, and with `mask` a
-/// constant the left-out cells leave no trace in the code.
-///
-/// # Errors
-///
-/// As [`lu_solve_masked_real`].
-#[inline(always)]
-pub fn lu_solve_masked_real_fixed<const N: usize>(
-    mask: u128,
-    lu: &[f64],
-    piv: &[f64; N],
-    b: &mut [f64; N],
-) -> Result<(), LinearError> {
-    if lu.len() != N * N || N > 11 {
-        return Err(LinearError::Shape);
-    }
-    if diagonal(piv) {
-        let mut x = *b;
-        substitute_masked(N, mask, lu, &mut x);
-        *b = x;
-        return Ok(());
-    }
-    lu_solve_real_fixed(lu, piv, b)
-}
-
 /// Whether every pivot is its own row (`piv[k] = k`): no row was swapped.
 #[inline(always)]
 fn diagonal(piv: &[f64]) -> bool {
@@ -456,15 +430,6 @@ mod tests {
                         let r: f64 = (0..n).map(|j| a[i * n + j] * x[j]).sum::<f64>() - b[i];
                         assert!(r.abs() < 1e-13, "n = {n}: residual {r}");
                     }
-                }
-                if n == 8 {
-                    let mut fixed: [f64; 8] = core::array::from_fn(|i| b[i]);
-                    let p8: [f64; 8] = core::array::from_fn(|i| piv[i]);
-                    lu_solve_masked_real_fixed(mask, &lu, &p8, &mut fixed).expect("shapes");
-                    assert_eq!(
-                        fixed.map(f64::to_bits).to_vec(),
-                        x.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
-                    );
                 }
             }
         }
