@@ -6,7 +6,8 @@
 //! `T_END` with rtol = atol = `TOL`, the solution interpolated at the `N + 1` times
 //! `i·T_END/N` (diffsol's dense output, as solve_ivp's `t_eval`), `REPEATS` times (default
 //! 5), and prints one line of JSON: the median wall time of a solve (building the problem
-//! and the solver included) in seconds and the rows `[[y0, y1], …]` of the last solve.
+//! and the solver included) in seconds, the last solve's steps and error test failures,
+//! and its rows `[[y0, y1], …]`.
 //!
 //! Stiff: `peer_diffsol stiff MODEL METHOD T_END RTOL ATOL [REPEATS]` (see [`stiff`]).
 
@@ -16,8 +17,9 @@ use diffsol::{DenseMatrix, MatrixCommon, NalgebraMat, OdeBuilder, OdeSolverMetho
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// The rows of a solve at the evaluation times, or diffsol's error.
-type Solved = Result<Vec<[f64; 2]>, diffsol::DiffsolError>;
+/// The rows of a solve at the evaluation times and the solver's steps taken and
+/// rejected (its error test failures), or diffsol's error.
+type Solved = Result<(Vec<[f64; 2]>, [usize; 2]), diffsol::DiffsolError>;
 
 /// The pendulum of `pendulum.sit`: L = 2, g = 9.81, from 1 rad at rest.
 fn pendulum(t_eval: &[f64], tol: f64) -> Solved {
@@ -38,7 +40,11 @@ fn pendulum(t_eval: &[f64], tol: f64) -> Solved {
         .build()?;
     let mut solver = problem.tsit45()?;
     let (ys, _) = solver.solve_dense(t_eval)?;
-    Ok(rows(&ys))
+    let st = solver.get_statistics();
+    Ok((
+        rows(&ys),
+        [st.number_of_steps, st.number_of_error_test_failures],
+    ))
 }
 
 /// The oscillator of `van_der_pol.sit`: mu = 1, from (2, 0).
@@ -60,7 +66,11 @@ fn van_der_pol(t_eval: &[f64], tol: f64) -> Solved {
         .build()?;
     let mut solver = problem.tsit45()?;
     let (ys, _) = solver.solve_dense(t_eval)?;
-    Ok(rows(&ys))
+    let st = solver.get_statistics();
+    Ok((
+        rows(&ys),
+        [st.number_of_steps, st.number_of_error_test_failures],
+    ))
 }
 
 /// One row per evaluation time (the matrix has one column per time).
@@ -102,11 +112,11 @@ fn main() -> ExitCode {
     }
     let t_eval: Vec<f64> = (0..=n).map(|i| i as f64 * t_end / n as f64).collect();
     let mut times = Vec::with_capacity(repeats);
-    let mut last = Vec::new();
+    let (mut last, mut counts) = (Vec::new(), [0; 2]);
     for _ in 0..repeats {
         let start = Instant::now();
         match solve(std::hint::black_box(&t_eval), tol) {
-            Ok(rows) => last = rows,
+            Ok((rows, steps)) => (last, counts) = (rows, steps),
             Err(e) => {
                 eprintln!("diffsol at tol {tol}: {e}");
                 return ExitCode::FAILURE;
@@ -120,8 +130,10 @@ fn main() -> ExitCode {
         .map(|[a, b]| format!("[{a:?}, {b:?}]"))
         .collect();
     println!(
-        "{{\"seconds\": {:e}, \"rows\": [{}]}}",
+        "{{\"seconds\": {:e}, \"steps\": {}, \"error_test_failures\": {}, \"rows\": [{}]}}",
         times[times.len() / 2],
+        counts[0],
+        counts[1],
         rows.join(", ")
     );
     ExitCode::SUCCESS
