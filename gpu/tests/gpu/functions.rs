@@ -139,13 +139,12 @@ fn cuda_s_library_is_within_its_bound() {
     check(&rows, &model, &axes[0], true);
 }
 
-/// `a ^ b` on a grid of arguments: special values (zeros, ±1, ±2, ½, infinities, NaN,
-/// the smallest and largest doubles, numbers near 1) and a spread over many scales,
-/// negative bases with integer and non-integer exponents, the step control's exponents
-/// (−1/5, −1/4, −1/8, −1/9); the study's kernel and its launch's axes.
-fn pow_study() -> (sit_gpu::Kernel, Vec<Vec<f64>>) {
-    let source = "model P {\n    param a = 2, b = 0.5;\n    output real p;\n    p = a ^ b;\n}\n";
-    let out = sit_middle::check_source("p.sit", source);
+/// The kernel of a model whose output `p` is `expr` of its params `a` and `b`, both
+/// swept (axes 0 and 1), `p` collected at the end.
+fn two_param_kernel(expr: &str) -> sit_gpu::Kernel {
+    let source =
+        format!("model P {{\n    param a = 2, b = 0.5;\n    output real p;\n    p = {expr};\n}}\n");
+    let out = sit_middle::check_source("p.sit", &source);
     let program = out
         .program
         .unwrap_or_else(|| panic!("{:?}", out.diagnostics));
@@ -156,7 +155,15 @@ fn pow_study() -> (sit_gpu::Kernel, Vec<Vec<f64>>) {
         collect: vec![Collect::Final(2)],
         inputs: Vec::new(),
     };
-    let kernel = sit_gpu::kernel(&lowered, 0, &spec).unwrap();
+    sit_gpu::kernel(&lowered, 0, &spec).unwrap()
+}
+
+/// `a ^ b` on a grid of arguments: special values (zeros, ±1, ±2, ½, infinities, NaN,
+/// the smallest and largest doubles, numbers near 1) and a spread over many scales,
+/// negative bases with integer and non-integer exponents, the step control's exponents
+/// (−1/5, −1/4, −1/8, −1/9); the study's kernel and its launch's axes.
+fn pow_study() -> (sit_gpu::Kernel, Vec<Vec<f64>>) {
+    let kernel = two_param_kernel("a ^ b");
     let mut bases = vec![
         0.0,
         -0.0,
@@ -281,20 +288,7 @@ fn pow_is_the_libm_crates_to_the_bit_on_the_gpu() {
 /// extremes, powers of two and a spread over every scale) and `q` (4, 5, 8, and 3,
 /// which is pow's); the study's kernel and its launch's axes.
 fn inv_root_study() -> (sit_gpu::Kernel, Vec<Vec<f64>>) {
-    let source =
-        "model P {\n    param a = 2, b = 0.5;\n    output real p;\n    p = pow(a, b);\n}\n";
-    let out = sit_middle::check_source("p.sit", source);
-    let program = out
-        .program
-        .unwrap_or_else(|| panic!("{:?}", out.diagnostics));
-    let lowered = sit_middle::lower::Lowered::new(&program, Default::default()).unwrap();
-    let spec = Spec {
-        axes: vec![0, 1],
-        fixed: Vec::new(),
-        collect: vec![Collect::Final(2)],
-        inputs: Vec::new(),
-    };
-    let mut kernel = sit_gpu::kernel(&lowered, 0, &spec).unwrap();
+    let mut kernel = two_param_kernel("pow(a, b)");
     let at = kernel.source.find(sit_gpu::PRELUDE).unwrap() + sit_gpu::PRELUDE.len();
     let step = kernel.source[at..].replace("sit_pow(", "sit_inv_root(");
     assert!(step.contains("sit_inv_root("), "the kernel calls pow");
