@@ -619,11 +619,10 @@ impl<'a> ModelCheck<'a> {
             (Term::Lit, Term::Of(c, r)) if !divide => Term::Of(c, r),
             _ => Term::Free,
         };
-        // A unit of powers past 60 (hundreds of products in a chain) is not followed.
+        // A unit of powers past `MAX_POWER` (hundreds of products in a chain) is not
+        // followed.
         match &t {
-            Term::Known(u, _, _) | Term::Of(_, u) if u.dim.iter().any(|d| d.abs() > 60) => {
-                Term::Free
-            }
+            Term::Known(u, _, _) | Term::Of(_, u) if u.is_beyond() => Term::Free,
             _ => t,
         }
     }

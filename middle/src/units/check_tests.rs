@@ -173,3 +173,32 @@ fn a_submodels_inputs_take_the_units_their_bindings_agree_on() {
                 model C { input real x [m]; sub b: B(w = x); output real z [s]; z = b.y; }";
     assert_eq!(codes(deep), ["E0481"]);
 }
+
+#[test]
+fn a_chain_of_products_past_what_a_unit_holds_is_not_followed() {
+    // `z0` is `m^201`: each `z` one power above the next. Past `MAX_POWER` the classes'
+    // relations are not followed, so nothing is said of them, rather than conflicts
+    // between the saturated powers (before, every rule past the 128th was an E0481).
+    let chain = |k: usize, z0: &str| {
+        let mut s = String::from("model M { input real l [m];");
+        for i in 0..k {
+            let next = if i + 1 < k {
+                format!("z{}", i + 1)
+            } else {
+                "l".into()
+            };
+            let unit = if i == 0 { z0 } else { "" };
+            s += &format!(" output real z{i}{unit}; z{i} = {next} * l;");
+        }
+        s + " }"
+    };
+    assert_eq!(codes(&chain(200, "")), Vec::<&str>::new());
+    // Within the limit the chain is followed to its end: `z0` is `m^21`.
+    assert_eq!(codes(&chain(20, " [m^21]")), Vec::<&str>::new());
+    assert_eq!(codes(&chain(20, " [m^20]")), ["E0481"]);
+    // A written power past the limit is an error in the unit's text.
+    assert_eq!(codes("model M { input real l [m^61]; }"), ["E0480"]);
+    assert!(parse_unit("m^60").is_ok());
+    assert!(parse_unit("(m^40)^2").is_err());
+    assert_eq!(Unit::BEYOND.mul(&Unit::BEYOND.pow(-1)), Unit::BEYOND);
+}

@@ -31,6 +31,10 @@ pub use show::show_unit;
 /// Names of the dimensions, in the order of [`Unit::dim`].
 pub const DIMENSIONS: [&str; 8] = ["m", "kg", "s", "A", "K", "mol", "cd", "rad"];
 
+/// The largest power of a dimension a unit holds. Physical units stay far below it; a
+/// chain of products that passes it gives [`Unit::BEYOND`], which is not checked.
+pub const MAX_POWER: i8 = 60;
+
 /// A unit: integer exponents of the base dimensions, a scale to SI, an offset (degC).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Unit {
@@ -60,28 +64,57 @@ impl Unit {
         }
     }
 
-    /// The product of two units (an affine unit loses its offset).
+    /// What an arithmetic whose result has a power past [`MAX_POWER`] gives: a unit no
+    /// longer followed (a chain of hundreds of products, or of squares). It stays so
+    /// through every product and power, and the check treats it as unknown.
+    pub const BEYOND: Unit = Unit {
+        dim: [i8::MAX; 8],
+        scale: 1.0,
+        offset: 0.0,
+    };
+
+    /// Whether a power of this unit is past [`MAX_POWER`] ([`Unit::BEYOND`] among them).
+    pub fn is_beyond(&self) -> bool {
+        self.dim
+            .iter()
+            .any(|d| !(-MAX_POWER..=MAX_POWER).contains(d))
+    }
+
+    /// The product of two units (an affine unit loses its offset); [`Unit::BEYOND`]
+    /// if either is, or a power of the product is past [`MAX_POWER`].
     pub fn mul(&self, o: &Unit) -> Unit {
+        if self.is_beyond() || o.is_beyond() {
+            return Unit::BEYOND;
+        }
         let mut dim = self.dim;
         for (d, e) in dim.iter_mut().zip(o.dim) {
-            // Saturating: an exponent past ±127 (a chain of hundreds of products) is
-            // wrong but never a panic; the checker stops following such units.
-            *d = d.saturating_add(e);
+            // Both within ±MAX_POWER, so the sum fits an i8.
+            *d += e;
         }
         Unit {
             dim,
             scale: self.scale * o.scale,
             offset: 0.0,
         }
+        .within()
     }
 
-    /// This unit to an integer power.
+    /// This unit to an integer power; [`Unit::BEYOND`] past [`MAX_POWER`].
     pub fn pow(&self, n: i8) -> Unit {
+        if self.is_beyond() {
+            return Unit::BEYOND;
+        }
         Unit {
             dim: self.dim.map(|d| d.saturating_mul(n)),
             scale: self.scale.powi(n as i32),
             offset: 0.0,
         }
+        .within()
+    }
+
+    /// This unit, or [`Unit::BEYOND`] if a power is past [`MAX_POWER`].
+    fn within(self) -> Unit {
+        if self.is_beyond() { Unit::BEYOND } else { self }
     }
 
     /// The quotient of two units.
@@ -256,6 +289,12 @@ pub fn parse_unit(text: &str) -> Result<Unit, UnitError> {
     p.ws();
     if p.i < text.len() {
         return Err(p.err("expected `*`, `/` or the closing `]` of the unit"));
+    }
+    if u.is_beyond() {
+        return Err(UnitError {
+            at: 0,
+            message: format!("a power past {MAX_POWER} is more than a unit holds"),
+        });
     }
     if text.contains("degC") && text.trim() != "degC" {
         return Err(UnitError {

@@ -140,9 +140,11 @@ impl Solver {
         Some((times(&u, &r), o, a))
     }
 
-    /// The term with what is known now: `Of` becomes `Known` when its root is known.
+    /// The term with what is known now: `Of` becomes `Known` when its root is known. A
+    /// unit past [`super::MAX_POWER`] (a long chain of products relating two classes)
+    /// is not followed: its term is `Free`.
     pub fn resolve(&mut self, t: Term) -> Term {
-        match t {
+        let t = match t {
             Term::Of(c, r) => match self.unit_of(c) {
                 Some((u, o, a)) => Term::Known(times(&u, &r), o, a),
                 None => {
@@ -151,6 +153,10 @@ impl Solver {
                 }
             },
             t => t,
+        };
+        match &t {
+            Term::Known(u, _, _) | Term::Of(_, u) if u.is_beyond() => Term::Free,
+            _ => t,
         }
     }
 
@@ -180,6 +186,9 @@ impl Solver {
             (Term::Of(c, r), Term::Known(k, _, a)) | (Term::Known(k, _, a), Term::Of(c, r)) => {
                 // unit(c) · r = k, c a root (resolve returned it).
                 let u = over(&k, &r);
+                if u.is_beyond() {
+                    return Ok(());
+                }
                 self.known[c] = Some((u, Some(at(c, &u)), a));
                 self.learned += 1;
                 Ok(())
@@ -191,8 +200,12 @@ impl Solver {
                     return Ok(());
                 }
                 // unit(a)·ra = unit(b)·rb: link a under b with rel = rb/ra.
+                let rel = over(&rb, &ra);
+                if rel.is_beyond() {
+                    return Ok(());
+                }
                 self.parent[a] = b;
-                self.rel[a] = over(&rb, &ra);
+                self.rel[a] = rel;
                 self.learned += 1;
                 Ok(())
             }
