@@ -5,7 +5,7 @@
 //! `van_der_pol`, `hoop` or `bouncing_ball`, or `pendulum_rk4` or `van_der_pol_rk4`
 //! (generated with `method rk4`), or `pendulum_dopri5_K`, `van_der_pol_dopri5_K` or
 //! `bouncing_ball_dopri5_K` for K from 3 to 10 (generated with `method dopri5 rtol 1e-K
-//! atol 1e-(K+2)`), or `pendulum_tsit5_K`, `van_der_pol_tsit5_K`, `pendulum_dop853_K`,
+//! atol 1e-K`), or `pendulum_tsit5_K`, `van_der_pol_tsit5_K`, `pendulum_dop853_K`,
 //! `van_der_pol_dop853_K` for K from 4 to 12, or the stiff `robertson_METHOD_K`,
 //! `hires_METHOD_K`, `van_der_pol_1000_METHOD_K`, `van_der_pol_scaled_METHOD_K` (METHOD
 //! `rodas4` or `rodas5p`; Van der

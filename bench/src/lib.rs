@@ -58,12 +58,12 @@ pub mod generated_ball {
 }
 
 /// Modules of the peers under one adaptive method, one module per tolerance
-/// (`rtol 1e-K atol 1e-(K+2)`), each holding the models named (the files
+/// (`rtol 1e-K atol 1e-K`), each holding the models named (the files
 /// `OUT_DIR/METHOD_K/MODEL.rs` that `build.rs` writes).
 #[cfg(feature = "peers")]
 macro_rules! adaptive_modules {
-    ($method:literal; $models:tt; $($name:ident = $k:literal, $atol:literal;)*) => {$(
-        #[doc = concat!("The peers under `", $method, "` with rtol 1e-", $k, ", atol 1e-", $atol, ".")]
+    ($method:literal; $models:tt; $($name:ident = $k:literal;)*) => {$(
+        #[doc = concat!("The peers under `", $method, "` with rtol = atol = 1e-", $k, ".")]
         pub mod $name {
             peer_models!($method, $k, $models);
         }
@@ -84,58 +84,58 @@ macro_rules! peer_models {
 }
 
 /// The pendulum, Van der Pol and the bouncing ball generated with `method dopri5` at
-/// rtol 1e-K, atol 1e-(K+2) for K = 3..=10 (module `rtol_K`), for the comparison with
+/// rtol = atol = 1e-K for K = 3..=10 (module `rtol_K`), for the comparison with
 /// SciPy at matched accuracy (`examples/peer_timing.rs`; feature `peers`).
 #[cfg(feature = "peers")]
 pub mod generated_dopri5 {
     adaptive_modules! {
         "dopri5"; [pendulum, van_der_pol, bouncing_ball];
-        rtol_3 = 3, 5;
-        rtol_4 = 4, 6;
-        rtol_5 = 5, 7;
-        rtol_6 = 6, 8;
-        rtol_7 = 7, 9;
-        rtol_8 = 8, 10;
-        rtol_9 = 9, 11;
-        rtol_10 = 10, 12;
+        rtol_3 = 3;
+        rtol_4 = 4;
+        rtol_5 = 5;
+        rtol_6 = 6;
+        rtol_7 = 7;
+        rtol_8 = 8;
+        rtol_9 = 9;
+        rtol_10 = 10;
     }
 }
 
-/// The pendulum and Van der Pol generated with `method tsit5` at rtol 1e-K, atol
-/// 1e-(K+2) for K = 4..=12 (module `rtol_K`), for the comparison with diffsol's TSIT45
+/// The pendulum and Van der Pol generated with `method tsit5` at rtol = atol =
+/// 1e-K for K = 4..=12 (module `rtol_K`), for the comparison with diffsol's TSIT45
 /// at matched accuracy (`examples/peer_timing.rs`; feature `peers`).
 #[cfg(feature = "peers")]
 pub mod generated_tsit5 {
     adaptive_modules! {
         "tsit5"; [pendulum, van_der_pol];
-        rtol_4 = 4, 6;
-        rtol_5 = 5, 7;
-        rtol_6 = 6, 8;
-        rtol_7 = 7, 9;
-        rtol_8 = 8, 10;
-        rtol_9 = 9, 11;
-        rtol_10 = 10, 12;
-        rtol_11 = 11, 13;
-        rtol_12 = 12, 14;
+        rtol_4 = 4;
+        rtol_5 = 5;
+        rtol_6 = 6;
+        rtol_7 = 7;
+        rtol_8 = 8;
+        rtol_9 = 9;
+        rtol_10 = 10;
+        rtol_11 = 11;
+        rtol_12 = 12;
     }
 }
 
-/// The pendulum and Van der Pol generated with `method dop853` at rtol 1e-K, atol
-/// 1e-(K+2) for K = 4..=12 (module `rtol_K`), for the comparison at tight tolerances
+/// The pendulum and Van der Pol generated with `method dop853` at rtol = atol =
+/// 1e-K for K = 4..=12 (module `rtol_K`), for the comparison at tight tolerances
 /// (`examples/peer_timing.rs`; feature `peers`).
 #[cfg(feature = "peers")]
 pub mod generated_dop853 {
     adaptive_modules! {
         "dop853"; [pendulum, van_der_pol];
-        rtol_4 = 4, 6;
-        rtol_5 = 5, 7;
-        rtol_6 = 6, 8;
-        rtol_7 = 7, 9;
-        rtol_8 = 8, 10;
-        rtol_9 = 9, 11;
-        rtol_10 = 10, 12;
-        rtol_11 = 11, 13;
-        rtol_12 = 12, 14;
+        rtol_4 = 4;
+        rtol_5 = 5;
+        rtol_6 = 6;
+        rtol_7 = 7;
+        rtol_8 = 8;
+        rtol_9 = 9;
+        rtol_10 = 10;
+        rtol_11 = 11;
+        rtol_12 = 12;
     }
 }
 
