@@ -290,12 +290,6 @@ pub fn parse_unit(text: &str) -> Result<Unit, UnitError> {
     if p.i < text.len() {
         return Err(p.err("expected `*`, `/` or the closing `]` of the unit"));
     }
-    if u.is_beyond() {
-        return Err(UnitError {
-            at: 0,
-            message: format!("a power past {MAX_POWER} is more than a unit holds"),
-        });
-    }
     if text.contains("degC") && text.trim() != "degC" {
         return Err(UnitError {
             at: 0,
@@ -304,6 +298,14 @@ pub fn parse_unit(text: &str) -> Result<Unit, UnitError> {
         });
     }
     Ok(u)
+}
+
+/// The error of a power past [`MAX_POWER`], at byte `at` of the unit text.
+fn beyond(at: usize) -> UnitError {
+    UnitError {
+        at,
+        message: format!("a power past {MAX_POWER} is more than a unit holds"),
+    }
 }
 
 struct P<'a> {
@@ -332,9 +334,13 @@ impl P<'_> {
             self.ws();
             let r = self.rest();
             if let Some(c) = ["*", "·", "/"].iter().find(|c| r.starts_with(**c)) {
+                let at = self.i;
                 self.i += c.len();
                 let v = self.power()?;
                 u = if *c == "/" { u.div(&v) } else { u.mul(&v) };
+                if u.is_beyond() {
+                    return Err(beyond(at));
+                }
                 continue;
             }
             return Ok(u);
@@ -355,6 +361,7 @@ impl P<'_> {
         let digits = self.rest().bytes().take_while(u8::is_ascii_digit).count();
         self.i += digits;
         match self.s[start..self.i].parse::<i8>() {
+            Ok(n) if digits > 0 && u.pow(n).is_beyond() => Err(beyond(start)),
             Ok(n) if digits > 0 => Ok(u.pow(n)),
             _ => Err(UnitError {
                 at: start,
@@ -450,5 +457,9 @@ mod tests {
         assert_eq!(parse_unit("m s").unwrap_err().at, 2);
         assert_eq!(parse_unit("(m").unwrap_err().at, 2);
         assert_eq!(parse_unit("").unwrap_err().at, 0);
+        let e = parse_unit("kg*m^61").unwrap_err();
+        assert_eq!((e.at, e.message.contains("past 60")), (5, true));
+        assert_eq!(parse_unit("m^40*m^40").unwrap_err().at, 4);
+        assert_eq!(parse_unit("(m^40)^2").unwrap_err().at, 7);
     }
 }
