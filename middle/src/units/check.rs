@@ -245,7 +245,10 @@ impl<'a> ModelCheck<'a> {
         bound.merge(std::mem::take(&mut self.bound));
         let mut out = ModelUnits::default();
         for c in 0..self.class_names.len() {
-            if let Some((u, o, a)) = self.solver.unit_of(c) {
+            // A unit past `MAX_POWER` is not followed, so not shown either.
+            if let Some((u, o, a)) = self.solver.unit_of(c)
+                && !u.is_beyond()
+            {
                 let name = self.class_names[c].to_string();
                 if let Some(o) = o {
                     out.origins.insert(name.clone(), o);

@@ -193,6 +193,26 @@ fn a_chain_of_products_past_what_a_unit_holds_is_not_followed() {
         s + " }"
     };
     assert_eq!(codes(&chain(200, "")), Vec::<&str>::new());
+    // Nor is such a unit shown (in hovers, `sitc info`): every unit shown is one a
+    // declaration could write.
+    // Here the chain's classes are linked while unknown, and its head learns `m^2`
+    // last (from `w`): `z{i}` is `m^(2 - i)`, past the limit from `z63` on.
+    let mut linked = String::from("model M { input real l [m]; output real w;");
+    for i in 0..200 {
+        let next = if i + 1 < 200 {
+            format!("z{}", i + 1)
+        } else {
+            "l".into()
+        };
+        linked += &format!(" output real z{i}; z{i} = {next} * l;");
+    }
+    let shown = units(&(linked + " w = z0 + l * l; }"));
+    assert_eq!(shown.get("z0").map(String::as_str), Some("m^2"));
+    assert_eq!(shown.get("z62").map(String::as_str), Some("1/m^60"));
+    assert_eq!(shown.get("z63"), None);
+    for (name, unit) in &shown {
+        assert!(parse_unit(unit).is_ok(), "{name} shown as {unit}");
+    }
     // Within the limit the chain is followed to its end: `z0` is `m^21`.
     assert_eq!(codes(&chain(20, " [m^21]")), Vec::<&str>::new());
     assert_eq!(codes(&chain(20, " [m^20]")), ["E0481"]);
