@@ -360,9 +360,11 @@ impl P<'_> {
         }
         let digits = self.rest().bytes().take_while(u8::is_ascii_digit).count();
         self.i += digits;
-        match self.s[start..self.i].parse::<i8>() {
-            Ok(n) if digits > 0 && u.pow(n).is_beyond() => Err(beyond(start)),
-            Ok(n) if digits > 0 => Ok(u.pow(n)),
+        match self.s[start..self.i].parse::<i64>() {
+            Ok(n) if digits > 0 => match i8::try_from(n).map(|n| u.pow(n)) {
+                Ok(p) if !p.is_beyond() => Ok(p),
+                _ => Err(beyond(start)),
+            },
             _ => Err(UnitError {
                 at: start,
                 message: "expected an integer power after `^`".into(),
@@ -461,5 +463,12 @@ mod tests {
         assert_eq!((e.at, e.message.contains("past 60")), (5, true));
         assert_eq!(parse_unit("m^40*m^40").unwrap_err().at, 4);
         assert_eq!(parse_unit("(m^40)^2").unwrap_err().at, 7);
+        assert!(
+            parse_unit("s^-200")
+                .unwrap_err()
+                .message
+                .contains("past 60")
+        );
+        assert!(parse_unit("m^99999999999999999999").is_err());
     }
 }
