@@ -54,7 +54,7 @@ pub fn events_overrun(model: &str, time: f64, events: u64) -> ! {
         time,
         FaultKind::EventsChatter { limit: events },
         format_args!(
-            "`{model}` located more than {events} events inside its step at t = {time}: its events chatter (Zeno behaviour); give the chattering a condition that ends it, such as a speed below which the ball rests"
+            "`{model}` located more than {events} events inside its step at t = {time}: its events chatter (Zeno behaviour: crossings ever closer, as a ball bouncing ever lower, or guards that switch each other back at once); give the switching a condition that ends it, such as a speed below which the ball rests. A model written for a fixed step (`euler`) may chatter under an adaptive method"
         ),
     )
 }
@@ -303,8 +303,10 @@ mod tests {
         assert_eq!(
             fault.to_string(),
             "`Ball` located more than 1000 events inside its step at t = 2.5: its events \
-             chatter (Zeno behaviour); give the chattering a condition that ends it, such as \
-             a speed below which the ball rests"
+             chatter (Zeno behaviour: crossings ever closer, as a ball bouncing ever lower, or \
+             guards that switch each other back at once); give the switching a condition that \
+             ends it, such as a speed below which the ball rests. A model written for a fixed \
+             step (`euler`) may chatter under an adaptive method"
         );
         assert_eq!((fault.model.as_str(), fault.time), ("Ball", 2.5));
         assert_eq!(fault.kind, FaultKind::EventsChatter { limit: 1000 });
