@@ -58,6 +58,8 @@ pub fn positive(s: &str) -> Result<f64, String> {
 
 impl MethodArgs {
     /// The method asked for, with the tolerances given, which only an adaptive method takes.
+    /// An `--rtol` below what f64 resolves is kept, with a warning on stderr (the
+    /// checker's W0209 for a declaration).
     pub fn method(&self) -> Result<Option<Method>, String> {
         let Some(method) = self.method else {
             return Ok(None);
@@ -68,6 +70,9 @@ impl MethodArgs {
                 adaptive_methods(),
                 method.name()
             ));
+        }
+        if let Some(message) = self.rtol.and_then(Tolerance::below_precision) {
+            eprintln!("warning: --{message}; give --rtol 1e-15 or more");
         }
         Ok(Some(method.with_tolerance(self.rtol, self.atol)))
     }

@@ -622,6 +622,23 @@ fn method_dopri5_from_the_command_line() {
             }
         }
     }
+    // An rtol below f64's precision runs, with a warning; 1e-15 runs without one.
+    for (rtol, warned) in [("1e-16", true), ("1e-15", false)] {
+        let args = [
+            "run",
+            path.to_str().unwrap(),
+            "--method",
+            "dop853",
+            "--rtol",
+            rtol,
+        ];
+        let warning = "warning: --rtol 1e-16 is below the precision of f64 (ε, about 2.2e-16)";
+        let assert = sitc().args(args).args(["--t-end", "1"]).assert().success();
+        match warned {
+            true => assert.stderr(contains(warning)),
+            false => assert.stderr(contains("warning").not()),
+        };
+    }
     // Tolerances belong to dopri5 only (usage error, exit 2).
     sitc()
         .args([

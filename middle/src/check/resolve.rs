@@ -226,6 +226,15 @@ impl Resolver<'_> {
                 );
                 continue;
             }
+            if name == "rtol"
+                && let Some(message) = Tolerance::below_precision(o.value)
+            {
+                self.err(
+                    Diagnostic::warning("W0209", o.span, message)
+                        .with_label("below ε of f64")
+                        .with_help("write `rtol 1e-15` or more"),
+                );
+            }
             *slot = o.value;
         }
         method.with_tolerance(Some(tol.rtol), Some(tol.atol))

@@ -59,6 +59,26 @@ impl Tolerance {
 }
 
 impl Tolerance {
+    /// The smallest `rtol` a step can mean: `ε` of `f64` (about 2.2e-16), the spacing
+    /// of the numbers themselves relative to their size. No state is held closer than
+    /// that, and an error estimate asked to be smaller shrinks the steps toward rounding
+    /// noise: the pendulum under `tsit5` at rtol 1e-20 ends on the bound of internal
+    /// steps. Above it a tighter rtol can still pay: `dop853` on the pendulum reaches
+    /// 2.5e-14 at rtol 1e-14 and 4.9e-15 at 1e-16, so the floor is not SciPy's `100·ε`.
+    /// Sit keeps the value given and warns (W0209, and on the command line).
+    pub const MIN_RTOL: f64 = f64::EPSILON;
+
+    /// The warning for an `rtol` below [`Tolerance::MIN_RTOL`], if it is (the checker's
+    /// W0209 and `sitc`'s `--rtol` share it).
+    pub fn below_precision(rtol: f64) -> Option<String> {
+        (rtol < Tolerance::MIN_RTOL).then(|| {
+            format!(
+                "rtol {rtol:e} is below the precision of f64 (ε, about 2.2e-16): no \
+                 state is held that close, and the steps may shrink without end"
+            )
+        })
+    }
+
     /// The tolerances `rtol` and `atol`.
     pub const fn new(rtol: f64, atol: f64) -> Tolerance {
         Tolerance { rtol, atol }
@@ -173,5 +193,36 @@ impl Program {
         }
         let diags: Vec<_> = self.models.iter().flat_map(super::split_errors).collect();
         if diags.is_empty() { Ok(()) } else { Err(diags) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tolerance;
+
+    fn warnings(src: &str) -> Vec<&'static str> {
+        let out = crate::check_source("m.sit", src);
+        out.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn an_rtol_below_the_precision_of_f64_is_kept_with_a_warning() {
+        let model = |rtol: &str| {
+            format!("model M {{ method tsit5 rtol {rtol}; output real x = 1; x = integral(-x); }}")
+        };
+        assert_eq!(warnings(&model("1e-16")), ["W0209"]);
+        assert_eq!(warnings(&model("2.2e-16")), ["W0209"]);
+        assert_eq!(warnings(&model("2.3e-16")), Vec::<&str>::new());
+        assert_eq!(warnings(&model("1e-14")), Vec::<&str>::new());
+        // Kept as written.
+        let out = crate::check_source("m.sit", &model("1e-16"));
+        let m = &out.program.as_ref().expect("a warning only").models[0];
+        assert_eq!(m.method.tolerance().map(|t| t.rtol), Some(1e-16));
+        // Allowed like any warning; atol has no such floor (a state may be tiny).
+        let allowed = format!("#[allow(W0209, reason = \"a test\")]\n{}", model("1e-16"));
+        assert_eq!(warnings(&allowed), Vec::<&str>::new());
+        let atol = "model M { method tsit5 atol 1e-30; output real x = 1; x = integral(-x); }";
+        assert_eq!(warnings(atol), Vec::<&str>::new());
+        assert!(Tolerance::below_precision(Tolerance::MIN_RTOL).is_none());
     }
 }
