@@ -82,7 +82,8 @@ impl Builder {
     }
 
     /// Integrates every model with `method`, overriding their `method` declarations
-    /// (see [`Options::method`](crate::Options::method)).
+    /// (see [`Options::method`](crate::Options::method)). An rtol below the precision
+    /// of `f64` is kept, with a `cargo:warning` (W0209, which [`Builder::allow`] takes).
     pub fn method(mut self, method: sit_middle::ir::Method) -> Builder {
         self.method = Some(method);
         self
@@ -135,6 +136,14 @@ impl Builder {
         };
         if let Some(code) = (self.allow.iter()).find(|c| !sit_middle::allow::is_warning(c)) {
             return Err(Compile::NotAWarning { code: code.clone() }.into());
+        }
+        // An rtol below f64's precision, as W0209 says of a declaration.
+        let rtol = self.method.and_then(|m| m.tolerance()).map(|t| t.rtol);
+        if let Some(message) = rtol.and_then(sit_middle::ir::Tolerance::below_precision)
+            && self.cargo
+            && !self.allow.iter().any(|c| c == "W0209")
+        {
+            let _ = writeln!(out, "cargo:warning=Builder::method: {message}");
         }
         let options = Options {
             front_end: FrontEnd::BuildScript,
@@ -321,6 +330,18 @@ mod tests {
         assert!(r.is_ok());
         assert!(!allowed.contains("cargo:warning="), "{allowed}");
         assert!(allowed.contains("cargo:rerun-if-changed="), "{allowed}");
+        // An rtol below f64's precision given to `method` (W0209 of a declaration).
+        let tiny = sit_middle::ir::Method::Tsit5(sit_middle::ir::Tolerance::new(1e-17, 1e-17));
+        let (r, warned) = printed(Builder::new().allow("W0201").method(tiny));
+        assert!(r.is_ok());
+        assert!(
+            warned.contains(
+                "cargo:warning=Builder::method: rtol 1e-17 is below the precision of f64"
+            ),
+            "{warned}"
+        );
+        let (_, quiet) = printed(Builder::new().allow("W0201").allow("W0209").method(tiny));
+        assert!(!quiet.contains("cargo:warning="), "{quiet}");
         let (r, _) = printed(Builder::new().allow("E0101"));
         assert!(matches!(r, Err(Error::Compile(Compile::NotAWarning { code })) if code == "E0101"));
         std::fs::remove_dir_all(&dir).unwrap();
