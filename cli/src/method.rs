@@ -58,7 +58,7 @@ pub fn positive(s: &str) -> Result<f64, String> {
 
 impl MethodArgs {
     /// The method asked for, with the tolerances given, which only an adaptive method takes.
-    /// An `--rtol` below what f64 resolves is kept, with a warning on stderr (the
+    /// An `--rtol` below the precision of f64 is kept, with a warning on stderr (the
     /// checker's W0209 for a declaration).
     pub fn method(&self) -> Result<Option<Method>, String> {
         let Some(method) = self.method else {

@@ -69,7 +69,7 @@ impl Tolerance {
     pub const MIN_RTOL: f64 = f64::EPSILON;
 
     /// The warning for an `rtol` below [`Tolerance::MIN_RTOL`], if it is (the checker's
-    /// W0209 and `sitc`'s `--rtol` share it).
+    /// W0209, `sitc`'s `--rtol` and `Builder::method` share it).
     pub fn below_precision(rtol: f64) -> Option<String> {
         (rtol < Tolerance::MIN_RTOL).then(|| {
             format!(
