@@ -69,7 +69,8 @@ struct Decls {
 /// instantaneous phases and sub-steps,
 /// integrated by `euler` or (where the rules split for it) `rk4` and the other methods,
 /// one file in ten beginning with a chain-shaped model under `rodas4` or `rodas5p` (its
-/// iteration matrix a band). The same seed always gives the same text.
+/// iteration matrix a band), one in five with a stiff spring whose factorisation swaps
+/// rows. The same seed always gives the same text.
 pub fn random_file(seed: u64, size: Size) -> String {
     let mut g = Gen {
         rng: fastrand::Rng::with_seed(seed),
@@ -86,7 +87,8 @@ pub fn random_file(seed: u64, size: Size) -> String {
     }
     let text = break_loops(g.out);
     let text = method::with_methods(seed, text, models.len());
-    method::with_chain(seed, text)
+    let text = method::with_chain(seed, text);
+    method::with_spring(seed, text)
 }
 
 /// `text` with each algebraic loop (E0476) broken where the checker reports it: the
