@@ -70,6 +70,26 @@ macro_rules! adaptive_modules {
     )*};
 }
 
+/// [`adaptive_modules!`] for the pendulum and Van der Pol at K = 4..=12 (`tsit5` and
+/// `dop853`).
+#[cfg(feature = "peers")]
+macro_rules! four_to_twelve {
+    ($method:literal) => {
+        adaptive_modules! {
+            $method; [pendulum, van_der_pol];
+            rtol_4 = 4;
+            rtol_5 = 5;
+            rtol_6 = 6;
+            rtol_7 = 7;
+            rtol_8 = 8;
+            rtol_9 = 9;
+            rtol_10 = 10;
+            rtol_11 = 11;
+            rtol_12 = 12;
+        }
+    };
+}
+
 /// One module per model of `OUT_DIR/METHOD_K/MODEL.rs`.
 #[cfg(feature = "peers")]
 macro_rules! peer_models {
@@ -106,18 +126,7 @@ pub mod generated_dopri5 {
 /// at matched accuracy (`examples/peer_timing.rs`; feature `peers`).
 #[cfg(feature = "peers")]
 pub mod generated_tsit5 {
-    adaptive_modules! {
-        "tsit5"; [pendulum, van_der_pol];
-        rtol_4 = 4;
-        rtol_5 = 5;
-        rtol_6 = 6;
-        rtol_7 = 7;
-        rtol_8 = 8;
-        rtol_9 = 9;
-        rtol_10 = 10;
-        rtol_11 = 11;
-        rtol_12 = 12;
-    }
+    four_to_twelve!("tsit5");
 }
 
 /// The pendulum and Van der Pol generated with `method dop853` at rtol = atol =
@@ -125,18 +134,7 @@ pub mod generated_tsit5 {
 /// (`examples/peer_timing.rs`; feature `peers`).
 #[cfg(feature = "peers")]
 pub mod generated_dop853 {
-    adaptive_modules! {
-        "dop853"; [pendulum, van_der_pol];
-        rtol_4 = 4;
-        rtol_5 = 5;
-        rtol_6 = 6;
-        rtol_7 = 7;
-        rtol_8 = 8;
-        rtol_9 = 9;
-        rtol_10 = 10;
-        rtol_11 = 11;
-        rtol_12 = 12;
-    }
+    four_to_twelve!("dop853");
 }
 
 /// One module per tolerance `rtol_K` (K = 4, 6, 8, 10) of one stiff model under a
