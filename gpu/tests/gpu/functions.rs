@@ -224,16 +224,16 @@ fn pow_study() -> (sit_gpu::Kernel, Vec<Vec<f64>>) {
     (kernel, vec![bases, exponents])
 }
 
-/// The rows of [`pow_study`] against `sit_runtime::math::pow` (the libm crate), to the bit.
-fn check_pow(rows: &Rows, axes: &[Vec<f64>]) {
+/// The rows of a two-parameter study against `want` of each set of the grid `axes`, to
+/// the bit (NaN matching NaN), `name` the function in the message.
+fn check_to_the_bit(rows: &Rows, axes: &[Vec<f64>], name: &str, want: fn(f64, f64) -> f64) {
     let grid: Vec<(usize, Vec<f64>)> = vec![(0, axes[0].clone()), (1, axes[1].clone())];
     let mut wrong = Vec::new();
     for (k, set) in sit_runtime::sweep::grid(&grid).iter().enumerate() {
         let (a, b) = (set[0].1, set[1].1);
-        let want = sit_runtime::math::pow(a, b);
-        let got = rows.row(k)[0];
+        let (got, want) = (rows.row(k)[0], want(a, b));
         if got.to_bits() != want.to_bits() && !(got.is_nan() && want.is_nan()) {
-            wrong.push(format!("{a:e} ^ {b:e}: {got:e}, libm {want:e}"));
+            wrong.push(format!("{name}({a:e}, {b:e}): {got:e}, runtime {want:e}"));
         }
     }
     assert!(
@@ -243,6 +243,11 @@ fn check_pow(rows: &Rows, axes: &[Vec<f64>]) {
         axes[0].len() * axes[1].len(),
         wrong[..wrong.len().min(10)].join("\n")
     );
+}
+
+/// The rows of [`pow_study`] against `sit_runtime::math::pow` (the libm crate), to the bit.
+fn check_pow(rows: &Rows, axes: &[Vec<f64>]) {
+    check_to_the_bit(rows, axes, "pow", sit_runtime::math::pow);
 }
 
 /// One step of 0.1 for every set of the grid `axes`.
@@ -326,20 +331,5 @@ fn inv_root_is_the_runtimes_to_the_bit_in_the_host_c_form() {
         .unwrap()
         .run(&one_step(&axes))
         .unwrap();
-    let grid: Vec<(usize, Vec<f64>)> = vec![(0, axes[0].clone()), (1, axes[1].clone())];
-    let mut wrong = Vec::new();
-    for (k, set) in sit_runtime::sweep::grid(&grid).iter().enumerate() {
-        let (x, q) = (set[0].1, set[1].1);
-        let want = sit_runtime::math::inv_root(x, q);
-        let got = rows.row(k)[0];
-        if got.to_bits() != want.to_bits() && !(got.is_nan() && want.is_nan()) {
-            wrong.push(format!("inv_root({x:e}, {q}): {got:e}, runtime {want:e}"));
-        }
-    }
-    assert!(
-        wrong.is_empty(),
-        "{} differ:\n{}",
-        wrong.len(),
-        wrong.join("\n")
-    );
+    check_to_the_bit(&rows, &axes, "inv_root", sit_runtime::math::inv_root);
 }
