@@ -1,4 +1,4 @@
-//! Integration methods: `method euler|rk4|dopri5|tsit5|dop853|rodas4|rodas5p` and the tolerances of an adaptive one.
+//! Integration methods: `method euler|rk4|dopri5|tsit5|dop853|rodas4|rodas5p|radau5` and the tolerances of an adaptive one.
 
 use super::Program;
 
@@ -37,6 +37,14 @@ pub enum Method {
     /// components where RODAS loses it, so at tight tolerances it needs several times
     /// fewer steps; events located with its continuous extension of order 4.
     Rodas5p(Tolerance),
+    /// Radau IIA of order 5 (Hairer and Wanner's RADAU5, stepped as SciPy's `Radau`):
+    /// three implicit stages solved by a simplified Newton iteration whose Jacobian
+    /// and LU factors are kept from step to step (computed again only when the
+    /// iteration slows or the step changes), with the predictive step-size controller
+    /// of Gustafsson; L-stable and stiffly accurate, for stiff models at tight
+    /// tolerances, where it needs several times fewer steps than [`Method::Rodas5p`];
+    /// events located with its collocation polynomial (order 3).
+    Radau5(Tolerance),
 }
 
 /// The error tolerances of an adaptive method: an internal step is accepted when the
@@ -117,7 +125,7 @@ impl std::hash::Hash for Tolerance {
 
 impl Method {
     /// Every method (`dopri5` with its default tolerances), for listings and lookups.
-    pub const ALL: [Method; 7] = [
+    pub const ALL: [Method; 8] = [
         Method::Euler,
         Method::Rk4,
         Method::Dopri5(Tolerance::DEFAULT),
@@ -125,6 +133,7 @@ impl Method {
         Method::Dop853(Tolerance::DEFAULT),
         Method::Rodas4(Tolerance::DEFAULT),
         Method::Rodas5p(Tolerance::DEFAULT),
+        Method::Radau5(Tolerance::DEFAULT),
     ];
 
     /// The name in `.sit` source and on the command line.
@@ -137,6 +146,7 @@ impl Method {
             Method::Dop853(_) => "dop853",
             Method::Rodas4(_) => "rodas4",
             Method::Rodas5p(_) => "rodas5p",
+            Method::Radau5(_) => "radau5",
         }
     }
 
@@ -152,6 +162,7 @@ impl Method {
             Method::Rodas5p(_) => {
                 "implicit (Rosenbrock), adaptive, order 5, stiff and tight tolerances"
             }
+            Method::Radau5(_) => "implicit (Radau IIA), adaptive, order 5, stiff and tightest",
         }
     }
 
@@ -169,6 +180,7 @@ impl Method {
             Method::Dop853(t) => Method::Dop853(t.with(rtol, atol)),
             Method::Rodas4(t) => Method::Rodas4(t.with(rtol, atol)),
             Method::Rodas5p(t) => Method::Rodas5p(t.with(rtol, atol)),
+            Method::Radau5(t) => Method::Radau5(t.with(rtol, atol)),
             other => other,
         }
     }
@@ -178,6 +190,7 @@ impl Method {
         match self {
             Method::Dopri5(t) | Method::Tsit5(t) => Some(t),
             Method::Dop853(t) | Method::Rodas4(t) | Method::Rodas5p(t) => Some(t),
+            Method::Radau5(t) => Some(t),
             _ => None,
         }
     }

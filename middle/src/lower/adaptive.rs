@@ -64,6 +64,10 @@ pub(super) struct Close<'a> {
     pub(super) dense: &'a dyn DenseOutput,
     /// The passes of the rules an attempt makes (stages, and the solution's rates).
     pub(super) passes: usize,
+    /// A step factor the attempt computes itself (`radau5`'s predictive controller),
+    /// in place of Hairer's `min(10, max(0.2, 0.9·err^(−1/(order + 1))))`: an
+    /// accepted step's next is `hs·factor`, a rejected one's `hs·max(0.2, factor)`.
+    pub(super) factor: Option<VarId>,
 }
 
 impl Clock {
@@ -141,10 +145,14 @@ impl Clock {
             located,
             dense,
             passes,
+            factor,
         } = close;
         let span = m.span;
         let q = f64::from(order + 1);
         let growth = || {
+            if let Some(v) = factor {
+                return var(v);
+            }
             let r = match root {
                 Root::Pow => call(Func::Pow, vec![var(err), num(-1.0 / q)]),
                 Root::Inv => call(Func::InvRoot, vec![var(err), num(q)]),
@@ -152,6 +160,9 @@ impl Clock {
             mul(num(0.9), r)
         };
         let fac = || {
+            if let Some(v) = factor {
+                return var(v);
+            }
             call(
                 Func::Min,
                 vec![num(10.0), call(Func::Max, vec![num(0.2), growth()])],

@@ -212,6 +212,7 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
         located,
         dense: tab,
         passes: stages + 1,
+        factor: None,
     };
     clock.close(hid, body, inner, close)
 }

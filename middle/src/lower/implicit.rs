@@ -421,6 +421,7 @@ pub(super) fn rewrite(
         located,
         dense: ros,
         passes: stages + 2,
+        factor: None,
     };
     clock.close(hid, body, inner, close)
 }

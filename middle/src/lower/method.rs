@@ -53,6 +53,10 @@ pub fn expand(program: &Program) -> Result<rewrite::Program, LowerError> {
                 d.message
             )));
         }
+        if let Method::Radau5(tol) = m.method {
+            models.push(super::radau::rewrite(m, id, tol));
+            continue;
+        }
         if let (Some(ros), Some(tol)) = (super::rosenbrock::of(m.method), m.method.tolerance()) {
             models.push(super::implicit::rewrite(m, id, ros, tol));
             continue;

@@ -57,6 +57,7 @@ mod prev;
 mod program;
 pub mod rewrite;
 mod rk4_loop;
+mod radau;
 mod rosenbrock;
 mod stages;
 mod stiffness;

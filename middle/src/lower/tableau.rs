@@ -669,7 +669,7 @@ pub(super) const DOP853: Tableau = Tableau {
 /// `rodas4`, a Rosenbrock method: `super::rosenbrock`).
 pub(super) fn of(method: Method) -> Option<&'static Tableau> {
     match method {
-        Method::Euler | Method::Rodas4(_) | Method::Rodas5p(_) => None,
+        Method::Euler | Method::Rodas4(_) | Method::Rodas5p(_) | Method::Radau5(_) => None,
         Method::Rk4 => Some(&RK4),
         Method::Dopri5(_) => Some(&DOPRI5),
         Method::Tsit5(_) => Some(&TSIT5),
