@@ -105,6 +105,7 @@ fn main() {
             "rodas5p",
             sit_middle::ir::Method::Rodas5p(Default::default()),
         ),
+        ("radau5", sit_middle::ir::Method::Radau5(Default::default())),
     ];
     // `dop853` (stem `dop853:STEM`) on three models with events and the first ten
     // random files (those that split): its 13 stages and three of the dense output make
@@ -144,6 +145,12 @@ fn main() {
         // a dense LU of 64 cells).
         if prefix == "rodas5p" {
             return ["bouncing_ball", "robertson", "hires"].contains(&stem.as_str());
+        }
+        // `radau5` (stem `radau5:STEM`): its Newton iteration unrolled (eighteen stage
+        // passes), two factorisations kept from step to step, on two models with events
+        // and two stiff ones.
+        if prefix == "radau5" {
+            return ["bouncing_ball", "thermostat", "robertson", "hires"].contains(&stem.as_str());
         }
         prefix != "tsit5"
             || [

@@ -8,10 +8,9 @@
 //! atol 1e-K`), or `pendulum_tsit5_K`, `van_der_pol_tsit5_K`, `pendulum_dop853_K`,
 //! `van_der_pol_dop853_K` for K from 4 to 12, or the stiff `robertson_METHOD_K`,
 //! `hires_METHOD_K`, `van_der_pol_1000_METHOD_K`, `van_der_pol_scaled_METHOD_K` (METHOD
-//! `rodas4` or `rodas5p`; Van der
-//! Pol with its `mu` set to 1000
-//! before the reset, as `sitc run --set mu=1000` does) for K in 4, 6, 8, 10 (generated
-//! with `method METHOD rtol 1e-K` and the model's atol, `build.rs`). Built with the
+//! `rodas4` or `rodas5p` for K in 4, 6, 8, 10, or `radau5` for K from 4 to 10; Van der
+//! Pol with its `mu` set to 1000 before the reset, as `sitc run --set mu=1000` does)
+//! (generated with `method METHOD rtol 1e-K` and the model's atol, `build.rs`). Built with the
 //! feature `peers` (`cargo build --release -p sit-bench --features peers --example
 //! peer_timing`). Runs `round(T_END / DT)` steps from the initial state (as `sitc run`
 //! does), REPEATS times (default 21), and prints one line of JSON: the model, the number
@@ -24,8 +23,8 @@ use sit_bench::generated_rk4::{
     pendulum::Pendulum as PendulumRk4, van_der_pol::VanDerPol as VanDerPolRk4,
 };
 use sit_bench::{
-    generated_dop853 as dop853, generated_dopri5 as dopri5, generated_rodas4 as rodas4,
-    generated_rodas5p as rodas5p, generated_tsit5 as tsit5,
+    generated_dop853 as dop853, generated_dopri5 as dopri5, generated_radau5 as radau5,
+    generated_rodas4 as rodas4, generated_rodas5p as rodas5p, generated_tsit5 as tsit5,
 };
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -127,7 +126,7 @@ fn time_adaptive(name: &str, dt: f64, steps: u64, repeats: usize) -> Option<Time
             }
         };
     }
-    if method == "rodas4" || method == "rodas5p" {
+    if method == "rodas4" || method == "rodas5p" || method == "radau5" {
         return time_stiff(method, model, k, dt, steps, repeats);
     }
     arms!("3" => rtol_3, "4" => rtol_4, "5" => rtol_5, "6" => rtol_6, "7" => rtol_7,
@@ -142,7 +141,8 @@ fn time_adaptive(name: &str, dt: f64, steps: u64, repeats: usize) -> Option<Time
     })
 }
 
-/// A run of a stiff model under `rodas4` or `rodas5p` at rtol 1e-K (`MODEL_METHOD_K`).
+/// A run of a stiff model under `rodas4`, `rodas5p` or `radau5` at rtol 1e-K
+/// (`MODEL_METHOD_K`).
 fn time_stiff(
     method: &str,
     model: &str,
@@ -188,6 +188,10 @@ fn time_stiff(
         "rodas4" => {
             arms!(rodas4, rodas4_steps; "4" => rtol_4, "6" => rtol_6, "8" => rtol_8, "10" => rtol_10)
         }
+        "radau5" => {
+            arms!(radau5, radau5_steps; "4" => rtol_4, "5" => rtol_5, "6" => rtol_6, "7" => rtol_7,
+                  "8" => rtol_8, "9" => rtol_9, "10" => rtol_10)
+        }
         _ => {
             arms!(rodas5p, rodas5p_steps; "4" => rtol_4, "6" => rtol_6, "8" => rtol_8, "10" => rtol_10)
         }
@@ -199,7 +203,8 @@ fn main() -> ExitCode {
     let usage = "usage: peer_timing pendulum|van_der_pol|hoop|bouncing_ball|pendulum_rk4|\
                  van_der_pol_rk4|{pendulum,van_der_pol,bouncing_ball}_dopri5_{3..10}|\
                  {pendulum,van_der_pol}_{tsit5,dop853}_{4..12}|\
-                 {robertson,hires,van_der_pol_1000,van_der_pol_scaled}_{rodas4,rodas5p}_{4,6,8,10} \
+                 {robertson,hires,van_der_pol_1000,van_der_pol_scaled}_{rodas4,rodas5p}_{4,6,8,10}|\
+                 {robertson,hires,van_der_pol_1000,van_der_pol_scaled}_radau5_{4..10} \
                  DT T_END [REPEATS]";
     let (Some(model), Some(dt), Some(t_end)) = (
         args.first(),

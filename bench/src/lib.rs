@@ -152,27 +152,30 @@ macro_rules! stiff_modules {
     )*};
 }
 
-/// The stiff models under one Rosenbrock method at rtol 1e-K for K = 4, 6, 8, 10 (the
-/// absolute tolerance per model, see `build.rs`), for `scripts/peer_scipy.py --stiff`
-/// (`examples/peer_timing.rs`; feature `peers`).
+/// The stiff models under one implicit method at rtol 1e-K for K = 4, 6, 8, 10 (the
+/// absolute tolerance per model, see `build.rs`; K = 4 … 10 under `radau5`), for
+/// `scripts/peer_scipy.py --stiff` (`examples/peer_timing.rs`; feature `peers`).
 #[cfg(feature = "peers")]
 macro_rules! stiff_models {
     ($method:literal) => {
+        stiff_models!($method; rtol_4 = 4, rtol_6 = 6, rtol_8 = 8, rtol_10 = 10);
+    };
+    ($method:literal; $($name:ident = $k:literal),*) => {
         /// Robertson's kinetics (`robertson.sit`), atol 1e-(K+6).
         pub mod robertson {
-            stiff_modules!($method, "robertson", "robertson"; rtol_4 = 4, rtol_6 = 6, rtol_8 = 8, rtol_10 = 10);
+            stiff_modules!($method, "robertson", "robertson"; $($name = $k),*);
         }
         /// HIRES (`hires.sit`), atol 1e-(K+4).
         pub mod hires {
-            stiff_modules!($method, "hires", "hires"; rtol_4 = 4, rtol_6 = 6, rtol_8 = 8, rtol_10 = 10);
+            stiff_modules!($method, "hires", "hires"; $($name = $k),*);
         }
         /// Van der Pol (`van_der_pol.sit`, run with mu = 1000), atol 1e-(K+3).
         pub mod van_der_pol {
-            stiff_modules!($method, "van_der_pol", "van_der_pol"; rtol_4 = 4, rtol_6 = 6, rtol_8 = 8, rtol_10 = 10);
+            stiff_modules!($method, "van_der_pol", "van_der_pol"; $($name = $k),*);
         }
         /// Van der Pol at mu = 1e6 in scaled time (`van_der_pol_scaled.sit`), atol = rtol.
         pub mod van_der_pol_scaled {
-            stiff_modules!($method, "van_der_pol_scaled", "van_der_pol_scaled"; rtol_4 = 4, rtol_6 = 6, rtol_8 = 8, rtol_10 = 10);
+            stiff_modules!($method, "van_der_pol_scaled", "van_der_pol_scaled"; $($name = $k),*);
         }
     };
 }
@@ -187,6 +190,12 @@ pub mod generated_rodas4 {
 #[cfg(feature = "peers")]
 pub mod generated_rodas5p {
     stiff_models!("rodas5p");
+}
+
+/// The stiff models under `radau5`, at rtol 1e-4 … 1e-10.
+#[cfg(feature = "peers")]
+pub mod generated_radau5 {
+    stiff_models!("radau5"; rtol_4 = 4, rtol_5 = 5, rtol_6 = 6, rtol_7 = 7, rtol_8 = 8, rtol_9 = 9, rtol_10 = 10);
 }
 
 /// One benchmarked model: where it is and how it is run.

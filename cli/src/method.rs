@@ -33,9 +33,8 @@ fn tolerance_help(which: &str, default: f64) -> String {
     )
 }
 
-/// "`--method dopri5`, `--method tsit5`, `--method dop853`, `--method rodas4` or
-/// `--method rodas5p`": every
-/// adaptive method.
+/// "`--method dopri5`, `--method tsit5`, `--method dop853`, `--method rodas4`,
+/// `--method rodas5p` or `--method radau5`": every adaptive method.
 fn adaptive_methods() -> String {
     let names: Vec<String> = Method::ALL
         .iter()
@@ -104,7 +103,9 @@ mod tests {
         assert_eq!(parse(&[]), Ok(None));
         let e = parse(&["--method", "rk5"]).unwrap_err();
         assert!(
-            e.contains("[possible values: euler, rk4, dopri5, tsit5, dop853, rodas4, rodas5p]"),
+            e.contains(
+                "[possible values: euler, rk4, dopri5, tsit5, dop853, rodas4, rodas5p, radau5]"
+            ),
             "{e}"
         );
         let t = parse(&["--method", "dopri5", "--rtol", "1e-8"]).unwrap();
@@ -113,7 +114,8 @@ mod tests {
         assert_eq!(
             e,
             "--rtol and --atol are tolerances of an adaptive method (`--method dopri5`, \
-             `--method tsit5`, `--method dop853`, `--method rodas4` or `--method rodas5p`), not of `rk4`"
+             `--method tsit5`, `--method dop853`, `--method rodas4`, `--method rodas5p` or \
+             `--method radau5`), not of `rk4`"
         );
     }
 

@@ -29,6 +29,8 @@ pub(crate) fn with_methods(seed: u64, mut text: String, models: usize) -> String
         let rodas4 = fastrand::Rng::with_seed(seed ^ 0x70da_5400_0029 ^ i as u64).u8(..3) == 0;
         // rodas5p for half of the rodas4 draws, by a generator of its own too.
         let rodas5p = fastrand::Rng::with_seed(seed ^ 0x70da_5500_0030 ^ i as u64).bool();
+        // radau5 for a quarter of the other rk4 draws, by a generator of its own too.
+        let radau5 = fastrand::Rng::with_seed(seed ^ 0x7ad0_5500_0032 ^ i as u64).u8(..4) == 0;
         let method = if rng.u8(..3) == 0 {
             if tsit5 {
                 "    method tsit5 rtol 1e-4 atol 1e-6;\n"
@@ -41,6 +43,8 @@ pub(crate) fn with_methods(seed: u64, mut text: String, models: usize) -> String
             "    method rodas5p rtol 1e-4 atol 1e-6;\n"
         } else if rodas4 {
             "    method rodas4 rtol 1e-4 atol 1e-6;\n"
+        } else if radau5 {
+            "    method radau5 rtol 1e-4 atol 1e-6;\n"
         } else {
             "    method rk4;\n"
         };
@@ -51,7 +55,8 @@ pub(crate) fn with_methods(seed: u64, mut text: String, models: usize) -> String
                 .as_ref()
                 .is_some_and(|p| sit_middle::lower::Lowered::new(p, Default::default()).is_ok())
         };
-        if !out.has_errors() && (!method.contains("rodas") || lowers()) {
+        let implicit = method.contains("rodas") || method.contains("radau");
+        if !out.has_errors() && (!implicit || lowers()) {
             text = tried;
         }
     }
@@ -73,9 +78,13 @@ pub(crate) fn with_chain(seed: u64, text: String) -> String {
         return text;
     }
     let n = rng.usize(8..=10);
-    let method = match fastrand::Rng::with_seed(seed ^ 0xba4d_5030).bool() {
-        true => "rodas5p",
-        false => "rodas4",
+    let method = match (
+        fastrand::Rng::with_seed(seed ^ 0xba4d_5030).bool(),
+        fastrand::Rng::with_seed(seed ^ 0xba4d_5034).u8(..3) == 0,
+    ) {
+        (_, true) => "radau5",
+        (true, false) => "rodas5p",
+        (false, false) => "rodas4",
     };
     let mut m = format!("model Chain {{\n    method {method} rtol 1e-4 atol 1e-6;\n");
     let (k, c, u) = (0.5 + 2.0 * rng.f64(), rng.f64(), 2.0 * rng.f64() - 1.0);
@@ -146,7 +155,16 @@ pub(crate) fn with_spring(seed: u64, text: String) -> String {
     if rng.u8(..5) != 0 {
         return text;
     }
-    let method = if rng.bool() { "rodas5p" } else { "rodas4" };
+    let rodas5p = rng.bool();
+    // radau5 for a third of the springs, by a generator of its own.
+    let method = match (
+        fastrand::Rng::with_seed(seed ^ 0x5b21_0032).u8(..3) == 0,
+        rodas5p,
+    ) {
+        (true, _) => "radau5",
+        (false, true) => "rodas5p",
+        (false, false) => "rodas4",
+    };
     let k = 10f64.powf(5.0 + 2.0 * rng.f64());
     let c = (2.0 + 8.0 * rng.f64()) * k.sqrt();
     let mut m = format!("model Spring {{\n    method {method} rtol 1e-4 atol 1e-6;\n");
@@ -173,7 +191,9 @@ mod tests {
     #[test]
     fn random_files_declare_every_method() {
         let texts: Vec<String> = (0..40).map(|s| random_file(s, Size::default())).collect();
-        for method in ["rk4", "dopri5", "tsit5", "dop853", "rodas4", "rodas5p"] {
+        for method in [
+            "rk4", "dopri5", "tsit5", "dop853", "rodas4", "rodas5p", "radau5",
+        ] {
             let n = texts
                 .iter()
                 .filter(|t| t.contains(&format!("method {method}")))
@@ -185,7 +205,7 @@ mod tests {
             .filter(|t| t.contains("model Spring {"))
             .count();
         assert!(springs >= 2, "a spring in {springs} of 40 files");
-        for method in ["rodas4", "rodas5p"] {
+        for method in ["rodas4", "rodas5p", "radau5"] {
             let head = format!("model Chain {{\n    method {method} ");
             let chains = texts.iter().filter(|t| t.contains(&head)).count();
             assert!(

@@ -296,6 +296,16 @@ fn rodas5p_matches_the_interpreter_on_examples_and_random_models() {
     assert!(random >= 2, "only {random} random models declaring rodas5p");
 }
 
+/// `radau5`: the Newton iteration unrolled, the Jacobian and both factorisations kept
+/// across internal and host steps in hidden states, events on the collocation
+/// polynomial.
+#[test]
+fn radau5_matches_the_interpreter_on_examples_and_random_models() {
+    let (examples, random) = twins_and_declared("radau5");
+    assert!(examples >= 4, "only {examples} example models under radau5");
+    assert!(random >= 2, "only {random} random models declaring radau5");
+}
+
 /// The generated step writes a small `W`'s factorisation and solves as straight-line
 /// code for the case in which no row swaps, and gives way to the runtime's functions
 /// when one does: the stiff oscillators of `tests/build.rs` (`PIVOTS_DENSE`, a dense

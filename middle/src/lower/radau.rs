@@ -32,7 +32,8 @@
 //!             `time` reading time + (t + c_s·hs)
 //!         d1 = T⁻¹₁·g − mr·w1; d2 = T⁻¹₂·g − (ma·w2 − mb·w3);
 //!         d3 = T⁻¹₃·g − (ma·w3 + mb·w2); solve WR·d1 = d1; solve WC·(d2, d3) = (d2, d3)
-//!         dn = sqrt(Σ (d1² + d2² + d3²)/sc² / 3n), sc = atol + rtol·|yc|
+//!         dn = sqrt(Σ (d1² + d2² + d3²)·rs² / 3n), rs = 1/(atol + rtol·|yc|) (once
+//!             an attempt)
 //!         if it > 1 { rate = dn/dno }
 //!         if !(dn <= 1e300) or it > 1 and (rate >= 1 or rate^(7 − it)/(1 − rate)·dn > κ)
 //!             { conv = −1 }                                   (diverging, or too slow)
@@ -73,9 +74,9 @@ use super::band;
 use super::build::{add, arith, assign, call, cmp, div, mul, num, sub, var, weighted, when};
 use super::dense::{DenseOutput, Memories};
 use super::hidden::Hidden;
+use super::jacobian::Target;
 use super::jacobian::of_model;
 use super::jacobian::rules::{Rules, cells};
-use super::jacobian::Target;
 use super::located::{Located, watched};
 use super::pass::Stage;
 use super::rewrite::{self, Rewrite, Stmt, Storage};
@@ -96,14 +97,26 @@ const MU_IM: f64 = -3.0504301992474105;
 /// The eigenvectors of `A⁻¹` (columns: real, then the complex one's real and
 /// imaginary parts), as SciPy and RADAU5 print them.
 const T: [[f64; 3]; 3] = [
-    [0.09443876248897524, -0.14125529502095421, 0.03002919410514742],
-    [0.25021312296533332, 0.20412935229379994, -0.38294211275726192],
+    [
+        0.09443876248897524,
+        -0.14125529502095421,
+        0.03002919410514742,
+    ],
+    [
+        0.25021312296533332,
+        0.20412935229379994,
+        -0.38294211275726192,
+    ],
     [1.0, 1.0, 0.0],
 ];
 /// `T⁻¹`.
 const TI: [[f64; 3]; 3] = [
     [4.178718591551904, 0.32768282076106237, 0.5233764454994495],
-    [-4.178718591551904, -0.32768282076106237, 0.47662355450055044],
+    [
+        -4.178718591551904,
+        -0.32768282076106237,
+        0.47662355450055044,
+    ],
     [0.5028726349457868, -2.571926949855605, 0.5960392048282249],
 ];
 /// The collocation polynomial's coefficients: `e_j = Σ_s z_s·P_sj`, so that
@@ -168,6 +181,7 @@ struct Mem {
     f0: VarId,
     e: [VarId; 3],
     r: VarId,
+    rs: VarId,
 }
 
 /// An iteration matrix: its cells in their storage, the storage, the pivots and the
@@ -198,7 +212,9 @@ impl Matrix {
                     let (row, col) = (name(k / size), name(k % size));
                     hid.new_var(
                         format!("{row}_{method}_{what}_{col}"),
-                        format!(" Entry ({row}, {col}) of {what}, then of its LU factors ({method})."),
+                        format!(
+                            " Entry ({row}, {col}) of {what}, then of its LU factors ({method})."
+                        ),
                         span,
                     )
                 })
@@ -239,7 +255,10 @@ impl Matrix {
             .map(|k| {
                 hid.new_var(
                     format!("{method}_{what}_pivot{}", k + 1),
-                    format!(" The pivot row of column {} of {what}'s LU factors ({method}).", k + 1),
+                    format!(
+                        " The pivot row of column {} of {what}'s LU factors ({method}).",
+                        k + 1
+                    ),
                     span,
                 )
             })
@@ -269,7 +288,12 @@ impl Matrix {
                 for r in 0..size {
                     for c in r.saturating_sub(kl)..(r + ku + 1).min(size) {
                         let value = entry(self.order[r], self.order[c]);
-                        out.push(assign(self.cells[r * width + c + kl - r], value, None, span));
+                        out.push(assign(
+                            self.cells[r * width + c + kl - r],
+                            value,
+                            None,
+                            span,
+                        ));
                     }
                 }
             }
@@ -324,21 +348,61 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
         t, h, hs, err, q, ..
     } = clock;
     let global = |hid: &mut Hidden<'_>, what: &str, doc: &str| hid.global(method, what, doc);
-    let jok = global(&mut hid, "jok", "1 while the Jacobian held is to be used, 0 when it is due");
-    let jnew = global(&mut hid, "jnew", "1 when the Jacobian was computed at this step's start");
-    let hlu = global(&mut hid, "hlu", "The internal step the LU factors were made for (0: none)");
-    let hq = global(&mut hid, "hq", "The last accepted internal step, of the polynomial kept (0: none)");
+    let jok = global(
+        &mut hid,
+        "jok",
+        "1 while the Jacobian held is to be used, 0 when it is due",
+    );
+    let jnew = global(
+        &mut hid,
+        "jnew",
+        "1 when the Jacobian was computed at this step's start",
+    );
+    let hlu = global(
+        &mut hid,
+        "hlu",
+        "The internal step the LU factors were made for (0: none)",
+    );
+    let hq = global(
+        &mut hid,
+        "hq",
+        "The last accepted internal step, of the polynomial kept (0: none)",
+    );
     let hold = global(&mut hid, "hold", "The last accepted internal step");
-    let eold = global(&mut hid, "eold", "The error norm of the last accepted internal step");
+    let eold = global(
+        &mut hid,
+        "eold",
+        "The error norm of the last accepted internal step",
+    );
     let mr = global(&mut hid, "mr", "μ_r/hs, the real system's diagonal");
     let ma = global(&mut hid, "ma", "Re μ_c/hs, the complex system's diagonal");
     let mb = global(&mut hid, "mb", "Im μ_c/hs, the complex system's coupling");
-    let x = global(&mut hid, "x", "A stage's node on the last step's polynomial");
-    let conv = global(&mut hid, "conv", "The Newton iteration: 0 running, 1 converged, −1 failed");
+    let x = global(
+        &mut hid,
+        "x",
+        "A stage's node on the last step's polynomial",
+    );
+    let conv = global(
+        &mut hid,
+        "conv",
+        "The Newton iteration: 0 running, 1 converged, −1 failed",
+    );
     let it = global(&mut hid, "it", "Newton iterations made in this attempt");
-    let dn = global(&mut hid, "dn", "The scaled norm of the last Newton correction");
-    let dno = global(&mut hid, "dno", "The scaled norm of the Newton correction before it");
-    let rate = global(&mut hid, "rate", "The Newton iteration's rate of convergence");
+    let dn = global(
+        &mut hid,
+        "dn",
+        "The scaled norm of the last Newton correction",
+    );
+    let dno = global(
+        &mut hid,
+        "dno",
+        "The scaled norm of the Newton correction before it",
+    );
+    let rate = global(
+        &mut hid,
+        "rate",
+        "The Newton iteration's rate of convergence",
+    );
     let fac = global(&mut hid, "fac", "The step factor the controller chose");
     let mult = global(&mut hid, "mult", "The predictive controller's multiplier");
     let safety = global(&mut hid, "safety", "The controller's safety factor");
@@ -349,18 +413,40 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
         .map(|&(v, rule)| {
             let nm = name(v);
             let mut new = |what: &str, doc: String| {
-                hid.new_var(format!("{nm}_{method}_{what}"), format!(" {doc} ({method})."), rule)
+                hid.new_var(
+                    format!("{nm}_{method}_{what}"),
+                    format!(" {doc} ({method})."),
+                    rule,
+                )
             };
-            let yc = new("yc", format!("`{nm}` at the end of the last accepted internal step"));
-            let z = [1, 2, 3].map(|s| new(&format!("z{s}"), format!("Stage {s}'s increment of `{nm}`")));
-            let w = [1, 2, 3].map(|s| new(&format!("w{s}"), format!("Transformed increment {s} of `{nm}`")));
-            let g = [1, 2, 3].map(|s| new(&format!("g{s}"), format!("The rate of `{nm}` at stage {s}")));
-            let d = [1, 2, 3].map(|s| new(&format!("d{s}"), format!("Newton correction {s} of `{nm}`")));
+            let yc = new(
+                "yc",
+                format!("`{nm}` at the end of the last accepted internal step"),
+            );
+            let z = [1, 2, 3]
+                .map(|s| new(&format!("z{s}"), format!("Stage {s}'s increment of `{nm}`")));
+            let w = [1, 2, 3].map(|s| {
+                new(
+                    &format!("w{s}"),
+                    format!("Transformed increment {s} of `{nm}`"),
+                )
+            });
+            let g = [1, 2, 3]
+                .map(|s| new(&format!("g{s}"), format!("The rate of `{nm}` at stage {s}")));
+            let d = [1, 2, 3]
+                .map(|s| new(&format!("d{s}"), format!("Newton correction {s} of `{nm}`")));
             let f0 = new("f0", format!("The rate of `{nm}` at the step's start"));
             let e = [1, 2, 3].map(|s| {
-                new(&format!("e{s}"), format!("Coefficient {s} of the last step's polynomial of `{nm}`"))
+                new(
+                    &format!("e{s}"),
+                    format!("Coefficient {s} of the last step's polynomial of `{nm}`"),
+                )
             });
             let r = new("r", format!("The error estimate of `{nm}`"));
+            let rs = new(
+                "rs",
+                format!("The reciprocal of the Newton iteration's scale of `{nm}`"),
+            );
             Mem {
                 yc,
                 z,
@@ -370,6 +456,7 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
                 f0,
                 e,
                 r,
+                rs,
             }
         })
         .collect();
@@ -401,7 +488,13 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
         }
     }
     // The real matrix `mr·I − J` and the complex one as a real one of size 2n.
-    let real = Matrix::new(&mut hid, n, entries.keys().copied().collect(), &col_name, "WR");
+    let real = Matrix::new(
+        &mut hid,
+        n,
+        entries.keys().copied().collect(),
+        &col_name,
+        "WR",
+    );
     let mut cpattern = Vec::new();
     for &(i, j) in entries.keys() {
         cpattern.extend([(i, j), (n + i, n + j)]);
@@ -536,12 +629,24 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
         }
     }
     attempt.push(when(cmp(CmpOp::Gt, var(hq), num(0.0)), guess, span));
-    attempt.push(when(Expr::Not(Box::new(cmp(CmpOp::Gt, var(hq), num(0.0)))), zero, span));
+    attempt.push(when(
+        Expr::Not(Box::new(cmp(CmpOp::Gt, var(hq), num(0.0)))),
+        zero,
+        span,
+    ));
     for (mm, &(_, vspan)) in mems.iter().zip(&sp.states) {
         for r in 0..3 {
             let value = dot(TI[r], mm.z.map(var));
             attempt.push(assign(mm.w[r], value, None, vspan));
         }
+    }
+    // The Newton iteration's scale, as a reciprocal: `1/(atol + rtol·|yc|)`.
+    for (mm, &(_, vspan)) in mems.iter().zip(&sp.states) {
+        let sc = add(
+            num(tol.atol),
+            mul(num(tol.rtol), call(Func::Abs, vec![var(mm.yc)])),
+        );
+        attempt.push(assign(mm.rs, div(num(1.0), sc), None, vspan));
     }
     attempt.extend([set(conv, num(0.0)), set(it, num(0.0))]);
     // The Newton iteration.
@@ -585,17 +690,19 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
         }
         iter.push(real.solve(&|i| mems[i].d[0], span));
         iter.push(complex.solve(
-            &|u| if u < n { mems[u].d[1] } else { mems[u - n].d[2] },
+            &|u| {
+                if u < n {
+                    mems[u].d[1]
+                } else {
+                    mems[u - n].d[2]
+                }
+            },
             span,
         ));
         iter.push(set(dn, num(0.0)));
         for (mm, &(_, vspan)) in mems.iter().zip(&sp.states) {
-            let sc = add(
-                num(tol.atol),
-                mul(num(tol.rtol), call(Func::Abs, vec![var(mm.yc)])),
-            );
             for r in 0..3 {
-                iter.push(assign(q, arith(ArithOp::Div, var(mm.d[r]), sc.clone()), None, vspan));
+                iter.push(assign(q, mul(var(mm.d[r]), var(mm.rs)), None, vspan));
                 iter.push(assign(dn, add(var(dn), mul(var(q), var(q))), None, vspan));
             }
         }
@@ -614,14 +721,22 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
                 mul(div(power, sub(num(1.0), var(rate))), var(dn)),
                 num(ntol),
             );
-            let fails = Expr::Or(Box::new(cmp(CmpOp::Ge, var(rate), num(1.0))), Box::new(slow));
+            let fails = Expr::Or(
+                Box::new(cmp(CmpOp::Ge, var(rate), num(1.0))),
+                Box::new(slow),
+            );
             diverged = Expr::Or(Box::new(diverged), Box::new(fails));
         }
         iter.push(when(diverged, vec![set(conv, num(-1.0))], span));
         let mut update = Vec::new();
         for (mm, &(_, vspan)) in mems.iter().zip(&sp.states) {
             for r in 0..3 {
-                update.push(assign(mm.w[r], add(var(mm.w[r]), var(mm.d[r])), None, vspan));
+                update.push(assign(
+                    mm.w[r],
+                    add(var(mm.w[r]), var(mm.d[r])),
+                    None,
+                    vspan,
+                ));
             }
             for r in 0..3 {
                 update.push(assign(mm.z[r], dot(T[r], mm.w.map(var)), None, vspan));
@@ -669,11 +784,19 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
                 num(tol.rtol),
                 call(
                     Func::Max,
-                    vec![call(Func::Abs, vec![var(mm.yc)]), call(Func::Abs, vec![var(v)])],
+                    vec![
+                        call(Func::Abs, vec![var(mm.yc)]),
+                        call(Func::Abs, vec![var(v)]),
+                    ],
                 ),
             ),
         );
-        solved.push(assign(q, arith(ArithOp::Div, var(mm.r), scale), None, vspan));
+        solved.push(assign(
+            q,
+            arith(ArithOp::Div, var(mm.r), scale),
+            None,
+            vspan,
+        ));
         solved.push(assign(err, add(var(err), mul(var(q), var(q))), None, vspan));
     }
     solved.push(set(
