@@ -32,7 +32,7 @@ under `euler` and `dopri5`:
      tolerance on the same grid matching the Sit error, when its binary is built.
 
 With `--stiff`, the stiff rows instead (scripts/peer_scipy_stiff.py): `rodas5p` (or
-`rodas4`, `--implicit rodas4`) on
+`rodas4` or `radau5`, `--implicit METHOD`) on
 Robertson's kinetics, HIRES and Van der Pol at mu = 1000 against diffsol's BDF, TR-BDF2
 and ESDIRK34 and SciPy's Radau, BDF and LSODA.
 
@@ -448,7 +448,7 @@ def main():
                         help="18 of the 54 Sit runs, covering each model and method")
     parser.add_argument("--stiff", action="store_true",
                         help="the stiff rows (rodas5p) instead: scripts/peer_scipy_stiff.py")
-    parser.add_argument("--implicit", choices=("rodas4", "rodas5p"), default="rodas5p",
+    parser.add_argument("--implicit", choices=("rodas4", "rodas5p", "radau5"), default="rodas5p",
                         help="the implicit method of the stiff rows (default rodas5p)")
     parser.add_argument("--diffsol-methods", default="bdf,tr_bdf2,esdirk34",
                         help="diffsol's methods tried in the stiff rows, comma-separated "

@@ -1,5 +1,5 @@
-"""The stiff rows of scripts/peer_scipy.py (`--stiff`): Sit's `rodas5p` (or `rodas4`,
-`--implicit rodas4`) against diffsol's implicit solvers and SciPy's Radau, BDF and LSODA
+"""The stiff rows of scripts/peer_scipy.py (`--stiff`): Sit's `rodas5p` (or `rodas4` or
+`radau5`, `--implicit METHOD`) against diffsol's implicit solvers and SciPy's Radau, BDF and LSODA
 at the same accuracy.
 
 Models (examples/models): Robertson's kinetics to t = 40 and to t = 1e5, HIRES to

@@ -22,7 +22,8 @@
 //!     if jok = 0 { y = yc; the tangents and J = 0; the tangent pass at t;
 //!                  jok = 1; jnew = 1; hlu = 0 }                 (the Jacobian when due)
 //!     if hs != hlu { mr = μ_r/hs; ma = Re μ_c/hs; mb = Im μ_c/hs;
-//!                    WR = mr·I − J; WC = [[ma·I − J, −mb·I], [mb·I, ma·I − J]];
+//!                    WR = mr·I − J; WC = [[ma·I − J, −mb·I], [mb·I, ma·I − J]·0.5]
+//!                    (its imaginary rows halved, below);
 //!                    factor WR and WC (a singular one is a model fault); hlu = hs }
 //!     z_s = 0, or when hq > 0 (the last step's polynomial continued):
 //!         x = 1 + c_s·hs/hq; z_s = e1·(x − 1) + e2·(x·x − 1) + e3·(x·x·x − 1)
@@ -31,7 +32,8 @@
 //!         it = it + 1; stage s = 1..3: y = yc + z_s; g_s = 0; the stage pass,
 //!             `time` reading time + (t + c_s·hs)
 //!         d1 = T⁻¹₁·g − mr·w1; d2 = T⁻¹₂·g − (ma·w2 − mb·w3);
-//!         d3 = T⁻¹₃·g − (ma·w3 + mb·w2); solve WR·d1 = d1; solve WC·(d2, d3) = (d2, d3)
+//!         d3 = (T⁻¹₃·g − (ma·w3 + mb·w2))·0.5; solve WR·d1 = d1;
+//!         solve WC·(d2, d3) = (d2, d3)
 //!         dn = sqrt(Σ (d1² + d2² + d3²)·rs² / 3n), rs = 1/(atol + rtol·|yc|) (once
 //!             an attempt)
 //!         if it > 1 { rate = dn/dno }
@@ -69,107 +71,23 @@
 //! `dopri5` (`super::located`) on the collocation polynomial,
 //! `y(θ) = yc + θ·(e1 + θ·(e2 + θ·e3))`.
 
+mod matrix;
+mod tableau;
+
 use super::adaptive::{Clock, Close, Root};
-use super::band;
-use super::build::{add, arith, assign, call, cmp, div, mul, num, sub, var, weighted, when};
-use super::dense::{DenseOutput, Memories};
+use super::build::{add, arith, assign, call, cmp, div, mul, num, sub, var, when};
 use super::hidden::Hidden;
 use super::jacobian::Target;
 use super::jacobian::of_model;
 use super::jacobian::rules::{Rules, cells};
 use super::located::{Located, watched};
 use super::pass::Stage;
-use super::rewrite::{self, Rewrite, Stmt, Storage};
-use crate::Span;
+use super::rewrite::{self, Rewrite, Stmt};
 use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Tolerance, VarId, split, split_located};
 use std::collections::BTreeMap;
 
-/// The stages' nodes: `(4 − √6)/10`, `(4 + √6)/10`, 1.
-const C: [f64; 3] = [0.1550510257216822, 0.6449489742783178, 1.0];
-/// The error estimate's weights on `z`: `(−13 − 7√6)/3`, `(−13 + 7√6)/3`, `−1/3`.
-const E: [f64; 3] = [-10.048809399827416, 1.382142733160749, -0.3333333333333333];
-/// The real eigenvalue of `A⁻¹`: `3 + 3^(2/3) − 3^(1/3)`.
-const MU_REAL: f64 = 3.637834252744496;
-/// The complex one: `3 + (3^(1/3) − 3^(2/3))/2 − i·(3^(5/6) + 3^(7/6))/2`.
-const MU_RE: f64 = 2.6810828736277523;
-/// Its imaginary part.
-const MU_IM: f64 = -3.0504301992474105;
-/// The eigenvectors of `A⁻¹` (columns: real, then the complex one's real and
-/// imaginary parts), as SciPy and RADAU5 print them.
-const T: [[f64; 3]; 3] = [
-    [
-        0.09443876248897524,
-        -0.14125529502095421,
-        0.03002919410514742,
-    ],
-    [
-        0.25021312296533332,
-        0.20412935229379994,
-        -0.38294211275726192,
-    ],
-    [1.0, 1.0, 0.0],
-];
-/// `T⁻¹`.
-const TI: [[f64; 3]; 3] = [
-    [4.178718591551904, 0.32768282076106237, 0.5233764454994495],
-    [
-        -4.178718591551904,
-        -0.32768282076106237,
-        0.47662355450055044,
-    ],
-    [0.5028726349457868, -2.571926949855605, 0.5960392048282249],
-];
-/// The collocation polynomial's coefficients: `e_j = Σ_s z_s·P_sj`, so that
-/// `y(θ) = yc + Σ_j e_j·θ^j`.
-const P: [[f64; 3]; 3] = [
-    [10.048809399827416, -25.62959144707664, 15.580782047249224],
-    [-1.382142733160749, 10.296258113743306, -8.914115380582556],
-    [0.3333333333333333, -2.6666666666666665, 3.3333333333333335],
-];
-/// The most Newton iterations in an attempt.
-pub(crate) const NEWTON_MAXITER: usize = 6;
-/// The convergence rate above which an accepted step's Jacobian is computed again.
-const SLOW: f64 = 1e-3;
-
-/// `radau5`'s continuous extension, for the event search.
-pub(super) struct Radau;
-
-/// The one [`Radau`].
-pub(super) static RADAU: Radau = Radau;
-
-impl DenseOutput for Radau {
-    fn name(&self) -> &'static str {
-        "radau5"
-    }
-
-    /// The last stage pass ran on the iterate before the last correction.
-    fn last_stage_at_end(&self) -> bool {
-        false
-    }
-
-    fn memories(&self, hid: &mut Hidden<'_>, state: &str, span: Span) -> Vec<VarId> {
-        super::dense::dense_terms(hid, "radau5", state, span, 4)
-    }
-
-    /// `r_j = Σ_s z_s·P_sj` (the stages' `z` are held in the rate memories).
-    fn keep(&self, mem: &Memories<'_>, _h: &Expr, span: Span) -> Vec<Stmt> {
-        (0..3)
-            .map(|j| {
-                let col = [P[0][j], P[1][j], P[2][j]];
-                let sum = weighted(&col, mem.k).expect("a column of P is not zero");
-                assign(mem.kept[j], sum, None, span)
-            })
-            .collect()
-    }
-
-    /// `y0 + θ·(r1 + θ·(r2 + θ·r3))`.
-    fn value(&self, mem: &Memories<'_>, _h: &Expr, th: &dyn Fn() -> Expr) -> Expr {
-        let r = mem.kept;
-        let inner = add(var(r[1]), mul(th(), var(r[2])));
-        let inner = add(var(r[0]), mul(th(), inner));
-        add(var(mem.y0), mul(th(), inner))
-    }
-}
+use matrix::Matrix;
+use tableau::{C, E, MU_IM, MU_RE, MU_REAL, NEWTON_MAXITER, RADAU, SLOW, T, TI, polynomial};
 
 /// The hidden states of one continuous state.
 struct Mem {
@@ -182,146 +100,6 @@ struct Mem {
     e: [VarId; 3],
     r: VarId,
     rs: VarId,
-}
-
-/// An iteration matrix: its cells in their storage, the storage, the pivots and the
-/// order of its rows.
-struct Matrix {
-    cells: Vec<VarId>,
-    storage: Storage,
-    pivots: Vec<VarId>,
-    order: Vec<usize>,
-}
-
-impl Matrix {
-    /// The matrix of `size` unknowns with nonzero pattern `pattern`, cells named by
-    /// `cell(row, col)`.
-    fn new(
-        hid: &mut Hidden<'_>,
-        size: usize,
-        pattern: Vec<(usize, usize)>,
-        name: &dyn Fn(usize) -> String,
-        what: &str,
-    ) -> Matrix {
-        let method = "radau5";
-        let span = hid.m.span;
-        let lay = band::layout(size, pattern);
-        let cells = match lay.storage {
-            Storage::Dense | Storage::Pattern { .. } => (0..size * size)
-                .map(|k| {
-                    let (row, col) = (name(k / size), name(k % size));
-                    hid.new_var(
-                        format!("{row}_{method}_{what}_{col}"),
-                        format!(
-                            " Entry ({row}, {col}) of {what}, then of its LU factors ({method})."
-                        ),
-                        span,
-                    )
-                })
-                .collect(),
-            Storage::Band { kl, ku } => {
-                let width = 2 * kl + ku + 1;
-                (0..size * width)
-                    .map(|k| {
-                        let (r, d) = (k / width, k % width);
-                        let row = name(lay.order[r]);
-                        match (r + d).checked_sub(kl).filter(|&c| c < size) {
-                            Some(c) => {
-                                let col = name(lay.order[c]);
-                                hid.new_var(
-                                    format!("{row}_{method}_{what}_{col}"),
-                                    format!(
-                                        " Entry ({row}, {col}) of {what} in its band, then of its \
-                                         band LU factors ({method})."
-                                    ),
-                                    span,
-                                )
-                            }
-                            None => hid.new_var(
-                                format!("{row}_{method}_{what}_pad{}", d + 1),
-                                format!(
-                                    " Cell {} of row {row} of the band of {what}, outside the \
-                                     matrix: never read ({method}).",
-                                    d + 1
-                                ),
-                                span,
-                            ),
-                        }
-                    })
-                    .collect()
-            }
-        };
-        let pivots = (0..size)
-            .map(|k| {
-                hid.new_var(
-                    format!("{method}_{what}_pivot{}", k + 1),
-                    format!(
-                        " The pivot row of column {} of {what}'s LU factors ({method}).",
-                        k + 1
-                    ),
-                    span,
-                )
-            })
-            .collect();
-        Matrix {
-            cells,
-            storage: lay.storage,
-            pivots,
-            order: lay.order,
-        }
-    }
-
-    /// The statements that fill the matrix with `entry(row, col)` (the band's cells
-    /// only, for a band: its fill-in cells are cleared by the factorisation).
-    fn fill(&self, size: usize, entry: &dyn Fn(usize, usize) -> Expr, span: Span) -> Vec<Stmt> {
-        let mut out = Vec::new();
-        match self.storage {
-            Storage::Dense | Storage::Pattern { .. } => {
-                for i in 0..size {
-                    for j in 0..size {
-                        out.push(assign(self.cells[i * size + j], entry(i, j), None, span));
-                    }
-                }
-            }
-            Storage::Band { kl, ku } => {
-                let width = 2 * kl + ku + 1;
-                for r in 0..size {
-                    for c in r.saturating_sub(kl)..(r + ku + 1).min(size) {
-                        let value = entry(self.order[r], self.order[c]);
-                        out.push(assign(
-                            self.cells[r * width + c + kl - r],
-                            value,
-                            None,
-                            span,
-                        ));
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    fn factor(&self, span: Span) -> Stmt {
-        Stmt::Added(Rewrite::Factor {
-            matrix: self.cells.clone(),
-            storage: self.storage,
-            pivots: self.pivots.clone(),
-            method: "radau5",
-            span,
-        })
-    }
-
-    /// A solve whose right-hand side is `rhs(unknown)` for each unknown, in the
-    /// matrix's order.
-    fn solve(&self, rhs: &dyn Fn(usize) -> VarId, span: Span) -> Stmt {
-        Stmt::Added(Rewrite::Solve {
-            matrix: self.cells.clone(),
-            storage: self.storage,
-            pivots: self.pivots.clone(),
-            rhs: self.order.iter().map(|&i| rhs(i)).collect(),
-            span,
-        })
-    }
 }
 
 /// `Σ_j w_j·x_j` over three terms, none left out (the transformations' sums).
@@ -599,11 +377,20 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
         set(mb, div(num(MU_IM), var(hs))),
     ];
     refactor.extend(real.fill(n, &|i, j| shifted(mr, i, j), span));
+    // The imaginary rows halved (exactly), with their right-hand sides: `|Im μ_c|`
+    // exceeds `Re μ_c`, so that unscaled, every column's pivot would be the coupling
+    // `mb` of the row below and each factorisation would swap rows (leaving the
+    // generated step's straight-line LU for the runtime's) wherever `J` is small
+    // beside `1/hs`.
+    let half = |e: Expr| match e {
+        Expr::Num(x) => num(0.5 * x),
+        e => mul(num(0.5), e),
+    };
     let centry = |i: usize, j: usize| match (i < n, j < n) {
         (true, true) => shifted(ma, i, j),
-        (false, false) => shifted(ma, i - n, j - n),
+        (false, false) => half(shifted(ma, i - n, j - n)),
         (true, false) if j - n == i => Expr::Neg(Box::new(var(mb))),
-        (false, true) if i - n == j => var(mb),
+        (false, true) if i - n == j => half(var(mb)),
         _ => num(0.0),
     };
     refactor.extend(complex.fill(2 * n, &centry, span));
@@ -635,9 +422,8 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
         span,
     ));
     for (mm, &(_, vspan)) in mems.iter().zip(&sp.states) {
-        for r in 0..3 {
-            let value = dot(TI[r], mm.z.map(var));
-            attempt.push(assign(mm.w[r], value, None, vspan));
+        for (&w, ti) in mm.w.iter().zip(TI) {
+            attempt.push(assign(w, dot(ti, mm.z.map(var)), None, vspan));
         }
     }
     // The Newton iteration's scale, as a reciprocal: `1/(atol + rtol·|yc|)`.
@@ -680,10 +466,10 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
                 dot(TI[1], g()),
                 sub(mul(var(ma), var(mm.w[1])), mul(var(mb), var(mm.w[2]))),
             );
-            let d3 = sub(
+            let d3 = half(sub(
                 dot(TI[2], g()),
                 add(mul(var(ma), var(mm.w[2])), mul(var(mb), var(mm.w[1]))),
-            );
+            ));
             iter.push(assign(mm.d[0], d1, None, vspan));
             iter.push(assign(mm.d[1], d2, None, vspan));
             iter.push(assign(mm.d[2], d3, None, vspan));
@@ -738,8 +524,8 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
                     vspan,
                 ));
             }
-            for r in 0..3 {
-                update.push(assign(mm.z[r], dot(T[r], mm.w.map(var)), None, vspan));
+            for (&z, t) in mm.z.iter().zip(T) {
+                update.push(assign(z, dot(t, mm.w.map(var)), None, vspan));
             }
         }
         let mut done = cmp(CmpOp::Eq, var(dn), num(0.0));
@@ -895,10 +681,8 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
         set(hq, var(hs)),
     ];
     for (mm, &(_, vspan)) in mems.iter().zip(&sp.states) {
-        for j in 0..3 {
-            let col = [P[0][j], P[1][j], P[2][j]];
-            let sum = weighted(&col, &mm.z).expect("a column of P is not zero");
-            accept.push(assign(mm.e[j], sum, None, vspan));
+        for (j, &e) in mm.e.iter().enumerate() {
+            accept.push(assign(e, polynomial(&mm.z, j), None, vspan));
         }
     }
     for (mm, &(v, vspan)) in mems.iter().zip(&sp.states) {
