@@ -5,7 +5,7 @@
 # `peer_timing` example and the Sit Python package (a release wheel, installed into
 # that environment) in release mode, then runs scripts/peer_scipy.py with the arguments
 # given (e.g. --quick, --repeats 5, --t-end 20; --stiff for the stiff rows under
-# rodas5p, --implicit rodas4 for rodas4's, docs/performance.md §19). It also builds diffsol, a Rust ODE
+# rodas5p, --implicit rodas4 or radau5 for theirs, docs/performance.md §19). It also builds diffsol, a Rust ODE
 # solver, as a second peer (bench/peers/diffsol, its own workspace and target dir).
 set -euo pipefail
 cd "$(dirname "$0")/.."
