@@ -812,6 +812,38 @@ fn rodas4_reports_a_singular_matrix_and_a_step_underflow_as_faults_of_the_model(
     assert_eq!(stdout.lines().count(), 4, "{stdout}");
 }
 
+/// The same two faults under `radau5`, whose Newton iteration meets them otherwise: the
+/// slope of `sqrt` at 0 makes its first Jacobian infinite (a factorisation without a
+/// usable pivot, named as one of its two matrices), and near the blow-up the iteration
+/// fails or the error rejects until the step underflows.
+#[test]
+fn radau5_reports_a_singular_matrix_and_a_step_underflow_as_faults_of_the_model() {
+    let stdout = model_fault(
+        "root.sit",
+        "model Root {\n    output real x = 0;\n    x = integral(sqrt(x));\n}\n",
+        &[
+            "run", "FILE", "--dt", "0.1", "--t-end", "1", "--method", "radau5",
+        ],
+        "error: `Root` could not take its step at t = 0 under `radau5`: an iteration \
+         matrix μ/h·I − J of its Newton iteration has no usable pivot in column 0 \
+         (singular, or a Jacobian entry infinite or NaN: a rate whose slope is not finite \
+         there, such as sqrt at 0)\n",
+    );
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    let stdout = model_fault(
+        "blow.sit",
+        "model Blow {\n    output real x = 1;\n    x = integral(x * x);\n}\n",
+        &[
+            "run", "FILE", "--dt", "0.5", "--t-end", "2", "--method", "radau5",
+        ],
+        "error: `Blow` could not take its step at t = 1 under `radau5`: its internal step \
+         shrank to 1.2610890449759726e-14, below what the time resolves. Likely a solution \
+         that blows up or is not smooth there, rates that are not finite (run with \
+         --check-finite to find the first), or tolerances below what f64 resolves\n",
+    );
+    assert_eq!(stdout.lines().count(), 4, "{stdout}");
+}
+
 /// A tank that drains below zero: `sqrt(level)` is NaN from about t = 4 to the end.
 /// Without `--check-finite` the run goes on (exit 0, the rows as they are) and ends
 /// with one warning naming the first variable and the time (issue 28, item 5).

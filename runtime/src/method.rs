@@ -102,17 +102,26 @@ fn singular(
 ) {
     match factored {
         Ok(()) => {}
-        Err(crate::linear::LinearError::Singular(column)) => raise(
-            model,
-            time,
-            FaultKind::SingularMatrix { column },
-            format_args!(
-                "`{model}` could not take its step at t = {time} under `{method}`: the \
-                 iteration matrix I/(γh) − J has no usable pivot in column {column} \
-                 (singular, or a Jacobian entry infinite or NaN: a rate whose slope is not \
-                 finite there, such as sqrt at 0)"
-            ),
-        ),
+        Err(crate::linear::LinearError::Singular(column)) => {
+            // `radau5` factorises μ_r/h·I − J and the complex μ_c/h·I − J as a real
+            // matrix of twice the size; the Rosenbrock methods one I/(γh) − J.
+            let matrix = if method == "radau5" {
+                "an iteration matrix μ/h·I − J of its Newton iteration"
+            } else {
+                "the iteration matrix I/(γh) − J"
+            };
+            raise(
+                model,
+                time,
+                FaultKind::SingularMatrix { column },
+                format_args!(
+                    "`{model}` could not take its step at t = {time} under `{method}`: \
+                     {matrix} has no usable pivot in column {column} (singular, or a \
+                     Jacobian entry infinite or NaN: a rate whose slope is not finite \
+                     there, such as sqrt at 0)"
+                ),
+            )
+        }
         Err(crate::linear::LinearError::Shape) => raise(
             model,
             time,
