@@ -968,18 +968,22 @@ fn rodas5p_converges_at_order_5_with_fixed_steps() {
     }
 }
 
-/// `rodas5p` against the published references of the stiff test set, each in one host
-/// step at the tolerances of `rodas4`'s tests, and in fewer internal steps than
-/// `rodas4` at the same tolerances: HIRES to t = 321.8122 (rtol 1e-8, atol 1e-12,
-/// every state within a relative 1e-8 of the IVP test set's solution), Robertson to
-/// t = 1e5 (rtol 1e-8, atol 1e-14; within 2e-8 relative of Hairer and Wanner's
-/// reference, the rounding of its last digit plus a few tolerances) and Van der Pol at
-/// mu = 1000 to t = 1000 (rtol = atol = 1e-10; x0 within 1e-8 of −1.8636462548).
-/// RODAS loses its order on the stiff (near-algebraic) components, Rodas5P was built
-/// not to: measured 785, 325 and 1 339 internal steps against `rodas4`'s 2 098, 787
-/// and 3 720 (docs/performance.md §19). Asserted: at most 60 % of `rodas4`'s.
-#[test]
-fn rodas5p_meets_the_stiff_references_in_fewer_steps_than_rodas4() {
+/// A case of the stiff test set: the file, the model, the tolerances, the end time and
+/// per state its reference and the bound it must be within.
+type StiffCase = (
+    &'static str,
+    &'static str,
+    sit_middle::ir::Tolerance,
+    f64,
+    Vec<(String, f64, f64)>,
+);
+
+/// The stiff test set's cases of `rodas5p`'s and `radau5`'s reference tests: HIRES to
+/// t = 321.8122 (rtol 1e-8, atol 1e-12, every state within a relative 1e-8 of the IVP
+/// test set's solution), Robertson to t = 1e5 (rtol 1e-8, atol 1e-14, within 2e-8
+/// relative of Hairer and Wanner's reference) and Van der Pol at mu = 1000 to t = 1000
+/// (rtol = atol = 1e-10, x0 within 1e-8 of −1.8636462548).
+fn stiff_cases() -> [StiffCase; 3] {
     use sit_middle::ir::Tolerance;
     let hires = [
         0.7371312573325668e-3,
@@ -992,8 +996,7 @@ fn rodas5p_meets_the_stiff_references_in_fewer_steps_than_rodas4() {
         0.2850001604814231e-2,
     ];
     let rober = [0.0178659211, 7.2747515e-8, 0.982134006];
-    type Case<'a> = (&'a str, &'a str, Tolerance, f64, Vec<(String, f64, f64)>);
-    let cases: [Case; 3] = [
+    [
         (
             "hires.sit",
             "Hires",
@@ -1019,7 +1022,22 @@ fn rodas5p_meets_the_stiff_references_in_fewer_steps_than_rodas4() {
             1000.0,
             vec![("x0".into(), -1.8636462548, 1e-8)],
         ),
-    ];
+    ]
+}
+
+/// `rodas5p` against the published references of the stiff test set, each in one host
+/// step at the tolerances of `rodas4`'s tests, and in fewer internal steps than
+/// `rodas4` at the same tolerances: HIRES to t = 321.8122 (rtol 1e-8, atol 1e-12,
+/// every state within a relative 1e-8 of the IVP test set's solution), Robertson to
+/// t = 1e5 (rtol 1e-8, atol 1e-14; within 2e-8 relative of Hairer and Wanner's
+/// reference, the rounding of its last digit plus a few tolerances) and Van der Pol at
+/// mu = 1000 to t = 1000 (rtol = atol = 1e-10; x0 within 1e-8 of −1.8636462548).
+/// RODAS loses its order on the stiff (near-algebraic) components, Rodas5P was built
+/// not to: measured 785, 325 and 1 339 internal steps against `rodas4`'s 2 098, 787
+/// and 3 720 (docs/performance.md §19). Asserted: at most 60 % of `rodas4`'s.
+#[test]
+fn rodas5p_meets_the_stiff_references_in_fewer_steps_than_rodas4() {
+    let cases = stiff_cases();
     for (file, model, tol, t_end, want) in cases {
         let mut taken = [0.0; 2];
         for (slot, method) in [Method::Rodas4(tol), Method::Rodas5p(tol)]
@@ -1098,46 +1116,7 @@ fn radau5_converges_at_order_5_with_fixed_steps() {
 /// step. Measured: 650, 684 and 2 942 internal steps (rodas5p: 785, 325 and 1 339).
 #[test]
 fn radau5_meets_the_stiff_references() {
-    use sit_middle::ir::Tolerance;
-    let hires = [
-        0.7371312573325668e-3,
-        0.1442485726316185e-3,
-        0.5888729740967575e-4,
-        0.1175651343283149e-2,
-        0.2386356198831331e-2,
-        0.6238968252742796e-2,
-        0.2849998395185769e-2,
-        0.2850001604814231e-2,
-    ];
-    let rober = [0.0178659211, 7.2747515e-8, 0.982134006];
-    type Case<'a> = (&'a str, &'a str, Tolerance, f64, Vec<(String, f64, f64)>);
-    let cases: [Case; 3] = [
-        (
-            "hires.sit",
-            "Hires",
-            Tolerance::new(1e-8, 1e-12),
-            321.8122,
-            (hires.iter().enumerate())
-                .map(|(i, &r)| (format!("y{}", i + 1), r, 1e-8 * r))
-                .collect(),
-        ),
-        (
-            "robertson.sit",
-            "Robertson",
-            Tolerance::new(1e-8, 1e-14),
-            1e5,
-            (rober.iter().enumerate())
-                .map(|(i, &r)| (format!("y{}", i + 1), r, 2e-8 * r))
-                .collect(),
-        ),
-        (
-            "van_der_pol.sit",
-            "VanDerPol",
-            Tolerance::new(1e-10, 1e-10),
-            1000.0,
-            vec![("x0".into(), -1.8636462548, 1e-8)],
-        ),
-    ];
+    let cases = stiff_cases();
     for (file, model, tol, t_end, want) in cases {
         let mut m = load_with(file, model, Some(Method::Radau5(tol))).unwrap();
         if model == "VanDerPol" {

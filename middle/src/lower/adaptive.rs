@@ -90,6 +90,39 @@ impl Clock {
         }
     }
 
+    /// The head of an implicit method's attempt: `steps = steps + 1`; the program stops
+    /// with `sit_runtime::step_underflow` when the step proposed is at most
+    /// `1e-14·(|time + t| + dt)` and short of the host step's end (as in Hairer's codes,
+    /// before the attempt); `hs = h`, cut to the host step's end.
+    pub(super) fn head(&self, span: Span, method: &'static str) -> Vec<rewrite::Stmt> {
+        let Clock { t, h, hs, .. } = *self;
+        let resolution = mul(
+            num(1e-14),
+            add(call(Func::Abs, vec![add(Expr::Time, var(t))]), Expr::Dt),
+        );
+        vec![
+            assign(self.steps, add(var(self.steps), num(1.0)), None, span),
+            when(
+                Expr::And(
+                    Box::new(cmp(CmpOp::Le, var(h), resolution)),
+                    Box::new(cmp(CmpOp::Lt, var(h), self.left())),
+                ),
+                vec![Stmt::Added(Rewrite::Underflow {
+                    step: h,
+                    method,
+                    span,
+                })],
+                span,
+            ),
+            assign(hs, var(h), None, span),
+            when(
+                cmp(CmpOp::Ge, var(h), self.left()),
+                vec![assign(hs, self.left(), None, span)],
+                span,
+            ),
+        ]
+    }
+
     /// The time left in the host step, `dt − t`.
     pub(super) fn left(&self) -> Expr {
         sub(Expr::Dt, var(self.t))

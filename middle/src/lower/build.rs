@@ -1,7 +1,7 @@
 //! Short constructors of IR expressions and statements for the method rewrites, and the weighted sum of stage rates.
 
 use crate::Span;
-use crate::ir::{ArithOp, Assign, CmpOp, Expr, Func, Rhs, Stmt, VarId};
+use crate::ir::{ArithOp, Assign, CmpOp, Expr, Func, Rhs, Stmt, Tolerance, VarId};
 
 /// The number `x`.
 pub(super) fn num(x: f64) -> Expr {
@@ -77,4 +77,22 @@ pub(super) fn weighted(w: &[f64], k: &[VarId]) -> Option<Expr> {
             }
         })
         .reduce(add)
+}
+
+/// The scale of a state's error estimate, `atol + rtol·max(|y0|, |y|)` (`y0` the state
+/// at the step's start, `y` at its end).
+pub(super) fn error_scale(tol: Tolerance, y0: VarId, y: VarId) -> Expr {
+    add(
+        num(tol.atol),
+        mul(
+            num(tol.rtol),
+            call(
+                Func::Max,
+                vec![
+                    call(Func::Abs, vec![var(y0)]),
+                    call(Func::Abs, vec![var(y)]),
+                ],
+            ),
+        ),
+    )
 }

@@ -35,7 +35,7 @@
 //! stiffness test (`super::stiffness`), which writes only hidden states of its own.
 
 use super::adaptive::{Clock, Close};
-use super::build::{add, arith, assign, call, cmp, mul, num, var, when};
+use super::build::{add, arith, assign, call, cmp, error_scale, mul, num, var, when};
 use super::hidden::Hidden;
 use super::located::{Located, watched};
 use super::rewrite;
@@ -121,19 +121,7 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
     }
     for (i, (mem, &(v, vspan))) in mems.iter().zip(&sp.states).enumerate() {
         let estimate = step.error(i).expect("an adaptive method has error weights");
-        let scale = add(
-            num(tol.atol),
-            mul(
-                num(tol.rtol),
-                call(
-                    Func::Max,
-                    vec![
-                        call(Func::Abs, vec![var(mem.y0)]),
-                        call(Func::Abs, vec![var(v)]),
-                    ],
-                ),
-            ),
-        );
+        let scale = error_scale(tol, mem.y0, v);
         let Some((err3, _, sc)) = second else {
             inner.push(assign(q, arith(ArithOp::Div, estimate, scale), None, vspan));
             inner.push(assign(err, add(var(err), mul(var(q), var(q))), None, vspan));

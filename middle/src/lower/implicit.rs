@@ -48,16 +48,17 @@
 
 use super::adaptive::{Clock, Close};
 use super::band;
-use super::build::{add, arith, assign, call, cmp, div, mul, num, sub, var, weighted, when};
+use super::build::{
+    add, arith, assign, call, cmp, div, error_scale, mul, num, sub, var, weighted, when,
+};
 use super::hidden::Hidden;
-use super::jacobian::rules::{Rules, cells};
-use super::jacobian::{Target, of_model};
+use super::jacobian::of_model;
+use super::jacobian::rules::Cells;
 use super::located::{Located, watched};
 use super::pass::Stage;
 use super::rewrite::{self, Rewrite, Storage};
 use super::rosenbrock::Rosenbrock;
 use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Stmt, Tolerance, VarId, split, split_located};
-use std::collections::BTreeMap;
 
 /// The model `m` stepped by the Rosenbrock method `ros` with tolerances `tol`, as plain
 /// rules (method `euler`) around one [`Rewrite::Repeat`]; `id` is its index.
@@ -80,9 +81,7 @@ pub(super) fn rewrite(
     let jac = of_model(m, id, true);
     let global = |hid: &mut Hidden<'_>, what: &str, doc: &str| hid.global(method, what, doc);
     let clock = Clock::new(&mut hid, method);
-    let Clock {
-        t, h, hs, err, q, ..
-    } = clock;
+    let Clock { t, hs, err, q, .. } = clock;
     let diag = global(
         &mut hid,
         "diag",
@@ -125,31 +124,8 @@ pub(super) fn rewrite(
         })
         .collect();
     // The Jacobian's cells: tangents of the stage rules and entries of the rates.
-    let mut written = Vec::new();
-    cells(&jac.pass, &mut written);
-    let mut tangents = BTreeMap::new();
-    let mut entries = BTreeMap::new();
-    for &(target, col) in &written {
-        match target {
-            Target::Var(v) => {
-                let x = hid.new_var(
-                    format!("{}_{method}_d_{}", name(v), col_name(col)),
-                    format!(" d {}/d {} ({method}'s Jacobian).", name(v), col_name(col)),
-                    span,
-                );
-                tangents.insert((v, col), x);
-            }
-            Target::Rate(i) => {
-                let row = name(sp.states[i].0);
-                let x = hid.new_var(
-                    format!("{row}_{method}_J_{}", col_name(col)),
-                    format!(" d rate({row})/d {} ({method}'s Jacobian).", col_name(col)),
-                    span,
-                );
-                entries.insert((i, col), x);
-            }
-        }
-    }
+    let jcells = Cells::new(&mut hid, &jac, &sp, method, &col_name);
+    let entries = &jcells.entries;
     // The iteration matrix's storage and the order of its rows (`super::band`).
     let lay = band::layout(n, entries.keys().copied());
     let w: Vec<VarId> = match lay.storage {
@@ -220,64 +196,16 @@ pub(super) fn rewrite(
         .zip(&sp.states)
         .map(|(&(yc, _), &(v, vspan))| (yc, v, vspan));
     let body = clock.open(span, starts, located.as_ref());
-    let left = || clock.left();
     // The step proposed below what the time resolves: a model fault, before the
     // attempt (as in Hairer's codes; accepted steps may shrink it too).
-    let resolution = mul(
-        num(1e-14),
-        add(call(Func::Abs, vec![add(Expr::Time, var(t))]), Expr::Dt),
-    );
-    let mut inner = vec![
-        assign(clock.steps, add(var(clock.steps), num(1.0)), None, span),
-        when(
-            Expr::And(
-                Box::new(cmp(CmpOp::Le, var(h), resolution)),
-                Box::new(cmp(CmpOp::Lt, var(h), left())),
-            ),
-            vec![Stmt::Added(Rewrite::Underflow {
-                step: h,
-                method,
-                span,
-            })],
-            span,
-        ),
-        assign(hs, var(h), None, span),
-        when(
-            cmp(CmpOp::Ge, var(h), left()),
-            vec![assign(hs, left(), None, span)],
-            span,
-        ),
-    ];
+    let mut inner = clock.head(span, method);
     // The attempt, for a step of positive length (a host step of 0 takes none).
     let attempt = inner.len();
     // The Jacobian at the step's start.
     for ((yc, _), &(v, vspan)) in mems.iter().zip(&sp.states) {
         inner.push(assign(v, var(*yc), None, vspan));
     }
-    for &x in tangents.values().chain(entries.values()) {
-        inner.push(assign(x, num(0.0), None, span));
-    }
-    let start = Stage {
-        m,
-        sp: &sp,
-        node: Some(var(t)),
-        offset: 0,
-        rate: &|_| None,
-    };
-    let at = |e: &Expr| start.expr(e);
-    let states: Vec<VarId> = sp.states.iter().map(|&(v, _)| v).collect();
-    inner.extend(
-        Rules {
-            jac: &jac,
-            tangents: &tangents,
-            entries: &entries,
-            states: &states,
-            at: &at,
-            offset: (stages + 1) * f,
-            span,
-        }
-        .stmts(),
-    );
+    inner.extend(jcells.pass((m, &sp), &jac, t, (stages + 1) * f));
     // The iteration matrix, factorised.
     inner.push(assign(rh, div(num(1.0), var(hs)), None, span));
     inner.push(assign(
@@ -378,19 +306,7 @@ pub(super) fn rewrite(
     inner.push(assign(err, num(0.0), None, span));
     for ((yc, k), &(v, vspan)) in mems.iter().zip(&sp.states) {
         let estimate = weighted(ros.e, k).expect("the error weights are not all zero");
-        let scale = add(
-            num(tol.atol),
-            mul(
-                num(tol.rtol),
-                call(
-                    Func::Max,
-                    vec![
-                        call(Func::Abs, vec![var(*yc)]),
-                        call(Func::Abs, vec![var(v)]),
-                    ],
-                ),
-            ),
-        );
+        let scale = error_scale(tol, *yc, v);
         inner.push(assign(q, arith(ArithOp::Div, estimate, scale), None, vspan));
         inner.push(assign(err, add(var(err), mul(var(q), var(q))), None, vspan));
     }

@@ -1,9 +1,102 @@
 //! The tangent pass written as plain rules into hidden states, so that every back end evaluates an implicit method's Jacobian alike: the procedures' slopes as calls of `sit_runtime::partial` ([`crate::ir::Func::Partial`]), the lookup tables' as reads of `sit_runtime::table::slope1`/`slope2_x`/`slope2_y` ([`crate::ir::Expr::TableSlope`]).
 
 use super::{Jacobian, Slope, Tangent, Target};
-use crate::ir::{Assign, Expr, Func, Partial, Rhs, Stmt, VarId};
+use crate::ir::{Assign, Expr, Func, Model, Partial, Rhs, Split, Stmt, VarId};
+use crate::lower::build::{assign, num, var};
+use crate::lower::hidden::Hidden;
+use crate::lower::pass::Stage;
 use crate::lower::rewrite;
 use std::collections::BTreeMap;
+
+/// The hidden states an implicit method's Jacobian is written into: per staged target
+/// and column its tangent `TARGET_METHOD_d_COL`, per rate row and column of the pattern
+/// its entry `ROW_METHOD_J_COL`, in the order the pass writes them.
+pub(in crate::lower) struct Cells {
+    /// Per staged target and column, the hidden state of its tangent.
+    pub(in crate::lower) tangents: BTreeMap<(VarId, usize), VarId>,
+    /// Per rate row and column of the pattern, the hidden state of the entry.
+    pub(in crate::lower) entries: BTreeMap<(usize, usize), VarId>,
+}
+
+impl Cells {
+    /// The cells of `jac` (the pass of `hid`'s model split as `sp`) for `method`, the
+    /// columns named by `col_name`.
+    pub(in crate::lower) fn new(
+        hid: &mut Hidden<'_>,
+        jac: &Jacobian,
+        sp: &Split,
+        method: &str,
+        col_name: &dyn Fn(usize) -> String,
+    ) -> Cells {
+        let m = hid.m;
+        let span = m.span;
+        let name = |v: VarId| m.vars[v].name.clone();
+        let mut written = Vec::new();
+        cells(&jac.pass, &mut written);
+        let mut tangents = BTreeMap::new();
+        let mut entries = BTreeMap::new();
+        for &(target, col) in &written {
+            match target {
+                Target::Var(v) => {
+                    let x = hid.new_var(
+                        format!("{}_{method}_d_{}", name(v), col_name(col)),
+                        format!(" d {}/d {} ({method}'s Jacobian).", name(v), col_name(col)),
+                        span,
+                    );
+                    tangents.insert((v, col), x);
+                }
+                Target::Rate(i) => {
+                    let row = name(sp.states[i].0);
+                    let x = hid.new_var(
+                        format!("{row}_{method}_J_{}", col_name(col)),
+                        format!(" d rate({row})/d {} ({method}'s Jacobian).", col_name(col)),
+                        span,
+                    );
+                    entries.insert((i, col), x);
+                }
+            }
+        }
+        Cells { tangents, entries }
+    }
+
+    /// The pass on the states as they are, `time` reading `time + t`: every cell
+    /// cleared, then the tangent pass of `jac`, its `otherwise` flags shifted by
+    /// `offset`.
+    pub(in crate::lower) fn pass(
+        &self,
+        (m, sp): (&Model, &Split),
+        jac: &Jacobian,
+        t: VarId,
+        offset: usize,
+    ) -> Vec<rewrite::Stmt> {
+        let span = m.span;
+        let mut out: Vec<rewrite::Stmt> = (self.tangents.values().chain(self.entries.values()))
+            .map(|&x| assign(x, num(0.0), None, span))
+            .collect();
+        let start = Stage {
+            m,
+            sp,
+            node: Some(var(t)),
+            offset: 0,
+            rate: &|_| None,
+        };
+        let at = |e: &Expr| start.expr(e);
+        let states: Vec<VarId> = sp.states.iter().map(|&(v, _)| v).collect();
+        out.extend(
+            Rules {
+                jac,
+                tangents: &self.tangents,
+                entries: &self.entries,
+                states: &states,
+                at: &at,
+                offset,
+                span,
+            }
+            .stmts(),
+        );
+        out
+    }
+}
 
 /// Where the tangent pass of one model writes, and how its values read `time`.
 pub(in crate::lower) struct Rules<'a> {

@@ -75,16 +75,14 @@ mod matrix;
 mod tableau;
 
 use super::adaptive::{Clock, Close, Root};
-use super::build::{add, arith, assign, call, cmp, div, mul, num, sub, var, when};
+use super::build::{add, arith, assign, call, cmp, div, error_scale, mul, num, sub, var, when};
 use super::hidden::Hidden;
-use super::jacobian::Target;
 use super::jacobian::of_model;
-use super::jacobian::rules::{Rules, cells};
+use super::jacobian::rules::Cells;
 use super::located::{Located, watched};
 use super::pass::Stage;
-use super::rewrite::{self, Rewrite, Stmt};
+use super::rewrite::{self, Stmt};
 use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Tolerance, VarId, split, split_located};
-use std::collections::BTreeMap;
 
 use matrix::Matrix;
 use tableau::{C, E, MU_IM, MU_RE, MU_REAL, NEWTON_MAXITER, RADAU, SLOW, T, TI, polynomial};
@@ -122,9 +120,7 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
     let f = m.fired;
     let jac = of_model(m, id, false);
     let clock = Clock::new(&mut hid, method);
-    let Clock {
-        t, h, hs, err, q, ..
-    } = clock;
+    let Clock { t, hs, err, q, .. } = clock;
     let global = |hid: &mut Hidden<'_>, what: &str, doc: &str| hid.global(method, what, doc);
     let jok = global(
         &mut hid,
@@ -240,31 +236,8 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
         .collect();
     // The Jacobian's cells: tangents of the stage rules and entries of the rates.
     let col_name = |c: usize| name(sp.states[c].0);
-    let mut written = Vec::new();
-    cells(&jac.pass, &mut written);
-    let mut tangents = BTreeMap::new();
-    let mut entries = BTreeMap::new();
-    for &(target, col) in &written {
-        match target {
-            Target::Var(v) => {
-                let x = hid.new_var(
-                    format!("{}_{method}_d_{}", name(v), col_name(col)),
-                    format!(" d {}/d {} ({method}'s Jacobian).", name(v), col_name(col)),
-                    span,
-                );
-                tangents.insert((v, col), x);
-            }
-            Target::Rate(i) => {
-                let row = col_name(i);
-                let x = hid.new_var(
-                    format!("{row}_{method}_J_{}", col_name(col)),
-                    format!(" d rate({row})/d {} ({method}'s Jacobian).", col_name(col)),
-                    span,
-                );
-                entries.insert((i, col), x);
-            }
-        }
-    }
+    let jcells = Cells::new(&mut hid, &jac, &sp, method, &col_name);
+    let entries = &jcells.entries;
     // The real matrix `mr·I − J` and the complex one as a real one of size 2n.
     let real = Matrix::new(
         &mut hid,
@@ -302,32 +275,7 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
         .zip(&sp.states)
         .map(|(mm, &(v, vspan))| (mm.yc, v, vspan));
     let body = clock.open(span, starts, located.as_ref());
-    let left = || clock.left();
-    let resolution = mul(
-        num(1e-14),
-        add(call(Func::Abs, vec![add(Expr::Time, var(t))]), Expr::Dt),
-    );
-    let mut inner = vec![
-        assign(clock.steps, add(var(clock.steps), num(1.0)), None, span),
-        when(
-            Expr::And(
-                Box::new(cmp(CmpOp::Le, var(h), resolution)),
-                Box::new(cmp(CmpOp::Lt, var(h), left())),
-            ),
-            vec![Stmt::Added(Rewrite::Underflow {
-                step: h,
-                method,
-                span,
-            })],
-            span,
-        ),
-        assign(hs, var(h), None, span),
-        when(
-            cmp(CmpOp::Ge, var(h), left()),
-            vec![assign(hs, left(), None, span)],
-            span,
-        ),
-    ];
+    let mut inner = clock.head(span, method);
     let set = |v: VarId, e: Expr| assign(v, e, None, span);
     let is = |v: VarId, value: f64| cmp(CmpOp::Eq, var(v), num(value));
     let mut attempt: Vec<Stmt> = Vec::new();
@@ -337,30 +285,7 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
         .zip(&sp.states)
         .map(|(mm, &(v, vspan))| assign(v, var(mm.yc), None, vspan))
         .collect();
-    for &x in tangents.values().chain(entries.values()) {
-        due.push(set(x, num(0.0)));
-    }
-    let start = Stage {
-        m,
-        sp: &sp,
-        node: Some(var(t)),
-        offset: 0,
-        rate: &|_| None,
-    };
-    let at = |e: &Expr| start.expr(e);
-    let states: Vec<VarId> = sp.states.iter().map(|&(v, _)| v).collect();
-    due.extend(
-        Rules {
-            jac: &jac,
-            tangents: &tangents,
-            entries: &entries,
-            states: &states,
-            at: &at,
-            offset: (passes - 1) * f,
-            span,
-        }
-        .stmts(),
-    );
+    due.extend(jcells.pass((m, &sp), &jac, t, (passes - 1) * f));
     due.extend([set(jok, num(1.0)), set(jnew, num(1.0)), set(hlu, num(0.0))]);
     attempt.push(when(is(jok, 0.0), due, span));
     // The factors, when the step or the Jacobian changed.
@@ -564,19 +489,7 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
     solved.push(real.solve(&|i| mems[i].r, span));
     solved.push(set(err, num(0.0)));
     for (mm, &(v, vspan)) in mems.iter().zip(&sp.states) {
-        let scale = add(
-            num(tol.atol),
-            mul(
-                num(tol.rtol),
-                call(
-                    Func::Max,
-                    vec![
-                        call(Func::Abs, vec![var(mm.yc)]),
-                        call(Func::Abs, vec![var(v)]),
-                    ],
-                ),
-            ),
-        );
+        let scale = error_scale(tol, mm.yc, v);
         solved.push(assign(
             q,
             arith(ArithOp::Div, var(mm.r), scale),
