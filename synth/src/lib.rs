@@ -8,9 +8,11 @@ use std::fmt::Write as _;
 mod method;
 mod phase;
 mod substep;
+mod synthetic;
 mod table;
 mod units;
 
+pub use synthetic::synthetic;
 pub use units::{random_file_with_units, with_mismatched_unit};
 
 /// How large a random model is.
@@ -538,36 +540,6 @@ impl Gen {
     }
 }
 
-/// A single large model with `rules` δ rules over `rules / 4 + 1` states in
-/// a regular pattern (chains of integrators, lags and guarded rules), for
-/// measuring how compile times grow with model size.
-pub fn synthetic(rules: usize) -> String {
-    let states = rules / 4 + 1;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "/// Synthetic model with {rules} rules.\nmodel Synthetic{rules} {{"
-    );
-    let _ = writeln!(s, "    param k = 0.5;\n    param gain = 1.5;");
-    for i in 0..states {
-        let _ = writeln!(s, "    output real x{i} = {};", (i % 7) as f64 * 0.1);
-    }
-    let _ = writeln!(s, "    pred hot = x0 > 1;");
-    for r in 0..rules {
-        let i = r % states;
-        let j = (r * 7 + 3) % states;
-        let line = match r % 4 {
-            0 => format!("    x{i} = integral(-k * x{i} + 0.1 * x{j});"),
-            1 => format!("    x{i} = lag(x{j}, 0.2, gain);"),
-            2 => format!("    x{i} = x{i} * 0.5 + sin(x{j}) when hot;"),
-            _ => format!("    x{i} = limit(x{i} + x{j} * dt, -5, 5);"),
-        };
-        let _ = writeln!(s, "{line}");
-    }
-    let _ = writeln!(s, "}}");
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -794,13 +766,5 @@ mod tests {
             missing.is_empty(),
             "never generated: {missing:?}\nseen: {seen:?}"
         );
-    }
-
-    #[test]
-    fn synthetic_models_are_valid() {
-        for n in [1, 10, 100, 1000] {
-            let out = sit_middle::check_source("synthetic.sit", &synthetic(n));
-            assert!(!out.has_errors(), "{}", out.render());
-        }
     }
 }
