@@ -837,7 +837,7 @@ fn radau5_reports_a_singular_matrix_and_a_step_underflow_as_faults_of_the_model(
             "run", "FILE", "--dt", "0.5", "--t-end", "2", "--method", "radau5",
         ],
         "error: `Blow` could not take its step at t = 1 under `radau5`: its internal step \
-         shrank to 1.2610890449759726e-14, below what the time resolves. Likely a solution \
+         shrank to 1.2610891601469829e-14, below what the time resolves. Likely a solution \
          that blows up or is not smooth there, rates that are not finite (run with \
          --check-finite to find the first), or tolerances below what f64 resolves\n",
     );

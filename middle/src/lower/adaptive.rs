@@ -51,10 +51,8 @@ pub(super) struct Close<'a> {
     pub(super) m: &'a Model,
     /// The method's name (its faults name it).
     pub(super) method: &'static str,
-    /// The order of the embedded solution: the exponent is `−1/(order + 1)`.
-    pub(super) order: u32,
-    /// How the root is taken.
-    pub(super) root: Root,
+    /// How the step factor is chosen.
+    pub(super) control: Control,
     /// The statements of an accepted step before the controller's: the states' new
     /// start values (and, under the explicit methods, the stiffness test).
     pub(super) accept: Vec<rewrite::Stmt>,
@@ -64,10 +62,24 @@ pub(super) struct Close<'a> {
     pub(super) dense: &'a dyn DenseOutput,
     /// The passes of the rules an attempt makes (stages, and the solution's rates).
     pub(super) passes: usize,
-    /// A step factor the attempt computes itself (`radau5`'s predictive controller),
-    /// in place of Hairer's `min(10, max(0.2, 0.9·err^(−1/(order + 1))))`: an
-    /// accepted step's next is `hs·factor`, a rejected one's `hs·max(0.2, factor)`.
-    pub(super) factor: Option<VarId>,
+}
+
+/// How an adaptive method chooses the factor of its next step.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Control {
+    /// Hairer's: `min(10, max(0.2, 0.9·err^(−1/(order + 1))))` after an accepted
+    /// step, `max(0.2, 0.9·err^…)` after a rejected one, `order` that of the embedded
+    /// solution, the root taken as `root` says.
+    Hairer {
+        /// The order of the embedded solution.
+        order: u32,
+        /// How the root is taken.
+        root: Root,
+    },
+    /// A factor the attempt computes itself into this hidden state (`radau5`'s
+    /// predictive controller): an accepted step's next is `hs·factor`, a rejected
+    /// one's `hs·max(0.2, factor)`.
+    Computed(VarId),
 }
 
 impl Clock {
@@ -172,34 +184,30 @@ impl Clock {
         let Close {
             m,
             method,
-            order,
-            root,
+            control,
             mut accept,
             located,
             dense,
             passes,
-            factor,
         } = close;
         let span = m.span;
-        let q = f64::from(order + 1);
-        let growth = || {
-            if let Some(v) = factor {
-                return var(v);
+        let growth = || match control {
+            Control::Hairer { order, root } => {
+                let q = f64::from(order + 1);
+                let r = match root {
+                    Root::Pow => call(Func::Pow, vec![var(err), num(-1.0 / q)]),
+                    Root::Inv => call(Func::InvRoot, vec![var(err), num(q)]),
+                };
+                mul(num(0.9), r)
             }
-            let r = match root {
-                Root::Pow => call(Func::Pow, vec![var(err), num(-1.0 / q)]),
-                Root::Inv => call(Func::InvRoot, vec![var(err), num(q)]),
-            };
-            mul(num(0.9), r)
+            Control::Computed(v) => var(v),
         };
-        let fac = || {
-            if let Some(v) = factor {
-                return var(v);
-            }
-            call(
+        let fac = || match control {
+            Control::Hairer { .. } => call(
                 Func::Min,
                 vec![num(10.0), call(Func::Max, vec![num(0.2), growth()])],
-            )
+            ),
+            Control::Computed(v) => var(v),
         };
         accept.push(when(
             cmp(CmpOp::Ge, var(hs), self.left()),

@@ -34,7 +34,7 @@
 //! (the denominator 1 when not positive). An accepted step first runs Hairer's
 //! stiffness test (`super::stiffness`), which writes only hidden states of its own.
 
-use super::adaptive::{Clock, Close};
+use super::adaptive::{Clock, Close, Control};
 use super::build::{add, arith, assign, call, cmp, error_scale, mul, num, var, when};
 use super::hidden::Hidden;
 use super::located::{Located, watched};
@@ -194,13 +194,11 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
     let close = Close {
         m,
         method,
-        order,
-        root,
+        control: Control::Hairer { order, root },
         accept,
         located,
         dense: tab,
         passes: stages + 1,
-        factor: None,
     };
     clock.close(hid, body, inner, close)
 }

@@ -46,7 +46,7 @@
 //! `−1/4`; 4 for `rodas5p`, `−1/5`). Events are
 //! located as under `dopri5` (`super::located`), on the method's continuous extension.
 
-use super::adaptive::{Clock, Close};
+use super::adaptive::{Clock, Close, Control};
 use super::band;
 use super::build::{
     add, arith, assign, call, cmp, div, error_scale, mul, num, sub, var, weighted, when,
@@ -331,13 +331,14 @@ pub(super) fn rewrite(
     let close = Close {
         m,
         method,
-        order: ros.order,
-        root: super::adaptive::Root::Inv,
+        control: Control::Hairer {
+            order: ros.order,
+            root: super::adaptive::Root::Inv,
+        },
         accept,
         located,
         dense: ros,
         passes: stages + 2,
-        factor: None,
     };
     clock.close(hid, body, inner, close)
 }

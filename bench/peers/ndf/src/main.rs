@@ -37,12 +37,12 @@ pub(crate) fn norm<const N: usize>(x: &[f64; N], scale: &[f64; N]) -> f64 {
     (s / N as f64).sqrt()
 }
 
-struct Lu<const N: usize> {
+pub(crate) struct Lu<const N: usize> {
     a: [[f64; N]; N],
     piv: [usize; N],
 }
 
-fn lu<const N: usize>(mut a: [[f64; N]; N]) -> Lu<N> {
+pub(crate) fn lu<const N: usize>(mut a: [[f64; N]; N]) -> Lu<N> {
     let mut piv = [0; N];
     for k in 0..N {
         let mut p = k;
@@ -69,7 +69,7 @@ fn lu<const N: usize>(mut a: [[f64; N]; N]) -> Lu<N> {
     Lu { a, piv }
 }
 
-fn solve<const N: usize>(lu: &Lu<N>, b: &mut [f64; N]) {
+pub(crate) fn solve<const N: usize>(lu: &Lu<N>, b: &mut [f64; N]) {
     for k in 0..N {
         b.swap(k, lu.piv[k]);
     }

@@ -1,5 +1,5 @@
 //! SciPy's Radau (Hairer and Wanner's RADAU5 as SciPy writes it) on fixed-size arrays.
-use crate::{Counts, norm};
+use crate::{Counts, Lu, lu, norm, solve};
 
 #[derive(Clone, Copy, Default, Debug)]
 struct C {
@@ -25,54 +25,11 @@ impl C {
     }
 }
 
-struct LuR<const N: usize> {
-    a: [[f64; N]; N],
-    piv: [usize; N],
-}
 struct LuC<const N: usize> {
     a: [[C; N]; N],
     piv: [usize; N],
 }
 
-fn lu_r<const N: usize>(mut a: [[f64; N]; N]) -> LuR<N> {
-    let mut piv = [0; N];
-    for k in 0..N {
-        let mut p = k;
-        for i in k + 1..N {
-            if a[i][k].abs() > a[p][k].abs() {
-                p = i;
-            }
-        }
-        piv[k] = p;
-        a.swap(p, k);
-        let inv = 1.0 / a[k][k];
-        a[k][k] = inv;
-        for i in k + 1..N {
-            let l = a[i][k] * inv;
-            a[i][k] = l;
-            for j in k + 1..N {
-                a[i][j] -= l * a[k][j];
-            }
-        }
-    }
-    LuR { a, piv }
-}
-fn solve_r<const N: usize>(lu: &LuR<N>, b: &mut [f64; N]) {
-    for k in 0..N {
-        b.swap(k, lu.piv[k]);
-    }
-    for i in 0..N {
-        for j in 0..i {
-            b[i] -= lu.a[i][j] * b[j];
-        }
-    }
-    for i in (0..N).rev() {
-        for j in i + 1..N {
-            b[i] -= lu.a[i][j] * b[j];
-        }
-        b[i] *= lu.a[i][i];
-    }
-}
 fn lu_c<const N: usize>(mut a: [[C; N]; N]) -> LuC<N> {
     let mut piv = [0; N];
     for k in 0..N {
@@ -183,7 +140,7 @@ pub fn integrate<const N: usize>(
     let mut jm = jac(t, &y);
     c.jacs += 1;
     let mut current_jac = true;
-    let mut lus: Option<(LuR<N>, LuC<N>)> = None;
+    let mut lus: Option<(Lu<N>, LuC<N>)> = None;
     // dense output: Q (N x 3) and y_old, h of last step
     let mut q: Option<[[f64; 3]; N]> = None;
     let mut h_last = 0.0;
@@ -253,7 +210,7 @@ pub fn integrate<const N: usize>(
                         a[i][i] += mr;
                         b[i][i] = C::new(b[i][i].re + mc.re, mc.im);
                     }
-                    lus = Some((lu_r(a), lu_c(b)));
+                    lus = Some((lu(a), lu_c(b)));
                     c.lus += 1;
                 }
                 let (lr, lc) = lus.as_ref().unwrap();
@@ -296,7 +253,7 @@ pub fn integrate<const N: usize>(
                         let im = fs[0][i] * ti[2][0] + fs[1][i] * ti[2][1] + fs[2][i] * ti[2][2];
                         fc[i] = C::new(re, im).sub(m_cx.mul(C::new(w[1][i], w[2][i])));
                     }
-                    solve_r(lr, &mut fr);
+                    solve(lr, &mut fr);
                     solve_c(lc, &mut fc);
                     let mut s2 = 0.0;
                     for i in 0..N {
@@ -361,7 +318,7 @@ pub fn integrate<const N: usize>(
             for i in 0..N {
                 er[i] = fy[i] + ze[i];
             }
-            solve_r(lr, &mut er);
+            solve(lr, &mut er);
             let mut sc2 = [0.0; N];
             for i in 0..N {
                 sc2[i] = atol + y[i].abs().max(yn[i].abs()) * rtol;
@@ -378,7 +335,7 @@ pub fn integrate<const N: usize>(
                 for i in 0..N {
                     er[i] = fe[i] + ze[i];
                 }
-                solve_r(lr, &mut er);
+                solve(lr, &mut er);
                 enorm = norm(&er, &sc2);
             }
             if enorm > 1.0 {

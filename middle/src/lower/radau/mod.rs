@@ -25,8 +25,9 @@
 //!                    WR = mr·I − J; WC = [[ma·I − J, −mb·I], [mb·I, ma·I − J]·0.5]
 //!                    (its imaginary rows halved, below);
 //!                    factor WR and WC (a singular one is a model fault); hlu = hs }
-//!     z_s = 0, or when hq > 0 (the last step's polynomial continued):
-//!         x = 1 + c_s·hs/hq; z_s = e1·(x − 1) + e2·(x·x − 1) + e3·(x·x·x − 1)
+//!     z_s = 0, or when hq > 0 (the last step's polynomial continued to
+//!         1 + u, u = c_s·hs/hq): x = hs/hq; per stage u1 = c_s·x, u2 = u1·(2 + u1),
+//!         u3 = u1·(3 + u1·(3 + u1)) (`(1 + u)^j − 1`); z_s = e1·u1 + e2·u2 + e3·u3
 //!     w = T⁻¹·z; conv = 0; it = 0
 //!     6 times, while conv = 0:                               (the Newton iteration)
 //!         it = it + 1; stage s = 1..3: y = yc + z_s; g_s = 0; the stage pass,
@@ -74,7 +75,7 @@
 mod matrix;
 mod tableau;
 
-use super::adaptive::{Clock, Close, Root};
+use super::adaptive::{Clock, Close, Control};
 use super::build::{add, arith, assign, call, cmp, div, error_scale, mul, num, sub, var, when};
 use super::hidden::Hidden;
 use super::jacobian::of_model;
@@ -151,11 +152,14 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
     let mr = global(&mut hid, "mr", "μ_r/hs, the real system's diagonal");
     let ma = global(&mut hid, "ma", "Re μ_c/hs, the complex system's diagonal");
     let mb = global(&mut hid, "mb", "Im μ_c/hs, the complex system's coupling");
-    let x = global(
-        &mut hid,
-        "x",
-        "A stage's node on the last step's polynomial",
-    );
+    let x = global(&mut hid, "x", "hs/hq: the step against the last one's");
+    let pow = [1, 2, 3].map(|j| {
+        global(
+            &mut hid,
+            &format!("u{j}"),
+            &format!("(1 + c·hs/hq)^{j} − 1 at a stage's node on the last step's polynomial"),
+        )
+    });
     let conv = global(
         &mut hid,
         "conv",
@@ -324,17 +328,23 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
     refactor.push(set(hlu, var(hs)));
     attempt.push(when(cmp(CmpOp::Ne, var(hs), var(hlu)), refactor, span));
     // The first iterate: the last step's polynomial continued, or zero.
-    let mut guess = Vec::new();
+    let mut guess = vec![set(x, div(var(hs), var(hq)))];
     let mut zero = Vec::new();
     for (s, &c) in C.iter().enumerate() {
-        guess.push(set(x, add(num(1.0), div(mul(num(c), var(hs)), var(hq)))));
+        // `u = c_s·hs/hq`, and `(1 + u)^j − 1` for j = 1, 2, 3 once for every state.
+        let [u1, u2, u3] = pow;
+        guess.extend([
+            set(u1, mul(num(c), var(x))),
+            set(u2, mul(var(u1), add(num(2.0), var(u1)))),
+            set(
+                u3,
+                mul(var(u1), add(num(3.0), mul(var(u1), add(num(3.0), var(u1))))),
+            ),
+        ]);
         for (mm, &(_, vspan)) in mems.iter().zip(&sp.states) {
-            let xm1 = sub(var(x), num(1.0));
-            let x2m1 = sub(mul(var(x), var(x)), num(1.0));
-            let x3m1 = sub(mul(mul(var(x), var(x)), var(x)), num(1.0));
             let value = add(
-                add(mul(var(mm.e[0]), xm1), mul(var(mm.e[1]), x2m1)),
-                mul(var(mm.e[2]), x3m1),
+                add(mul(var(mm.e[0]), var(u1)), mul(var(mm.e[1]), var(u2))),
+                mul(var(mm.e[2]), var(u3)),
             );
             guess.push(assign(mm.z[s], value, None, vspan));
             zero.push(assign(mm.z[s], num(0.0), None, vspan));
@@ -611,13 +621,11 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
     let close = Close {
         m,
         method,
-        order: 3,
-        root: Root::Inv,
+        control: Control::Computed(fac),
         accept,
         located,
         dense: &RADAU,
         passes,
-        factor: Some(fac),
     };
     clock.close(hid, body, inner, close)
 }
