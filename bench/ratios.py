@@ -2,8 +2,9 @@
 """Runs `benches/step.rs` several times and prints the ratios of docs/performance.md.
 
 Each run of the divan bench gives a median time per benchmark; for each run this
-script forms the ratios hand / generated, interpreted / generated (chain and batch)
-and batch / chain (generated), then prints the median of each ratio over the runs,
+script forms the ratios hand / generated, interpreted / generated (chain and batch),
+watched / generated (the interpreter with the hosts' non-finite watch after each
+step, chain) and batch / chain (generated), then prints the median of each ratio over the runs,
 with its smallest and largest value, and the median time per step of the generated
 code. Usage (from the workspace root):
 
@@ -66,6 +67,7 @@ def main():
         ("hand / generated (batch)", "batch_hand", "batch_generated"),
         ("interpreted / generated (chain)", "chain_interpreted", "chain_generated"),
         ("interpreted / generated (batch)", "batch_interpreted", "batch_generated"),
+        ("watched / generated (chain)", "chain_watched", "chain_generated"),
         ("batch / chain (generated)", "batch_generated", "chain_generated"),
     ]
     print(f"medians over {args.runs} runs (min..max in brackets)")

@@ -3,7 +3,10 @@
 //! Per model, three subjects run the same trajectory from the same initial state:
 //! `generated` (the `sit-codegen` output), `hand` (`sit_bench::hand`, checked
 //! bit-identical by `tests/hand_vs_generated.rs`) and `interpreted`
-//! (`sit_interp::Instance`). Two shapes:
+//! (`sit_interp::Instance`); a fourth, `watched` (chain shape only), is the interpreter
+//! as `sitc run`, sweeps and Python step it: each step followed by the look for a
+//! non-finite value (`sit_runtime::finite::Watch`), the guard against that look
+//! costing as much as the step again (issue 48). Two shapes:
 //!
 //! - `chain`: [`STEPS`] steps of one instance, each step waiting for the previous
 //!   one (latency of the dependency chain within one trajectory);
@@ -63,6 +66,19 @@ impl Stepper for sit_interp::Instance {
     #[inline]
     fn advance(&mut self, dt: f64) {
         sit_runtime::Model::step(self, dt);
+    }
+}
+
+/// The interpreter with the hosts' watch for a non-finite value after each step.
+#[derive(Clone)]
+struct Watched(sit_interp::Instance, sit_runtime::finite::Watch);
+
+impl Stepper for Watched {
+    #[inline]
+    fn advance(&mut self, dt: f64) {
+        let from = sit_runtime::Model::time(&self.0);
+        sit_runtime::Model::step(&mut self.0, dt);
+        self.1.look(&self.0, Some(from));
     }
 }
 
@@ -137,6 +153,12 @@ macro_rules! model {
             #[divan::bench]
             fn chain_interpreted(b: Bencher) {
                 chain(b, warmed(stringify!($name), interpreted(stringify!($name))));
+            }
+
+            #[divan::bench]
+            fn chain_watched(b: Bencher) {
+                let m = Watched(interpreted(stringify!($name)), Default::default());
+                chain(b, warmed(stringify!($name), m));
             }
 
             #[divan::bench]

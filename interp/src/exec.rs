@@ -21,6 +21,8 @@ pub(crate) struct Machine {
     /// The compiled code.
     pub code: Code,
     programs: Programs,
+    /// The public reals, for the scan for a non-finite value after a step.
+    pub watched: crate::watch::Watched,
 }
 
 impl Resets for Machine {
@@ -43,7 +45,12 @@ impl Machine {
         let programs = flatten(&code).ok_or_else(|| {
             InterpError::too_large("the model has more than 2^32 values or rules".into())
         })?;
-        Ok(Machine { code, programs })
+        let watched = crate::watch::Watched::of(&code);
+        Ok(Machine {
+            code,
+            programs,
+            watched,
+        })
     }
 
     #[inline]

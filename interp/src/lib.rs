@@ -34,6 +34,7 @@ mod funcs;
 mod linear;
 mod ops;
 mod reach;
+mod watch;
 
 pub use finite::{NonFinite, Origin, SiteKind};
 pub use reach::TableRead;
@@ -179,6 +180,7 @@ impl Model for Instance {
         let _ = exec::reset::<false>(&self.machine, &mut self.state);
     }
 
+    #[inline]
     fn time(&self) -> f64 {
         self.state.reals[self.code().nodes[0].time]
     }
@@ -204,6 +206,12 @@ impl Model for Instance {
 
     fn get_at(&self, index: usize) -> Option<f64> {
         Some(self.read(&self.code().vars.get(index)?.read))
+    }
+
+    #[inline]
+    fn first_non_finite(&self) -> Option<(usize, f64)> {
+        let code = self.code();
+        (self.machine.watched).first(code, &self.state, |i| self.read(&code.vars[i].read))
     }
 
     fn mode_state(&self, index: usize, state: usize) -> Option<&str> {

@@ -222,6 +222,10 @@ impl<M: Model> Model for Driven<M> {
         self.model.get_at(index)
     }
 
+    fn first_non_finite(&self) -> Option<(usize, f64)> {
+        self.model.first_non_finite()
+    }
+
     fn set_at(&mut self, index: usize, value: f64) -> Result<(), SetError<'static>> {
         self.model.set_at(index, value)
     }

@@ -22,7 +22,14 @@ use core::fmt;
 
 /// The first real variable of the public list (params, derived params, inputs, states,
 /// in index order) whose value is not finite: its index and value. Flags are skipped.
+/// [`Model::first_non_finite`], the scan the model itself may make faster.
 pub fn first_non_finite<M: Model + ?Sized>(model: &M) -> Option<(usize, f64)> {
+    model.first_non_finite()
+}
+
+/// [`Model::first_non_finite`]'s default: every variable through [`Model::var_info`] and
+/// [`Model::get_at`], in index order (the answer a faster override must give).
+pub fn scan_variables<M: Model + ?Sized>(model: &M) -> Option<(usize, f64)> {
     (0..model.var_count()).find_map(|i| {
         let info = model.var_info(i)?;
         if info.ty != ValueType::Real {
@@ -98,6 +105,7 @@ impl Watch {
     /// Scans `model` unless a value was seen already; `from` is the time at the start of
     /// the step just taken (`None` for the initial values). True when this look found
     /// the first one.
+    #[inline]
     pub fn look<M: Model + ?Sized>(&mut self, model: &M, from: Option<f64>) -> bool {
         if self.seen.is_some() {
             return false;

@@ -297,6 +297,16 @@ pub trait Model {
     /// `0.0`/`1.0`), `None` if `index >= var_count() + hidden_count()`.
     fn get_at(&self, index: usize) -> Option<f64>;
 
+    /// The first real variable of the public list (params, derived params, inputs,
+    /// states, in index order) whose value is not finite: its index and value; flags are
+    /// skipped, and so are the hidden states. The default scans every variable through
+    /// [`Model::var_info`] and [`Model::get_at`] ([`crate::finite::scan_variables`]); a model that stores its values in an
+    /// array overrides it with a scan of that array (the hosts call it after every
+    /// step, [`crate::finite::Watch`]), giving the same answer.
+    fn first_non_finite(&self) -> Option<(usize, f64)> {
+        crate::finite::scan_variables(self)
+    }
+
     /// Sets variable `index` (or a hidden state). Params, inputs and states of any depth
     /// can be set (unless bound by their parent), logical ones only to `0.0` or `1.0`
     /// (see [`from_logical`]).
