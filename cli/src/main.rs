@@ -4,6 +4,7 @@ mod axis;
 mod emit;
 mod events;
 mod fail;
+mod finite;
 mod fmt;
 mod fmu;
 mod gpu;

@@ -5,6 +5,7 @@
 //! steps before it: the double nearest to `k·dt` (see `sit_runtime::Clock`).
 
 use crate::fail::{Fail, exit};
+use crate::finite::{Checkpoint, Finite};
 use crate::input::load_inputs;
 use crate::params::{io_reason, parse_set, read_params};
 use crate::plot::{self, Trace};
@@ -140,11 +141,16 @@ pub struct RunArgs {
     /// name alone). `sitc plot` reads such a header and labels its axes with the units.
     #[arg(long)]
     pub units: bool,
-    /// Stop at the first value that is not finite (NaN or infinity) and report the
-    /// variable, the rule that computed it and the time (exit 1); the rows before it
-    /// are written.
-    #[arg(long = "check-finite")]
+    /// Test every value stored as the run goes, the stage values of an integration
+    /// method included, and stop at the first that is not finite (exit 1). Without it a
+    /// run stops at the first step after which a variable is not finite, and names the
+    /// rule the same way.
+    #[arg(long = "check-finite", conflicts_with = "allow_non_finite")]
     pub check_finite: bool,
+    /// Run on past NaN and infinite values (for a model that means a value to be
+    /// infinite), with one warning at the end naming the first, exit 0.
+    #[arg(long = "allow-non-finite")]
+    pub allow_non_finite: bool,
     #[command(flatten)]
     pub warnings: crate::quiet::Warnings,
     #[command(flatten)]
@@ -209,9 +215,13 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     let input_units = crate::units::for_inputs(&loaded, units.as_deref(), &args.input);
     let inputs = load_inputs(&loaded.instance, &args.input, &input_units)?;
     let mut model = Driven::new(loaded.instance, inputs);
-    apply(&mut model, &values, args.check_finite)?;
-    if args.check_finite {
-        model.model.check_values().map_err(non_finite)?;
+    let finite = Finite::of(args.check_finite, args.allow_non_finite);
+    apply(&mut model, &values, finite.checks_start())?;
+    if finite.checks_start() {
+        model
+            .model
+            .check_values()
+            .map_err(|f| non_finite(f, finite))?;
     }
     let mut record = record_list(&model.model, args.record.as_deref())?;
     if let Some(log) = &log {
@@ -254,14 +264,14 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         None => (Box::new(std::io::stdout().lock()), "the trace".into()),
     };
     let mut out = BufWriter::new(out);
-    // Without `--check-finite` the run goes on past a non-finite value; the first one
-    // seen (in the initial row or after a step) is reported once at the end.
+    // The first non-finite value seen after a step: it stops the run (the default), or
+    // with `--allow-non-finite` it is reported once at the end.
     let mut first_non_finite = sit_runtime::finite::Watch::new();
     let run = Run {
         dt: args.timing.dt,
         steps,
         every: args.every,
-        check_finite: args.check_finite,
+        finite,
         units: units.filter(|_| args.units),
     };
     // A fault of the model (a phase past its limit, ...) stops the step with a panic
@@ -282,7 +292,9 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         let _ = out.flush();
     })?;
     if !args.warnings.quiet {
-        if let Some(seen) = first_non_finite.seen() {
+        if let Some(seen) = first_non_finite.seen()
+            && finite == Finite::Allow
+        {
             eprintln!("{}", non_finite_warning(&model.model, seen));
         }
         // Each table read past its grid (with `clamp`) or more than one grid span past
@@ -297,7 +309,7 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     }
     match written {
         Ok(None) => {}
-        Ok(Some(fault)) => return Err(non_finite(fault)),
+        Ok(Some(fault)) => return Err(non_finite(fault, finite)),
         // The reader went away (`sitc run ... | head`): stop quietly.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
         Err(e) => return Err(format!("cannot write {shown}: {}", io_reason(&e)).into()),
@@ -314,22 +326,29 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     Ok(())
 }
 
-/// The warning at the end of a run without `--check-finite` that met a non-finite value
-/// (in the words of `sit_runtime::finite`, shared by every host). A warning, not an
-/// error (exit 0): the trace is what the rules compute, and a model may mean a value to
-/// be infinite; `--check-finite` makes it an error at the rule that made it.
+/// The warning at the end of a run with `--allow-non-finite` that met a non-finite
+/// value (in the words of `sit_runtime::finite`, shared by every host). A warning, not
+/// an error (exit 0): the model may mean a value to be infinite.
 fn non_finite_warning(model: &dyn Model, seen: &NonFiniteSeen) -> String {
     let name = model.var_info(seen.index).map_or("?", |v| v.name);
     format!(
-        "warning: {}; the rows after it may hold non-finite values; rerun with \
-         --check-finite to stop at the rule that made it",
+        "warning: {}; the rows after it may hold non-finite values; rerun without \
+         --allow-non-finite to stop at the rule that made it",
         seen.describe(name)
     )
 }
 
-/// The error of `--check-finite` (exit 1).
-fn non_finite(fault: sit_interp::NonFinite) -> Fail {
-    Fail::Model(format!("error: {fault}\n"))
+/// The error of a run that met a non-finite value (exit 1): the rule, the variable,
+/// the time and the values read; in the default mode, how to run on past it.
+fn non_finite(fault: sit_interp::NonFinite, finite: Finite) -> Fail {
+    let help = match finite {
+        Finite::Stop => {
+            "\n  = help: a NaN or an infinity stops the run; if the model means a value to \
+             be infinite, --allow-non-finite runs on past it\n"
+        }
+        Finite::Check | Finite::Allow => "\n",
+    };
+    Fail::Model(format!("error: {fault}{help}"))
 }
 
 /// Sets the values: params and inputs, then reset (checked with `check_finite`), then
@@ -339,6 +358,7 @@ fn apply(
     values: &[(String, f64, String)],
     check_finite: bool,
 ) -> Result<(), Fail> {
+    let non_finite = |f| non_finite(f, Finite::Check);
     let mut resolved = Vec::with_capacity(values.len());
     for (name, value, source) in values {
         let index = sit_host::values::target(model, name).map_err(|p| match p {
@@ -392,19 +412,21 @@ fn record_list(model: &sit_interp::Instance, record: Option<&str>) -> Result<Vec
     sit_host::names::record_list(model, names.as_deref()).map_err(|e| format!("--record: {e}"))
 }
 
-/// How to run: the step, the number of steps, the row interval, the checked mode and
-/// the units of the header (by variable index; `None`: a header of names).
+/// How to run: the step, the number of steps, the row interval, what to do with a
+/// non-finite value and the units of the header (by variable index; `None`: a header of
+/// names).
 struct Run {
     dt: f64,
     steps: u64,
     every: u64,
-    check_finite: bool,
+    finite: Finite,
     units: Option<Vec<Option<String>>>,
 }
 
 /// Runs the steps, writing the initial row and every `every`-th row to `out` (and
-/// into `trace` if any). With `check_finite`, stops at the first non-finite value and
-/// returns it (the rows before it are written).
+/// into `trace` if any). Unless non-finite values are allowed, stops at the first one
+/// and returns it (the rows before its step are written); when they are, the first is
+/// kept in `first_non_finite`.
 fn simulate(
     model: &mut Driven<sit_interp::Instance>,
     recorder: &Recorder,
@@ -418,9 +440,10 @@ fn simulate(
         dt,
         steps,
         every,
-        check_finite,
+        finite,
         ref units,
     } = *run;
+    let check_finite = finite == Finite::Check;
     let keep = |model: &Driven<sit_interp::Instance>, trace: &mut Option<&mut Trace>| {
         if let Some(trace) = trace {
             let values = recorder
@@ -430,12 +453,10 @@ fn simulate(
         }
     };
     // Until one is seen, every variable is checked after each step (unchecked runs only).
-    let mut look = |model: &Driven<sit_interp::Instance>, from: Option<f64>| {
-        if !check_finite {
-            first_non_finite.look(&model.model, from);
-        }
-    };
-    look(model, None);
+    if !check_finite {
+        first_non_finite.look(&model.model, None);
+    }
+    let mut checkpoint = (finite == Finite::Stop).then(|| Checkpoint::start(model));
     match units {
         Some(units) => {
             let unit = |i: usize| units.get(i).and_then(Option::as_deref);
@@ -461,7 +482,16 @@ fn simulate(
         } else {
             let from = model.time();
             model.step(dt);
-            look(model, Some(from));
+            let seen = first_non_finite.look(&model.model, Some(from));
+            // The default: the step that made it is taken again, checked (crate::finite).
+            if seen && let (Some(c), Some(seen)) = (checkpoint.take(), first_non_finite.seen()) {
+                progress.finish();
+                out.flush()?;
+                return Ok(Some(c.locate(k, dt, seen)));
+            }
+            if let Some(c) = checkpoint.as_mut() {
+                c.after(k, model);
+            }
         }
         if let Some(log) = log.as_deref_mut() {
             log.finish(&model.model).map_err(std::io::Error::other)?;

@@ -241,21 +241,77 @@ fn check_finite_stops_at_the_first_fault_with_exit_1() {
         .expect("sitc runs");
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let expected = format!(
-        "error: {}:5: rule `Ay = F / m when time >= 0.5` made `Ay` = inf at t = 0.5\n",
+    // The rule, its line, the time at the start of the step, the values it read.
+    let fault = format!(
+        "error: {}:5: rule `Ay = F / m when time >= 0.5` made `Ay` = inf at t = 0.5 \
+         (reading F = 1, m = 0)\n",
         path.display()
     );
-    assert_eq!(stderr, expected);
+    assert_eq!(stderr, fault);
     // The rows before the faulty step are written: t = 0 to 0.5 (0.125 is exact).
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(stdout, "t,Ay\n0,0\n0.125,0\n0.25,0\n0.375,0\n0.5,0\n");
-    // Without the flag the run goes on with infinities (exit 0).
+    let rows = "t,Ay\n0,0\n0.125,0\n0.25,0\n0.375,0\n0.5,0\n";
+    assert_eq!(String::from_utf8_lossy(&out.stdout), rows);
+    // Without the flag, the default: the same stop, the same rows, found by the watch
+    // after the step and named by the step taken again, checked; and how to run on.
     let plain = sitc()
         .args(["run", p, "--dt", "0.125", "--t-end", "1"])
         .output()
         .unwrap();
-    assert_eq!(plain.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&plain.stdout).ends_with("1,inf\n"));
+    assert_eq!(plain.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&plain.stdout), rows);
+    assert_eq!(
+        String::from_utf8_lossy(&plain.stderr),
+        format!(
+            "{}  = help: a NaN or an infinity stops the run; if the model means a value to \
+             be infinite, --allow-non-finite runs on past it\n",
+            fault
+        )
+    );
+    // A fault after many steps is named by a replay from the last copy of the model
+    // (every 65 536 steps), not from the start: the step from t = 10 000 is step
+    // 80 001 at dt = 0.125, so the copy after step 65 536 is where the replay starts.
+    let late_path = dir.path().join("late.sit");
+    let late_model = "model Late {\n    param m = 0;\n    real F = 1;\n    output real Ay;\n    \
+                      Ay = F / m when time >= 10000;\n}\n";
+    std::fs::write(&late_path, late_model).expect("temp dir is writable");
+    let late = sitc()
+        .arg("run")
+        .arg(&late_path)
+        .args(["--dt", "0.125", "--t-end", "20000", "--every", "40000"])
+        .output()
+        .unwrap();
+    assert_eq!(late.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&late.stdout),
+        "t,Ay\n0,0\n5000,0\n10000,0\n"
+    );
+    assert!(
+        String::from_utf8_lossy(&late.stderr)
+            .contains("made `Ay` = inf at t = 10000 (reading F = 1, m = 0)"),
+        "{}",
+        String::from_utf8_lossy(&late.stderr)
+    );
+    // With --allow-non-finite the run goes on with infinities (exit 0).
+    let allowed = sitc()
+        .args([
+            "run",
+            p,
+            "--dt",
+            "0.125",
+            "--t-end",
+            "1",
+            "--allow-non-finite",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(allowed.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&allowed.stdout).ends_with("1,inf\n"));
+    // The two flags say opposite things: refused.
+    let both = sitc()
+        .args(["run", p, "--check-finite", "--allow-non-finite"])
+        .output()
+        .unwrap();
+    assert_eq!(both.status.code(), Some(2));
     // A value set from outside is checked before the first step.
     let set = sitc()
         .args(["run", p, "--check-finite", "--set", "F=inf", "--set", "m=1"])

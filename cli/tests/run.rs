@@ -564,11 +564,21 @@ const SUBSTEP_LIMIT: &str = "model Divided {
 
 #[test]
 fn a_sub_step_count_out_of_bounds_is_an_error_of_the_model_not_a_crash() {
+    // A NaN param stops a run before its first step unless non-finite values are
+    // allowed: allowed here, so that the count reaches the sub-steps.
     for (count, shown) in [("1e6", "1000000"), ("0 / 0", "NaN")] {
         let stdout = model_fault(
             "divided.sit",
             &SUBSTEP_LIMIT.replace("COUNT", count),
-            &["run", "FILE", "--dt", "0.25", "--t-end", "1"],
+            &[
+                "run",
+                "FILE",
+                "--dt",
+                "0.25",
+                "--t-end",
+                "1",
+                "--allow-non-finite",
+            ],
             &format!(
                 "error: the sub-step count of `Divided` is {shown} at t = 0.5, not a number \
                  from 1 to its limit of 10\n"
@@ -845,17 +855,35 @@ fn radau5_reports_a_singular_matrix_and_a_step_underflow_as_faults_of_the_model(
 }
 
 /// A tank that drains below zero: `sqrt(level)` is NaN from about t = 4 to the end.
-/// Without `--check-finite` the run goes on (exit 0, the rows as they are) and ends
-/// with one warning naming the first variable and the time (issue 28, item 5).
+/// By default the run stops there (exit 1) at the rule, with the rows before it
+/// (issue 47, item 3); with `--allow-non-finite` it goes on (exit 0, the rows as they
+/// are) and ends with one warning naming the first variable and the time (issue 28,
+/// item 5).
 #[test]
-fn non_finite_values_are_reported_at_the_end_of_a_run() {
+fn non_finite_values_stop_a_run_or_are_reported_at_its_end() {
     let (_dir, path) = file(
         "tank.sit",
         "model Tank { param k = 0.5; output real level = 1; \
          level = integral(-k * sqrt(level)); }",
     );
+    let stopped = sitc()
+        .args(["run", path.to_str().unwrap(), "--dt", "0.1", "--t-end", "6"])
+        .output()
+        .unwrap();
+    assert_eq!(stopped.status.code(), Some(1));
+    let rows = String::from_utf8(stopped.stdout).unwrap();
+    // The rows t = 0 … 3.8 (39 and the header): the step from 3.8 made the NaN (the
+    // level it starts from is below zero, see below).
+    assert_eq!(rows.lines().count(), 40, "{rows}");
+    assert!(rows.lines().last().unwrap().starts_with("3.8,-"), "{rows}");
+    let stderr = String::from_utf8(stopped.stderr).unwrap();
+    insta::assert_snapshot!(
+        "non_finite_stops",
+        stderr.replace(path.to_str().unwrap(), "tank.sit")
+    );
     let out = sitc()
         .args(["run", path.to_str().unwrap(), "--dt", "0.1", "--t-end", "6"])
+        .arg("--allow-non-finite")
         .output()
         .unwrap();
     assert!(out.status.success());

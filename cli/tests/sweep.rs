@@ -395,7 +395,7 @@ fn rows_that_meet_non_finite_values_are_named() {
             "--dt",
             "0.1",
         ])
-        .args(["--t-end", "6"])
+        .args(["--t-end", "6", "--allow-non-finite"])
         .output()
         .unwrap();
     let run_err = String::from_utf8(run.stderr).unwrap();

@@ -435,6 +435,9 @@ pub(crate) struct Site {
     /// The rule or binding, or the declared name (rendered only when a fault is
     /// reported, from [`Code::sources`]).
     pub span: sit_middle::Span,
+    /// The real slots its expressions read (the written one left out), named in a
+    /// fault's report with their values when they are public variables or a time.
+    pub reads: Box<[usize]>,
 }
 
 /// The mutable values of an instance tree.

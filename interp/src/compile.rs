@@ -253,7 +253,9 @@ impl Compiler<'_> {
         let inits = |list: &[lower::Init]| -> Result<Vec<Init>, InterpError> {
             list.iter()
                 .map(|i| {
-                    let site = self.site(self.name(n, i.var)?, SiteKind::Declaration, i.span);
+                    let reads = self.slots_read(n, std::slice::from_ref(&i.value), usize::MAX);
+                    let name = self.name(n, i.var)?;
+                    let site = self.site_reading(name, SiteKind::Declaration, i.span, reads);
                     self.init(n, n, i, site)
                 })
                 .collect()
@@ -264,7 +266,9 @@ impl Compiler<'_> {
             let bind = |bs: &[lower::Init]| -> Result<Vec<Init>, InterpError> {
                 bs.iter()
                     .map(|b| {
-                        let site = self.site(self.name(child, b.var)?, SiteKind::Binding, b.span);
+                        let reads = self.slots_read(n, std::slice::from_ref(&b.value), usize::MAX);
+                        let name = self.name(child, b.var)?;
+                        let site = self.site_reading(name, SiteKind::Binding, b.span, reads);
                         self.init(n, child, b, site)
                     })
                     .collect()
@@ -296,7 +300,9 @@ impl Compiler<'_> {
                 .binds
                 .iter()
                 .map(|b| {
-                    let site = self.site(self.name(child, b.var)?, SiteKind::Binding, b.span);
+                    let reads = self.slots_read(n, std::slice::from_ref(&b.value), usize::MAX);
+                    let name = self.name(child, b.var)?;
+                    let site = self.site_reading(name, SiteKind::Binding, b.span, reads);
                     self.init(n, child, b, site)
                 })
                 .collect::<Result<_, InterpError>>()?;
@@ -349,9 +355,37 @@ impl Compiler<'_> {
 
     /// Records where a stored real value comes from; returns its index in the sites.
     fn site(&self, var: String, kind: SiteKind, span: Span) -> usize {
+        self.site_reading(var, kind, span, Box::default())
+    }
+
+    /// [`Compiler::site`] of a value computed from the real slots `reads`.
+    fn site_reading(&self, var: String, kind: SiteKind, span: Span, reads: Box<[usize]>) -> usize {
         let mut sites = self.sites.borrow_mut();
-        sites.push(Site { var, kind, span });
+        sites.push(Site {
+            var,
+            kind,
+            span,
+            reads,
+        });
         sites.len() - 1
+    }
+
+    /// The real slots that `terms`, read in node `n`, read (each once, in the order
+    /// first read), but `written`.
+    fn slots_read(&self, n: usize, terms: &[Term], written: usize) -> Box<[usize]> {
+        let mut slots = Vec::new();
+        for t in terms {
+            t.visit(&mut |t| {
+                if let Term::Read(p) = t
+                    && let Ok(Loc::Real(slot)) = self.place(n, p)
+                    && slot != written
+                    && !slots.contains(&slot)
+                {
+                    slots.push(slot);
+                }
+            });
+        }
+        slots.into_boxed_slice()
     }
 
     /// `init.var` of node `target` set to `init.value` evaluated in node `n`; `site` is
@@ -575,7 +609,8 @@ impl Compiler<'_> {
             }
         };
         let fired = a.sets.map(|k| self.fired(n, k)).transpose()?;
-        let site = self.site(self.name(n, a.target)?, SiteKind::Rule, a.span);
+        let reads = self.slots_read(n, &a.operands, slot);
+        let site = self.site_reading(self.name(n, a.target)?, SiteKind::Rule, a.span, reads);
         Ok(Stmt::Assign {
             slot,
             rhs,

@@ -1,7 +1,7 @@
 //! The checked-finite mode: steps and resets that stop at the first NaN or infinity.
 
 use crate::Instance;
-use crate::code::Code;
+use crate::code::{Code, Read};
 use crate::exec;
 use sit_runtime::Model;
 use std::fmt;
@@ -44,6 +44,10 @@ pub struct NonFinite {
     /// Where the value was computed; `None` when [`Instance::check_values`] found it in
     /// a variable (set from outside, or a param's default).
     pub origin: Option<Origin>,
+    /// The variables the rule, binding or declaration read, with their values when it
+    /// stored this one (dotted names, `t` for a time; hidden states and the written
+    /// variable left out), in the order read.
+    pub reads: Box<[(String, f64)]>,
 }
 
 impl fmt::Display for NonFinite {
@@ -63,10 +67,18 @@ impl fmt::Display for NonFinite {
                     o.file.display(),
                     o.line,
                     o.text
-                )
+                )?
             }
-            None => write!(f, "`{var}` = {value} at t = {time}"),
+            None => write!(f, "`{var}` = {value} at t = {time}")?,
         }
+        for (k, (name, value)) in self.reads.iter().enumerate() {
+            let lead = if k == 0 { " (reading " } else { ", " };
+            write!(f, "{lead}{name} = {value}")?;
+        }
+        if !self.reads.is_empty() {
+            f.write_str(")")?;
+        }
+        Ok(())
     }
 }
 
@@ -82,14 +94,14 @@ impl Instance {
     pub fn step_checked(&mut self, dt: f64) -> Result<(), NonFinite> {
         let time = self.time();
         exec::step::<true>(&self.machine, &mut self.state, dt)
-            .map_err(|(site, value)| fault(self.code(), site, value, time))
+            .map_err(|(site, value)| fault(self.code(), &self.state.reals, site, value, time))
     }
 
     /// [`Model::reset`], stopping at the first initial value or param binding that is
     /// not finite (as [`Instance::step_checked`]).
     pub fn reset_checked(&mut self) -> Result<(), NonFinite> {
         exec::reset::<true>(&self.machine, &mut self.state)
-            .map_err(|(site, value)| fault(self.code(), site, value, 0.0))
+            .map_err(|(site, value)| fault(self.code(), &self.state.reals, site, value, 0.0))
     }
 
     /// The first real variable of the public list (params, derived params, inputs and
@@ -102,14 +114,20 @@ impl Instance {
                 value,
                 time: self.time(),
                 origin: None,
+                reads: Box::default(),
             }),
             None => Ok(()),
         }
     }
 }
 
-fn fault(code: &Code, site: usize, value: f64, time: f64) -> NonFinite {
+/// The fault of the value `value` stored at `site` at `time`, with the public values
+/// the site read as `reals` holds them.
+fn fault(code: &Code, reals: &[f64], site: usize, value: f64, time: f64) -> NonFinite {
     let s = &code.sites[site];
+    let reads = (s.reads.iter())
+        .filter_map(|&slot| Some((slot_name(code, slot)?, *reals.get(slot)?)))
+        .collect();
     let file = code.sources.files.get(s.span.file);
     let line = file.map_or(0, |f| f.line(s.span.start));
     let text = file.map_or("", |f| match s.kind {
@@ -128,7 +146,25 @@ fn fault(code: &Code, site: usize, value: f64, time: f64) -> NonFinite {
             line,
             text: text.trim_end_matches(';').trim_end().to_string(),
         }),
+        reads,
     }
+}
+
+/// The name of real slot `slot` in a report: the public variable stored there, or `t`
+/// for a time (the root's, or a submodel's that is its own); `None` for hidden states
+/// and the rest.
+fn slot_name(code: &Code, slot: usize) -> Option<String> {
+    let public = code.vars[..code.shown].iter();
+    if let Some(v) = public
+        .into_iter()
+        .find(|v| matches!(v.read, Read::Real(s) if s == slot))
+    {
+        return Some(v.name.clone());
+    }
+    code.nodes
+        .iter()
+        .any(|n| n.time == slot)
+        .then(|| "t".to_string())
 }
 
 #[cfg(test)]
@@ -162,7 +198,8 @@ mod tests {
         assert_eq!(origin.text, "Ay = F / m when time >= 0.5");
         assert_eq!(
             fault.to_string(),
-            "nf.sit:5: rule `Ay = F / m when time >= 0.5` made `Ay` = inf at t = 0.5"
+            "nf.sit:5: rule `Ay = F / m when time >= 0.5` made `Ay` = inf at t = 0.5 \
+             (reading F = 1, m = 0)"
         );
         // The faulty value is stored, the clock is not advanced.
         assert_eq!(m.get("Ay"), Some(f64::INFINITY));
@@ -190,6 +227,7 @@ mod tests {
         let origin = fault.origin.unwrap();
         assert_eq!((origin.kind, origin.line), (SiteKind::Binding, 9));
         assert_eq!(origin.text, "u = 1 / (x - 1)");
+        assert_eq!(*fault.reads, [("x".to_string(), 1.0)]);
     }
 
     #[test]
@@ -202,7 +240,7 @@ mod tests {
         assert_eq!(fault.var, "x");
         assert_eq!(
             fault.to_string(),
-            "nf.sit:3: declaration `output real x = 1 / p` made `x` = inf at t = 0"
+            "nf.sit:3: declaration `output real x = 1 / p` made `x` = inf at t = 0 (reading p = 0)"
         );
         m.set("p", f64::NEG_INFINITY).unwrap();
         let fault = m.check_values().unwrap_err();

@@ -1,0 +1,98 @@
+//! What `sitc run` does at the first value that is not finite: stop and name the rule (the default), check every stored value, or go on.
+//!
+//! By default a run stops at the first step after which a variable is NaN or infinite,
+//! with the rule that made it, its line, the time and the values the rule read, and
+//! exits with 1; the rows before that step are written. The run itself is the plain
+//! (unchecked) one, watched after each step ([`sit_runtime::finite::Watch`]), so the
+//! default costs what the watch costs. When the watch sees a value, the step is taken
+//! again in the checked mode from the last [`Checkpoint`] (a copy of the model kept
+//! every [`Checkpoint::EVERY`] steps): the checked mode gives the same values as the
+//! plain one up to its fault, so the replay reaches the same step and names the first
+//! value that step stored that was not finite.
+
+use sit_interp::{Instance, NonFinite};
+use sit_runtime::Model;
+use sit_runtime::drive::Driven;
+use sit_runtime::finite::NonFiniteSeen;
+
+/// The three ways of a run with non-finite values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Finite {
+    /// Stop at the first step after which a variable is not finite (the default).
+    Stop,
+    /// `--check-finite`: test every stored value as the run goes (the stage values of
+    /// a method included) and stop at the first.
+    Check,
+    /// `--allow-non-finite`: run on, with one warning at the end.
+    Allow,
+}
+
+impl Finite {
+    /// The mode of `--check-finite` and `--allow-non-finite` (clap makes them exclusive).
+    pub(crate) fn of(check: bool, allow: bool) -> Finite {
+        match (check, allow) {
+            (_, true) => Finite::Allow,
+            (true, false) => Finite::Check,
+            (false, false) => Finite::Stop,
+        }
+    }
+
+    /// Whether the initial values are checked (every mode but [`Finite::Allow`]).
+    pub(crate) fn checks_start(self) -> bool {
+        self != Finite::Allow
+    }
+}
+
+/// The model as it was after step `step`: where the replay of a step that made a
+/// non-finite value starts.
+pub(crate) struct Checkpoint {
+    step: u64,
+    model: Driven<Instance>,
+}
+
+impl Checkpoint {
+    /// Steps between two copies: a replay takes at most this many plain steps, and a
+    /// copy (the model's values, a few allocations) is far below the cost of the steps.
+    pub(crate) const EVERY: u64 = 1 << 16;
+
+    /// The model before its first step.
+    pub(crate) fn start(model: &Driven<Instance>) -> Checkpoint {
+        Checkpoint {
+            step: 0,
+            model: model.clone(),
+        }
+    }
+
+    /// Keeps a copy of `model`, as it is after step `step`, every [`Checkpoint::EVERY`]
+    /// steps.
+    #[inline]
+    pub(crate) fn after(&mut self, step: u64, model: &Driven<Instance>) {
+        if step.is_multiple_of(Self::EVERY) {
+            self.step = step;
+            self.model.clone_from(model);
+        }
+    }
+
+    /// The fault of step `step` (of length `dt`), in which the watch saw `seen`: the
+    /// steps from the checkpoint to it again, the last one checked. A step that stored
+    /// nothing non-finite (a value a host set, a derived param read) is reported by
+    /// the variable the watch saw.
+    pub(crate) fn locate(mut self, step: u64, dt: f64, seen: &NonFiniteSeen) -> NonFinite {
+        for _ in self.step + 1..step {
+            self.model.step(dt);
+        }
+        self.model.enter_step(dt);
+        match self.model.model.step_checked(dt) {
+            Err(fault) => fault,
+            Ok(()) => NonFinite {
+                var: (self.model.var_info(seen.index))
+                    .map_or("?", |v| v.name)
+                    .to_string(),
+                value: seen.value,
+                time: seen.from.unwrap_or(seen.time),
+                origin: None,
+                reads: Box::default(),
+            },
+        }
+    }
+}
