@@ -96,3 +96,26 @@ impl Checkpoint {
         }
     }
 }
+
+/// The fault that made a run meet a non-finite value: `model` (set up, before its first
+/// step) run again for at most `steps` steps of `dt`, watched, and the step that made
+/// the first one taken again, checked ([`Checkpoint::locate`]); a non-finite initial
+/// value is named by [`Instance::check_values`]. `None` if the run meets none (a run
+/// that cannot be repeated).
+pub(crate) fn first_fault(mut model: Driven<Instance>, dt: f64, steps: u64) -> Option<NonFinite> {
+    if let Err(fault) = model.model.check_values() {
+        return Some(fault);
+    }
+    let mut watch = sit_runtime::finite::Watch::new();
+    let mut checkpoint = Checkpoint::start(&model);
+    for k in 1..=steps {
+        let from = model.time();
+        model.step(dt);
+        if watch.look(&model.model, Some(from)) {
+            let seen = *watch.seen()?;
+            return Some(checkpoint.locate(k, dt, &seen));
+        }
+        checkpoint.after(k, &model);
+    }
+    None
+}

@@ -77,6 +77,11 @@ pub struct SweepArgs {
     /// ~/.cache/sit/sweep), reused afterwards, also without Rust installed.
     #[arg(long)]
     pub compiled: bool,
+    /// Take rows that meet NaN or infinite values as the model's answer, with warnings
+    /// (exit 0). Without it each such row is an error naming the rule that made the
+    /// value, the other rows are written, and the exit code is 1.
+    #[arg(long = "allow-non-finite")]
+    pub allow_non_finite: bool,
     #[command(flatten)]
     pub warnings: crate::quiet::Warnings,
     #[command(flatten)]
@@ -152,7 +157,7 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
         sets,
         columns: header,
     };
-    let (values, warnings) = if args.gpu.gpu {
+    let (values, warnings, bad) = if args.gpu.gpu {
         let axis_values: Vec<Vec<f64>> = axes.iter().map(|a| a.values.clone()).collect();
         let gpu = sit_host::gpu::GpuStudy {
             model: &model,
@@ -165,16 +170,36 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
             steps,
         };
         let rows = crate::gpu::run(&gpu, &args.gpu, args.warnings.quiet)?;
-        let mut warnings = run_warnings(&model.model, &axes, &labels, &rows);
+        let allow = args.allow_non_finite;
+        let mut warnings = run_warnings(&model.model, &axes, &labels, &rows, allow);
         warnings.extend(
             sit_host::gpu::tables_not_counted(&model.model).map(|(_, w)| format!("warning: {w}")),
         );
-        (rows.into_iter().map(|r| r.row).collect(), warnings)
+        let bad = rows.iter().map(|r| r.non_finite.is_some()).collect();
+        (rows.into_iter().map(|r| r.row).collect(), warnings, bad)
     } else if args.compiled {
         run_compiled(&args, &model, &study, &axes, &labels)?
     } else {
-        run_interpreted(&model, &study, steps, &axes, &labels)?
+        run_interpreted(
+            &model,
+            &study,
+            steps,
+            (&axes, &labels),
+            args.allow_non_finite,
+        )?
     };
+    // By default a row that met a non-finite value is an error (issue 47, item 3),
+    // written after the table (the warnings about them are only with
+    // --allow-non-finite).
+    let non_finite = (!args.allow_non_finite && bad.contains(&true)).then(|| {
+        let named = |k: usize| {
+            (axes.iter().zip(&labels[k]))
+                .map(|(a, l)| (a.name.as_str(), l.to_string()))
+                .collect::<Vec<_>>()
+        };
+        non_finite_rows(&model, &study, args.timing.dt, steps, &bad, &named)
+    });
+
     let header = match &units {
         Some(units) => with_units(&study, units),
         None => study.columns,
@@ -194,12 +219,65 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
     };
     let mut out = BufWriter::new(out);
     match write_csv(&mut out, &header, &labels, &values) {
-        Ok(()) => Ok(()),
+        Ok(()) => {}
         // The reader went away (`sitc sweep ... | head`): stop quietly.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(format!("cannot write {shown}: {}", io_reason(&e)).into()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+        Err(e) => return Err(format!("cannot write {shown}: {}", io_reason(&e)).into()),
+    }
+    match non_finite {
+        Some(errors) => Err(Fail::Model(errors)),
+        None => Ok(()),
     }
 }
+
+/// The errors of the rows that met a non-finite value (`bad[k]`), each named by its
+/// number and axis values (`named(k)`), with the rule that made the value: the row run
+/// again in the interpreter (the same values to the bit as every back end), watched,
+/// and the step that made it taken again, checked. The first
+/// [`sit_host::reports::NON_FINITE_ROWS`], then a count; how to run on past them.
+fn non_finite_rows<'a>(
+    model: &Driven<sit_interp::Instance>,
+    study: &Study,
+    dt: f64,
+    steps: u64,
+    bad: &[bool],
+    named: &dyn Fn(usize) -> Vec<(&'a str, String)>,
+) -> String {
+    use sit_host::reports::{NON_FINITE_ROWS, row_label};
+    let rows: Vec<usize> = (0..bad.len()).filter(|&k| bad[k]).collect();
+    let mut text = String::new();
+    for &k in rows.iter().take(NON_FINITE_ROWS) {
+        let mut run = model.clone();
+        let set = study.sets.get(k).map_or(&[][..], Vec::as_slice);
+        let fault = sit_runtime::sweep::apply(&mut run, set)
+            .ok()
+            .and_then(|()| crate::finite::first_fault(run, dt, steps));
+        let what = match fault {
+            Some(fault) => fault.to_string(),
+            // Compiled code watched at the end only: a value that the plain run made.
+            None => "a value became NaN or infinite".to_string(),
+        };
+        text += &format!("error: {}: {what}\n", row_label(k + 1, &named(k)));
+    }
+    if rows.len() > NON_FINITE_ROWS {
+        text += &format!(
+            "error: {} more rows met a non-finite value\n",
+            rows.len() - NON_FINITE_ROWS
+        );
+    }
+    text += &format!(
+        "error: {} of {} rows met a non-finite value (their values in the table may be NaN or \
+         infinite)\n  = help: if the model means a value to be infinite, --allow-non-finite \
+         takes these rows as its answer\n",
+        rows.len(),
+        bad.len()
+    );
+    text
+}
+
+/// The values of a sweep's rows, the warnings after it, and which rows met a non-finite
+/// value.
+type Rows = (Vec<Vec<f64>>, Vec<String>, Vec<bool>);
 
 /// The rows of the interpreter's sweep (`sit_runtime::sweep`, on rayon's pool) and the
 /// warnings after it.
@@ -207,9 +285,9 @@ fn run_interpreted(
     model: &Driven<sit_interp::Instance>,
     study: &Study,
     steps: u64,
-    axes: &[crate::axis::Axis],
-    labels: &[Vec<&str>],
-) -> Result<(Vec<Vec<f64>>, Vec<String>), Fail> {
+    (axes, labels): (&[crate::axis::Axis], &[Vec<&str>]),
+    allow_non_finite: bool,
+) -> Result<Rows, Fail> {
     let Study { sweep, sets, .. } = study;
     let bar = progress_bar(sets.len() as u64, steps);
     let done = || {
@@ -231,8 +309,9 @@ fn run_interpreted(
         let set = sets.get(e.set).map_or(&[][..], Vec::as_slice);
         run_failed(model, set, &e.error)
     })?;
-    let warnings = run_warnings(&model.model, axes, labels, &rows);
-    Ok((rows.into_iter().map(|r| r.row).collect(), warnings))
+    let warnings = run_warnings(&model.model, axes, labels, &rows, allow_non_finite);
+    let bad = rows.iter().map(|r| r.non_finite.is_some()).collect();
+    Ok((rows.into_iter().map(|r| r.row).collect(), warnings, bad))
 }
 
 /// The rows of the compiled sweep (`sit_host::compiled`: the model's batch form, built
@@ -243,7 +322,7 @@ fn run_compiled(
     study: &Study,
     axes: &[crate::axis::Axis],
     labels: &[Vec<&str>],
-) -> Result<(Vec<Vec<f64>>, Vec<String>), Fail> {
+) -> Result<Rows, Fail> {
     use sit_host::compiled::{self, Error, Progress};
     let method = args.timing.method()?;
     let fail = |e: Error| match e {
@@ -297,17 +376,21 @@ fn run_compiled(
                 .collect()
         })
         .collect();
-    let warnings = warning_lines(&compiled::warnings(&model.model, 0, &named, &rows));
-    Ok((rows.into_iter().map(|r| r.row).collect(), warnings))
+    let warnings = compiled::warnings(&model.model, 0, &named, &rows);
+    let warnings = warning_lines(&warnings, args.allow_non_finite);
+    let bad = rows.iter().map(|r| r.non_finite_at_end.is_some()).collect();
+    Ok((rows.into_iter().map(|r| r.row).collect(), warnings, bad))
 }
 
-/// The warnings after a sweep (`sit_host::reports`), each behind `warning: `; the
-/// rows that met a non-finite value end with how to find the rule that made it.
+/// The warnings after a sweep (`sit_host::reports`), each behind `warning: `; those of
+/// the rows that met a non-finite value only if they are allowed (else they are
+/// errors), ending with how to find the rule that made it.
 fn run_warnings(
     model: &sit_interp::Instance,
     axes: &[crate::axis::Axis],
     labels: &[Vec<&str>],
     rows: &[Watched<sit_host::reports::RunEnd>],
+    allow_non_finite: bool,
 ) -> Vec<String> {
     let named: Vec<Vec<(&str, String)>> = (labels.iter())
         .map(|set| {
@@ -317,18 +400,21 @@ fn run_warnings(
         })
         .collect();
     let warnings = sit_host::reports::sweep_warnings(model, 0, &named, rows);
-    warning_lines(&warnings)
+    warning_lines(&warnings, allow_non_finite)
 }
 
-/// The warnings after a sweep, each behind `warning: `; the last about non-finite values
-/// ends with how to find the rule that made them.
-fn warning_lines(warnings: &[(Concern, String)]) -> Vec<String> {
+/// The warnings after a sweep, each behind `warning: `; those about non-finite values
+/// only if they are allowed, the last of them ending with how to find the rule that
+/// made them.
+fn warning_lines(warnings: &[(Concern, String)], allow_non_finite: bool) -> Vec<String> {
+    let kept = |c: &Concern| allow_non_finite || *c != Concern::NonFinite;
     let last_non_finite = warnings.iter().rposition(|(c, _)| *c == Concern::NonFinite);
     (warnings.iter().enumerate())
+        .filter(|(_, (c, _))| kept(c))
         .map(|(k, (_, w))| match Some(k) == last_non_finite {
             true => format!(
-                "warning: {w}; rerun one with `sitc run --check-finite` and its --set values \
-                 to stop at the rule that made it"
+                "warning: {w}; rerun one with `sitc run` and its --set values to stop at the \
+                 rule that made it"
             ),
             false => format!("warning: {w}"),
         })

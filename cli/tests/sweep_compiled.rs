@@ -160,16 +160,48 @@ fn compiled_rows_are_the_interpreters_and_are_cached() {
     let blow = tmp.join("blow.sit");
     let text = "model Blow { param k = 1.0; output real x = 1.0; x = integral(k * x * x); }";
     std::fs::write(&blow, text).expect("writes the model");
-    let args = ["--param", "k=-1,1", "--dt", "0.01", "--t-end", "5"];
+    // By default it is an error naming the rule (the row run again in the interpreter,
+    // which gives the compiled code's values to the bit), after the table, exit 1.
+    let mut default = cargo_bin_cmd!("sitc");
+    default
+        .env("SIT_CACHE_DIR", &cache)
+        .arg("sweep")
+        .arg(&blow)
+        .args([
+            "--param",
+            "k=-1,1",
+            "--dt",
+            "0.01",
+            "--t-end",
+            "5",
+            "--compiled",
+        ]);
+    let out = default.assert().code(1).get_output().clone();
+    let errors = String::from_utf8(out.stderr).expect("UTF-8");
+    assert!(
+        errors.contains("error: row 2 (k=1): ")
+            && errors.contains(": rule `x = integral(k * x * x)` made `x` = inf at t = "),
+        "{errors}"
+    );
+    let args = [
+        "--param",
+        "k=-1,1",
+        "--dt",
+        "0.01",
+        "--t-end",
+        "5",
+        "--allow-non-finite",
+    ];
     let (interpreted, _) = sweep(&cache, &blow, &args, false);
     let (compiled, stderr) = sweep(&cache, &blow, &args, true);
     assert_eq!(compiled, interpreted);
+    assert_eq!(String::from_utf8(out.stdout).expect("UTF-8"), compiled);
     assert!(
         stderr.ends_with(
             "warning: row 2 (k=1): `x` is inf at the end of the run (t = 5)\n\
              warning: 1 of 2 rows end with a non-finite value; their values may be NaN or \
-             infinite; rerun one with `sitc run --check-finite` and its --set values to stop \
-             at the rule that made it\n"
+             infinite; rerun one with `sitc run` and its --set values to stop at the rule \
+             that made it\n"
         ),
         "{stderr}"
     );

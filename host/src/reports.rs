@@ -63,6 +63,15 @@ pub fn stiff_runs(model: &dyn Model) -> Vec<StiffRun> {
         .collect()
 }
 
+/// A row of a sweep in words: its 1-based `number` and its axis values, `row 2 (k=0.5)`.
+pub fn row_label(number: usize, axes: &[(&str, String)]) -> String {
+    let set = (axes.iter())
+        .map(|(name, value)| format!("{name}={value}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!("row {number} ({set})")
+}
+
 /// The warnings after a sweep of `model` (without `warning: `), in order: each row (up
 /// to [`NON_FINITE_ROWS`]) that met a non-finite value, named by its 1-based number and
 /// its axis values (`row 2 (k=0.5): `level` became NaN in the step from t = 3.8 to
@@ -82,12 +91,9 @@ pub fn sweep_warnings(
         .filter_map(|(k, r)| Some((k, r.non_finite.as_ref()?)))
         .collect();
     for &(k, seen) in bad.iter().take(NON_FINITE_ROWS) {
-        let set = (axes.get(k).into_iter().flatten())
-            .map(|(name, value)| format!("{name}={value}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let row = row_label(offset + k + 1, axes.get(k).map_or(&[][..], Vec::as_slice));
         let name = model.var_info(seen.index).map_or("?", |v| v.name);
-        let line = format!("row {} ({set}): {}", offset + k + 1, seen.describe(name));
+        let line = format!("{row}: {}", seen.describe(name));
         lines.push((Concern::NonFinite, line));
     }
     if bad.len() > NON_FINITE_ROWS {
