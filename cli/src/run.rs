@@ -5,11 +5,12 @@
 //! steps before it: the double nearest to `k·dt` (see `sit_runtime::Clock`).
 
 use crate::fail::{Fail, exit};
-use crate::finite::{Checkpoint, Finite};
+use crate::finite::Finite;
 use crate::input::load_inputs;
 use crate::params::{io_reason, parse_set, read_params};
 use crate::plot::{self, Trace};
 use crate::progress::{CHUNK, Progress};
+use sit_host::finite::Checkpoint;
 use sit_host::values::SetProblem;
 use sit_runtime::drive::Driven;
 use sit_runtime::finite::{NonFiniteSeen, Watch};

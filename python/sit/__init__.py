@@ -12,12 +12,16 @@ Errors: ``sit.SitError`` for a model that cannot be read or has errors (the mess
 the rendered diagnostics, ``.diagnostics`` the objects), a value that cannot be set or a
 study that cannot run; ``sit.ModelFault`` (a ``SitError``) for a fault of the model
 during a run (a phase past its limit, a sub-step count out of bounds, an adaptive method
-past its bounds), with ``model``, ``time`` and ``kind``; ``KeyError`` for an unknown variable name; ``ValueError`` for a
+past its bounds), with ``model``, ``time`` and ``kind``; ``sit.NonFiniteError`` (a
+``SitError``) for a run that met a NaN or an infinity, naming the rule that made it (the
+default; ``Model.run(..., allow_non_finite=True)`` runs on with a warning); ``KeyError``
+for an unknown variable name; ``ValueError`` for a
 value out of range (NaN, ``dt <= 0``, a bad time series); ``TypeError`` for a wrong
 type.
 
-Warnings: ``sit.NonFiniteWarning`` when a run met a NaN or an infinity (the first
-variable and step, once per run; per row of a sweep), ``sit.TableRangeWarning`` when a
+Warnings: ``sit.NonFiniteWarning`` when a run with ``allow_non_finite=True`` met a NaN
+or an infinity (the first variable and step, once per run; per row of a sweep, where
+such rows are warnings), ``sit.TableRangeWarning`` when a
 lookup table was read past its grid (once per table, with the count and the range of
 arguments seen), ``sit.StiffnessWarning`` when an adaptive explicit method found the model
 stiff (once per run); all are ``UserWarning``, issued through ``warnings.warn``, so
@@ -34,6 +38,7 @@ from ._sit import (
     Diagnostic,
     Model,
     ModelFault,
+    NonFiniteError,
     NonFiniteWarning,
     RunResult,
     SitError,
@@ -51,6 +56,7 @@ __all__ = [
     "Diagnostic",
     "Model",
     "ModelFault",
+    "NonFiniteError",
     "NonFiniteWarning",
     "RunResult",
     "SitError",

@@ -29,6 +29,19 @@ class ModelFault(SitError):
     time: float
     kind: str
 
+class NonFiniteError(SitError):
+    """A run met a value that is not finite (NaN or infinity), which stops it unless
+    ``allow_non_finite=True``. The message names the rule that made it, its line, the
+    time at the start of the step and the values the rule read, as ``sitc run`` does;
+    ``result`` holds the rows before the step that made it."""
+
+    var: str
+    value: float
+    time: float
+    line: Optional[int]
+    rule: Optional[str]
+    result: RunResult
+
 class NonFiniteWarning(UserWarning):
     """A run met a value that is not finite (NaN or infinity). The message names the
     first variable and the step that made it: once per ``Model.run``, once per row of
@@ -150,6 +163,7 @@ class Model:
         inputs: Optional[_Inputs] = None,
         progress: Optional[_Progress] = None,
         events: bool = False,
+        allow_non_finite: bool = False,
     ) -> RunResult:
         """Simulates a copy of the model, exactly as ``sitc run``: the values of ``set``
         (params and inputs, then a reset, then states), ``t_end / dt`` steps of ``dt``,
@@ -158,8 +172,10 @@ class Model:
         inputs from time series ``{name: (times, values)}`` (linear between points, held
         beyond the ends). ``progress(done_steps, total_steps)`` is called now and then.
         ``events=True`` also records the event log (``RunResult.events``, the rows of
-        ``sitc run --events``; the values are the same, bit for bit). The GIL is
-        released while it runs."""
+        ``sitc run --events``; the values are the same, bit for bit). A value that is
+        not finite stops the run with ``NonFiniteError`` (the rule that made it, the rows
+        before it); ``allow_non_finite=True`` runs on past it with a
+        ``NonFiniteWarning``. The GIL is released while it runs."""
 
 class Study:
     """A checked parameter study (see ``sit.sweep``)."""

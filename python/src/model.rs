@@ -384,7 +384,7 @@ impl Model {
     /// as `sitc run` does, and returns the recorded values (a row at t = 0 and after
     /// every `every` steps), with the event log when `events` is true. See the stub file
     /// for the arguments.
-    #[pyo3(signature = (dt, t_end, record=None, every=1, set=None, inputs=None, progress=None, events=false))]
+    #[pyo3(signature = (dt, t_end, record=None, every=1, set=None, inputs=None, progress=None, events=false, allow_non_finite=false))]
     #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
@@ -397,6 +397,7 @@ impl Model {
         inputs: Option<&Bound<'_, PyDict>>,
         progress: Option<Py<PyAny>>,
         events: bool,
+        allow_non_finite: bool,
     ) -> PyResult<RunResult> {
         guard(|| {
             let steps = drive::steps(dt, t_end)?;
@@ -411,21 +412,39 @@ impl Model {
                 steps,
                 every,
                 record,
+                stop: !allow_non_finite,
+            };
+            // The run that stopped at a non-finite value, taken again to name the rule
+            // that made it (the plain model, the same values to the bit).
+            let fault = |values: &[(usize, f64)], step: u64, result: run::RunResult| {
+                let mut again = Driven::new(self.instance.clone(), signals.clone());
+                drive::apply(&mut again, values)?;
+                match sit_host::finite::first_fault(again, dt, step) {
+                    Some(fault) => Err(crate::non_finite_error(&fault, result)),
+                    None => Err(sit_error("a value became NaN or infinite, which a second \
+                         run did not repeat (a bug of Sit, please report it)")),
+                }
             };
             if !events {
-                let mut model = Driven::new(self.instance.clone(), signals);
+                let mut model = Driven::new(self.instance.clone(), signals.clone());
                 let values = drive::values(&model, &set, "set: ")?;
                 drive::apply(&mut model, &values)?;
-                let (result, watch) = run::run(py, &mut model, &plan, progress.as_ref())?;
+                let (result, watch, stopped) = run::run(py, &mut model, &plan, progress.as_ref())?;
+                if let Some(step) = stopped {
+                    return fault(&values, step, result);
+                }
                 crate::warn(py, &run::warnings(&model, &model.model, &watch), 1)?;
                 return Ok(result);
             }
             // The logged model has the plain one's variables (the whys hidden), so the
             // indices of `record`, `set` and `inputs` are the same.
-            let mut model = Driven::new(self.logged()?, signals);
+            let mut model = Driven::new(self.logged()?, signals.clone());
             let values = drive::values(&model, &set, "set: ")?;
             drive::apply(&mut model, &values)?;
-            let (result, watch) = run::run(py, &mut model, &plan, progress.as_ref())?;
+            let (result, watch, stopped) = run::run(py, &mut model, &plan, progress.as_ref())?;
+            if let Some(step) = stopped {
+                return fault(&values, step, result);
+            }
             let warnings = run::warnings(&model, model.model.inner(), &watch);
             crate::warn(py, &warnings, 1)?;
             let table = model.model.table();

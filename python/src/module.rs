@@ -37,6 +37,18 @@ create_exception!(
 
 create_exception!(
     sit,
+    NonFiniteError,
+    SitError,
+    "A run met a value that is not finite (NaN or infinity), which stops it unless \
+     `allow_non_finite=True`: the message names the rule that made it, its line, the \
+     time at the start of the step and the values the rule read, as `sitc run` does. \
+     Attributes: `var` (the variable, dotted), `value`, `time`, `line` and `rule` (the \
+     rule's text; `None` for a value set from outside or a param's default) and \
+     `result`, the `RunResult` of the rows before the step that made it."
+);
+
+create_exception!(
+    sit,
     NonFiniteWarning,
     PyUserWarning,
     "A run met a value that is not finite (NaN or infinity): the message names the \
@@ -120,6 +132,26 @@ fn model_fault(fault: &sit_runtime::ModelFault) -> PyErr {
     .unwrap_or_else(|e| e)
 }
 
+/// The [`NonFiniteError`] of `fault`, with the rows before it (`result`).
+pub(crate) fn non_finite_error(fault: &sit_interp::NonFinite, result: run::RunResult) -> PyErr {
+    let err = NonFiniteError::new_err(format!(
+        "{fault}; allow_non_finite=True runs on past it (a model that means a value to be \
+         infinite)"
+    ));
+    Python::attach(|py| {
+        let value = err.value(py);
+        let origin = fault.origin.as_ref();
+        let set = (value.setattr("var", fault.var.as_str()))
+            .and_then(|()| value.setattr("value", fault.value))
+            .and_then(|()| value.setattr("time", fault.time))
+            .and_then(|()| value.setattr("line", origin.map(|o| o.line)))
+            .and_then(|()| value.setattr("rule", origin.map(|o| o.text.as_str())))
+            .and_then(|()| value.setattr("result", Py::new(py, result)?));
+        set.map(|()| err.clone_ref(py))
+    })
+    .unwrap_or_else(|e| e)
+}
+
 /// A [`SitError`] with `message`.
 pub(crate) fn sit_error(message: impl Into<String>) -> PyErr {
     SitError::new_err(message.into())
@@ -136,6 +168,7 @@ fn _panic_inside_guard() -> PyResult<()> {
 fn _sit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SitError", m.py().get_type::<SitError>())?;
     m.add("ModelFault", m.py().get_type::<ModelFault>())?;
+    m.add("NonFiniteError", m.py().get_type::<NonFiniteError>())?;
     m.add("NonFiniteWarning", m.py().get_type::<NonFiniteWarning>())?;
     m.add("TableRangeWarning", m.py().get_type::<TableRangeWarning>())?;
     m.add("StiffnessWarning", m.py().get_type::<StiffnessWarning>())?;

@@ -15,12 +15,14 @@ use sit_runtime::finite::Watch;
 /// Steps between two calls of the progress callback (and checks for Ctrl-C).
 pub(crate) const CHUNK: u64 = 1 << 16;
 
-/// How to run: the step, the number of steps, the row interval, what to record.
+/// How to run: the step, the number of steps, the row interval, what to record, and
+/// whether a non-finite value stops the run (`stop`: after the step that made it).
 pub(crate) struct Plan {
     pub dt: f64,
     pub steps: u64,
     pub every: u64,
     pub record: Vec<usize>,
+    pub stop: bool,
 }
 
 /// Calls `progress(done, total)` with the GIL, after checking for Ctrl-C; an exception
@@ -37,13 +39,15 @@ pub(crate) fn report(progress: Option<&Py<PyAny>>, done: u64, total: u64) -> PyR
 
 /// Runs `plan` on `model` (already set and reset) without the GIL: the time and the
 /// recorded variables at t = 0 and after every `every`-th step, in the order of
-/// `sitc run`'s rows.
+/// `sitc run`'s rows; the watch of non-finite values. With `plan.stop`, the run stops
+/// at the first step after which a variable is not finite (0: the initial values), whose
+/// number is returned, and the rows are those before it.
 pub(crate) fn run<M: Model + Send>(
     py: Python<'_>,
     model: &mut Driven<M>,
     plan: &Plan,
     progress: Option<&Py<PyAny>>,
-) -> PyResult<(RunResult, Watch)> {
+) -> PyResult<(RunResult, Watch, Option<u64>)> {
     let names: Vec<String> = std::iter::once("t".to_string())
         .chain((plan.record.iter()).map(|&i| model.var_info(i).map_or("?", |v| v.name).to_string()))
         .collect();
@@ -51,7 +55,8 @@ pub(crate) fn run<M: Model + Send>(
         .map_err(|_| sit_error("too many rows to record"))?;
     let columns = names.len();
     let mut watch = Watch::new();
-    let data = py.detach(|| {
+    let mut stopped = None;
+    let (data, rows) = py.detach(|| {
         guard(|| {
             // Column-major: each variable's values are contiguous.
             let mut data = vec![vec![0.0; rows]; columns];
@@ -61,13 +66,20 @@ pub(crate) fn run<M: Model + Send>(
                     data[c + 1][row] = model.get_at(i).unwrap_or(f64::NAN);
                 }
             };
-            keep(model, &mut data, 0);
-            watch.look(model, None);
-            let mut row = 1;
-            for k in 1..=plan.steps {
+            let mut row = 0;
+            if watch.look(model, None) && plan.stop {
+                stopped = Some(0);
+            } else {
+                keep(model, &mut data, 0);
+                row = 1;
+            }
+            for k in (1..=plan.steps).take_while(|_| stopped.is_none()) {
                 let from = model.time();
                 model.step(plan.dt);
-                watch.look(model, Some(from));
+                if watch.look(model, Some(from)) && plan.stop {
+                    stopped = Some(k);
+                    break;
+                }
                 if k % plan.every == 0 {
                     keep(model, &mut data, row);
                     row += 1;
@@ -76,10 +88,11 @@ pub(crate) fn run<M: Model + Send>(
                     report(progress, k, plan.steps)?;
                 }
             }
-            if progress.is_some() {
+            if progress.is_some() && stopped.is_none() {
                 report(progress, plan.steps, plan.steps)?;
             }
-            Ok(data.concat())
+            data.iter_mut().for_each(|column| column.truncate(row));
+            Ok((data.concat(), row))
         })
     })?;
     let array = Array2::from_shape_vec((columns, rows), data)
@@ -90,7 +103,7 @@ pub(crate) fn run<M: Model + Send>(
         data: array.unbind(),
         events: None,
     };
-    Ok((result, watch))
+    Ok((result, watch, stopped))
 }
 
 /// The warnings after a run of `instance` (the interpreter behind the driven model):

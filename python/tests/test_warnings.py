@@ -1,6 +1,7 @@
 """What a run would otherwise pass over silently: non-finite values and tables read past
 their grids are reported as warnings (issue 28, items 5 and 7)."""
 
+import math
 import warnings
 
 import numpy as np
@@ -51,9 +52,32 @@ def caught(f):
     return result, seen
 
 
+def test_a_run_that_meets_nan_stops_naming_the_rule(model):
+    m, path = model(TANK)
+    with pytest.raises(sit.NonFiniteError) as caught_error:
+        m.run(dt=0.1, t_end=6)
+    e = caught_error.value
+    assert isinstance(e, sit.SitError)
+    # The rule, its line, the time at the start of the step, the values it read: the
+    # words of `sitc run` (the level went below zero in the step before, as below).
+    assert str(e).endswith(
+        ": rule `level = integral(-k * sqrt(level))` made `level` = NaN at t = 3.8 "
+        "(reading k = 0.5); allow_non_finite=True runs on past it (a model that means "
+        "a value to be infinite)"
+    ), str(e)
+    assert (e.var, e.time, e.rule) == ("level", 3.8, "level = integral(-k * sqrt(level))")
+    assert math.isnan(e.value) and e.line >= 1
+    # The rows before the step that made it: t = 0 ... 3.8, the last below zero.
+    assert len(e.result["t"]) == 39 and e.result["t"][-1] == 3.8
+    assert e.result["level"][-1] < 0
+    # Under the event log too, the same stop.
+    with pytest.raises(sit.NonFiniteError, match="made `level` = NaN at t = 3.8"):
+        m.run(dt=0.1, t_end=6, events=True)
+
+
 def test_a_run_that_meets_nan_warns_once_with_variable_and_step(model):
     m, _ = model(TANK)
-    r, seen = caught(lambda: m.run(dt=0.1, t_end=6))
+    r, seen = caught(lambda: m.run(dt=0.1, t_end=6, allow_non_finite=True))
     assert np.isnan(r["level"][-1])
     nan = [w for w in seen if issubclass(w.category, sit.NonFiniteWarning)]
     assert len(nan) == 1, [str(w.message) for w in seen]
@@ -73,7 +97,7 @@ def test_the_warning_can_be_made_an_error(model):
     with warnings.catch_warnings():
         warnings.simplefilter("error", sit.NonFiniteWarning)
         with pytest.raises(sit.NonFiniteWarning, match="became NaN"):
-            m.run(dt=0.1, t_end=6)
+            m.run(dt=0.1, t_end=6, allow_non_finite=True)
 
 
 def test_a_table_read_past_its_grid_warns_with_count_and_range(model):
