@@ -251,7 +251,7 @@ fn non_finite_rows<'a>(
         let set = study.sets.get(k).map_or(&[][..], Vec::as_slice);
         let fault = sit_runtime::sweep::apply(&mut run, set)
             .ok()
-            .and_then(|()| sit_host::finite::first_fault(run, dt, steps));
+            .and_then(|()| sit_interp::replay::first_fault(run, dt, steps));
         let what = match fault {
             Some(fault) => fault.to_string(),
             // Compiled code watched at the end only: a value that the plain run made.

@@ -38,7 +38,6 @@
 #![deny(missing_docs)]
 
 pub mod compiled;
-pub mod finite;
 pub mod gpu;
 pub mod inputs;
 pub mod load;

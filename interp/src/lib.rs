@@ -34,6 +34,7 @@ mod funcs;
 mod linear;
 mod ops;
 mod reach;
+pub mod replay;
 mod watch;
 
 pub use finite::{NonFinite, Origin, SiteKind};

@@ -419,7 +419,7 @@ impl Model {
             let fault = |values: &[(usize, f64)], step: u64, result: run::RunResult| {
                 let mut again = Driven::new(self.instance.clone(), signals.clone());
                 drive::apply(&mut again, values)?;
-                match sit_host::finite::first_fault(again, dt, step) {
+                match sit_interp::replay::first_fault(again, dt, step) {
                     Some(fault) => Err(crate::non_finite_error(&fault, result)),
                     None => Err(sit_error("a value became NaN or infinite, which a second \
                          run did not repeat (a bug of Sit, please report it)")),

@@ -240,7 +240,12 @@ function onWorker(m) {
     page.timings.run_ms = performance.now() - page.runStart;
     if (page.timings.first_plot_ms === undefined) page.timings.first_plot_ms = performance.now();
     showResult(m);
-    status(`${m.stopped ? 'stopped' : 'done'}: ${m.done} of ${m.steps} steps in ${(m.stepping_ms / 1000).toFixed(2)} s`);
+    if (m.fault) {
+      // The first NaN or infinity stopped the run: the steps before it are shown.
+      status(`error: ${m.fault} (the ${m.done} steps before it are shown)`);
+    } else {
+      status(`${m.stopped ? 'stopped' : 'done'}: ${m.done} of ${m.steps} steps in ${(m.stepping_ms / 1000).toFixed(2)} s`);
+    }
   }
 }
 

@@ -139,6 +139,11 @@ export class Runner {
     w.sit_run_warnings(this.handle);
     return out();
   }
+  /** Why the run stopped before its end (a value that is not finite), or ''. */
+  fault() {
+    w.sit_run_fault(this.handle);
+    return out();
+  }
   free() {
     w.sit_run_free(this.handle);
   }

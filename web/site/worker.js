@@ -71,6 +71,7 @@ async function run(m) {
     csv: runner.csv(),
     events: JSON.parse(runner.events()),
     warnings: JSON.parse(runner.warnings()),
+    fault: runner.fault(),
   };
   runner.free();
   self.postMessage(result, [times.buffer, ...traces.map((t) => t.buffer)]);

@@ -349,6 +349,13 @@ pub extern "C" fn sit_run_events(handle: u32) {
     put(with_run(handle, |run| run.events().to_string()).unwrap_or_default());
 }
 
+/// Output: why the run stopped before its end (the rule that made the first value that
+/// is not finite, in `sitc run`'s words), or nothing.
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_run_fault(handle: u32) {
+    put(with_run(handle, |run| run.fault().unwrap_or_default().to_string()).unwrap_or_default());
+}
+
 /// Output: the model's warnings as JSON.
 #[unsafe(no_mangle)]
 pub extern "C" fn sit_run_warnings(handle: u32) {

@@ -31,6 +31,9 @@ pub struct Options {
     pub every: u64,
     /// Record the event log.
     pub events: bool,
+    /// Run on past NaN and infinite values (`sitc run --allow-non-finite`); by default
+    /// the first one stops the run with the rule that made it ([`Run::fault`]).
+    pub allow_non_finite: bool,
 }
 
 impl Default for Options {
@@ -44,14 +47,15 @@ impl Default for Options {
             set: Vec::new(),
             every: 1,
             events: false,
+            allow_non_finite: false,
         }
     }
 }
 
 impl Options {
     /// The options of the model's ``/// Run: `sitc run FILE ...` `` line (the
-    /// `--model`, `--dt`, `--t-end`, `--every`, `--method` and `--set` it gives), else
-    /// the defaults.
+    /// `--model`, `--dt`, `--t-end`, `--every`, `--method`, `--set` and
+    /// `--allow-non-finite` it gives), else the defaults.
     pub fn from_run_line(text: &str) -> Options {
         let mut options = Options::default();
         let Some(line) = text.lines().find_map(|l| l.split_once("Run: `sitc run ")) else {
@@ -77,6 +81,7 @@ impl Options {
                 }
                 "--method" => options.method = value(),
                 "--model" => options.model = value(),
+                "--allow-non-finite" => options.allow_non_finite = true,
                 "--set" => {
                     if let Some((n, v)) = value().as_deref().and_then(|s| s.split_once('='))
                         && let Ok(v) = v.parse()
@@ -91,7 +96,8 @@ impl Options {
     }
 
     /// Options from JSON (`model`, `dt`, `t_end`, `method`, `set` as an object of
-    /// name: number, `every`, `events`), each missing one from `base`.
+    /// name: number, `every`, `events`, `allow_non_finite`), each missing one from
+    /// `base`.
     pub fn from_json(json: &str, base: Options) -> Result<Options, String> {
         let mut o = base;
         if json.trim().is_empty() {
@@ -126,6 +132,9 @@ impl Options {
         }
         if let Some(events) = v.get("events").and_then(Value::as_bool) {
             o.events = events;
+        }
+        if let Some(allow) = v.get("allow_non_finite").and_then(Value::as_bool) {
+            o.allow_non_finite = allow;
         }
         if let Some(set) = v.get("set").and_then(Value::as_object) {
             for (name, value) in set {
@@ -187,6 +196,13 @@ pub struct Run {
     csv: Vec<u8>,
     events: Vec<Event>,
     warnings: Vec<Value>,
+    /// The first non-finite value seen after a step.
+    watch: sit_runtime::finite::Watch,
+    /// The model before its first step, to take the run again up to the step that made
+    /// a non-finite value and name its rule; `None` with `allow_non_finite`.
+    start: Option<sit_runtime::drive::Driven<sit_interp::Instance>>,
+    /// Why the run stopped early: the rule that made a non-finite value.
+    fault: Option<String>,
 }
 
 /// Most events kept in the log (the count goes on past it).
@@ -238,7 +254,17 @@ impl Run {
             &defaults.iter().map(String::as_str).collect::<Vec<_>>(),
         )
         .map_err(|e| StartError::Message(e.to_string()))?;
+        let start = (!options.allow_non_finite).then(|| {
+            let plain = match &sim {
+                Sim::Plain(m) => m.clone(),
+                Sim::Logged(m) => m.inner().clone(),
+            };
+            sit_runtime::drive::Driven::new(plain, Vec::new())
+        });
         let mut run = Run {
+            watch: sit_runtime::finite::Watch::new(),
+            start,
+            fault: None,
             dt: options.dt,
             steps,
             done: 0,
@@ -262,8 +288,24 @@ impl Run {
     pub fn advance(&mut self, max: u64) -> bool {
         let end = self.steps.min(self.done.saturating_add(max));
         while self.done < end {
-            self.sim.model().step(self.dt);
+            let model = self.sim.model();
+            let from = model.time();
+            model.step(self.dt);
             self.done += 1;
+            // By default the first non-finite value stops the run (the rows before its
+            // step kept), named by the run taken again (`sit_host::finite`).
+            if self.watch.look(model, Some(from))
+                && let Some(start) = self.start.take()
+            {
+                let fault = sit_interp::replay::first_fault(start, self.dt, self.done);
+                self.fault = Some(fault.map_or_else(
+                    || "a value became NaN or infinite".to_string(),
+                    |f| f.to_string(),
+                ));
+                self.done -= 1;
+                self.steps = self.done;
+                break;
+            }
             let row = self.done.is_multiple_of(self.every);
             if row || self.done == self.steps {
                 self.keep(row);
@@ -359,6 +401,13 @@ impl Run {
                 .map(|e| json!({"t": e.t, "name": e.name, "from": e.from, "to": e.to, "rule": e.rule(table)}))
                 .collect(),
         )
+    }
+
+    /// Why the run stopped before its end: the rule that made the first value that is
+    /// not finite, its line, the time and the values it read, in `sitc run`'s words
+    /// (the steps before it are kept; [`Run::done`] counts them).
+    pub fn fault(&self) -> Option<&str> {
+        self.fault.as_deref()
     }
 
     /// The warnings of the model (diagnostics JSON).

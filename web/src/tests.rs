@@ -322,3 +322,34 @@ fn speed() {
         .fold(f64::INFINITY, f64::min);
     eprintln!("hoop, 500000 steps natively: {best:.1} ms");
 }
+
+/// A tank that drains below zero: the step from t = 3.8 makes `sqrt(level)` NaN. The
+/// page stops there as `sitc run` does, with its words, and keeps the steps before it;
+/// with `allow_non_finite` it runs to the end (issue 47, item 3).
+#[test]
+fn a_non_finite_value_stops_the_run_with_the_rule() {
+    let path = "tank.sit";
+    let text = "model Tank {\n    param k = 0.5;\n    output real level = 1;\n    \
+                level = integral(-k * sqrt(level));\n}\n";
+    let options = Options::from_json(r#"{"dt": 0.1, "t_end": 6}"#, Options::default()).unwrap();
+    let mut run = Run::start(path, text, &Files::new(), &options).unwrap();
+    // Done early, in chunks as the worker runs it.
+    while !run.advance(7) {}
+    assert_eq!(run.done(), 38);
+    assert_eq!(
+        run.fault(),
+        Some(
+            "tank.sit:4: rule `level = integral(-k * sqrt(level))` made `level` = NaN at t = \
+             3.8 (reading k = 0.5)"
+        )
+    );
+    assert_eq!(run.times().len(), 39);
+    assert_eq!(run.times().last(), Some(&3.8));
+    let allowed = Options::from_json(r#"{"allow_non_finite": true}"#, options).unwrap();
+    let mut run = Run::start(path, text, &Files::new(), &allowed).unwrap();
+    assert!(run.advance(u64::MAX));
+    assert_eq!((run.done(), run.fault()), (60, None));
+    assert!(
+        Options::from_run_line("/// Run: `sitc run t.sit --allow-non-finite`").allow_non_finite
+    );
+}

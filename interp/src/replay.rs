@@ -6,10 +6,10 @@
 //! the model kept every [`Checkpoint::EVERY`] steps). The checked mode gives the same
 //! values as the plain one up to its fault, so the replay reaches the same step and
 //! names the first value that step stored that was not finite: the rule, its line, the
-//! time and the values it read ([`sit_interp::NonFinite`]). `sitc run` keeps the
-//! checkpoints as it runs; a sweep's row and Python's run replay with [`first_fault`].
+//! time and the values it read ([`NonFinite`]). `sitc run` keeps the checkpoints as it
+//! runs; a sweep's row, Python's run and the page replay with [`first_fault`].
 
-use sit_interp::{Instance, NonFinite};
+use crate::{Instance, NonFinite};
 use sit_runtime::Model;
 use sit_runtime::drive::Driven;
 use sit_runtime::finite::NonFiniteSeen;
