@@ -7,6 +7,9 @@
 //! rule updating it reads the previous row's. [`row_times`] follows the values through
 //! one step, rule by rule in the step's order, and labels each variable with the times its
 //! row value may be as of ([`RowTime`]); `sitc info` and the language server show it.
+//! Under a method with stages (`rk4`, the adaptive ones) the continuous states are
+//! integrated before the body's one pass, so a read of one is of the row's time
+//! wherever it stands.
 //!
 //! The labels are sets of three times: the row's time `t`, the step's start `t − dt`, and
 //! earlier (a value held from an older step). A rule's value is the union of what it
@@ -19,7 +22,7 @@
 //! step until they no longer change (at most [`MAX_PASSES`] passes over the rules: a
 //! value that keeps moving after that is labelled with every time).
 
-use crate::ir::{ArithOp, CondId, Expr, Model, Program, Rhs, Stmt, VarId, VarKind};
+use crate::ir::{ArithOp, CondId, Expr, Method, Model, Program, Rhs, Stmt, VarId, VarKind};
 
 /// The most passes over a model's rules (each is linear in the rules).
 pub const MAX_PASSES: usize = 8;
@@ -164,6 +167,7 @@ fn model(m: &Model, program: &Program, done: &[Vec<RowTime>]) -> Vec<RowTime> {
     };
     let mut row: Vec<RowTime> = (0..n).map(|v| fixed(v).unwrap_or_default()).collect();
     let subs: Vec<Option<&Vec<RowTime>>> = m.subs.iter().map(|s| done.get(s.model)).collect();
+    let continuous = continuous_states(m);
     for pass in 0..MAX_PASSES {
         let mut step = Step {
             m,
@@ -174,6 +178,13 @@ fn model(m: &Model, program: &Program, done: &[Vec<RowTime>]) -> Vec<RowTime> {
             maybe_old: vec![true; n],
             stepped: m.subs.iter().map(|s| s.placed.is_none()).collect(),
         };
+        // Under a method with stages the continuous states hold their new values
+        // before the body's one (discrete) pass runs: a rule that reads one before its
+        // `integral` reads the row's time, not the step's start.
+        for &v in &continuous {
+            step.fresh[v] = RowTime::END;
+            step.maybe_old[v] = false;
+        }
         step.body(&m.body, RowTime::NONE, true);
         let next: Vec<RowTime> = (0..n)
             .map(|v| fixed(v).unwrap_or_else(|| step.current(v)))
@@ -192,6 +203,29 @@ fn model(m: &Model, program: &Program, done: &[Vec<RowTime>]) -> Vec<RowTime> {
         }
     }
     row
+}
+
+/// The continuous states of `m` (the targets of `integral` and `lag`) when its method
+/// has stages (`rk4` and the adaptive ones: the stages integrate them before the body's
+/// discrete pass, see `crate::ir`'s "Integration methods"); none under `euler`, where
+/// each is integrated where its rule stands.
+fn continuous_states(m: &Model) -> Vec<VarId> {
+    let mut out = Vec::new();
+    if m.method == Method::Euler {
+        return out;
+    }
+    crate::ir::walk(&m.body, &mut |s| {
+        if let Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } = s
+            && matches!(
+                a.rhs,
+                Rhs::Integral { .. } | Rhs::IntegralLimited { .. } | Rhs::Lag { .. }
+            )
+            && !out.contains(&a.target)
+        {
+            out.push(a.target);
+        }
+    });
+    out
 }
 
 /// One pass over a model's step.

@@ -104,3 +104,22 @@ fn a_submodels_output_read_before_its_placed_step_is_of_the_step_before() {
     let unplaced = words(&src.replace("STEP", ""));
     assert_eq!(unplaced, pairs(&[("early", "t"), ("late", "t")]));
 }
+
+/// `y = x; x = integral(1);` under `euler` reads `x` before its rule: the step's start.
+/// Under a method with stages the states are integrated before the body's one pass
+/// (contract.md, "Integration methods"), so every row has `y = x`: the row's time
+/// (issue 47, item 5). `time` stays the step's start under every method.
+#[test]
+fn a_read_before_its_integral_is_of_the_rows_time_under_a_method_with_stages() {
+    let src = |method: &str| {
+        format!(
+            "model M {{ {method} output real y, z, x; y = x; z = time; x = integral(1); }}"
+        )
+    };
+    let euler = pairs(&[("y", "t-dt"), ("z", "t-dt"), ("x", "t")]);
+    let staged = pairs(&[("y", "t"), ("z", "t-dt"), ("x", "t")]);
+    assert_eq!(words(&src("")), euler);
+    for method in ["rk4", "dopri5", "tsit5", "dop853", "rodas4", "rodas5p", "radau5"] {
+        assert_eq!(words(&src(&format!("method {method};"))), staged, "{method}");
+    }
+}
