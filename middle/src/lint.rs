@@ -14,7 +14,9 @@
 //!   which undoes its action;
 //! - `W0241` a target assigned only under guards and read where none holds;
 //! - `W0242` under a method other than `euler`, a value the rates read that is held
-//!   through the step (assigned only under guards) while its rules read the states.
+//!   through the step (assigned only under guards) while its rules read the states;
+//! - `W0243` under a method other than `euler`, a rate that reads `prev` of a
+//!   continuous state (the same at every stage: first order in it).
 //!
 //! Whether guards can hold together is decided by the `logic` submodule; when the
 //! search is too large no warning is given.
@@ -22,6 +24,7 @@
 mod held;
 mod logic;
 pub(crate) mod order;
+mod prev_stages;
 mod reads;
 mod traps;
 
@@ -54,6 +57,7 @@ pub fn lint(program: &Program, diags: &mut Vec<Diagnostic>) {
         cx.sigma_cascades(&body, &mut logic[DEFAULTS], diags);
         cx.stale_reads(&body, &mut logic[DEFAULTS], diags, from);
         cx.held_in_stages(diags, from);
+        cx.prev_in_stages(diags);
         order::delays(m, diags);
     }
 }

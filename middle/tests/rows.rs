@@ -112,14 +112,18 @@ fn a_submodels_output_read_before_its_placed_step_is_of_the_step_before() {
 #[test]
 fn a_read_before_its_integral_is_of_the_rows_time_under_a_method_with_stages() {
     let src = |method: &str| {
-        format!(
-            "model M {{ {method} output real y, z, x; y = x; z = time; x = integral(1); }}"
-        )
+        format!("model M {{ {method} output real y, z, x; y = x; z = time; x = integral(1); }}")
     };
     let euler = pairs(&[("y", "t-dt"), ("z", "t-dt"), ("x", "t")]);
     let staged = pairs(&[("y", "t"), ("z", "t-dt"), ("x", "t")]);
     assert_eq!(words(&src("")), euler);
-    for method in ["rk4", "dopri5", "tsit5", "dop853", "rodas4", "rodas5p", "radau5"] {
-        assert_eq!(words(&src(&format!("method {method};"))), staged, "{method}");
+    for method in [
+        "rk4", "dopri5", "tsit5", "dop853", "rodas4", "rodas5p", "radau5",
+    ] {
+        assert_eq!(
+            words(&src(&format!("method {method};"))),
+            staged,
+            "{method}"
+        );
     }
 }

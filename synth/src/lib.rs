@@ -459,7 +459,16 @@ impl Gen {
                     let o = self.pick(&outs).to_string();
                     format!("{inst}.{o}")
                 }
-                _ => self.pick(&d.flags).to_string(),
+                _ => {
+                    let f = self.pick(&d.flags).to_string();
+                    // One read in eight of a flag written as its value at the step's start
+                    // (a hidden flag copy: issue 53, item 1).
+                    if self.prevs.u8(..8) == 0 {
+                        format!("prev({f})")
+                    } else {
+                        f
+                    }
+                }
             }
         }
     }
@@ -552,6 +561,26 @@ mod tests {
             let out = sit_middle::check_source(format!("random{seed}.sit"), &text);
             assert!(!out.has_errors(), "seed {seed}:\n{}\n{text}", out.render());
         }
+    }
+
+    /// `prev` of a flag occurs in the first 40 random files (a copy taken by σ actions).
+    #[test]
+    fn random_files_read_prev_of_flags() {
+        let texts: Vec<String> = (0..40).map(|s| random_file(s, Size::default())).collect();
+        let flags = texts
+            .iter()
+            .map(|t| {
+                let declared: Vec<&str> = (t.lines())
+                    .filter_map(|l| l.trim().strip_prefix("output flag "))
+                    .filter_map(|l| l.split([' ', '=', ';']).next())
+                    .collect();
+                declared
+                    .iter()
+                    .filter(|f| t.contains(&format!("prev({f})")))
+                    .count()
+            })
+            .sum::<usize>();
+        assert!(flags >= 10, "{flags} flags read through prev in 40 files");
     }
 
     /// `prev` occurs in the first 40 random files, drawn and where a loop was broken.

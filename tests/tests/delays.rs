@@ -235,3 +235,28 @@ fn the_conveyor_counts_each_box_in_the_row_that_sees_it() {
         .collect();
     assert_eq!(rises, [9, 29, 49]);
 }
+
+/// `prev` of a flag (issue 53, item 1): a hidden flag copy, taken by σ actions at the end
+/// of each step, under every method. `f` is set in the step from t = 0.3 (the first whose
+/// start is past 0.2, `time` reading the step's start), after which `n` counts no more:
+/// its rule reads `prev(f)`, still false in that step. Before the fix this model failed
+/// inside the compiler ("δ rule on `f_prev`, which is not a real state").
+#[test]
+fn prev_of_a_flag_is_its_value_at_the_start_of_the_step_under_every_method() {
+    let src = "model M {\n    flag f;\n    output real n;\n    when time > 0.2 => f;\n    \
+               n = n + 1 when !prev(f);\n}\n";
+    for method in ["", "method rk4;", "method dopri5;", "method radau5;"] {
+        let src = src.replace("flag f;", &format!("{method} flag f;"));
+        let rows = trace(&src, 0.1, 6);
+        assert_eq!(
+            column(&rows, "n"),
+            [0.0, 1.0, 2.0, 3.0, 4.0, 4.0, 4.0],
+            "{method}"
+        );
+        assert_eq!(
+            column(&rows, "f"),
+            [0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0],
+            "{method}"
+        );
+    }
+}

@@ -9,7 +9,8 @@
 //! phase's bindings where it runs), the read is of a hidden copy of `x`, set to `x` as
 //! the last statement of reset (after the initial pass) and of every step (after a
 //! method's stages and loops): it holds `x` as the next step starts, for its events and
-//! bindings as for its rules, under every method. Under a method other than `euler`,
+//! bindings as for its rules, under every method. The copy of a flag is a hidden flag,
+//! taken by σ actions (cleared, then set when the flag holds). Under a method other than `euler`,
 //! `prev` always reads the copy: the stages change the continuous states and the stage
 //! rules' targets before any rule reads them, and a rate that reads `prev(x)` reads a
 //! value that stays the same through the stages, so `x` is not a stage rule's target
@@ -19,9 +20,9 @@
 //! count of sub-steps are evaluated before the body: `prev` there is a plain read (under
 //! `euler`).
 
-use super::build::assign;
+use super::build::{assign, when};
 use super::hidden::Hidden;
-use crate::ir::{Expr, Method, Model, Program, Stmt, VarId};
+use crate::ir::{Expr, Method, Model, Program, Stmt, Ty, VarId};
 use std::borrow::Cow;
 
 /// The copies to take at the start of each step, per model: `(copy, variable)` pairs,
@@ -53,12 +54,27 @@ pub(super) fn append(program: &mut super::rewrite::Program, copies: &Copies) {
     }
 }
 
-/// The statements that take the copies of one model (`m`'s, `copies`).
+/// The statements that take the copies of one model (`m`'s, `copies`): `copy = x` of a
+/// real; of a flag, `!copy` then `copy` when `x` holds (a flag is set by σ actions,
+/// not by a δ rule).
 pub(super) fn statements<X>(m: &crate::ir::Model<X>, copies: &[(VarId, VarId)]) -> Vec<Stmt<X>> {
-    copies
-        .iter()
-        .map(|&(copy, v)| assign(copy, Expr::Var(v), None, m.vars[v].span))
-        .collect()
+    let mut out = Vec::with_capacity(copies.len());
+    for &(copy, v) in copies {
+        let span = m.vars[v].span;
+        match m.vars[v].ty {
+            Ty::Real => out.push(assign(copy, Expr::Var(v), None, span)),
+            Ty::Flag => {
+                let set = |value| Stmt::SetFlag {
+                    var: copy,
+                    value,
+                    span,
+                };
+                out.push(set(false));
+                out.push(when(Expr::Var(v), vec![set(true)], span));
+            }
+        }
+    }
+    out
 }
 
 /// Whether any expression of `m` reads `prev`.

@@ -402,7 +402,8 @@ impl Tables<'_> {
         let m = get(&program.models, model, "model")?;
         let w = &self.whys[model];
         for (v, var) in m.vars.iter().enumerate() {
-            if var.ty != Ty::Flag {
+            // A hidden flag (the copy of `prev(f)`) is no variable of the model: not logged.
+            if var.ty != Ty::Flag || var.hidden {
                 continue;
             }
             self.watch(Watch {
