@@ -6,7 +6,8 @@ use sit_middle::ir::{Method, Tolerance};
 /// The method options shared by `run`, `sweep`, `emit` and `fmu`.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct MethodArgs {
-    /// The integration method of every model, overriding their `method` declarations.
+    /// The integration method of every model, overriding their `method` declarations
+    /// (before the checks that depend on the method).
     #[arg(long, value_name = "METHOD", value_parser = method_parser())]
     pub method: Option<Method>,
     /// The relative tolerance of an adaptive method.

@@ -970,3 +970,42 @@ fn units_in_the_header_on_request() {
     );
     assert_eq!(rk4.lines().next(), with_units.lines().next());
 }
+
+/// `--method` replaces the declared method before the checks that depend on it (issue 53,
+/// item 3): a model whose declared `radau5` cannot split its rules (E0472: `r` is read
+/// before its rule in the stages) runs, emits and sweeps under `--method euler`, where
+/// the early read is a plain one-step delay (W0207); under `--method rk4` the error
+/// names rk4, the method that is run, not the declared one.
+#[test]
+fn the_method_flag_replaces_the_declared_one_before_the_check() {
+    let (_dir, path) = file(
+        "late.sit",
+        "model M {\n    method radau5;\n    output real x = 1;\n    real r;\n    \
+         x = integral(r);\n    r = -x;\n}\n",
+    );
+    let refused = sitc().arg("check").arg(&path).output().unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("under `method radau5`"));
+    // Euler: x(0.5) = 1 + 0.5·r(0) = 1 (r was 0 at the start), x(1) = 1 + 0.5·(−1) = 0.5.
+    let euler = ["--dt", "0.5", "--t-end", "1", "--method", "euler", "-q"];
+    assert_eq!(run(&path, &euler), "t,x\n0,1\n0.5,1\n1,0.5\n");
+    let emitted = stdout_of(sitc().arg("emit").arg(&path).args(["--method", "euler"]));
+    assert!(emitted.contains("pub struct M"), "{emitted}");
+    let sweep = [
+        "--param", "x=1,2", "--dt", "0.5", "--t-end", "1", "--method", "euler", "-q",
+    ];
+    let swept = stdout_of(sitc().arg("sweep").arg(&path).args(sweep));
+    assert_eq!(swept, "x,final(x)\n1,0.5\n2,1\n");
+    let rk4 = sitc()
+        .arg("run")
+        .arg(&path)
+        .args(["--dt", "0.5", "--method", "rk4"])
+        .output()
+        .unwrap();
+    assert_eq!(rk4.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&rk4.stderr);
+    assert!(
+        stderr.contains("error[E0472]: under `method rk4`") && !stderr.contains("radau5"),
+        "{stderr}"
+    );
+}

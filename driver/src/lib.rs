@@ -165,25 +165,39 @@ impl Error {
 /// Checks `source` (and its imports): the front end picked by the extension, the
 /// checker, the lints and `#[allow]`. The program is there when there is no error.
 pub fn check(source: &Source) -> Result<Output, ReadError> {
+    check_with(source, None)
+}
+
+/// [`check`], every model integrated by `method` when one is given (a run's
+/// `--method`): the method replaces the declared ones before the checks that depend on
+/// it, so that a model whose declared method would refuse it checks under the one
+/// asked for ([`Options::method`]).
+pub fn check_with(source: &Source, method: Option<Method>) -> Result<Output, ReadError> {
     match *source {
-        Source::Path(path) => sit_schematic::check_file(path),
-        Source::Text { path, text } if sit_schematic::is_schematic(path) => {
-            Ok(sit_schematic::check_schematic(path, text, None))
-        }
-        Source::Text { path, text } => Ok(sit_middle::check_bytes(
+        Source::Path(path) => sit_schematic::check_file_with(path, method),
+        Source::Text { path, text } if sit_schematic::is_schematic(path) => Ok(
+            sit_schematic::check_schematic_with(path, text, None, method),
+        ),
+        Source::Text { path, text } => Ok(sit_middle::check_bytes_with(
             path,
             text.as_bytes().to_vec(),
             &sit_schematic::read,
+            method,
         )),
-        Source::Memory { path, text, read } => Ok(check_memory(path, text, read)),
+        Source::Memory { path, text, read } => Ok(check_memory_with(path, text, read, method)),
     }
 }
 
 /// [`check`] of a [`Source::Memory`], which cannot fail to be read: the root's text is
 /// given, and an import that `read` cannot give is a diagnostic at the import.
 pub fn check_memory(path: &Path, text: &str, read: &ReadFn<'_>) -> Output {
+    check_memory_with(path, text, read, None)
+}
+
+/// [`check_memory`] with the method override of [`check_with`].
+fn check_memory_with(path: &Path, text: &str, read: &ReadFn<'_>, method: Option<Method>) -> Output {
     if sit_schematic::is_schematic(path) {
-        return sit_schematic::check_schematic(path, text, None);
+        return sit_schematic::check_schematic_with(path, text, None, method);
     }
     let read = |p: &Path| {
         let bytes = read(p)?;
@@ -193,7 +207,7 @@ pub fn check_memory(path: &Path, text: &str, read: &ReadFn<'_>) -> Output {
             Ok(bytes)
         }
     };
-    sit_middle::check_bytes(path, text.as_bytes().to_vec(), &read)
+    sit_middle::check_bytes_with(path, text.as_bytes().to_vec(), &read, method)
 }
 
 /// [`check`] of the file at `path`.
@@ -211,7 +225,7 @@ pub fn compile(source: &Source, opts: &Options) -> Result<Compiled, Error> {
     {
         return Err(Error::NotAWarning { code: code.clone() });
     }
-    let (program, report) = check(source)?.into_report();
+    let (program, report) = check_with(source, opts.method)?.into_report();
     let allowed: Vec<&str> = opts.allow.iter().map(String::as_str).collect();
     let report = if allowed.is_empty() {
         report

@@ -82,14 +82,25 @@ pub fn check_source(path: impl AsRef<Path>, text: &str) -> Output {
 /// Check raw bytes with a custom reader for imports (for tests and tools
 /// that keep files in memory).
 pub fn check_bytes(path: &Path, bytes: Vec<u8>, read: &load::ReadFn) -> Output {
+    check_bytes_with(path, bytes, read, None)
+}
+
+/// [`check_bytes`], every model integrated by `method` when one is given (a run's
+/// `--method`, see [`check::check_with`]).
+pub fn check_bytes_with(
+    path: &Path,
+    bytes: Vec<u8>,
+    read: &load::ReadFn,
+    method: Option<ir::Method>,
+) -> Output {
     let mut diagnostics = Vec::new();
     let loaded = load::load(path, bytes, read, &mut diagnostics);
     let program = if diagnostics.iter().any(Diagnostic::is_error) {
         // Still check what parsed, to report every error we can.
-        let _ = check::check(&loaded.files, &loaded.sources, &mut diagnostics);
+        let _ = check::check_with(&loaded.files, &loaded.sources, &mut diagnostics, method);
         None
     } else {
-        let p = check::check(&loaded.files, &loaded.sources, &mut diagnostics);
+        let p = check::check_with(&loaded.files, &loaded.sources, &mut diagnostics, method);
         if let Some(p) = &p {
             lint::lint(p, &mut diagnostics);
             allow::apply(&loaded.files, &mut diagnostics);

@@ -184,20 +184,39 @@ pub fn as_model(path: &Path, bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
 /// in text copied from the schematic (parameter values, action expressions) point back
 /// into the `.sch` file. Imports of `.sch` files from `.sit` files are read with [`read`].
 pub fn check_file(path: impl AsRef<Path>) -> Result<Output, ReadError> {
+    check_file_with(path, None)
+}
+
+/// [`check_file`], every model integrated by `method` when one is given (a run's
+/// `--method`: `sit_middle::check_bytes_with`).
+pub fn check_file_with(
+    path: impl AsRef<Path>,
+    method: Option<sit_middle::ir::Method>,
+) -> Result<Output, ReadError> {
     let path = path.as_ref();
     if !is_schematic(path) {
         let bytes = std::fs::read(path).map_err(|e| ReadError {
             path: path.to_path_buf(),
             reason: sit_middle::load::io_reason(&e),
         })?;
-        return Ok(sit_middle::check_bytes(path, bytes, &read));
+        return Ok(sit_middle::check_bytes_with(path, bytes, &read, method));
     }
     let text = read_text(path)?;
-    Ok(check_schematic(path, &text, None))
+    Ok(check_schematic_with(path, &text, None, method))
 }
 
 /// Check a schematic's text and the model generated from it in `form`.
 pub fn check_schematic(path: &Path, text: &str, form: Option<Form>) -> Output {
+    check_schematic_with(path, text, form, None)
+}
+
+/// [`check_schematic`], every model integrated by `method` when one is given.
+pub fn check_schematic_with(
+    path: &Path,
+    text: &str,
+    form: Option<Form>,
+    method: Option<sit_middle::ir::Method>,
+) -> Output {
     let (a, report) = analyse_source(path, text);
     let Some(a) = a else {
         return Output {
@@ -208,7 +227,8 @@ pub fn check_schematic(path: &Path, text: &str, form: Option<Form>) -> Output {
     };
     let generated = a.to_sit(form);
     let sit_path = generated_path(path);
-    let mut out = sit_middle::check_bytes(&sit_path, generated.text.clone().into_bytes(), &read);
+    let generated_text = generated.text.clone().into_bytes();
+    let mut out = sit_middle::check_bytes_with(&sit_path, generated_text, &read, method);
     // Map spans inside copied text back to the schematic.
     let sch = out.sources.add(path, text);
     let gen_file = out.sources.find(&sit_path).unwrap_or(0);

@@ -107,6 +107,18 @@ pub fn check(
     sources: &SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Program> {
+    check_with(files, sources, diags, None)
+}
+
+/// [`check`], every model integrated by `method` when one is given (a run's
+/// `--method`): it replaces the declared methods before the checks that depend on the
+/// method (the split of E0472, the lints), so that what the run uses is what is checked.
+pub fn check_with(
+    files: &[(crate::source::FileId, ast::File)],
+    sources: &SourceMap,
+    diags: &mut Vec<Diagnostic>,
+    method: Option<crate::ir::Method>,
+) -> Option<Program> {
     let errors_before = diags.iter().filter(|d| d.is_error()).count();
     // All models of all files, by name.
     let mut asts: Vec<&ast::Model> = Vec::new();
@@ -202,6 +214,10 @@ pub fn check(
         }
         .lower(asts[mi]);
         lowered[mi] = Some(m);
+    }
+    // The run's method replaces the declared ones before anything depends on them.
+    if let Some(method) = method {
+        lowered.iter_mut().flatten().for_each(|m| m.method = method);
     }
     // Derived params of a submodel cannot be bound (they follow their definition).
     for &mi in &order {
