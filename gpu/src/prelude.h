@@ -470,7 +470,7 @@ SIT_DEVICE sit_real sit_timer(sit_real y, int c, sit_real dt) {
 
 /* sit_runtime::table: linear on a grid, clamped or extrapolated beyond it. */
 SIT_DEVICE int sit_locate(const sit_real* g, int n, int extrapolate, sit_real x, int* i, sit_real* t) {
-    sit_real first, last;
+    sit_real first, last, span;
     int lo, hi;
     if (n < 2 || sit_is_nan(x)) return 0;
     first = g[0]; last = g[n - 1];
@@ -489,7 +489,13 @@ SIT_DEVICE int sit_locate(const sit_real* g, int n, int extrapolate, sit_real x,
         }
         *i = lo - 1;
     }
-    *t = (x - g[*i]) / (g[*i + 1] - g[*i]);
+    span = g[*i + 1] - g[*i];
+    if (!sit_is_nan(span - span)) {
+        *t = (x - g[*i]) / span;
+    } else {
+        /* A span past the largest number (a grid from -1e308 to 1e308): halved. */
+        *t = (x * SIT_R(0.5) - g[*i] * SIT_R(0.5)) / (g[*i + 1] * SIT_R(0.5) - g[*i] * SIT_R(0.5));
+    }
     return 1;
 }
 SIT_DEVICE sit_real sit_blend(const sit_real* v, int n, int i, sit_real t) {

@@ -70,7 +70,14 @@ fn locate(grid: &[f64], beyond: Beyond, x: f64) -> Option<(usize, f64)> {
         // The last point at or below `x`: `1 <= p <= n - 1` since `first <= x < last`.
         grid.partition_point(|&g| g <= x) - 1
     };
-    let t = (x - grid[i]) / (grid[i + 1] - grid[i]);
+    let span = grid[i + 1] - grid[i];
+    let t = if span.is_finite() {
+        (x - grid[i]) / span
+    } else {
+        // A span past the largest f64 (a grid from -1e308 to 1e308): the fraction of
+        // the halves, which do not overflow (the finite spans keep their bits).
+        (x * 0.5 - grid[i] * 0.5) / (grid[i + 1] * 0.5 - grid[i] * 0.5)
+    };
     Some((i, t))
 }
 
@@ -479,6 +486,23 @@ mod tests {
 
     const G: [f64; 4] = [0.0, 0.1, 0.3, 1.0];
     const V: [f64; 4] = [0.7, 0.1, -0.2, 0.9];
+
+    /// A grid whose span overflows (issue 53, item 7): `[-1e308, 1e308] -> [0, 1]` at 0 is
+    /// 0.5 (the span, 2e308, is infinite; its halves are not), at 5e307 0.75; a 2-D
+    /// table likewise; a finite span keeps the formula's bits.
+    #[test]
+    fn a_grid_span_past_the_largest_number_interpolates() {
+        let (g, v) = ([-1e308, 1e308], [0.0, 1.0]);
+        for b in [Beyond::Clamp, Beyond::Extrapolate] {
+            assert_eq!(lookup1(&g, &v, b, 0.0), 0.5);
+            assert_eq!(lookup1(&g, &v, b, 5e307), 0.75);
+            assert_eq!(lookup1(&g, &v, b, -1e308), 0.0);
+            assert_eq!(lookup2(&g, &g, &[0.0, 1.0, 1.0, 2.0], b, 0.0, 0.0), 1.0);
+        }
+        let x = 0.123_456_789;
+        let t = (x - G[1]) / (G[2] - G[1]);
+        assert_eq!(lookup1(&G, &V, Beyond::Clamp, x), V[1] + t * (V[2] - V[1]));
+    }
 
     #[test]
     fn grid_points_are_exact_whatever_the_rule() {
