@@ -63,8 +63,42 @@ pub(crate) fn fraction_error(at: Span, shown: &str, op: &str) -> Diagnostic {
     .with_help("the powers of a unit are whole numbers: take the root of a value whose unit is a square (`m^2`), or of a plain number")
 }
 
+/// A number of a unit message (a conversion factor, an exponent): the shortest decimal
+/// within a unit or two in the last place of `x` (a relative `f64::EPSILON`). A factor is computed from the units'
+/// scales in floating point (`1 / (1000 / 3600)` is 3.5999999999999996), so the last
+/// digits of its shortest round trip are rounding noise; the decimal a modeller would
+/// write (`3.6`) is within them.
 pub(crate) fn fmt_num(x: f64) -> String {
+    if !x.is_finite() || x == 0.0 {
+        return format!("{x}");
+    }
+    let close = |v: f64| (v - x).abs() <= f64::EPSILON * x.abs();
+    for digits in 1..17 {
+        if let Ok(v) = format!("{:.*e}", digits - 1, x).parse::<f64>()
+            && close(v)
+        {
+            return format!("{v}");
+        }
+    }
     format!("{x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fmt_num;
+
+    /// km/h against m/s (issue 53, item 8): 3.6, not 3.5999999999999996; exact values
+    /// and values with many digits are kept.
+    #[test]
+    fn factors_are_the_decimals_a_modeller_writes() {
+        assert_eq!(fmt_num(1.0 / (1000.0 / 3600.0)), "3.6");
+        assert_eq!(fmt_num(1000.0 / 3600.0), "0.2777777777777778");
+        assert_eq!(fmt_num(1e-3), "0.001");
+        assert_eq!(fmt_num(1000.0), "1000");
+        assert_eq!(fmt_num(0.5), "0.5");
+        assert_eq!(fmt_num(1.0 / 3.0), "0.3333333333333333");
+        assert_eq!(fmt_num(f64::INFINITY), "inf");
+    }
 }
 
 /// Names a unit is shown by when nobody wrote it: the common named units. `1/s` comes
