@@ -63,17 +63,21 @@ pub(crate) fn fraction_error(at: Span, shown: &str, op: &str) -> Diagnostic {
     .with_help("the powers of a unit are whole numbers: take the root of a value whose unit is a square (`m^2`), or of a plain number")
 }
 
-/// A number of a unit message (a conversion factor, an exponent): the shortest decimal
-/// within a unit or two in the last place of `x` (a relative `f64::EPSILON`). A factor is computed from the units'
+/// A number of a unit message (a conversion factor, an exponent): a decimal of at most 12
+/// significant digits within one unit in the last place of `x` when there is one, else
+/// `x`'s shortest round trip. A factor is computed from the units'
 /// scales in floating point (`1 / (1000 / 3600)` is 3.5999999999999996), so the last
 /// digits of its shortest round trip are rounding noise; the decimal a modeller would
-/// write (`3.6`) is within them.
+/// write (`3.6`) is within them. A factor that is no short decimal (π/180) is shown to
+/// its last digit: its shorter neighbours within an ulp are no truer.
 pub(crate) fn fmt_num(x: f64) -> String {
     if !x.is_finite() || x == 0.0 {
         return format!("{x}");
     }
-    let close = |v: f64| (v - x).abs() <= f64::EPSILON * x.abs();
-    for digits in 1..17 {
+    // One unit in the last place: the rounding of one operation on the scales.
+    let ulp = x.abs().next_up() - x.abs();
+    let close = |v: f64| (v - x).abs() <= ulp;
+    for digits in 1..=12 {
         if let Ok(v) = format!("{:.*e}", digits - 1, x).parse::<f64>()
             && close(v)
         {
@@ -98,6 +102,11 @@ mod tests {
         assert_eq!(fmt_num(0.5), "0.5");
         assert_eq!(fmt_num(1.0 / 3.0), "0.3333333333333333");
         assert_eq!(fmt_num(f64::INFINITY), "inf");
+        // π/180 to the last digit (its shorter neighbours are more than an ulp away).
+        assert_eq!(
+            fmt_num(std::f64::consts::PI / 180.0),
+            "0.017453292519943295"
+        );
     }
 }
 
