@@ -482,11 +482,23 @@ impl<'a> ModelCheck<'a> {
                 match op {
                     BinOp::Or | BinOp::And => Term::Logic,
                     BinOp::Add | BinOp::Sub => {
+                        if *op == BinOp::Add && self.absolute(&ta) && self.absolute(&tb) {
+                            let what = "the sum of two absolute temperatures";
+                            return self.meaningless(
+                                e.span,
+                                what,
+                                "adds two temperatures in `degC`",
+                            );
+                        }
                         if let Some(t) = self.affine(*op, &ta, &tb) {
                             return t;
                         }
                         let what = format!("the operands of `{}`", op.symbol());
                         self.same_of(&ta, &tb, b.span, &what)
+                    }
+                    BinOp::Mul | BinOp::Div if self.absolute(&ta) || self.absolute(&tb) => {
+                        let what = "a product or quotient of an absolute temperature";
+                        self.meaningless(e.span, what, "scales a temperature in `degC`")
                     }
                     BinOp::Mul => self.mul(&ta, &tb, false),
                     BinOp::Div => self.mul(&ta, &tb, true),
@@ -495,6 +507,32 @@ impl<'a> ModelCheck<'a> {
             }
             ExprKind::Call(f, args) => self.call(f, args, e.span),
         }
+    }
+
+    /// Whether `t` is known to be in an affine unit (`degC`, an absolute temperature).
+    fn absolute(&mut self, t: &Term) -> bool {
+        matches!(self.solver.resolve(t.clone()), Term::Known(u, _, _) if u.offset != 0.0)
+    }
+
+    /// E0482 (on the reporting walk) for `what` at `at` (`label` under it), which only a
+    /// temperature difference has a meaning for (issue 53, item 6); the term is left free.
+    fn meaningless(&mut self, at: Span, what: &str, label: &str) -> Term {
+        if self.report {
+            self.errors.push(
+                Diagnostic::error("E0482", at, format!("{what} (`degC`) has no meaning"))
+                    .with_label(label)
+                    .with_note(
+                        "`degC` is a temperature on a scale with its zero at 273.15 K: only its \
+                     differences (in `K`) add and scale",
+                    )
+                    .with_help(
+                        "work with a difference: `T - T_ref` is in `K`, `T_ref + 2 * (T - T_ref)` \
+                     scales it and `T_a + (T_b - T_a) / 2` is a mean; or declare the \
+                     temperatures in `K`",
+                    ),
+            );
+        }
+        Term::Free
     }
 
     /// The absolute/difference rule of an affine unit (`degC`): an absolute temperature
