@@ -105,7 +105,8 @@ pub fn check_bytes_with(
             lint::lint(p, &mut diagnostics);
             allow::apply(&loaded.files, &mut diagnostics);
         }
-        p
+        // The lints' one error (E0477) makes the program invalid too.
+        p.filter(|_| !diagnostics.iter().any(Diagnostic::is_error))
     };
     diagnostics.sort_by_key(|d| (d.span.file, d.span.start));
     Output {

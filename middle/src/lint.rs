@@ -1,4 +1,5 @@
-//! Warnings about valid models that are probably not what was meant.
+//! Warnings about valid models that are probably not what was meant, and the one error
+//! that needs the same analysis of guards (E0477).
 //!
 //! Every check works on the checked IR, one model at a time:
 //!
@@ -16,11 +17,14 @@
 //! - `W0242` under a method other than `euler`, a value the rates read that is held
 //!   through the step (assigned only under guards) while its rules read the states;
 //! - `W0243` under a method other than `euler`, a rate that reads `prev` of a
-//!   continuous state (the same at every stage: first order in it).
+//!   continuous state (the same at every stage: first order in it);
+//! - `E0477` (an error) two continuous rules for one state that can apply in the same
+//!   step: no method gives them one meaning.
 //!
 //! Whether guards can hold together is decided by the `logic` submodule; when the
 //! search is too large no warning is given.
 
+mod continuous;
 mod held;
 mod logic;
 pub(crate) mod order;
@@ -51,6 +55,7 @@ pub fn lint(program: &Program, diags: &mut Vec<Diagnostic>) {
         let body = Body::new(m, &mut logic);
         cx.impossible(&body, &mut logic[UNKNOWN], diags);
         cx.overlapping_rules(&body, &mut logic[DEFAULTS], diags);
+        cx.continuous_overlaps(&body, &mut logic[DEFAULTS], diags);
         cx.overwritten_rules(&body, diags);
         cx.conflicting_actions(&body, &mut logic[DEFAULTS], diags);
         cx.otherwise_order(&body, diags);

@@ -44,6 +44,9 @@ struct Gen {
     prevs: fastrand::Rng,
     /// Draws for `step(sub);` only, likewise.
     steps: fastrand::Rng,
+    /// The states of the model being written that have a continuous rule (`integral`,
+    /// `lag`): a state has one (E0477), a later draw of one for it is a plain rule.
+    integrated: Vec<String>,
     out: String,
 }
 
@@ -79,6 +82,7 @@ pub fn random_file(seed: u64, size: Size) -> String {
         modes: fastrand::Rng::with_seed(seed ^ 0x6d6f_6465),
         prevs: fastrand::Rng::with_seed(seed ^ 0x7072_6576),
         steps: fastrand::Rng::with_seed(seed ^ 0x7374_6570),
+        integrated: Vec::new(),
         out: String::new(),
     };
     let _ = writeln!(g.out, "// Random model, seed {seed}.");
@@ -277,6 +281,7 @@ impl Gen {
         };
         let mut otherwise_done: Vec<String> = Vec::new();
         let mut mem_used = false;
+        self.integrated.clear();
         for i in 0..size.rules {
             place(i, &mut body);
             let line = self.rule(&d, earlier, &mut otherwise_done, &mut mem_used, 1);
@@ -483,7 +488,17 @@ impl Gen {
     ) -> String {
         let pad = "    ".repeat(depth);
         let target = self.pick(&d.reals).to_string();
-        match self.rng.u8(..12) {
+        let draw = self.rng.u8(..12);
+        // A second continuous rule for a state would be E0477: a plain rule instead.
+        let integrated = self.integrated.contains(&target);
+        if draw <= 2 && !integrated {
+            self.integrated.push(target.clone());
+        }
+        match draw {
+            0..=2 if integrated => {
+                let x = self.real_expr(d, earlier, 2);
+                format!("{pad}{target} = {x};\n")
+            }
             0 => {
                 let x = self.real_expr(d, earlier, 2);
                 format!("{pad}{target} = integral({x});\n")

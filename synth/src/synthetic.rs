@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 /// A single large model with `rules` δ rules over `rules / 4 + 1` states in
-/// a regular pattern (chains of integrators, lags and guarded rules), for
-/// measuring how compile times grow with model size.
+/// a regular pattern (chains of integrators, lags and guarded rules, each state with
+/// at most one continuous rule), for measuring how compile times grow with model size.
 pub fn synthetic(rules: usize) -> String {
     let states = rules / 4 + 1;
     let mut s = String::new();
@@ -20,9 +20,14 @@ pub fn synthetic(rules: usize) -> String {
     for r in 0..rules {
         let i = r % states;
         let j = (r * 7 + 3) % states;
+        // A state has one continuous rule (E0477): the later rules of the kinds of the
+        // integrator and the lag for it are their explicit steps, plain rules.
+        let first = r < states;
         let line = match r % 4 {
-            0 => format!("    x{i} = integral(-k * x{i} + 0.1 * x{j});"),
-            1 => format!("    x{i} = lag(x{j}, 0.2, gain);"),
+            0 if first => format!("    x{i} = integral(-k * x{i} + 0.1 * x{j});"),
+            0 => format!("    x{i} = x{i} + (-k * x{i} + 0.1 * x{j}) * dt;"),
+            1 if first => format!("    x{i} = lag(x{j}, 0.2, gain);"),
+            1 => format!("    x{i} = x{i} + (gain * x{j} - x{i}) * dt / 0.2;"),
             2 => format!("    x{i} = x{i} * 0.5 + sin(x{j}) when hot;"),
             _ => format!("    x{i} = limit(x{i} + x{j} * dt, -5, 5);"),
         };
