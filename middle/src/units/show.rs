@@ -87,28 +87,6 @@ pub(crate) fn fmt_num(x: f64) -> String {
     format!("{x}")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::fmt_num;
-
-    /// km/h against m/s (issue 53, item 8): 3.6, not 3.5999999999999996; exact values
-    /// and values with many digits are kept.
-    #[test]
-    fn factors_are_the_decimals_a_modeller_writes() {
-        assert_eq!(fmt_num(1.0 / (1000.0 / 3600.0)), "3.6");
-        assert_eq!(fmt_num(1000.0 / 3600.0), "0.2777777777777778");
-        assert_eq!(fmt_num(1e-3), "0.001");
-        assert_eq!(fmt_num(1000.0), "1000");
-        assert_eq!(fmt_num(0.5), "0.5");
-        assert_eq!(fmt_num(1.0 / 3.0), "0.3333333333333333");
-        assert_eq!(fmt_num(f64::INFINITY), "inf");
-        // π/180 to the last digit (its shorter neighbours are more than an ulp away).
-        assert_eq!(
-            fmt_num(std::f64::consts::PI / 180.0),
-            "0.017453292519943295"
-        );
-    }
-}
 
 /// Names a unit is shown by when nobody wrote it: the common named units. `1/s` comes
 /// before `Hz`: a rate inferred from an angle over time (the angle counts as a plain
@@ -133,4 +111,27 @@ pub fn show_unit(u: &Unit, written: &[(Unit, String)]) -> String {
         }
     }
     u.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fmt_num;
+
+    /// km/h against m/s (issue 53, item 8): 3.6, not 3.5999999999999996; exact values
+    /// and values with many digits are kept.
+    #[test]
+    fn factors_are_the_decimals_a_modeller_writes() {
+        assert_eq!(fmt_num(1.0 / (1000.0 / 3600.0)), "3.6");
+        assert_eq!(fmt_num(1000.0 / 3600.0), "0.2777777777777778");
+        assert_eq!(fmt_num(1e-3), "0.001");
+        assert_eq!(fmt_num(1000.0), "1000");
+        assert_eq!(fmt_num(0.5), "0.5");
+        assert_eq!(fmt_num(1.0 / 3.0), "0.3333333333333333");
+        assert_eq!(fmt_num(f64::INFINITY), "inf");
+        // π/180 to the last digit (its shorter neighbours are more than an ulp away).
+        assert_eq!(
+            fmt_num(std::f64::consts::PI / 180.0),
+            "0.017453292519943295"
+        );
+    }
 }
