@@ -613,6 +613,10 @@ mod tests {
                         "set dt"
                     }
                     Stmt::NoteModes { .. } => "note modes",
+                    Stmt::Event(ev) => {
+                        terms(std::slice::from_ref(&ev.cond), seen);
+                        "event located"
+                    }
                     Stmt::Factor {
                         storage: lower::Storage::Dense,
                         ..
@@ -722,6 +726,9 @@ mod tests {
             "set dt guarded=true".into(),
             "set dt guarded=false".into(),
             "note modes guarded=true".into(),
+            // An `event` located: evaluated at each located event and after the loop.
+            "event located guarded=true".into(),
+            "event located guarded=false".into(),
         ]);
         // An implicit method's stage solves, and its step underflow under its guard.
         want.extend([

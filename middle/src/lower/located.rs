@@ -73,8 +73,10 @@ fn varies(m: &Model, sp: &Split, e: &Expr) -> bool {
 
 /// The watched guards of `m`: for each guarded block (`when`, a rule's guard, a σ rule,
 /// a mode's transition), at any depth, the conjunction of its guard and the guards
-/// around it, when it reads something that moves during the stages; in the order the
-/// guards are written.
+/// around it, when it reads something that moves during the stages, in the order the
+/// guards are written; then the condition of each `event` that reads something that
+/// moves, in declaration order (an event is located as a guard written with its
+/// condition is, and rises at the discrete pass of the located instant).
 pub(super) fn watched(m: &Model, sp: &Split) -> Vec<Expr> {
     fn walk(m: &Model, sp: &Split, body: &[ir::Stmt], path: Option<&Expr>, out: &mut Vec<Expr>) {
         for s in body {
@@ -92,6 +94,12 @@ pub(super) fn watched(m: &Model, sp: &Split) -> Vec<Expr> {
     }
     let mut out = Vec::new();
     walk(m, sp, &m.body, None, &mut out);
+    out.extend(
+        m.events
+            .iter()
+            .filter(|ev| varies(m, sp, &ev.cond))
+            .map(|ev| ev.cond.clone()),
+    );
     out
 }
 
@@ -450,6 +458,7 @@ impl<'a> Located<'a> {
                 span: self.span,
             }),
         ]);
+        event.extend(self.events(t()));
         event.extend(self.pass(t()));
         event.push(Stmt::Added(Rewrite::SetDt {
             value: var(self.host),
@@ -499,12 +508,39 @@ impl<'a> Located<'a> {
         at_time(&stage, discrete(&self.m.body))
     }
 
-    /// The statements after the loop: the discrete pass of the rest of the host step.
+    /// Every event of the model evaluated, in declaration order, on the current values,
+    /// `time` reading `time + node` (the time of those values): before each discrete
+    /// pass, in place of the evaluation at the step's start.
+    fn events(&self, node: Expr) -> Vec<Stmt> {
+        let stage = Stage {
+            m: self.m,
+            sp: self.sp,
+            node: Some(node),
+            offset: 0,
+            rate: &|_| None,
+        };
+        self.m
+            .events
+            .iter()
+            .enumerate()
+            .map(|(event, ev)| {
+                Stmt::Added(Rewrite::Event {
+                    event,
+                    cond: stage.expr(&ev.cond),
+                    span: ev.span,
+                })
+            })
+            .collect()
+    }
+
+    /// The statements after the loop: the events evaluated at the host step's end, then
+    /// the discrete pass of the rest of the host step.
     pub(super) fn after(&self) -> Vec<Stmt> {
         let mut out = vec![Stmt::Added(Rewrite::SetDt {
             value: sub(var(self.host), var(self.seg)),
             span: self.span,
         })];
+        out.extend(self.events(var(self.host)));
         out.extend(self.pass(var(self.seg)));
         out.push(Stmt::Added(Rewrite::SetDt {
             value: var(self.host),
