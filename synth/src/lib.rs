@@ -669,10 +669,16 @@ mod tests {
                 seen.insert(format!("method {}", m.method.name()));
             }
             let lowered = lower::Lowered::new(&program, Default::default()).expect("expands");
+            let methods: Vec<_> = program.models.iter().map(|m| m.method.name()).collect();
             let program = lowered.program();
             for id in 0..program.models.len() {
                 let m = lowered.model(id, Reads::Inline).expect("lowers");
                 stmts(&m.body, &mut seen, false);
+                let mut located = false;
+                lower::walk(&m.body, &mut |s| located |= matches!(s, Stmt::Event(_)));
+                if located {
+                    seen.insert(format!("event located under {}", methods[id]));
+                }
                 for f in &m.flags {
                     seen.insert(format!("flag {f:?}"));
                 }
@@ -744,6 +750,10 @@ mod tests {
         want.extend(["sub on=true".into(), "sub on=false".into()]);
         for method in sit_middle::ir::Method::ALL {
             want.push(format!("method {}", method.name()));
+            // An `event` on what moves, located under every method that locates.
+            if method != sit_middle::ir::Method::Euler {
+                want.push(format!("event located under {}", method.name()));
+            }
         }
         for slot in ["var", "event", "on", "time", "dt", "mode", "mode start"] {
             want.push(format!("read {slot} depth=0"));
