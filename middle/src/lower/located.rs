@@ -3,7 +3,8 @@
 //! The contract is "Events located inside a step" in [`crate::ir`]. This module adds,
 //! to the loop written by [`super::dopri5`] (or by [`super::rk4_loop`], whose internal
 //! step is the rest of the host step, always accepted, and has no `h`), for a model with
-//! *watched guards* (see [`watched`]), with hidden states `g_i` per guard and the terms
+//! *watched guards* (see [`watched`]: the guards and the conditions of the `event`s that
+//! read what moves), with hidden states `g_i` per guard and the terms
 //! that the method's dense output keeps per continuous state (`r2` … `r5` under
 //! `dopri5`). It reads the method only through [`DenseOutput`]:
 //!
@@ -22,11 +23,18 @@
 //!                       algebraic pass at t + hi; if hi ≥ dt − t, the step is accepted
 //!                       to the host step's end (its discrete pass is the one after the
 //!                       loop); else h = hs·fac; t = t + hi; events = events + 1;
-//!                       dt = t − seg; the discrete pass, `time` reading time + t;
+//!                       dt = t − seg; every event evaluated (value = cond && !prev;
+//!                       prev = cond), `time` reading time + t; the discrete pass,
+//!                       `time` reading time + t;
 //!                       dt = host; seg = t; yc = y; the algebraic pass at t; g_i = guard_i }
 //! until t ≥ dt and locating = 0 (at most 10 000 internal steps, and EVENT_LIMIT events)
-//! after the loop:   dt = host − seg; the discrete pass, `time` reading time + seg; dt = host
+//! after the loop:   dt = host − seg; every event evaluated, `time` reading time + host;
+//!                   the discrete pass, `time` reading time + seg; dt = host
 //! ```
+//!
+//! With watched guards the model's events are evaluated only there, before each discrete
+//! pass ([`Rewrite::Event`]), not at the step's start, so that an `event` on what moves
+//! rises at the located instant and fires its rules once.
 //!
 //! The *algebraic pass* is a stage pass without rates: the stage rules evaluated on the
 //! current `y`, so that the guards read values consistent with it. The dense outputs
