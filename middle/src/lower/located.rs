@@ -598,6 +598,34 @@ mod tests {
     }
 
     #[test]
+    fn events_on_what_moves_are_watched_and_evaluated_before_each_discrete_pass() {
+        let src = "model M { method dopri5; output real h = 1; output real v; flag up;
+             event impact = h < 0; event raised = up;
+             v = integral(-9.81); h = integral(v);
+             when impact { v = -v; h = 0; } when raised => !up; }";
+        let w = watched_of(src);
+        // `impact` reads a state: watched. `raised` reads a flag: not.
+        assert_eq!(w.len(), 1, "{w:#?}");
+        assert!(w[0].starts_with("Cmp(Lt, Var("), "{}", w[0]);
+        let program = crate::check_source("t.sit", src).program.expect("checks");
+        let lowered = super::super::Lowered::new(&program, Default::default()).expect("expands");
+        let m = super::super::model(&lowered, 0, super::super::Reads::Inline).expect("lowers");
+        assert!(!m.events_at_start);
+        let mut evaluations = 0;
+        super::super::walk(&m.body, &mut |s| {
+            evaluations += usize::from(matches!(s, super::super::Stmt::Event(_)))
+        });
+        // Both events, at a located event and after the loop.
+        assert_eq!(evaluations, 4);
+        // Under `euler` they stay at the step's start.
+        let euler = src.replace("method dopri5;", "");
+        let program = crate::check_source("t.sit", &euler).program.expect("checks");
+        let lowered = super::super::Lowered::new(&program, Default::default()).expect("expands");
+        let m = super::super::model(&lowered, 0, super::super::Reads::Inline).expect("lowers");
+        assert!(m.events_at_start);
+    }
+
+    #[test]
     fn a_model_without_watched_guards_keeps_the_plain_loop() {
         let out = crate::check_source(
             "t.sit",
