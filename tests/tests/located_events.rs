@@ -192,7 +192,11 @@ fn an_event_is_located_inside_the_step_under_every_method() {
                 m.step(dt);
                 lowest = lowest.min(get(&m, "h").unwrap());
                 let n = get(&m, "impacts").unwrap() as usize;
-                assert!(n <= seen + 1, "{} dt {dt}: two impacts in a step", method.name());
+                assert!(
+                    n <= seen + 1,
+                    "{} dt {dt}: two impacts in a step",
+                    method.name()
+                );
                 if n > seen {
                     let (ti, ui) = exact[n - 1];
                     worst_t = worst_t.max((get(&m, "t_impact").unwrap() - ti).abs() / ti);
@@ -223,7 +227,11 @@ fn an_event_is_located_inside_the_step_under_every_method() {
             );
             // The ball never goes through the floor by more than the halving's
             // resolution (2^-50 of an internal step) times its speed.
-            assert!(lowest > -1e-12, "{} dt {dt}: h reached {lowest:e}", method.name());
+            assert!(
+                lowest > -1e-12,
+                "{} dt {dt}: h reached {lowest:e}",
+                method.name()
+            );
         }
     }
 }

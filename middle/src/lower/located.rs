@@ -126,6 +126,8 @@ pub(super) struct Located<'a> {
     /// is not on the step's end (`rk4`, [`DenseOutput::last_stage_at_end`]).
     wider: bool,
     guards: Vec<Expr>,
+    /// The first of `guards` that is an event's condition (they follow the guards).
+    events_from: usize,
     /// Per guard: its value (1 or 0) at the last discrete pass (or the step's start).
     g: Vec<VarId>,
     /// Per continuous state: `yc`, the rates `k1` … (of the loop) and the terms its
@@ -208,6 +210,8 @@ impl<'a> Located<'a> {
                 (*yc, k.clone(), dense.memories(hid, &name, vspan))
             })
             .collect();
+        let on_events = m.events.iter().filter(|ev| varies(m, lsp, &ev.cond));
+        let events_from = guards.len() - on_events.count();
         Located {
             dense,
             m,
@@ -215,6 +219,7 @@ impl<'a> Located<'a> {
             lsp,
             wider: lsp.staged != sp.staged || !dense.last_stage_at_end(),
             guards,
+            events_from,
             g,
             mems,
             now,
@@ -310,8 +315,13 @@ impl<'a> Located<'a> {
 
     /// `g_i = guard_i` (as 1 or 0) for every guard, `time` reading `time + node`.
     fn record(&self, node: &Expr) -> Vec<Stmt> {
+        self.record_from(0, node)
+    }
+
+    /// `g_i = guard_i` for the guards from the `from`-th on.
+    fn record_from(&self, from: usize, node: &Expr) -> Vec<Stmt> {
         let mut out = Vec::new();
-        for (i, &g) in self.g.iter().enumerate() {
+        for (i, &g) in self.g.iter().enumerate().skip(from) {
             out.push(self.set(g, num(0.0)));
             out.push(when(
                 self.guard_at(i, node),
@@ -322,7 +332,9 @@ impl<'a> Located<'a> {
         out
     }
 
-    /// `changed = 1` if some guard differs from its `g_i`, else 0.
+    /// `changed = 1` if some guard differs from its `g_i`, or some event's condition
+    /// holds where its `g_i` is 0 (only a rise can make an event: a fall is noted at the
+    /// end of the internal step, not located), else 0.
     fn detect(&self, node: &Expr) -> Vec<Stmt> {
         let mut out = vec![self.set(self.changed, num(0.0))];
         for (i, &g) in self.g.iter().enumerate() {
@@ -332,8 +344,13 @@ impl<'a> Located<'a> {
                 vec![self.set(self.now, num(1.0))],
                 self.span,
             ));
+            let op = if i < self.events_from {
+                CmpOp::Ne
+            } else {
+                CmpOp::Gt
+            };
             out.push(when(
-                cmp(CmpOp::Ne, var(self.now), var(g)),
+                cmp(op, var(self.now), var(g)),
                 vec![self.set(self.changed, num(1.0))],
                 self.span,
             ));
@@ -413,6 +430,14 @@ impl<'a> Located<'a> {
             begin.extend(self.dense.keep_after(&self.memories(i), &var(lp.hs), vspan));
         }
         out.push(when(self.is(self.changed, 1.0), begin, self.span));
+        // No change: an event's condition that fell is noted as it now is, so that its
+        // next rise is seen.
+        let mut accept = accept;
+        if self.events_from < self.guards.len() {
+            let mut noted = self.record_from(self.events_from, &end);
+            noted.append(&mut accept);
+            accept = noted;
+        }
         out.push(when(self.is(self.changed, 0.0), accept, self.span));
         out
     }
@@ -619,7 +644,9 @@ mod tests {
         assert_eq!(evaluations, 4);
         // Under `euler` they stay at the step's start.
         let euler = src.replace("method dopri5;", "");
-        let program = crate::check_source("t.sit", &euler).program.expect("checks");
+        let program = crate::check_source("t.sit", &euler)
+            .program
+            .expect("checks");
         let lowered = super::super::Lowered::new(&program, Default::default()).expect("expands");
         let m = super::super::model(&lowered, 0, super::super::Reads::Inline).expect("lowers");
         assert!(m.events_at_start);

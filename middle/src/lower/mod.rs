@@ -201,7 +201,9 @@ pub fn model(lowered: &Lowered, id: ModelId, reads: Reads) -> Result<Model, Lowe
     };
     let body = rules.stmts(&m.body)?;
     let mut events_at_start = true;
-    walk(&body, &mut |s| events_at_start &= !matches!(s, Stmt::Event(_)));
+    walk(&body, &mut |s| {
+        events_at_start &= !matches!(s, Stmt::Event(_))
+    });
     let modes = m
         .modes
         .iter()
