@@ -47,7 +47,7 @@ pub(crate) fn run<M: Model + Send>(
     let names: Vec<String> = std::iter::once("t".to_string())
         .chain((plan.record.iter()).map(|&i| model.var_info(i).map_or("?", |v| v.name).to_string()))
         .collect();
-    let last = u64::from(plan.steps % plan.every != 0);
+    let last = u64::from(!plan.steps.is_multiple_of(plan.every));
     let rows = usize::try_from(plan.steps / plan.every + 1 + last)
         .map_err(|_| sit_error("too many rows to record"))?;
     let columns = names.len();

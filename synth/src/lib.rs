@@ -671,13 +671,13 @@ mod tests {
             let lowered = lower::Lowered::new(&program, Default::default()).expect("expands");
             let methods: Vec<_> = program.models.iter().map(|m| m.method.name()).collect();
             let program = lowered.program();
-            for id in 0..program.models.len() {
+            for (id, method) in methods.iter().enumerate().take(program.models.len()) {
                 let m = lowered.model(id, Reads::Inline).expect("lowers");
                 stmts(&m.body, &mut seen, false);
                 let mut located = false;
                 lower::walk(&m.body, &mut |s| located |= matches!(s, Stmt::Event(_)));
                 if located {
-                    seen.insert(format!("event located under {}", methods[id]));
+                    seen.insert(format!("event located under {method}"));
                 }
                 for f in &m.flags {
                     seen.insert(format!("flag {f:?}"));
