@@ -60,6 +60,7 @@ fn main() {
     for (name, text) in [
         ("random_pivots_dense", PIVOTS_DENSE),
         ("random_pivots_pattern", PIVOTS_PATTERN),
+        ("random_event_ball", EVENT_BALL),
     ] {
         let path = random_dir.join(format!("{name}.sit"));
         write_if_changed(&path, text);
@@ -118,6 +119,10 @@ fn main() {
     };
     let sampled = |prefix: &str, file: &Path| {
         let stem = stem(file);
+        // README's ball, whose impact is an `event`: twins under every method (issue 47).
+        if stem == "random_event_ball" {
+            return true;
+        }
         if stem == "random_synthetic1200" {
             return prefix == "dopri5";
         }
@@ -294,6 +299,27 @@ fn counted(out: &Path, random_dir: &Path, files: &[PathBuf]) {
 /// generated step's straight-line factorisation gives way to the runtime's and its
 /// solves to the runtime's dense one (`tests/bit_identity.rs` checks that the swaps
 /// happen). `W` is dense (2 states, every cell in the pattern).
+/// README's ball (`tests/located_events.rs`), whose impact is an `event` on the height:
+/// located inside the step under every method but `euler`, which the bit-identity tests
+/// check under each (`twins_and_declared`).
+const EVENT_BALL: &str = "\
+model Ball {
+    param g = 9.81;
+    param e = 0.8;
+    output real h = 10;
+    output real v;
+    output real t_impact = -1;
+    event impact = h < 0;
+    v = integral(-g);
+    h = integral(v);
+    when impact {
+        v = -e * v;
+        h = 0;
+        t_impact = time;
+    }
+}
+";
+
 const PIVOTS_DENSE: &str = "\
 model PivotsDense {
     method rodas5p rtol 1e-6 atol 1e-9;

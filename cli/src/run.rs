@@ -127,7 +127,8 @@ pub struct RunArgs {
     /// `*.on`, `x?` (`*` any characters, `?` one).
     #[arg(long, value_name = "NAMES")]
     pub record: Option<String>,
-    /// Write a row every N steps (and one at t = 0).
+    /// Write a row every N steps (and one at t = 0, and one at the end: the row of the
+    /// last step is always written).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub every: u64,
     /// The CSV file to write (default: standard output).
@@ -424,7 +425,8 @@ struct Run {
     units: Option<Vec<Option<String>>>,
 }
 
-/// Runs the steps, writing the initial row and every `every`-th row to `out` (and
+/// Runs the steps, writing the initial row, every `every`-th row and the last step's
+/// row (the end time's, also when `every` does not divide the steps) to `out` (and
 /// into `trace` if any). Unless non-finite values are allowed, stops at the first one
 /// and returns it (the rows before its step are written); when they are, the first is
 /// kept in `first_non_finite`.
@@ -497,7 +499,7 @@ fn simulate(
         if let Some(log) = log.as_deref_mut() {
             log.finish(&model.model).map_err(std::io::Error::other)?;
         }
-        if k % every == 0 {
+        if k % every == 0 || k == steps {
             recorder.write_row(model, out)?;
             keep(model, &mut trace);
         }

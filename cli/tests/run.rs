@@ -107,13 +107,40 @@ fn every_and_step_count() {
             .collect::<Vec<_>>(),
         ["t", "0", "0.5", "1"]
     );
-    // round(1 / 0.3) = 3 steps: rows at t = 0 and after step 2, not after step 3.
+    // round(1 / 0.3) = 3 steps: rows at t = 0, after step 2 and after step 3 (the end).
     let out = run(&path, &["--dt", "0.3", "--t-end", "1", "--every", "2"]);
-    assert_eq!(out.lines().count(), 3);
+    assert_eq!(
+        out.lines()
+            .map(|l| l.split(',').next().unwrap())
+            .collect::<Vec<_>>(),
+        ["t", "0", "0.6", "0.9"]
+    );
     let out = run(&path, &["--t-end", "0"]);
     assert_eq!(out, "t,x\n0,1\n");
     // Default: dt = 0.01, t_end = 10: 1000 steps.
     assert_eq!(run(&path, &[]).lines().count(), 1002);
+}
+
+/// The end time always has its row (issue 47): `--every` larger than the step count
+/// gives t = 0 and t_end, the end's values those of a run that writes every row.
+#[test]
+fn the_final_row_is_written_whatever_every() {
+    let (_dir, path) = file("decay.sit", DECAY);
+    let all = run(&path, &["--dt", "0.01", "--t-end", "3"]);
+    let last = all.lines().last().unwrap();
+    assert!(last.starts_with("3,"), "{last}");
+    for every in ["7", "1000000"] {
+        let out = run(&path, &["--dt", "0.01", "--t-end", "3", "--every", every]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[1], "0,1", "--every {every}");
+        assert_eq!(lines.last(), Some(&last), "--every {every}: {out}");
+        // 300 steps: a row after every 7th (42 of them), then the 300th.
+        let rows = if every == "7" { 1 + 42 + 1 } else { 2 };
+        assert_eq!(lines.len(), 1 + rows, "--every {every}");
+    }
+    // Where `--every` divides the steps, the end's row is not written twice.
+    let out = run(&path, &["--dt", "0.01", "--t-end", "3", "--every", "100"]);
+    assert_eq!(out.lines().count(), 1 + 4);
 }
 
 #[test]

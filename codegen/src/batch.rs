@@ -478,7 +478,7 @@ impl StepGen<'_, '_> {
                 #step
             });
         }
-        for ev in &low.events {
+        for ev in low.events.iter().filter(|_| low.events_at_start) {
             let (v, p) = (
                 ident(&names.event_fields[ev.event]),
                 ident(&names.event_prev[ev.event]),
@@ -746,6 +746,22 @@ impl StepGen<'_, '_> {
                     Some(g) => quote! {
                         if #g {
                             #notes
+                        }
+                    },
+                }
+            }
+            Stmt::Event(ev) => {
+                let (v, p) = (
+                    ident(&names.event_fields[ev.event]),
+                    ident(&names.event_prev[ev.event]),
+                );
+                let cond = self.g.expr(&ev.cond);
+                let update = quote!(self.#v[i] = ::sit_runtime::rising(#cond, &mut self.#p[i]););
+                match mask {
+                    None => update,
+                    Some(g) => quote! {
+                        if #g {
+                            #update
                         }
                     },
                 }

@@ -263,8 +263,8 @@ impl BodyGen<'_, '_> {
                 #step
             });
         }
-        // 2. Events.
-        for ev in &low.events {
+        // 2. Events (unless the body evaluates them before each discrete pass).
+        for ev in low.events.iter().filter(|_| low.events_at_start) {
             let e = ev.event;
             let (v, p) = (ident(&names.event_fields[e]), ident(&names.event_prev[e]));
             let cond = self.exprs(quote!(self)).expr(&ev.cond);
@@ -511,6 +511,12 @@ impl BodyGen<'_, '_> {
                 let block = crate::linear::block(s, &var, &quote!(self.#time), model_name)
                     .expect("a linear statement");
                 out.push(syn::parse_quote!(#block));
+            }
+            Stmt::Event(ev) => {
+                let e = ev.event;
+                let (v, p) = (ident(&names.event_fields[e]), ident(&names.event_prev[e]));
+                let cond = self.exprs(quote!(self)).expr(&ev.cond);
+                out.push(syn::parse_quote!(self.#v = ::sit_runtime::rising(#cond, &mut self.#p);));
             }
             Stmt::NoteModes { .. } => {
                 for md in self.lowered.modes.iter().filter(|md| md.snapshot) {

@@ -319,7 +319,9 @@ pub(crate) fn model_exprs(m: &Model) -> Vec<&Expr> {
                     out.push(cond);
                     stmts(then, out);
                 }
-                Stmt::Added(Rewrite::SetDt { value, .. }) => out.push(value),
+                Stmt::Added(Rewrite::SetDt { value, .. } | Rewrite::Event { cond: value, .. }) => {
+                    out.push(value)
+                }
                 _ => {}
             }
         }

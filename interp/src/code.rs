@@ -211,6 +211,8 @@ pub(crate) enum Stmt {
     /// Each mode of the node notes its state as its state at the start of the step
     /// (`sit_middle::lower::Stmt::NoteModes`).
     NoteModes,
+    /// An event evaluated here (`sit_middle::lower::Stmt::Event`).
+    Event(EventCode),
     /// An implicit method's factorisation, stage solve or step underflow
     /// (`sit_middle::lower::Stmt::Factor`, `Solve`, `Underflow`).
     Linear(Box<crate::ops::Linear>),
@@ -318,6 +320,9 @@ pub(crate) struct Node {
     pub subs: Vec<SubNode>,
     /// Events in declaration order.
     pub events: Vec<EventCode>,
+    /// Whether the step evaluates `events` at its start (else the body's
+    /// [`Stmt::Event`]s do).
+    pub events_at_start: bool,
     /// The body.
     pub body: Box<[Stmt]>,
     /// The initial pass of reset (`sit_middle::lower::Model::initial`).

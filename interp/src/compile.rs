@@ -332,6 +332,7 @@ impl Compiler<'_> {
             dt: l.dt,
             subs,
             events,
+            events_at_start: m.events_at_start,
             body: self.stmts(n, &m.flags, &m.body)?,
             initial: self.stmts(n, &m.initial_flags, &m.initial)?,
             defaults: inits(&m.defaults)?,
@@ -502,6 +503,11 @@ impl Compiler<'_> {
                     }))
                 }
                 lower::Stmt::NoteModes { .. } => Stmt::NoteModes,
+                lower::Stmt::Event(ev) => Stmt::Event(EventCode {
+                    value: *get(&l.event_value, ev.event, "event")?,
+                    prev: *get(&l.event_prev, ev.event, "event")?,
+                    cond: self.logic(n, &ev.cond)?.compile(),
+                }),
                 lower::Stmt::Factor {
                     matrix,
                     storage,

@@ -9,7 +9,7 @@
 //! literals are only known once everything is lowered, so lowering runs twice: the first
 //! pass numbers the literals, the second places the temporaries after them.
 
-use crate::code::{Code, Init, Read, Stmt, Update};
+use crate::code::{Code, EventCode, Init, Read, Stmt, Update};
 use crate::forms::{target, thread_jumps, with_flag};
 use crate::ops::{Op, Slot};
 use std::collections::HashMap;
@@ -376,11 +376,10 @@ impl<'c> Flattener<'c> {
                 self.step_sub(n, k);
             }
         }
-        for ev in &node.events {
-            let a = self.flag_value(&ev.cond.0);
-            let (d, prev) = (self.slot(ev.value), self.slot(ev.prev));
-            self.emit(Op::Rising { d, a, prev });
-            self.flag_temps.0 = 0;
+        if node.events_at_start {
+            for ev in &node.events {
+                self.event(ev);
+            }
         }
         // The `otherwise` flags: only those an `otherwise` reads are kept, and a rule
         // sets its flag only if an `otherwise` after it reads it.
@@ -500,6 +499,14 @@ impl<'c> Flattener<'c> {
             let prev = self.slot(ev.prev);
             self.flag_into(&ev.cond.0, prev);
         }
+    }
+
+    /// The update of event `ev`: `value = rising(cond, prev)`.
+    fn event(&mut self, ev: &EventCode) {
+        let a = self.flag_value(&ev.cond.0);
+        let (d, prev) = (self.slot(ev.value), self.slot(ev.prev));
+        self.emit(Op::Rising { d, a, prev });
+        self.flag_temps.0 = 0;
     }
 
     /// The initial pass of node `n`, with every event of the node false (its `otherwise`
@@ -643,6 +650,10 @@ impl<'c> Flattener<'c> {
                 self.temps.0 = 0;
                 self.held = None;
             }
+            Stmt::Event(ev) => {
+                self.event(ev);
+                self.temps.0 = 0;
+            }
             Stmt::NoteModes => {
                 let starts: Vec<(usize, usize)> = self.code.nodes[self.node]
                     .modes
@@ -743,6 +754,7 @@ fn last_reads(body: &[Stmt], counter: &mut usize, out: &mut HashMap<usize, usize
             | Stmt::Run(_)
             | Stmt::Step(_)
             | Stmt::NoteModes
+            | Stmt::Event(_)
             | Stmt::Linear(_)
             | Stmt::SetDt { .. } => {}
         }

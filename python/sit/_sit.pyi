@@ -167,7 +167,7 @@ class Model:
     ) -> RunResult:
         """Simulates a copy of the model, exactly as ``sitc run``: the values of ``set``
         (params and inputs, then a reset, then states), ``t_end / dt`` steps of ``dt``,
-        a row at t = 0 and after every ``every`` steps. ``record``: ``None`` (the
+        a row at t = 0, after every ``every`` steps and after the last (``t_end``). ``record``: ``None`` (the
         model's outputs), ``"all"``, names or globs (``"pi.*"``). ``inputs`` drives real
         inputs from time series ``{name: (times, values)}`` (linear between points, held
         beyond the ends). ``progress(done_steps, total_steps)`` is called now and then.

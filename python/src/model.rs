@@ -381,8 +381,8 @@ impl Model {
     }
 
     /// Simulates a copy of the model from t = 0 to `t_end` with steps of `dt`, exactly
-    /// as `sitc run` does, and returns the recorded values (a row at t = 0 and after
-    /// every `every` steps), with the event log when `events` is true. See the stub file
+    /// as `sitc run` does, and returns the recorded values (a row at t = 0, after every
+    /// `every` steps and after the last), with the event log when `events` is true. See the stub file
     /// for the arguments.
     #[pyo3(signature = (dt, t_end, record=None, every=1, set=None, inputs=None, progress=None, events=false, allow_non_finite=false))]
     #[allow(clippy::too_many_arguments)]

@@ -38,10 +38,11 @@ pub(crate) fn report(progress: Option<&Py<PyAny>>, done: u64, total: u64) -> PyR
 }
 
 /// Runs `plan` on `model` (already set and reset) without the GIL: the time and the
-/// recorded variables at t = 0 and after every `every`-th step, in the order of
-/// `sitc run`'s rows; the watch of non-finite values. With `plan.stop`, the run stops
-/// at the first step after which a variable is not finite (0: the initial values), whose
-/// number is returned, and the rows are those before it.
+/// recorded variables at t = 0, after every `every`-th step and after the last step
+/// (the end time, also when `every` does not divide the steps), `sitc run`'s rows; the
+/// watch of non-finite values. With `plan.stop`, the run stops at the first step after
+/// which a variable is not finite (0: the initial values), whose number is returned, and
+/// the rows are those before it.
 pub(crate) fn run<M: Model + Send>(
     py: Python<'_>,
     model: &mut Driven<M>,
@@ -51,7 +52,8 @@ pub(crate) fn run<M: Model + Send>(
     let names: Vec<String> = std::iter::once("t".to_string())
         .chain((plan.record.iter()).map(|&i| model.var_info(i).map_or("?", |v| v.name).to_string()))
         .collect();
-    let rows = usize::try_from(plan.steps / plan.every + 1)
+    let last = u64::from(!plan.steps.is_multiple_of(plan.every));
+    let rows = usize::try_from(plan.steps / plan.every + 1 + last)
         .map_err(|_| sit_error("too many rows to record"))?;
     let columns = names.len();
     let mut watch = Watch::new();
@@ -80,7 +82,7 @@ pub(crate) fn run<M: Model + Send>(
                     stopped = Some(k);
                     break;
                 }
-                if k % plan.every == 0 {
+                if k % plan.every == 0 || k == plan.steps {
                     keep(model, &mut data, row);
                     row += 1;
                 }

@@ -48,9 +48,9 @@
 //!
 //! let mut ramp = Ramp { t: 0.0, a: 2.0, v: 0.0 };
 //! let mut csv = Vec::new();
-//! // 5 steps of 0.25, a row at t = 0 and after every 2 steps (the 5th step has no row).
+//! // 5 steps of 0.25, a row at t = 0, after every 2 steps and at the end (the 5th step).
 //! trace::run_trace(&mut ramp, 0.25, 5, 2, &[1], &mut csv)?;
-//! assert_eq!(String::from_utf8(csv).unwrap(), "t,v\n0,0\n0.5,1\n1,2\n");
+//! assert_eq!(String::from_utf8(csv).unwrap(), "t,v\n0,0\n0.5,1\n1,2\n1.25,2.5\n");
 //! assert_eq!(ramp.time(), 1.25);
 //! # Ok::<(), std::io::Error>(())
 //! ```
@@ -213,8 +213,9 @@ impl Recorder {
 ///
 /// Rows: the header, the model's current state before the first step (t = 0 for a fresh
 /// model: the model is not reset), then a row after step `k` for each `k` in `1..=steps`
-/// that is a multiple of `every`. Rows are written at multiples of `every` only: when
-/// `steps` is not a multiple of `every`, the last steps are run but have no row.
+/// that is a multiple of `every`, and after the last step: the end time always has its
+/// row, as SciPy's and the Modelica tools' results end at the stop time (`sitc run
+/// --every` writes the same rows).
 /// Errors (`InvalidInput`, before anything is written) for `every = 0` or an index that
 /// is not a variable; otherwise the errors of `out`.
 pub fn run_trace<W: Write + ?Sized>(
@@ -233,7 +234,7 @@ pub fn run_trace<W: Write + ?Sized>(
     recorder.write_row(model, out)?;
     for k in 1..=steps {
         model.step(dt);
-        if k % every == 0 {
+        if k % every == 0 || k == steps {
             recorder.write_row(model, out)?;
         }
     }

@@ -299,15 +299,22 @@ fn trace_exact_text() {
 
 #[cfg(feature = "std")]
 #[test]
-fn trace_rows_at_multiples_of_every() {
+fn trace_rows_at_multiples_of_every_and_at_the_end() {
     let mut toy = Toy::new();
     let mut out = Vec::new();
     sit_runtime::trace::run_trace(&mut toy, 0.5, 5, 2, &[1], &mut out).unwrap();
-    assert_eq!(csv(out), "t,s\n0,0.1\n1,0.30000000000000004\n2,0.5\n");
+    // Steps 2 and 4, then the 5th: the end time always has its row.
     assert_eq!(
-        toy.time(),
-        2.5,
-        "the steps after the last row are still run"
+        csv(out),
+        "t,s\n0,0.1\n1,0.30000000000000004\n2,0.5\n2.5,0.6\n"
+    );
+    assert_eq!(toy.time(), 2.5);
+    let mut out = Vec::new();
+    sit_runtime::trace::run_trace(&mut Toy::new(), 0.5, 4, 2, &[1], &mut out).unwrap();
+    assert_eq!(
+        csv(out),
+        "t,s\n0,0.1\n1,0.30000000000000004\n2,0.5\n",
+        "no second row at an end that `every` divides"
     );
 
     let mut out = Vec::new();

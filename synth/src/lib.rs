@@ -657,6 +657,10 @@ mod tests {
                         "set dt"
                     }
                     Stmt::NoteModes { .. } => "note modes",
+                    Stmt::Event(ev) => {
+                        terms(std::slice::from_ref(&ev.cond), seen);
+                        "event located"
+                    }
                     Stmt::Factor {
                         storage: lower::Storage::Dense,
                         ..
@@ -709,10 +713,16 @@ mod tests {
                 seen.insert(format!("method {}", m.method.name()));
             }
             let lowered = lower::Lowered::new(&program, Default::default()).expect("expands");
+            let methods: Vec<_> = program.models.iter().map(|m| m.method.name()).collect();
             let program = lowered.program();
-            for id in 0..program.models.len() {
+            for (id, method) in methods.iter().enumerate().take(program.models.len()) {
                 let m = lowered.model(id, Reads::Inline).expect("lowers");
                 stmts(&m.body, &mut seen, false);
+                let mut located = false;
+                lower::walk(&m.body, &mut |s| located |= matches!(s, Stmt::Event(_)));
+                if located {
+                    seen.insert(format!("event located under {method}"));
+                }
                 for f in &m.flags {
                     seen.insert(format!("flag {f:?}"));
                 }
@@ -766,6 +776,9 @@ mod tests {
             "set dt guarded=true".into(),
             "set dt guarded=false".into(),
             "note modes guarded=true".into(),
+            // An `event` located: evaluated at each located event and after the loop.
+            "event located guarded=true".into(),
+            "event located guarded=false".into(),
         ]);
         // An implicit method's stage solves, and its step underflow under its guard.
         want.extend([
@@ -781,6 +794,10 @@ mod tests {
         want.extend(["sub on=true".into(), "sub on=false".into()]);
         for method in sit_middle::ir::Method::ALL {
             want.push(format!("method {}", method.name()));
+            // An `event` on what moves, located under every method that locates.
+            if method != sit_middle::ir::Method::Euler {
+                want.push(format!("event located under {}", method.name()));
+            }
         }
         for slot in ["var", "event", "on", "time", "dt", "mode", "mode start"] {
             want.push(format!("read {slot} depth=0"));

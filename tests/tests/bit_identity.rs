@@ -306,6 +306,30 @@ fn radau5_matches_the_interpreter_on_examples_and_random_models() {
     assert!(random >= 2, "only {random} random models declaring radau5");
 }
 
+/// README's ball, whose impact is an `event` on the height (`random_event_ball`, written
+/// by `tests/build.rs`): under every method that locates, the event is located inside
+/// the step and evaluated before each discrete pass, in the generated step as in the
+/// interpreter, bit for bit, through three impacts (6 s in host steps of 0.1 s, then 3 s
+/// after a reset with other params).
+#[test]
+fn an_event_located_matches_the_interpreter_under_every_method() {
+    let all = compiled::all();
+    let mut methods = Vec::new();
+    for method in sit_middle::ir::Method::ALL {
+        let stem = match method {
+            sit_middle::ir::Method::Euler => "random_event_ball".to_string(),
+            _ => format!("{}:random_event_ball", method.name()),
+        };
+        let (stem, model, make) = all
+            .iter()
+            .find(|(s, _, _)| *s == stem)
+            .unwrap_or_else(|| panic!("{stem} is compiled"));
+        assert!(check_pair(stem, model, *make, 0.1, 60), "{stem}: overrun");
+        methods.push(method.name());
+    }
+    assert_eq!(methods.len(), 8, "{methods:?}");
+}
+
 /// The generated step writes a small `W`'s factorisation and solves as straight-line
 /// code for the case in which no row swaps, and gives way to the runtime's functions
 /// when one does: the stiff oscillators of `tests/build.rs` (`PIVOTS_DENSE`, a dense

@@ -1,5 +1,5 @@
 //! Events located inside a step of `dopri5` and `rk4`, against closed forms: the bouncing ball's
-//! impact times and heights, a thermostat's switching instants on its exact
+//! impact times and heights (its impact as a guard, and as an `event` under every method), a thermostat's switching instants on its exact
 //! exponentials, and the bound on chattering events (Zeno).
 
 use sit_middle::ir::{Method, Tolerance};
@@ -129,6 +129,110 @@ fn the_balls_impacts_are_located_at_their_exact_times_at_any_host_step() {
         assert!(worst_t < 1e-12, "dt {dt}: impact times off by {worst_t:e}");
         assert!(worst_h < 1e-12, "dt {dt}: heights off by {worst_h:e}");
         assert!(worst_v < 1e-11, "dt {dt}: speeds off by {worst_v:e}");
+    }
+}
+
+/// README's ball: its impact an `event` on the height, the ball put back on the floor.
+const EVENT_BALL: &str = "model Ball {
+    param g = 9.81;
+    param e = 0.8;
+    output real h = 10;
+    output real v;
+    output real t_impact = -1;
+    output real rebound = 0;
+    output real impacts = 0;
+    event impact = h < 0;
+    v = integral(-g);
+    h = integral(v);
+    when impact {
+        v = -e * v;
+        h = 0;
+        t_impact = time;
+        rebound = v;
+        impacts = impacts + 1;
+    }
+}";
+
+/// An `event` is located as a guard is (issue 47): README's ball, dropped from 10 m,
+/// meets the floor at `sqrt(2·h0/g)` and leaves it at `e·g·t`, whatever the host step,
+/// under every method that locates; each later impact after a flight of `2·u/g`, its
+/// rebound `e` times the last. Before, the event was seen at the start of the next host
+/// step: the ball went to h = −1.04 at t = 1.5 and rebounded at 12.56 (exact: 11.21).
+#[test]
+fn an_event_is_located_inside_the_step_under_every_method() {
+    let (g, e, h0) = (9.81f64, 0.8f64, 10.0f64);
+    // The exact impacts within 6 s: three.
+    let mut exact = vec![];
+    let mut t = (2.0 * h0 / g).sqrt();
+    let mut u = e * g * t;
+    while t < 6.0 {
+        exact.push((t, u));
+        t += 2.0 * u / g;
+        u *= e;
+    }
+    assert_eq!(exact.len(), 3, "{exact:?}");
+    let (rtol, atol) = (1e-10, 1e-12);
+    let tol = Tolerance::new(rtol, atol);
+    let methods = [
+        Method::Rk4,
+        Method::Dopri5(tol),
+        Method::Tsit5(tol),
+        Method::Dop853(tol),
+        Method::Rodas4(tol),
+        Method::Rodas5p(tol),
+        Method::Radau5(tol),
+    ];
+    for method in methods {
+        for dt in [0.1f64, 0.0123, 0.5] {
+            let mut m = instance_of(EVENT_BALL, method);
+            let steps = (6.0 / dt).ceil() as usize;
+            let (mut worst_t, mut worst_u, mut lowest) = (0.0f64, 0.0f64, 0.0f64);
+            let mut seen = 0;
+            for _ in 0..steps {
+                m.step(dt);
+                lowest = lowest.min(get(&m, "h").unwrap());
+                let n = get(&m, "impacts").unwrap() as usize;
+                assert!(
+                    n <= seen + 1,
+                    "{} dt {dt}: two impacts in a step",
+                    method.name()
+                );
+                if n > seen {
+                    let (ti, ui) = exact[n - 1];
+                    worst_t = worst_t.max((get(&m, "t_impact").unwrap() - ti).abs() / ti);
+                    worst_u = worst_u.max((get(&m, "rebound").unwrap() - ui).abs() / ui);
+                    seen = n;
+                }
+            }
+            eprintln!(
+                "{} dt {dt}: impacts {seen}, worst relative error of the impact time {worst_t:.1e}, of the rebound {worst_u:.1e}, lowest h {lowest:.1e}",
+                method.name()
+            );
+            assert_eq!(seen, exact.len(), "{} dt {dt}: every impact", method.name());
+            // Each internal step keeps its error within rtol·|y| + atol of the exact
+            // solution's; the impact time and the rebound speed (the speed at that
+            // time) inherit it, relative to values of order one to ten over a few
+            // steps: 10·rtol bounds them. (Free fall is a polynomial of degree 2, which
+            // every method and dense output here reproduces up to rounding, so the
+            // errors measured are those of the rounding and of the halving, near 1e-15.)
+            assert!(
+                worst_t < 10.0 * rtol,
+                "{} dt {dt}: impact times off by {worst_t:e} (relative)",
+                method.name()
+            );
+            assert!(
+                worst_u < 10.0 * rtol,
+                "{} dt {dt}: rebounds off by {worst_u:e} (relative)",
+                method.name()
+            );
+            // The ball never goes through the floor by more than the halving's
+            // resolution (2^-50 of an internal step) times its speed.
+            assert!(
+                lowest > -1e-12,
+                "{} dt {dt}: h reached {lowest:e}",
+                method.name()
+            );
+        }
     }
 }
 

@@ -280,7 +280,7 @@ impl Run {
         };
         // Writing to a Vec cannot fail, and every column is a variable of the model.
         let _ = run.recorder.write_header(run.sim.model(), &mut run.csv);
-        run.keep(true);
+        run.keep();
         Ok(run)
     }
 
@@ -293,7 +293,7 @@ impl Run {
             model.step(self.dt);
             self.done += 1;
             // By default the first non-finite value stops the run (the rows before its
-            // step kept), named by the run taken again (`sit_host::finite`).
+            // step kept), named by the run taken again (`sit_interp::replay`).
             if self.watch.look(model, Some(from))
                 && let Some(start) = self.start.take()
             {
@@ -306,9 +306,9 @@ impl Run {
                 self.steps = self.done;
                 break;
             }
-            let row = self.done.is_multiple_of(self.every);
-            if row || self.done == self.steps {
-                self.keep(row);
+            // The end time's row is always kept, as `sitc run` writes it.
+            if self.done.is_multiple_of(self.every) || self.done == self.steps {
+                self.keep();
             }
         }
         if let Sim::Logged(logged) = &mut self.sim {
@@ -319,12 +319,10 @@ impl Run {
         self.done == self.steps
     }
 
-    /// Keeps a row of the traces, and of the CSV when `csv`.
-    fn keep(&mut self, csv: bool) {
+    /// Keeps a row of the traces and of the CSV.
+    fn keep(&mut self) {
         let model = self.sim.model();
-        if csv {
-            let _ = self.recorder.write_row(model, &mut self.csv);
-        }
+        let _ = self.recorder.write_row(model, &mut self.csv);
         self.times.push(model.time());
         for (trace, &i) in self.traces.iter_mut().zip(&self.traced) {
             trace.push(model.get_at(i).unwrap_or(f64::NAN));

@@ -315,7 +315,7 @@ fn step(sg: &mut StmtGen<'_>, id: ModelId, out: &mut Out) -> Result<(), Unsuppor
     for link in low.subs.iter().filter(|l| !l.placed) {
         sg.step_sub(link, "dt", out);
     }
-    for ev in &low.events {
+    for ev in low.events.iter().filter(|_| low.events_at_start) {
         let e = ev.event;
         out.line(format!(
             "s->ev{e} = sit_rising({}, &s->evp{e});",

@@ -99,6 +99,13 @@ impl StmtGen<'_> {
             }
             Stmt::SetDt { value, .. } => out.line(format!("s->dt = {};", self.g.expr(value))),
             Stmt::NoteModes { .. } => self.note_modes(out),
+            Stmt::Event(ev) => {
+                let e = ev.event;
+                out.line(format!(
+                    "s->ev{e} = sit_rising({}, &s->evp{e});",
+                    self.g.expr(&ev.cond)
+                ));
+            }
         }
         Ok(())
     }

@@ -19,6 +19,7 @@ const SUPPORTED: &[&str] = &[
     "step submodel",
     "repeat (adaptive steps)",
     "note modes",
+    "event in the body",
     "set dt",
     // procedures of a rule
     "expr",
@@ -113,6 +114,10 @@ fn note(m: &lower::Model, seen: &mut BTreeSet<&'static str>) {
                 "repeat (adaptive steps)"
             }
             Stmt::NoteModes { .. } => "note modes",
+            Stmt::Event(ev) => {
+                note_term(&ev.cond, seen);
+                "event in the body"
+            }
             Stmt::SetDt { value, .. } => {
                 note_term(value, seen);
                 "set dt"

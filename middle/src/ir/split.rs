@@ -108,9 +108,9 @@ pub(crate) fn split(m: &Model) -> Split {
 }
 
 /// The split of `m` for locating its events (`crate::lower`'s located events): the stage rules
-/// extended by the plain rules that the guards read, directly or through other such
-/// rules, so that evaluating them on a point of the continuous solution gives every
-/// guard its value there. The rates read the same values as in [`split`].
+/// extended by the plain rules that the guards and the events' conditions read, directly
+/// or through other such rules, so that evaluating them on a point of the continuous
+/// solution gives every guard and every event's condition its value there. The rates read the same values as in [`split`].
 pub(crate) fn split_located(m: &Model) -> Split {
     split_from(m, true)
 }
@@ -168,6 +168,9 @@ fn split_from(m: &Model, guards: bool) -> Split {
     });
     if guards {
         each_guard(&m.body, &mut |g| reads.of(g, &mut work));
+        for ev in &m.events {
+            reads.of(&ev.cond, &mut work);
+        }
     }
     let mut staged = vec![false; n];
     while let Some(v) = work.pop() {

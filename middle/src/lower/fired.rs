@@ -108,6 +108,7 @@ impl Fired {
                 | Stmt::Added(
                     Rewrite::SetDt { .. }
                     | Rewrite::NoteModes { .. }
+                    | Rewrite::Event { .. }
                     | Rewrite::Factor { .. }
                     | Rewrite::Solve { .. }
                     | Rewrite::Underflow { .. },

@@ -3,7 +3,8 @@
 //! The contract is "Events located inside a step" in [`crate::ir`]. This module adds,
 //! to the loop written by [`super::dopri5`] (or by [`super::rk4_loop`], whose internal
 //! step is the rest of the host step, always accepted, and has no `h`), for a model with
-//! *watched guards* (see [`watched`]), with hidden states `g_i` per guard and the terms
+//! *watched guards* (see [`watched`]: the guards and the conditions of the `event`s that
+//! read what moves), with hidden states `g_i` per guard and the terms
 //! that the method's dense output keeps per continuous state (`r2` … `r5` under
 //! `dopri5`). It reads the method only through [`DenseOutput`]:
 //!
@@ -22,11 +23,18 @@
 //!                       algebraic pass at t + hi; if hi ≥ dt − t, the step is accepted
 //!                       to the host step's end (its discrete pass is the one after the
 //!                       loop); else h = hs·fac; t = t + hi; events = events + 1;
-//!                       dt = t − seg; the discrete pass, `time` reading time + t;
+//!                       dt = t − seg; every event evaluated (value = cond && !prev;
+//!                       prev = cond), `time` reading time + t; the discrete pass,
+//!                       `time` reading time + t;
 //!                       dt = host; seg = t; yc = y; the algebraic pass at t; g_i = guard_i }
 //! until t ≥ dt and locating = 0 (at most 10 000 internal steps, and EVENT_LIMIT events)
-//! after the loop:   dt = host − seg; the discrete pass, `time` reading time + seg; dt = host
+//! after the loop:   dt = host − seg; every event evaluated, `time` reading time + host;
+//!                   the discrete pass, `time` reading time + seg; dt = host
 //! ```
+//!
+//! With watched guards the model's events are evaluated only there, before each discrete
+//! pass ([`Rewrite::Event`]), not at the step's start, so that an `event` on what moves
+//! rises at the located instant and fires its rules once.
 //!
 //! The *algebraic pass* is a stage pass without rates: the stage rules evaluated on the
 //! current `y`, so that the guards read values consistent with it. The dense outputs
@@ -73,8 +81,10 @@ fn varies(m: &Model, sp: &Split, e: &Expr) -> bool {
 
 /// The watched guards of `m`: for each guarded block (`when`, a rule's guard, a σ rule,
 /// a mode's transition), at any depth, the conjunction of its guard and the guards
-/// around it, when it reads something that moves during the stages; in the order the
-/// guards are written.
+/// around it, when it reads something that moves during the stages, in the order the
+/// guards are written; then the condition of each `event` that reads something that
+/// moves, in declaration order (an event is located as a guard written with its
+/// condition is, and rises at the discrete pass of the located instant).
 pub(super) fn watched(m: &Model, sp: &Split) -> Vec<Expr> {
     fn walk(m: &Model, sp: &Split, body: &[ir::Stmt], path: Option<&Expr>, out: &mut Vec<Expr>) {
         for s in body {
@@ -92,6 +102,12 @@ pub(super) fn watched(m: &Model, sp: &Split) -> Vec<Expr> {
     }
     let mut out = Vec::new();
     walk(m, sp, &m.body, None, &mut out);
+    out.extend(
+        m.events
+            .iter()
+            .filter(|ev| varies(m, sp, &ev.cond))
+            .map(|ev| ev.cond.clone()),
+    );
     out
 }
 
@@ -110,6 +126,8 @@ pub(super) struct Located<'a> {
     /// is not on the step's end (`rk4`, [`DenseOutput::last_stage_at_end`]).
     wider: bool,
     guards: Vec<Expr>,
+    /// The first of `guards` that is an event's condition (they follow the guards).
+    events_from: usize,
     /// Per guard: its value (1 or 0) at the last discrete pass (or the step's start).
     g: Vec<VarId>,
     /// Per continuous state: `yc`, the rates `k1` … (of the loop) and the terms its
@@ -192,6 +210,8 @@ impl<'a> Located<'a> {
                 (*yc, k.clone(), dense.memories(hid, &name, vspan))
             })
             .collect();
+        let on_events = m.events.iter().filter(|ev| varies(m, lsp, &ev.cond));
+        let events_from = guards.len() - on_events.count();
         Located {
             dense,
             m,
@@ -199,6 +219,7 @@ impl<'a> Located<'a> {
             lsp,
             wider: lsp.staged != sp.staged || !dense.last_stage_at_end(),
             guards,
+            events_from,
             g,
             mems,
             now,
@@ -294,8 +315,13 @@ impl<'a> Located<'a> {
 
     /// `g_i = guard_i` (as 1 or 0) for every guard, `time` reading `time + node`.
     fn record(&self, node: &Expr) -> Vec<Stmt> {
+        self.record_from(0, node)
+    }
+
+    /// `g_i = guard_i` for the guards from the `from`-th on.
+    fn record_from(&self, from: usize, node: &Expr) -> Vec<Stmt> {
         let mut out = Vec::new();
-        for (i, &g) in self.g.iter().enumerate() {
+        for (i, &g) in self.g.iter().enumerate().skip(from) {
             out.push(self.set(g, num(0.0)));
             out.push(when(
                 self.guard_at(i, node),
@@ -306,7 +332,9 @@ impl<'a> Located<'a> {
         out
     }
 
-    /// `changed = 1` if some guard differs from its `g_i`, else 0.
+    /// `changed = 1` if some guard differs from its `g_i`, or some event's condition
+    /// holds where its `g_i` is 0 (only a rise can make an event: a fall is noted at the
+    /// end of the internal step, not located), else 0.
     fn detect(&self, node: &Expr) -> Vec<Stmt> {
         let mut out = vec![self.set(self.changed, num(0.0))];
         for (i, &g) in self.g.iter().enumerate() {
@@ -316,8 +344,13 @@ impl<'a> Located<'a> {
                 vec![self.set(self.now, num(1.0))],
                 self.span,
             ));
+            let op = if i < self.events_from {
+                CmpOp::Ne
+            } else {
+                CmpOp::Gt
+            };
             out.push(when(
-                cmp(CmpOp::Ne, var(self.now), var(g)),
+                cmp(op, var(self.now), var(g)),
                 vec![self.set(self.changed, num(1.0))],
                 self.span,
             ));
@@ -397,6 +430,14 @@ impl<'a> Located<'a> {
             begin.extend(self.dense.keep_after(&self.memories(i), &var(lp.hs), vspan));
         }
         out.push(when(self.is(self.changed, 1.0), begin, self.span));
+        // No change: an event's condition that fell is noted as it now is, so that its
+        // next rise is seen.
+        let mut accept = accept;
+        if self.events_from < self.guards.len() {
+            let mut noted = self.record_from(self.events_from, &end);
+            noted.append(&mut accept);
+            accept = noted;
+        }
         out.push(when(self.is(self.changed, 0.0), accept, self.span));
         out
     }
@@ -450,6 +491,7 @@ impl<'a> Located<'a> {
                 span: self.span,
             }),
         ]);
+        event.extend(self.events(t()));
         event.extend(self.pass(t()));
         event.push(Stmt::Added(Rewrite::SetDt {
             value: var(self.host),
@@ -499,12 +541,39 @@ impl<'a> Located<'a> {
         at_time(&stage, discrete(&self.m.body))
     }
 
-    /// The statements after the loop: the discrete pass of the rest of the host step.
+    /// Every event of the model evaluated, in declaration order, on the current values,
+    /// `time` reading `time + node` (the time of those values): before each discrete
+    /// pass, in place of the evaluation at the step's start.
+    fn events(&self, node: Expr) -> Vec<Stmt> {
+        let stage = Stage {
+            m: self.m,
+            sp: self.sp,
+            node: Some(node),
+            offset: 0,
+            rate: &|_| None,
+        };
+        self.m
+            .events
+            .iter()
+            .enumerate()
+            .map(|(event, ev)| {
+                Stmt::Added(Rewrite::Event {
+                    event,
+                    cond: stage.expr(&ev.cond),
+                    span: ev.span,
+                })
+            })
+            .collect()
+    }
+
+    /// The statements after the loop: the events evaluated at the host step's end, then
+    /// the discrete pass of the rest of the host step.
     pub(super) fn after(&self) -> Vec<Stmt> {
         let mut out = vec![Stmt::Added(Rewrite::SetDt {
             value: sub(var(self.host), var(self.seg)),
             span: self.span,
         })];
+        out.extend(self.events(var(self.host)));
         out.extend(self.pass(var(self.seg)));
         out.push(Stmt::Added(Rewrite::SetDt {
             value: var(self.host),
@@ -551,6 +620,36 @@ mod tests {
             w[1]
         );
         assert!(w[2].contains("Time"), "{}", w[2]);
+    }
+
+    #[test]
+    fn events_on_what_moves_are_watched_and_evaluated_before_each_discrete_pass() {
+        let src = "model M { method dopri5; output real h = 1; output real v; flag up;
+             event impact = h < 0; event raised = up;
+             v = integral(-9.81); h = integral(v);
+             when impact { v = -v; h = 0; } when raised => !up; }";
+        let w = watched_of(src);
+        // `impact` reads a state: watched. `raised` reads a flag: not.
+        assert_eq!(w.len(), 1, "{w:#?}");
+        assert!(w[0].starts_with("Cmp(Lt, Var("), "{}", w[0]);
+        let program = crate::check_source("t.sit", src).program.expect("checks");
+        let lowered = super::super::Lowered::new(&program, Default::default()).expect("expands");
+        let m = super::super::model(&lowered, 0, super::super::Reads::Inline).expect("lowers");
+        assert!(!m.events_at_start);
+        let mut evaluations = 0;
+        super::super::walk(&m.body, &mut |s| {
+            evaluations += usize::from(matches!(s, super::super::Stmt::Event(_)))
+        });
+        // Both events, at a located event and after the loop.
+        assert_eq!(evaluations, 4);
+        // Under `euler` they stay at the step's start.
+        let euler = src.replace("method dopri5;", "");
+        let program = crate::check_source("t.sit", &euler)
+            .program
+            .expect("checks");
+        let lowered = super::super::Lowered::new(&program, Default::default()).expect("expands");
+        let m = super::super::model(&lowered, 0, super::super::Reads::Inline).expect("lowers");
+        assert!(m.events_at_start);
     }
 
     #[test]

@@ -17,6 +17,10 @@ pub struct Model {
     pub subs: Vec<SubLink>,
     /// The events, in declaration order.
     pub events: Vec<EventUpdate>,
+    /// Whether the step evaluates [`Model::events`] at its start (after the submodels);
+    /// false when the body evaluates them itself, with [`Stmt::Event`], before each
+    /// discrete pass (a method that locates events inside its step).
+    pub events_at_start: bool,
     /// States with their initial values, in declaration order (reset).
     pub inits: Vec<Init>,
     /// Per `otherwise` flag, how the step uses it.
@@ -219,6 +223,9 @@ pub enum Stmt {
         /// The model's span.
         span: Span,
     },
+    /// An event evaluated here, `value = rising(cond, prev)` (`Rewrite::Event`), as the
+    /// step's start does when [`Model::events_at_start`].
+    Event(EventUpdate),
     /// `dt` reads `value` from here on in this step (`Rewrite::SetDt`).
     SetDt {
         /// The new length of the step.
@@ -305,6 +312,7 @@ impl Stmt {
             | Stmt::Step { span, .. }
             | Stmt::Repeat { span, .. }
             | Stmt::NoteModes { span }
+            | Stmt::Event(EventUpdate { span, .. })
             | Stmt::SetDt { span, .. }
             | Stmt::Factor { span, .. }
             | Stmt::Solve { span, .. }

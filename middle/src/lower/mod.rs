@@ -21,8 +21,9 @@
 //!   [`EventUpdate`] in order with `prev = cond`;
 //! - step: store `dt`; for each [`SubLink`] switched on and not [`SubLink::placed`],
 //!   its [`SubLink::inputs`] then a step of the submodel (a placed one does the same
-//!   where its [`Stmt::Step`] stands in the body, with the `dt` of that point); each [`EventUpdate`] in order with `value = cond && !prev;
-//!   prev = cond`; the `otherwise` flags to their initial value ([`FlagUse`]); each
+//!   where its [`Stmt::Step`] stands in the body, with the `dt` of that point); when
+//!   [`Model::events_at_start`], each [`EventUpdate`] in order with `value = cond &&
+//!   !prev; prev = cond` (else the body's [`Stmt::Event`]s do it); the `otherwise` flags to their initial value ([`FlagUse`]); each
 //!   [`ModeSlot`] with `snapshot` copied to its start-of-step slot; the
 //!   [`Model::body`] top to bottom; time advanced by `dt` through the instance's
 //!   `sit_runtime::Clock` (reset with the time).
@@ -199,6 +200,10 @@ pub fn model(lowered: &Lowered, id: ModelId, reads: Reads) -> Result<Model, Lowe
         pos: 0,
     };
     let body = rules.stmts(&m.body)?;
+    let mut events_at_start = true;
+    walk(&body, &mut |s| {
+        events_at_start &= !matches!(s, Stmt::Event(_))
+    });
     let modes = m
         .modes
         .iter()
@@ -232,6 +237,7 @@ pub fn model(lowered: &Lowered, id: ModelId, reads: Reads) -> Result<Model, Lowe
         defaults,
         subs,
         events,
+        events_at_start,
         inits,
         flags,
         body,
@@ -411,6 +417,14 @@ impl Rules<'_, '_> {
                 }
             }
             ir::Stmt::Added(Rewrite::NoteModes { span }) => Stmt::NoteModes { span: *span },
+            ir::Stmt::Added(Rewrite::Event { event, cond, span }) => {
+                get(&self.m.events, *event, "event")?;
+                Stmt::Event(EventUpdate {
+                    event: *event,
+                    cond: self.lw.term(self.model, cond)?,
+                    span: *span,
+                })
+            }
             ir::Stmt::Added(Rewrite::SetDt { value, span }) => Stmt::SetDt {
                 value: self.lw.term(self.model, value)?,
                 span: *span,

@@ -6,7 +6,7 @@
 //! lowers.
 
 use crate::Span;
-use crate::ir::{self, Expr, VarId};
+use crate::ir::{self, EventId, Expr, VarId};
 
 /// How an implicit method's iteration matrix is held: the `matrix` of a
 /// [`Rewrite::Factor`] and its [`Rewrite::Solve`]s (chosen by `super::band`).
@@ -82,6 +82,20 @@ pub enum Rewrite {
         /// The model's span (for provenance).
         span: Span,
     },
+    /// The event `event` is evaluated, `value = cond && !prev; prev = cond`, as at the
+    /// start of a step: written by the rewrite of a method that locates events inside a
+    /// step, for every event of the model in declaration order before each discrete
+    /// pass (`cond` the event's condition with `time` read at the pass's point), so that
+    /// an `event` rises at the located instant; the model's events are then not
+    /// evaluated at the start of its step ([`super::Model::events_at_start`]).
+    Event {
+        /// The event.
+        event: EventId,
+        /// Its condition, as evaluated here.
+        cond: Expr,
+        /// The event's declaration (for provenance).
+        span: Span,
+    },
     /// `dt` reads `value` from here on in this step: written by the rewrite of a method
     /// that locates events inside a step, whose discrete pass at an event reads the time
     /// since the last one as its step.
@@ -141,6 +155,7 @@ impl ir::Added for Rewrite {
         match self {
             Rewrite::Repeat { body, .. } => body,
             Rewrite::NoteModes { .. }
+            | Rewrite::Event { .. }
             | Rewrite::SetDt { .. }
             | Rewrite::Factor { .. }
             | Rewrite::Solve { .. }
@@ -152,6 +167,7 @@ impl ir::Added for Rewrite {
         match self {
             Rewrite::Repeat { span, .. }
             | Rewrite::NoteModes { span }
+            | Rewrite::Event { span, .. }
             | Rewrite::SetDt { span, .. }
             | Rewrite::Factor { span, .. }
             | Rewrite::Solve { span, .. }
