@@ -99,7 +99,8 @@ pub struct Trace {
     /// The changes marked on the strips (see [`Trace::mark`]).
     pub marks: Vec<Mark>,
     /// What each variable's row value is as of, by name, where the model is known
-    /// (`crate::rowtime`: `t`, `t-dt`, `mixed`, `held`); see [`Trace::row_times`].
+    /// (`crate::rowtime`: `t`, `t-dt`, `earlier`, `mixed`, `held`); see
+    /// [`Trace::row_times`].
     pub rows: std::collections::BTreeMap<String, &'static str>,
 }
 
@@ -125,8 +126,8 @@ impl Trace {
     /// `crate::rowtime::words`): a variable whose row value is the step's start's
     /// (`t-dt`) is drawn at that time, each row's value one row back (the first row's,
     /// the initial pass's, stays at its time), and named `x (t−dt)`; one of both times
-    /// is named `x (t, t−dt)` and one that may be held from an earlier step `x (held)`,
-    /// drawn where recorded (see docs/language.md, "What a row holds").
+    /// is named `x (t, t−dt)`, one of before the step's start `x (earlier)` and one that
+    /// may be held from an earlier step `x (held)`, drawn where recorded (see docs/language.md, "What a row holds").
     pub fn row_times(&mut self, words: &std::collections::HashMap<String, &'static str>) {
         for name in &self.names {
             if let Some(&w) = words.get(name) {
@@ -155,6 +156,7 @@ impl Trace {
             Some("t-dt") => format!("{named} (t−dt)"),
             Some("mixed") => format!("{named} (t, t−dt)"),
             Some("held") => format!("{named} (held)"),
+            Some("earlier") => format!("{named} (earlier)"),
             _ => named,
         }
     }
