@@ -54,7 +54,8 @@ pub struct PlotArgs {
     /// A CSV trace written by `sitc run` (header `t,<names>`; a name may be followed by
     /// its unit, `h [m]`, as `sitc run --units` writes it).
     pub trace: PathBuf,
-    /// The SVG file to write (default: the trace's path with the extension `.svg`).
+    /// The SVG file to write (default: the trace's path with the extension `.svg`; `-`:
+    /// standard output).
     #[arg(short, long, value_name = "FILE.svg")]
     pub output: Option<PathBuf>,
     /// The variables to draw, comma-separated (default: every column).
@@ -378,9 +379,13 @@ fn is_name(field: &str) -> bool {
         && chars.all(|c| c.is_alphanumeric() || c == '_')
 }
 
-/// Draws `trace` into the SVG file `path`.
+/// Draws `trace` into the SVG file `path` (`-`: standard output).
 pub fn write_svg(trace: &Trace, path: &Path) -> Result<(), String> {
     let svg = render_svg(trace)?;
+    if crate::out::is_stdout(path) {
+        crate::out::print(svg);
+        return Ok(());
+    }
     std::fs::write(path, svg).map_err(|e| {
         format!(
             "cannot write `{}`: {}",
