@@ -55,7 +55,7 @@ pub struct SweepArgs {
     #[arg(long, value_name = "NAMES")]
     pub record: Option<String>,
     /// What to collect of each recorded variable (repeatable, or comma-separated):
-    /// `final` (the value at the end, column `x`, or `final(x)` for a swept `x`), `max`
+    /// `final` (the value at the end, column `final(x)`), `max`
     /// (`max(x)`), `min` (`min(x)`),
     /// `first-crossing=THRESH` (the time at which `x` first reaches THRESH: the first row
     /// at or above THRESH after a row below it, or at or below after a row above it, the
