@@ -1,5 +1,8 @@
 //! Warnings about valid models that are probably not what was meant.
 //!
+//! (W0209 and W0210, on a method's tolerance and on `==` between reals that change
+//! continuously, are the checker's: `crate::check`.)
+//!
 //! Every check works on the checked IR, one model at a time:
 //!
 //! - `W0201` a declaration that nothing reads;

@@ -119,9 +119,20 @@ impl Resolver<'_> {
                     return x;
                 }
                 let mut prev = self.expr(first, Ty::Real, ctx);
+                let mut prev_span = first.span;
                 let mut acc: Option<Expr> = None;
                 for (op, rhs) in rest {
                     let r = self.expr(rhs, Ty::Real, ctx);
+                    if matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                        // W0210 is decided once the model's rules are known (`exact`).
+                        let text = |s: Span| self.sources.text(s).to_string();
+                        self.equalities.push(super::exact::Equality {
+                            span: prev_span.to(rhs.span),
+                            op: *op,
+                            sides: [(prev.clone(), text(prev_span)), (r.clone(), text(rhs.span))],
+                        });
+                    }
+                    prev_span = rhs.span;
                     let c = Expr::Cmp(*op, Box::new(prev), Box::new(r.clone()));
                     acc = Some(match acc {
                         None => c,
