@@ -26,7 +26,7 @@ pub fn run(
     };
     warnings.print(&generated.warnings);
     let io_reason = sit_middle::load::io_reason;
-    match out {
+    match out.filter(|p| !crate::out::is_stdout(p)) {
         Some(path) => {
             if let Err(e) = std::fs::write(path, &generated.code) {
                 eprintln!(

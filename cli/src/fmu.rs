@@ -21,7 +21,8 @@ pub struct FmuArgs {
     /// `--method`, `--rtol`, `--atol`.
     #[command(flatten)]
     pub method: crate::method::MethodArgs,
-    /// The `.fmu` file to write.
+    /// The `.fmu` file to write (a file: `-` is refused, a zip archive cannot be written
+    /// to a pipe).
     #[arg(short, long, value_name = "OUT.fmu")]
     pub out: PathBuf,
     /// Where the generated crates and their shared cargo target go (default:
@@ -38,6 +39,14 @@ pub struct FmuArgs {
 
 /// Runs `sitc fmu`.
 pub fn fmu(args: FmuArgs) -> ExitCode {
+    if crate::out::is_stdout(&args.out) {
+        // The zip archive is written with seeks, which a pipe does not allow.
+        eprintln!(
+            "error: an FMU is a zip archive written to a file, not to standard output: give \
+             `-o NAME.fmu`"
+        );
+        return ExitCode::from(2);
+    }
     let warnings = args.warnings.clone();
     let mut opts = sit_fmi::build::Options::new(args.file, args.out);
     opts.model = args.model;

@@ -204,7 +204,7 @@ struct Variable {
     unit: String,
     output: bool,
     /// What time its value in a trace's row is as of (`sit_middle::rows`): `t`,
-    /// `t-dt`, `mixed`, `held`, or empty for a value constant in a run.
+    /// `t-dt`, `earlier`, `mixed`, `held`, or empty for a value constant in a run.
     row: &'static str,
     init: String,
     doc: String,

@@ -61,7 +61,7 @@ enum Command {
     Emit {
         /// The `.sit` file.
         file: PathBuf,
-        /// Write to this file instead of stdout.
+        /// Write to this file instead of stdout (`-`: stdout).
         #[arg(short, long)]
         out: Option<PathBuf>,
         /// Emit only this model and the models it instantiates.

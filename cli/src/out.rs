@@ -3,7 +3,8 @@
 //! A command whose standard output is a pipe that its reader closed early (`sitc info
 //! FILE --format json | head -1`) stops at its next write, quietly (no message, no
 //! panic) and with exit 0, as `sitc --help` says: the reader has what it wanted. Every
-//! write to stdout goes through [`print`] or [`unless_closed`].
+//! write to stdout goes through [`print`] or [`unless_closed`]. `-o -` names standard
+//! output ([`is_stdout`]).
 
 use std::io::{ErrorKind, Write};
 
@@ -29,4 +30,15 @@ pub fn unless_closed<T>(result: std::io::Result<T>) -> std::io::Result<T> {
         Err(e) if e.kind() == ErrorKind::BrokenPipe => std::process::exit(0),
         other => other,
     }
+}
+
+/// Whether `path`, given to `-o`, names standard output: `-`, as in every Unix tool.
+pub fn is_stdout(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// `-o PATH` of a command writing text: `None` for standard output (no `-o`, or
+/// `-o -`), else the file.
+pub fn file(output: Option<&std::path::Path>) -> Option<&std::path::Path> {
+    output.filter(|p| !is_stdout(p))
 }

@@ -54,7 +54,8 @@ pub struct PlotArgs {
     /// A CSV trace written by `sitc run` (header `t,<names>`; a name may be followed by
     /// its unit, `h [m]`, as `sitc run --units` writes it).
     pub trace: PathBuf,
-    /// The SVG file to write (default: the trace's path with the extension `.svg`).
+    /// The SVG file to write (default: the trace's path with the extension `.svg`; `-`:
+    /// standard output).
     #[arg(short, long, value_name = "FILE.svg")]
     pub output: Option<PathBuf>,
     /// The variables to draw, comma-separated (default: every column).
@@ -99,7 +100,8 @@ pub struct Trace {
     /// The changes marked on the strips (see [`Trace::mark`]).
     pub marks: Vec<Mark>,
     /// What each variable's row value is as of, by name, where the model is known
-    /// (`crate::rowtime`: `t`, `t-dt`, `mixed`, `held`); see [`Trace::row_times`].
+    /// (`crate::rowtime`: `t`, `t-dt`, `earlier`, `mixed`, `held`); see
+    /// [`Trace::row_times`].
     pub rows: std::collections::BTreeMap<String, &'static str>,
 }
 
@@ -125,8 +127,8 @@ impl Trace {
     /// `crate::rowtime::words`): a variable whose row value is the step's start's
     /// (`t-dt`) is drawn at that time, each row's value one row back (the first row's,
     /// the initial pass's, stays at its time), and named `x (t−dt)`; one of both times
-    /// is named `x (t, t−dt)` and one that may be held from an earlier step `x (held)`,
-    /// drawn where recorded (see docs/language.md, "What a row holds").
+    /// is named `x (t, t−dt)`, one of before the step's start `x (earlier)` and one that
+    /// may be held from an earlier step `x (held)`, drawn where recorded (see docs/language.md, "What a row holds").
     pub fn row_times(&mut self, words: &std::collections::HashMap<String, &'static str>) {
         for name in &self.names {
             if let Some(&w) = words.get(name) {
@@ -155,6 +157,7 @@ impl Trace {
             Some("t-dt") => format!("{named} (t−dt)"),
             Some("mixed") => format!("{named} (t, t−dt)"),
             Some("held") => format!("{named} (held)"),
+            Some("earlier") => format!("{named} (earlier)"),
             _ => named,
         }
     }
@@ -376,9 +379,13 @@ fn is_name(field: &str) -> bool {
         && chars.all(|c| c.is_alphanumeric() || c == '_')
 }
 
-/// Draws `trace` into the SVG file `path`.
+/// Draws `trace` into the SVG file `path` (`-`: standard output).
 pub fn write_svg(trace: &Trace, path: &Path) -> Result<(), String> {
     let svg = render_svg(trace)?;
+    if crate::out::is_stdout(path) {
+        crate::out::print(svg);
+        return Ok(());
+    }
     std::fs::write(path, svg).map_err(|e| {
         format!(
             "cannot write `{}`: {}",

@@ -4,7 +4,8 @@ use sit_middle::ir::{ModelId, Program};
 use sit_middle::rows::{RowTime, cond_time, row_times};
 use std::collections::HashMap;
 
-/// The row-time word ([`RowTime::word`]: `t`, `t-dt`, `mixed`, `held`, or empty) of
+/// The row-time word ([`RowTime::word`]: `t`, `t-dt`, `earlier`, `mixed`, `held`, or
+/// empty) of
 /// every variable, pred, situation and event of the tree rooted at `root`, by the name
 /// a trace writes (`sub.x` for a submodel's).
 pub fn words(program: &Program, root: ModelId) -> HashMap<String, &'static str> {

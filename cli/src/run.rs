@@ -131,11 +131,12 @@ pub struct RunArgs {
     /// last step is always written).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub every: u64,
-    /// The CSV file to write (default: standard output).
+    /// The CSV file to write (default, or `-`: standard output).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Also draw the recorded variables into this SVG file (with `--events` or
-    /// `--explain`, each change of the log is marked on its variable's strip).
+    /// Also draw the recorded variables into this SVG file (`-`: standard output, with
+    /// the trace in `-o FILE`; with `--events` or `--explain`, each change of the log is
+    /// marked on its variable's strip).
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
     /// Write each variable's unit in the header after its name, `t [s],h [m],v [m/s]`
@@ -166,6 +167,7 @@ pub fn run(args: RunArgs) -> ExitCode {
 }
 
 fn try_run(args: RunArgs) -> Result<(), Fail> {
+    one_on_stdout(&args)?;
     let steps = args.timing.steps()?;
     if let Some(warning) = args.timing.warning()
         && !args.warnings.quiet
@@ -256,7 +258,7 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         log.keep_for_plot();
     }
     let explains = log.as_ref().is_some_and(|l| l.explains());
-    let (out, shown): (Box<dyn Write>, String) = match &args.output {
+    let (out, shown): (Box<dyn Write>, String) = match crate::out::file(args.output.as_deref()) {
         None if explains => (Box::new(std::io::sink()), "the trace".into()),
         Some(path) => {
             let file = std::fs::File::create(path)
@@ -324,6 +326,42 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     }
     if let Some(log) = log {
         log.close(&mut std::io::stdout().lock())?;
+    }
+    Ok(())
+}
+
+/// Checks that at most one of the trace, the plot (`--plot -`) and the account of
+/// `--explain` goes to standard output: the trace does unless `-o FILE` is given (or
+/// `--explain`, whose account replaces it there; then `-o -` puts it back).
+fn one_on_stdout(args: &RunArgs) -> Result<(), Fail> {
+    let is_stdout = |p: &Option<PathBuf>| p.as_deref().is_some_and(crate::out::is_stdout);
+    let explains = args.events.explain.is_some();
+    let trace = if explains {
+        is_stdout(&args.output)
+    } else {
+        crate::out::file(args.output.as_deref()).is_none()
+    };
+    let on_stdout: Vec<&str> = [
+        (trace, "the trace"),
+        (is_stdout(&args.plot), "the plot (`--plot -`)"),
+        (explains, "the account of `--explain`"),
+    ]
+    .into_iter()
+    .filter_map(|(on, what)| on.then_some(what))
+    .collect();
+    if let [before @ .., last] = &on_stdout[..]
+        && !before.is_empty()
+    {
+        let (all, them) = if before.len() == 1 {
+            ("both", "one of them to a file")
+        } else {
+            ("all", "all but one to files")
+        };
+        return Err(Fail::Usage(format!(
+            "{} and {last} cannot {all} go to standard output; write {them} (`-o \
+             FILE.csv`, `--plot FILE.svg`)",
+            before.join(", ")
+        )));
     }
     Ok(())
 }

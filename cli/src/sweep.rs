@@ -55,7 +55,7 @@ pub struct SweepArgs {
     #[arg(long, value_name = "NAMES")]
     pub record: Option<String>,
     /// What to collect of each recorded variable (repeatable, or comma-separated):
-    /// `final` (the value at the end, column `x`, or `final(x)` for a swept `x`), `max`
+    /// `final` (the value at the end, column `final(x)`), `max`
     /// (`max(x)`), `min` (`min(x)`),
     /// `first-crossing=THRESH` (the time at which `x` first reaches THRESH: the first row
     /// at or above THRESH after a row below it, or at or below after a row above it, the
@@ -63,7 +63,7 @@ pub struct SweepArgs {
     /// `first-crossing(NAME)=THRESH` (the same of the recorded variable NAME only).
     #[arg(long, value_name = "WHAT", default_value = "final")]
     pub summary: Vec<String>,
-    /// The CSV file to write (default: standard output).
+    /// The CSV file to write (default, or `-`: standard output).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Write each column's unit in the header after its title, as `sitc run --units`
@@ -209,7 +209,7 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
             eprintln!("{line}");
         }
     }
-    let (out, shown): (Box<dyn Write>, String) = match &args.output {
+    let (out, shown): (Box<dyn Write>, String) = match crate::out::file(args.output.as_deref()) {
         Some(path) => {
             let file = std::fs::File::create(path)
                 .map_err(|e| format!("cannot write `{}`: {}", path.display(), io_reason(&e)))?;

@@ -389,3 +389,40 @@ fn the_jacobian_is_listed() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 47: a variable assigned by an unguarded rule in every step is never `held`,
+/// even when it reads a value of an earlier step (`earlier`); a recurrence on its own
+/// previous value (`prev(e) + 1`) changes in every step.
+#[test]
+fn a_variable_assigned_in_every_step_is_not_held() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("rows.sit"),
+        "model M {
+    output real a, b, e, t_off;
+    event go = b > 1;
+    a = prev(b) + 1;
+    b = 2 * time;
+    e = prev(e) + 1;
+    t_off = time when go;
+}
+",
+    )
+    .expect("write");
+    let (code, out, err) = sitc_in(dir.path(), &["info", "rows.sit", "--format", "json"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let j: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let rows: Vec<String> = (j["variables"].as_array().unwrap().iter())
+        .map(|v| {
+            format!(
+                "{}={}",
+                v["name"].as_str().unwrap(),
+                v["row"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        ["a=earlier", "b=t-dt", "e=t", "t_off=held", "go=t-dt"]
+    );
+}

@@ -1036,3 +1036,48 @@ fn the_method_flag_replaces_the_declared_one_before_the_check() {
         "{stderr}"
     );
 }
+
+/// Issue 47: `-o -` is standard output, as in every Unix tool, for every command that
+/// takes `-o` (`run`, `sweep`, `emit`, `plot`), and no file named `-` is written;
+/// `sitc fmu -o -` is refused (a zip archive needs a file); two outputs of `sitc run`
+/// on standard output are refused.
+#[test]
+fn dash_is_standard_output() {
+    let (dir, _) = file("decay.sit", DECAY);
+    let run = |args: &[&str]| {
+        let mut cmd = cargo_bin_cmd!("sitc");
+        cmd.current_dir(dir.path()).args(args);
+        cmd
+    };
+    let timing = ["--dt", "0.5", "--t-end", "1"];
+    let mut to_dash = run(&["run", "decay.sit", "-o", "-"]);
+    let trace = stdout_of(to_dash.args(timing));
+    let mut plain = run(&["run", "decay.sit"]);
+    assert_eq!(trace, stdout_of(plain.args(timing)));
+    assert!(trace.starts_with("t,x\n"), "{trace}");
+    let table = stdout_of(run(&["sweep", "decay.sit", "--param", "k=1,2", "-o", "-"]).args(timing));
+    assert!(table.starts_with("k,"), "{table}");
+    let code = stdout_of(&mut run(&["emit", "decay.sit", "-o", "-"]));
+    assert!(code.contains("pub struct Decay"), "{code}");
+    run(&["run", "decay.sit", "-o", "trace.csv"])
+        .args(timing)
+        .assert()
+        .success();
+    let svg = stdout_of(&mut run(&["plot", "trace.csv", "-o", "-"]));
+    assert!(svg.starts_with("<svg"), "{svg}");
+    run(&["fmu", "decay.sit", "-o", "-"])
+        .assert()
+        .code(2)
+        .stderr(contains("an FMU is a zip archive written to a file"));
+    run(&["run", "decay.sit", "--plot", "-"])
+        .args(timing)
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "the trace and the plot (`--plot -`) cannot both go to standard output",
+        ));
+    assert!(
+        !dir.path().join("-").exists(),
+        "a file named `-` was written"
+    );
+}

@@ -40,7 +40,7 @@ const VDP: [&str; 10] = [
 fn one_row_per_combination_in_order() {
     let csv = stdout(sitc().arg("sweep").arg(model("van_der_pol")).args(VDP));
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines[0], "mu,x0,final(x0),x1");
+    assert_eq!(lines[0], "mu,x0,final(x0),final(x1)");
     assert_eq!(lines.len(), 1 + 5 * 2);
     let axes: Vec<(&str, &str)> = lines[1..]
         .iter()
@@ -93,17 +93,17 @@ fn units_in_the_header_on_request() {
     assert_eq!(rows, plain_rows);
     assert_eq!(
         plain_head,
-        "e,h0,h,max(h),crossing(h=0.5),v,max(v),g,max(g)"
+        "e,h0,final(h),max(h),crossing(h=0.5),final(v),max(v),final(g),max(g)"
     );
     assert_eq!(
         head,
-        "e [1],h0 [m],h [m],max(h) [m],crossing(h=0.5) [s],v [m/s],max(v) [m/s],g [m/s^2],max(g) [m/s^2]"
+        "e [1],h0 [m],final(h) [m],max(h) [m],crossing(h=0.5) [s],final(v) [m/s],max(v) [m/s],final(g) [m/s^2],max(g) [m/s^2]"
     );
     // Van der Pol is written in dimensionless time: its states have no unit, `mu` is
     // declared dimensionless.
     let vdp = model("van_der_pol");
     let head = stdout(sitc().arg("sweep").arg(&vdp).args(VDP).arg("--units"));
-    assert_eq!(head.lines().next(), Some("mu [1],x0,final(x0),x1"));
+    assert_eq!(head.lines().next(), Some("mu [1],x0,final(x0),final(x1)"));
 }
 
 /// Every row's final values are the last row of `sitc run` with the same `--set`s, as
@@ -205,7 +205,10 @@ fn summaries_against_the_closed_form() {
         .stdout("");
     let csv = std::fs::read_to_string(&out).unwrap();
     let mut lines = csv.lines();
-    assert_eq!(lines.next(), Some("k,x,max(x),min(x),crossing(x=0.5)"));
+    assert_eq!(
+        lines.next(),
+        Some("k,final(x),max(x),min(x),crossing(x=0.5)")
+    );
     for (line, k) in lines.zip([1.0f64, 2.0]) {
         let v: Vec<f64> = line.split(',').map(|x| x.parse().unwrap()).collect();
         let factor = 1.0 - k * 0.1;
@@ -397,7 +400,7 @@ fn rows_that_meet_non_finite_values_are_named() {
     assert!(out.status.success());
     assert_eq!(out.stdout, stopped.stdout, "the same table either way");
     let csv = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(csv.lines().next(), Some("k,level,v"));
+    assert_eq!(csv.lines().next(), Some("k,final(level),final(v)"));
     assert!(csv.lines().nth(1).unwrap().starts_with("0.25,0."), "{csv}");
     assert_eq!(csv.lines().nth(2), Some("0.5,NaN,NaN"), "{csv}");
     let stderr = String::from_utf8(out.stderr).unwrap();

@@ -30,7 +30,7 @@
 //! let summaries = Summary::parse_all(["final", "first-crossing(v)=1"]).unwrap();
 //! let ask = Ask { axes: &axes, fixed: &[], record: None::<&[&str]>, summaries: &summaries, dt: 0.25, steps: 8 };
 //! let study = Study::new(&model, &ask).unwrap();
-//! assert_eq!(study.columns, ["a", "v", "crossing(v=1)"]);
+//! assert_eq!(study.columns, ["a", "final(v)", "crossing(v=1)"]);
 //! let rows = study.sweep.run(&model, &study.sets).unwrap();
 //! // v = a·t: 2 at the end, reaching 1 at t = 1/a.
 //! assert_eq!(rows, [[2.0, 1.0], [4.0, 0.5]]);

@@ -122,9 +122,8 @@ impl Study {
         let mut columns: Vec<String> = ask.axes.iter().map(|(n, _)| n.clone()).collect();
         for &r in &record {
             let name = name_of(model, r);
-            let swept = ask.axes.iter().any(|(n, _)| n == name);
             for s in ask.summaries {
-                let Some((collect, column)) = s.collect(r, name, swept) else {
+                let Some((collect, column)) = s.collect(r, name) else {
                     continue;
                 };
                 // `first-crossing=T` and `first-crossing(x)=T` ask for the same column.

@@ -108,16 +108,15 @@ impl Summary {
     }
 
     /// What to collect of variable `var`, named `name`, and the title of its column, or
-    /// `None` when the summary is of another variable: the name for `final`
-    /// (`final(name)` when the variable is also swept, whose own column holds its set
-    /// value), `max(name)`, `min(name)`, `crossing(name=T)`.
-    pub fn collect(&self, var: usize, name: &str, swept: bool) -> Option<(Collect, String)> {
+    /// `None` when the summary is of another variable: `final(name)`, `max(name)`,
+    /// `min(name)`, `crossing(name=T)` (every summary names what it is of, so a column
+    /// is never taken for an axis or a set value).
+    pub fn collect(&self, var: usize, name: &str) -> Option<(Collect, String)> {
         if self.only().is_some_and(|only| only != name) {
             return None;
         }
         Some(match *self {
-            Summary::Final if swept => (Collect::Final(var), format!("final({name})")),
-            Summary::Final => (Collect::Final(var), name.into()),
+            Summary::Final => (Collect::Final(var), format!("final({name})")),
             Summary::Max => (Collect::Max(var), format!("max({name})")),
             Summary::Min => (Collect::Min(var), format!("min({name})")),
             Summary::Crossing { threshold, .. } => (
@@ -188,7 +187,7 @@ mod tests {
     fn a_named_crossing_is_of_its_variable_only() {
         let s = crossing(Some("T"), 20.5);
         assert_eq!(
-            s.collect(3, "T", false),
+            s.collect(3, "T"),
             Some((
                 Collect::FirstCrossing {
                     var: 3,
@@ -197,10 +196,10 @@ mod tests {
                 "crossing(T=20.5)".to_string()
             ))
         );
-        assert_eq!(s.collect(4, "Q", false), None);
+        assert_eq!(s.collect(4, "Q"), None);
         let every = crossing(None, 0.0);
-        assert_eq!(every.collect(4, "Q", false).unwrap().1, "crossing(Q=0)");
-        assert_eq!(Summary::Final.collect(1, "k", true).unwrap().1, "final(k)");
-        assert_eq!(Summary::Final.collect(1, "x", false).unwrap().1, "x");
+        assert_eq!(every.collect(4, "Q").unwrap().1, "crossing(Q=0)");
+        assert_eq!(Summary::Final.collect(1, "k").unwrap().1, "final(k)");
+        assert_eq!(Summary::Final.collect(1, "w_L").unwrap().1, "final(w_L)");
     }
 }

@@ -188,7 +188,7 @@ fn a_study_has_its_grid_and_columns() {
             "final(x)",
             "max(x)",
             "crossing(x=4)",
-            "y",
+            "final(y)",
             "max(y)",
             "crossing(y=4)"
         ]

@@ -1,6 +1,9 @@
 //! Warnings about valid models that are probably not what was meant, and the one error
 //! that needs the same analysis of guards (E0477).
 //!
+//! (W0209 and W0210, on a method's tolerance and on `==` between reals that change
+//! continuously, are the checker's: `crate::check`.)
+//!
 //! Every check works on the checked IR, one model at a time:
 //!
 //! - `W0201` a declaration that nothing reads;

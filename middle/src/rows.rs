@@ -12,11 +12,13 @@
 //! wherever it stands.
 //!
 //! The labels are sets of three times: the row's time `t`, the step's start `t − dt`, and
-//! earlier (a value held from an older step). A rule's value is the union of what it
+//! earlier (`t − 2·dt` or before: a value of the step's start read through `prev` or
+//! before its rule), with a mark for a value that may be held from an older step (not
+//! computed on every path through the step). A rule's value is the union of what it
 //! reads where it stands (`time` and events: the step's start; a param or a number:
 //! nothing; an `integral`, `lag` or timer: the row's time); a guarded rule may not apply,
 //! so its target may keep the value it had when the step started (its row label shifted
-//! one step back) unless an unguarded or `otherwise` rule follows. A value read before
+//! one step back, and held) unless an unguarded or `otherwise` rule follows. A value read before
 //! its rule, or through `prev`, is the previous row's: shifted back. The labels of a
 //! model depend on themselves through those shifts; they are found by iterating the
 //! step until they no longer change (at most [`MAX_PASSES`] passes over the rules: a
@@ -37,8 +39,12 @@ pub struct RowTime {
     pub end: bool,
     /// The step's start, `t − dt`.
     pub start: bool,
-    /// An earlier step (the value was held).
+    /// An earlier step than the step's start (`t − 2·dt` or before): computed from a
+    /// value of the step's start read through `prev` or before its rule.
     pub earlier: bool,
+    /// Possibly held from an earlier step: on some path through the step no rule
+    /// computes it (a latch, a flag set by σ rules), or it reads such a value.
+    pub held: bool,
 }
 
 impl RowTime {
@@ -46,6 +52,7 @@ impl RowTime {
         end: false,
         start: false,
         earlier: false,
+        held: false,
     };
     const END: RowTime = RowTime {
         end: true,
@@ -61,6 +68,7 @@ impl RowTime {
         end: true,
         start: true,
         earlier: true,
+        held: true,
     };
 
     fn union(self, o: RowTime) -> RowTime {
@@ -68,6 +76,7 @@ impl RowTime {
             end: self.end | o.end,
             start: self.start | o.start,
             earlier: self.earlier | o.earlier,
+            held: self.held | o.held,
         }
     }
 
@@ -77,24 +86,33 @@ impl RowTime {
             end: false,
             start: self.end,
             earlier: self.start | self.earlier,
+            held: self.held,
         }
     }
 
     /// A short word for tables: `t` (as of the row's time), `t-dt` (the step's start),
-    /// `held` (may be from an earlier step), `mixed` (of the row's time and the step's
-    /// start), or empty for a value that does not change in a step.
+    /// `earlier` (computed in every step from values of before the step's start), `mixed`
+    /// (of more than one of those times), `held` (may be kept from an earlier step: not
+    /// computed in every step), or empty for a value that does not change in a step.
     pub fn word(self) -> &'static str {
+        if self.held {
+            return "held";
+        }
         match (self.end, self.start, self.earlier) {
             (false, false, false) => "",
             (true, false, false) => "t",
             (false, true, false) => "t-dt",
-            (true, true, false) => "mixed",
-            (_, _, true) => "held",
+            (false, false, true) => "earlier",
+            _ => "mixed",
         }
     }
 
     /// A sentence for hover texts: what the row's value is as of.
     pub fn sentence(self) -> &'static str {
+        if self.held {
+            return "in a trace, possibly a value held from an earlier step (it is not computed \
+                    in every step)";
+        }
         match (self.end, self.start, self.earlier) {
             (false, false, false) => "the same in every row of a run",
             (true, false, false) => "in a trace, the value at the row's time",
@@ -102,13 +120,18 @@ impl RowTime {
                 "in a trace, the value at the start of the step that ended at the row's time \
                  (t − dt): it is computed from `time` or from values read before their rules"
             }
+            (false, false, true) => {
+                "in a trace, computed in every step from values of earlier steps (t − 2·dt or \
+                 before): it reads, through `prev` or before their rules, values that were \
+                 already of the step's start"
+            }
             (true, true, false) => {
                 "in a trace, computed from values of the row's time and of the step's start \
                  (t − dt)"
             }
-            (_, _, true) => {
-                "in a trace, possibly a value held from an earlier step (it is not computed in \
-                 every step)"
+            _ => {
+                "in a trace, computed from values of several steps: the row's time, the step's \
+                 start (t − dt) or earlier"
             }
         }
     }
@@ -187,7 +210,7 @@ fn model(m: &Model, program: &Program, done: &[Vec<RowTime>]) -> Vec<RowTime> {
         }
         step.body(&m.body, RowTime::NONE, true);
         let next: Vec<RowTime> = (0..n)
-            .map(|v| fixed(v).unwrap_or_else(|| step.current(v)))
+            .map(|v| fixed(v).unwrap_or_else(|| step.at_end(v)))
             .collect();
         if next == row {
             return row;
@@ -257,6 +280,17 @@ impl Step<'_> {
             RowTime::NONE
         };
         self.fresh[v].union(old)
+    }
+
+    /// The label of `v` after the step: [`Step::current`], held where a path through the
+    /// step computes it and another leaves it as it was (a value that no rule computes
+    /// at all is a constant of the run, not held).
+    fn at_end(&self, v: VarId) -> RowTime {
+        let mut r = self.current(v);
+        if self.maybe_old[v] && self.fresh[v] != RowTime::NONE {
+            r.held = true;
+        }
+        r
     }
 
     /// Gives `target` the value `val`: replacing what it had on a path where the rule
@@ -335,7 +369,7 @@ impl Step<'_> {
         }
         match e {
             Expr::Num(_) | Expr::Bool(_) | Expr::Dt | Expr::SubOn(_) => RowTime::NONE,
-            Expr::Var(v) if Some(*v) == own => RowTime::END,
+            Expr::Var(v) | Expr::Prev(v) if Some(*v) == own => RowTime::END,
             // `time + dt`: the step's end, as a rule computing a value for the row's time
             // writes it.
             Expr::Arith(ArithOp::Add, a, b)

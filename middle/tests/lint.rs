@@ -556,3 +556,61 @@ fn a_placed_step_reads_the_rules_above_it() {
     assert_eq!(got.len(), 1, "{got:?}");
     assert_eq!(got[0].0, "E0153");
 }
+
+/// Issue 47: `==` and `!=` on a real that changes continuously (an integral, a lag,
+/// `time`, what is computed from them, a sum of steps that are not whole numbers, a
+/// submodel's output of those) is W0210 at the comparison; values exact by
+/// construction are not reported.
+#[test]
+fn exact_comparisons_of_inexact_reals() {
+    let got = found(
+        "param k = 2, step = 0.1;
+         input real u;
+         output real x, y, n = 0, c = 0, e = 0, s = 0, v = 1, g, hits = 0;
+         output flag full;
+         pred at = x == 0.3;
+         x = integral(1);
+         y = 2 * x;
+         n = n + 1;
+         c = c + step;
+         e = e + 2;
+         s = 2 when full;
+         s = 0 otherwise;
+         v = integral(-v) when !full;
+         v = 0 otherwise;
+         g = round(x);
+         hits = hits + 1 when y != 0.6;
+         hits = hits + 1 when time == 0.25;
+         hits = hits + 1 when c == 0.3;
+         hits = hits + 1 when n == 3 | e == 4 | s == 2 | u == 1 | k == 2 | g == 1 | v == 0;
+         when at => full;",
+    );
+    assert_eq!(
+        got,
+        pairs(&[
+            ("W0210", "x == 0.3"),
+            ("W0210", "y != 0.6"),
+            ("W0210", "time == 0.25"),
+            ("W0210", "c == 0.3"),
+        ])
+    );
+    let src = "model Tank { output real level = 1; level = integral(-level); }
+        model M { sub t: Tank; output real n = 0; n = n + 1 when t.level == 0.5; }";
+    let out = check_source("m.sit", src);
+    let d: Vec<_> = out
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "W0210")
+        .collect();
+    assert_eq!(d.len(), 1, "{}", out.render());
+    assert!(
+        d[0].message.contains("`t.level`, which is an integral"),
+        "{}",
+        d[0].message
+    );
+    // Allowed where it is meant.
+    let allowed = "model M { output real x, n = 0; x = integral(1);
+        #[allow(W0210, reason = \"a test\")]
+        n = n + 1 when x == 0.3; }";
+    assert!(check_source("m.sit", allowed).diagnostics.is_empty());
+}

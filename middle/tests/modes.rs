@@ -123,3 +123,35 @@ model Light {
 ";
     assert_eq!(errors(src), ["E0170"]);
 }
+
+/// Issue 47: a misspelt state in a comparison is one error (E0422), not also the mode
+/// read as a value (E0421) and the state as an unknown name (E0101); the same for
+/// `!=` and a submodel's mode.
+#[test]
+fn a_misspelt_state_is_one_error() {
+    let room = "
+model Room {
+    output mode heater { off, on }
+    output real T = 15;
+    T = integral(1) when heater OP onn;
+    T = integral(-1) otherwise;
+    heater: off -> on when T < 18;
+    heater: on -> off when T > 22;
+}
+model House {
+    sub room: Room;
+    output real lamp;
+    lamp = 1 when room.heater == offf;
+    lamp = 0 otherwise;
+}
+";
+    for op in ["==", "!="] {
+        let src = room.replace("OP", op);
+        assert_eq!(errors(&src), ["E0422", "E0422"], "{op}");
+        let out = check_source("m.sit", &src);
+        let helps: Vec<_> = (out.diagnostics.iter())
+            .map(|d| d.help.clone().unwrap_or_default())
+            .collect();
+        assert_eq!(helps, ["did you mean `on`?", "did you mean `off`?"]);
+    }
+}

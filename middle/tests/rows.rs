@@ -127,3 +127,34 @@ fn a_read_before_its_integral_is_of_the_rows_time_under_a_method_with_stages() {
         );
     }
 }
+
+#[test]
+fn a_value_computed_in_every_step_from_an_older_one_is_earlier_not_held() {
+    // a and f are computed in every step, from b of the step before (read before its
+    // rule, or through prev): as of t − 2·dt, not held. e is a recurrence on its own
+    // previous value, of the row's time like `x = x + 1`; g reads the latch t_off, so it
+    // is held too.
+    let got = words(
+        "model M {
+            output real a, b, e, f, t_off, g;
+            event go = b > 1;
+            a = b + 1;
+            b = 2 * time;
+            e = prev(e) + 1;
+            f = prev(b);
+            t_off = time when go;
+            g = t_off + 1;
+        }",
+    );
+    assert_eq!(
+        got,
+        pairs(&[
+            ("a", "earlier"),
+            ("b", "t-dt"),
+            ("e", "t"),
+            ("f", "earlier"),
+            ("t_off", "held"),
+            ("g", "held"),
+        ])
+    );
+}

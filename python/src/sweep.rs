@@ -439,7 +439,7 @@ impl Study {
     }
 
     /// The column names, as `sitc sweep`'s header: the axes, then for each recorded
-    /// variable its summaries (`x` or `final(x)`, `max(x)`, `min(x)`, `crossing(x=T)`).
+    /// variable its summaries (`final(x)`, `max(x)`, `min(x)`, `crossing(x=T)`).
     #[getter]
     fn columns(&self) -> Vec<String> {
         self.columns.clone()

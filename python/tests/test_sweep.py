@@ -106,10 +106,10 @@ def test_set_and_to_pandas():
     pd = pytest.importorskip("pandas")
     result = sit.sweep(VDP, {"mu": [0.5, 1.0]}, 0.01, 1, record="x0", set={"x1": 0.5})
     frame = result.to_pandas()
-    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == ["mu", "x0"]
+    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == ["mu", "final(x0)"]
     m = sit.load(VDP)
     single = m.run(0.01, 1, record="x0", set={"mu": 1.0, "x1": 0.5})
-    assert result["x0"][1] == single["x0"][-1]
+    assert result["final(x0)"][1] == single["x0"][-1]
 
 
 @pytest.fixture(scope="module")

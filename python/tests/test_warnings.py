@@ -118,7 +118,7 @@ def test_a_table_read_past_its_grid_warns_with_count_and_range(model):
 def test_a_sweep_names_each_row_that_met_nan_and_adds_table_reads(model):
     _, path = model(TANK)
     r, seen = caught(lambda: sit.sweep(path, {"k": [0.25, 0.5, 1]}, dt=0.1, t_end=6))
-    assert np.isnan(r["level"][1]) and np.isfinite(r["level"][0])
+    assert np.isnan(r["final(level)"][1]) and np.isfinite(r["final(level)"][0])
     messages = [(w.category, str(w.message)) for w in seen]
     assert messages == [
         (
@@ -157,7 +157,7 @@ VDP = """model Vdp {
 def test_a_sweep_reports_the_runs_found_stiff_as_sitc_sweep_does(model):
     _, path = model(VDP)
     r, seen = caught(lambda: sit.sweep(path, {"mu": [1, 1000]}, dt=1, t_end=20))
-    assert len(r["x0"]) == 2
+    assert len(r["final(x0)"]) == 2
     messages = [(w.category, str(w.message)) for w in seen]
     assert messages == [
         (

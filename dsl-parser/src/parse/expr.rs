@@ -180,6 +180,14 @@ impl Parser<'_> {
             out.push(self.primary()?);
             // infix?
             let t = self.peek();
+            if t.tok == Tok::Punct("*")
+                && self.peek_at(1).tok == Tok::Punct("*")
+                && self.peek_at(1).start == t.end
+                && let Some(left) = out.last()
+            {
+                let left = left.clone();
+                return Err(self.double_star(&left));
+            }
             let Some(op) = (match t.tok {
                 Tok::Punct(p) => infix(p),
                 _ => None,
@@ -216,6 +224,10 @@ impl Parser<'_> {
         if continues {
             if t.tok == Tok::Ident && matches!(self.str(t), "and" | "or") {
                 return Err(self.word_operator());
+            }
+            if t.tok == Tok::Ident && self.str(t) == "if" {
+                let target = self.target_at(e.span.start);
+                return Err(self.if_after_value(&e, target.as_ref()));
             }
             if t.tok == Tok::Punct("=") {
                 return Err(self.single_equals(&e));
@@ -273,6 +285,17 @@ impl Parser<'_> {
             {
                 return Err(self.word_operator());
             }
+            // `if c then a else b`: `if` is never a name (E0103).
+            Tok::Ident
+                if self.str(t) == "if"
+                    && matches!(
+                        self.peek_at(1).tok,
+                        Tok::Ident | Tok::Keyword(_) | Tok::Number | Tok::Punct("(" | "!" | "-")
+                    ) =>
+            {
+                let target = self.target_at(t.start);
+                return Err(self.if_value(target.as_ref()));
+            }
             // A keyword other than a value is read as a name, for the checker
             // to report (or, for `off`, to read as a mode's state).
             tok if tok.is_word() && self.peek_at(1).tok == Tok::Punct("(") => return self.call(),
@@ -280,6 +303,13 @@ impl Parser<'_> {
             _ => return Err(self.error(&["an expression"])),
         };
         Ok(Expr { kind, span })
+    }
+
+    /// The target of the rule being read, when its value starts at `start` (the help
+    /// for a conditional value that is the whole value rewrites the rule).
+    fn target_at(&self, start: usize) -> Option<crate::ast::Name> {
+        let (name, at) = self.target.as_ref()?;
+        (*at == start).then(|| name.clone())
     }
 
     /// `call = name "(" (expr ("," expr)* ","?)? ")"`.

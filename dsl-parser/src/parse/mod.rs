@@ -12,6 +12,7 @@ mod attr;
 mod error;
 mod expr;
 mod foreign;
+mod habits;
 mod keyword;
 mod lexer;
 mod parser;

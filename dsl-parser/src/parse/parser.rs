@@ -38,6 +38,9 @@ pub(super) struct Parser<'a> {
     pub(super) resynced: bool,
     /// The `#[allow(…)]` attributes read so far, with their scopes.
     pub(super) allows: Vec<Allow>,
+    /// The target of the rule whose value is being read and where the value starts, for
+    /// help that rewrites it.
+    pub(super) target: Option<(Name, usize)>,
 }
 
 impl<'a> Parser<'a> {
@@ -54,6 +57,7 @@ impl<'a> Parser<'a> {
             last_recovery: None,
             resynced: false,
             allows: Vec::new(),
+            target: None,
         }
     }
 
@@ -503,6 +507,9 @@ impl<'a> Parser<'a> {
         loop {
             let name = self.name()?;
             let unit = self.unit_text()?;
+            if self.at_punct("(") {
+                return Err(self.decl_modifiers(&name, kind, output));
+            }
             let value = if self.eat_punct("=") {
                 Some(self.expr(&["`,`", "`;`"])?)
             } else {
@@ -676,7 +683,10 @@ impl<'a> Parser<'a> {
             return Err(stop);
         }
         self.expect_punct("=", &["`=`"])?;
-        let value = self.expr(&["`;`", "`otherwise`", "`when`"])?;
+        self.target = Some((target.clone(), self.peek().start));
+        let value = self.expr(&["`;`", "`otherwise`", "`when`"]);
+        self.target = None;
+        let value = value?;
         let guard = if self.at_kw(Keyword::When) {
             self.bump();
             Guard::When(self.expr(&["`;`"])?)

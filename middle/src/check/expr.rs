@@ -119,9 +119,20 @@ impl Resolver<'_> {
                     return x;
                 }
                 let mut prev = self.expr(first, Ty::Real, ctx);
+                let mut prev_span = first.span;
                 let mut acc: Option<Expr> = None;
                 for (op, rhs) in rest {
                     let r = self.expr(rhs, Ty::Real, ctx);
+                    if matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                        // W0210 is decided once the model's rules are known (`exact`).
+                        let text = |s: Span| self.sources.text(s).to_string();
+                        self.equalities.push(super::exact::Equality {
+                            span: prev_span.to(rhs.span),
+                            op: *op,
+                            sides: [(prev.clone(), text(prev_span)), (r.clone(), text(rhs.span))],
+                        });
+                    }
+                    prev_span = rhs.span;
                     let c = Expr::Cmp(*op, Box::new(prev), Box::new(r.clone()));
                     acc = Some(match acc {
                         None => c,
@@ -168,7 +179,11 @@ impl Resolver<'_> {
                             format!("unknown procedure `{}`", name.text),
                         )
                         .with_label("not in the runtime library");
-                        if let Some(s) = did_you_mean(&name.text, all) {
+                        let call = self.sources.text(e.span);
+                        let arguments = call.get(name.text.len()..).unwrap_or_default();
+                        if let Some(help) = other_language(&name.text, args.len(), arguments) {
+                            d = d.with_help(help);
+                        } else if let Some(s) = did_you_mean(&name.text, all) {
                             d = d.with_help(format!("did you mean `{s}`?"));
                         } else {
                             d = d.with_note("the procedures are listed in docs/language.md, section \"Procedures\"");
@@ -493,6 +508,29 @@ impl Resolver<'_> {
         );
     }
 
+    /// The submodels of this model that declare `name`, as the paths that read it
+    /// (`t1.h`), in declaration order, each with its model's name when `name` is not an
+    /// output there (reading it is E0143).
+    fn sub_members(&self, name: &str) -> Vec<(String, Option<String>)> {
+        let mut out = Vec::new();
+        for (s, sub) in self.t().subs.iter().enumerate() {
+            let Some(child) = self.sub_models[self.this].get(s).copied().flatten() else {
+                continue;
+            };
+            let ct = &self.tables[child];
+            let output = match ct.names.get(name).copied() {
+                Some(Sym::Var(v)) => ct.vars[v].output,
+                Some(Sym::Cond(c)) => ct.conds[c].output,
+                Some(Sym::Event(e)) => ct.events[e].output,
+                Some(Sym::Mode(m)) => ct.modes[m].output,
+                Some(Sym::Sub(_)) | None => continue,
+            };
+            let private = (!output).then(|| sub.model.text.clone());
+            out.push((format!("{}.{name}", sub.name.text), private));
+        }
+        out
+    }
+
     pub(super) fn unknown(&mut self, name: &Name, ctx: Ctx) {
         let t = self.t();
         // In declaration order, so that ties between suggestions are decided
@@ -512,7 +550,24 @@ impl Resolver<'_> {
             format!("unknown name `{}`", crate::diag::shorten(&name.text)),
         )
         .with_label("not declared in this model");
-        if let Some(s) = self.suggest(&name.text, candidates.iter().copied()) {
+        let in_subs = self.sub_members(&name.text);
+        if ctx == Ctx::Rule && !in_subs.is_empty() {
+            let paths: Vec<String> = in_subs.iter().map(|(p, _)| format!("`{p}`")).collect();
+            let paths = match &paths[..] {
+                [init @ .., last] if !init.is_empty() => format!("{} or {last}", init.join(", ")),
+                _ => paths.concat(),
+            };
+            d = d.with_help(format!(
+                "a submodel's variable is read with its submodel's name: did you mean {paths}?"
+            ));
+            for (path, model) in in_subs.iter().filter(|(_, m)| m.is_some()) {
+                d = d.with_note(format!(
+                    "`{path}` is not an output: declare it `output` in model `{}` to read it \
+                     from here",
+                    model.as_deref().unwrap_or_default()
+                ));
+            }
+        } else if let Some(s) = self.suggest(&name.text, candidates.iter().copied()) {
             d = d.with_help(format!("did you mean `{s}`?"));
         } else if ctx == Ctx::Rule {
             d = d.with_help(format!(
@@ -528,4 +583,33 @@ impl Resolver<'_> {
         }
         self.diags.push(d);
     }
+}
+
+/// The help for a procedure of another language that Sit writes otherwise
+/// (`saturate(x, lo, hi)` is `limit(x, lo, hi)`), if `name` is one; `arguments` is the
+/// call's text after the name (`(v, 0, 1)`), quoted in the help when there are `n` of
+/// them, as the Sit procedure takes, and it is short.
+fn other_language(name: &str, n: usize, arguments: &str) -> Option<String> {
+    let (sit, what) = match name {
+        "saturate" | "saturation" | "sat" | "clamp" | "clip" | "limiter" | "bound" => {
+            if n == 3 && arguments.len() <= 40 && !arguments.contains('\n') {
+                return Some(format!(
+                    "Sit writes `{name}` as `limit`, which clamps its first argument to \
+                     `[lo, hi]`: `limit{arguments}`"
+                ));
+            }
+            ("limit(x, lo, hi)", "clamps `x` to `[lo, hi]`")
+        }
+        "log" => (
+            "ln(x)",
+            "is the natural logarithm (`log10(x)` the decimal one)",
+        ),
+        "sgn" | "signum" => ("sign(x)", "is −1, 0 or 1"),
+        "fabs" => ("abs(x)", "is the absolute value"),
+        "power" => ("x ^ y", "is a power (also `pow(x, y)`)"),
+        "fmin" | "minimum" => ("min(a, b)", "is the smaller value"),
+        "fmax" | "maximum" => ("max(a, b)", "is the larger value"),
+        _ => return None,
+    };
+    Some(format!("Sit writes `{name}` as `{sit}`, which {what}"))
 }

@@ -15,6 +15,7 @@ use crate::suggest::did_you_mean;
 use std::collections::HashMap;
 
 mod declare;
+mod exact;
 mod expr;
 mod modes;
 mod order;
@@ -196,9 +197,10 @@ pub fn check_with(
     instance_counts(&asts, &order, &sub_models, diags);
     // Pass 2: lower every model.
     let mut lowered: Vec<Option<Model>> = vec![None; asts.len()];
+    let mut equalities: Vec<Vec<exact::Equality>> = vec![Vec::new(); asts.len()];
     let new_index: HashMap<usize, usize> = order.iter().enumerate().map(|(n, &o)| (o, n)).collect();
     for &mi in &order {
-        let m = Resolver {
+        let (m, found) = Resolver {
             tables: &tables,
             sub_models: &sub_models,
             new_index: &new_index,
@@ -211,9 +213,25 @@ pub fn check_with(
             blocks: Vec::new(),
             unknown_reads: 0,
             binding_of: None,
+            equalities: Vec::new(),
         }
         .lower(asts[mi]);
         lowered[mi] = Some(m);
+        equalities[mi] = found;
+    }
+    // W0210: exact comparisons of inexact reals, the submodels' known before each parent.
+    let mut inexact: Vec<Option<exact::Inexact>> = vec![None; asts.len()];
+    for &mi in &order {
+        let Some(m) = &lowered[mi] else { continue };
+        let subs: Vec<exact::Sub<'_>> = (m.subs.iter())
+            .map(|s| {
+                let c = *order.get(s.model)?;
+                Some((lowered[c].as_ref()?, inexact[c].as_ref()?))
+            })
+            .collect();
+        let vars = exact::inexact(m, &subs);
+        exact::warn(m, &equalities[mi], &vars, &subs, diags);
+        inexact[mi] = Some(vars);
     }
     // The run's method replaces the declared ones before anything depends on them.
     if let Some(method) = method {

@@ -123,7 +123,12 @@ impl Resolver<'_> {
             self.bare_mode(path.last().unwrap_or(&path[0]), &mode);
             return bad;
         };
-        let state = self.state(&mode, rhs)?;
+        // An unknown state is its one error (E0422): the comparison is not read again as
+        // an ordinary one, which would report the mode as a value and the state as an
+        // unknown name.
+        let Some(state) = self.state(&mode, rhs) else {
+            return bad;
+        };
         let x = match seen {
             Seen::Own(m) => Expr::InMode(m, state),
             Seen::Sub(s, m) => Expr::SubInMode(s, m, state),

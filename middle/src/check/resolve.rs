@@ -31,6 +31,8 @@ pub(super) struct Resolver<'a> {
     /// While the input bindings of the `k`-th submodel (not a phase) are checked: `k`,
     /// and the later submodels read there through `prev` (see [`Binding::prev_subs`]).
     pub(super) binding_of: Option<(SubId, Vec<SubId>)>,
+    /// The comparisons `==` and `!=` of reals found so far (W0210, `super::exact`).
+    pub(super) equalities: Vec<super::exact::Equality>,
 }
 
 /// Name comparisons that "did you mean" suggestions may make per model:
@@ -85,7 +87,9 @@ impl Resolver<'_> {
         self.diags.push(d);
     }
 
-    pub(super) fn lower(mut self, m: &ast::Model) -> Model {
+    /// The model `m` checked, and its comparisons `==` and `!=` of reals (for W0210,
+    /// decided once its submodels are checked too).
+    pub(super) fn lower(mut self, m: &ast::Model) -> (Model, Vec<super::exact::Equality>) {
         let t = self.t();
         let mut vars = t.vars.clone();
         let mut conds = t.conds.clone();
@@ -144,7 +148,7 @@ impl Resolver<'_> {
         let method = self.method(&m.methods, &m.method_options);
         let substeps = self.substeps(&m.substeps);
         let modes = self.t().modes.clone();
-        Model {
+        let model = Model {
             name: m.name.text.clone(),
             doc: m.doc.clone(),
             span: m.name.span,
@@ -158,7 +162,8 @@ impl Resolver<'_> {
             method,
             modes,
             substeps,
-        }
+        };
+        (model, self.equalities)
     }
 
     /// The model's `method` declaration: E0470 for an unknown name, E0471 for a

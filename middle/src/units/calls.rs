@@ -51,6 +51,19 @@ impl ModelCheck<'_> {
     }
 
     pub(super) fn call(&mut self, f: &ast::Name, args: &[Expr], at: Span) -> Term {
+        let before = self.reads_len();
+        let t = self.call_unit(f, args, at);
+        // A table's values, or a plain number (`sin`, `exp`, `sign`), do not have the
+        // unit of the arguments: a conflict outside the call does not point at their
+        // declarations.
+        let plain = matches!(&t, Term::Known(u, None, false) if u.is_dimensionless());
+        if plain || matches!(self.names.get(f.text.as_str()), Some(Name::Table(_))) {
+            self.forget_reads(before);
+        }
+        t
+    }
+
+    fn call_unit(&mut self, f: &ast::Name, args: &[Expr], at: Span) -> Term {
         let ts: Vec<Term> = args.iter().map(|a| self.expr(a)).collect();
         let arg = |i: usize| ts.get(i).cloned().unwrap_or(Term::Free);
         let span = |i: usize| args.get(i).map_or(at, |a| a.span);

@@ -171,6 +171,11 @@ pub(super) struct ModelCheck<'a> {
     pub(super) names: HashMap<&'a str, Name>,
     /// The name of each class (its variable).
     class_names: Vec<&'a str>,
+    /// Where each class's variable declares its unit, if it does.
+    declared: Vec<Option<Origin>>,
+    /// The reads of real variables walked so far: where, and the variable's class (a
+    /// conflict points at the declarations of the variables read inside it).
+    reads: Vec<(Span, usize)>,
     pub(super) solver: Solver,
     /// Units as the user wrote them, to show a unit as written.
     pub(super) written: Vec<(Unit, String)>,
@@ -202,6 +207,8 @@ impl<'a> ModelCheck<'a> {
             subs_units,
             names: HashMap::new(),
             class_names: Vec::new(),
+            declared: Vec::new(),
+            reads: Vec::new(),
             solver: Solver::default(),
             written: Vec::new(),
             sources,
@@ -278,6 +285,7 @@ impl<'a> ModelCheck<'a> {
                     }
                     let c = self.solver.class();
                     self.class_names.push(&name.text);
+                    self.declared.push(None);
                     self.names.insert(&name.text, Name::Real(c));
                     let bindable = matches!(kind, DeclKind::Param | DeclKind::InputReal);
                     if unit.is_none()
@@ -293,17 +301,12 @@ impl<'a> ModelCheck<'a> {
                             Ok(parsed) => {
                                 let shown = u.text.trim().to_string();
                                 self.written.push((parsed, shown.clone()));
-                                self.solver.declare(
-                                    c,
-                                    parsed,
-                                    Origin {
-                                        span: u.span,
-                                        label: format!(
-                                            "`{}` is declared `{shown}` here",
-                                            name.text
-                                        ),
-                                    },
-                                );
+                                let origin = Origin {
+                                    span: u.span,
+                                    label: format!("`{}` is declared `{shown}` here", name.text),
+                                };
+                                self.declared[c] = Some(origin.clone());
+                                self.solver.declare(c, parsed, origin);
                             }
                             Err(e) => {
                                 self.errors.push(report::not_a_unit(
@@ -408,6 +411,8 @@ impl<'a> ModelCheck<'a> {
     }
 
     fn rule(&mut self, r: &Rule) {
+        // Only the reads of the rule being walked can lie inside its conflicts.
+        self.reads.clear();
         match r {
             Rule::Assign {
                 target,
@@ -453,6 +458,17 @@ impl<'a> ModelCheck<'a> {
                 }
             }
         }
+    }
+
+    /// How many reads have been recorded (for [`Self::forget_reads`]).
+    pub(super) fn reads_len(&self) -> usize {
+        self.reads.len()
+    }
+
+    /// Forgets the reads recorded after the first `len`: their units do not flow into
+    /// the expression around them.
+    pub(super) fn forget_reads(&mut self, len: usize) {
+        self.reads.truncate(len);
     }
 
     /// The unit of `e`, requiring equal units where the operators need them.
@@ -583,7 +599,10 @@ impl<'a> ModelCheck<'a> {
                     Term::Known(seconds(), None, false)
                 }
                 n => match self.names.get(n) {
-                    Some(Name::Real(c)) => Term::Of(*c, Unit::ONE),
+                    Some(Name::Real(c)) => {
+                        self.reads.push((x.span, *c));
+                        Term::Of(*c, Unit::ONE)
+                    }
                     Some(Name::Logic) => Term::Logic,
                     _ => Term::Free,
                 },
@@ -684,7 +703,20 @@ impl<'a> ModelCheck<'a> {
             Ok(()) => true,
             Err(c) => {
                 if self.report {
-                    let d = report::conflict(*c, at, what, &self.written);
+                    // The declarations of the variables read where the conflict is, as
+                    // rustc points at a parameter's type: the unit may be wrong there.
+                    let mut declared: Vec<Origin> = Vec::new();
+                    for &(span, c) in &self.reads {
+                        if let Some(o) = self.declared.get(c).cloned().flatten()
+                            && span.file == at.file
+                            && span.start >= at.start
+                            && span.end <= at.end
+                            && !declared.iter().any(|d| d.span == o.span)
+                        {
+                            declared.push(o);
+                        }
+                    }
+                    let d = report::conflict(*c, at, what, &self.written, declared);
                     self.errors.push(d);
                 }
                 false

@@ -222,3 +222,29 @@ fn a_chain_of_products_past_what_a_unit_holds_is_not_followed() {
     assert!(parse_unit("(m^40)^2").is_err());
     assert_eq!(Unit::BEYOND.mul(&Unit::BEYOND.pow(-1)), Unit::BEYOND);
 }
+
+/// Issue 47: a unit error at a use of a variable declared with the wrong unit points at
+/// its declaration too (as rustc points at a parameter's type), but not at the
+/// declarations of a table's or a plain function's arguments, whose units do not flow
+/// into the value.
+#[test]
+fn a_conflict_points_at_the_declarations_of_what_it_reads() {
+    let related = |src: &str| -> Vec<String> {
+        let out = crate::check_source("u.sit", src);
+        let d = (out.diagnostics.iter().find(|d| d.is_error())).expect("an error");
+        d.related.iter().map(|(_, l)| l.clone()).collect()
+    };
+    let labels =
+        related("model Fall { param g [m/s] = 9.81; output real v [m/s] = 0; v = integral(-g); }");
+    assert_eq!(
+        labels,
+        ["`v` is declared `m/s` here", "`g` is declared `m/s` here"]
+    );
+    let labels = related(
+        "model M { input real th [rad]; param L [m] = 1; output real y [s]; y = L * sin(th); }",
+    );
+    assert_eq!(
+        labels,
+        ["`y` is declared `s` here", "`L` is declared `m` here"]
+    );
+}

@@ -62,12 +62,15 @@ pub(super) fn not_plain(at: Span, what: &str, shown: &str, origin: Option<&Origi
 
 /// E0481 (two dimensions) or E0482 (one dimension at two scales, with the factor, or a
 /// Celsius temperature against a kelvin one) for `what` at `at`; the units shown as
-/// `written` in the model where they were.
+/// `written` in the model where they were. `declared` are the declarations of the
+/// variables read at `at` that declare a unit, each shown as a related label (once,
+/// after where the two units came from).
 pub(super) fn conflict(
     c: Conflict,
     at: Span,
     what: &str,
     written: &[(Unit, String)],
+    declared: Vec<Origin>,
 ) -> Diagnostic {
     let show = |u: &Unit| show_unit(u, written);
     let (f, e) = (show(&c.found), show(&c.expected));
@@ -108,8 +111,9 @@ pub(super) fn conflict(
         Diagnostic::error("E0481", at, format!("{what}: `{f}` against `{e}`"))
             .with_label(format!("`{f}`, where `{e}` is needed"))
     };
-    for o in [c.expected_origin, c.found_origin].into_iter().flatten() {
-        if !within(o.span, at) {
+    let origins = [c.expected_origin, c.found_origin].into_iter().flatten();
+    for o in origins.chain(declared) {
+        if !within(o.span, at) && !d.related.iter().any(|(s, _)| *s == o.span) {
             d = d.with_related(o.span, o.label);
         }
     }

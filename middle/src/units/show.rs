@@ -87,7 +87,6 @@ pub(crate) fn fmt_num(x: f64) -> String {
     format!("{x}")
 }
 
-
 /// Names a unit is shown by when nobody wrote it: the common named units. `1/s` comes
 /// before `Hz`: a rate inferred from an angle over time (the angle counts as a plain
 /// number) is not a frequency.

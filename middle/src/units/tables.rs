@@ -94,6 +94,7 @@ pub(super) fn table_units(
                         at,
                         &format!("{what} in its file against its declaration"),
                         written,
+                        Vec::new(),
                     ));
                     Some(d)
                 }
