@@ -150,10 +150,11 @@ fn accumulates(e: &Expr, target: VarId, m: &Model) -> bool {
     e.visit(&mut |x| match x {
         Expr::Var(v) | Expr::Prev(v) if *v == target => own = true,
         Expr::Num(n) if n.fract() != 0.0 => rounded = true,
-        Expr::Var(v) if matches!(m.vars[*v].kind, VarKind::Param { .. }) => {
-            if !matches!(m.vars[*v].init, Expr::Num(n) if n.fract() == 0.0) {
-                rounded = true;
-            }
+        Expr::Var(v)
+            if matches!(m.vars[*v].kind, VarKind::Param { .. })
+                && !matches!(m.vars[*v].init, Expr::Num(n) if n.fract() == 0.0) =>
+        {
+            rounded = true;
         }
         Expr::Arith(ArithOp::Div | ArithOp::Pow, ..) | Expr::Call(..) | Expr::Table(..) => {
             rounded = true;
