@@ -21,6 +21,10 @@ const METHODS: &[&str] = &[
     "euler", "rk4", "dopri5", "tsit5", "dop853", "rodas4", "rodas5p", "radau5",
 ];
 
+/// The allocator of `sitc` (`cli/src/main.rs`), so that the bench measures what it does.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }

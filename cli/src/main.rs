@@ -27,6 +27,12 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// mimalloc rather than the system's malloc: the lowering and the interpreter's load
+/// allocate and free many small expression trees, a third of `sitc run`'s start-up
+/// with glibc (docs/performance.md §20).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Check, compile and run `.sit` models.
 #[derive(Parser)]
 #[command(name = "sitc", version, about, long_about = None, after_help = SEE_ALSO)]

@@ -77,8 +77,10 @@ pub(crate) fn flatten(code: &Code) -> Option<Programs> {
         ..Consts::default()
     };
     // First pass: number the literals and find the slots read (temporaries placed
-    // anywhere, then discarded). The reads from outside count too.
-    lower_all(code, &mut consts, code.reals)?;
+    // anywhere, then discarded). The reads from outside count too. The unchecked
+    // programs suffice: a checked one adds only tests of the values stored (no literal,
+    // no read), so lowering it here too would double the pass for nothing.
+    lower_all(code, &mut consts, code.reals, &[false])?;
     let mut l = Flattener::new(code, &mut consts, code.reals, false);
     for v in &code.vars {
         match &v.read {
@@ -94,7 +96,9 @@ pub(crate) fn flatten(code: &Code) -> Option<Programs> {
     }
     let temp_base = code.reals.checked_add(consts.values.len())?;
     let (step, fired, resets, construct, temps, phases, substeps) =
-        lower_all(code, &mut consts, temp_base)?;
+        lower_all(code, &mut consts, temp_base, &[false, true])?;
+    // The second pass met no literal the first did not: they all sit below `temp_base`.
+    debug_assert_eq!(consts.values.len(), temp_base - code.reals);
     let reals = temp_base.checked_add(temps.0 + 1)?;
     let flags = code.flags.checked_add(temps.1)?;
     Slot::try_from(reals.max(flags)).ok()?;
@@ -123,17 +127,24 @@ type Lowered = (
     Vec<SubstepProgram>,
 );
 
-fn lower_all(code: &Code, consts: &mut Consts, temp_base: usize) -> Option<Lowered> {
+/// Lowers every program of `code` in the variants `checks` (unchecked `false`,
+/// checked `true`); a variant not asked for is left empty.
+fn lower_all(
+    code: &Code,
+    consts: &mut Consts,
+    temp_base: usize,
+    checks: &[bool],
+) -> Option<Lowered> {
     let mut max = (0, 0);
     let fired = std::cell::Cell::new(Vec::new());
     let mut pair = |f: &dyn Fn(&mut Flattener)| -> Option<Pair> {
         let mut out = [Box::default(), Box::default()];
-        for (check, slot) in out.iter_mut().enumerate() {
-            let mut l = Flattener::new(code, &mut *consts, temp_base, check == 1);
+        for &check in checks {
+            let mut l = Flattener::new(code, &mut *consts, temp_base, check);
             f(&mut l);
             max = (max.0.max(l.temps.1), max.1.max(l.flag_temps.1));
             fired.set(std::mem::take(&mut l.fired));
-            *slot = l.finish()?;
+            out[usize::from(check)] = l.finish()?;
         }
         Some(out)
     };
@@ -160,7 +171,7 @@ fn lower_all(code: &Code, consts: &mut Consts, temp_base: usize) -> Option<Lower
             let mut enter = [Box::default(), Box::default()];
             let mut step = [Box::default(), Box::default()];
             let mut done = [0; 2];
-            for check in [false, true] {
+            for &check in checks {
                 let c = usize::from(check);
                 let mut l = Flattener::new(code, &mut *consts, temp_base, check);
                 for b in &p.binds {
@@ -194,7 +205,7 @@ fn lower_all(code: &Code, consts: &mut Consts, temp_base: usize) -> Option<Lower
             });
         }
     }
-    let substeps = substep::programs(code, consts, temp_base, &mut max)?;
+    let substeps = substep::programs(code, consts, temp_base, checks, &mut max)?;
     Some((step, fired, resets, construct, max, phases, substeps))
 }
 

@@ -14,31 +14,6 @@ use std::process::{Command, Output};
 /// Seconds an `sh` block may run before it is stopped.
 const TIMEOUT_S: u32 = 300;
 
-/// The `cargo` shim.
-const CARGO_SHIM: &str = r#"#!/bin/sh
-# cargo for the docs test: see cli/tests/docs/sandbox.rs
-if [ "$1 $2 $3 $4 $5" = "run --release -p sitc --" ]; then
-    shift 5
-    exec sitc "$@"
-fi
-case "$1" in
-    install)
-        if [ "$*" = "install --path cli" ]; then
-            echo "docs test: the \`sitc\` under test is on the PATH" >&2
-            exit 0
-        fi ;;
-    test)
-        if [ "$*" = "test --workspace" ]; then
-            echo "docs test: \`cargo test --workspace\` is the suite running this test" >&2
-            exit 0
-        fi ;;
-    new|init|add|build|run|check)
-        exec "$SIT_DOCS_REAL_CARGO" "$@" ;;
-esac
-echo "docs test: \`cargo $*\` is not run by the docs test; mark the block \`sh norun\`" >&2
-exit 97
-"#;
-
 /// One page's sandbox.
 pub struct Sandbox {
     dir: tempfile::TempDir,
@@ -61,10 +36,11 @@ impl Sandbox {
             }
         }
         std::os::unix::fs::symlink(sitc, bin.join("sitc")).unwrap();
-        let shim = bin.join("cargo");
-        std::fs::write(&shim, CARGO_SHIM).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&shim, std::fs::Permissions::from_mode(0o755)).unwrap();
+        // Linked, not written: a script written by this process and run at once fails
+        // now and then with ETXTBSY ("Text file busy"), when another test thread forks
+        // while the file is open for writing and the child holds the descriptor.
+        let shim = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/docs/cargo-shim");
+        std::os::unix::fs::symlink(shim, bin.join("cargo")).unwrap();
         Sandbox { dir, cwd: sit }
     }
 

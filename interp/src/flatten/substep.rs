@@ -32,11 +32,12 @@ pub(crate) struct SubstepProgram {
 }
 
 /// The sub-step programs of every node that has them, in node order; the most real
-/// and flag temporaries used are added to `max`.
+/// and flag temporaries used are added to `max`; only the variants `checks` are lowered.
 pub(super) fn programs(
     code: &Code,
     consts: &mut Consts,
     temp_base: usize,
+    checks: &[bool],
     max: &mut (usize, usize),
 ) -> Option<Vec<SubstepProgram>> {
     let mut out = Vec::new();
@@ -47,7 +48,7 @@ pub(super) fn programs(
         let mut enter = [Box::default(), Box::default()];
         let mut step = [Box::default(), Box::default()];
         let (mut go, mut count) = ([0; 2], [0; 2]);
-        for check in [false, true] {
+        for &check in checks {
             let c = usize::from(check);
             let mut l = Flattener::new(code, &mut *consts, temp_base, check);
             go[c] = l.flag_value(&sc.when.0);
