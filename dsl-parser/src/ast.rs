@@ -299,6 +299,16 @@ pub enum Rule {
         /// From `when` to `{`.
         span: Span,
     },
+    /// `equation lhs = rhs;`: a relation that holds at every step, solved by the checker
+    /// for the one unknown it determines (`sit_middle::check::equations`).
+    Equation {
+        /// The left side.
+        lhs: Expr,
+        /// The right side.
+        rhs: Expr,
+        /// The whole statement.
+        span: Span,
+    },
     /// `step(sub);`: the submodel `sub` steps here, among the rules, instead of before
     /// them.
     Step {

@@ -118,3 +118,43 @@ fn underdamped_oscillates_and_overdamped_does_not() -> Result<(), String> {
     }
     Ok(())
 }
+
+/// The circuit written as equations (`rlc_equations.sit`, issue 46) under its
+/// `rk4`, and under `dopri5` and `radau5`, against the exact solution: the
+/// equations are matched, sorted and solved into the exact ODE
+/// `L·I' = −(E + R·I + U)`, `C·E' = I`.
+#[test]
+fn written_as_equations() -> Result<(), String> {
+    for (r, e0, i0) in [(2.0, 0.0, 0.0), (20.0, -4.0, 0.5), (100.0, 2.0, 0.1)] {
+        for name in [None, Some("dopri5"), Some("radau5")] {
+            let method = name.map(|n| sit_middle::ir::Method::from_name(n).expect("a method"));
+            let mut m = sit_tests::models::load_with("rlc_equations.sit", "RlcEquations", method)?;
+            set(&mut m, "R", r)?;
+            set(&mut m, "E0", e0)?;
+            set(&mut m, "I0", i0)?;
+            m.reset();
+            let (l, c, u) = (get(&m, "L")?, get(&m, "C")?, get(&m, "U")?);
+            let e_scale = u.abs() + e0.abs() + i0.abs() * (l / c).sqrt();
+            let i_scale = e_scale / (l / c).sqrt();
+            // rk4 at ω0·dt = 100 · 1e-4 = 1e-2: a global error of order
+            // (ω0·dt)⁴·ω0·t / 120 ≈ 2e-9 of the scale over 0.2 s; dopri5 and radau5
+            // at their default tolerance (1e-6 relative) keep within a few 1e-6.
+            // 1e-5 leaves a margin, and a wrong sign, a wrong factor or a one-step
+            // delay of any equation is O(1e-2) or more of the scale.
+            let tol = if name.is_none() { 1e-7 } else { 1e-5 };
+            let mut worst: f64 = 0.0;
+            for _ in 0..2_000 {
+                m.step(1e-4);
+                let (e_ex, i_ex) = exact(r, l, c, u, e0, i0, m.time());
+                let de = (get(&m, "E")? - e_ex).abs() / e_scale;
+                let di = (get(&m, "I")? - i_ex).abs() / i_scale;
+                worst = worst.max(de).max(di);
+            }
+            assert!(
+                worst < tol,
+                "R = {r}, {name:?}: error {worst:e} of the scale"
+            );
+        }
+    }
+    Ok(())
+}

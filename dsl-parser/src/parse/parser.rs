@@ -458,6 +458,10 @@ impl<'a> Parser<'a> {
                 m.rules.push(self.step_rule(first)?);
                 Ok(())
             }
+            Tok::Ident if word == "equation" => {
+                m.rules.push(self.equation(first)?);
+                Ok(())
+            }
             _ if word.is_empty() => Err(self.error(MEMBER)),
             _ => {
                 m.rules.push(self.assign(first)?);
@@ -653,6 +657,10 @@ impl<'a> Parser<'a> {
         if self.at_word("step") && self.peek_at(1).tok == Tok::Punct("(") {
             return self.step_rule(first);
         }
+        if self.at_word("equation") {
+            // Refused by the checker (E0494) with a message; parsed so that it can say so.
+            return self.equation(first);
+        }
         match t.tok {
             Tok::Keyword(Keyword::When) => self.when_rule(first),
             Tok::Ident if matches!(self.str(t), "if" | "else") => Err(self.if_else()),
@@ -670,6 +678,21 @@ impl<'a> Parser<'a> {
         let end = self.expect_punct(";", &["`;`"])?;
         Ok(Rule::Step {
             sub,
+            span: Span::new(self.file, first, end.end),
+        })
+    }
+
+    /// `equation = "equation" expr "=" expr ";"` (`equation` is a keyword only here: a
+    /// rule `equation = …;` assigns to a variable of that name).
+    fn equation(&mut self, first: usize) -> Parsed<Rule> {
+        self.bump();
+        let lhs = self.expr(&["`=`"])?;
+        self.expect_punct("=", &["`=`"])?;
+        let rhs = self.expr(&["`;`"])?;
+        let end = self.expect_punct(";", &["`;`"])?;
+        Ok(Rule::Equation {
+            lhs,
+            rhs,
             span: Span::new(self.file, first, end.end),
         })
     }

@@ -22,6 +22,7 @@ mod order;
 mod phase;
 mod resolve;
 mod rules;
+pub(crate) mod equations;
 mod slips;
 mod step;
 mod subs;
@@ -121,11 +122,21 @@ pub fn check_with(
     method: Option<crate::ir::Method>,
 ) -> Option<Program> {
     let errors_before = diags.iter().filter(|d| d.is_error()).count();
+    // Each model's equations solved into rules (a model without equations as written).
+    let solved: Vec<Vec<Option<ast::Model>>> = files
+        .iter()
+        .map(|(_, f)| {
+            (f.models.iter())
+                .map(|m| equations::solve(m, diags))
+                .collect()
+        })
+        .collect();
     // All models of all files, by name.
     let mut asts: Vec<&ast::Model> = Vec::new();
     let mut by_name: HashMap<&str, usize> = HashMap::new();
-    for (_, f) in files {
-        for m in &f.models {
+    for ((_, f), solved) in files.iter().zip(&solved) {
+        for (m, s) in f.models.iter().zip(solved) {
+            let m = s.as_ref().unwrap_or(m);
             check_name(&m.name, "model", diags);
             if let Some(&prev) = by_name.get(m.name.text.as_str()) {
                 diags.push(

@@ -54,6 +54,9 @@ impl Resolver<'_> {
                         }
                     }
                 }
+                // Solved into δ rules before (`super::equations`); one left here is
+                // nested in a block, an error reported there.
+                ast::Rule::Equation { .. } => {}
                 ast::Rule::Sigma {
                     cond,
                     actions,

@@ -443,6 +443,9 @@ impl<'a> ModelCheck<'a> {
             }
             // Its bindings are checked with the submodel's declaration.
             Rule::Step { .. } => {}
+            // Solved into δ rules before the units are checked (`check::equations`); one
+            // left is nested in a block, an error already.
+            Rule::Equation { .. } => {}
             Rule::Block { cond, rules, .. } => {
                 self.expr(cond);
                 for r in rules {
