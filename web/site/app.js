@@ -303,7 +303,7 @@ function onWorker(m) {
     more(m);
     finish();
     const d = page.data;
-    page.result = { stopped: m.stopped, done: m.done, steps: m.steps, stepping_ms: m.stepping_ms, fault: m.fault, rows: d.n, stride: d.stride, events: d.events.length, work: page.work };
+    page.result = { stopped: m.stopped, done: m.done, steps: m.steps, stepping_ms: m.stepping_ms, fault: m.fault, rows: d.n, stride: d.stride, events: d.eventCount, work: page.work };
     page.runs = (page.runs || 0) + 1;
     page.timings.run_ms = performance.now() - page.runStart;
     if (page.stopAt !== null) page.timings.stop_ms = performance.now() - page.stopAt;
@@ -321,7 +321,7 @@ function onWorker(m) {
 // The run's data as it comes: the rows kept for the plot (each a time and, for every
 // variable, its lowest and highest values: see worker.js), and the events.
 function startData(variables) {
-  page.data = { variables, n: 0, stride: 1, times: new Float64Array(1024), lo: variables.map(() => new Float64Array(1024)), hi: variables.map(() => new Float64Array(1024)), events: [], eventTimes: new Map() };
+  page.data = { variables, n: 0, stride: 1, times: new Float64Array(1024), lo: variables.map(() => new Float64Array(1024)), hi: variables.map(() => new Float64Array(1024)), events: [], eventCount: 0, eventTimes: new Map() };
   showSeries(variables);
   plot.set(plotData());
   eventsShown = -1;
@@ -345,14 +345,15 @@ function more(m) {
     d.n = n;
     d.stride = r.stride;
   }
-  if (m.events) {
-    for (const e of m.events) {
-      d.events.push(e);
-      const times = d.eventTimes.get(e.name);
-      if (times) times.push(e.t);
-      else d.eventTimes.set(e.name, [e.t]);
-    }
-  }
+  // The first events whole (the table's rows), the later ones their times by name.
+  const mark = (name, t) => {
+    const times = d.eventTimes.get(name);
+    if (times) times.push(t);
+    else d.eventTimes.set(name, [t]);
+  };
+  if (m.events) for (const e of m.events) { d.events.push(e); mark(e.name, e.t); }
+  if (m.marks) for (const [name, times] of m.marks) for (const t of times) mark(name, t);
+  if (m.eventCount !== undefined) d.eventCount = m.eventCount;
   if (m.notes) showNotes(m.notes);
   drawSoon();
 }
@@ -408,21 +409,21 @@ function showResult(m) {
   showEvents();
 }
 
-// The event log's table, with `sitc run --events`'s columns: its first rows, built a
-// few at a frame, and only while its tab is shown (a table of thousands of rows takes
-// the page's thread for long to lay out).
-const EVENT_ROWS = 2000;
+// The event log's table, with `sitc run --events`'s columns: its first rows (the
+// worker sends no more of them whole: worker.js), built a few at a frame, and only while
+// its tab is shown (a table of thousands of rows takes the page's thread long to lay out).
 let eventsShown = -1;
 function showEvents() {
-  if (!$('tab-events').classList.contains('active') || !page.data || eventsShown === page.data.events.length) return;
+  if (!$('tab-events').classList.contains('active') || !page.data || eventsShown === page.data.eventCount) return;
   const log = $('eventlog');
   const events = page.data.events;
-  eventsShown = events.length;
+  const count = page.data.eventCount;
+  eventsShown = count;
   log.replaceChildren();
   const head = log.createTHead().insertRow();
   for (const h of ['t', 'name', 'from', 'to', 'rule']) head.append(Object.assign(document.createElement('th'), { textContent: h }));
   const body = log.createTBody();
-  const upTo = Math.min(events.length, EVENT_ROWS);
+  const upTo = events.length;
   let i = 0;
   const slice = () => {
     if (log.tBodies[0] !== body) return; // a newer table
@@ -432,7 +433,7 @@ function showEvents() {
       for (const c of [e.time, e.name, e.from, e.to, e.rule]) tr.insertCell().textContent = c;
     }
     if (i < upTo) requestAnimationFrame(slice);
-    else if (events.length > upTo) body.insertRow().insertCell().textContent = `… and ${events.length - upTo} more (sitc run --events writes them all)`;
+    else if (count > upTo) body.insertRow().insertCell().textContent = `… and ${count - upTo} more (sitc run --events writes them all)`;
   };
   slice();
 }
@@ -535,7 +536,8 @@ async function main() {
   select.onchange = () => { if (select.value) load(select.value, sit.library_file(select.value), !select.value.endsWith('.sch')); };
   const method = $('method');
   for (const name of JSON.parse(sit.methods())) method.append(new Option(name, name));
-  $('file').onchange = () => { edited(); check(); };
+  // A name given in the file box: the text is the user's own file, under that name.
+  $('file').onchange = () => { page.edited = true; check(); };
   for (const b of document.querySelectorAll('#tabs button')) b.onclick = () => selectTab(b.dataset.tab);
   $('run').onclick = run;
   $('stop').onclick = stop;

@@ -29,6 +29,12 @@ const CHUNK_MS = 20;
 const POST_MS = 50;
 /** Events per message at most. */
 const EVENTS_PER_POST = 2000;
+/**
+ * The events the page lists (its table's rows): sent whole; the later ones only as
+ * marks for the plot, their times by name (the page's memory holds numbers, not a
+ * hundred thousand objects to collect).
+ */
+const EVENT_ROWS = 2000;
 
 async function run(m) {
   let runner;
@@ -59,12 +65,27 @@ async function run(m) {
     transfer.push(times.buffer, ...lo.map((a) => a.buffer), ...(hi || []).map((a) => a.buffer));
     return { from, stride, times, lo, hi };
   };
+  // The events from the last one sent: `events` (whole) and `marks` (name → times).
+  const events = (out, transfer) => {
+    const list = JSON.parse(runner.events(sentEvents, EVENTS_PER_POST));
+    const whole = Math.max(0, Math.min(list.length, EVENT_ROWS - sentEvents));
+    sentEvents += list.length;
+    if (whole > 0) out.events = list.slice(0, whole);
+    if (whole < list.length) {
+      const byName = new Map();
+      for (const e of list.slice(whole)) {
+        const times = byName.get(e.name);
+        if (times) times.push(e.t);
+        else byName.set(e.name, [e.t]);
+      }
+      out.marks = [...byName].map(([name, times]) => [name, Float64Array.from(times)]);
+      transfer.push(...out.marks.map(([, t]) => t.buffer));
+    }
+    out.eventCount = sentEvents;
+  };
   const news = (transfer) => {
     const out = { rows: rows(transfer) };
-    if (runner.eventCount() > sentEvents) {
-      out.events = JSON.parse(runner.events(sentEvents, EVENTS_PER_POST));
-      sentEvents += out.events.length;
-    }
+    if (runner.eventCount() > sentEvents) events(out, transfer);
     const notes = runner.notes();
     if (notes !== sentNotes) {
       out.notes = JSON.parse(notes);
@@ -110,9 +131,10 @@ async function run(m) {
   // The events not sent yet, a message for each few (the page handles each in a task
   // of its own), then the result.
   while (runner.eventCount() > sentEvents) {
-    const events = JSON.parse(runner.events(sentEvents, EVENTS_PER_POST));
-    sentEvents += events.length;
-    self.postMessage({ type: 'events', events });
+    const out = { type: 'events' };
+    const transfer = [];
+    events(out, transfer);
+    self.postMessage(out, transfer);
   }
   const transfer = [];
   const result = {

@@ -109,6 +109,12 @@ try {
     underlines: [...document.querySelectorAll('.cm-lintRange-error')].map((e) => ({ text: e.textContent, width: e.getBoundingClientRect().width })),
   }));
 
+  step('a name given to the file');
+  await page.fill('#file', cases.own_name);
+  await page.dispatchEvent('#file', 'change');
+  await page.waitForFunction((name) => (document.querySelector('#diagnostics li.error') || {}).textContent?.startsWith(`${name}.sit:`), cases.own_name, { timeout: 10000 });
+  report.own_name = await page.evaluate(() => ({ text: document.querySelector('#diagnostics li.error').textContent, file: document.getElementById('file').value, path: window.sitPage.path }));
+
   step('fixed and run');
   const before = await runs();
   await type(cases.fixed);
