@@ -53,7 +53,9 @@ pub fn parse_axis(arg: &str) -> Result<Axis, String> {
             ));
         }
         let points = range(lo_text, hi_text, n).unwrap_or_else(|| linspace(lo, hi, n));
-        let labels = points.iter().map(|v| v.to_string()).collect();
+        let labels = (points.iter())
+            .map(|&v| sit_runtime::number::shortest(v).to_string())
+            .collect();
         return Ok(axis(points, labels));
     }
     let (mut list, mut labels) = (Vec::new(), Vec::new());

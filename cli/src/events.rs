@@ -125,7 +125,7 @@ impl Log {
         let mut failed = None;
         recorder.finish(model, |e| {
             if let Some((w, path)) = csv.as_mut() {
-                let t = e.t.to_string();
+                let t = sit_runtime::number::shortest(e.t).to_string();
                 let row = [t.as_str(), &e.name, &e.from, &e.to, e.rule(table)];
                 if let Err(err) = w.write_record(row) {
                     failed.get_or_insert(format!("cannot write `{}`: {err}", path.display()));
@@ -195,7 +195,10 @@ fn what_it_read(recorder: &Recorder, model: &Instance, e: &Event) -> Vec<String>
             .then(|| model.var_index(name))
             .flatten()
             .and_then(|i| model.mode_state(i, v as usize));
-        state.map_or_else(|| v.to_string(), str::to_string)
+        state.map_or_else(
+            || sit_runtime::number::shortest(v).to_string(),
+            str::to_string,
+        )
     };
     let changed = recorder.changed_reads(model, e);
     if !changed.is_empty() {

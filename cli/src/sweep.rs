@@ -486,7 +486,7 @@ fn write_csv(
             if !std::mem::take(&mut first) {
                 out.write_all(b",")?;
             }
-            write!(out, "{v}")?;
+            write!(out, "{}", sit_runtime::number::shortest(*v))?;
         }
         out.write_all(b"\n")?;
     }

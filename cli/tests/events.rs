@@ -117,3 +117,32 @@ fn the_whys_are_not_recorded() {
         Some("t,t_red,t_green,t_yellow,elapsed,go,light")
     );
 }
+
+/// The log writes its times as the trace does (issue 51): an event at t = 4e-5 is
+/// `4e-5`-like (the shortest text, with an exponent), not `0.00004...`.
+#[test]
+fn the_log_writes_small_times_with_an_exponent() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("soon.sit");
+    std::fs::write(
+        &model,
+        "model Soon { output flag lit; when time >= 3.5e-5 => lit; }\n",
+    )
+    .unwrap();
+    let log = dir.path().join("log.csv");
+    stdout(&[
+        "run",
+        model.to_str().unwrap(),
+        "--dt",
+        "1e-5",
+        "--t-end",
+        "1e-4",
+        "--events",
+        log.to_str().unwrap(),
+    ]);
+    let log = std::fs::read_to_string(&log).unwrap();
+    let row = log.lines().nth(1).unwrap_or_else(|| panic!("{log}"));
+    let t = row.split(',').next().unwrap();
+    assert!(t.contains("e-5") && !t.starts_with("0.0"), "{log}");
+    assert!(t.parse::<f64>().unwrap() >= 3.5e-5, "{log}");
+}

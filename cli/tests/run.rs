@@ -1081,3 +1081,49 @@ fn dash_is_standard_output() {
         "a file named `-` was written"
     );
 }
+
+/// Numbers far from 1 (issue 51): the shortest text that reads back to the same bits,
+/// with an exponent below 1e-4 and from 1e16 on (`1e-30`, not 32 characters of zeros;
+/// the least normal, not 326 characters), plain decimals between; each field parses
+/// back to the very bits the model computed.
+#[test]
+fn numbers_far_from_one_are_written_with_an_exponent() {
+    let far = "model Far {
+    param tiny = 1e-30, least = 2.2250738585072014e-308, subnormal = 5e-324, big = 1e300;
+    output real a, b, c, d, e, f, g;
+    a = tiny;
+    b = least;
+    c = subnormal;
+    d = big * 2;
+    e = 20000;
+    f = -0.0001;
+    g = 1e16;
+}
+";
+    let (_dir, path) = file("far.sit", far);
+    let out = run(&path, &["--dt", "1", "--t-end", "1"]);
+    assert_eq!(
+        out,
+        "t,a,b,c,d,e,f,g\n\
+         0,1e-30,2.2250738585072014e-308,5e-324,2e300,20000,-0.0001,1e16\n\
+         1,1e-30,2.2250738585072014e-308,5e-324,2e300,20000,-0.0001,1e16\n"
+    );
+    let want: [f64; 8] = [
+        1.0,
+        1e-30,
+        2.2250738585072014e-308,
+        5e-324,
+        2e300,
+        20000.0,
+        -0.0001,
+        1e16,
+    ];
+    let last = out.lines().last().unwrap();
+    for (text, want) in last.split(',').zip(want) {
+        assert_eq!(
+            text.parse::<f64>().unwrap().to_bits(),
+            want.to_bits(),
+            "{text}"
+        );
+    }
+}

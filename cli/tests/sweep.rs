@@ -546,3 +546,26 @@ fn gpu_rows_are_the_interpreters_or_it_says_what_is_missing() {
             .stderr(predicates::str::contains("no CUDA driver found"));
     }
 }
+
+/// The table writes its reals as `sitc run` does (issue 51): the shortest text that
+/// reads back to the same bits, with an exponent far from 1, in the axis labels of
+/// LO..HI:N and in the collected values.
+#[test]
+fn numbers_far_from_one_are_written_with_an_exponent() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("far.sit");
+    std::fs::write(
+        &path,
+        "model Far { param k = 1; output real x; x = k * 1e-300; }\n",
+    )
+    .unwrap();
+    let csv = stdout(sitc().arg("sweep").arg(&path).args([
+        "--param",
+        "k=0..1e-20:3",
+        "--dt",
+        "1",
+        "--t-end",
+        "1",
+    ]));
+    assert_eq!(csv, "k,final(x)\n0,0\n5e-21,5e-321\n1e-20,1e-320\n");
+}

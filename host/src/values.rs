@@ -69,7 +69,7 @@ pub fn named(model: &dyn Model, e: &SetError<'_>) -> String {
 /// study is named (`the run with k=2 heating=0.5: ...`).
 pub fn describe_set(model: &dyn Model, set: &[(usize, f64)]) -> String {
     let values: Vec<String> = (set.iter())
-        .map(|&(i, v)| format!("{}={v}", name_of(model, i)))
+        .map(|&(i, v)| format!("{}={}", name_of(model, i), sit_runtime::number::shortest(v)))
         .collect();
     values.join(" ")
 }

@@ -357,7 +357,7 @@ impl Study {
         (self.axes[start..stop].iter())
             .map(|values| {
                 (self.spec.params.iter().zip(values))
-                    .map(|((name, _), v)| (name.as_str(), v.to_string()))
+                    .map(|((name, _), &v)| (name.as_str(), sit_runtime::number::shortest(v).to_string()))
                     .collect()
             })
             .collect()

@@ -359,7 +359,7 @@ impl Recorder {
             Some(s) if w.kind == WatchKind::Mode => s.clone(),
             _ if v == 0.0 => "0".to_string(),
             _ if v == 1.0 => "1".to_string(),
-            _ => std::format!("{v}"),
+            _ => std::format!("{}", crate::number::shortest(v)),
         }
     }
 }

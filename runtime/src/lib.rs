@@ -49,6 +49,7 @@ pub mod linear;
 pub mod math;
 mod method;
 pub mod model;
+pub mod number;
 pub mod partial;
 mod phase;
 pub mod procedures;

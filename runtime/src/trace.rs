@@ -3,9 +3,10 @@
 //! Format: a header line `t,<name>,<name>...` (or with units, `t [s],h [m],...`: see
 //! [`Recorder::write_header_with_units`]), then one line per recorded instant,
 //! `<time>,<value>,<value>...`, lines ended by `\n`, no quoting (variable names are
-//! identifiers and dotted paths). Every real is printed with Rust's `{}` formatting of
-//! `f64`: the shortest decimal that reads back to the same bits, never with an exponent
-//! (`0.30000000000000004`, `1`, `-0`, `NaN`, `inf`, `-inf`; `1e300` prints all its digits).
+//! identifiers and dotted paths). Every real is printed by [`crate::number::shortest`]:
+//! the shortest decimal that reads back to the same bits, with an exponent below `1e-4`
+//! and from `1e16` on, as Python's `repr` (`0.30000000000000004`, `1`, `20000`, `-0`,
+//! `1e-30`, `2.5e300`, `NaN`, `inf`, `-inf`).
 //! Logical values print as `0` and `1`, and a mode as its state's name
 //! ([`Model::mode_state`]: `red`, `green`; the number of a model that does not name it),
 //! so a trace reads as the model does; [`Model::get_at`] keeps the state's index, for
@@ -56,6 +57,7 @@
 //! ```
 
 use crate::model::{Model, ValueType, Variables};
+use crate::number::shortest;
 use std::io::{self, Write};
 use std::vec::Vec;
 
@@ -72,7 +74,7 @@ pub struct Recorder {
 /// How a column prints its values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Column {
-    /// `{}` of the `f64`.
+    /// [`shortest`] of the `f64`.
     Real,
     /// `0` or `1`.
     Logical,
@@ -184,9 +186,10 @@ impl Recorder {
     }
 
     /// Writes one row `<time>,<value>,<value>...\n` with the model's current time and
-    /// values (reals with `{}`, logical values as `0`/`1`, modes by their state's name).
+    /// values (reals by [`shortest`], logical values as `0`/`1`, modes by their state's
+    /// name).
     pub fn write_row<W: Write + ?Sized>(&self, model: &dyn Model, out: &mut W) -> io::Result<()> {
-        write!(out, "{}", model.time())?;
+        write!(out, "{}", shortest(model.time()))?;
         for &(index, ty) in &self.columns {
             let value = model
                 .get_at(index)
@@ -201,7 +204,7 @@ impl Recorder {
                 (_, Some(name)) => write!(out, ",{name}")?,
                 (Column::Logical, _) if value == 0.0 => out.write_all(b",0")?,
                 (Column::Logical, _) if value == 1.0 => out.write_all(b",1")?,
-                _ => write!(out, ",{value}")?,
+                _ => write!(out, ",{}", shortest(value))?,
             }
         }
         out.write_all(b"\n")

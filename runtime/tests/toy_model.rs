@@ -359,8 +359,8 @@ fn recorder_special_values() {
     assert_eq!(
         csv(out),
         "t,s,sub.y,sub.dy,rate,q\n\
-         0,-0,NaN,-inf,1000000000000000000000,1\n\
-         0,inf,NaN,-inf,0.00000015,0\n"
+         0,-0,NaN,-inf,1e21,1\n\
+         0,inf,NaN,-inf,1.5e-7,0\n"
     );
 
     assert_eq!(

@@ -1,15 +1,24 @@
 // The page: the editor, the panes and the worker. Everything about Sit itself (checking,
 // formatting, highlighting, running, schematics) is the WebAssembly module's.
-import { EditorState, StateEffect, StateField, RangeSetBuilder } from '@codemirror/state';
+import { EditorState, StateEffect, StateField, RangeSetBuilder, Compartment } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, hoverTooltip, Decoration, ViewPlugin, highlightActiveLine } from '@codemirror/view';
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+// CodeMirror's undo history, named so as not to hide the browser's `window.history`
+// (the address bar: `share`).
+import { defaultKeymap, history as undoHistory, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { setDiagnostics, lintGutter } from '@codemirror/lint';
 import { bracketMatching, indentOnInput } from '@codemirror/language';
 import init, * as sit from './pkg/sit_web.js';
 import { Plot } from './plot.js';
 
 const $ = (id) => document.getElementById(id);
-const page = { path: 'models/bouncing_ball.sit', info: null, result: null, running: false, timings: {} };
+// `path`: the file the editor holds, as the checker and the run name it: a library file
+// as it opened (`origin`), else the user's own file (`edited`): the name in the file box,
+// `untitled` at first, in the folder of the file it started from (so that an edited
+// library model still finds the files it imports), its kind (`.sit` or `.sch`) decided
+// by its content.
+// `work`: the longest the page's thread spent on one message of the worker and on one
+// drawing of the plot since the run started (ms): what keeps a frame from its time.
+const page = { path: 'untitled.sit', origin: null, edited: true, info: null, result: null, running: false, timings: {}, work: { message_ms: 0, draw_ms: 0 } };
 window.sitPage = page; // read by the browser test
 
 // Share links: `#model=` + the base64url (no padding) of the model's UTF-8 text.
@@ -64,25 +73,63 @@ const hover = hoverTooltip((view, pos) => {
 
 let view;
 let checkTimer = 0;
+// On a narrow screen (a phone) long lines wrap rather than run off the editor.
+const wrapping = new Compartment();
+const narrow = window.matchMedia('(max-width: 760px)');
+const wrap = () => (narrow.matches ? EditorView.lineWrapping : []);
+/** Set while the page itself replaces the text (a file opened): not the user's edit. */
+let loading = false;
 function startEditor(text) {
   view = new EditorView({
     parent: $('editor'),
     state: EditorState.create({
       doc: text,
       extensions: [
-        lineNumbers(), history(), highlightActiveLine(), bracketMatching(), indentOnInput(), lintGutter(),
+        lineNumbers(), undoHistory(), highlightActiveLine(), bracketMatching(), indentOnInput(), lintGutter(),
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab,
           { key: 'Mod-Enter', run: () => { run(); return true; } },
           { key: 'Shift-Alt-f', run: () => { format(); return true; } }]),
-        highlighter, hover,
-        EditorView.updateListener.of((u) => { if (u.docChanged) { clearTimeout(checkTimer); checkTimer = setTimeout(check, 250); } }),
+        highlighter, hover, wrapping.of(wrap()),
+        EditorView.updateListener.of((u) => {
+          if (!u.docChanged) return;
+          if (!loading) edited();
+          clearTimeout(checkTimer);
+          checkTimer = setTimeout(check, 250);
+        }),
       ],
     }),
   });
+  narrow.addEventListener('change', () => view.dispatch({ effects: wrapping.reconfigure(wrap()) }));
 }
 const text = () => view.state.doc.toString();
 function setText(t) { view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: t } }); }
 const isSchematic = () => page.path.endsWith('.sch');
+
+/** Whether `t` is a schematic: its first word, after comments, is `schematic`. */
+const looksSchematic = (t) => /^(\s*\/\/.*(\n|$))*\s*schematic\b/.test(t);
+
+/** The user's own file for text `t`: the file box's name, its kind by `t`'s content. */
+function ownPath(t) {
+  const name = $('file').value.trim().replace(/\.(sit|sch)$/i, '') || 'untitled';
+  return `${name}.${looksSchematic(t) ? 'sch' : 'sit'}`;
+}
+
+/** The user changed the text: from now on it is their own file, not the library's. */
+function edited() {
+  if (page.edited) return;
+  page.edited = true;
+  const folder = page.origin && page.origin.includes('/') ? page.origin.slice(0, page.origin.lastIndexOf('/') + 1) : '';
+  $('file').value = `${folder}untitled`;
+}
+
+/** The path to check and run the text as: see `page`. */
+function currentPath() {
+  if (page.edited) {
+    page.path = ownPath(text());
+    if ($('file').value.trim() !== page.path) $('file').value = page.path;
+  }
+  return page.path;
+}
 
 function status(msg) { $('status').textContent = msg; }
 
@@ -109,6 +156,12 @@ function showDiagnostics(list) {
 
 function check() {
   const t0 = performance.now();
+  const was = page.path;
+  currentPath();
+  if (was !== page.path && was.endsWith('.sch') && !isSchematic()) {
+    $('svg').replaceChildren();
+    $('matrices').textContent = $('generated').textContent = '';
+  }
   const out = JSON.parse(sit.info(page.path, text(), '{}', ''));
   page.timings.check_ms = performance.now() - t0;
   showDiagnostics(out.diagnostics);
@@ -185,7 +238,11 @@ function format() {
 let worker;
 function newWorker() {
   worker = new Worker('worker.js', { type: 'module' });
-  worker.onmessage = (e) => onWorker(e.data);
+  worker.onmessage = (e) => {
+    const t0 = performance.now();
+    onWorker(e.data);
+    page.work.message_ms = Math.max(page.work.message_ms, performance.now() - t0);
+  };
 }
 
 function options() {
@@ -202,15 +259,19 @@ function run() {
   if (!out.ok) { status('fix the errors to run'); return; }
   page.running = true;
   page.runStart = performance.now();
+  page.stopAt = null;
+  page.work = { message_ms: 0, draw_ms: 0 };
   $('run').disabled = true;
   $('stop').disabled = false;
   $('progress').value = 0;
+  $('notes').replaceChildren();
   status('running…');
   worker.postMessage({ type: 'run', path: page.path, text: text(), files: {}, options: options() });
 }
 
 function stop() {
   if (!page.running) return;
+  page.stopAt = performance.now();
   worker.postMessage({ type: 'stop' });
 }
 
@@ -221,9 +282,14 @@ function finish() {
 }
 
 function onWorker(m) {
-  if (m.type === 'progress') {
+  if (m.type === 'start') {
+    startData(m.variables);
+  } else if (m.type === 'progress') {
     $('progress').value = m.steps ? m.done / m.steps : 1;
     status(`running: step ${m.done} of ${m.steps}`);
+    more(m);
+  } else if (m.type === 'events') {
+    more(m);
   } else if (m.type === 'error' || m.type === 'fault') {
     finish();
     if (m.error.diagnostics) showDiagnostics(m.error.diagnostics);
@@ -234,10 +300,13 @@ function onWorker(m) {
       newWorker();
     }
   } else if (m.type === 'result') {
+    more(m);
     finish();
-    page.result = m;
+    const d = page.data;
+    page.result = { stopped: m.stopped, done: m.done, steps: m.steps, stepping_ms: m.stepping_ms, fault: m.fault, rows: d.n, stride: d.stride, events: d.eventCount, work: page.work };
     page.runs = (page.runs || 0) + 1;
     page.timings.run_ms = performance.now() - page.runStart;
+    if (page.stopAt !== null) page.timings.stop_ms = performance.now() - page.stopAt;
     if (page.timings.first_plot_ms === undefined) page.timings.first_plot_ms = performance.now();
     showResult(m);
     if (m.fault) {
@@ -249,43 +318,137 @@ function onWorker(m) {
   }
 }
 
+// The run's data as it comes: the rows kept for the plot (each a time and, for every
+// variable, its lowest and highest values: see worker.js), and the events.
+function startData(variables) {
+  page.data = { variables, n: 0, stride: 1, times: new Float64Array(1024), lo: variables.map(() => new Float64Array(1024)), hi: variables.map(() => new Float64Array(1024)), events: [], eventCount: 0, eventTimes: new Map() };
+  showSeries(variables);
+  plot.set(plotData());
+  eventsShown = -1;
+}
+
+/** Adds the rows, events and warnings of a message of the worker; the plot follows at the next frame. */
+function more(m) {
+  const d = page.data;
+  if (m.rows) {
+    const r = m.rows;
+    const n = r.from + r.times.length;
+    if (n > d.times.length) {
+      const size = Math.max(n, 2 * d.times.length);
+      const grow = (a) => { const b = new Float64Array(size); b.set(a.subarray(0, d.n)); return b; };
+      d.times = grow(d.times);
+      d.lo = d.lo.map(grow);
+      d.hi = d.hi.map(grow);
+    }
+    d.times.set(r.times, r.from);
+    r.lo.forEach((a, k) => { d.lo[k].set(a, r.from); d.hi[k].set(r.hi ? r.hi[k] : a, r.from); });
+    d.n = n;
+    d.stride = r.stride;
+  }
+  // The first events whole (the table's rows), the later ones their times by name.
+  const mark = (name, t) => {
+    const times = d.eventTimes.get(name);
+    if (times) times.push(t);
+    else d.eventTimes.set(name, [t]);
+  };
+  if (m.events) for (const e of m.events) { d.events.push(e); mark(e.name, e.t); }
+  if (m.marks) for (const [name, times] of m.marks) for (const t of times) mark(name, t);
+  if (m.eventCount !== undefined) d.eventCount = m.eventCount;
+  if (m.notes) showNotes(m.notes);
+  drawSoon();
+}
+
+function showNotes(notes) {
+  const ul = $('notes');
+  ul.replaceChildren();
+  for (const n of notes) ul.append(Object.assign(document.createElement('li'), { className: 'warning', textContent: n }));
+}
+
+/** The plot is drawn at most once a frame, however often the worker writes. */
+let drawPending = false;
+function drawSoon() {
+  if (drawPending) return;
+  drawPending = true;
+  requestAnimationFrame(() => {
+    drawPending = false;
+    const t0 = performance.now();
+    drawPlot();
+    page.work.draw_ms = Math.max(page.work.draw_ms, performance.now() - t0);
+  });
+}
+
 let plot;
-function showResult(m) {
+function showSeries(variables) {
   const box = $('series');
   const shown = new Set([...box.querySelectorAll('input:checked')].map((c) => c.value));
-  const keep = shown.size && m.variables.some((v) => shown.has(v.name));
+  const keep = shown.size && variables.some((v) => shown.has(v.name));
   box.replaceChildren();
   // At first: sitc run's columns, and the root's first few logical variables as strips.
   let strips = 0;
   const first = (v) => v.printed || (v.logical && !v.name.includes('.') && strips++ < 4);
-  m.variables.forEach((v, k) => {
+  for (const v of variables) {
     const c = Object.assign(document.createElement('input'), { type: 'checkbox', value: v.name, checked: keep ? shown.has(v.name) : first(v) });
     c.onchange = () => drawPlot();
     const l = document.createElement('label');
     l.append(c, ` ${v.name}`);
     box.append(l);
-  });
-  drawPlot();
+  }
+}
+
+function showResult(m) {
   $('finals').textContent = m.finals;
   const [head, row] = m.finals.trim().split('\n');
   const table = $('values');
   table.replaceChildren();
-  const names = head.split(','), values = row.split(',');
-  names.forEach((n, i) => { const tr = table.insertRow(); tr.insertCell().textContent = n; tr.insertCell().textContent = values[i]; });
+  const names = head.split(','), values = (row || '').split(',');
+  names.forEach((n, i) => { const tr = table.insertRow(); tr.insertCell().textContent = n; tr.insertCell().textContent = values[i] ?? ''; });
   const url = $('csv').href;
   if (url.startsWith('blob:')) URL.revokeObjectURL(url);
-  $('csv').href = URL.createObjectURL(new Blob([m.csv], { type: 'text/csv' }));
+  $('csv').href = URL.createObjectURL(m.csv);
+  $('csv').download = `${page.path.replace(/^.*\//, '').replace(/\.(sit|sch)$/, '')}.csv`;
+  showEvents();
+}
+
+// The event log's table, with `sitc run --events`'s columns: its first rows (the
+// worker sends no more of them whole: worker.js), built a few at a frame, and only while
+// its tab is shown (a table of thousands of rows takes the page's thread long to lay out).
+let eventsShown = -1;
+function showEvents() {
+  if (!$('tab-events').classList.contains('active') || !page.data || eventsShown === page.data.eventCount) return;
   const log = $('eventlog');
-  log.innerHTML = '<tr><th>t</th><th>name</th><th>from</th><th>to</th><th>why (the rule)</th></tr>';
-  for (const e of m.events.slice(0, 5000)) { const tr = log.insertRow(); for (const c of [e.t, e.name, e.from, e.to, e.rule]) tr.insertCell().textContent = c; }
+  const events = page.data.events;
+  const count = page.data.eventCount;
+  eventsShown = count;
+  log.replaceChildren();
+  const head = log.createTHead().insertRow();
+  for (const h of ['t', 'name', 'from', 'to', 'rule']) head.append(Object.assign(document.createElement('th'), { textContent: h }));
+  const body = log.createTBody();
+  const upTo = events.length;
+  let i = 0;
+  const slice = () => {
+    if (log.tBodies[0] !== body) return; // a newer table
+    for (const end = Math.min(upTo, i + 200); i < end; i++) {
+      const e = events[i];
+      const tr = body.insertRow();
+      for (const c of [e.time, e.name, e.from, e.to, e.rule]) tr.insertCell().textContent = c;
+    }
+    if (i < upTo) requestAnimationFrame(slice);
+    else if (count > upTo) body.insertRow().insertCell().textContent = `… and ${count - upTo} more (sitc run --events writes them all)`;
+  };
+  slice();
+}
+
+function plotData() {
+  const d = page.data;
+  const on = new Set([...$('series').querySelectorAll('input:checked')].map((c) => c.value));
+  const series = [];
+  d.variables.forEach((v, k) => { if (on.has(v.name)) series.push({ name: v.name, logical: v.logical, lo: d.lo[k].subarray(0, d.n), hi: d.hi[k].subarray(0, d.n) }); });
+  return { times: d.times.subarray(0, d.n), series, eventTimes: d.eventTimes };
 }
 
 function drawPlot() {
-  const m = page.result;
-  if (!m) return;
-  const on = new Set([...$('series').querySelectorAll('input:checked')].map((c) => c.value));
-  const series = m.variables.map((v, k) => ({ name: v.name, logical: v.logical, values: m.traces[k] })).filter((s) => on.has(s.name));
-  plot.set({ times: m.times, series, events: m.events });
+  if (!page.data) return;
+  plot.update(plotData());
 }
 
 function applyRunLine(run) {
@@ -295,13 +458,18 @@ function applyRunLine(run) {
   $('method').value = run.method || '';
 }
 
+/** Opens `t` as the library file `path`, or with `path` null as the user's own file. */
 function load(path, t, andRun) {
-  page.path = path;
+  page.origin = path;
+  page.edited = path === null;
+  $('file').value = path || 'untitled';
+  page.path = path || ownPath(t);
   page.info = null;
   $('params').replaceChildren();
   $('svg').replaceChildren();
   $('matrices').textContent = $('generated').textContent = '';
-  setText(t);
+  loading = true;
+  try { setText(t); } finally { loading = false; }
   clearTimeout(checkTimer);
   const out = check();
   applyRunLine(out.run);
@@ -313,23 +481,46 @@ function selectTab(name) {
   for (const b of document.querySelectorAll('#tabs button')) b.classList.toggle('active', b.dataset.tab === name);
   for (const t of document.querySelectorAll('.tab')) t.classList.toggle('active', t.id === `tab-${name}`);
   if (name === 'plot') plot.draw();
+  if (name === 'events') showEvents();
 }
 
-function share() {
+async function share() {
   const link = `${location.origin}${location.pathname}#model=${encodeModel(text())}`;
-  history.replaceState(null, '', link);
-  navigator.clipboard?.writeText(link).catch(() => {});
-  status('the link to this model is in the address bar');
+  window.history.replaceState(null, '', link);
+  page.shared = link;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(link);
+    copied = true;
+  } catch {
+    // No clipboard (an insecure page, a refusal): the address bar has it.
+  }
+  status(copied ? 'the link to this model is in the address bar and on the clipboard' : 'the link to this model is in the address bar');
 }
 
+/**
+ * Opens the model of a share link (`#model=`): 'none' when the address is no share
+ * link, 'bad' when it carries no model (the editor left as it was, and a message
+ * says so), 'loaded'.
+ */
 function fromHash() {
-  const m = /^#model=([A-Za-z0-9_-]*)$/.exec(location.hash);
-  if (!m) return false;
-  let t;
-  try { t = decodeModel(m[1]); } catch { status('the link does not carry a model (bad base64url or UTF-8)'); return false; }
-  load(/^\s*(\/\/\/.*\n\s*)*schematic\s/.test(t) ? 'shared.sch' : 'shared.sit', t, true);
-  return true;
+  const m = /^#model=(.*)$/s.exec(location.hash);
+  if (!m) return 'none';
+  let t = null;
+  if (/^[A-Za-z0-9_-]+$/.test(m[1])) {
+    try { t = decodeModel(m[1]); } catch { t = null; }
+  }
+  if (t === null || !t.trim()) {
+    status('this link carries no model: what follows #model= is not the base64url of a text (UTF-8); the editor is left as it was');
+    page.badLinks = (page.badLinks || 0) + 1;
+    return 'bad';
+  }
+  load(null, t, true);
+  return 'loaded';
 }
+
+/** The model the page opens with. */
+const DEFAULT = 'models/bouncing_ball.sit';
 
 async function main() {
   const t0 = performance.now();
@@ -343,13 +534,18 @@ async function main() {
   select.append(new Option('— choose a model —', ''));
   for (const e of lib) select.append(new Option(`${e.path}${e.doc ? ' — ' + e.doc.slice(0, 60) : ''}`, e.path));
   select.onchange = () => { if (select.value) load(select.value, sit.library_file(select.value), !select.value.endsWith('.sch')); };
+  const method = $('method');
+  for (const name of JSON.parse(sit.methods())) method.append(new Option(name, name));
+  // A name given in the file box: the text is the user's own file, under that name.
+  $('file').onchange = () => { page.edited = true; check(); };
   for (const b of document.querySelectorAll('#tabs button')) b.onclick = () => selectTab(b.dataset.tab);
   $('run').onclick = run;
   $('stop').onclick = stop;
   $('format').onclick = format;
   $('share').onclick = share;
   startEditor('');
-  if (!fromHash()) { select.value = page.path; load(page.path, sit.library_file(page.path), true); }
+  $('file').value = 'untitled';
+  if (fromHash() === 'none') { select.value = DEFAULT; load(DEFAULT, sit.library_file(DEFAULT), true); }
   window.addEventListener('hashchange', fromHash);
   page.timings.first_diagnostics_ms = performance.now(); // since the page was opened
   page.ready = true;

@@ -1,5 +1,8 @@
 // A small canvas plotter: one panel per real variable, logical variables as strips,
-// the events as marks, zoom by dragging across the time axis.
+// the events as marks, zoom by dragging across the time axis. Each row of the data
+// stands for one trace row or several (a long run's rows are merged in pairs past a
+// bound, see worker.js): its lowest and highest values are drawn, so a merged row
+// hides no peak.
 
 /** Round steps for an axis from `lo` to `hi`: about `n` ticks. */
 function ticks(lo, hi, n) {
@@ -41,10 +44,20 @@ export class Plot {
     return e.clientX - r.left;
   }
 
-  /** `data`: {times, series: [{name, values, logical}], events: [{t, name}]}. */
+  /**
+   * `data`: {times, series: [{name, lo, hi, logical}], eventTimes: Map(name → [t])},
+   * `lo` and `hi` the lowest and highest values of each row, the events' times in
+   * order. A new run: the zoom is reset.
+   */
   set(data) {
     this.data = data;
     this.range = null;
+    this.draw();
+  }
+
+  /** The same run with more rows: the zoom is kept. */
+  update(data) {
+    this.data = data;
     this.draw();
   }
 
@@ -53,8 +66,11 @@ export class Plot {
     const dpr = window.devicePixelRatio || 1;
     const w = c.clientWidth, h = c.clientHeight;
     if (!w || !h) return;
-    c.width = w * dpr;
-    c.height = h * dpr;
+    // A new size of the canvas's pixels only when it changed (each is a new bitmap).
+    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
+      c.width = Math.round(w * dpr);
+      c.height = Math.round(h * dpr);
+    }
     const g = c.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, w, h);
@@ -79,7 +95,11 @@ export class Plot {
     reals.forEach((s, k) => {
       const y0 = top + k * panelH, ph = panelH - 8;
       let lo = Infinity, hi = -Infinity;
-      for (let i = i0; i <= i1; i++) { const v = s.values[i]; if (Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; } }
+      for (let i = i0; i <= i1; i++) {
+        const a = s.lo[i], b = s.hi[i];
+        if (Number.isFinite(a) && a < lo) lo = a;
+        if (Number.isFinite(b) && b > hi) hi = b;
+      }
       if (!Number.isFinite(lo)) { lo = -1; hi = 1; }
       if (hi === lo) { hi += Math.abs(hi) * 0.1 || 1; lo -= Math.abs(lo) * 0.1 || 1; }
       const y = (v) => y0 + ph - ((v - lo) / (hi - lo)) * ph;
@@ -101,10 +121,10 @@ export class Plot {
       let col = -1, cmin = 0, cmax = 0, started = false;
       const flush = () => { if (col >= 0) { const a = y(cmin), b = y(cmax); if (!started) { g.moveTo(col, a); started = true; } else g.lineTo(col, a); g.lineTo(col, b); } };
       for (let i = i0; i <= i1; i++) {
-        const v = s.values[i];
-        if (!Number.isFinite(v)) continue;
+        const a = s.lo[i], b = s.hi[i];
+        if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
         const px = Math.round(x(times[i]));
-        if (px !== col) { flush(); col = px; cmin = cmax = v; } else { if (v < cmin) cmin = v; if (v > cmax) cmax = v; }
+        if (px !== col) { flush(); col = px; cmin = a; cmax = b; } else { if (a < cmin) cmin = a; if (b > cmax) cmax = b; }
       }
       flush();
       g.stroke();
@@ -118,11 +138,23 @@ export class Plot {
       g.fillStyle = '#f3f4f6';
       g.fillRect(left, y0, width, strip);
       g.fillStyle = '#60a5fa';
+      // One rectangle for each stretch of rows in which the flag is on.
+      let on = -1;
+      const fill = (i) => { const a = Math.max(left, x(times[on])), b = Math.min(left + width, x(times[i])); if (b > a) g.fillRect(a, y0, Math.max(1, b - a), strip); };
       for (let i = i0; i < i1; i++) {
-        if (s.values[i] !== 0) { const a = Math.max(left, x(times[i])), b = Math.min(left + width, x(times[i + 1])); if (b > a) g.fillRect(a, y0, Math.max(1, b - a), strip); }
+        const lit = s.hi[i] !== 0 || s.lo[i] !== 0;
+        if (lit && on < 0) on = i;
+        else if (!lit && on >= 0) { fill(i); on = -1; }
       }
+      if (on >= 0) fill(i1);
+      // The events of the flag, one mark a pixel column (they come in time order).
       g.fillStyle = '#b91c1c';
-      for (const e of d.events || []) if (e.name === s.name && e.t >= t0 && e.t <= t1) g.fillRect(x(e.t) - 0.5, y0, 1, strip);
+      let col = NaN;
+      for (const t of (d.eventTimes && d.eventTimes.get(s.name)) || []) {
+        if (t < t0 || t > t1) continue;
+        const px = Math.round(x(t));
+        if (px !== col) { g.fillRect(px - 0.5, y0, 1, strip); col = px; }
+      }
       g.fillStyle = '#333';
       g.textAlign = 'right';
       g.fillText(s.name, left - 4, y0 + 11);

@@ -79,6 +79,12 @@ export function schematic(path, text) {
   return out();
 }
 
+/** The names of the integration methods, as JSON. */
+export function methods() {
+  w.sit_methods();
+  return out();
+}
+
 export function library() {
   w.sit_library();
   return out();
@@ -111,13 +117,19 @@ export class Runner {
   steps() {
     return w.sit_run_steps(this.handle);
   }
-  times() {
-    w.sit_run_times(this.handle);
+  /** The times of the rows kept for the plot, from the `from`-th on. */
+  times(from = 0) {
+    w.sit_run_times(this.handle, from);
     return outF64();
   }
-  trace(k) {
-    w.sit_run_trace(this.handle, k);
+  /** The lowest (or with `high`, highest) values of variable `k` in the rows kept, from the `from`-th on. */
+  trace(k, high = false, from = 0) {
+    w.sit_run_trace(this.handle, k, high ? 1 : 0, from);
     return outF64();
+  }
+  /** The trace rows each row kept stands for (1 until the rows kept reach their bound). */
+  stride() {
+    return w.sit_run_stride(this.handle);
   }
   variables() {
     w.sit_run_variables(this.handle);
@@ -127,12 +139,22 @@ export class Runner {
     w.sit_run_finals(this.handle);
     return out();
   }
-  csv() {
-    w.sit_run_csv(this.handle);
+  /** The CSV since the last call, as bytes (the run keeps no more of it). */
+  takeCsv() {
+    w.sit_run_take_csv(this.handle);
+    return outBytes();
+  }
+  /** At most `max` events of the log from the `from`-th on, as JSON. */
+  events(from = 0, max = 1e9) {
+    w.sit_run_events(this.handle, from, Math.min(max, 2 ** 31 - 1));
     return out();
   }
-  events() {
-    w.sit_run_events(this.handle);
+  eventCount() {
+    return w.sit_run_event_count(this.handle);
+  }
+  /** sitc run's warnings for the steps so far (stiffness, tables), as JSON. */
+  notes() {
+    w.sit_run_notes(this.handle);
     return out();
   }
   warnings() {

@@ -205,6 +205,12 @@ pub unsafe extern "C" fn sit_schematic(
     put(crate::schematic(&path, &src).to_string());
 }
 
+/// Output: the names of the integration methods, as JSON ([`crate::methods`]).
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_methods() {
+    put(crate::methods().to_string());
+}
+
 /// Output: [`crate::library`] as JSON.
 #[unsafe(no_mangle)]
 pub extern "C" fn sit_library() {
@@ -313,16 +319,38 @@ pub extern "C" fn sit_run_steps(handle: u32) -> f64 {
     with_run(handle, |run| run.steps() as f64).unwrap_or(0.0)
 }
 
-/// Output: the times of the trace rows (`f64`s).
+/// Output: the times of the rows kept for the plot, from the `from`-th on (`f64`s).
 #[unsafe(no_mangle)]
-pub extern "C" fn sit_run_times(handle: u32) {
-    put_f64s(&with_run(handle, |run| run.times().to_vec()).unwrap_or_default());
+pub extern "C" fn sit_run_times(handle: u32, from: usize) {
+    put_f64s(&with_run(handle, |run| tail(run.times(), from)).unwrap_or_default());
 }
 
-/// Output: the trace of the `k`-th variable of [`sit_run_variables`] (`f64`s).
+/// Output: the lowest values of the `k`-th variable of [`sit_run_variables`] in the rows
+/// kept, from the `from`-th on (`f64`s); with `high` (1), its highest values.
 #[unsafe(no_mangle)]
-pub extern "C" fn sit_run_trace(handle: u32, k: usize) {
-    put_f64s(&with_run(handle, |run| run.trace(k).to_vec()).unwrap_or_default());
+pub extern "C" fn sit_run_trace(handle: u32, k: usize, high: u32, from: usize) {
+    let values = with_run(handle, |run| {
+        tail(
+            if high != 0 {
+                run.trace_high(k)
+            } else {
+                run.trace(k)
+            },
+            from,
+        )
+    });
+    put_f64s(&values.unwrap_or_default());
+}
+
+/// The values of `all` from the `from`-th on.
+fn tail(all: &[f64], from: usize) -> Vec<f64> {
+    all.get(from..).unwrap_or_default().to_vec()
+}
+
+/// The trace rows each row kept for the plot stands for (see [`Run::stride`]).
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_run_stride(handle: u32) -> f64 {
+    with_run(handle, |run| run.stride() as f64).unwrap_or(1.0)
 }
 
 /// Output: the traced variables as JSON.
@@ -337,16 +365,33 @@ pub extern "C" fn sit_run_finals(handle: u32) {
     put(with_run(handle, |run| run.finals()).unwrap_or_default());
 }
 
-/// Output: `sitc run --every EVERY`'s CSV of the steps run so far.
+/// Output: `sitc run --every EVERY`'s CSV from where the last call took it (see
+/// [`Run::take_csv`]).
 #[unsafe(no_mangle)]
-pub extern "C" fn sit_run_csv(handle: u32) {
-    put(with_run(handle, |run| run.csv().to_string()).unwrap_or_default());
+pub extern "C" fn sit_run_take_csv(handle: u32) {
+    put(with_run(handle, |run| run.take_csv()).unwrap_or_default());
 }
 
-/// Output: the event log as JSON.
+/// Output: at most `max` events of the log from the `from`-th on, as JSON.
 #[unsafe(no_mangle)]
-pub extern "C" fn sit_run_events(handle: u32) {
-    put(with_run(handle, |run| run.events().to_string()).unwrap_or_default());
+pub extern "C" fn sit_run_events(handle: u32, from: usize, max: usize) {
+    put(with_run(handle, |run| run.events_since(from, max).to_string()).unwrap_or_default());
+}
+
+/// The events kept in the log so far.
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_run_event_count(handle: u32) -> usize {
+    with_run(handle, |run| run.event_count()).unwrap_or(0)
+}
+
+/// Output: `sitc run`'s warnings for the steps run so far (tables read past their
+/// grids, models found stiff), as a JSON array of strings.
+#[unsafe(no_mangle)]
+pub extern "C" fn sit_run_notes(handle: u32) {
+    put(with_run(handle, |run| {
+        serde_json::Value::from(run.notes()).to_string()
+    })
+    .unwrap_or_default());
 }
 
 /// Output: why the run stopped before its end (the rule that made the first value that
@@ -438,7 +483,7 @@ mod tests {
         assert!(handle >= 1, "{}", out());
         while sit_run_advance(handle, 1.0) == 0 {}
         assert_eq!(sit_run_done(handle), sit_run_steps(handle));
-        sit_run_times(handle);
+        sit_run_times(handle, 0);
         let times = out_f64s();
         assert_eq!(times.first(), Some(&0.0));
         sit_run_variables(handle);
@@ -446,8 +491,25 @@ mod tests {
         let k = (vars.as_array().unwrap().iter())
             .position(|v| v["name"] == "h")
             .unwrap();
-        sit_run_trace(handle, k);
+        sit_run_trace(handle, k, 0, 0);
         let h = out_f64s();
+        sit_run_trace(handle, k, 1, 0);
+        assert_eq!(
+            out_f64s(),
+            h,
+            "one trace row a kept row: lowest and highest the same"
+        );
+        sit_run_trace(handle, k, 0, 2);
+        assert_eq!(out_f64s(), h[2..], "from the third on");
+        sit_run_trace(handle, k, 0, 99);
+        assert!(out_f64s().is_empty());
+        assert_eq!(sit_run_stride(handle), 1.0);
+        sit_run_take_csv(handle);
+        assert_eq!(out(), "t,h\n0,10\n0.5,9.5\n1,9\n1.5,8.5\n2,8\n");
+        sit_run_take_csv(handle);
+        assert_eq!(out(), "", "taken");
+        sit_run_finals(handle);
+        assert_eq!(out(), "t,h\n2,8\n");
         assert_eq!(h.len(), times.len());
         // h = 10 − t, exactly (steps of 0.5).
         for (t, h) in times.iter().zip(&h) {

@@ -94,6 +94,16 @@ pub fn schematic(path: &str, text: &str) -> Value {
     }
 }
 
+/// The names of the integration methods a run can take (`--method` of `sitc run`), in
+/// the order of `sit_middle::ir::Method::ALL`: the page's list of methods.
+pub fn methods() -> Value {
+    Value::Array(
+        (sit_middle::ir::Method::ALL.iter())
+            .map(|m| json!(m.name()))
+            .collect(),
+    )
+}
+
 /// The library's models and schematics: path, the first line of its doc, and whether it
 /// is a schematic.
 pub fn library() -> Value {

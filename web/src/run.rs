@@ -188,12 +188,14 @@ pub struct Run {
     every: u64,
     /// The variables traced (every visible variable, in index order).
     traced: Vec<usize>,
-    times: Vec<f64>,
-    traces: Vec<Vec<f64>>,
+    /// The rows kept for the plot, at most [`MAX_ROWS`] of them.
+    kept: Kept,
     /// The columns of `sitc run`'s default CSV (the root's outputs, else every variable).
     recorder: Recorder,
-    /// `sitc run --every EVERY`'s CSV so far (its default columns).
+    /// `sitc run --every EVERY`'s CSV since [`Run::take_csv`] last took it.
     csv: Vec<u8>,
+    /// The last row written to the CSV (the Values tab's "last row").
+    last_row: Vec<u8>,
     events: Vec<Event>,
     warnings: Vec<Value>,
     /// The first non-finite value seen after a step.
@@ -207,6 +209,100 @@ pub struct Run {
 
 /// Most events kept in the log (the count goes on past it).
 pub const MAX_EVENTS: usize = 100_000;
+
+/// Most rows kept for the plot: past it, two neighbouring rows are merged into one that
+/// keeps their lowest and highest values (see [`Run::stride`]), so a run of any length
+/// holds at most this many rows of every variable in memory. The CSV is not kept: the
+/// page takes it chunk by chunk ([`Run::take_csv`]).
+pub const MAX_ROWS: usize = 1 << 15;
+
+/// The rows kept for the plot: each the time of its first trace row and, for every
+/// traced variable, the lowest and highest values of the `stride` trace rows it stands
+/// for (the same value while `stride` is 1).
+#[derive(Debug, Clone, Default)]
+struct Kept {
+    /// Trace rows per kept row (a power of two).
+    stride: u64,
+    /// Trace rows in the last kept row.
+    fill: u64,
+    times: Vec<f64>,
+    lo: Vec<Vec<f64>>,
+    hi: Vec<Vec<f64>>,
+}
+
+impl Kept {
+    fn new(variables: usize) -> Kept {
+        Kept {
+            stride: 1,
+            fill: 0,
+            times: Vec::new(),
+            lo: vec![Vec::new(); variables],
+            hi: vec![Vec::new(); variables],
+        }
+    }
+
+    /// Adds a trace row: a kept row of its own, or merged into the last one.
+    fn push(&mut self, time: f64, values: impl Iterator<Item = f64>) {
+        if self.fill > 0 && self.fill < self.stride {
+            self.fill += 1;
+            for ((lo, hi), v) in self.lo.iter_mut().zip(&mut self.hi).zip(values) {
+                let (l, h) = (lo.last_mut(), hi.last_mut());
+                if let (Some(l), Some(h)) = (l, h) {
+                    *l = lowest(*l, v);
+                    *h = highest(*h, v);
+                }
+            }
+            return;
+        }
+        if self.times.len() == MAX_ROWS {
+            self.halve();
+        }
+        self.fill = 1;
+        self.times.push(time);
+        for ((lo, hi), v) in self.lo.iter_mut().zip(&mut self.hi).zip(values) {
+            lo.push(v);
+            hi.push(v);
+        }
+    }
+
+    /// Merges each pair of kept rows into one: twice the stride, half the rows.
+    fn halve(&mut self) {
+        let pairs = self.times.len() / 2;
+        for i in 0..pairs {
+            self.times[i] = self.times[2 * i];
+        }
+        self.times.truncate(pairs);
+        for (lo, hi) in self.lo.iter_mut().zip(&mut self.hi) {
+            for i in 0..pairs {
+                lo[i] = lowest(lo[2 * i], lo[2 * i + 1]);
+                hi[i] = highest(hi[2 * i], hi[2 * i + 1]);
+            }
+            lo.truncate(pairs);
+            hi.truncate(pairs);
+        }
+        self.stride *= 2;
+        // The last row holds two full rows of the old stride: full.
+        self.fill = self.stride;
+    }
+}
+
+/// The lower of two values; NaN when either is (a NaN is shown, not hidden).
+fn lowest(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.min(b)
+    }
+}
+
+/// The higher of two values; NaN when either is.
+fn highest(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
+}
 
 impl Run {
     /// Checks and instantiates the model, sets the values and resets, as `sitc run`
@@ -269,11 +365,11 @@ impl Run {
             steps,
             done: 0,
             every: options.every.max(1),
-            traces: vec![Vec::new(); traced.len()],
+            kept: Kept::new(traced.len()),
             traced,
-            times: Vec::new(),
             recorder,
             csv: Vec::new(),
+            last_row: Vec::new(),
             events: Vec::new(),
             warnings,
             sim,
@@ -322,11 +418,15 @@ impl Run {
     /// Keeps a row of the traces and of the CSV.
     fn keep(&mut self) {
         let model = self.sim.model();
-        let _ = self.recorder.write_row(model, &mut self.csv);
-        self.times.push(model.time());
-        for (trace, &i) in self.traces.iter_mut().zip(&self.traced) {
-            trace.push(model.get_at(i).unwrap_or(f64::NAN));
-        }
+        self.last_row.clear();
+        let _ = self.recorder.write_row(model, &mut self.last_row);
+        self.csv.extend_from_slice(&self.last_row);
+        let time = model.time();
+        let model: &dyn Model = model;
+        (self.kept).push(
+            time,
+            (self.traced.iter()).map(|&i| model.get_at(i).unwrap_or(f64::NAN)),
+        );
     }
 
     /// The steps run so far.
@@ -339,14 +439,28 @@ impl Run {
         self.steps
     }
 
-    /// The times of the trace rows.
+    /// The times of the rows kept for the plot (each the time of the first trace row it
+    /// stands for: see [`Run::stride`]).
     pub fn times(&self) -> &[f64] {
-        &self.times
+        &self.kept.times
     }
 
-    /// The trace of the `k`-th traced variable (see [`Run::variables`]).
+    /// The `k`-th traced variable (see [`Run::variables`]) in the rows kept: its lowest
+    /// value in each (its value while [`Run::stride`] is 1).
     pub fn trace(&self, k: usize) -> &[f64] {
-        self.traces.get(k).map_or(&[], Vec::as_slice)
+        self.kept.lo.get(k).map_or(&[], Vec::as_slice)
+    }
+
+    /// The `k`-th traced variable's highest value in each row kept.
+    pub fn trace_high(&self, k: usize) -> &[f64] {
+        self.kept.hi.get(k).map_or(&[], Vec::as_slice)
+    }
+
+    /// How many trace rows (one every `every` steps, and the end's) each row kept for
+    /// the plot stands for: 1 until more than [`MAX_ROWS`] were kept, then doubled each
+    /// time the rows reach it again. A kept row may stand for fewer (the last one).
+    pub fn stride(&self) -> u64 {
+        self.kept.stride
     }
 
     /// The traced variables: name, kind, type, whether an output of the root, and
@@ -370,35 +484,73 @@ impl Run {
     }
 
     /// The header and the last row of `sitc run`'s CSV for this run (its default
-    /// columns), as it prints them: `t,name,...\n<time>,<value>,...\n`.
+    /// columns), as it prints them: `t,name,...\n<time>,<value>,...\n`: the last row the
+    /// CSV has (the end time's for a run to its end; a stopped run's last row every
+    /// `every` steps, the steps after it not written).
     pub fn finals(&mut self) -> String {
         let mut out = Vec::new();
         let recorder = self.recorder.clone();
-        let model = self.sim.model();
         // Writing to a Vec cannot fail, and every column is a variable of the model.
-        let _ = recorder.write_header(model, &mut out);
-        let _ = recorder.write_row(model, &mut out);
+        let _ = recorder.write_header(self.sim.model(), &mut out);
+        out.extend_from_slice(&self.last_row);
         String::from_utf8_lossy(&out).into_owned()
     }
 
-    /// The CSV that `sitc run --every EVERY` writes for the steps run so far.
-    pub fn csv(&self) -> &str {
+    /// The CSV that `sitc run --every EVERY` writes, from where the last call took it
+    /// to the steps run so far (the whole CSV, header first, is the calls' texts in
+    /// order): the run keeps no more of it than a chunk's rows.
+    pub fn take_csv(&mut self) -> String {
         // The recorder writes ASCII.
-        std::str::from_utf8(&self.csv).unwrap_or_default()
+        String::from_utf8(std::mem::take(&mut self.csv)).unwrap_or_default()
     }
 
     /// The event log (time, name, from, to, the rule's `file:line`), at most
     /// [`MAX_EVENTS`] of them.
     pub fn events(&self) -> Value {
+        self.events_since(0, usize::MAX)
+    }
+
+    /// The events of the log from the `from`-th on, at most `max` of them: each with
+    /// its time `t` (a number) and `time` (as `sitc run --events` writes it), `name`,
+    /// `from`, `to` and `rule`, the columns of `sitc run --events`.
+    pub fn events_since(&self, from: usize, max: usize) -> Value {
         let Sim::Logged(logged) = &self.sim else {
             return json!([]);
         };
         let table = logged.table();
         Value::Array(
-            (self.events.iter())
-                .map(|e| json!({"t": e.t, "name": e.name, "from": e.from, "to": e.to, "rule": e.rule(table)}))
+            (self.events.iter().skip(from).take(max))
+                .map(|e| {
+                    json!({
+                        "t": e.t,
+                        "time": sit_runtime::number::shortest(e.t).to_string(),
+                        "name": e.name, "from": e.from, "to": e.to, "rule": e.rule(table),
+                    })
+                })
                 .collect(),
         )
+    }
+
+    /// The events kept in the log so far.
+    pub fn event_count(&self) -> usize {
+        self.events.len()
+    }
+
+    /// What `sitc run` warns of after a run, for the steps run so far: each table read
+    /// past its grid, and each model that the stiffness test of its adaptive explicit
+    /// method found stiff (with the implicit method that suits it), in `sitc run`'s
+    /// words, `warning: ` first.
+    pub fn notes(&self) -> Vec<String> {
+        let instance = match &self.sim {
+            Sim::Plain(m) => m,
+            Sim::Logged(m) => m.inner(),
+        };
+        let tables = instance.table_warnings().into_iter();
+        let stiff = sit_runtime::stiffness(instance, instance.model_name()).map(|s| s.to_string());
+        tables
+            .chain(stiff)
+            .map(|w| format!("warning: {w}"))
+            .collect()
     }
 
     /// Why the run stopped before its end: the rule that made the first value that is

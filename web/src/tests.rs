@@ -94,7 +94,7 @@ fn the_final_values_are_sitc_runs_last_row() {
         }
         assert!(chunks > 0 || run.steps() <= 333, "{path}");
         assert_eq!(run.finals(), native_last_row(path, &options), "{path}");
-        assert_eq!(run.csv(), native_csv(path, &options, 7), "{path}");
+        assert_eq!(run.take_csv(), native_csv(path, &options, 7), "{path}");
         // A row at t = 0, every 7 steps, and at the end.
         let rows = run.steps().div_ceil(7) as usize + 1;
         assert_eq!(run.times().len(), rows, "{path}");
@@ -141,6 +141,17 @@ fn the_event_log_changes_nothing_and_names_the_rules() {
     assert_eq!(a.events(), json!([]));
     let events = b.events();
     let first = &events[0];
+    // Its time as `sitc run --events` writes it, and the log in pieces is the log.
+    assert_eq!(
+        first["time"].as_str().unwrap(),
+        sit_runtime::number::shortest(first["t"].as_f64().unwrap()).to_string()
+    );
+    let n = b.event_count();
+    let pieces: Vec<serde_json::Value> = (0..n)
+        .step_by(2)
+        .flat_map(|k| b.events_since(k, 2).as_array().unwrap().clone())
+        .collect();
+    assert_eq!(serde_json::Value::Array(pieces), events);
     assert!(
         first["rule"]
             .as_str()
@@ -297,6 +308,152 @@ fn format_info_schematic_and_library() {
         .collect();
     assert!(paths.contains(&"models/hoop.sit") && paths.contains(&"schematics/clutch.sch"));
     assert!(!paths.iter().any(|p| p.ends_with(".csv")));
+}
+
+/// The Values tab's last row is the CSV's (issue 51, item 8): the thermostat at dt 1,
+/// t-end 20000, every 60 ends at 20000 as `sitc run` does; stopped after a chunk that
+/// is not a multiple of 60 steps, the last row is the CSV's last (the steps after it
+/// are not written), not the model's current state.
+#[test]
+fn the_last_row_is_the_csvs() {
+    let path = "models/thermostat.sit";
+    let text = library(path);
+    let options = Options::from_json(
+        r#"{"dt": 1, "t_end": 20000, "every": 60}"#,
+        Options::default(),
+    )
+    .unwrap();
+    let mut run = Run::start(path, text, &Files::new(), &options).unwrap();
+    let mut csv = String::new();
+    while !run.advance(1000) {
+        csv += &run.take_csv();
+    }
+    csv += &run.take_csv();
+    assert_eq!(csv, native_csv(path, &options, 60));
+    let last = csv.lines().last().unwrap();
+    assert!(last.starts_with("20000,"), "{last}");
+    assert_eq!(run.finals().lines().nth(1), Some(last));
+    assert_eq!(run.finals(), native_last_row(path, &options));
+    // Stopped after 1000 steps: the last row is t = 960's.
+    let mut run = Run::start(path, text, &Files::new(), &options).unwrap();
+    run.advance(1000);
+    let csv = run.take_csv();
+    let last = csv.lines().last().unwrap();
+    assert!(last.starts_with("960,"), "{last}");
+    assert_eq!(run.finals().lines().nth(1), Some(last));
+}
+
+/// A long run keeps at most `MAX_ROWS` rows for the plot (issue 51, item 7), each the
+/// lowest and highest values of the trace rows it stands for, and no CSV beyond what
+/// was not yet taken.
+#[test]
+fn a_long_run_keeps_bounded_rows() {
+    use crate::run::MAX_ROWS;
+    let text = "model Saw { output real x, ramp; x = time - floor(time); ramp = integral(1); }
+";
+    let options = Options::from_json(r#"{"dt": 0.001, "t_end": 150}"#, Options::default()).unwrap();
+    let mut run = Run::start("saw.sit", text, &Files::new(), &options).unwrap();
+    let mut rows = 0;
+    let mut largest = 0;
+    while !run.advance(5000) {
+        let csv = run.take_csv();
+        largest = largest.max(csv.len());
+        rows += csv.lines().count();
+    }
+    rows += run.take_csv().lines().count();
+    assert_eq!(
+        rows,
+        1 + 150_001,
+        "the header and every row, taken chunk by chunk"
+    );
+    assert!(
+        largest < 5001 * 64,
+        "no more CSV kept than a chunk's: {largest} bytes"
+    );
+    let kept = run.times().len();
+    assert!(kept <= MAX_ROWS && kept > MAX_ROWS / 4, "{kept} rows kept");
+    // 150001 trace rows: past 2^15 three times, so each kept row stands for 8.
+    assert_eq!(run.stride(), 8);
+    assert_eq!(kept, 150_001_usize.div_ceil(8));
+    let vars: Vec<String> = (run.variables().as_array().unwrap().iter())
+        .map(|v| v["name"].as_str().unwrap().to_string())
+        .collect();
+    let x = vars.iter().position(|v| v == "x").unwrap();
+    let ramp = vars.iter().position(|v| v == "ramp").unwrap();
+    let (times, lo, hi) = (run.times(), run.trace(x), run.trace_high(x));
+    for i in 0..kept {
+        assert!(lo[i] <= hi[i], "row {i}");
+        // Each kept row starts at its first trace row's time, 8 steps apart.
+        assert!(
+            (times[i] - i as f64 * 0.008).abs() < 1e-9,
+            "row {i}: {}",
+            times[i]
+        );
+    }
+    // The saw's lowest and highest values over the whole run stay in the kept rows.
+    let lowest = lo.iter().copied().fold(f64::INFINITY, f64::min);
+    let highest = hi.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    assert!(lowest < 0.001 && highest > 0.998, "{lowest} {highest}");
+    // The ramp's kept row k spans rows 8k .. 8k + 7: its lowest the first, highest the last.
+    let (rlo, rhi) = (run.trace(ramp), run.trace_high(ramp));
+    assert!(
+        (rhi[10] - rlo[10] - 0.007).abs() < 1e-9,
+        "{} {}",
+        rlo[10],
+        rhi[10]
+    );
+}
+
+/// The methods the page offers are every method of `sitc run --method`.
+#[test]
+fn the_methods_are_every_method() {
+    let names: Vec<String> = (crate::methods().as_array().unwrap().iter())
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    assert!(names.contains(&"radau5".to_string()), "{names:?}");
+    assert_eq!(names.len(), sit_middle::ir::Method::ALL.len());
+    for name in &names {
+        assert!(sit_middle::ir::Method::from_name(name).is_some(), "{name}");
+    }
+}
+
+/// An explicit method on a stiff model: the run's notes carry `sitc run`'s stiffness
+/// warning as soon as the test finds it, before the run ends (issue 51, item 8).
+#[test]
+fn a_stiff_model_under_an_explicit_method_says_so() {
+    let path = "models/robertson.sit";
+    let text = library(path);
+    let options = Options::from_json(
+        r#"{"dt": 1, "t_end": 8, "method": "dopri5"}"#,
+        Options::from_run_line(text),
+    )
+    .unwrap();
+    let mut run = Run::start(path, text, &Files::new(), &options).unwrap();
+    assert!(run.notes().is_empty());
+    // Found at t = 5.86: in the notes after the sixth step, before the run's end.
+    run.advance(5);
+    assert!(run.notes().is_empty());
+    run.advance(1);
+    assert_eq!(run.notes().len(), 1);
+    assert!(run.advance(u64::MAX));
+    let notes = run.notes();
+    // What `sitc run` prints for the same run.
+    let disk = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples")
+        .join(path);
+    let mut m = sit_host::load_file_with(&disk, None, sit_middle::ir::Method::from_name("dopri5"))
+        .unwrap()
+        .instance;
+    sit_runtime::Model::reset(&mut m);
+    for _ in 0..8 {
+        sit_runtime::Model::step(&mut m, 1.0);
+    }
+    let want: Vec<String> = sit_runtime::stiffness(&m, m.model_name())
+        .map(|s| format!("warning: {s}"))
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(notes, want);
+    assert!(notes[0].contains("rodas5p"), "{notes:?}");
 }
 
 /// The interpreter's speed natively, for docs/web.md's ratio against the browser's
