@@ -44,6 +44,8 @@ struct Gen {
     prevs: fastrand::Rng,
     /// Draws for `step(sub);` only, likewise.
     steps: fastrand::Rng,
+    /// The equations' draws (`Gen::equations`).
+    eqs: fastrand::Rng,
     /// The states of the model being written that have a continuous rule (`integral`,
     /// `lag`): a state has one (E0477), a later draw of one for it is a plain rule.
     integrated: Vec<String>,
@@ -70,7 +72,8 @@ struct Decls {
 /// holds instances of earlier ones, exercising params (free and derived),
 /// inputs, states, flags, preds, situations, events (and the logical outputs of
 /// submodels: flags, events, conditions), δ rules with every procedure,
-/// `otherwise`, blocks, σ rules, switching, reset, submodels stepped among the rules,
+/// `otherwise`, blocks, σ rules, equations (solved into rules, `der` among them),
+/// switching, reset, submodels stepped among the rules,
 /// instantaneous phases and sub-steps,
 /// integrated by `euler` or (where the rules split for it) `rk4` and the other methods,
 /// one file in ten beginning with a chain-shaped model under `rodas4` or `rodas5p` (its
@@ -82,6 +85,7 @@ pub fn random_file(seed: u64, size: Size) -> String {
         modes: fastrand::Rng::with_seed(seed ^ 0x6d6f_6465),
         prevs: fastrand::Rng::with_seed(seed ^ 0x7072_6576),
         steps: fastrand::Rng::with_seed(seed ^ 0x7374_6570),
+        eqs: fastrand::Rng::with_seed(seed ^ 0x6571_6e73),
         integrated: Vec::new(),
         out: String::new(),
     };
@@ -151,6 +155,43 @@ fn mark_reads(rule: &str, var: &str) -> String {
 }
 
 impl Gen {
+    /// In one model in two, equations (issue 46) among the rules: two unknowns
+    /// written in the reverse of the order that computes them (the checker sorts
+    /// them), one solved by inverting a product and a difference, and in one model of
+    /// those in two a state given by its rate, `der(za)`. They read params, inputs,
+    /// `time` and literals only (always known), from their own random stream, so the
+    /// rest of the file is what the seed gave before.
+    fn equations(&mut self, d: &Decls, body: &mut String) {
+        if self.eqs.bool() {
+            return;
+        }
+        let mut known: Vec<String> = d.params.clone();
+        known.extend(d.inputs.iter().cloned());
+        known.push("time".into());
+        let atom = |g: &mut fastrand::Rng| -> String {
+            match g.u8(..3) {
+                0 => format!("{}", g.i32(-5..6)),
+                _ => known[g.usize(..known.len())].clone(),
+            }
+        };
+        let k = self.eqs.i32(1..5);
+        let (a, b, c) = (
+            atom(&mut self.eqs),
+            atom(&mut self.eqs),
+            atom(&mut self.eqs),
+        );
+        let _ = writeln!(body, "    real ya;");
+        let _ = writeln!(body, "    output real yb;");
+        let _ = writeln!(body, "    equation yb = ya * {c};");
+        let _ = writeln!(body, "    equation {k} * ya - {a} = {b};");
+        if self.eqs.bool() {
+            let init = self.eqs.i32(-3..4);
+            let rate = atom(&mut self.eqs);
+            let _ = writeln!(body, "    output real za = {init};");
+            let _ = writeln!(body, "    equation der(za) = {rate} - za;");
+        }
+    }
+
     fn pick<'a>(&mut self, xs: &'a [String]) -> &'a str {
         &xs[self.rng.usize(..xs.len())]
     }
@@ -288,6 +329,7 @@ impl Gen {
             body.push_str(&line);
         }
         place(size.rules, &mut body);
+        self.equations(&d, &mut body);
         self.transitions(&d, &mut body);
         // Otherwise rules close some guarded targets.
         for t in otherwise_done {
@@ -575,6 +617,42 @@ mod tests {
             assert_eq!(text, random_file(seed, Size::default()));
             let out = sit_middle::check_source(format!("random{seed}.sit"), &text);
             assert!(!out.has_errors(), "seed {seed}:\n{}\n{text}", out.render());
+        }
+    }
+
+    /// Equations, and among them rates `der(…)`, occur in the first 40 random files,
+    /// and each is solved into a rule (no `equation` reaches the checked program: the
+    /// files are valid, as the test above checks of 200).
+    #[test]
+    fn random_files_state_equations() {
+        let texts: Vec<String> = (0..40).map(|s| random_file(s, Size::default())).collect();
+        let equations: usize = texts
+            .iter()
+            .map(|t| t.matches("    equation ").count())
+            .sum();
+        let rates: usize = texts
+            .iter()
+            .map(|t| t.matches("equation der(").count())
+            .sum();
+        assert!(
+            equations >= 40 && rates >= 5,
+            "{equations} equations, {rates} rates"
+        );
+        for (seed, t) in texts.iter().enumerate() {
+            let out = sit_middle::check_source(format!("random{seed}.sit"), t);
+            let program = out.program.expect("valid");
+            for m in &program.models {
+                if t.contains(&format!("model {} {{", m.name))
+                    && m.vars.iter().any(|v| v.name == "yb")
+                {
+                    // `yb` is computed by a rule: the equation solved for it.
+                    let mut found = false;
+                    sit_middle::ir::walk(&m.body, &mut |st| {
+                        found |= st.assign().is_some_and(|a| m.vars[a.target].name == "yb");
+                    });
+                    assert!(found, "seed {seed}: no rule for yb in {}", m.name);
+                }
+            }
         }
     }
 

@@ -79,7 +79,10 @@ pub(crate) fn solve(m: &Model, diags: &mut Vec<Diagnostic>) -> Option<Model> {
             ),
         );
     }
-    let first = m.rules.iter().position(|r| matches!(r, Rule::Equation { .. }));
+    let first = m
+        .rules
+        .iter()
+        .position(|r| matches!(r, Rule::Equation { .. }));
     let Some(first) = first else {
         return (!nested.is_empty()).then(|| m.clone());
     };
@@ -256,17 +259,24 @@ fn unknowns_of(
         && f.text == "der"
     {
         let what = match der_of(e) {
-            Some(x) => format!("`{}` is not a `real` of this model that no rule writes", x.text),
+            Some(x) => format!(
+                "`{}` is not a `real` of this model that no rule writes",
+                x.text
+            ),
             None if args.len() == 1 => "the argument is not a variable's name".to_string(),
             None => format!("`der` takes one argument, not {}", args.len()),
         };
         diags.push(
-            Diagnostic::error("E0494", e.span, "`der` of something that is not a state's rate")
-                .with_label(what)
-                .with_help(
-                    "`der(x)` in an equation is the rate of a `real x` that the equations \
+            Diagnostic::error(
+                "E0494",
+                e.span,
+                "`der` of something that is not a state's rate",
+            )
+            .with_label(what)
+            .with_help(
+                "`der(x)` in an equation is the rate of a `real x` that the equations \
                      determine (no rule writes it)",
-                ),
+            ),
         );
         return false;
     }
@@ -301,11 +311,8 @@ fn order(
         .collect();
     let matched = matching(&adj, all.len());
     let mut ok = true;
-    let by_unknown = |u: usize| -> Vec<usize> {
-        (0..eqs.len())
-            .filter(|&e| adj[e].contains(&u))
-            .collect()
-    };
+    let by_unknown =
+        |u: usize| -> Vec<usize> { (0..eqs.len()).filter(|&e| adj[e].contains(&u)).collect() };
     let mut owner = vec![None; all.len()];
     for (e, m) in matched.iter().enumerate() {
         if let Some(u) = m {
@@ -332,17 +339,21 @@ fn order(
                 )
         } else {
             let names: Vec<String> = eq.unknowns.iter().map(Unknown::show).collect();
-            Diagnostic::error("E0490", eq.span, "an equation with nothing left to determine")
-                .with_label(format!(
-                    "{} {} determined by other equations",
-                    names.join(", "),
-                    if names.len() == 1 { "is" } else { "are" }
-                ))
-                .with_note(
-                    "each equation determines one unknown; here there are more equations than \
+            Diagnostic::error(
+                "E0490",
+                eq.span,
+                "an equation with nothing left to determine",
+            )
+            .with_label(format!(
+                "{} {} determined by other equations",
+                names.join(", "),
+                if names.len() == 1 { "is" } else { "are" }
+            ))
+            .with_note(
+                "each equation determines one unknown; here there are more equations than \
                      unknowns among them (the system is structurally singular)",
-                )
-                .with_help("remove the equation, or say which `real` it determines")
+            )
+            .with_help("remove the equation, or say which `real` it determines")
         };
         for u in &eq.unknowns {
             if let Some(o) = owner[index[u]] {
@@ -441,7 +452,10 @@ fn order(
     let mut ready: BTreeSet<usize> = (0..eqs.len()).filter(|&e| waiting[e] == 0).collect();
     let mut out = Vec::with_capacity(eqs.len());
     while let Some(e) = ready.pop_first() {
-        out.push((e, all[matched[e].expect("every equation is matched")].clone()));
+        out.push((
+            e,
+            all[matched[e].expect("every equation is matched")].clone(),
+        ));
         for &g in &users[e] {
             waiting[g] -= 1;
             if waiting[g] == 0 {
@@ -549,7 +563,9 @@ fn tarjan(deps: &[Vec<usize>]) -> Vec<Vec<usize>> {
 fn is(e: &Expr, u: &Unknown) -> bool {
     match u {
         Unknown::Rate(x) => der_of(e).is_some_and(|n| &n.text == x),
-        Unknown::Value(x) => matches!(&e.kind, ExprKind::Path(p) if p.len() == 1 && &p[0].text == x),
+        Unknown::Value(x) => {
+            matches!(&e.kind, ExprKind::Path(p) if p.len() == 1 && &p[0].text == x)
+        }
     }
 }
 

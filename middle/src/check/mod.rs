@@ -15,6 +15,7 @@ use crate::suggest::did_you_mean;
 use std::collections::HashMap;
 
 mod declare;
+pub(crate) mod equations;
 mod exact;
 mod expr;
 mod modes;
@@ -22,7 +23,6 @@ mod order;
 mod phase;
 mod resolve;
 mod rules;
-pub(crate) mod equations;
 mod slips;
 mod step;
 mod subs;
