@@ -158,7 +158,8 @@ impl Gen {
     /// In one model in two, equations (issue 46) among the rules: two unknowns
     /// written in the reverse of the order that computes them (the checker sorts
     /// them), one solved by inverting a product and a difference, and in one model of
-    /// those in two a state given by its rate, `der(za)`. They read params, inputs,
+    /// those in two each a linear loop of two (solved by substitution) and a state
+    /// given by its rate, `der(za)`. They read params, inputs,
     /// `time` and literals only (always known), from their own random stream, so the
     /// rest of the file is what the seed gave before.
     fn equations(&mut self, d: &Decls, body: &mut String) {
@@ -184,6 +185,13 @@ impl Gen {
         let _ = writeln!(body, "    output real yb;");
         let _ = writeln!(body, "    equation yb = ya * {c};");
         let _ = writeln!(body, "    equation {k} * ya - {a} = {b};");
+        if self.eqs.bool() {
+            // A loop of two, linear: solved by substitution.
+            let d = atom(&mut self.eqs);
+            let _ = writeln!(body, "    output real yc, yd;");
+            let _ = writeln!(body, "    equation yc = ya + yd * 0.5;");
+            let _ = writeln!(body, "    equation yd = yc * 0.25 - {d};");
+        }
         if self.eqs.bool() {
             let init = self.eqs.i32(-3..4);
             let rate = atom(&mut self.eqs);

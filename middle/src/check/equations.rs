@@ -124,11 +124,15 @@ pub(crate) fn solve(m: &Model, diags: &mut Vec<Diagnostic>) -> Option<Model> {
         }
     }
     let solved = if ok { order(&eqs, &reals, diags) } else { None };
-    let rules = solved.map(|order| {
-        order
-            .into_iter()
-            .filter_map(|(e, u)| solve_one(&eqs[e], &u, diags))
-            .collect::<Vec<Rule>>()
+    let rules = solved.map(|blocks| {
+        let mut rules = Vec::new();
+        for block in blocks {
+            match block.as_slice() {
+                [(e, u)] => rules.extend(solve_one(&eqs[*e], u, diags)),
+                _ => rules.extend(solve_loop(&eqs, &block, diags).unwrap_or_default()),
+            }
+        }
+        rules
     });
     let mut out = m.clone();
     let mut kept: Vec<Rule> = Vec::with_capacity(m.rules.len());
@@ -287,14 +291,18 @@ fn unknowns_of(
     ok
 }
 
-/// The equations in an order that computes them, each with the unknown it determines;
+/// The most equations of a loop solved by substitution (the expressions grow with it).
+const MAX_LOOP: usize = 8;
+
+/// The blocks of equations in an order that computes them, each equation with the
+/// unknown it determines (a block of more than one is a loop, in textual order);
 /// `None` after an error (an equation with nothing to determine, an unknown that no
-/// equation is left for, a loop).
+/// equation is left for, a loop that cannot be solved by substitution).
 fn order(
     eqs: &[Equation<'_>],
     reals: &HashMap<&str, Span>,
     diags: &mut Vec<Diagnostic>,
-) -> Option<Vec<(usize, Unknown)>> {
+) -> Option<Vec<Vec<(usize, Unknown)>>> {
     // The unknowns, in the order first read.
     let mut all: Vec<Unknown> = Vec::new();
     for e in eqs {
@@ -403,67 +411,130 @@ fn order(
                 .collect()
         })
         .collect();
-    for comp in tarjan(&deps) {
+    let comps = tarjan(&deps);
+    let mut comp_of = vec![0; eqs.len()];
+    for (c, comp) in comps.iter().enumerate() {
+        for &e in comp {
+            comp_of[e] = c;
+        }
+    }
+    for comp in &comps {
         if comp.len() < 2 {
             continue;
         }
-        ok = false;
-        let mut comp = comp;
+        let mut comp = comp.clone();
         comp.sort_unstable();
+        let rate = comp
+            .iter()
+            .find_map(|&e| matched[e].filter(|&u| matches!(all[u], Unknown::Rate(_))));
+        if comp.len() <= MAX_LOOP && rate.is_none() {
+            continue;
+        }
+        ok = false;
         let names: Vec<String> = comp
             .iter()
             .filter_map(|&e| matched[e].map(|u| all[u].show()))
             .collect();
-        let mut d = Diagnostic::error(
-            "E0492",
-            eqs[comp[0]].span,
-            format!(
-                "an algebraic loop of {} equations: they determine {} together",
-                comp.len(),
-                names.join(", ")
+        let why = match rate {
+            Some(u) => format!(
+                "the rate {} is in the loop, and a rate cannot be read as a value by the \
+                 loop's other unknowns",
+                all[u].show()
             ),
-        )
-        .with_label("first equation of the loop");
-        for &e in &comp[1..] {
-            d = d.with_related(eqs[e].span, "in the loop");
-        }
-        diags.push(
-            d.with_note(
-                "no order of these equations computes them one by one; Sit does not solve \
-                 loops of equations yet",
-            )
-            .with_help(
-                "solve the loop by hand: `e = r - y; y = gain * e;` is \
-                 `y = gain * r / (1 + gain); e = r - y;`",
+            None => format!(
+                "Sit solves loops of at most {MAX_LOOP} equations, by substitution; Newton \
+                 iterations on larger blocks are not implemented yet"
             ),
+        };
+        let mut d = loop_error(&comp, eqs, &names, None);
+        d = d.with_note(why).with_help(
+            "split the loop by computing one of its values by a rule or a `prev`, or solve it \
+             by hand",
         );
+        diags.push(d);
     }
     if !ok {
         return None;
     }
-    // Kahn's order, the first equation in text among those ready.
-    let mut waiting: Vec<usize> = deps.iter().map(Vec::len).collect();
-    let mut users: Vec<Vec<usize>> = vec![Vec::new(); eqs.len()];
+    // Kahn's order over the blocks, the one whose first equation comes first in the
+    // text among those ready.
+    let n = comps.len();
+    let first: Vec<usize> = comps
+        .iter()
+        .map(|c| *c.iter().min().expect("non-empty"))
+        .collect();
+    let mut waiting = vec![0usize; n];
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (e, ds) in deps.iter().enumerate() {
+        let ce = comp_of[e];
+        let mut seen = BTreeSet::new();
         for &f in ds {
-            users[f].push(e);
+            let cf = comp_of[f];
+            if cf != ce && seen.insert(cf) {
+                users[cf].push(ce);
+                waiting[ce] += 1;
+            }
         }
     }
-    let mut ready: BTreeSet<usize> = (0..eqs.len()).filter(|&e| waiting[e] == 0).collect();
-    let mut out = Vec::with_capacity(eqs.len());
-    while let Some(e) = ready.pop_first() {
-        out.push((
-            e,
-            all[matched[e].expect("every equation is matched")].clone(),
-        ));
-        for &g in &users[e] {
+    let mut ready: BTreeSet<(usize, usize)> = (0..n)
+        .filter(|&c| waiting[c] == 0)
+        .map(|c| (first[c], c))
+        .collect();
+    let mut out = Vec::with_capacity(n);
+    while let Some((_, c)) = ready.pop_first() {
+        let mut block = comps[c].clone();
+        block.sort_unstable();
+        out.push(
+            block
+                .into_iter()
+                .map(|e| {
+                    (
+                        e,
+                        all[matched[e].expect("every equation is matched")].clone(),
+                    )
+                })
+                .collect(),
+        );
+        for &g in &users[c] {
             waiting[g] -= 1;
             if waiting[g] == 0 {
-                ready.insert(g);
+                ready.insert((first[g], g));
             }
         }
     }
     Some(out)
+}
+
+/// E0492 for the loop of the equations `comp` (sorted), determining `names`; `at`
+/// labels one of them with what went wrong there.
+fn loop_error(
+    comp: &[usize],
+    eqs: &[Equation<'_>],
+    names: &[String],
+    at: Option<(usize, String)>,
+) -> Diagnostic {
+    let mut d = Diagnostic::error(
+        "E0492",
+        eqs[comp[0]].span,
+        format!(
+            "an algebraic loop of {} equations that Sit cannot solve: they determine {} \
+             together",
+            comp.len(),
+            names.join(", ")
+        ),
+    )
+    .with_label(match &at {
+        Some((e, what)) if *e == comp[0] => what.clone(),
+        _ => "first equation of the loop".to_string(),
+    });
+    for &e in &comp[1..] {
+        let what = match &at {
+            Some((f, what)) if *f == e => what.clone(),
+            _ => "in the loop".to_string(),
+        };
+        d = d.with_related(eqs[e].span, what);
+    }
+    d
 }
 
 /// A maximum matching of equations to unknowns (`adj[e]`: the unknowns of equation
@@ -580,13 +651,7 @@ fn count(e: &Expr, u: &Unknown) -> usize {
 /// The δ rule that equation `eq` solved for `u` is, or `None` after an error.
 fn solve_one(eq: &Equation<'_>, u: &Unknown, diags: &mut Vec<Diagnostic>) -> Option<Rule> {
     let span = eq.span;
-    let (l, r) = (count(eq.lhs, u), count(eq.rhs, u));
-    let value = match (l, r) {
-        (1, 0) => invert(eq.lhs, eq.rhs.clone(), u, span),
-        (0, 1) => invert(eq.rhs, eq.lhs.clone(), u, span),
-        _ => linear(eq, u, span),
-    };
-    let Some(value) = value else {
+    let Some(value) = solve_for(eq.lhs, eq.rhs, u, span) else {
         diags.push(
             Diagnostic::error(
                 "E0493",
@@ -603,6 +668,23 @@ fn solve_one(eq: &Equation<'_>, u: &Unknown, diags: &mut Vec<Diagnostic>) -> Opt
         );
         return None;
     };
+    Some(rule(eq, u, value))
+}
+
+/// `u` from `lhs = rhs`: by inversion where `u` occurs once, else as a linear
+/// equation; `None` where neither applies (or `u` does not occur).
+fn solve_for(lhs: &Expr, rhs: &Expr, u: &Unknown, span: Span) -> Option<Expr> {
+    match (count(lhs, u), count(rhs, u)) {
+        (0, 0) => None,
+        (1, 0) => invert(lhs, rhs.clone(), u, span),
+        (0, 1) => invert(rhs, lhs.clone(), u, span),
+        _ => linear(lhs, rhs, u, span),
+    }
+}
+
+/// The rule `u = value` of equation `eq` (`x = integral(value)` for a rate).
+fn rule(eq: &Equation<'_>, u: &Unknown, value: Expr) -> Rule {
+    let span = eq.span;
     let (name, value) = match u {
         Unknown::Value(n) => (n, value),
         Unknown::Rate(n) => (
@@ -619,7 +701,7 @@ fn solve_one(eq: &Equation<'_>, u: &Unknown, diags: &mut Vec<Diagnostic>) -> Opt
             },
         ),
     };
-    Some(Rule::Assign {
+    Rule::Assign {
         target: Name {
             text: name.clone(),
             span: occurrence(eq, u).unwrap_or(span),
@@ -627,7 +709,93 @@ fn solve_one(eq: &Equation<'_>, u: &Unknown, diags: &mut Vec<Diagnostic>) -> Opt
         value,
         guard: Guard::None,
         span,
-    })
+    }
+}
+
+/// The rules of a loop of equations (`block`: each with its unknown, in textual order),
+/// solved by substitution: each equation in turn is solved for its unknown, which is
+/// then replaced by that solution in the equations after it, so the last one reads
+/// only known values; the rules compute the unknowns back from the last. `None` after
+/// an error (an equation that, once substituted, is not linear in its unknown or no
+/// longer reads it: the loop is singular or nonlinear).
+fn solve_loop(
+    eqs: &[Equation<'_>],
+    block: &[(usize, Unknown)],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<Rule>> {
+    let mut sides: Vec<(Expr, Expr)> = block
+        .iter()
+        .map(|&(e, _)| (eqs[e].lhs.clone(), eqs[e].rhs.clone()))
+        .collect();
+    let mut values = Vec::with_capacity(block.len());
+    for i in 0..block.len() {
+        let (e, u) = (&block[i].0, &block[i].1);
+        let span = eqs[*e].span;
+        let (lhs, rhs) = &sides[i];
+        let Some(value) = solve_for(lhs, rhs, u, span) else {
+            let comp: Vec<usize> = block.iter().map(|(e, _)| *e).collect();
+            let names: Vec<String> = block.iter().map(|(_, u)| u.show()).collect();
+            diags.push(
+                loop_error(
+                    &comp,
+                    eqs,
+                    &names,
+                    Some((*e, format!("not linear in {} here", u.show()))),
+                )
+                .with_note(format!(
+                    "Sit solves a loop by substitution: each equation for its unknown, put \
+                         into the equations after it; once the earlier unknowns are put in, \
+                         this one is not linear in {} (or no longer reads it: the loop is \
+                         singular)",
+                    u.show()
+                ))
+                .with_help(
+                    "split the loop by computing one of its values by a rule or a `prev`, \
+                         or solve it by hand",
+                ),
+            );
+            return None;
+        };
+        for (l, r) in &mut sides[i + 1..] {
+            *l = substitute(l, u, &value);
+            *r = substitute(r, u, &value);
+        }
+        values.push(value);
+    }
+    Some(
+        block
+            .iter()
+            .zip(values)
+            .rev()
+            .map(|((e, u), value)| rule(&eqs[*e], u, value))
+            .collect(),
+    )
+}
+
+/// `e` with every read of `u` replaced by `value`.
+fn substitute(e: &Expr, u: &Unknown, value: &Expr) -> Expr {
+    if is(e, u) {
+        return value.clone();
+    }
+    let sub = |a: &Expr| Box::new(substitute(a, u, value));
+    let kind = match &e.kind {
+        ExprKind::Call(f, args) => ExprKind::Call(
+            f.clone(),
+            args.iter().map(|a| substitute(a, u, value)).collect(),
+        ),
+        ExprKind::Neg(a) => ExprKind::Neg(sub(a)),
+        ExprKind::Not(a) => ExprKind::Not(sub(a)),
+        ExprKind::Paren(a) => ExprKind::Paren(sub(a)),
+        ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, sub(a), sub(b)),
+        ExprKind::Compare(a, rest) => ExprKind::Compare(
+            sub(a),
+            rest.iter()
+                .map(|(op, x)| (*op, substitute(x, u, value)))
+                .collect(),
+        ),
+        k => k.clone(),
+    };
+    Expr { kind, span: e.span }
 }
 
 /// Where equation `eq` first reads `u`.
@@ -748,9 +916,9 @@ fn lin(e: &Expr, u: &Unknown, span: Span) -> Option<Linear> {
 }
 
 /// `u` from an equation linear in it: `lhs − rhs = a·u + b` gives `u = −b / a`.
-fn linear(eq: &Equation<'_>, u: &Unknown, span: Span) -> Option<Expr> {
-    let (cl, rl) = lin(eq.lhs, u, span)?;
-    let (cr, rr) = lin(eq.rhs, u, span)?;
+fn linear(lhs: &Expr, rhs: &Expr, u: &Unknown, span: Span) -> Option<Expr> {
+    let (cl, rl) = lin(lhs, u, span)?;
+    let (cr, rr) = lin(rhs, u, span)?;
     let sub = |x: Option<Expr>, y: Option<Expr>| match (x, y) {
         (None, None) => None,
         (Some(x), None) => Some(x),

@@ -339,8 +339,9 @@ pub(crate) fn loops(m: &Model) -> Vec<Diagnostic> {
             )
             .with_help(format!(
                 "if the delay is meant, write `prev({0})` here; if the values should satisfy \
-                 all the rules at once, solve the loop by hand and compute one of them first \
-                 (`e = r - y; y = gain * e;` is `e = r / (1 + gain); y = gain * e;`)",
+                 all the rules at once, write them as equations, which Sit sorts and solves \
+                 (`equation e = r - y; equation y = gain * e;`), or solve the loop by hand \
+                 (`e = r / (1 + gain); y = gain * e;`)",
                 name(read)
             ))
         })
