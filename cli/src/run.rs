@@ -4,6 +4,7 @@
 //! steps of exactly `dt` (see `Timing::steps`), so the time of a row is the model's clock after the
 //! steps before it: the double nearest to `k·dt` (see `sit_runtime::Clock`).
 
+use crate::accuracy::{BLOWUP, Doubling};
 use crate::fail::{Fail, exit};
 use crate::finite::Finite;
 use crate::input::load_inputs;
@@ -227,6 +228,17 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
             .check_values()
             .map_err(|f| non_finite(f, finite))?;
     }
+    // The error of fixed steps, estimated on a copy of the model (crate::accuracy).
+    let mut watchers = Watchers {
+        doubling: Doubling::new(
+            loaded.lowered.unrewritten(),
+            loaded.root,
+            &model,
+            args.timing.dt,
+            steps,
+        ),
+        blowup: None,
+    };
     let mut record = record_list(&model.model, args.record.as_deref())?;
     if let Some(log) = &log {
         record.retain(|&i| !log.hides(i));
@@ -290,6 +302,7 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
             trace.as_mut(),
             log.as_mut(),
             &mut first_non_finite,
+            &mut watchers,
         )
     })
     .inspect_err(|_| {
@@ -300,6 +313,20 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
             && finite == Finite::Allow
         {
             eprintln!("{}", non_finite_warning(&model.model, seen));
+        }
+        if let Some((index, value, time)) = watchers.blowup {
+            let name = model.var_info(index).map_or("?", |v| v.name);
+            eprintln!(
+                "warning: `{name}` reached {value:e} at t = {time}, past {BLOWUP:e}: a \
+                 probable instability; rerun without --allow-non-finite to stop at the rule \
+                 that made it"
+            );
+        }
+        // The estimated error of the fixed steps, once, for a run that finished.
+        if let (Some(d), Ok(None)) = (&watchers.doubling, &written)
+            && let Some(finding) = d.finding(&model)
+        {
+            eprintln!("{}", finding.warning(args.timing.dt, model.time()));
         }
         // Each table read past its grid (with `clamp`) or more than one grid span past
         // it (with `extrapolate`), once, after the run (issue 28, item 7).
@@ -313,7 +340,8 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     }
     match written {
         Ok(None) => {}
-        Ok(Some(fault)) => return Err(non_finite(fault, finite)),
+        Ok(Some(Stop::NonFinite(fault))) => return Err(non_finite(fault, finite)),
+        Ok(Some(Stop::Blowup(fault))) => return Err(blowup(fault, finite)),
         // The reader went away (`sitc run ... | head`): stop quietly.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
         Err(e) => return Err(format!("cannot write {shown}: {}", io_reason(&e)).into()),
@@ -389,6 +417,38 @@ fn non_finite(fault: sit_interp::NonFinite, finite: Finite) -> Fail {
         Finite::Check | Finite::Allow => "\n",
     };
     Fail::Model(format!("error: {fault}{help}"))
+}
+
+/// The error of a run in which a value reached [`BLOWUP`] (exit 1): the rule that first
+/// stored such a value, and what to do.
+fn blowup(fault: sit_interp::NonFinite, finite: Finite) -> Fail {
+    let allow = match finite {
+        Finite::Stop | Finite::Allow => {
+            "; if the model means such values, --allow-non-finite runs on past them"
+        }
+        Finite::Check => "",
+    };
+    Fail::Model(format!(
+        "error: probable instability: {fault}\n  = help: a value past {BLOWUP:e} is taken for \
+         a numerical instability (a step too long for the model's fastest time scale): \
+         `method dopri5;` in the model (or --method dopri5; `rodas5p` for a stiff model), or \
+         a smaller --dt{allow}\n"
+    ))
+}
+
+/// Why a run stopped before its end.
+enum Stop {
+    /// A value that is not finite, with the rule that made it.
+    NonFinite(sit_interp::NonFinite),
+    /// A value past [`BLOWUP`], with the rule that first stored one.
+    Blowup(sit_interp::NonFinite),
+}
+
+/// What a run watches besides non-finite values: the error of its fixed steps, and
+/// values past [`BLOWUP`] (the first, under `--allow-non-finite`: index, value, time).
+struct Watchers {
+    doubling: Option<Doubling>,
+    blowup: Option<(usize, f64, f64)>,
 }
 
 /// Sets the values: params and inputs, then reset (checked with `check_finite`), then
@@ -476,7 +536,8 @@ fn simulate(
     mut trace: Option<&mut Trace>,
     mut log: Option<&mut crate::events::Log>,
     first_non_finite: &mut Watch,
-) -> std::io::Result<Option<sit_interp::NonFinite>> {
+    watchers: &mut Watchers,
+) -> std::io::Result<Option<Stop>> {
     let Run {
         dt,
         steps,
@@ -497,7 +558,9 @@ fn simulate(
     if !check_finite {
         first_non_finite.look(&model.model, None);
     }
-    let mut checkpoint = (finite == Finite::Stop).then(|| Checkpoint::start(model));
+    // The copies that the rule of a non-finite value (the default) or of a value past
+    // BLOWUP is found from.
+    let mut checkpoint = (finite != Finite::Allow).then(|| Checkpoint::start(model));
     match units {
         Some(units) => {
             let unit = |i: usize| units.get(i).and_then(Option::as_deref);
@@ -517,9 +580,12 @@ fn simulate(
             if let Err(fault) = model.model.step_checked(dt) {
                 progress.finish();
                 out.flush()?;
-                return Ok(Some(fault));
+                return Ok(Some(Stop::NonFinite(fault)));
             }
             model.drive();
+            if let Some(c) = checkpoint.as_mut() {
+                c.after(k, model);
+            }
         } else {
             let from = model.time();
             model.step(dt);
@@ -528,7 +594,7 @@ fn simulate(
             if seen && let (Some(c), Some(seen)) = (checkpoint.take(), first_non_finite.seen()) {
                 progress.finish();
                 out.flush()?;
-                return Ok(Some(c.locate(k, dt, seen)));
+                return Ok(Some(Stop::NonFinite(c.locate(k, dt, seen))));
             }
             if let Some(c) = checkpoint.as_mut() {
                 c.after(k, model);
@@ -537,7 +603,35 @@ fn simulate(
         if let Some(log) = log.as_deref_mut() {
             log.finish(&model.model).map_err(std::io::Error::other)?;
         }
+        if let Some(d) = watchers.doubling.as_mut() {
+            d.after(k, model);
+        }
         if k % every == 0 || k == steps {
+            // A value past BLOWUP: a probable instability, which stops the run as a
+            // non-finite value does, before its row (the first is kept under
+            // --allow-non-finite).
+            if watchers.blowup.is_none()
+                && let Some((index, value)) = model.model.first_beyond(BLOWUP)
+                && value.is_finite()
+            {
+                match checkpoint.take() {
+                    Some(c) => {
+                        progress.finish();
+                        out.flush()?;
+                        let fault = c.locate_beyond(k, dt, BLOWUP).unwrap_or_else(|| {
+                            sit_interp::NonFinite {
+                                var: model.var_info(index).map_or("?", |v| v.name).to_string(),
+                                value,
+                                time: model.time(),
+                                origin: None,
+                                reads: Box::default(),
+                            }
+                        });
+                        return Ok(Some(Stop::Blowup(fault)));
+                    }
+                    None => watchers.blowup = Some((index, value, model.time())),
+                }
+            }
             recorder.write_row(model, out)?;
             keep(model, &mut trace);
         }
