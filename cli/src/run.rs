@@ -228,7 +228,7 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
             .check_values()
             .map_err(|f| non_finite(f, finite))?;
     }
-    // The error of fixed steps, estimated on a copy of the model (crate::accuracy).
+    // The error of fixed steps, estimated on copies of the model (crate::accuracy).
     let mut watchers = Watchers {
         doubling: Doubling::new(
             loaded.lowered.unrewritten(),
@@ -571,6 +571,9 @@ fn simulate(
     recorder.write_row(model, out)?;
     keep(model, &mut trace);
     let progress = Progress::new(steps);
+    if let Some(d) = watchers.doubling.as_mut() {
+        d.after(0, model);
+    }
     for k in 1..=steps {
         if let Some(log) = log.as_deref_mut() {
             log.start(&mut model.model);
