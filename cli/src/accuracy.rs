@@ -40,8 +40,8 @@
 
 use sit_interp::Instance;
 use sit_middle::ir::{Method, ModelId, Program, Rhs, Stmt};
-use sit_runtime::{Model, ValueType};
 use sit_runtime::drive::Driven;
+use sit_runtime::{Model, ValueType};
 use std::collections::HashMap;
 
 /// The steps sampled in a run (at most; every step of a shorter run).
@@ -163,7 +163,11 @@ impl Doubling {
         }
         tracked.sort_by_key(|t| t.index);
         let flags = (0..model.var_count())
-            .filter(|&i| model.var_info(i).is_some_and(|v| v.ty == ValueType::Logical))
+            .filter(|&i| {
+                model
+                    .var_info(i)
+                    .is_some_and(|v| v.ty == ValueType::Logical)
+            })
             .collect();
         Some(Doubling {
             tracked,
@@ -221,7 +225,11 @@ impl Doubling {
             return;
         }
         for t in &mut self.tracked {
-            let (y0, y1, y2) = (read(model, t.index), read(full, t.index), read(half, t.index));
+            let (y0, y1, y2) = (
+                read(model, t.index),
+                read(full, t.index),
+                read(half, t.index),
+            );
             if !(y0.is_finite() && y1.is_finite() && y2.is_finite()) {
                 continue;
             }

@@ -167,7 +167,7 @@ pub fn run(args: RunArgs) -> ExitCode {
     exit(try_run(args))
 }
 
-fn try_run(args: RunArgs) -> Result<(), Fail> {
+fn try_run(mut args: RunArgs) -> Result<(), Fail> {
     one_on_stdout(&args)?;
     let steps = args.timing.steps()?;
     if let Some(warning) = args.timing.warning()
@@ -201,6 +201,9 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         Err(e) => return Err(Fail::Usage(e.to_string())),
     };
     args.warnings.print(&loaded.warnings);
+    // A model that says `#[allow(non_finite, …)]` runs as with --allow-non-finite
+    // (unless --check-finite asks for the checked run).
+    args.allow_non_finite |= loaded.instance.allows_non_finite() && !args.check_finite;
     // What each column is as of, for the plot.
     let row_words = (args.plot.as_ref())
         .map(|_| crate::rowtime::words(loaded.lowered.unrewritten(), loaded.root));

@@ -128,3 +128,53 @@ fn a_step_past_the_stability_limit_warns_then_stops_past_1e100() {
     assert_eq!(code, 1);
     assert_eq!(checked.lines().next(), stderr.lines().next());
 }
+
+/// `#[allow(non_finite, reason = "…")]` (issue 47, item 3): a model that means a value to
+/// be infinite runs on past it in `sitc run` and `sitc sweep` as with
+/// `--allow-non-finite` (a warning, exit 0); `--check-finite` still stops; without the
+/// attribute the run stops at the rule.
+#[test]
+fn a_model_that_allows_non_finite_values_runs_on() {
+    let args = [&model("resonance") as &str, "--dt", "0.25", "--t-end", "2"];
+    let (code, stderr, stdout) = run(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("\n1,0,inf\n"), "{stdout}");
+    insta::assert_snapshot!("resonance_allowed", stderr);
+    let (code, stderr, _) = run(&[&args[..], &["--check-finite"]].concat());
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("rule `gain = 1 / x` made `gain` = inf"),
+        "{stderr}"
+    );
+    // The same model without the attribute stops.
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain.sit");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/accuracy/resonance.sit"
+    ))
+    .unwrap()
+    .replace("#[allow(non_finite", "// #[allow(non_finite");
+    std::fs::write(&plain, text).unwrap();
+    let (code, _, _) = run(&[plain.to_str().unwrap(), "--dt", "0.25", "--t-end", "2"]);
+    assert_eq!(code, 1);
+    // A sweep takes its rows as the answer.
+    let out = cargo_bin_cmd!("sitc")
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .args([
+            "sweep",
+            &model("resonance"),
+            "--param",
+            "x=-1,-2",
+            "--dt",
+            "0.25",
+        ])
+        .args(["--t-end", "2", "--summary", "max"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "x,max(x),max(gain)\n-1,1,inf\n-2,0,inf\n"
+    );
+}

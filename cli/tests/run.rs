@@ -1110,7 +1110,11 @@ fn one_host_step_may_be_the_whole_run_of_an_adaptive_method() {
     let row = last_row(DECAY.replace("0.5", "1").as_str(), "10", "10");
     assert_eq!(row[0], 10.0);
     let want = (-10.0f64).exp();
-    assert!((row[1] - want).abs() <= 1e-10 * want, "{} against {want}", row[1]);
+    assert!(
+        (row[1] - want).abs() <= 1e-10 * want,
+        "{} against {want}",
+        row[1]
+    );
     // x'' = -x to t = 300 in one host step: x(300) = cos(300). The errors of an
     // oscillator add up: a few 10^4 steps of at most rtol (1e-12) each, a few 1e-8;
     // 1e-7 (the run errs by 2e-12).

@@ -54,7 +54,8 @@ impl Parser<'_> {
                 text: self.str(t).to_string(),
                 span: self.span(t),
             };
-            if !crate::diag::is_warning(&code.text) {
+            // `non_finite`: the model means NaN and infinities (hosts run on past them).
+            if !crate::diag::is_warning(&code.text) && code.text != "non_finite" {
                 let _ = self.push_error(
                     Diagnostic::error(
                         "E0441",

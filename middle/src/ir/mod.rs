@@ -118,6 +118,10 @@ pub struct Model<X = Checked> {
     /// `substeps N when C limit L;`: the step divided into sub-steps while `C` holds
     /// (see "Sub-steps" above).
     pub substeps: Option<Substeps>,
+    /// `#[allow(non_finite, reason = "…")]` before the model (or inside it): the model
+    /// means values to be NaN or infinite, and a host runs on past them as with
+    /// `--allow-non-finite` (no effect on a step).
+    pub allow_non_finite: bool,
 }
 
 /// How a model divides its step (see "Sub-steps" in the module documentation).

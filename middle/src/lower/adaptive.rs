@@ -184,7 +184,12 @@ impl Clock {
         );
         let mut body = vec![
             assign(self.steps, num(0.0), None, span),
-            assign(self.work, sub(num(limit), mul(num(limit), units)), None, span),
+            assign(
+                self.work,
+                sub(num(limit), mul(num(limit), units)),
+                None,
+                span,
+            ),
             assign(self.t, num(0.0), None, span),
             when(
                 cmp(CmpOp::Le, var(self.h), num(0.0)),
