@@ -101,26 +101,6 @@ impl fmt::Display for InterpError {
 
 impl std::error::Error for InterpError {}
 
-/// Whether `root` or a model it instantiates (at any depth) allows non-finite values.
-fn allows_non_finite(program: &sit_middle::ir::Program, root: ModelId) -> bool {
-    let mut todo = vec![root];
-    let mut seen = vec![false; program.models.len()];
-    while let Some(id) = todo.pop() {
-        let Some(m) = program.models.get(id) else {
-            continue;
-        };
-        if m.allow_non_finite {
-            return true;
-        }
-        for s in &m.subs {
-            if !std::mem::replace(&mut seen[s.model], true) {
-                todo.push(s.model);
-            }
-        }
-    }
-    false
-}
-
 /// An interpreted instance of a model, with its submodels: a [`sit_runtime::Model`].
 ///
 /// Cloning is cheap (the compiled program is shared; only the values are copied), so a
@@ -150,7 +130,7 @@ impl Instance {
     /// [`Instance::new`], with an error instead of a panic for an invalid `root` or IR.
     pub fn try_new(lowered: &Lowered, root: ModelId) -> Result<Instance, InterpError> {
         let mut machine = exec::Machine::new(compile::compile(lowered, root)?)?;
-        machine.allow_non_finite = allows_non_finite(lowered.unrewritten(), root);
+        machine.allow_non_finite = lowered.unrewritten().allows_non_finite(root);
         let state = exec::construct(&machine);
         Ok(Instance {
             machine: Arc::new(machine),

@@ -67,6 +67,30 @@ impl<X> Program<X> {
         self.models.iter().position(|m| m.name == name)
     }
 
+    /// Whether model `root` or a model it instantiates (at any depth) says
+    /// `#[allow(non_finite, …)]` ([`Model::allow_non_finite`]): a run of it goes on past
+    /// NaN and infinities.
+    pub fn allows_non_finite(&self, root: ModelId) -> bool {
+        let mut todo = vec![root];
+        let mut seen = vec![false; self.models.len()];
+        while let Some(id) = todo.pop() {
+            let Some(m) = self.models.get(id) else {
+                continue;
+            };
+            if m.allow_non_finite {
+                return true;
+            }
+            for s in &m.subs {
+                if let Some(seen) = seen.get_mut(s.model)
+                    && !std::mem::replace(seen, true)
+                {
+                    todo.push(s.model);
+                }
+            }
+        }
+        false
+    }
+
     /// The models that no other model instantiates (candidates for the root).
     pub fn roots(&self) -> Vec<ModelId> {
         let mut used = vec![false; self.models.len()];
