@@ -80,6 +80,8 @@ pub(crate) struct Doubling {
     flags: Vec<usize>,
     /// Steps between two samples.
     every: u64,
+    /// The next step sampled (a comparison per step, no division).
+    next: u64,
     steps: u64,
     dt: f64,
     /// The model as it started (for the copy at `2·dt`).
@@ -173,6 +175,7 @@ impl Doubling {
             tracked,
             flags,
             every: steps.div_ceil(SAMPLES),
+            next: 0,
             steps,
             dt,
             start: model.clone(),
@@ -187,7 +190,17 @@ impl Doubling {
     /// step is sampled, and the run's values kept when `k` is even.
     #[inline]
     pub(crate) fn after(&mut self, k: u64, model: &Driven<Instance>) {
-        if !k.is_multiple_of(self.every) || self.stopped {
+        if k != self.next {
+            return;
+        }
+        self.next += self.every;
+        self.sample_at(k, model);
+    }
+
+    /// [`Doubling::after`] at a sampled step.
+    #[cold]
+    fn sample_at(&mut self, k: u64, model: &Driven<Instance>) {
+        if self.stopped {
             return;
         }
         if k > 0 && k.is_multiple_of(2) {
