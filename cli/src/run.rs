@@ -241,6 +241,9 @@ fn try_run(mut args: RunArgs) -> Result<(), Fail> {
             steps,
         ),
         blowup: None,
+        // The first non-finite value seen after a step: it stops the run (the
+        // default), or with `--allow-non-finite` it is reported once at the end.
+        non_finite: Watch::new(),
     };
     let mut record = record_list(&model.model, args.record.as_deref())?;
     if let Some(log) = &log {
@@ -283,9 +286,6 @@ fn try_run(mut args: RunArgs) -> Result<(), Fail> {
         None => (Box::new(std::io::stdout().lock()), "the trace".into()),
     };
     let mut out = BufWriter::new(out);
-    // The first non-finite value seen after a step: it stops the run (the default), or
-    // with `--allow-non-finite` it is reported once at the end.
-    let mut first_non_finite = sit_runtime::finite::Watch::new();
     let run = Run {
         dt: args.timing.dt,
         steps,
@@ -304,7 +304,6 @@ fn try_run(mut args: RunArgs) -> Result<(), Fail> {
             &mut out,
             trace.as_mut(),
             log.as_mut(),
-            &mut first_non_finite,
             &mut watchers,
         )
     })
@@ -312,7 +311,7 @@ fn try_run(mut args: RunArgs) -> Result<(), Fail> {
         let _ = out.flush();
     })?;
     if !args.warnings.quiet {
-        if let Some(seen) = first_non_finite.seen()
+        if let Some(seen) = watchers.non_finite.seen()
             && finite == Finite::Allow
         {
             eprintln!("{}", non_finite_warning(&model.model, seen));
@@ -447,11 +446,12 @@ enum Stop {
     Blowup(sit_interp::NonFinite),
 }
 
-/// What a run watches besides non-finite values: the error of its fixed steps, and
-/// values past [`BLOWUP`] (the first, under `--allow-non-finite`: index, value, time).
+/// What a run watches: the error of its fixed steps, values past [`BLOWUP`] (the first,
+/// under `--allow-non-finite`: index, value, time) and the first non-finite value.
 struct Watchers {
     doubling: Option<Doubling>,
     blowup: Option<(usize, f64, f64)>,
+    non_finite: Watch,
 }
 
 /// Sets the values: params and inputs, then reset (checked with `check_finite`), then
@@ -530,7 +530,7 @@ struct Run {
 /// row (the end time's, also when `every` does not divide the steps) to `out` (and
 /// into `trace` if any). Unless non-finite values are allowed, stops at the first one
 /// and returns it (the rows before its step are written); when they are, the first is
-/// kept in `first_non_finite`.
+/// kept in `watchers`.
 fn simulate(
     model: &mut Driven<sit_interp::Instance>,
     recorder: &Recorder,
@@ -538,7 +538,6 @@ fn simulate(
     out: &mut dyn Write,
     mut trace: Option<&mut Trace>,
     mut log: Option<&mut crate::events::Log>,
-    first_non_finite: &mut Watch,
     watchers: &mut Watchers,
 ) -> std::io::Result<Option<Stop>> {
     let Run {
@@ -559,7 +558,7 @@ fn simulate(
     };
     // Until one is seen, every variable is checked after each step (unchecked runs only).
     if !check_finite {
-        first_non_finite.look(&model.model, None);
+        watchers.non_finite.look(&model.model, None);
     }
     // The copies that the rule of a non-finite value (the default) or of a value past
     // BLOWUP is found from.
@@ -595,9 +594,9 @@ fn simulate(
         } else {
             let from = model.time();
             model.step(dt);
-            let seen = first_non_finite.look(&model.model, Some(from));
+            let seen = watchers.non_finite.look(&model.model, Some(from));
             // The default: the step that made it is taken again, checked (crate::finite).
-            if seen && let (Some(c), Some(seen)) = (checkpoint.take(), first_non_finite.seen()) {
+            if seen && let (Some(c), Some(seen)) = (checkpoint.take(), watchers.non_finite.seen()) {
                 progress.finish();
                 out.flush()?;
                 return Ok(Some(Stop::NonFinite(c.locate(k, dt, seen))));
