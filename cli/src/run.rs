@@ -399,11 +399,16 @@ fn one_on_stdout(args: &RunArgs) -> Result<(), Fail> {
 /// The warning at the end of a run with `--allow-non-finite` that met a non-finite
 /// value (in the words of `sit_runtime::finite`, shared by every host). A warning, not
 /// an error (exit 0): the model may mean a value to be infinite.
-fn non_finite_warning(model: &dyn Model, seen: &NonFiniteSeen) -> String {
+fn non_finite_warning(model: &sit_interp::Instance, seen: &NonFiniteSeen) -> String {
     let name = model.var_info(seen.index).map_or("?", |v| v.name);
+    let rerun = if model.allows_non_finite() {
+        "the model allows such values (#[allow(non_finite)]); --check-finite stops at the \
+         rule that made it"
+    } else {
+        "rerun without --allow-non-finite to stop at the rule that made it"
+    };
     format!(
-        "warning: {}; the rows after it may hold non-finite values; rerun without \
-         --allow-non-finite to stop at the rule that made it",
+        "warning: {}; the rows after it may hold non-finite values; {rerun}",
         seen.describe(name)
     )
 }
