@@ -1,4 +1,4 @@
-//! The error nobody sees of a fixed-step run (`euler`, `rk4`): an estimate by step doubling at a few steps of the run, and the bound past which a value is a probable instability.
+//! The error nobody sees of a fixed-step run (`euler`, `rk4`): an estimate by step doubling, and the bound past which a value is a probable instability.
 //!
 //! A fixed-step method has no error control: under the default `euler` an oscillator's
 //! energy grows from 0.5 to 1.36 by t = 100 at `--dt 0.01`, and a fast relaxation at a
@@ -17,10 +17,11 @@
 //!      flag (an event, a `flag`) changed is left out. The run's values at the even
 //!      sampled steps are kept;
 //!   2. *global*, only when the local bound is past a tenth of [`THRESHOLD`]: after the
-//!      run, a copy of the model as it started runs again at twice the step, and its
-//!      difference to the kept values, divided by `2^p − 1`, is Richardson's estimate of the run's
-//!      error; its largest value, relative to the largest magnitude of the state at the
-//!      start and at those steps, is the estimate. It tells a drift that accumulates
+//!      run (and not under `-q`, which would not show its warning), a copy of the model
+//!      as it started runs again at twice the step, and its difference to the kept
+//!      values, divided by `2^p − 1`, is Richardson's estimate of the run's error; its
+//!      largest value, relative to the largest magnitude of the state at the start and
+//!      at those steps, is the estimate. It tells a drift that accumulates
 //!      (an oscillator's energy under `euler`) from local errors that do not (the
 //!      semi-implicit Euler of `v = integral(a); x = integral(v);`, whose energy stays,
 //!      where the local bound is as large), and counts the error of an event's time (a
