@@ -1,5 +1,6 @@
 //! `sitc`: the Sit command-line tool.
 
+mod accuracy;
 mod axis;
 mod emit;
 mod events;

@@ -4,6 +4,7 @@
 //! steps of exactly `dt` (see `Timing::steps`), so the time of a row is the model's clock after the
 //! steps before it: the double nearest to `k·dt` (see `sit_runtime::Clock`).
 
+use crate::accuracy::{BLOWUP, Doubling};
 use crate::fail::{Fail, exit};
 use crate::finite::Finite;
 use crate::input::load_inputs;
@@ -166,7 +167,7 @@ pub fn run(args: RunArgs) -> ExitCode {
     exit(try_run(args))
 }
 
-fn try_run(args: RunArgs) -> Result<(), Fail> {
+fn try_run(mut args: RunArgs) -> Result<(), Fail> {
     one_on_stdout(&args)?;
     let steps = args.timing.steps()?;
     if let Some(warning) = args.timing.warning()
@@ -200,6 +201,9 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         Err(e) => return Err(Fail::Usage(e.to_string())),
     };
     args.warnings.print(&loaded.warnings);
+    // A model that says `#[allow(non_finite, …)]` runs as with --allow-non-finite
+    // (unless --check-finite asks for the checked run).
+    args.allow_non_finite |= loaded.instance.allows_non_finite() && !args.check_finite;
     // What each column is as of, for the plot.
     let row_words = (args.plot.as_ref())
         .map(|_| crate::rowtime::words(loaded.lowered.unrewritten(), loaded.root));
@@ -227,6 +231,20 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
             .check_values()
             .map_err(|f| non_finite(f, finite))?;
     }
+    // The error of fixed steps, estimated on copies of the model (crate::accuracy).
+    let mut watchers = Watchers {
+        doubling: Doubling::new(
+            loaded.lowered.unrewritten(),
+            loaded.root,
+            &model,
+            args.timing.dt,
+            steps,
+        ),
+        blowup: None,
+        // The first non-finite value seen after a step: it stops the run (the
+        // default), or with `--allow-non-finite` it is reported once at the end.
+        non_finite: Watch::new(),
+    };
     let mut record = record_list(&model.model, args.record.as_deref())?;
     if let Some(log) = &log {
         record.retain(|&i| !log.hides(i));
@@ -268,9 +286,6 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
         None => (Box::new(std::io::stdout().lock()), "the trace".into()),
     };
     let mut out = BufWriter::new(out);
-    // The first non-finite value seen after a step: it stops the run (the default), or
-    // with `--allow-non-finite` it is reported once at the end.
-    let mut first_non_finite = sit_runtime::finite::Watch::new();
     let run = Run {
         dt: args.timing.dt,
         steps,
@@ -289,17 +304,31 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
             &mut out,
             trace.as_mut(),
             log.as_mut(),
-            &mut first_non_finite,
+            &mut watchers,
         )
     })
     .inspect_err(|_| {
         let _ = out.flush();
     })?;
     if !args.warnings.quiet {
-        if let Some(seen) = first_non_finite.seen()
+        if let Some(seen) = watchers.non_finite.seen()
             && finite == Finite::Allow
         {
             eprintln!("{}", non_finite_warning(&model.model, seen));
+        }
+        if let Some((index, value, time)) = watchers.blowup {
+            let name = model.var_info(index).map_or("?", |v| v.name);
+            eprintln!(
+                "warning: `{name}` reached {value:e} at t = {time}, past {BLOWUP:e}: a \
+                 probable instability; rerun without --allow-non-finite to stop at the rule \
+                 that made it"
+            );
+        }
+        // The estimated error of the fixed steps, once, for a run that finished.
+        if let (Some(d), Ok(None)) = (&watchers.doubling, &written)
+            && let Some(finding) = d.finding(&model)
+        {
+            eprintln!("{}", finding.warning(args.timing.dt, model.time()));
         }
         // Each table read past its grid (with `clamp`) or more than one grid span past
         // it (with `extrapolate`), once, after the run (issue 28, item 7).
@@ -313,7 +342,8 @@ fn try_run(args: RunArgs) -> Result<(), Fail> {
     }
     match written {
         Ok(None) => {}
-        Ok(Some(fault)) => return Err(non_finite(fault, finite)),
+        Ok(Some(Stop::NonFinite(fault))) => return Err(non_finite(fault, finite)),
+        Ok(Some(Stop::Blowup(fault))) => return Err(blowup(fault, finite)),
         // The reader went away (`sitc run ... | head`): stop quietly.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
         Err(e) => return Err(format!("cannot write {shown}: {}", io_reason(&e)).into()),
@@ -369,11 +399,16 @@ fn one_on_stdout(args: &RunArgs) -> Result<(), Fail> {
 /// The warning at the end of a run with `--allow-non-finite` that met a non-finite
 /// value (in the words of `sit_runtime::finite`, shared by every host). A warning, not
 /// an error (exit 0): the model may mean a value to be infinite.
-fn non_finite_warning(model: &dyn Model, seen: &NonFiniteSeen) -> String {
+fn non_finite_warning(model: &sit_interp::Instance, seen: &NonFiniteSeen) -> String {
     let name = model.var_info(seen.index).map_or("?", |v| v.name);
+    let rerun = if model.allows_non_finite() {
+        "the model allows such values (#[allow(non_finite)]); --check-finite stops at the \
+         rule that made it"
+    } else {
+        "rerun without --allow-non-finite to stop at the rule that made it"
+    };
     format!(
-        "warning: {}; the rows after it may hold non-finite values; rerun without \
-         --allow-non-finite to stop at the rule that made it",
+        "warning: {}; the rows after it may hold non-finite values; {rerun}",
         seen.describe(name)
     )
 }
@@ -389,6 +424,39 @@ fn non_finite(fault: sit_interp::NonFinite, finite: Finite) -> Fail {
         Finite::Check | Finite::Allow => "\n",
     };
     Fail::Model(format!("error: {fault}{help}"))
+}
+
+/// The error of a run in which a value reached [`BLOWUP`] (exit 1): the rule that first
+/// stored such a value, and what to do.
+fn blowup(fault: sit_interp::NonFinite, finite: Finite) -> Fail {
+    let allow = match finite {
+        Finite::Stop | Finite::Allow => {
+            "; if the model means such values, --allow-non-finite runs on past them"
+        }
+        Finite::Check => "",
+    };
+    Fail::Model(format!(
+        "error: probable instability: {fault}\n  = help: a value past {BLOWUP:e} is taken for \
+         a numerical instability (a step too long for the model's fastest time scale): \
+         `method dopri5;` in the model (or --method dopri5; `rodas5p` for a stiff model), or \
+         a smaller --dt{allow}\n"
+    ))
+}
+
+/// Why a run stopped before its end.
+enum Stop {
+    /// A value that is not finite, with the rule that made it.
+    NonFinite(sit_interp::NonFinite),
+    /// A value past [`BLOWUP`], with the rule that first stored one.
+    Blowup(sit_interp::NonFinite),
+}
+
+/// What a run watches: the error of its fixed steps, values past [`BLOWUP`] (the first,
+/// under `--allow-non-finite`: index, value, time) and the first non-finite value.
+struct Watchers {
+    doubling: Option<Doubling>,
+    blowup: Option<(usize, f64, f64)>,
+    non_finite: Watch,
 }
 
 /// Sets the values: params and inputs, then reset (checked with `check_finite`), then
@@ -467,7 +535,7 @@ struct Run {
 /// row (the end time's, also when `every` does not divide the steps) to `out` (and
 /// into `trace` if any). Unless non-finite values are allowed, stops at the first one
 /// and returns it (the rows before its step are written); when they are, the first is
-/// kept in `first_non_finite`.
+/// kept in `watchers`.
 fn simulate(
     model: &mut Driven<sit_interp::Instance>,
     recorder: &Recorder,
@@ -475,8 +543,8 @@ fn simulate(
     out: &mut dyn Write,
     mut trace: Option<&mut Trace>,
     mut log: Option<&mut crate::events::Log>,
-    first_non_finite: &mut Watch,
-) -> std::io::Result<Option<sit_interp::NonFinite>> {
+    watchers: &mut Watchers,
+) -> std::io::Result<Option<Stop>> {
     let Run {
         dt,
         steps,
@@ -495,9 +563,11 @@ fn simulate(
     };
     // Until one is seen, every variable is checked after each step (unchecked runs only).
     if !check_finite {
-        first_non_finite.look(&model.model, None);
+        watchers.non_finite.look(&model.model, None);
     }
-    let mut checkpoint = (finite == Finite::Stop).then(|| Checkpoint::start(model));
+    // The copies that the rule of a non-finite value (the default) or of a value past
+    // BLOWUP is found from.
+    let mut checkpoint = (finite != Finite::Allow).then(|| Checkpoint::start(model));
     match units {
         Some(units) => {
             let unit = |i: usize| units.get(i).and_then(Option::as_deref);
@@ -508,6 +578,9 @@ fn simulate(
     recorder.write_row(model, out)?;
     keep(model, &mut trace);
     let progress = Progress::new(steps);
+    if let Some(d) = watchers.doubling.as_mut() {
+        d.after(0, model);
+    }
     for k in 1..=steps {
         if let Some(log) = log.as_deref_mut() {
             log.start(&mut model.model);
@@ -517,18 +590,21 @@ fn simulate(
             if let Err(fault) = model.model.step_checked(dt) {
                 progress.finish();
                 out.flush()?;
-                return Ok(Some(fault));
+                return Ok(Some(Stop::NonFinite(fault)));
             }
             model.drive();
+            if let Some(c) = checkpoint.as_mut() {
+                c.after(k, model);
+            }
         } else {
             let from = model.time();
             model.step(dt);
-            let seen = first_non_finite.look(&model.model, Some(from));
+            let seen = watchers.non_finite.look(&model.model, Some(from));
             // The default: the step that made it is taken again, checked (crate::finite).
-            if seen && let (Some(c), Some(seen)) = (checkpoint.take(), first_non_finite.seen()) {
+            if seen && let (Some(c), Some(seen)) = (checkpoint.take(), watchers.non_finite.seen()) {
                 progress.finish();
                 out.flush()?;
-                return Ok(Some(c.locate(k, dt, seen)));
+                return Ok(Some(Stop::NonFinite(c.locate(k, dt, seen))));
             }
             if let Some(c) = checkpoint.as_mut() {
                 c.after(k, model);
@@ -537,7 +613,35 @@ fn simulate(
         if let Some(log) = log.as_deref_mut() {
             log.finish(&model.model).map_err(std::io::Error::other)?;
         }
+        if let Some(d) = watchers.doubling.as_mut() {
+            d.after(k, model);
+        }
         if k % every == 0 || k == steps {
+            // A value past BLOWUP: a probable instability, which stops the run as a
+            // non-finite value does, before its row (the first is kept under
+            // --allow-non-finite).
+            if watchers.blowup.is_none()
+                && let Some((index, value)) = model.model.first_beyond(BLOWUP)
+                && value.is_finite()
+            {
+                match checkpoint.take() {
+                    Some(c) => {
+                        progress.finish();
+                        out.flush()?;
+                        let fault = c.locate_beyond(k, dt, BLOWUP).unwrap_or_else(|| {
+                            sit_interp::NonFinite {
+                                var: model.var_info(index).map_or("?", |v| v.name).to_string(),
+                                value,
+                                time: model.time(),
+                                origin: None,
+                                reads: Box::default(),
+                            }
+                        });
+                        return Ok(Some(Stop::Blowup(fault)));
+                    }
+                    None => watchers.blowup = Some((index, value, model.time())),
+                }
+            }
             recorder.write_row(model, out)?;
             keep(model, &mut trace);
         }

@@ -93,7 +93,7 @@ pub fn sweep(args: SweepArgs) -> ExitCode {
     exit(try_sweep(args))
 }
 
-fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
+fn try_sweep(mut args: SweepArgs) -> Result<(), Fail> {
     let steps = args.timing.steps()?;
     if let Some(warning) = args.timing.warning()
         && !args.warnings.quiet
@@ -114,6 +114,8 @@ fn try_sweep(args: SweepArgs) -> Result<(), Fail> {
         Err(e) => return Err(Fail::Usage(e.to_string())),
     };
     args.warnings.print(&loaded.warnings);
+    // A model that says `#[allow(non_finite, …)]` runs as with --allow-non-finite.
+    args.allow_non_finite |= loaded.instance.allows_non_finite();
     // The unit of each variable (by index), for the header (`--units`).
     let units = args.units.then(|| {
         crate::units::by_index(loaded.lowered.unrewritten(), loaded.root, &loaded.instance)

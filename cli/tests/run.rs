@@ -707,7 +707,8 @@ fn dopri5_past_its_bound_of_internal_steps_is_an_error_of_the_model() {
 fn overrun(model: &str, method: &str, t: &str) -> String {
     format!(
         "error: `{model}` did not finish its step at t = {t} within 10000 internal steps of \
-         `{method}`: its steps were rejected or shrank again and again. Likely a stiff model \
+         `{method}` per unit of time of the host step (at least 10000, at most 1000000): its \
+         steps were rejected or shrank again and again. Likely a stiff model \
          (fast and slow time scales: an explicit method needs tiny steps; the implicit method \
          `rodas5p` suits it), a host step too long for the bound, which counts the internal \
          steps of one host step (a shorter --dt), rates that are not finite (run with \
@@ -1126,4 +1127,47 @@ fn numbers_far_from_one_are_written_with_an_exponent() {
             "{text}"
         );
     }
+}
+
+/// A host step that is the whole run (issue 47, item 7): the bound of internal steps is
+/// 10 000 per unit of the host step's length (at least 10 000, at most 1 000 000), so
+/// `--dt` = `--t-end` runs under an adaptive method at a tight tolerance. The oscillator
+/// to t = 300 at rtol 1e-12 takes more than 10 000 internal steps in its one host step,
+/// which the bound of 10 000 per host step stopped at t = 0 with only the first row.
+#[test]
+fn one_host_step_may_be_the_whole_run_of_an_adaptive_method() {
+    let last_row = |model: &str, dt: &str, t_end: &str| -> Vec<f64> {
+        let (_dir, path) = file("one.sit", model);
+        let out = run(
+            &path,
+            &[
+                "--dt", dt, "--t-end", t_end, "--method", "dopri5", "--rtol", "1e-12", "--atol",
+                "1e-14",
+            ],
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "the header, t = 0 and the end: {out}");
+        lines[2].split(',').map(|v| v.parse().unwrap()).collect()
+    };
+    // y' = -y to t = 10 in one host step: y(10) = exp(-10). Each accepted internal step
+    // errs by about rtol·|y| at most (the estimate is of the 4th-order solution; the
+    // 5th-order one kept is better), and the errors of a decay die away, so the relative
+    // error stays within a few rtol: 1e-10 leaves a margin of 100.
+    let row = last_row(DECAY.replace("0.5", "1").as_str(), "10", "10");
+    assert_eq!(row[0], 10.0);
+    let want = (-10.0f64).exp();
+    assert!(
+        (row[1] - want).abs() <= 1e-10 * want,
+        "{} against {want}",
+        row[1]
+    );
+    // x'' = -x to t = 300 in one host step: x(300) = cos(300). The errors of an
+    // oscillator add up: a few 10^4 steps of at most rtol (1e-12) each, a few 1e-8;
+    // 1e-7 (the run errs by 2e-12).
+    let osc = "model Osc {\n    output real x = 1;\n    real v = 0;\n    v = integral(-x);\n    \
+               x = integral(v);\n}\n";
+    let row = last_row(osc, "300", "300");
+    assert_eq!(row[0], 300.0);
+    let want = 300f64.cos();
+    assert!((row[1] - want).abs() <= 1e-7, "{} against {want}", row[1]);
 }

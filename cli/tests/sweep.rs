@@ -119,7 +119,10 @@ fn rows_are_bit_identical_to_sitc_run() {
                 .arg(model("van_der_pol"))
                 .args(["--set", &format!("mu={}", fields[0])])
                 .args(["--set", &format!("x0={}", fields[1])])
-                .args(["--dt", "0.01", "--t-end", "7", "--record", "x0,x1"]),
+                .args(["--dt", "0.01", "--t-end", "7", "--record", "x0,x1"])
+                // Van der Pol under euler at this step errs by about 5% (issue 47,
+                // item 2's warning): the rows are what is compared here.
+                .arg("-q"),
         );
         let last = trace.lines().last().unwrap();
         let run_values: Vec<&str> = last.split(',').skip(1).collect();

@@ -482,12 +482,14 @@ fn lib_rs(d: &Description, code: &str) -> Result<String, Error> {
          #![allow(non_snake_case)]\n\nmod model;\n\n\
          sit_fmi::export_fmu!(\n    model::{ty},\n    sit_fmi::Fmu {{\n        guid: {guid:?},\n\
          \x20       dt: {dt:?},\n        access: &[\n{access}        ],\n\
-         \x20       log_categories: &[{cats}],\n        model: {model:?},\n    }}\n);\n",
+         \x20       log_categories: &[{cats}],\n        model: {model:?},\n\
+         \x20       allow_non_finite: {allow},\n    }}\n);\n",
         name = d.model_name.replace('`', "'"),
         model = d.model_name,
         ty = rust_type(code)?,
         guid = d.guid,
         dt = d.dt,
         cats = categories.join(", "),
+        allow = d.allow_non_finite,
     ))
 }

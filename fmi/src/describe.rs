@@ -85,6 +85,8 @@ pub struct Description {
     pub stop_time: Option<f64>,
     /// Every variable, by value reference.
     pub variables: Vec<Variable>,
+    /// A model of the tree says `#[allow(non_finite, …)]` (`Fmu::allow_non_finite`).
+    pub allow_non_finite: bool,
 }
 
 /// The log categories that `fmi2SetDebugLogging` accepts.
@@ -222,6 +224,7 @@ pub fn describe(
         dt,
         stop_time,
         variables,
+        allow_non_finite: lowered.unrewritten().allows_non_finite(root),
     })
 }
 

@@ -51,6 +51,7 @@ static FMU: Fmu = Fmu {
     access: &[],
     log_categories: &[],
     model: "M",
+    allow_non_finite: false,
 };
 
 /// An initialised instance of [`Faulty`], and what it logs as fatal.

@@ -57,6 +57,10 @@ pub struct Fmu {
     pub log_categories: &'static [&'static str],
     /// The root model's name, for the warnings that name it.
     pub model: &'static str,
+    /// The model says `#[allow(non_finite, …)]`: a non-finite value after `doStep` is
+    /// logged once as a warning and the step returns `fmi2OK`; otherwise it is logged as
+    /// an error and the step returns `fmi2Error`.
+    pub allow_non_finite: bool,
 }
 
 /// The mode of an instance in the FMI 2.0 co-simulation state machine.
@@ -496,10 +500,36 @@ impl<M: Model + Clone + Default> Instance<M> {
             self.s.steps += 1;
         }
         self.s.time = t + h;
+        if !self.fmu.allow_non_finite {
+            return self.stop_non_finite(t);
+        }
         if !self.warned_non_finite {
             self.warn_non_finite(t);
         }
         Status::Ok
+    }
+
+    /// `fmi2Error`, logged (`logStatusError`), when a variable is not finite after the
+    /// `doStep` from `from` (the default, as `sitc run` stops at one): the step's values
+    /// are kept, and the master may read them, reset or free the instance; `fmi2OK`
+    /// otherwise.
+    fn stop_non_finite(&mut self, from: f64) -> Status {
+        let Some((index, value)) = sit_runtime::finite::first_non_finite(&self.s.model) else {
+            return Status::Ok;
+        };
+        let seen = sit_runtime::finite::NonFiniteSeen {
+            index,
+            value,
+            time: self.s.time,
+            from: Some(from),
+        };
+        let name = self.s.model.var_info(index).map_or("?", |v| v.name);
+        self.error(&format!(
+            "fmi2DoStep: {}; `sitc run` with the same values names the rule that made it \
+             (a model that means a value to be infinite says #[allow(non_finite, reason = \
+             \"…\")])",
+            seen.describe(name)
+        ))
     }
 
     /// Logs the first variable that is not finite after the `doStep` from `from` to the

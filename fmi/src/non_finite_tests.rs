@@ -1,6 +1,7 @@
-//! `fmi2DoStep` logs the first non-finite value once (`logStatusWarning`), returns
-//! `fmi2OK`, and logs again only after `fmi2Reset`; `fmi2Terminate` logs each table read
-//! past its grid and each model found stiff.
+//! `fmi2DoStep` returns `fmi2Error` at a non-finite value, logged (`logStatusError`);
+//! for a model that says `#[allow(non_finite, …)]` it logs the first one once
+//! (`logStatusWarning`), returns `fmi2OK`, and logs again only after `fmi2Reset`;
+//! `fmi2Terminate` logs each table read past its grid and each model found stiff.
 
 use crate::instance::{Fmu, Instance, Status};
 use sit_runtime::{Model, SetError, ValueType, VarInfo, VarKind};
@@ -50,6 +51,7 @@ static FMU: Fmu = Fmu {
     access: &[],
     log_categories: &[],
     model: "M",
+    allow_non_finite: false,
 };
 
 type Log = Arc<Mutex<Vec<(Status, String, String)>>>;
@@ -78,8 +80,36 @@ fn logged<M: Model + Clone + Default>(fmu: &'static Fmu) -> (Instance<M>, Log) {
     (i, log)
 }
 
+/// [`FMU`] of a model that says `#[allow(non_finite, …)]`.
+static ALLOWED: Fmu = Fmu {
+    allow_non_finite: true,
+    ..FMU
+};
+
 fn instance() -> (Instance<Root>, Log) {
-    logged(&FMU)
+    logged(&ALLOWED)
+}
+
+#[test]
+fn a_non_finite_value_is_an_error_of_the_step() {
+    let (mut i, log) = logged::<Root>(&FMU);
+    // 0 → 1: x = sqrt(0.5), sqrt(0): finite. 1 → 2: sqrt(-0.5) is NaN at t = 1.5.
+    assert_eq!(i.do_step(0.0, 1.0), Status::Ok);
+    assert_eq!(i.do_step(1.0, 1.0), Status::Error);
+    let error = (
+        Status::Error,
+        "logStatusError".to_string(),
+        "fmi2DoStep: `x` became NaN in the step from t = 1 to t = 2; `sitc run` with the \
+         same values names the rule that made it (a model that means a value to be infinite \
+         says #[allow(non_finite, reason = \"…\")])"
+            .to_string(),
+    );
+    assert_eq!(*log.lock().unwrap(), [error]);
+    // The step's values are kept: the master may read them, and reset.
+    let mut x = [0.0];
+    assert_eq!(i.get_real(&[0], &mut x), Status::Ok);
+    assert!(x[0].is_nan());
+    assert_eq!(i.reset(), Status::Ok);
 }
 
 #[test]
@@ -174,6 +204,7 @@ static HEATED: Fmu = Fmu {
     access: &[],
     log_categories: &[],
     model: "M",
+    allow_non_finite: false,
 };
 
 #[test]
@@ -250,6 +281,7 @@ static STIFF: Fmu = Fmu {
     access: &[],
     log_categories: &[],
     model: "Rober",
+    allow_non_finite: false,
 };
 
 #[test]

@@ -23,6 +23,8 @@ pub(crate) struct Machine {
     programs: Programs,
     /// The public reals, for the scan for a non-finite value after a step.
     pub watched: crate::watch::Watched,
+    /// A model of the tree says `#[allow(non_finite, …)]`.
+    pub allow_non_finite: bool,
 }
 
 impl Resets for Machine {
@@ -50,6 +52,7 @@ impl Machine {
             code,
             programs,
             watched,
+            allow_non_finite: false,
         })
     }
 

@@ -4,8 +4,24 @@ use crate::Instance;
 use crate::code::{Code, Read};
 use crate::exec;
 use sit_runtime::Model;
+use std::cell::Cell;
 use std::fmt;
 use std::path::PathBuf;
+
+thread_local! {
+    /// The bound of the checked programs' test (`Op::Check`): a stored value whose
+    /// magnitude is not below it stops the program. Infinity (the test is then "not
+    /// finite") except inside [`Instance::step_checked_below`]. A thread-local, read
+    /// only by the checked programs' test, so that the unchecked programs, the hot path,
+    /// do not carry it.
+    static BOUND: Cell<f64> = const { Cell::new(f64::INFINITY) };
+}
+
+/// The bound of the checked programs' test on this thread (see `BOUND`).
+#[inline]
+pub(crate) fn bound() -> f64 {
+    BOUND.with(Cell::get)
+}
 
 /// What wrote a value that was not finite.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,10 +66,24 @@ pub struct NonFinite {
     pub reads: Box<[(String, f64)]>,
 }
 
+/// A value in a report: as `{}` writes it, but in the exponent form past 1e21 (a value
+/// past 1e100, reported as a probable instability, in a few characters, not a hundred).
+struct Num(f64);
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_finite() && self.0.abs() >= 1e21 {
+            write!(f, "{:e}", self.0)
+        } else {
+            write!(f, "{}", self.0)
+        }
+    }
+}
+
 impl fmt::Display for NonFinite {
     /// `hoop.sit:41: rule `Ay = F / m` made `Ay` = inf at t = 0.53`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (var, value, time) = (&self.var, self.value, self.time);
+        let (var, value, time) = (&self.var, Num(self.value), self.time);
         match &self.origin {
             Some(o) => {
                 let what = match o.kind {
@@ -73,7 +103,7 @@ impl fmt::Display for NonFinite {
         }
         for (k, (name, value)) in self.reads.iter().enumerate() {
             let lead = if k == 0 { " (reading " } else { ", " };
-            write!(f, "{lead}{name} = {value}")?;
+            write!(f, "{lead}{name} = {}", Num(*value))?;
         }
         if !self.reads.is_empty() {
             f.write_str(")")?;
@@ -95,6 +125,28 @@ impl Instance {
         let time = self.time();
         exec::step::<true>(&self.machine, &mut self.state, dt)
             .map_err(|(site, value)| fault(self.code(), &self.state.reals, site, value, time))
+    }
+
+    /// [`Instance::step_checked`] with the test "`|value| < bound`" instead of "finite":
+    /// stops at the first real value stored whose magnitude reaches `bound` (or that is
+    /// not finite), which the error names as [`Instance::step_checked`] does. For the
+    /// report of a value that grows without bound (a probable instability): the rule
+    /// that first stored a value past `1e100`. Gives exactly the values of
+    /// [`Model::step`] when it succeeds.
+    pub fn step_checked_below(&mut self, dt: f64, bound: f64) -> Result<(), NonFinite> {
+        let before = BOUND.with(|b| b.replace(bound));
+        let out = self.step_checked(dt);
+        BOUND.with(|b| b.set(before));
+        out
+    }
+
+    /// The first real variable of the public list (in index order) whose magnitude is
+    /// not below `bound` (NaN and infinities included), with its value: the scan of
+    /// [`Model::first_non_finite`] with that test, as cheap.
+    pub fn first_beyond(&self, bound: f64) -> Option<(usize, f64)> {
+        let code = self.code();
+        (self.machine.watched)
+            .first_beyond(code, &self.state, bound, |i| self.read(&code.vars[i].read))
     }
 
     /// [`Model::reset`], stopping at the first initial value or param binding that is
@@ -246,6 +298,38 @@ mod tests {
         let fault = m.check_values().unwrap_err();
         assert_eq!((fault.var.as_str(), &fault.origin), ("p", &None));
         assert_eq!(fault.to_string(), "`p` = -inf at t = 0");
+    }
+
+    #[test]
+    fn a_bound_names_the_rule_that_passed_it() {
+        // Euler on y' = -1000·y at dt = 2.5e-3: y·(1 − 2.5) each step, so |y| = 1.5^k.
+        let src = "model Fast {\n  output real y = 1;\n  real z;\n  y = integral(-1000 * y);\n  \
+                   z = 2 * y;\n}\n";
+        let mut m = instance(src);
+        let mut steps = 0;
+        let fault = loop {
+            match m.step_checked_below(2.5e-3, 1e10) {
+                Ok(()) => steps += 1,
+                Err(f) => break f,
+            }
+        };
+        // z = 2·y passes 1e10 one step before y does: 2·1.5^k ≥ 1e10 first at k = 56.
+        assert_eq!(steps, 55);
+        assert_eq!(fault.var, "z");
+        assert!(fault.value.abs() >= 1e10 && fault.value.is_finite());
+        assert_eq!(fault.origin.unwrap().text, "z = 2 * y");
+        assert_eq!(
+            m.first_beyond(1e10)
+                .map(|(i, _)| m.var_info(i).unwrap().name),
+            Some("z")
+        );
+        // The bound is only for that call: the plain checked step tests finiteness.
+        let mut m = instance(src);
+        for _ in 0..60 {
+            m.step_checked(2.5e-3).unwrap();
+        }
+        assert_eq!(m.first_beyond(f64::INFINITY), None);
+        assert!(m.first_beyond(1e10).is_some());
     }
 
     #[test]

@@ -129,7 +129,8 @@ impl Instance {
 
     /// [`Instance::new`], with an error instead of a panic for an invalid `root` or IR.
     pub fn try_new(lowered: &Lowered, root: ModelId) -> Result<Instance, InterpError> {
-        let machine = exec::Machine::new(compile::compile(lowered, root)?)?;
+        let mut machine = exec::Machine::new(compile::compile(lowered, root)?)?;
+        machine.allow_non_finite = lowered.unrewritten().allows_non_finite(root);
         let state = exec::construct(&machine);
         Ok(Instance {
             machine: Arc::new(machine),
@@ -139,6 +140,13 @@ impl Instance {
 
     fn code(&self) -> &Code {
         &self.machine.code
+    }
+
+    /// Whether a model of the tree says `#[allow(non_finite, reason = "…")]`: it means
+    /// values to be NaN or infinite, and a host runs on past them as with
+    /// `--allow-non-finite` (`sitc run`, `sitc sweep`, Python, the page).
+    pub fn allows_non_finite(&self) -> bool {
+        self.machine.allow_non_finite
     }
 
     /// The root model's name.

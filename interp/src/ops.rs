@@ -100,8 +100,9 @@ pub(crate) enum Op {
     /// A call of a runtime function or procedure other than `integral` (boxed, so
     /// that an `Op` takes 16 bytes).
     Call(Box<Call>),
-    /// Stops the program with the fault `(site, r[a])` if `r[a]` is not finite (only in
-    /// checked programs).
+    /// Stops the program with the fault `(site, r[a])` if `|r[a]|` is not below the
+    /// check's bound ([`crate::finite::bound`]: infinity, so not finite, unless
+    /// [`crate::Instance::step_checked_below`] set it) (only in checked programs).
     Check { a: Slot, site: u32 },
     /// `f[d] = v`.
     SetFlag { d: Slot, v: bool },
@@ -731,7 +732,7 @@ fn fast<'o, R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
                 f!(fl) = true;
             }
             Op::Check { a, site } => {
-                if !r!(a).is_finite() {
+                if !(r!(a).abs() < crate::finite::bound()) {
                     break Err((site as usize, r!(a)));
                 }
             }

@@ -68,6 +68,24 @@ impl Checkpoint {
     }
 }
 
+impl Checkpoint {
+    /// The first value stored whose magnitude reaches `bound` (a probable instability,
+    /// `sitc run`'s report of a value past 1e100) in the steps after the checkpoint up to
+    /// step `step` (of length `dt`), in which a scan of the public values saw one: the
+    /// steps taken again, checked with [`Instance::step_checked_below`], until one stops.
+    /// `None` when none does (a value set from outside).
+    pub fn locate_beyond(mut self, step: u64, dt: f64, bound: f64) -> Option<NonFinite> {
+        for _ in self.step + 1..=step {
+            self.model.enter_step(dt);
+            if let Err(fault) = self.model.model.step_checked_below(dt, bound) {
+                return Some(fault);
+            }
+            self.model.drive();
+        }
+        None
+    }
+}
+
 /// The fault that made a run meet a non-finite value: `model` (set up, before its first
 /// step) run again for at most `steps` steps of `dt`, watched, and the step that made
 /// the first one taken again, checked ([`Checkpoint::locate`]); a non-finite initial

@@ -54,12 +54,37 @@ impl Watched {
         state: &State,
         read: impl Fn(usize) -> f64,
     ) -> Option<(usize, f64)> {
+        self.first_where(code, state, read, f64::is_finite)
+    }
+
+    /// The first public real variable of `state` (in index order) whose magnitude is
+    /// not below `bound` (a NaN included), with its value.
+    #[inline]
+    pub(crate) fn first_beyond(
+        &self,
+        code: &Code,
+        state: &State,
+        bound: f64,
+        read: impl Fn(usize) -> f64,
+    ) -> Option<(usize, f64)> {
+        self.first_where(code, state, read, |x| x.abs() < bound)
+    }
+
+    /// The first public real variable of `state` (in index order) whose value is not
+    /// `ok`, with its value.
+    #[inline(always)]
+    fn first_where(
+        &self,
+        code: &Code,
+        state: &State,
+        read: impl Fn(usize) -> f64,
+        ok: impl Fn(f64) -> bool,
+    ) -> Option<(usize, f64)> {
         let reals = &state.reals;
-        // Branch-free within a run: `&` of every slot's finiteness, then of the computed
-        // ones.
-        let stored = (self.runs.iter())
-            .all(|&(a, b)| reals[a..b].iter().fold(true, |ok, x| ok & x.is_finite()));
-        if stored && self.computed.iter().all(|&i| read(i).is_finite()) {
+        // Branch-free within a run: `&` of every slot's test, then of the computed ones.
+        let stored =
+            (self.runs.iter()).all(|&(a, b)| reals[a..b].iter().fold(true, |all, &x| all & ok(x)));
+        if stored && self.computed.iter().all(|&i| ok(read(i))) {
             return None;
         }
         (0..code.shown).find_map(|i| {
@@ -68,7 +93,7 @@ impl Watched {
                 return None;
             }
             let value = read(i);
-            (!value.is_finite()).then_some((i, value))
+            (!ok(value)).then_some((i, value))
         })
     }
 }

@@ -54,6 +54,40 @@ pub fn apply(files: &[(FileId, ast::File)], diags: &mut Vec<Diagnostic>) {
     });
 }
 
+/// The name an `allow` attribute takes for "non-finite values are intended", in place
+/// of a warning code: `#[allow(non_finite, reason = "…")]`.
+pub const NON_FINITE: &str = "non_finite";
+
+/// Marks the models of `program` that an `#[allow(non_finite, …)]` of `files` stands
+/// before (its scope holds the model's name) or inside (the last model whose name comes
+/// before it in its file): [`crate::ir::Model::allow_non_finite`].
+pub fn mark_non_finite(files: &[(FileId, ast::File)], program: &mut crate::ir::Program) {
+    for (_, f) in files {
+        for a in f
+            .allows
+            .iter()
+            .filter(|a| a.codes.iter().any(|c| c.text == NON_FINITE))
+        {
+            let scope = a.scope;
+            let same_file = |m: &&mut crate::ir::Model| m.span.file == scope.file;
+            let before = (program.models.iter_mut())
+                .filter(same_file)
+                .find(|m| scope.start <= m.span.start && m.span.end <= scope.end);
+            if let Some(m) = before {
+                m.allow_non_finite = true;
+                continue;
+            }
+            let inside = (program.models.iter_mut())
+                .filter(same_file)
+                .filter(|m| m.span.start < scope.start)
+                .max_by_key(|m| m.span.start);
+            if let Some(m) = inside {
+                m.allow_non_finite = true;
+            }
+        }
+    }
+}
+
 /// Whether one of the disjoint, sorted `scopes` holds `span`.
 fn covers(scopes: &[(usize, usize)], span: Span) -> bool {
     let i = scopes.partition_point(|&(s, _)| s <= span.start);

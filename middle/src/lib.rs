@@ -100,10 +100,11 @@ pub fn check_bytes_with(
         let _ = check::check_with(&loaded.files, &loaded.sources, &mut diagnostics, method);
         None
     } else {
-        let p = check::check_with(&loaded.files, &loaded.sources, &mut diagnostics, method);
-        if let Some(p) = &p {
+        let mut p = check::check_with(&loaded.files, &loaded.sources, &mut diagnostics, method);
+        if let Some(p) = &mut p {
             lint::lint(p, &mut diagnostics);
             allow::apply(&loaded.files, &mut diagnostics);
+            allow::mark_non_finite(&loaded.files, p);
         }
         // The lints' one error (E0477) makes the program invalid too.
         p.filter(|_| !diagnostics.iter().any(Diagnostic::is_error))

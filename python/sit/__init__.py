@@ -89,6 +89,7 @@ def sweep(
     compiled: bool = False,
     gpu: bool = False,
     precision: str = "f64",
+    allow_non_finite: bool = False,
 ) -> SweepResult:
     """Runs the model in ``path`` once for every combination of the values of
     ``params`` (the first name varying slowest) and returns one row per combination,
@@ -130,6 +131,14 @@ def sweep(
     end; faster on the GPU, no longer the interpreter's bits (docs/gpu.md gives the
     bound).
 
+    A row that meets a value that is not finite (NaN or infinity) is an error, as in
+    ``sitc sweep``: every row runs (the others go on), then ``NonFiniteError`` is
+    raised naming each such row by its axis values with the rule that made the value
+    (the first 20, then a count), with the attributes ``rows`` (their indices, from 0)
+    and ``result`` (the whole ``SweepResult``). With ``allow_non_finite=True`` (or
+    ``#[allow(non_finite, reason = "…")]`` in the model) such rows are the answer, each
+    with a ``NonFiniteWarning``. (``compiled=True`` and ``gpu=True`` keep the warnings.)
+
     ``progress(done, total)`` is called as sets complete. Raises ``SitError``,
     ``KeyError`` or ``ValueError`` (see the module documentation) before running
     anything when the study is not valid.
@@ -149,9 +158,12 @@ def sweep(
         compiled=compiled,
         gpu=gpu,
         precision=precision,
+        allow_non_finite=allow_non_finite,
     )
     if client is None:
-        return study.result(study.run(progress))
+        result = study.result(study.run(progress))
+        study.raise_non_finite(result)
+        return result
     return _on_cluster(study, client, chunk_size, progress)
 
 
@@ -198,4 +210,6 @@ def _on_cluster(
     finally:
         for future in futures:
             future.release()
-    return study.result(np.concatenate(parts))
+    result = study.result(np.concatenate([rows for rows, _ in parts]))
+    study.raise_non_finite(result, [f for _, faults in parts for f in faults])
+    return result

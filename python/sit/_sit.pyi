@@ -194,6 +194,7 @@ class Study:
         compiled: bool = False,
         gpu: bool = False,
         precision: Optional[str] = None,
+        allow_non_finite: bool = False,
     ) -> None: ...
     @property
     def columns(self) -> List[str]: ...
@@ -205,6 +206,12 @@ class Study:
     def run_range(self, start: int, stop: int) -> _Array:
         """The rows of sets ``start..stop``."""
     def result(self, rows: _Array) -> SweepResult: ...
+    def faults(self) -> List[Tuple[int, str]]:
+        """The reports of the rows run here that met a non-finite value."""
+    def raise_non_finite(
+        self, result: SweepResult, faults: Optional[List[Tuple[int, str]]] = None
+    ) -> None:
+        """Raises ``NonFiniteError`` for the rows that met a non-finite value."""
 
 def check(path: _Path) -> List[Diagnostic]:
     """Every error and warning of the file and its imports (``SitError`` if it cannot
@@ -213,4 +220,6 @@ def check(path: _Path) -> List[Diagnostic]:
 def load(path: _Path, model: Optional[str] = None) -> Model:
     """Loads a model (``SitError`` with the rendered diagnostics if it has errors)."""
 
-def _run_chunk(spec: Dict[str, Any], start: int, stop: int) -> _Array: ...
+def _run_chunk(
+    spec: Dict[str, Any], start: int, stop: int
+) -> Tuple[_Array, List[Tuple[int, str]]]: ...

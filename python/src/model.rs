@@ -412,7 +412,9 @@ impl Model {
                 steps,
                 every,
                 record,
-                stop: !allow_non_finite,
+                // A model that says `#[allow(non_finite, …)]` runs on as with
+                // allow_non_finite=True.
+                stop: !(allow_non_finite || self.instance.allows_non_finite()),
             };
             // The run that stopped at a non-finite value, taken again to name the rule
             // that made it (the plain model, the same values to the bit).

@@ -50,6 +50,11 @@ struct Spec {
     /// `"f32"`.
     #[pyo3(default)]
     precision: Option<String>,
+    /// Take rows that met NaN or infinite values as the model's answer, with warnings;
+    /// without it (and without `#[allow(non_finite, …)]` in the model) such rows are
+    /// errors of the sweep, named with their rules ([`Study::raise_non_finite`]).
+    #[pyo3(default)]
+    allow_non_finite: bool,
 }
 
 /// A parameter study, checked and ready to run: `sit.sweep` builds one, runs it locally
@@ -65,6 +70,9 @@ pub struct Study {
     columns: Vec<String>,
     /// The checked program and the root (for the GPU's kernel).
     program: std::sync::Arc<(sit_middle::ir::Program, sit_middle::ir::ModelId)>,
+    /// The rows run here that met a non-finite value when they are errors: the row's
+    /// index and its report (`row 2 (k=0.5): RULE made ...`).
+    faults: std::sync::Mutex<Vec<(usize, String)>>,
 }
 
 /// The summaries, as `sitc sweep --summary` reads them (each once, in order).
@@ -143,6 +151,7 @@ impl Study {
             axes: axis_values,
             columns: study.columns,
             program: loaded.program,
+            faults: std::sync::Mutex::new(Vec::new()),
         })
     }
 
@@ -234,9 +243,36 @@ impl Study {
         // The rows that met a non-finite value and the tables read past their grids,
         // as `sitc sweep` reports them; 2 frames up: the caller of `sit.sweep`.
         let named = self.named(start, stop);
-        let warnings = reports::sweep_warnings(&self.model.model, start, &named, &watched);
+        let mut warnings = reports::sweep_warnings(&self.model.model, start, &named, &watched);
+        if !self.allows_non_finite() {
+            // Errors, as `sitc sweep` reports them: each row run again to name its rule.
+            warnings.retain(|(c, _)| *c != reports::Concern::NonFinite);
+            let steps = drive::steps(self.spec.dt, self.spec.t_end)?;
+            let mut faults = self.faults.lock().map_err(|_| sit_error("a sweep panicked"))?;
+            for (k, row) in watched.iter().enumerate() {
+                if row.non_finite.is_none() {
+                    continue;
+                }
+                let mut run = self.model.clone();
+                let fault = sit_runtime::sweep::apply(&mut run, &self.sets[start + k])
+                    .ok()
+                    .and_then(|()| sit_interp::replay::first_fault(run, self.spec.dt, steps));
+                let what = fault.map_or_else(
+                    || "a value became NaN or infinite".to_string(),
+                    |f| f.to_string(),
+                );
+                let label = reports::row_label(start + k + 1, &named[k]);
+                faults.push((start + k, format!("{label}: {what}")));
+            }
+        }
         crate::warn(py, &warnings, 2)?;
         Ok(out)
+    }
+
+    /// Whether rows that met a non-finite value are the answer (`allow_non_finite=True`
+    /// or `#[allow(non_finite, …)]` in the model), not errors.
+    fn allows_non_finite(&self) -> bool {
+        self.spec.allow_non_finite || self.model.model.allows_non_finite()
     }
 
     /// [`Study::rows`] of sets `start..stop` on the GPU (`sit_host::gpu`), without the
@@ -387,7 +423,7 @@ impl Study {
     /// A study of the model in `path` over the grid of `params` (every combination, the
     /// first name varying slowest); see `sit.sweep`.
     #[new]
-    #[pyo3(signature = (path, params, dt, t_end, record=None, summary=None, set=None, inputs=None, model=None, compiled=false, gpu=false, precision=None))]
+    #[pyo3(signature = (path, params, dt, t_end, record=None, summary=None, set=None, inputs=None, model=None, compiled=false, gpu=false, precision=None, allow_non_finite=false))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
         py: Python<'_>,
@@ -403,6 +439,7 @@ impl Study {
         compiled: bool,
         gpu: bool,
         precision: Option<String>,
+        allow_non_finite: bool,
     ) -> PyResult<Study> {
         guard(|| {
             let params = params
@@ -433,6 +470,7 @@ impl Study {
                 compiled,
                 gpu,
                 precision,
+                allow_non_finite,
             };
             Study::new(py, spec)
         })
@@ -482,6 +520,50 @@ impl Study {
         })
     }
 
+    /// The reports of the rows run here that met a non-finite value (row index,
+    /// message), for a study run in chunks elsewhere: `_run_chunk` returns them.
+    fn faults(&self) -> PyResult<Vec<(usize, String)>> {
+        let faults = self.faults.lock().map_err(|_| sit_error("a sweep panicked"))?;
+        Ok(faults.clone())
+    }
+
+    /// Raises `NonFiniteError` for the rows that met a non-finite value (those run here,
+    /// and `faults` from chunks run elsewhere), as `sitc sweep` reports them: the first
+    /// 20 with their rules, then a count; the attributes `rows` (their indices, from 0)
+    /// and `result` (every row: the others went on). Nothing when there are none.
+    #[pyo3(signature = (result, faults=None))]
+    fn raise_non_finite(
+        &self,
+        py: Python<'_>,
+        result: Py<SweepResult>,
+        faults: Option<Vec<(usize, String)>>,
+    ) -> PyResult<()> {
+        let mut all = self.faults()?;
+        all.extend(faults.unwrap_or_default());
+        if all.is_empty() {
+            return Ok(());
+        }
+        all.sort_by_key(|&(k, _)| k);
+        let limit = reports::NON_FINITE_ROWS;
+        let mut text: Vec<String> = all.iter().take(limit).map(|(_, m)| m.clone()).collect();
+        if all.len() > limit {
+            text.push(format!("{} more rows met a non-finite value", all.len() - limit));
+        }
+        text.push(format!(
+            "{} of {} rows met a non-finite value (their values in the result may be NaN or \
+             infinite); allow_non_finite=True takes these rows as the answer (a model that \
+             means a value to be infinite)",
+            all.len(),
+            self.sets.len()
+        ));
+        let err = crate::NonFiniteError::new_err(text.join("\n"));
+        let value = err.value(py);
+        let rows: Vec<usize> = all.iter().map(|&(k, _)| k).collect();
+        value.setattr("rows", rows)?;
+        value.setattr("result", result)?;
+        Err(err)
+    }
+
     /// The result of this study from its rows (all of them, in order).
     fn result(&self, rows: &Bound<'_, PyArray2<f64>>) -> PyResult<SweepResult> {
         let shape = rows.shape();
@@ -500,18 +582,20 @@ impl Study {
 }
 
 /// Rebuilds the study of `spec` (loading its model once) and returns the rows of sets
-/// `start..stop`: the task a Dask worker runs.
+/// `start..stop`, with the reports of those that met a non-finite value when they are
+/// errors ([`Study::raise_non_finite`] takes them): the task a Dask worker runs.
 #[pyfunction]
+#[allow(clippy::type_complexity)]
 pub fn _run_chunk<'py>(
     py: Python<'py>,
     spec: &Bound<'py, PyDict>,
     start: usize,
     stop: usize,
-) -> PyResult<Bound<'py, PyArray2<f64>>> {
+) -> PyResult<(Bound<'py, PyArray2<f64>>, Vec<(usize, String)>)> {
     guard(|| {
         let study = Study::new(py, spec.extract::<Spec>()?)?;
         let rows = study.rows(py, start, stop, None)?;
-        study.array(py, rows)
+        Ok((study.array(py, rows)?, study.faults()?))
     })
 }
 

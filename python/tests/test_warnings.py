@@ -115,9 +115,29 @@ def test_a_table_read_past_its_grid_warns_with_count_and_range(model):
     assert "(21 of 21 reads)" in str(seen[0].message)
 
 
+def test_a_sweep_stops_at_rows_that_met_nan_as_sitc_sweep_does(model):
+    # Every row runs; then the rows that met NaN are an error naming each with its rule
+    # (issue 47, item 3), the whole result kept on the error.
+    _, path = model(TANK)
+    with pytest.raises(sit.NonFiniteError) as info:
+        sit.sweep(path, {"k": [0.25, 0.5, 1]}, dt=0.1, t_end=6)
+    e = info.value
+    assert e.rows == [1, 2]
+    lines = str(e).split("\n")
+    assert lines[0].startswith("row 2 (k=0.5): ") and lines[0].endswith(
+        "rule `level = integral(-k * sqrt(level))` made `level` = NaN at t = 3.8 "
+        "(reading k = 0.5)"
+    ), lines[0]
+    assert lines[1].startswith("row 3 (k=1): "), lines[1]
+    assert lines[2].startswith("2 of 3 rows met a non-finite value"), lines[2]
+    assert np.isfinite(e.result["final(level)"][0]) and np.isnan(e.result["final(level)"][1])
+
+
 def test_a_sweep_names_each_row_that_met_nan_and_adds_table_reads(model):
     _, path = model(TANK)
-    r, seen = caught(lambda: sit.sweep(path, {"k": [0.25, 0.5, 1]}, dt=0.1, t_end=6))
+    r, seen = caught(
+        lambda: sit.sweep(path, {"k": [0.25, 0.5, 1]}, dt=0.1, t_end=6, allow_non_finite=True)
+    )
     assert np.isnan(r["final(level)"][1]) and np.isfinite(r["final(level)"][0])
     messages = [(w.category, str(w.message)) for w in seen]
     assert messages == [

@@ -2,9 +2,31 @@
 
 use crate::fault::{FaultKind, raise};
 
+/// The words of the bound per unit of time of the adaptive methods (none for `rk4`,
+/// whose loop counts its runs between located events in one host step).
+struct PerUnit<'a> {
+    method: &'a str,
+    steps: u64,
+}
+
+impl core::fmt::Display for PerUnit<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.method {
+            "rk4" => Ok(()),
+            _ => write!(
+                f,
+                " per unit of time of the host step (at least {}, at most {})",
+                self.steps,
+                self.steps.saturating_mul(100)
+            ),
+        }
+    }
+}
+
 /// Stops the program: model `model`, in its step from time `time`, tried `steps` internal
-/// steps of its integration method `method` (their bound) without reaching the end of
-/// the step: the method kept rejecting its steps or shrinking them. The message names
+/// steps of its integration method `method` (their bound: per unit of time of a host
+/// step longer than 1, up to 100 units, for the adaptive methods) without reaching the
+/// end of the step: the method kept rejecting its steps or shrinking them. The message names
 /// the likely causes: a stiff model (under an explicit method), a host step too long for
 /// the bound (it counts the internal steps of one host step), rates that are not finite
 /// (an error estimate that is not a number rejects the step), or tolerances below what
@@ -23,10 +45,11 @@ pub fn internal_steps_overrun(model: &str, method: &str, time: f64, steps: u64) 
         FaultKind::InternalSteps { limit: steps },
         format_args!(
             "`{model}` did not finish its step at t = {time} within {steps} internal steps of \
-             `{method}`: its steps were rejected or shrank again and again. Likely {}a host \
+             `{method}`{}: its steps were rejected or shrank again and again. Likely {}a host \
              step too long for the bound, which counts the internal steps of one host step \
              (a shorter --dt), rates that are not finite (run with --check-finite to find \
              the first), or tolerances below what f64 resolves",
+            PerUnit { method, steps },
             match method {
                 // The implicit method: stiffness is what it is for.
                 "rodas4" | "rodas5p" => "",
@@ -330,7 +353,8 @@ mod tests {
         assert_eq!(
             fault.to_string(),
             "`Ball` did not finish its step at t = 0.5 within 10000 internal steps of \
-             `dopri5`: its steps were rejected or shrank again and again. Likely a stiff \
+             `dopri5` per unit of time of the host step (at least 10000, at most 1000000): \
+             its steps were rejected or shrank again and again. Likely a stiff \
              model (fast and slow time scales: an explicit method needs tiny steps; the \
              implicit method `rodas5p` suits it), a host step too long for the bound, which \
              counts the internal steps of one host step (a shorter --dt), rates that are \
@@ -346,7 +370,8 @@ mod tests {
         assert_eq!(
             fault.to_string(),
             "`VanDerPol` did not finish its step at t = 0 within 10000 internal steps of \
-             `rodas4`: its steps were rejected or shrank again and again. Likely a host step \
+             `rodas4` per unit of time of the host step (at least 10000, at most 1000000): \
+             its steps were rejected or shrank again and again. Likely a host step \
              too long for the bound, which counts the internal steps of one host step (a \
              shorter --dt), rates that are not finite (run with --check-finite to find the \
              first), or tolerances below what f64 resolves"

@@ -350,7 +350,13 @@ impl Run {
             &defaults.iter().map(String::as_str).collect::<Vec<_>>(),
         )
         .map_err(|e| StartError::Message(e.to_string()))?;
-        let start = (!options.allow_non_finite).then(|| {
+        // A model that says `#[allow(non_finite, …)]` runs on as with allow_non_finite.
+        let allow = options.allow_non_finite
+            || match &sim {
+                Sim::Plain(m) => m.allows_non_finite(),
+                Sim::Logged(m) => m.inner().allows_non_finite(),
+            };
+        let start = (!allow).then(|| {
             let plain = match &sim {
                 Sim::Plain(m) => m.clone(),
                 Sim::Logged(m) => m.inner().clone(),

@@ -502,11 +502,16 @@ fn a_non_finite_value_stops_the_run_with_the_rule() {
     );
     assert_eq!(run.times().len(), 39);
     assert_eq!(run.times().last(), Some(&3.8));
-    let allowed = Options::from_json(r#"{"allow_non_finite": true}"#, options).unwrap();
+    let allowed = Options::from_json(r#"{"allow_non_finite": true}"#, options.clone()).unwrap();
     let mut run = Run::start(path, text, &Files::new(), &allowed).unwrap();
     assert!(run.advance(u64::MAX));
     assert_eq!((run.done(), run.fault()), (60, None));
     assert!(
         Options::from_run_line("/// Run: `sitc run t.sit --allow-non-finite`").allow_non_finite
     );
+    // A model that says `#[allow(non_finite, …)]` runs to the end without the option.
+    let text = format!("#[allow(non_finite, reason = \"drains below zero on purpose\")]\n{text}");
+    let mut run = Run::start(path, &text, &Files::new(), &options).unwrap();
+    assert!(run.advance(u64::MAX));
+    assert_eq!((run.done(), run.fault()), (60, None));
 }

@@ -1,4 +1,4 @@
-//! Attributes: `#[allow(CODE, …, reason = "…")]` before a model, a declaration or a rule.
+//! Attributes: `#[allow(CODE, …, reason = "…")]` before a model, a declaration or a rule; `non_finite` in place of a code: the model means NaN and infinities.
 
 use super::lexer::Tok;
 use super::parser::{Parsed, Parser};
@@ -54,7 +54,8 @@ impl Parser<'_> {
                 text: self.str(t).to_string(),
                 span: self.span(t),
             };
-            if !crate::diag::is_warning(&code.text) {
+            // `non_finite`: the model means NaN and infinities (hosts run on past them).
+            if !crate::diag::is_warning(&code.text) && code.text != "non_finite" {
                 let _ = self.push_error(
                     Diagnostic::error(
                         "E0441",
@@ -64,7 +65,8 @@ impl Parser<'_> {
                     .with_label("not a warning")
                     .with_note("only warnings can be allowed; errors make a model invalid")
                     .with_help(format!(
-                        "the warning codes are {}",
+                        "the warning codes are {}; `non_finite` allows NaN and infinities \
+                         in a run of the model",
                         crate::diag::WARNINGS.join(", ")
                     )),
                 );

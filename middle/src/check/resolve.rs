@@ -162,6 +162,7 @@ impl Resolver<'_> {
             method,
             modes,
             substeps,
+            allow_non_finite: false,
         };
         (model, self.equalities)
     }

@@ -67,6 +67,30 @@ impl<X> Program<X> {
         self.models.iter().position(|m| m.name == name)
     }
 
+    /// Whether model `root` or a model it instantiates (at any depth) says
+    /// `#[allow(non_finite, …)]` ([`Model::allow_non_finite`]): a run of it goes on past
+    /// NaN and infinities.
+    pub fn allows_non_finite(&self, root: ModelId) -> bool {
+        let mut todo = vec![root];
+        let mut seen = vec![false; self.models.len()];
+        while let Some(id) = todo.pop() {
+            let Some(m) = self.models.get(id) else {
+                continue;
+            };
+            if m.allow_non_finite {
+                return true;
+            }
+            for s in &m.subs {
+                if let Some(seen) = seen.get_mut(s.model)
+                    && !std::mem::replace(seen, true)
+                {
+                    todo.push(s.model);
+                }
+            }
+        }
+        false
+    }
+
     /// The models that no other model instantiates (candidates for the root).
     pub fn roots(&self) -> Vec<ModelId> {
         let mut used = vec![false; self.models.len()];
@@ -118,6 +142,10 @@ pub struct Model<X = Checked> {
     /// `substeps N when C limit L;`: the step divided into sub-steps while `C` holds
     /// (see "Sub-steps" above).
     pub substeps: Option<Substeps>,
+    /// `#[allow(non_finite, reason = "…")]` before the model (or inside it): the model
+    /// means values to be NaN or infinite, and a host runs on past them as with
+    /// `--allow-non-finite` (no effect on a step).
+    pub allow_non_finite: bool,
 }
 
 /// How a model divides its step (see "Sub-steps" in the module documentation).

@@ -114,6 +114,7 @@ impl<Y> Model<Y> {
             method,
             modes,
             substeps,
+            allow_non_finite,
         } = self;
         Model {
             name,
@@ -129,6 +130,7 @@ impl<Y> Model<Y> {
             method,
             modes,
             substeps,
+            allow_non_finite,
         }
     }
 }

@@ -31,7 +31,17 @@ pub(super) struct Clock {
     pub(super) q: VarId,
     /// Internal steps tried in the last host step.
     pub(super) steps: VarId,
+    /// The bound's counter: the internal steps tried in this host step, counted from
+    /// `LIMIT − allowance(dt)` ([`Clock::open`]), so that the loop's bound of
+    /// [`LIMIT`] runs is the host step's allowance.
+    pub(super) work: VarId,
 }
+
+/// The units of time of a host step whose internal steps the bound allows (at
+/// [`LIMIT`] per unit): a host step of up to 1 gets `LIMIT`, a longer one `LIMIT` per
+/// unit of its length up to [`MOST_UNITS`], so that one host step may be the whole run
+/// (`--dt` = `--t-end`) without a bound of its own.
+pub const MOST_UNITS: f64 = 100.0;
 
 /// How the controller takes the root `err^(−1/q)` of its step factor (`q` = the
 /// embedded order + 1).
@@ -92,6 +102,10 @@ impl Clock {
         let err = global("err", "The error norm of the last internal step tried");
         let q = global("q", "One scaled component of the error");
         let steps = global("steps", "Internal steps tried in the last host step");
+        let work = global(
+            "work",
+            "Internal steps tried in this host step, counted from 10 000 less its allowance",
+        );
         Clock {
             t,
             h,
@@ -99,7 +113,16 @@ impl Clock {
             err,
             q,
             steps,
+            work,
         }
+    }
+
+    /// The counting of an attempt: `steps = steps + 1`, `work = work + 1`.
+    pub(super) fn count(&self, span: Span) -> [rewrite::Stmt; 2] {
+        [
+            assign(self.steps, add(var(self.steps), num(1.0)), None, span),
+            assign(self.work, add(var(self.work), num(1.0)), None, span),
+        ]
     }
 
     /// The head of an implicit method's attempt: `steps = steps + 1`; the program stops
@@ -112,8 +135,10 @@ impl Clock {
             num(1e-14),
             add(call(Func::Abs, vec![add(Expr::Time, var(t))]), Expr::Dt),
         );
+        let [steps, work] = self.count(span);
         vec![
-            assign(self.steps, add(var(self.steps), num(1.0)), None, span),
+            steps,
+            work,
             when(
                 Expr::And(
                     Box::new(cmp(CmpOp::Le, var(h), resolution)),
@@ -140,7 +165,10 @@ impl Clock {
         sub(Expr::Dt, var(self.t))
     }
 
-    /// The opening of a host step: no internal step tried yet, `t = 0`, the host's step
+    /// The opening of a host step: no internal step tried yet (`steps = 0`, `work =
+    /// LIMIT − LIMIT·min(max(dt, 1), MOST_UNITS)`: the loop stops the program when `work`
+    /// reaches `LIMIT`, after `LIMIT` internal steps per unit of the host step's length,
+    /// at least `LIMIT` and at most `LIMIT·MOST_UNITS`), `t = 0`, the host's step
     /// as the first proposal when none is kept (`h <= 0`), then each state's start value
     /// (`starts`: the memory, the state), then what the location keeps from the start.
     pub(super) fn open(
@@ -149,8 +177,19 @@ impl Clock {
         starts: impl IntoIterator<Item = (VarId, VarId, Span)>,
         located: Option<&Located<'_>>,
     ) -> Vec<rewrite::Stmt> {
+        let limit = LIMIT as f64;
+        let units = call(
+            Func::Min,
+            vec![call(Func::Max, vec![Expr::Dt, num(1.0)]), num(MOST_UNITS)],
+        );
         let mut body = vec![
             assign(self.steps, num(0.0), None, span),
+            assign(
+                self.work,
+                sub(num(limit), mul(num(limit), units)),
+                None,
+                span,
+            ),
             assign(self.t, num(0.0), None, span),
             when(
                 cmp(CmpOp::Le, var(self.h), num(0.0)),
@@ -260,7 +299,7 @@ impl Clock {
             body.push(Stmt::Added(Rewrite::Repeat {
                 body: inner,
                 until: cmp(CmpOp::Ge, var(t), Expr::Dt),
-                count: self.steps,
+                count: self.work,
                 limit: LIMIT,
                 method,
                 events: None,
@@ -279,7 +318,7 @@ impl Clock {
         body.push(Stmt::Added(Rewrite::Repeat {
             body: runs,
             until: loc.until(t),
-            count: self.steps,
+            count: self.work,
             limit: LIMIT,
             method,
             events: Some((loc.events, EVENT_LIMIT)),

@@ -6,9 +6,9 @@
 //! `err`, `q`, `steps` for the model:
 //!
 //! ```text
-//! steps = 0; t = 0; if h <= 0 { h = dt }; yc = y
+//! steps = 0; work = LIMIT − LIMIT·min(max(dt, 1), 100); t = 0; if h <= 0 { h = dt }; yc = y
 //! repeat {
-//!     steps = steps + 1
+//!     steps = steps + 1; work = work + 1
 //!     hs = h; if h >= dt - t { hs = dt - t }              (the last step cut to the end)
 //!     the stage passes (super::stages), the step from t of length hs: under dopri5,
 //!     stage i = 1..7: y = yc + hs·Σ_j a_ij·k_j (y = yc at stage 1);
@@ -21,7 +21,8 @@
 //!         if t < dt { h = hs·fac; t = t + hs }
 //!     }
 //!     if !(err <= 1) { h = hs·max(0.2, 0.9·err^(-1/5)) }   (rejected, NaN too: h = hs·0.2)
-//! } until t >= dt   (at most LIMIT runs)
+//! } until t >= dt   (else stop when work >= LIMIT: LIMIT internal steps per unit of dt,
+//!                    at least LIMIT, at most 100·LIMIT)
 //! the discrete pass (as under rk4)
 //! ```
 //!
@@ -43,7 +44,8 @@ use super::stages::{Start, Step, memories};
 use super::tableau::Tableau;
 use crate::ir::{ArithOp, CmpOp, Func, Model, Tolerance, split, split_located};
 
-/// The most internal steps (accepted or rejected) in one host step.
+/// The most internal steps (accepted or rejected) in one host step of length up to 1,
+/// and per unit of time in a longer one (up to `adaptive::MOST_UNITS` units).
 pub const LIMIT: u64 = 10_000;
 
 /// The model `m` stepped by the adaptive method `tab` (it has [`Embedded`] weights)
@@ -86,8 +88,10 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
         .map(|(mem, &(v, vspan))| (mem.y0, v, vspan));
     let body = clock.open(span, starts, located.as_ref());
     let left = || clock.left();
+    let [steps, work] = clock.count(span);
     let mut inner = vec![
-        assign(clock.steps, add(var(clock.steps), num(1.0)), None, span),
+        steps,
+        work,
         assign(hs, var(h), None, span),
         when(
             cmp(CmpOp::Ge, var(h), left()),
