@@ -97,6 +97,8 @@ pub fn source(data: &[u8]) -> Vec<u8> {
                     "///",
                     "sqrt(-1)",
                     "^",
+                    // Issue 53: `prev` (of flags and modes too) reached the lowering.
+                    "prev(",
                 ];
                 let token = TOKENS[usize::from(byte) % TOKENS.len()].as_bytes();
                 let pos = pos.min(text.len());
