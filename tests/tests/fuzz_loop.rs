@@ -136,7 +136,7 @@ fn synth_check_lower_interpret_loop() {
                     if catch_unwind(AssertUnwindSafe(|| one(seed, steps, &c))).is_err() {
                         c.found(format!("seed {seed}: panicked"));
                     }
-                    if (seed - from + 1) % 10_000 == 0 {
+                    if (seed - from + 1).is_multiple_of(10_000) {
                         eprintln!(
                             "{} seeds started, {} done, {:.0} s",
                             seed - from + 1,
