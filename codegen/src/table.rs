@@ -41,10 +41,9 @@ struct Entry {
     hidden: bool,
 }
 
-/// The entries of the variable list of `model` (`sit_middle::lower::variables`), read
-/// and written through field paths from `self`: `all[i]` for the indices `local` (the
-/// model's own variables and its submodels' `on`).
-fn flatten(plan: &Plan<'_>, model: ModelId, all: &[lower::Entry], local: &[usize]) -> Vec<Entry> {
+/// Entries of the variable list of `model` (`sit_middle::lower::variables`), read and
+/// written through field paths from `self`.
+fn flatten(plan: &Plan<'_>, model: ModelId, list: Vec<lower::Entry>) -> Vec<Entry> {
     let g = ExprGen {
         plan,
         model,
@@ -52,10 +51,8 @@ fn flatten(plan: &Plan<'_>, model: ModelId, all: &[lower::Entry], local: &[usize
         storage: Storage::Fields,
         count: false,
     };
-    local
-        .iter()
-        .map(|&i| {
-            let e = all[i].clone();
+    list.into_iter()
+        .map(|e| {
             let (base, m) = g.base(&e.path);
             let names = &plan.names[m];
             let place = |slot| Place {
@@ -116,9 +113,8 @@ fn flatten(plan: &Plan<'_>, model: ModelId, all: &[lower::Entry], local: &[usize
         .collect()
 }
 
-/// The indices of one submodel's variables in its parent's list: its visible ones, then
-/// its hidden ones, each a run of the parent's list, in the order of the submodel's own
-/// list.
+/// One submodel's runs in its parent's list (`sit_middle::lower::SubRun`), with its
+/// field and name.
 struct SubRange {
     /// The submodel's field.
     field: TokenStream,
@@ -132,31 +128,19 @@ struct SubRange {
     modes: bool,
 }
 
-/// The runs of `model`'s submodels in its list `all`.
-fn sub_ranges(plan: &Plan<'_>, model: ModelId, all: &[lower::Entry]) -> Vec<SubRange> {
+/// The runs of `model`'s submodels in its list.
+fn sub_ranges(plan: &Plan<'_>, model: ModelId, own: &lower::Own) -> Vec<SubRange> {
     let m = &plan.program.models[model];
     let names = &plan.names[model];
-    let run = |s: usize, hidden: bool| {
-        let mut at = all
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.path.first() == Some(&s) && e.hidden == hidden)
-            .map(|(i, _)| i);
-        let first = at.next();
-        let count = first.map_or(0, |_| 1 + at.count());
-        (first.unwrap_or(0), count)
-    };
-    (0..m.subs.len())
-        .map(|s| {
+    (own.subs.iter().enumerate())
+        .map(|(s, run)| {
             let f = ident(&names.subs[s]);
             SubRange {
                 field: quote!(#f),
                 name: m.subs[s].name.clone(),
-                shown: run(s, false),
-                hidden: run(s, true),
-                modes: all
-                    .iter()
-                    .any(|e| e.path.first() == Some(&s) && matches!(e.item, Item::Mode(_))),
+                shown: (run.visible_start, run.visible),
+                hidden: (run.hidden_start, run.hidden),
+                modes: run.modes,
             }
         })
         .collect()
@@ -185,15 +169,15 @@ pub(crate) struct Table {
 
 /// The variable table of `model`.
 pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::LowerError> {
-    let all = lower::variables(plan.program, model)?;
-    let shown = lower::visible_count(&all);
-    let local: Vec<usize> = (0..all.len()).filter(|&i| all[i].path.is_empty()).collect();
-    let entries = flatten(plan, model, &all, &local);
-    let subs = sub_ranges(plan, model, &all);
+    let own = lower::own_variables(plan.program, model)?;
+    let (shown, hidden_count) = (own.visible, own.hidden);
+    let local: Vec<usize> = own.entries.iter().map(|(i, _)| *i).collect();
+    let entries = flatten(plan, model, own.entries.iter().map(|(_, e)| e.clone()).collect());
+    let subs = sub_ranges(plan, model, &own);
     // The parameters and inputs of direct submodels that this model binds: not settable
     // here, though they are in the submodel's own table.
-    let bound: Vec<usize> = (0..all.len())
-        .filter(|&i| all[i].path.len() == 1 && all[i].access == Access::Bound)
+    let bound: Vec<usize> = (own.subs.iter())
+        .flat_map(|run| run.bound.iter().map(|b| run.visible_start + b))
         .collect();
 
     let info = |e: &Entry| {
@@ -214,12 +198,11 @@ pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::Low
             }
         }
     };
-    let hidden_count = all.len() - shown;
     let (variables, hidden_table) = match table_source(plan, model) {
-        Some((parent, s)) => sub_tables(plan, parent, s, shown, hidden_count)?,
+        Some((parent, s)) => sub_tables(plan, parent, s)?,
         None => {
             // Nothing emitted instantiates this model: its whole table, written out.
-            let whole = flatten(plan, model, &all, &(0..all.len()).collect::<Vec<_>>());
+            let whole = flatten(plan, model, lower::variables(plan.program, model)?);
             let infos = whole[..shown].iter().map(info);
             let hidden = whole[shown..].iter().map(info);
             (quote!(&[#(#infos),*]), quote!(&[#(#hidden),*]))
@@ -482,23 +465,17 @@ fn sub_tables(
     plan: &Plan<'_>,
     parent: ModelId,
     s: usize,
-    shown: usize,
-    hidden: usize,
 ) -> Result<(TokenStream, TokenStream), lower::LowerError> {
-    let all = lower::variables(plan.program, parent)?;
-    let parent_shown = lower::visible_count(&all);
-    let r = &sub_ranges(plan, parent, &all)[s];
+    let own = lower::own_variables(plan.program, parent)?;
+    let run = &own.subs[s];
     let p = ident(&plan.names[parent].ty);
-    let prefix = lit(r.name.len() + 1);
-    let (start, n) = (lit(r.shown.0), lit(shown));
-    let rebound: Vec<TokenStream> = (r.shown.0..r.shown.0 + shown)
-        .filter(|&i| all[i].path.len() == 1 && all[i].access == Access::Bound)
-        .map(|i| {
-            let i = lit(i - r.shown.0);
-            quote!(t[#i].settable = true;)
-        })
-        .collect();
-    let variables = if rebound.is_empty() {
+    let prefix = lit(plan.program.models[parent].subs[s].name.len() + 1);
+    let (start, n) = (lit(run.visible_start), lit(run.visible));
+    let rebound = run.bound.iter().map(|&i| {
+        let i = lit(i);
+        quote!(t[#i].settable = true;)
+    });
+    let variables = if run.bound.is_empty() {
         quote!(&::sit_runtime::sub_table::<#n>(#p::VARIABLES, #start, #prefix))
     } else {
         quote!(&{
@@ -507,10 +484,10 @@ fn sub_tables(
             t
         })
     };
-    let hidden_table = if hidden == 0 {
+    let hidden_table = if run.hidden == 0 {
         quote!(&[])
     } else {
-        let (start, k) = (lit(r.hidden.0 - parent_shown), lit(hidden));
+        let (start, k) = (lit(run.hidden_start - own.visible), lit(run.hidden));
         quote!(&::sit_runtime::sub_table::<#k>(#p::HIDDEN_VARIABLES, #start, #prefix))
     };
     Ok((variables, hidden_table))
