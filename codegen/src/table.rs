@@ -172,7 +172,11 @@ pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::Low
     let own = lower::own_variables(plan.program, model)?;
     let (shown, hidden_count) = (own.visible, own.hidden);
     let local: Vec<usize> = own.entries.iter().map(|(i, _)| *i).collect();
-    let entries = flatten(plan, model, own.entries.iter().map(|(_, e)| e.clone()).collect());
+    let entries = flatten(
+        plan,
+        model,
+        own.entries.iter().map(|(_, e)| e.clone()).collect(),
+    );
     let subs = sub_ranges(plan, model, &own);
     // The parameters and inputs of direct submodels that this model binds: not settable
     // here, though they are in the submodel's own table.
@@ -252,9 +256,10 @@ pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::Low
     });
     let get_subs = subs.iter().flat_map(|r| {
         let f = &r.field;
-        delegated(r, &|at| {
-            quote!(return ::sit_runtime::Model::get_at(&self.#f, #at))
-        })
+        delegated(
+            r,
+            &|at| quote!(return ::sit_runtime::Model::get_at(&self.#f, #at)),
+        )
     });
     let set_arms: Vec<TokenStream> = local
         .iter()
@@ -269,9 +274,9 @@ pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::Low
             })
         })
         .collect();
-    // Not settable: derived params are computed; the rest get the default reason of
-    // their kind (computed for conds and events, bound for the submodels' params and
-    // inputs this model binds).
+    // Not settable: derived params (`SetError::DERIVED`, as the interpreter says); the
+    // rest get the default reason of their kind (computed for conds and events, bound
+    // for the submodels' params and inputs this model binds).
     let group = |derived: bool| -> Vec<usize> {
         let mut g: Vec<usize> = (local.iter().zip(&entries))
             .filter(|(_, e)| e.write.is_none() && e.derived == derived && !e.mode)
@@ -310,7 +315,7 @@ pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::Low
             #(#pats)|* => #ret Err(::sit_runtime::SetError::NotSettable {
                 var: ::sit_runtime::Var::Index(index),
                 kind: ::sit_runtime::VarKind::Param,
-                reason: ::sit_runtime::SetError::COMPUTED,
+                reason: ::sit_runtime::SetError::DERIVED,
             }),
         });
     }

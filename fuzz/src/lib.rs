@@ -159,7 +159,10 @@ pub fn input(data: &[u8]) -> Input {
             4 => {
                 // Duplicate the line at `pos`: a declaration, a rule, a submodel twice.
                 let pos = pos.min(text.len());
-                let start = text[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                let start = text[..pos]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |i| i + 1);
                 let end = text[pos..]
                     .iter()
                     .position(|&b| b == b'\n')

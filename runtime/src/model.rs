@@ -195,6 +195,9 @@ pub enum SetError<'a> {
 impl<'a> SetError<'a> {
     /// Reason for preds, situations and events.
     pub const COMPUTED: &'static str = "it is computed from other variables and cannot be set";
+    /// Reason for a derived param (`param k2 = 2 * k;`): generated and interpreted
+    /// models both give it.
+    pub const DERIVED: &'static str = "it is derived from other params and cannot be set";
     /// Reason for a param, input or state of a submodel that its parent binds.
     pub const BOUND: &'static str = "it is bound by its parent model and cannot be set";
     /// Reason for a submodel's `on` state when the model does not let the host switch it.

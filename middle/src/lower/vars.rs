@@ -178,7 +178,14 @@ pub fn own_variables<X>(program: &Program<X>, model: ModelId) -> Result<Own, Low
         } else {
             Access::Settable
         };
-        let e = entry(v.name.clone(), Item::Var(i, v.kind), v.ty, v.output, access, v.hidden);
+        let e = entry(
+            v.name.clone(),
+            Item::Var(i, v.kind),
+            v.ty,
+            v.output,
+            access,
+            v.hidden,
+        );
         if v.hidden {
             entries.push((hidden_at, e));
             hidden_at += 1;
@@ -189,25 +196,49 @@ pub fn own_variables<X>(program: &Program<X>, model: ModelId) -> Result<Own, Low
     }
     for (c, cond) in m.conds.iter().enumerate() {
         let item = Item::Cond(c, cond.kind);
-        let e = entry(cond.name.clone(), item, Ty::Flag, cond.output, Access::Computed, false);
+        let e = entry(
+            cond.name.clone(),
+            item,
+            Ty::Flag,
+            cond.output,
+            Access::Computed,
+            false,
+        );
         entries.push((at, e));
         at += 1;
     }
     for (e, ev) in m.events.iter().enumerate() {
         let item = Item::Event(e);
-        let e = entry(ev.name.clone(), item, Ty::Flag, ev.output, Access::Computed, false);
+        let e = entry(
+            ev.name.clone(),
+            item,
+            Ty::Flag,
+            ev.output,
+            Access::Computed,
+            false,
+        );
         entries.push((at, e));
         at += 1;
     }
     for (k, mode) in m.modes.iter().enumerate() {
-        let e = entry(mode.name.clone(), Item::Mode(k), Ty::Real, mode.output, Access::Mode, false);
+        let e = entry(
+            mode.name.clone(),
+            Item::Mode(k),
+            Ty::Real,
+            mode.output,
+            Access::Mode,
+            false,
+        );
         entries.push((at, e));
         at += 1;
     }
     let mut subs = Vec::new();
     for (s, sub) in m.subs.iter().enumerate() {
         let name = format!("{}.on", sub.name);
-        entries.push((at, entry(name, Item::On(s), Ty::Flag, false, Access::Settable, false)));
+        entries.push((
+            at,
+            entry(name, Item::On(s), Ty::Flag, false, Access::Settable, false),
+        ));
         at += 1;
         let (v, h, modes) = counts(program, sub.model, &mut memo, 1)?;
         let sm = get(&program.models, sub.model, "model")?;
@@ -378,13 +409,19 @@ model Top {
         let checked = out.program.expect("checked");
         let lowered = Lowered::new(&checked, Prepare::default()).expect("lowers");
         let program = lowered.program();
-        let key = |e: &Entry| format!("{} {:?} {:?} {} {:?} {}", e.name, e.item, e.ty, e.output, e.access, e.hidden);
+        let key = |e: &Entry| {
+            format!(
+                "{} {:?} {:?} {} {:?} {}",
+                e.name, e.item, e.ty, e.output, e.access, e.hidden
+            )
+        };
         for model in 0..program.models.len() {
             let all = variables(program, model).expect("variables");
             let own = own_variables(program, model).expect("own");
             assert_eq!(own.visible + own.hidden, all.len());
             assert_eq!(own.visible, super::visible_count(&all));
-            let mine: Vec<(usize, String)> = own.entries.iter().map(|(i, e)| (*i, key(e))).collect();
+            let mine: Vec<(usize, String)> =
+                own.entries.iter().map(|(i, e)| (*i, key(e))).collect();
             let theirs: Vec<(usize, String)> = (all.iter().enumerate())
                 .filter(|(_, e)| e.path.is_empty())
                 .map(|(i, e)| (i, key(e)))
@@ -407,9 +444,7 @@ model Top {
                     assert_eq!(run.hidden_start, hs, "model {model}, sub {s}");
                 }
                 let bound: Vec<usize> = (0..all.len())
-                    .filter(|&i| {
-                        all[i].path == [s] && all[i].access == super::Access::Bound
-                    })
+                    .filter(|&i| all[i].path == [s] && all[i].access == super::Access::Bound)
                     .map(|i| i - run.visible_start)
                     .collect();
                 assert_eq!(run.bound, bound, "model {model}, sub {s}");
