@@ -21,13 +21,24 @@ pub fn check(bytes: &[u8]) -> Output {
     })
 }
 
-/// A decoded input: the source text, and the error code the checker must report when
-/// the input asks for a known invalid construct and no byte edit follows it.
+/// A decoded input: the source text, and what the checker must say of it when the input
+/// asks for a known invalid construct and no byte edit follows it.
 pub struct Input {
     /// The source text.
     pub text: Vec<u8>,
-    /// `Some(code)`: the text must be refused with this code.
-    pub must_refuse: Option<&'static str>,
+    /// The text must be refused, with this code unless the text without the construct
+    /// is refused too.
+    pub must_refuse: Option<Refusal>,
+}
+
+/// An invalid construct written into a valid text.
+pub struct Refusal {
+    /// The error code that refuses it (`E0477`).
+    pub code: &'static str,
+    /// The text without it: where this is refused too (a random file with an algebraic
+    /// loop that `sit_synth` could not break, E0476), the checker may stop before the
+    /// construct's own check.
+    pub without: Vec<u8>,
 }
 
 /// [`input`]'s text.
@@ -82,7 +93,10 @@ pub fn input(data: &[u8]) -> Input {
             let text = sit_synth::random_file(seed, size);
             match twice(&text) {
                 Some(twice) => {
-                    must_refuse = Some("E0477");
+                    must_refuse = Some(Refusal {
+                        code: "E0477",
+                        without: text.into_bytes(),
+                    });
                     twice.into_bytes()
                 }
                 None => text.into_bytes(),
