@@ -246,9 +246,8 @@ fn a_rate_written_twice_is_refused_beside_an_algebraic_loop() {
         codes.join(" ")
     };
     let twice = "    x = integral(1.5);\n    x = integral(1.5);\n";
-    let looped = format!(
-        "model M {{\n    real x = 0, a, b;\n    a = b + 1;\n    b = a + 1;\n{twice}}}\n"
-    );
+    let looped =
+        format!("model M {{\n    real x = 0, a, b;\n    a = b + 1;\n    b = a + 1;\n{twice}}}\n");
     assert_eq!(codes(&looped), "E0476");
     let plain = format!("model M {{\n    real x = 0;\n{twice}}}\n");
     assert_eq!(codes(&plain), "E0477");
