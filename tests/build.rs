@@ -61,6 +61,7 @@ fn main() {
         ("random_pivots_dense", PIVOTS_DENSE),
         ("random_pivots_pattern", PIVOTS_PATTERN),
         ("random_event_ball", EVENT_BALL),
+        ("random_chain", CHAIN),
     ] {
         let path = random_dir.join(format!("{name}.sit"));
         write_if_changed(&path, text);
@@ -553,6 +554,46 @@ model Substeps {
 /// A heater whose mode has the states `off` and `on`, compared (`heater == on`) and
 /// changed (`heater: off -> on`) by those names, and a fan switched by its submodel's
 /// `on`: each word in its place.
+/// Submodels three deep (issue 53): a model's variable table is taken from its parent's
+/// and its accessors hand a submodel's indices and names to the submodel, so the
+/// tables of `Leaf` and `Mid` come from those of `Mid` and `Top`, with the params that
+/// the parent binds (the first variable of `leaf`'s run among them) settable again; a
+/// mode two levels down, a derived param, one model instantiated twice.
+const CHAIN: &str = "\
+model Leaf {
+    param k = 0.5;
+    input real u = 1;
+    output real x = 1;
+    output mode level { low, high }
+    level: low -> high when x > 1.2;
+    level: high -> low when x < 0.8;
+    x = integral(u - k * x);
+}
+model Mid {
+    param g = 2;
+    param h = g * 3;
+    input real u = 1;
+    sub leaf: Leaf(k = g, u = u * h);
+    output real x = 0;
+    output flag hi;
+    x = integral(leaf.x - x);
+    when leaf.level == high => hi;
+    when leaf.level == low => !hi;
+}
+model Top {
+    param a = 1;
+    sub m1: Mid(g = a, u = 1 + a);
+    sub m2: Mid(u = m1.x);
+    output real y;
+    y = integral(m1.x + m2.x - y);
+}
+model ChainTop {
+    sub t: Top(a = 0.5);
+    output real z;
+    z = integral(t.y - z);
+}
+";
+
 const SWITCH_STATES: &str = "\
 model Fan {
     output real turns, spun;

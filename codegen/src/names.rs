@@ -51,6 +51,7 @@ pub(crate) const RESERVED_METHODS: &[&str] = &[
     "set",
     "variables",
     "VARIABLES",
+    "HIDDEN_VARIABLES",
 ];
 
 /// The Rust spelling of `name`, before collision handling: raw identifier for keywords,

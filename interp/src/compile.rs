@@ -25,9 +25,6 @@ use std::cell::RefCell;
 /// of two submodels each, a few hundred bytes of source, already reach it).
 pub(crate) const MAX_NODES: usize = 1 << 20;
 
-/// Why a param cannot be set: it is computed from other params.
-const DERIVED: &str = "it is derived from other params and cannot be set";
-
 /// Where a variable of one instance lives.
 #[derive(Debug, Clone, Copy)]
 enum Loc {
@@ -844,7 +841,7 @@ impl Compiler<'_> {
                 locked: match e.access {
                     Access::Settable => None,
                     Access::Bound => Some(SetError::BOUND),
-                    Access::Derived => Some(DERIVED),
+                    Access::Derived => Some(SetError::DERIVED),
                     Access::Computed => Some(SetError::COMPUTED),
                     Access::Mode => Some(SetError::MODE),
                 },

@@ -71,7 +71,7 @@ pub use method::{
     step_underflow, stiffness,
 };
 pub use model::{
-    Model, SetError, ValueType, Var, VarInfo, VarKind, Variables, from_logical, logical,
+    Model, SetError, ValueType, Var, VarInfo, VarKind, Variables, from_logical, logical, sub_table,
 };
 pub use phase::phase_overrun;
 pub use procedures::{

@@ -92,6 +92,40 @@ pub struct VarInfo<'a> {
     pub settable: bool,
 }
 
+/// `N` descriptions of `table` from `start` on, each name without its first `prefix`
+/// bytes: how the generated code of a model that another model instantiates takes its
+/// variable table from its parent's (the parent's `sub.x` is its `x`), so that each
+/// model's table is written once and not again, renamed, in every model above it (a
+/// chain of submodels `d` deep made code that grew with `d³`).
+///
+/// Panics (at compile time, in a `const`) if `table` has fewer than `start + N`
+/// entries or a name has fewer than `prefix` bytes or would be split inside a character.
+pub const fn sub_table<const N: usize>(
+    table: &[VarInfo<'static>],
+    start: usize,
+    prefix: usize,
+) -> [VarInfo<'static>; N] {
+    let mut out = [VarInfo {
+        name: "",
+        kind: VarKind::Param,
+        ty: ValueType::Real,
+        output: false,
+        settable: false,
+    }; N];
+    let mut i = 0;
+    while i < N {
+        let info = table[start + i];
+        let (_, rest) = info.name.as_bytes().split_at(prefix);
+        let name = match core::str::from_utf8(rest) {
+            Ok(name) => name,
+            Err(_) => panic!("a variable's name split inside a character"),
+        };
+        out[i] = VarInfo { name, ..info };
+        i += 1;
+    }
+    out
+}
+
 /// The variable a [`SetError`] is about: its name when known, else its index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Var<'a> {
@@ -161,6 +195,9 @@ pub enum SetError<'a> {
 impl<'a> SetError<'a> {
     /// Reason for preds, situations and events.
     pub const COMPUTED: &'static str = "it is computed from other variables and cannot be set";
+    /// Reason for a derived param (`param k2 = 2 * k;`): generated and interpreted
+    /// models both give it.
+    pub const DERIVED: &'static str = "it is derived from other params and cannot be set";
     /// Reason for a param, input or state of a submodel that its parent binds.
     pub const BOUND: &'static str = "it is bound by its parent model and cannot be set";
     /// Reason for a submodel's `on` state when the model does not let the host switch it.
@@ -193,6 +230,20 @@ impl<'a> SetError<'a> {
             SetError::Unknown(var)
             | SetError::NotSettable { var, .. }
             | SetError::NotLogical { var, .. } => var,
+        }
+    }
+
+    /// The same error about the variable at `index`: a model that hands a submodel's
+    /// variable to the submodel's `set_at` names it by its own index.
+    #[inline]
+    pub fn at(self, index: usize) -> SetError<'a> {
+        let var = Var::Index(index);
+        match self {
+            SetError::Unknown(_) => SetError::Unknown(var),
+            SetError::NotSettable { kind, reason, .. } => {
+                SetError::NotSettable { var, kind, reason }
+            }
+            SetError::NotLogical { value, .. } => SetError::NotLogical { var, value },
         }
     }
 

@@ -12,7 +12,7 @@ mod synthetic;
 mod table;
 mod units;
 
-pub use synthetic::synthetic;
+pub use synthetic::{chain, synthetic};
 pub use units::{random_file_with_units, with_mismatched_unit};
 
 /// How large a random model is.

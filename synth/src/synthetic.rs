@@ -37,9 +37,41 @@ pub fn synthetic(rules: usize) -> String {
     s
 }
 
+/// A chain of `depth` models, each holding one instance of the one before
+/// (`M{depth-1}` the root, `M0` the leaf), each with a param, an input, an
+/// integrated output, a flag and an event: how the generated code of a model grows
+/// with the depth of its submodel tree (issue 53).
+pub fn chain(depth: usize) -> String {
+    let mut s = format!("/// A chain of submodels {depth} deep.\n");
+    for i in 0..depth.max(1) {
+        let _ = writeln!(s, "model M{i} {{");
+        let read = if i == 0 {
+            "u".to_string()
+        } else {
+            let _ = writeln!(s, "    sub s: M{}(u = x);", i - 1);
+            "s.x".to_string()
+        };
+        let _ = writeln!(
+            s,
+            "    param k = 0.5;\n    input real u = 1;\n    output real x = 1;\n    \
+             output flag hi;\n    event up = x > 1.5;\n    \
+             x = integral({read} - k * x);\n    when up => hi;\n}}"
+        );
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
-    use super::synthetic;
+    use super::{chain, synthetic};
+
+    #[test]
+    fn chains_are_valid() {
+        for d in [1, 2, 10] {
+            let out = sit_middle::check_source("chain.sit", &chain(d));
+            assert!(!out.has_errors(), "{}", out.render());
+        }
+    }
 
     #[test]
     fn synthetic_models_are_valid() {

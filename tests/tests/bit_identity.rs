@@ -150,6 +150,81 @@ fn check_pair(
     true
 }
 
+/// The accessors of every compiled model against the interpreter's, index by index and
+/// name by name: `var_index` of every name, `set_at` of every variable and hidden state
+/// (its own value, and 0.5 for a logical one: the same result, or the same error naming
+/// the same index), `mode_state`, and the indices past the end. A model's generated
+/// accessors hand a submodel's indices and names to the submodel's own (issue 53), so
+/// this holds each model's table as seen from every model above it.
+#[test]
+fn every_compiled_models_accessors_match_the_interpreters() {
+    let mut n = 0;
+    for (stem, model, make) in compiled::all() {
+        let label = format!("{stem}::{model}");
+        let out = sit_driver::check_file(source_of(stem)).expect("readable");
+        let mut program = out.program.expect("checked");
+        if let Some((method, _)) = stem.split_once(':') {
+            let method = sit_middle::ir::Method::from_name(method).expect("a method's name");
+            program.set_method(method).expect("splits");
+        }
+        let id = program.model(model).expect("model");
+        let lowered =
+            sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers");
+        let mut interp = sit_interp::Instance::new(&lowered, id);
+        let mut comp = make();
+        let (count, all) = (comp.var_count(), comp.var_count() + comp.hidden_count());
+        for i in 0..count {
+            let name = comp.var_info(i).unwrap().name.to_string();
+            assert_eq!(comp.var_index(&name), Some(i), "{label}: `{name}`");
+            assert_eq!(
+                comp.var_index(&name),
+                interp.var_index(&name),
+                "{label}: `{name}`"
+            );
+            for state in 0..3 {
+                assert_eq!(
+                    comp.mode_state(i, state),
+                    interp.mode_state(i, state),
+                    "{label}: `{name}`, state {state}"
+                );
+            }
+        }
+        for name in [
+            "",
+            ".",
+            "on",
+            "nothing",
+            "nothing.x",
+            "x.",
+            "t.",
+            "t.nothing",
+        ] {
+            assert_eq!(
+                comp.var_index(name),
+                interp.var_index(name),
+                "{label}: `{name}`"
+            );
+        }
+        for i in 0..=all {
+            let info = comp
+                .var_info(i)
+                .map(|info| (info.name.to_string(), info.ty));
+            assert_eq!(comp.var_info(i), interp.var_info(i), "{label}: #{i}");
+            let v = comp.get_at(i).unwrap_or(0.0);
+            let a = format!("{:?}", comp.set_at(i, v));
+            let b = format!("{:?}", interp.set_at(i, v));
+            assert_eq!(a, b, "{label}: setting #{i} to its value");
+            if info.is_some_and(|(_, ty)| ty == sit_runtime::ValueType::Logical) {
+                let a = format!("{:?}", comp.set_at(i, 0.5));
+                let b = format!("{:?}", interp.set_at(i, 0.5));
+                assert_eq!(a, b, "{label}: setting #{i} to 0.5");
+            }
+        }
+        n += 1;
+    }
+    assert!(n >= 60, "only {n} compiled models");
+}
+
 #[test]
 fn every_example_model_matches_the_interpreter() {
     let mut n = 0;

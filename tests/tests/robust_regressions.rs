@@ -229,3 +229,26 @@ fn every_expression_the_checker_accepts_is_interpreted() {
     assert_eq!(sit_runtime::Model::get(&m, "x"), Some(1000.0));
     assert_eq!(sit_runtime::Model::get(&m, "y"), Some(-1.0));
 }
+
+/// The fuzz run of issue 53: a random file whose algebraic loop `sit_synth` could not
+/// break (E0476), with one of its rates written twice, was refused for the loop alone:
+/// the checker stops before the rule checks that report E0477. Refused either way, never
+/// accepted; without the loop, the rate written twice is E0477.
+#[test]
+fn a_rate_written_twice_is_refused_beside_an_algebraic_loop() {
+    let codes = |text: &str| {
+        let out = check(text);
+        assert!(out.program.is_none(), "accepted:\n{text}");
+        let mut codes: Vec<&str> = out.diagnostics.iter().map(|d| d.code).collect();
+        codes.retain(|c| c.starts_with('E'));
+        codes.sort_unstable();
+        codes.dedup();
+        codes.join(" ")
+    };
+    let twice = "    x = integral(1.5);\n    x = integral(1.5);\n";
+    let looped =
+        format!("model M {{\n    real x = 0, a, b;\n    a = b + 1;\n    b = a + 1;\n{twice}}}\n");
+    assert_eq!(codes(&looped), "E0476");
+    let plain = format!("model M {{\n    real x = 0;\n{twice}}}\n");
+    assert_eq!(codes(&plain), "E0477");
+}

@@ -103,7 +103,7 @@ fn settable_follows_bindings() {
         SetError::NotSettable {
             var: "b".into(),
             kind: VarKind::Param,
-            reason: SetError::COMPUTED
+            reason: SetError::DERIVED
         }
     );
     assert!(matches!(

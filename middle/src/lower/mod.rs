@@ -76,7 +76,7 @@ pub use program::{Lowered, Prepare};
 pub use rewrite::Rewrite;
 pub use substep::SubstepLink;
 pub use term::{Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term};
-pub use vars::{Access, Entry, Item, variables, visible_count};
+pub use vars::{Access, Entry, Item, Own, SubRun, own_variables, variables, visible_count};
 pub use why::instrument_events;
 
 use crate::ir::{self, ModeId, ModelId, Program, Rhs, VarId};
