@@ -77,3 +77,17 @@ fn a_loaded_divider_satisfies_all_four_equations() {
     assert!((i1 - i2 - il).abs() <= 4.0 * f64::EPSILON * i1);
     assert!((u - u2 - r1 * i1).abs() <= 8.0 * f64::EPSILON * u);
 }
+
+/// `prev(y)` in an equation is the previous step's value, known: `y = 0.5 * prev(y) + 1`
+/// determines `y` (it does not read it twice), and converges to 2 step by step.
+#[test]
+fn prev_of_an_unknown_is_known() {
+    let text = "model Filter {\n    output real y;\n    equation y = 0.5 * prev(y) + 1;\n}\n";
+    let mut m = instance(text, "Filter", None);
+    let mut want = 0.0;
+    for _ in 0..10 {
+        m.step(0.1);
+        want = 0.5 * want + 1.0;
+        assert_eq!(get(&m, "y"), want);
+    }
+}

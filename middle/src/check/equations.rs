@@ -208,9 +208,11 @@ fn rates<'a>(e: &'a Expr, reals: &HashMap<&str, Span>, out: &mut HashSet<&'a str
     }
 }
 
-/// The operands of `e`.
+/// The operands of `e` that an equation's unknowns can stand in: not the argument of
+/// `prev(…)`, which is the previous step's value, known.
 fn children(e: &Expr) -> Vec<&Expr> {
     match &e.kind {
+        ExprKind::Call(f, _) if f.text == "prev" => Vec::new(),
         ExprKind::Num(_) | ExprKind::Quantity(..) | ExprKind::Bool(_) | ExprKind::Path(_) => {
             Vec::new()
         }
@@ -779,6 +781,8 @@ fn substitute(e: &Expr, u: &Unknown, value: &Expr) -> Expr {
     }
     let sub = |a: &Expr| Box::new(substitute(a, u, value));
     let kind = match &e.kind {
+        // The previous step's value of `u` is not `u`.
+        ExprKind::Call(f, _) if f.text == "prev" => e.kind.clone(),
         ExprKind::Call(f, args) => ExprKind::Call(
             f.clone(),
             args.iter().map(|a| substitute(a, u, value)).collect(),
