@@ -59,9 +59,43 @@ fn self_path(expr: &str) -> Option<&str> {
     ok.then_some(path)
 }
 
-/// The arms of the root's `get_at`: each index and its expression.
+/// The arms of the root's `get_at`: each index and its expression, a submodel's range
+/// (`8..=15 => return ::sit_runtime::Model::get_at(&self.roll, index - 8)`: the generated
+/// code hands it to the submodel's own `get_at`) replaced by the submodel's arms with
+/// their indices moved and their fields reached through it (`self.roll.x`).
 fn get_at_arms(code: &str, ty: &str) -> Option<Vec<(usize, String)>> {
-    arms(code, ty, "fn get_at(", "_ => return None")
+    let mut out = Vec::new();
+    for (k, e) in arms(code, ty, "fn get_at(", "_ => return None")? {
+        match delegated(&e) {
+            Some((field, base)) => {
+                let sub_ty = field_type_of(code, ty, field)?;
+                for (j, se) in get_at_arms(code, sub_ty)? {
+                    let se = se.replace("self.", &format!("self.{field}."));
+                    out.push((base + j, se));
+                }
+            }
+            None => out.push((k, e)),
+        }
+    }
+    Some(out)
+}
+
+/// `(field, first)` of an arm that hands `index - first` to the submodel in `field`.
+fn delegated(expr: &str) -> Option<(&str, usize)> {
+    let rest = expr.strip_prefix("return ::sit_runtime::Model::get_at(&self.")?;
+    let (field, rest) = rest.split_once(", index - ")?;
+    let base = rest.strip_suffix(')')?.trim().parse().ok()?;
+    Some((field, base))
+}
+
+/// The type of the public field `name` of the scalar struct `ty` in `code`.
+fn field_type_of<'a>(code: &'a str, ty: &str, name: &str) -> Option<&'a str> {
+    let start = code.find(&format!("pub struct {ty} {{"))?;
+    let body = &code[start..];
+    let body = &body[..body.find("\n}")?];
+    let decl = format!("pub {name}: ");
+    let at = body.find(&decl)? + decl.len();
+    Some(body[at..].split(',').next()?.trim())
 }
 
 /// The arms of the root's `set_at`: each index and its statement (`self.u = value`).
@@ -80,9 +114,11 @@ fn arms(code: &str, ty: &str, method: &str, last: &str) -> Option<Vec<(usize, St
     let body = &body[..body.find(last)?];
     let mut arms: Vec<(usize, String)> = Vec::new();
     for line in body.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        let start = line
-            .split_once(" => ")
-            .and_then(|(k, e)| Some((k.parse::<usize>().ok()?, e)));
+        // A submodel's range, `8..=15 => …`, is keyed by its first index.
+        let start = line.split_once(" => ").and_then(|(k, e)| {
+            let first = k.split_once("..=").map_or(k, |(a, _)| a);
+            Some((first.parse::<usize>().ok()?, e))
+        });
         match start {
             Some((k, e)) => arms.push((k, e.to_string())),
             None => arms.last_mut()?.1.push_str(line),
