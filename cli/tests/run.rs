@@ -1102,7 +1102,8 @@ fn numbers_far_from_one_are_written_with_an_exponent() {
 }
 ";
     let (_dir, path) = file("far.sit", far);
-    let out = run(&path, &["--dt", "1", "--t-end", "1"]);
+    // 2e300 is past the bound (1e100) taken for an instability (issue 47): meant here.
+    let out = run(&path, &["--dt", "1", "--t-end", "1", "--allow-non-finite"]);
     assert_eq!(
         out,
         "t,a,b,c,d,e,f,g\n\

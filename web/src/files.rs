@@ -27,6 +27,7 @@ pub const LIBRARY: &[(&str, &str)] = library![
     "models/pendulum.sit",
     "models/pendulum_elastic.sit",
     "models/rlc.sit",
+    "models/rlc_equations.sit",
     "models/robertson.sit",
     "models/stair.sit",
     "models/thermostat.sit",
