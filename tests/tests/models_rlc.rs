@@ -35,19 +35,38 @@ fn exact(r: f64, l: f64, c: f64, u: f64, e0: f64, i0: f64, t: f64) -> (f64, f64)
     (x - u, c * v)
 }
 
+/// The largest error of `m` (reset, starting from `(E0, I0)`) against the exact solution
+/// over `steps` steps of `dt`, each variable relative to its scale: the voltage swings by
+/// about |U| + |E0| + |I0|·sqrt(L/C), the current by that over sqrt(L/C).
+fn worst_error(
+    m: &mut sit_interp::Instance,
+    (e0, i0): (f64, f64),
+    steps: usize,
+    dt: f64,
+) -> Result<f64, String> {
+    let (r, l, c, u) = (get(m, "R")?, get(m, "L")?, get(m, "C")?, get(m, "U")?);
+    let e_scale = u.abs() + e0.abs() + i0.abs() * (l / c).sqrt();
+    let i_scale = e_scale / (l / c).sqrt();
+    let mut worst: f64 = 0.0;
+    for _ in 0..steps {
+        m.step(dt);
+        let (e_ex, i_ex) = exact(r, l, c, u, e0, i0, m.time());
+        let de = (get(m, "E")? - e_ex).abs() / e_scale;
+        let di = (get(m, "I")? - i_ex).abs() / i_scale;
+        worst = worst.max(de).max(di);
+    }
+    Ok(worst)
+}
+
 fn check(r: f64, e0: f64, i0: f64) -> Result<(), String> {
     let mut m = load("rlc.sit", "Rlc")?;
     set(&mut m, "R", r)?;
     set(&mut m, "E0", e0)?;
     set(&mut m, "I0", i0)?;
     m.reset();
-    let (l, c, u) = (get(&m, "L")?, get(&m, "C")?, get(&m, "U")?);
+    let (l, c) = (get(&m, "L")?, get(&m, "C")?);
     let dt = 1e-6;
     let w0 = 1.0 / (l * c).sqrt();
-    // Scales: the voltage swings by about |U| + |E0|, the current by that
-    // over the characteristic impedance sqrt(L/C).
-    let e_scale = u.abs() + e0.abs() + i0.abs() * (l / c).sqrt();
-    let i_scale = e_scale / (l / c).sqrt();
     // Semi-implicit Euler is first order here (the damping breaks its
     // symplectic symmetry): the global error grows like t·ω0²·dt·(scale)
     // at most, 0.2 s · 1e4 · 1e-6 = 2e-3 of the scale for the slowest
@@ -56,14 +75,7 @@ fn check(r: f64, e0: f64, i0: f64) -> Result<(), String> {
     // wrong R, L or C changes the solution by O(1) of the scale within one
     // period.
     let tol = 5e-4;
-    let mut worst: f64 = 0.0;
-    for _ in 0..200_000 {
-        m.step(dt);
-        let (e_ex, i_ex) = exact(r, l, c, u, e0, i0, m.time());
-        let de = (get(&m, "E")? - e_ex).abs() / e_scale;
-        let di = (get(&m, "I")? - i_ex).abs() / i_scale;
-        worst = worst.max(de).max(di);
-    }
+    let worst = worst_error(&mut m, (e0, i0), 200_000, dt)?;
     assert!(
         worst < tol,
         "R = {r}: error {worst:e} of the scale (ω0 = {w0})"
@@ -133,23 +145,13 @@ fn written_as_equations() -> Result<(), String> {
             set(&mut m, "E0", e0)?;
             set(&mut m, "I0", i0)?;
             m.reset();
-            let (l, c, u) = (get(&m, "L")?, get(&m, "C")?, get(&m, "U")?);
-            let e_scale = u.abs() + e0.abs() + i0.abs() * (l / c).sqrt();
-            let i_scale = e_scale / (l / c).sqrt();
             // rk4 at ω0·dt = 100 · 1e-4 = 1e-2: a global error of order
             // (ω0·dt)⁴·ω0·t / 120 ≈ 2e-9 of the scale over 0.2 s; dopri5 and radau5
             // at their default tolerance (1e-6 relative) keep within a few 1e-6.
             // 1e-5 leaves a margin, and a wrong sign, a wrong factor or a one-step
             // delay of any equation is O(1e-2) or more of the scale.
             let tol = if name.is_none() { 1e-7 } else { 1e-5 };
-            let mut worst: f64 = 0.0;
-            for _ in 0..2_000 {
-                m.step(1e-4);
-                let (e_ex, i_ex) = exact(r, l, c, u, e0, i0, m.time());
-                let de = (get(&m, "E")? - e_ex).abs() / e_scale;
-                let di = (get(&m, "I")? - i_ex).abs() / i_scale;
-                worst = worst.max(de).max(di);
-            }
+            let worst = worst_error(&mut m, (e0, i0), 2_000, 1e-4)?;
             assert!(
                 worst < tol,
                 "R = {r}, {name:?}: error {worst:e} of the scale"
