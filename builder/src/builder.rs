@@ -28,6 +28,7 @@ pub struct Builder {
     allow: Vec<String>,
     events: bool,
     count_table_reach: bool,
+    sensitivities: Vec<String>,
 }
 
 impl Builder {
@@ -42,6 +43,7 @@ impl Builder {
             allow: Vec::new(),
             events: false,
             count_table_reach: false,
+            sensitivities: Vec::new(),
         }
     }
 
@@ -71,6 +73,16 @@ impl Builder {
     /// then exactly that of a build without it.
     pub fn count_table_reach(mut self, on: bool) -> Builder {
         self.count_table_reach = on;
+        self
+    }
+
+    /// Adds the forward sensitivities of each file's root model with respect to these
+    /// free params (or states, for their initial values): variables `d(x)/d(k)` of the
+    /// generated model, integrated with it (see
+    /// [`Options::sensitivities`](crate::Options::sensitivities) and
+    /// `docs/sensitivities.md`).
+    pub fn sensitivities<S: Into<String>>(mut self, wrt: impl IntoIterator<Item = S>) -> Builder {
+        self.sensitivities = wrt.into_iter().map(Into::into).collect();
         self
     }
 
@@ -151,6 +163,7 @@ impl Builder {
             method: self.method,
             events: self.events,
             count_table_reach: self.count_table_reach,
+            sensitivities: self.sensitivities.clone(),
             ..Options::default()
         };
         let mut outputs: HashMap<String, PathBuf> = HashMap::new();

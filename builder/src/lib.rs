@@ -44,6 +44,10 @@ pub struct Options {
     /// [`sit_codegen::Options::count_table_reach`]); off: the code is exactly that of a
     /// build without it.
     pub count_table_reach: bool,
+    /// Add the forward sensitivities of [`Options::model`] (or the root) with respect to
+    /// these free params or states' initial values: variables `d(x)/d(k)` of the
+    /// generated model (`docs/sensitivities.md`). Empty: none, the code unchanged.
+    pub sensitivities: Vec<String>,
 }
 
 /// The generated source of one `.sit` file.
@@ -120,6 +124,10 @@ pub fn compile_file_with(path: impl AsRef<Path>, opts: &Options) -> Result<Gener
             method: opts.method,
             events: opts.events,
             allow: Vec::new(),
+            sensitivities: (!opts.sensitivities.is_empty()).then(|| sit_driver::Sensitivities {
+                model: opts.model.clone(),
+                wrt: opts.sensitivities.clone(),
+            }),
         },
     )?;
     let code = sit_codegen::generate(

@@ -87,6 +87,11 @@ enum Command {
         /// with `sit_runtime::Model::table_reach` (see docs/embedding.md).
         #[arg(long)]
         count_table_reach: bool,
+        /// Add the forward sensitivities of the model with respect to these params (or
+        /// states, for their initial values), comma-separated: variables `d(x)/d(k)`
+        /// (see docs/sensitivities.md).
+        #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+        sensitivities: Vec<String>,
         #[command(flatten)]
         warnings: quiet::Warnings,
     },
@@ -151,6 +156,7 @@ fn main() -> ExitCode {
             method,
             events,
             count_table_reach,
+            sensitivities,
             warnings,
         } => match method.method() {
             Ok(method) => {
@@ -161,6 +167,7 @@ fn main() -> ExitCode {
                     front_end: sit_build::FrontEnd::Cli,
                     events,
                     count_table_reach,
+                    sensitivities,
                 };
                 emit::run(&file, out.as_ref(), &opts, &warnings)
             }

@@ -155,6 +155,11 @@ pub struct RunArgs {
     /// infinite), with one warning at the end naming the first, exit 0.
     #[arg(long = "allow-non-finite")]
     pub allow_non_finite: bool,
+    /// Also integrate the forward sensitivities of the model's real states with respect
+    /// to these free params (or states, for their initial values), comma-separated: a
+    /// column `d(x)/d(k)` beside each recorded `x` (`docs/sensitivities.md`).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub sensitivities: Vec<String>,
     #[command(flatten)]
     pub warnings: crate::quiet::Warnings,
     #[command(flatten)]
@@ -188,11 +193,16 @@ fn try_run(mut args: RunArgs) -> Result<(), Fail> {
     }
     let method = args.timing.method()?;
     let (file, root) = (&args.file, args.model.as_deref());
-    let loaded = if args.events.wanted() {
-        sit_host::load_file_logged(file, root, method).map(|(l, t)| (l, Some(t)))
-    } else {
-        sit_host::load_file_with(file, root, method).map(|l| (l, None))
+    let opts = sit_driver::Options {
+        method,
+        events: args.events.wanted(),
+        sensitivities: (!args.sensitivities.is_empty()).then(|| sit_driver::Sensitivities {
+            model: args.model.clone(),
+            wrt: args.sensitivities.clone(),
+        }),
+        ..Default::default()
     };
+    let loaded = sit_host::load_file_options(file, root, &opts);
     let (loaded, table) = match loaded {
         Ok(l) => l,
         // The interpreter's own errors are one line, not rendered diagnostics.

@@ -55,9 +55,18 @@ pub(crate) const RESERVED_METHODS: &[&str] = &[
 ];
 
 /// The Rust spelling of `name`, before collision handling: raw identifier for keywords,
-/// a suffix `_` for the keywords that cannot be raw. Returns whether it was changed.
+/// a suffix `_` for the keywords that cannot be raw, `_` for a character that no
+/// identifier holds. Returns whether it was changed.
 fn escape(name: &str, is_type: bool) -> (String, bool) {
-    if NO_RAW.contains(&name) || (is_type && PRIMITIVES.contains(&name)) {
+    if !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        // A name the lowering made (a sensitivity's `d(x)/d(k)`): its other
+        // characters as `_`.
+        let ident: String = name
+            .chars()
+            .map(|c| if c.is_alphanumeric() { c } else { '_' })
+            .collect();
+        (ident, true)
+    } else if NO_RAW.contains(&name) || (is_type && PRIMITIVES.contains(&name)) {
         (format!("{name}_"), true)
     } else if RAW_KEYWORDS.contains(&name) {
         (format!("r#{name}"), false)

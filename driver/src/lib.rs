@@ -29,6 +29,7 @@ pub use sit_middle::lower::{Lowered, Prepare};
 use sit_middle::ir::{Method, ModelId, Program};
 use sit_middle::load::ReadFn;
 use sit_middle::lower::LowerError;
+pub use sit_middle::lower::jacobian::sensitivity::{Column, SensitivityError};
 use sit_middle::{Output, ReadError, Report};
 use std::path::{Path, PathBuf};
 
@@ -91,6 +92,19 @@ pub struct Options {
     /// Warning codes allowed everywhere, as `#[allow(CODE)]` on every model (checked
     /// against the warning codes: see [`Error::NotAWarning`]).
     pub allow: Vec<String>,
+    /// Forward sensitivities to add to the root model (`docs/sensitivities.md`).
+    pub sensitivities: Option<Sensitivities>,
+}
+
+/// Which forward sensitivities to add ([`Options::sensitivities`]): the states
+/// `d(x)/d(k)` of [`sit_middle::lower::jacobian::sensitivity::add`].
+#[derive(Debug, Clone, Default)]
+pub struct Sensitivities {
+    /// The model whose rules are differentiated: the one named so, or the root chosen
+    /// by [`select_root`].
+    pub model: Option<String>,
+    /// Its free params (or real states, for their initial values), by name.
+    pub wrt: Vec<String>,
 }
 
 /// A source compiled to the lowered program.
@@ -104,6 +118,9 @@ pub struct Compiled {
     /// The warnings left after `#[allow]` and [`Options::allow`], with their sources
     /// (empty when there are none).
     pub warnings: Report,
+    /// The sensitivity states added ([`Options::sensitivities`]), in the order of the
+    /// variables.
+    pub sensitivities: Vec<Column>,
 }
 
 impl Compiled {
@@ -144,6 +161,9 @@ pub enum Error {
         /// The code given.
         code: String,
     },
+    /// [`Options::sensitivities`] names what is not a param or a real state.
+    #[error(transparent)]
+    Sensitivity(#[from] SensitivityError),
 }
 
 impl Error {
@@ -247,6 +267,17 @@ pub fn lower(mut checked: Program, warnings: Report, opts: &Options) -> Result<C
     {
         return Err(Error::Model(Report::new(diagnostics, warnings.sources)));
     }
+    let mut sensitivities = Vec::new();
+    if let Some(s) = &opts.sensitivities
+        && !s.wrt.is_empty()
+        // An unknown root is reported where the root is chosen.
+        && let Ok(root) = select_root(&checked, s.model.as_deref())
+    {
+        let (program, columns) =
+            sit_middle::lower::jacobian::sensitivity::add(&checked, root, &s.wrt)?;
+        checked = program;
+        sensitivities = columns;
+    }
     let lowered = Lowered::new(
         &checked,
         Prepare {
@@ -257,6 +288,7 @@ pub fn lower(mut checked: Program, warnings: Report, opts: &Options) -> Result<C
         checked,
         lowered,
         warnings,
+        sensitivities,
     })
 }
 

@@ -47,7 +47,7 @@ pub mod study;
 pub mod summary;
 pub mod values;
 
-pub use load::{LoadError, Loaded, load_file, load_file_logged, load_file_with};
+pub use load::{LoadError, Loaded, load_file, load_file_logged, load_file_options, load_file_with};
 pub use sit_driver::{RootError, select_root};
 
 #[cfg(test)]

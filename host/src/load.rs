@@ -42,7 +42,9 @@ impl From<sit_driver::Error> for LoadError {
             sit_driver::Error::Read(e) => LoadError::Read(e),
             sit_driver::Error::Model(report) => LoadError::Invalid(report),
             sit_driver::Error::Lower(e) => LoadError::Interp(e.into()),
-            e @ sit_driver::Error::NotAWarning { .. } => LoadError::Usage(e.to_string()),
+            e @ (sit_driver::Error::NotAWarning { .. } | sit_driver::Error::Sensitivity(_)) => {
+                LoadError::Usage(e.to_string())
+            }
         }
     }
 }
@@ -105,6 +107,33 @@ pub fn load_file_logged(
     let compiled = sit_driver::compile(&Source::path(path.as_ref()), &opts)?;
     let root = compiled.root(model)?;
     let (instance, table) = Instance::with_event_table(&compiled.lowered, root)?;
+    Ok((
+        Loaded {
+            instance,
+            warnings: compiled.warnings,
+            lowered: compiled.lowered,
+            root,
+        },
+        table,
+    ))
+}
+
+/// Loads the file at `path` compiled with `opts` (every option of [`Options`]: the
+/// method, the event log, forward sensitivities), the instance built for the event log
+/// with its table when `opts.events` asks for it.
+pub fn load_file_options(
+    path: impl AsRef<Path>,
+    model: Option<&str>,
+    opts: &Options,
+) -> Result<(Loaded, Option<Table>), LoadError> {
+    let compiled = sit_driver::compile(&Source::path(path.as_ref()), opts)?;
+    let root = compiled.root(model)?;
+    let (instance, table) = if opts.events {
+        let (i, t) = Instance::with_event_table(&compiled.lowered, root)?;
+        (i, Some(t))
+    } else {
+        (Instance::try_new(&compiled.lowered, root)?, None)
+    };
     Ok((
         Loaded {
             instance,

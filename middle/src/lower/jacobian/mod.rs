@@ -34,6 +34,7 @@ use std::sync::Arc;
 
 mod eval;
 pub(in crate::lower) mod rules;
+pub mod sensitivity;
 
 pub use eval::Point;
 
@@ -186,6 +187,9 @@ struct Deriver {
     written: BTreeMap<Target, Vec<usize>>,
     /// The column of `time`, when the pass differentiates with respect to it too.
     time: Option<usize>,
+    /// Per variable, a tangent given from outside the pass (the sensitivities' seeds:
+    /// `sensitivity`), read before anything else.
+    seed: BTreeMap<VarId, Sparse>,
 }
 
 impl Deriver {
@@ -193,6 +197,9 @@ impl Deriver {
     fn d(&self, e: &Expr) -> Sparse {
         match e {
             Expr::Var(v) => {
+                if let Some(t) = self.seed.get(v) {
+                    return t.clone();
+                }
                 if let Some(Some(i)) = self.state.get(*v) {
                     return BTreeMap::from([(*i, Slope::Num(1.0))]);
                 }
@@ -354,6 +361,7 @@ pub(crate) fn of_model(m: &Model, id: ModelId, time: bool) -> Jacobian {
         staged: sp.staged.clone(),
         written: BTreeMap::new(),
         time: time.then_some(sp.states.len()),
+        seed: BTreeMap::new(),
     };
     let pass = der.stmts(&m.body);
     let pattern = (0..sp.states.len())
