@@ -22,6 +22,9 @@
 //! `include_model!("models/light.sit", events)` builds every model for the event log
 //! (`sit_build::Options::events`): each model's struct gets `event_table()`, for
 //! `sit_runtime::events::Logged::new(Light::new(), Light::event_table())`;
+//! `include_model!("models/pendulum.sit", sensitivities = "L,g")` adds the forward
+//! sensitivities of the root model to those params, variables `d(x)/d(L)`
+//! (`sit_build::Options::sensitivities`, `docs/sensitivities.md`);
 //! `include_model!("models/heater.sit", count_table_reach)` counts each table read
 //! outside its grid (`sit_build::Options::count_table_reach`), read with
 //! `sit_runtime::Model::table_reach`.
@@ -51,11 +54,12 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
         method,
         events,
         count_table_reach,
+        sensitivities,
     }) = syn::parse2::<Args>(input)
     else {
         return error(
             Span::call_site(),
-            "include_model! takes a string literal, the path of a .sit file relative to the crate's Cargo.toml, and optionally `batch`, `method = rk4`, `events` and `count_table_reach`, as in `include_model!(\"models/hoop.sit\")` or `include_model!(\"models/hoop.sit\", batch)`",
+            "include_model! takes a string literal, the path of a .sit file relative to the crate's Cargo.toml, and optionally `batch`, `method = rk4`, `events`, `count_table_reach` and `sensitivities = \"k,c\"`, as in `include_model!(\"models/hoop.sit\")` or `include_model!(\"models/hoop.sit\", batch)`",
         );
     };
     let span = lit.span();
@@ -73,6 +77,7 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
         events,
         count_table_reach,
         front_end: sit_build::FrontEnd::Macro,
+        sensitivities,
         ..Default::default()
     };
     match sit_build::compile_file_with(&path, &opts) {
@@ -114,13 +119,14 @@ fn expand(input: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
 
 /// The arguments: the path, then optionally `, batch`, `, method = NAME`, for
 /// `dopri5` `, rtol = NUMBER` and `, atol = NUMBER`, `, events` and
-/// `, count_table_reach`, in any order.
+/// `, count_table_reach` and `, sensitivities = "k,c"`, in any order.
 struct Args {
     lit: syn::LitStr,
     batch: bool,
     method: Option<sit_middle::ir::Method>,
     events: bool,
     count_table_reach: bool,
+    sensitivities: Vec<String>,
 }
 
 impl syn::parse::Parse for Args {
@@ -128,6 +134,7 @@ impl syn::parse::Parse for Args {
         let lit = input.parse()?;
         let (mut batch, mut method, mut events) = (false, None, false);
         let mut count_table_reach = false;
+        let mut sensitivities = Vec::new();
         let mut tol: [Option<(f64, proc_macro2::Span)>; 2] = [None, None];
         while input.parse::<Option<syn::Token![,]>>()?.is_some() && !input.is_empty() {
             let word: syn::Ident = input.parse()?;
@@ -137,6 +144,15 @@ impl syn::parse::Parse for Args {
                 events = true;
             } else if word == "count_table_reach" {
                 count_table_reach = true;
+            } else if word == "sensitivities" {
+                input.parse::<syn::Token![=]>()?;
+                let names: syn::LitStr = input.parse()?;
+                sensitivities = names
+                    .value()
+                    .split(',')
+                    .map(|n| n.trim().to_string())
+                    .filter(|n| !n.is_empty())
+                    .collect();
             } else if word == "method" {
                 input.parse::<syn::Token![=]>()?;
                 let name: syn::Ident = input.parse()?;
@@ -157,7 +173,7 @@ impl syn::parse::Parse for Args {
             } else {
                 return Err(syn::Error::new(
                     word.span(),
-                    "expected `batch`, `method = NAME`, `rtol = NUMBER`, `atol = NUMBER`, `events` or `count_table_reach`",
+                    "expected `batch`, `method = NAME`, `rtol = NUMBER`, `atol = NUMBER`, `events`, `count_table_reach` or `sensitivities = \"NAMES\"`",
                 ));
             }
         }
@@ -183,6 +199,7 @@ impl syn::parse::Parse for Args {
             method,
             events,
             count_table_reach,
+            sensitivities,
         })
     }
 }

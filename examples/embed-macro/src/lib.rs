@@ -52,3 +52,21 @@ pub mod vehicle {
 pub mod traffic_light_log {
     sit_macros::include_model!("../models/traffic_light.sit", events);
 }
+
+/// The pendulum under `rk4` with its forward sensitivities to `L`, `g` and the
+/// initial angle (variables `d(angle)/d(L)`, ...: `docs/sensitivities.md`), scalar and
+/// batch.
+pub mod pendulum_sensitive {
+    sit_macros::include_model!(
+        "../models/pendulum.sit",
+        method = rk4,
+        batch,
+        sensitivities = "L,g,angle0"
+    );
+}
+
+/// Robertson's kinetics under its declared `rodas4` with the sensitivities to its three
+/// rate constants: the variational equations through the implicit method's stages.
+pub mod robertson_sensitive {
+    sit_macros::include_model!("../models/robertson.sit", sensitivities = "k1,k2,k3");
+}

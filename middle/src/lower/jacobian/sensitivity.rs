@@ -14,7 +14,8 @@
 //! - `v = lag(u, T, K)` gets `d(v)/d(w) = lag(∂(K·u) − (K·u − v)·∂T/T, T)`, whose rate
 //!   is `∂((K·u − v)/T)`, and which under `euler` is the exact lag's derivative when
 //!   `T` does not depend on `w`;
-//! - `deriv`, `hysteresis` and `timer` rules, flags, inputs and what submodels compute
+//! - `v = deriv(e)` gets `d(v)/d(w) = deriv(∂e)` (a memory of its own);
+//! - `hysteresis` and `timer` rules (piecewise constant), flags, inputs and what submodels compute
 //!   are constants of the differentiation (their targets get no tangent).
 //!
 //! A tangent rule is placed before its rule, so it reads the operands' values and
@@ -27,7 +28,7 @@
 
 use super::{Deriver, Slope, Sparse};
 use crate::ir::{ArithOp, Assign, Expr, Func, Model, ModelId, Partial, Program, Rhs, Stmt};
-use crate::ir::{Ty, Var, VarId, VarKind};
+use crate::ir::{Memory, MemoryKind, Ty, Var, VarId, VarKind};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a column of sensitivities differentiates with respect to.
@@ -178,7 +179,11 @@ fn reads(e: &Expr, out: &mut Vec<VarId>) {
 fn differentiable(rhs: &Rhs) -> bool {
     matches!(
         rhs,
-        Rhs::Expr(_) | Rhs::Integral { .. } | Rhs::IntegralLimited { .. } | Rhs::Lag { .. }
+        Rhs::Expr(_)
+            | Rhs::Integral { .. }
+            | Rhs::IntegralLimited { .. }
+            | Rhs::Lag { .. }
+            | Rhs::Deriv { .. }
     )
 }
 
@@ -256,6 +261,8 @@ struct Tangents {
     der: Deriver,
     /// Per (variable, column), its tangent state.
     state: BTreeMap<(VarId, usize), VarId>,
+    /// The model's memories, then those of the tangents' `deriv` rules.
+    memories: Vec<Memory>,
 }
 
 fn rewrite(m: &Model, cols: &[Wrt], wrt: &[String]) -> (Model, Vec<Column>) {
@@ -348,24 +355,33 @@ fn rewrite(m: &Model, cols: &[Wrt], wrt: &[String]) -> (Model, Vec<Column>) {
             .or_default()
             .insert(c, Slope::Value(Expr::Var(s)));
     }
-    let t = Tangents { der, state };
+    let mut t = Tangents {
+        der,
+        state,
+        memories: m.memories.clone(),
+    };
     out.body = t.stmts(&m.body);
+    out.memories = t.memories;
     (out, columns)
 }
 
 impl Tangents {
-    fn stmts(&self, body: &[Stmt]) -> Vec<Stmt> {
+    fn stmts(&mut self, body: &[Stmt]) -> Vec<Stmt> {
         let mut out = Vec::with_capacity(body.len());
         for s in body {
             match s {
                 Stmt::Assign(a) => {
-                    out.extend(self.tangent(a).map(Stmt::Assign));
+                    out.extend(self.tangent(a).into_iter().map(Stmt::Assign));
                 }
                 Stmt::Otherwise { assign, fired } => {
-                    out.extend(self.tangent(assign).map(|assign| Stmt::Otherwise {
-                        assign,
-                        fired: *fired,
-                    }));
+                    out.extend(
+                        self.tangent(assign)
+                            .into_iter()
+                            .map(|assign| Stmt::Otherwise {
+                                assign,
+                                fired: *fired,
+                            }),
+                    );
                 }
                 Stmt::If { cond, then, span } => {
                     out.push(Stmt::If {
@@ -383,36 +399,43 @@ impl Tangents {
     }
 
     /// The tangent rules of `a`, one per column its target depends on.
-    fn tangent(&self, a: &Assign) -> impl Iterator<Item = Assign> + '_ {
+    fn tangent(&mut self, a: &Assign) -> Vec<Assign> {
         let cols: Vec<(usize, VarId)> = self
             .state
             .range((a.target, 0)..=(a.target, usize::MAX))
             .map(|(&(_, c), &s)| (c, s))
             .collect();
-        let d = |e: &Expr, c: usize| self.der.d(e).remove(&c);
-        let rules: Vec<Assign> = if !differentiable(&a.rhs) {
-            Vec::new()
-        } else {
-            cols.into_iter()
-                .map(|(c, s)| {
-                    let rhs = match &a.rhs {
-                        Rhs::Expr(e) => Rhs::Expr(d(e, c).map_or(Expr::Num(0.0), expr)),
-                        Rhs::Integral { x } | Rhs::IntegralLimited { x, .. } => Rhs::Integral {
-                            x: d(x, c).map_or(Expr::Num(0.0), expr),
-                        },
-                        Rhs::Lag { x, t, k } => self.lag(a.target, (x, t, k), c),
-                        _ => unreachable!("only differentiable rules"),
-                    };
-                    Assign {
-                        target: s,
-                        rhs,
-                        fired: None,
+        if !differentiable(&a.rhs) {
+            return Vec::new();
+        }
+        let mut out = Vec::with_capacity(cols.len());
+        for (c, s) in cols {
+            let d = |e: &Expr| self.der.d(e).remove(&c).map_or(Expr::Num(0.0), expr);
+            let rhs = match &a.rhs {
+                Rhs::Expr(e) => Rhs::Expr(d(e)),
+                Rhs::Integral { x } | Rhs::IntegralLimited { x, .. } => Rhs::Integral { x: d(x) },
+                Rhs::Lag { x, t, k } => self.lag(a.target, (x, t, k), c),
+                Rhs::Deriv { x, .. } => {
+                    let x = d(x);
+                    self.memories.push(Memory {
+                        kind: MemoryKind::Deriv,
                         span: a.span,
+                    });
+                    Rhs::Deriv {
+                        x,
+                        mem: self.memories.len() - 1,
                     }
-                })
-                .collect()
-        };
-        rules.into_iter()
+                }
+                _ => unreachable!("only differentiable rules"),
+            };
+            out.push(Assign {
+                target: s,
+                rhs,
+                fired: None,
+                span: a.span,
+            });
+        }
+        out
     }
 
     /// The tangent of `y = lag(x, t, k)` in column `c`: `lag(∂(k·x) − (k·x − y)·∂t/t, t)`.

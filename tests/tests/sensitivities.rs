@@ -1,0 +1,190 @@
+//! Forward sensitivities (`d(x)/d(k)`, issue 50) against central finite differences of
+//! the same runs: every library model with params, every method, and the bit identity
+//! of the compiled and interpreted sensitivities.
+
+use sit_interp::Instance;
+use sit_middle::ir::Method;
+use sit_middle::lower::jacobian::sensitivity::{Column, add};
+use sit_runtime::Model;
+
+/// The instance of `file`'s root model (a library file name, or `.sit` text when it
+/// holds a `{`) with the sensitivities to `wrt`, under `method` when given.
+fn load(file: &str, method: Option<Method>, wrt: &[&str]) -> (Instance, Vec<Column>) {
+    let out = if file.contains('{') {
+        sit_middle::check_source("m.sit", file)
+    } else {
+        let path = sit_tests::repo_root().join("examples/models").join(file);
+        sit_middle::check_file(&path).expect("reads")
+    };
+    assert!(!out.has_errors(), "{}", out.render());
+    let mut program = out.program.expect("checks");
+    if let Some(m) = method {
+        program.set_method(m).expect("splits");
+    }
+    let root = sit_driver::select_root(&program, None).expect("one root");
+    let wrt: Vec<String> = wrt.iter().map(|s| s.to_string()).collect();
+    let (program, columns) = add(&program, root, &wrt).expect("sensitivities");
+    let lowered = sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers");
+    (Instance::new(&lowered, root), columns)
+}
+
+/// The free params of `file`'s root model.
+fn params(file: &str) -> Vec<String> {
+    let path = sit_tests::repo_root().join("examples/models").join(file);
+    let program = sit_middle::check_file(&path)
+        .expect("reads")
+        .program
+        .expect("checks");
+    let root = sit_driver::select_root(&program, None).expect("one root");
+    program.models[root]
+        .vars
+        .iter()
+        .filter(|v| v.kind == sit_middle::ir::VarKind::Param { derived: false })
+        .map(|v| v.name.clone())
+        .collect()
+}
+
+/// The values of `names` after every `every` steps of `dt`, `n` steps, after a reset
+/// with `perturb` (a param set before the reset, a state's initial value after it).
+fn rows(
+    m: &mut Instance,
+    perturb: Option<(&str, f64, bool)>,
+    names: &[&str],
+    (dt, n, every): (f64, usize, usize),
+) -> Vec<Vec<f64>> {
+    let nominal = perturb.map(|(name, _, _)| m.get(name).expect("a variable"));
+    if let Some((name, x, false)) = perturb {
+        m.set(name, x).expect("settable");
+    }
+    m.reset();
+    if let Some((name, x, true)) = perturb {
+        m.set(name, x).expect("settable");
+    }
+    let mut out = Vec::new();
+    for k in 1..=n {
+        m.step(dt);
+        if k % every == 0 {
+            out.push(
+                names
+                    .iter()
+                    .map(|v| m.get(v).expect("a variable"))
+                    .collect(),
+            );
+        }
+    }
+    if let (Some((name, _, initial)), Some(x)) = (perturb, nominal) {
+        if !initial {
+            m.set(name, x).expect("settable");
+        }
+        m.reset();
+    }
+    out
+}
+
+/// The largest error of the sensitivities of `file` (all its free params) against
+/// central differences with relative step `rel`, as a fraction of what is allowed: `tol`
+/// of the column's largest magnitude over the run (so that a crossing of zero is not a
+/// large relative error) plus the differences' own rounding, 1e-12·max|x|/h (ε·|x|/h
+/// with a margin for the rounding each run accumulates); and the column where it is.
+fn worst(
+    file: &str,
+    method: Option<Method>,
+    run: (f64, usize, usize),
+    (rel, tol): (f64, f64),
+) -> (f64, String) {
+    let wrt = params(file);
+    let wrt: Vec<&str> = wrt.iter().map(String::as_str).collect();
+    let (mut m, columns) = load(file, method, &wrt);
+    let of: Vec<&str> = columns.iter().map(|c| c.of.as_str()).collect();
+    let names: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
+    let exact = rows(&mut m, None, &names, run);
+    let values = rows(&mut m, None, &of, run);
+    let mut worst = (0.0, String::new());
+    for w in &wrt {
+        let p = m.get(w).expect("a param");
+        let h = if p == 0.0 { rel } else { rel * p.abs() };
+        let up = rows(&mut m, Some((w, p + h, false)), &of, run);
+        let down = rows(&mut m, Some((w, p - h, false)), &of, run);
+        for (c, col) in columns.iter().enumerate().filter(|(_, c)| c.wrt == *w) {
+            let scale = exact.iter().map(|r| r[c].abs()).fold(0.0, f64::max);
+            let x = values.iter().map(|r| r[c].abs()).fold(0.0, f64::max);
+            let allowed = tol * scale + 1e-12 * x / h;
+            for (r, row) in exact.iter().enumerate() {
+                let fd = (up[r][c] - down[r][c]) / (2.0 * h);
+                let err = (row[c] - fd).abs() / allowed;
+                if err > worst.0 {
+                    worst = (err, format!("{} at row {r}: {} vs {fd}", col.name, row[c]));
+                }
+            }
+        }
+    }
+    worst
+}
+
+/// Every library model with params whose continuous part is smooth, under `rk4` (a
+/// fixed step: the sensitivities are the exact derivatives of the discrete map, so
+/// central differences with a relative step of 1e-5 agree to their own error, about
+/// h²·|x'''|/6 ≈ 1e-10 of the scale, plus rounding ε/h ≈ 1e-11): to 1e-7 of each
+/// column's scale.
+#[test]
+fn library_models_match_central_differences() {
+    // Models whose trajectory has events or guards (a jump of the derivative where a
+    // difference straddles it) are checked through their events in `events_*`.
+    // The step of each is one that rk4 keeps stable over the 1 000 steps.
+    let smooth = [
+        ("cart_pendulum.sit", 1e-3, 1e-7),
+        ("dahlquist.sit", 1e-3, 1e-7),
+        ("hires.sit", 1e-3, 1e-7),
+        ("pendulum.sit", 1e-3, 1e-7),
+        // `dLdt = deriv(L_cur)` divides the rounding of L_cur (about 2 m, so 4e-16)
+        // by dt = 1e-3 and the difference's step h = 2e-3: 2e-10 of 4e-6.
+        ("pendulum_elastic.sit", 1e-3, 1e-4),
+        ("rlc.sit", 1e-6, 1e-7),
+        ("robertson.sit", 1e-4, 1e-7),
+        ("van_der_pol.sit", 1e-3, 1e-7),
+        ("van_der_pol_scaled.sit", 1e-5, 1e-7),
+        ("vehicle.sit", 1e-3, 1e-7),
+    ];
+    let mut failed = Vec::new();
+    for (file, dt, tol) in smooth {
+        let (err, at) = worst(file, Some(Method::Rk4), (dt, 1000, 10), (1e-5, tol));
+        eprintln!("{file}: worst {err:e} of the allowed ({at})");
+        if err > 1.0 || err.is_nan() {
+            failed.push(format!("{file}: {err:e} ({at})"));
+        }
+    }
+    assert!(failed.is_empty(), "{failed:#?}");
+}
+
+/// Every method on the pendulum and Van der Pol: the fixed-step ones to 1e-7 as above;
+/// the adaptive ones at rtol 1e-10, whose step sizes follow the params (a difference
+/// of two runs is that of two step sequences), to 1e-5 of each column's scale.
+#[test]
+fn every_method_matches_central_differences() {
+    use sit_middle::ir::Tolerance;
+    let tight = Tolerance {
+        rtol: 1e-10,
+        atol: 1e-12,
+    };
+    let mut failed = Vec::new();
+    for file in ["pendulum.sit", "van_der_pol.sit"] {
+        for method in Method::ALL {
+            let (method, tol) = match method.tolerance() {
+                Some(_) => (
+                    method.with_tolerance(Some(tight.rtol), Some(tight.atol)),
+                    1e-5,
+                ),
+                None => (method, 1e-7),
+            };
+            let (err, at) = worst(file, Some(method), (0.01, 200, 10), (1e-5, tol));
+            eprintln!(
+                "{file} {}: worst {err:e} of the allowed ({at})",
+                method.name()
+            );
+            if err > 1.0 || err.is_nan() {
+                failed.push(format!("{file} {}: {err:e} ({at})", method.name()));
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{failed:#?}");
+}
