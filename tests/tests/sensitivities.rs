@@ -188,3 +188,86 @@ fn every_method_matches_central_differences() {
     }
     assert!(failed.is_empty(), "{failed:#?}");
 }
+
+/// The library's bouncing ball under `rk4`, `dopri5` and `radau5` (events located):
+/// between the first and the second impact, the sensitivities to the restitution `e`,
+/// the drop height `h0` and the gravity `g0` against the closed form of the free
+/// flight after the jump, `t1 = sqrt(2·h0/g)`, `h = e·g·t1·s − g·s²/2`, `v = e·g·t1 −
+/// g·s` with `s = t − t1` (the impact time's own sensitivity, `dt1/dh0 = 1/(g·t1)`, in
+/// every term). Free fall is a polynomial the methods reproduce and the impact is
+/// located to 2^-50 of the step, so what is left is rounding: 1e-8 relative.
+#[test]
+fn ball_event_sensitivities_match_the_closed_form() {
+    let ball =
+        std::fs::read_to_string(sit_tests::repo_root().join("examples/models/bouncing_ball.sit"))
+            .expect("the library's ball");
+    let tight = sit_middle::ir::Tolerance {
+        rtol: 1e-10,
+        atol: 1e-12,
+    };
+    let (g, e, h0) = (9.81f64, 0.7, 1.0);
+    let t1 = (2.0 * h0 / g).sqrt();
+    for method in [Method::Rk4, Method::Dopri5(tight), Method::Radau5(tight)] {
+        let (mut m, _) = load(&ball, Some(method), &["e", "h0", "g0"]);
+        for _ in 0..8 {
+            m.step(0.1);
+        }
+        let t = m.time();
+        let s = t - t1;
+        assert!(s > 0.0 && s < 2.0 * e * t1, "between the impacts");
+        // h = e·g·t1·(t − t1) − g·(t − t1)²/2; t1 = sqrt(2·h0/g); g = −g0.
+        let h = |e: f64, g: f64, h0: f64| {
+            let t1 = (2.0 * h0 / g).sqrt();
+            e * g * t1 * (t - t1) - g * (t - t1).powi(2) / 2.0
+        };
+        let v = |e: f64, g: f64, h0: f64| {
+            let t1 = (2.0 * h0 / g).sqrt();
+            e * g * t1 - g * (t - t1)
+        };
+        let dt1_dh0 = 1.0 / (g * t1);
+        let dt1_dg = -t1 / (2.0 * g);
+        let want = [
+            ("d(h)/d(e)", g * t1 * s),
+            ("d(h)/d(h0)", (e * g * s - e * g * t1 + g * s) * dt1_dh0),
+            ("d(v)/d(e)", g * t1),
+            ("d(v)/d(h0)", (e * g + g) * dt1_dh0),
+            // d/dg0 = −d/dg: the flight's own g and the impact time's.
+            (
+                "d(h)/d(g0)",
+                -(e * t1 * s - s * s / 2.0 + (e * g * s - e * g * t1 + g * s) * dt1_dg),
+            ),
+            ("d(v)/d(g0)", -(e * t1 - s + (e * g + g) * dt1_dg)),
+        ];
+        assert!((m.get("h").unwrap() - h(e, g, h0)).abs() < 1e-9);
+        assert!((m.get("v").unwrap() - v(e, g, h0)).abs() < 1e-9);
+        for (name, w) in want {
+            let got = m.get(name).expect("a sensitivity");
+            assert!(
+                (got - w).abs() <= 1e-8 * w.abs().max(1.0),
+                "{} {name}: {got} vs {w}",
+                method.name()
+            );
+        }
+    }
+}
+
+/// The thermostat under `dopri5` (its switching instants located): the sensitivities
+/// of the temperature to the loss coefficient, the heater's power and the thresholds,
+/// through many switchings (the rate jumps, the state does not), against central
+/// differences of located runs (the instants found to 2^-50 of a step, so the
+/// differences are smooth in the params): to 1e-6 of each column's scale.
+#[test]
+fn thermostat_event_sensitivities_match_central_differences() {
+    let tight = sit_middle::ir::Tolerance {
+        rtol: 1e-10,
+        atol: 1e-10,
+    };
+    let (err, at) = worst(
+        "thermostat.sit",
+        Some(Method::Dopri5(tight)),
+        (60.0, 400, 10),
+        (1e-6, 1e-6),
+    );
+    eprintln!("thermostat: worst {err:e} of the allowed ({at})");
+    assert!(err <= 1.0, "{err:e}: {at}");
+}

@@ -34,6 +34,7 @@ use std::sync::Arc;
 
 mod eval;
 pub(in crate::lower) mod rules;
+mod saltation;
 pub mod sensitivity;
 
 pub use eval::Point;

@@ -187,8 +187,19 @@ fn differentiable(rhs: &Rhs) -> bool {
     )
 }
 
+/// Every `otherwise` rule of `body`, at any depth.
+pub(super) fn each_other<'a>(body: &'a [Stmt], f: &mut impl FnMut(&'a Assign)) {
+    for s in body {
+        match s {
+            Stmt::Otherwise { assign: a, .. } => f(a),
+            Stmt::If { then, .. } => each_other(then, f),
+            _ => {}
+        }
+    }
+}
+
 /// Every δ rule of `body`, at any depth.
-fn each_assign<'a>(body: &'a [Stmt], f: &mut impl FnMut(&'a Assign)) {
+pub(super) fn each_assign<'a>(body: &'a [Stmt], f: &mut impl FnMut(&'a Assign)) {
     for s in body {
         match s {
             Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => f(a),
@@ -200,7 +211,14 @@ fn each_assign<'a>(body: &'a [Stmt], f: &mut impl FnMut(&'a Assign)) {
 
 /// Per variable, the columns its value can depend on: the least fixpoint over the
 /// rules, the derived params' and the states' initial values.
-fn dependence(m: &Model, cols: &[Wrt]) -> Vec<BTreeSet<usize>> {
+/// Under a method that locates events (`located`), a top-level guard's columns reach
+/// every continuous state too: its event's time moves with them (`super::saltation`).
+fn dependence(m: &Model, cols: &[Wrt], located: bool) -> Vec<BTreeSet<usize>> {
+    let continuous: Vec<VarId> = if located {
+        crate::ir::split(m).states.iter().map(|&(v, _)| v).collect()
+    } else {
+        Vec::new()
+    };
     let mut dep = vec![BTreeSet::new(); m.vars.len()];
     for (c, w) in cols.iter().enumerate() {
         let (Wrt::Param(v) | Wrt::Initial(v)) = *w;
@@ -223,6 +241,15 @@ fn dependence(m: &Model, cols: &[Wrt]) -> Vec<BTreeSet<usize>> {
                 edges.push((a.target, r));
             }
         });
+        for s in &m.body {
+            if let Stmt::If { cond, .. } = s {
+                let mut r = Vec::new();
+                reads(cond, &mut r);
+                for &x in &continuous {
+                    edges.push((x, r.clone()));
+                }
+            }
+        }
         let mut changed = false;
         for (v, r) in edges {
             for u in r {
@@ -239,7 +266,7 @@ fn dependence(m: &Model, cols: &[Wrt]) -> Vec<BTreeSet<usize>> {
 
 /// The slope as an expression of the model (the procedures' slopes as calls of
 /// `sit_runtime::partial`, the tables' as [`Expr::TableSlope`]).
-fn expr(s: Slope) -> Expr {
+pub(super) fn expr(s: Slope) -> Expr {
     let b = |a: Slope| Box::new(expr(a));
     match s {
         Slope::Num(x) => Expr::Num(x),
@@ -266,7 +293,7 @@ struct Tangents {
 }
 
 fn rewrite(m: &Model, cols: &[Wrt], wrt: &[String]) -> (Model, Vec<Column>) {
-    let dep = dependence(m, cols);
+    let dep = dependence(m, cols, m.method != crate::ir::Method::Euler);
     let mut out = m.clone();
     let mut taken: BTreeSet<String> = m.vars.iter().map(|v| v.name.clone()).collect();
     let mut state = BTreeMap::new();
@@ -360,8 +387,22 @@ fn rewrite(m: &Model, cols: &[Wrt], wrt: &[String]) -> (Model, Vec<Column>) {
         state,
         memories: m.memories.clone(),
     };
-    out.body = t.stmts(&m.body);
+    let body = t.stmts(&m.body);
     out.memories = t.memories;
+    out.body = if m.method == crate::ir::Method::Euler {
+        // Events are seen at a step's end: the tangent rules are the discrete map's.
+        body
+    } else {
+        super::saltation::Saltation {
+            m,
+            out: &mut out,
+            taken: &mut taken,
+            der: &t.der,
+            state: &t.state,
+            columns: cols.len(),
+        }
+        .body(body)
+    };
     (out, columns)
 }
 
