@@ -6,6 +6,7 @@ mod emit;
 mod events;
 mod fail;
 mod finite;
+mod fit;
 mod fmt;
 mod fmu;
 mod gpu;
@@ -103,6 +104,10 @@ enum Command {
     /// Run a model for every combination of parameter values, in parallel, and write one
     /// CSV row per combination (exit 0; 1: the model has errors; 2: usage or I/O).
     Sweep(sweep::SweepArgs),
+    /// Fit a model's params to measured data (Levenberg–Marquardt on the exact
+    /// sensitivities) and report their values, standard errors and correlations (exit
+    /// 0; 1: the model has errors; 2: usage, data or I/O).
+    Fit(fit::FitArgs),
     /// Build an FMI 2.0 co-simulation FMU of a model (exit 0; 1: the model has errors;
     /// 2: usage, I/O, or the build failed).
     Fmu(fmu::FmuArgs),
@@ -180,6 +185,7 @@ fn main() -> ExitCode {
         Command::Plot(args) => plot::plot(args),
         Command::Sweep(args) => sweep::sweep(args),
         Command::Fmu(args) => fmu::fmu(args),
+        Command::Fit(args) => fit::fit(args),
         Command::Info(args) => info::info(args),
         Command::Fmt(args) => fmt::fmt(args),
         Command::Schematic(args) => schematic::schematic(args),

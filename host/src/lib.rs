@@ -11,6 +11,8 @@
 //!   `first-crossing(NAME)=T`) read from their text;
 //! - [`study`]: a parameter study checked against its model: its sets, what it collects
 //!   and the titles of its columns;
+//! - [`fit`]: params fitted to measured data on the exact sensitivities (`sitc fit`),
+//!   by the Levenberg–Marquardt iteration of [`lm`];
 //! - [`compiled`]: a study run by the model's generated batch form, built with cargo
 //!   into a cache (`sitc sweep --compiled`, `sit.sweep(..., compiled=True)`).
 //!
@@ -38,8 +40,10 @@
 #![deny(missing_docs)]
 
 pub mod compiled;
+pub mod fit;
 pub mod gpu;
 pub mod inputs;
+pub mod lm;
 pub mod load;
 pub mod names;
 pub mod reports;
