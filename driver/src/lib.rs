@@ -162,7 +162,7 @@ pub enum Error {
         code: String,
     },
     /// [`Options::sensitivities`] names what is not a param or a real state.
-    #[error(transparent)]
+    #[error("--sensitivities: {0}")]
     Sensitivity(#[from] SensitivityError),
 }
 

@@ -377,7 +377,14 @@ pub fn fit(
         }),
         ..Default::default()
     };
-    let (loaded, _) = load_file_options(path, opts.model.as_deref(), &options)?;
+    let (loaded, _) =
+        load_file_options(path, opts.model.as_deref(), &options).map_err(|e| match e {
+            // The params are given with `--param` here.
+            LoadError::Usage(m) if m.starts_with("--sensitivities: ") => {
+                FitError::Run(m.replacen("--sensitivities: ", "--param: ", 1))
+            }
+            e => FitError::Load(e),
+        })?;
     let model = loaded.instance;
     let mut index = Vec::new();
     for c in &data.columns {

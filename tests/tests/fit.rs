@@ -236,7 +236,7 @@ fn bad_input_is_named() {
     let inf = f64::INFINITY;
     assert_eq!(
         err(param("Lx", -inf, inf, false), &d),
-        "--sensitivities: model `Pendulum` has no param or state `Lx` (its params: `L`, `g`, `angle0`)"
+        "--param: model `Pendulum` has no param or state `Lx` (its params: `L`, `g`, `angle0`)"
     );
     let wrong = Data::parse("m.csv", "t,theta\n0.1,0.9\n").unwrap();
     assert!(

@@ -57,7 +57,7 @@ pub struct Column {
 pub enum SensitivityError {
     /// No variable of that name in the model.
     #[error(
-        "--sensitivities: model `{model}` has no param or state `{name}` (its params: {})",
+        "model `{model}` has no param or state `{name}` (its params: {})",
         list(params)
     )]
     Unknown {
@@ -70,7 +70,7 @@ pub enum SensitivityError {
     },
     /// A name that is neither a free param nor a real state.
     #[error(
-        "--sensitivities: `{name}` is {what} of model `{model}`; expected a param (a real constant of the run) or a real state (for its initial value)"
+        "`{name}` is {what} of model `{model}`; expected a param (a real constant of the run) or a real state (for its initial value)"
     )]
     NotAParam {
         /// The name given.
@@ -81,7 +81,7 @@ pub enum SensitivityError {
         what: String,
     },
     /// The same name twice.
-    #[error("--sensitivities: `{name}` is given twice")]
+    #[error("`{name}` is given twice")]
     Twice {
         /// The name given.
         name: String,
