@@ -63,6 +63,10 @@ struct Equation<'m> {
     span: Span,
     /// The unknowns it reads, in the order first read.
     unknowns: Vec<Unknown>,
+    /// The reals it reads whose rates are unknowns (the states the equations
+    /// integrate), in the order first read: an equation that reads them and no unknown
+    /// constrains the states, a DAE of higher index.
+    states: Vec<String>,
 }
 
 /// The model `m` with its equations solved into δ rules, or `None` when it has none
@@ -125,11 +129,16 @@ pub(crate) fn solve(m: &Model, diags: &mut Vec<Diagnostic>) -> Option<Model> {
             for side in [lhs, rhs] {
                 ok &= unknowns_of(side, &reals, &rated, &mut unknowns, diags);
             }
+            let mut states = Vec::new();
+            for side in [lhs, rhs] {
+                states_read(side, &rated, &mut states);
+            }
             eqs.push(Equation {
                 lhs,
                 rhs,
                 span: *span,
                 unknowns,
+                states,
             });
         }
     }
@@ -231,6 +240,24 @@ fn rates<'a>(e: &'a Expr, reals: &HashMap<&str, Span>, out: &mut HashSet<&'a str
     }
     for c in children(e) {
         rates(c, reals, out);
+    }
+}
+
+/// Adds to `out` the reals of `rated` that `e` reads as values (not under `der` or
+/// `prev`), each once.
+fn states_read(e: &Expr, rated: &HashSet<&str>, out: &mut Vec<String>) {
+    if der_of(e).is_some() {
+        return;
+    }
+    if let ExprKind::Path(p) = &e.kind
+        && p.len() == 1
+        && rated.contains(p[0].text.as_str())
+        && !out.contains(&p[0].text)
+    {
+        out.push(p[0].text.clone());
+    }
+    for c in children(e) {
+        states_read(c, rated, out);
     }
 }
 
