@@ -126,6 +126,8 @@ pub(super) fn declare(
                                 .with_help(format!("write `param {} = 1.0;`", name.text)),
                             );
                         }
+                        // The iterates of an equation block's Newton steps.
+                        let hidden = super::equations::is_hidden(doc);
                         t.names.insert(name.text.clone(), Sym::Var(t.vars.len()));
                         t.vars.push(Var {
                             name: name.text.clone(),
@@ -137,9 +139,9 @@ pub(super) fn declare(
                             } else {
                                 placeholder
                             },
-                            doc: doc.clone(),
+                            doc: if hidden { Vec::new() } else { doc.clone() },
                             span: name.span,
-                            hidden: false,
+                            hidden,
                         });
                         t.var_exprs.push(value.clone());
                     }

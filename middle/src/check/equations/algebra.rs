@@ -1,4 +1,4 @@
-//! Solving one equation for its unknown: by inverting the operations on the unknown's path, or as `−b / a` where it occurs linearly more than once; and putting a solution into other equations.
+//! Solving one equation for its unknown: by inverting the operations on the unknown's path (`+ - * /` and the one-to-one `exp`, `ln`, `log10`), or as `−b / a` where it occurs linearly more than once; and putting a solution into other equations.
 
 use super::{Unknown, count, is};
 use crate::ast::{BinOp, Expr, ExprKind};
@@ -90,6 +90,31 @@ fn invert(e: &Expr, other: Expr, u: &Unknown, span: Span) -> Option<Expr> {
                 (BinOp::Div, false) => invert(b, bin(BinOp::Div, a.clone(), other, span), u, span),
                 _ => None,
             }
+        }
+        // The procedures that are one-to-one on the reals, by their inverses (where
+        // the other side is out of the inverse's domain, the value is NaN, reported).
+        ExprKind::Call(f, args) if args.len() == 1 => {
+            let inverse = |name: &str, args: Vec<Expr>| Expr {
+                kind: ExprKind::Call(
+                    crate::ast::Name {
+                        text: name.into(),
+                        span,
+                    },
+                    args,
+                ),
+                span,
+            };
+            let ten = Expr {
+                kind: ExprKind::Num(10.0),
+                span,
+            };
+            let value = match f.text.as_str() {
+                "exp" => inverse("ln", vec![other]),
+                "ln" => inverse("exp", vec![other]),
+                "log10" => inverse("pow", vec![ten, other]),
+                _ => return None,
+            };
+            invert(&args[0], value, u, span)
         }
         _ => None,
     }

@@ -23,15 +23,19 @@
 //! in the sorted order; from there on they are ordinary rules (checked, linted, lowered
 //! and run as if written so).
 
-use crate::ast::{Expr, ExprKind, Guard, Model, Name, Rule};
+use crate::ast::{Decl, Expr, ExprKind, Guard, Model, Name, Rule};
 use crate::diag::Diagnostic;
 use crate::source::Span;
 use std::collections::{HashMap, HashSet};
 
 mod algebra;
+mod derive;
+mod newton;
 mod order;
 
 use algebra::{solve_for, substitute};
+pub(crate) use newton::is_hidden;
+use newton::{MAX_TEARING, Refusal, Residual, newton};
 use order::{loop_error, order};
 
 /// What an equation can determine.
@@ -59,6 +63,10 @@ struct Equation<'m> {
     span: Span,
     /// The unknowns it reads, in the order first read.
     unknowns: Vec<Unknown>,
+    /// The reals it reads whose rates are unknowns (the states the equations
+    /// integrate), in the order first read: an equation that reads them and no unknown
+    /// constrains the states, a DAE of higher index.
+    states: Vec<String>,
 }
 
 /// The model `m` with its equations solved into δ rules, or `None` when it has none
@@ -121,26 +129,47 @@ pub(crate) fn solve(m: &Model, diags: &mut Vec<Diagnostic>) -> Option<Model> {
             for side in [lhs, rhs] {
                 ok &= unknowns_of(side, &reals, &rated, &mut unknowns, diags);
             }
+            let mut states = Vec::new();
+            for side in [lhs, rhs] {
+                states_read(side, &rated, &mut states);
+            }
             eqs.push(Equation {
                 lhs,
                 rhs,
                 span: *span,
                 unknowns,
+                states,
             });
         }
     }
     let solved = if ok { order(&eqs, &reals, diags) } else { None };
+    let mut hidden = Vec::new();
+    let taken: Vec<&str> = (m.decls.iter())
+        .map(|d| match d {
+            Decl::Var { name, .. } | Decl::Sub { name, .. } | Decl::Mode { name, .. } => {
+                name.text.as_str()
+            }
+            Decl::Table(t) => t.name.text.as_str(),
+        })
+        .collect();
+    let taken = taken.as_slice();
     let rules = solved.map(|blocks| {
         let mut rules = Vec::new();
         for block in blocks {
             match block.as_slice() {
-                [(e, u)] => rules.extend(solve_one(&eqs[*e], u, diags)),
-                _ => rules.extend(solve_loop(&eqs, &block, diags).unwrap_or_default()),
+                [(e, u)] => rules
+                    .extend(solve_one(&eqs[*e], u, taken, &mut hidden, diags).unwrap_or_default()),
+                _ => rules.extend(
+                    solve_loop(&eqs, &block, taken, &mut hidden, diags).unwrap_or_default(),
+                ),
             }
         }
         rules
     });
     let mut out = m.clone();
+    // The iterates of Newton's blocks, after every declared variable (hidden ones
+    // follow the visible ones).
+    out.decls.extend(hidden);
     let mut kept: Vec<Rule> = Vec::with_capacity(m.rules.len());
     for (i, r) in m.rules.iter().enumerate() {
         if i == first
@@ -211,6 +240,24 @@ fn rates<'a>(e: &'a Expr, reals: &HashMap<&str, Span>, out: &mut HashSet<&'a str
     }
     for c in children(e) {
         rates(c, reals, out);
+    }
+}
+
+/// Adds to `out` the reals of `rated` that `e` reads as values (not under `der` or
+/// `prev`), each once.
+fn states_read(e: &Expr, rated: &HashSet<&str>, out: &mut Vec<String>) {
+    if der_of(e).is_some() {
+        return;
+    }
+    if let ExprKind::Path(p) = &e.kind
+        && p.len() == 1
+        && rated.contains(p[0].text.as_str())
+        && !out.contains(&p[0].text)
+    {
+        out.push(p[0].text.clone());
+    }
+    for c in children(e) {
+        states_read(c, rated, out);
     }
 }
 
@@ -317,10 +364,21 @@ fn count(e: &Expr, u: &Unknown) -> usize {
     children(e).into_iter().map(|c| count(c, u)).sum()
 }
 
-/// The δ rule that equation `eq` solved for `u` is, or `None` after an error.
-fn solve_one(eq: &Equation<'_>, u: &Unknown, diags: &mut Vec<Diagnostic>) -> Option<Rule> {
+/// The rules that solve equation `eq` for `u`: one δ rule where it can be rearranged,
+/// else Newton's iteration (with its hidden iterates added to `hidden`); `None` after
+/// an error.
+fn solve_one(
+    eq: &Equation<'_>,
+    u: &Unknown,
+    taken: &[&str],
+    hidden: &mut Vec<Decl>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<Rule>> {
     let span = eq.span;
-    let Some(value) = solve_for(eq.lhs, eq.rhs, u, span) else {
+    if let Some(value) = solve_for(eq.lhs, eq.rhs, u, span) {
+        return Some(vec![rule(eq, u, value)]);
+    }
+    let Unknown::Value(name) = u else {
         diags.push(
             Diagnostic::error(
                 "E0493",
@@ -329,15 +387,59 @@ fn solve_one(eq: &Equation<'_>, u: &Unknown, diags: &mut Vec<Diagnostic>) -> Opt
             )
             .with_label(format!("determines {}, but not linearly", u.show()))
             .with_note(
-                "Sit solves an equation for its unknown where the unknown is reached through \
-                 `+`, `-`, `*` and `/` only, and is multiplied by no other unknown; Newton \
-                 iterations on nonlinear equations are not implemented yet",
+                "Sit solves an equation for a rate where the rate is reached through `+`, \
+                 `-`, `*` and `/` only; Newton's iteration solves for values, not rates",
             )
-            .with_help(format!("solve the equation for {} by hand", u.show())),
+            .with_help(format!(
+                "solve the equation for {} by hand, or give the rate a name: `real r;` \
+                 with the equation on `r`, and `{x} = integral(r);`",
+                u.show(),
+                x = match u {
+                    Unknown::Rate(x) | Unknown::Value(x) => x,
+                }
+            )),
         );
         return None;
     };
-    Some(rule(eq, u, value))
+    let residual = Residual {
+        unknown: name.clone(),
+        at: occurrence(eq, u).unwrap_or(span),
+        lhs: eq.lhs.clone(),
+        rhs: eq.rhs.clone(),
+        span,
+    };
+    match newton(&[residual], taken, hidden) {
+        Ok(rules) => Some(rules),
+        Err(Refusal::NoSlope(f)) => {
+            diags.push(no_slope(span, u, &f));
+            None
+        }
+    }
+}
+
+/// E0493 for an equation whose unknown is reached through `f`, which has no slope.
+fn no_slope(span: Span, u: &Unknown, f: &Name) -> Diagnostic {
+    Diagnostic::error(
+        "E0493",
+        span,
+        format!("this equation cannot be solved for {}", u.show()),
+    )
+    .with_label(format!(
+        "Newton's iteration needs the slope of `{}`",
+        f.text
+    ))
+    .with_related(f.span, format!("`{}` has no slope", f.text))
+    .with_note(
+        "Sit solves an equation that cannot be rearranged by Newton's iteration, with the \
+         exact slope of every operation on the unknown's path; a stateful procedure or a \
+         lookup table there has none",
+    )
+    .with_help(format!(
+        "solve the equation for {} by hand, or let `{}` read the previous step's value \
+         (`prev(…)` of its argument), which is known",
+        u.show(),
+        f.text,
+    ))
 }
 
 /// The rule `u = value` of equation `eq` (`x = integral(value)` for a rate).
@@ -373,61 +475,135 @@ fn rule(eq: &Equation<'_>, u: &Unknown, value: Expr) -> Rule {
 /// The rules of a loop of equations (`block`: each with its unknown, in textual order),
 /// solved by substitution: each equation in turn is solved for its unknown, which is
 /// then replaced by that solution in the equations after it, so the last one reads
-/// only known values; the rules compute the unknowns back from the last. `None` after
-/// an error (an equation that, once substituted, is not linear in its unknown or no
-/// longer reads it: the loop is singular or nonlinear).
+/// only known values; the rules compute the unknowns back from the last. An equation
+/// that, once the earlier solutions are put in, cannot be solved for its unknown
+/// (not linear in it, or no longer reading it) makes that unknown a *tearing* one: it
+/// stays a name in the equations after it, and its equation, with every other
+/// unknown put in, is a residual that Newton's iteration solves (up to
+/// [`MAX_TEARING`] of them). `None` after an error.
 fn solve_loop(
     eqs: &[Equation<'_>],
     block: &[(usize, Unknown)],
+    taken: &[&str],
+    hidden: &mut Vec<Decl>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Vec<Rule>> {
     let mut sides: Vec<(Expr, Expr)> = block
         .iter()
         .map(|&(e, _)| (eqs[e].lhs.clone(), eqs[e].rhs.clone()))
         .collect();
-    let mut values = Vec::with_capacity(block.len());
+    let mut values: Vec<Option<Expr>> = Vec::with_capacity(block.len());
+    let mut torn = Vec::new();
     for i in 0..block.len() {
         let (e, u) = (&block[i].0, &block[i].1);
         let span = eqs[*e].span;
         let (lhs, rhs) = &sides[i];
         let Some(value) = solve_for(lhs, rhs, u, span) else {
-            let comp: Vec<usize> = block.iter().map(|(e, _)| *e).collect();
-            let names: Vec<String> = block.iter().map(|(_, u)| u.show()).collect();
-            diags.push(
-                loop_error(
-                    &comp,
-                    eqs,
-                    &names,
-                    Some((*e, format!("not linear in {} here", u.show()))),
-                )
-                .with_note(format!(
-                    "Sit solves a loop by substitution: each equation for its unknown, put \
-                         into the equations after it; once the earlier unknowns are put in, \
-                         this one is not linear in {} (or no longer reads it: the loop is \
-                         singular)",
-                    u.show()
-                ))
-                .with_help(
-                    "split the loop by computing one of its values by a rule or a `prev`, \
-                         or solve it by hand",
-                ),
-            );
-            return None;
+            torn.push(i);
+            values.push(None);
+            continue;
         };
         for (l, r) in &mut sides[i + 1..] {
             *l = substitute(l, u, &value);
             *r = substitute(r, u, &value);
         }
-        values.push(value);
+        values.push(Some(value));
     }
-    Some(
-        block
-            .iter()
-            .zip(values)
-            .rev()
-            .map(|((e, u), value)| rule(&eqs[*e], u, value))
-            .collect(),
-    )
+    let comp: Vec<usize> = block.iter().map(|(e, _)| *e).collect();
+    let names: Vec<String> = block.iter().map(|(_, u)| u.show()).collect();
+    if torn.is_empty() {
+        return Some(
+            block
+                .iter()
+                .zip(values)
+                .rev()
+                .map(|((e, u), value)| rule(&eqs[*e], u, value.expect("solved")))
+                .collect(),
+        );
+    }
+    if torn.len() > MAX_TEARING {
+        diags.push(
+            loop_error(&comp, eqs, &names, None)
+                .with_note(format!(
+                    "Sit solves a loop by substitution, and what substitution leaves by \
+                     Newton's iteration on at most {MAX_TEARING} unknowns; this loop leaves \
+                     {} ({})",
+                    torn.len(),
+                    torn.iter()
+                        .map(|&i| block[i].1.show())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+                .with_help(
+                    "split the loop by computing one of its values by a rule or a `prev`, \
+                     or solve part of it by hand",
+                ),
+        );
+        return None;
+    }
+    // Every unknown that substitution solved, in terms of the tearing ones only: from
+    // the last, whose solution reads no later unknown, back to the first.
+    let mut resolved: Vec<Option<Expr>> = vec![None; block.len()];
+    for i in (0..block.len()).rev() {
+        if let Some(v) = &values[i] {
+            let mut v = v.clone();
+            for j in i + 1..block.len() {
+                if let Some(r) = &resolved[j] {
+                    v = substitute(&v, &block[j].1, r);
+                }
+            }
+            resolved[i] = Some(v);
+        }
+    }
+    let mut residuals = Vec::with_capacity(torn.len());
+    for &i in &torn {
+        let (e, u) = (&block[i].0, &block[i].1);
+        let Unknown::Value(name) = u else {
+            diags.push(
+                loop_error(
+                    &comp,
+                    eqs,
+                    &names,
+                    Some((*e, format!("not linear in {}", u.show()))),
+                )
+                .with_note(
+                    "Newton's iteration solves a loop for values, not rates; once the \
+                         other equations are put in, this one is not linear in the rate",
+                )
+                .with_help("solve the loop by hand, or compute one of its values by a rule"),
+            );
+            return None;
+        };
+        let (mut lhs, mut rhs) = sides[i].clone();
+        for j in i + 1..block.len() {
+            if let Some(r) = &resolved[j] {
+                lhs = substitute(&lhs, &block[j].1, r);
+                rhs = substitute(&rhs, &block[j].1, r);
+            }
+        }
+        residuals.push(Residual {
+            unknown: name.clone(),
+            at: occurrence(&eqs[*e], u).unwrap_or(eqs[*e].span),
+            lhs,
+            rhs,
+            span: eqs[*e].span,
+        });
+    }
+    let mut rules = match newton(&residuals, taken, hidden) {
+        Ok(rules) => rules,
+        Err(Refusal::NoSlope(f)) => {
+            let (e, u) = &block[torn[0]];
+            diags.push(no_slope(eqs[*e].span, u, &f));
+            return None;
+        }
+    };
+    // Then the others, from the last: each reads the tearing unknowns and later ones.
+    for i in (0..block.len()).rev() {
+        if let Some(value) = values[i].take() {
+            rules.push(rule(&eqs[block[i].0], &block[i].1, value));
+        }
+    }
+    Some(rules)
 }
 
 /// Where equation `eq` first reads `u`.

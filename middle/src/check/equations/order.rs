@@ -47,7 +47,29 @@ pub(super) fn order(
         }
         ok = false;
         let eq = &eqs[e];
-        let mut d = if eq.unknowns.is_empty() {
+        let mut d = if eq.unknowns.is_empty() && !eq.states.is_empty() {
+            let states: Vec<String> = eq.states.iter().map(|x| format!("`{x}`")).collect();
+            Diagnostic::error(
+                "E0490",
+                eq.span,
+                "an equation that constrains the states: a DAE of index 2 or more",
+            )
+            .with_label(format!(
+                "relates {} alone, whose rates other equations determine",
+                states.join(", ")
+            ))
+            .with_note(
+                "a constraint among states that determines no unknown makes the model a \
+                 differential-algebraic system of higher index (a pendulum in x and y with \
+                 x² + y² = L², a rigid coupling of two inertias); Sit solves index-1 \
+                 systems and does not reduce the index",
+            )
+            .with_help(
+                "differentiate the constraint until it determines an unknown (for \
+                 x² + y² = L²: `x * vx + y * vy = 0`, then once more for the \
+                 accelerations), or write the model in fewer coordinates (the angle)",
+            )
+        } else if eq.unknowns.is_empty() {
             Diagnostic::error("E0490", eq.span, "an equation with nothing to determine")
                 .with_label("every name here is known")
                 .with_note(
