@@ -241,6 +241,9 @@ pub struct FitOptions {
     pub max_iter: usize,
 }
 
+/// A variable's value at a data time and its sensitivities to the fitted params.
+type Sample = (f64, Vec<f64>);
+
 /// The runs of one model at chosen params, sampled at the data's times.
 struct Runs<'a> {
     model: Instance,
@@ -264,7 +267,7 @@ impl Runs<'_> {
     }
 
     /// Per column, the model's value and sensitivities at each data time.
-    fn sample(&mut self, p: &[f64]) -> Result<Vec<Vec<(f64, Vec<f64>)>>, String> {
+    fn sample(&mut self, p: &[f64]) -> Result<Vec<Vec<Sample>>, String> {
         self.runs += 1;
         for (name, v) in &self.opts.set {
             self.model.set(name, *v).map_err(|e| e.to_string())?;
@@ -273,7 +276,7 @@ impl Runs<'_> {
             self.model.set(&fp.name, v).map_err(|e| e.to_string())?;
         }
         self.model.reset();
-        let read = |m: &Instance, index: &[(usize, Vec<Option<usize>>)]| -> Vec<(f64, Vec<f64>)> {
+        let read = |m: &Instance, index: &[(usize, Vec<Option<usize>>)]| -> Vec<Sample> {
             index
                 .iter()
                 .map(|(x, s)| {

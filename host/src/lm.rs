@@ -56,9 +56,11 @@ pub fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
         a.swap(k, p);
         b.swap(k, p);
         for i in k + 1..n {
-            let f = a[i][k] / a[k][k];
-            for j in k..n {
-                a[i][j] -= f * a[k][j];
+            let (top, bottom) = a.split_at_mut(i);
+            let (pivot, row) = (&top[k], &mut bottom[0]);
+            let f = row[k] / pivot[k];
+            for (x, y) in row[k..].iter_mut().zip(&pivot[k..]) {
+                *x -= f * y;
             }
             b[i] -= f * b[k];
         }

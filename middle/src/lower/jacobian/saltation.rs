@@ -139,7 +139,7 @@ impl Saltation<'_> {
             .map(|c| self.hidden(format!("salt_tau_{c}"), "dτ/dk of an event"))
             .collect();
         let best = self.hidden("salt_best".into(), "the crossing nearest 0");
-        let stage = self.stage_copy(&self.m.body, &copy, &sp);
+        let stage = self.stage_copy(&self.m.body, &copy);
         let rate_rules: Vec<Stmt> = rates
             .iter()
             .filter_map(|&(x, r)| Some(assign(r, self.rate(x, &copy)?, self.m.span)))
@@ -280,12 +280,7 @@ impl Saltation<'_> {
 
     /// The stage rules of `body` into their copies: each target's `otherwise` rule first
     /// (the default), then its other rules in order under their guards.
-    fn stage_copy(
-        &self,
-        body: &[Stmt],
-        copy: &BTreeMap<VarId, VarId>,
-        sp: &crate::ir::Split,
-    ) -> Vec<Stmt> {
+    fn stage_copy(&self, body: &[Stmt], copy: &BTreeMap<VarId, VarId>) -> Vec<Stmt> {
         let mut defaults: BTreeMap<VarId, Expr> = BTreeMap::new();
         super::sensitivity::each_other(body, &mut |a| {
             if let (Some(_), Rhs::Expr(e)) = (copy.get(&a.target), &a.rhs) {
@@ -293,14 +288,12 @@ impl Saltation<'_> {
             }
         });
         let mut seen = BTreeSet::new();
-        self.copy_rules(body, copy, sp, &mut defaults, &mut seen)
+        Self::copy_rules(body, copy, &mut defaults, &mut seen)
     }
 
     fn copy_rules(
-        &self,
         body: &[Stmt],
         copy: &BTreeMap<VarId, VarId>,
-        sp: &crate::ir::Split,
         defaults: &mut BTreeMap<VarId, Expr>,
         seen: &mut BTreeSet<VarId>,
     ) -> Vec<Stmt> {
@@ -333,7 +326,7 @@ impl Saltation<'_> {
                             out.push(assign(c, d, a.span));
                         }
                     });
-                    let then = self.copy_rules(then, copy, sp, defaults, seen);
+                    let then = Self::copy_rules(then, copy, defaults, seen);
                     if !then.is_empty() {
                         out.push(Stmt::If {
                             cond: rename(cond, copy),
