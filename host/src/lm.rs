@@ -120,10 +120,34 @@ pub fn minimise(
         for (i, row) in damped.iter_mut().enumerate() {
             row[i] += lambda * a[i][i].max(1e-300);
         }
-        let Some(step) = solve(damped, g.iter().map(|x| -x).collect()) else {
+        let Some(mut step) = solve(damped.clone(), g.iter().map(|x| -x).collect()) else {
             lambda *= 10.0;
             continue;
         };
+        // A param on a bound that the step pushes out of the box is held there and the
+        // step solved for the others (an active set), rather than clamped afterwards.
+        let held: Vec<usize> = (0..n)
+            .filter(|&i| (q[i] <= lo[i] && step[i] < 0.0) || (q[i] >= hi[i] && step[i] > 0.0))
+            .collect();
+        if !held.is_empty() {
+            let mut a = damped;
+            let mut rhs: Vec<f64> = g.iter().map(|x| -x).collect();
+            for &i in &held {
+                a[i].fill(0.0);
+                for row in a.iter_mut() {
+                    row[i] = 0.0;
+                }
+                a[i][i] = 1.0;
+                rhs[i] = 0.0;
+            }
+            match solve(a, rhs) {
+                Some(s) => step = s,
+                None => {
+                    lambda *= 10.0;
+                    continue;
+                }
+            }
+        }
         let trial = clamp(q.iter().zip(&step).map(|(a, b)| a + b).collect());
         let moved = trial
             .iter()
