@@ -70,3 +70,14 @@ pub mod pendulum_sensitive {
 pub mod robertson_sensitive {
     sit_macros::include_model!("../models/robertson.sit", sensitivities = "k1,k2,k3");
 }
+
+/// Van der Pol with the sensitivities to `mu` and both initial values, for the cost of
+/// the sensitivities against the plain model (`van_der_pol`).
+pub mod van_der_pol_sensitive {
+    sit_macros::include_model!("../models/van_der_pol.sit", sensitivities = "mu,x0,x1");
+}
+
+/// Robertson's kinetics as declared (`rodas4`), without sensitivities: the plain cost.
+pub mod robertson_plain {
+    sit_macros::include_model!("../models/robertson.sit");
+}
