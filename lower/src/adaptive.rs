@@ -1,18 +1,19 @@
 //! What every adaptive method shares within a host step: the hidden clock of its internal steps, the opening of the host step, and Hairer's step-size controller with the bounded loop it closes.
 //!
-//! `super::dopri5` (the explicit pairs) and `super::implicit` (`rodas4`) write their
+//! `super::explicit` (the explicit pairs) and `super::rosenbrock` (`rodas4`) write their
 //! stages and error norm between [`Clock::open`] and [`Clock::close`]; the controller is
 //! the one the contract states for `dopri5` (`fac = min(10, max(0.2,
 //! 0.9·err^(−1/(order + 1))))`, a rejected step shrunk by `max(0.2, 0.9·err^…)`), so a
 //! change to it is made once for every method.
 
+use super::bounds::{EVENT_LIMIT, LIMIT, MOST_UNITS};
 use super::build::{add, assign, call, cmp, mul, num, sub, var, when};
 use super::dense::DenseOutput;
-use super::dopri5::LIMIT;
 use super::hidden::Hidden;
-use super::located::{EVENT_LIMIT, Located, Loop};
+use super::located::{Located, Loop};
 use super::pass::discrete;
 use super::rewrite::{self, Rewrite};
+use super::tableau::Root;
 use crate::ir::{CmpOp, Expr, Func, Model, Stmt, VarId};
 use crate::source::Span;
 
@@ -35,24 +36,6 @@ pub(super) struct Clock {
     /// `LIMIT − allowance(dt)` ([`Clock::open`]), so that the loop's bound of
     /// [`LIMIT`] runs is the host step's allowance.
     pub(super) work: VarId,
-}
-
-/// The units of time of a host step whose internal steps the bound allows (at
-/// [`LIMIT`] per unit): a host step of up to 1 gets `LIMIT`, a longer one `LIMIT` per
-/// unit of its length up to [`MOST_UNITS`], so that one host step may be the whole run
-/// (`--dt` = `--t-end`) without a bound of its own.
-pub const MOST_UNITS: f64 = 100.0;
-
-/// How the controller takes the root `err^(−1/q)` of its step factor (`q` = the
-/// embedded order + 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Root {
-    /// `pow(err, −1/q)` (`libm::pow`): `dopri5`'s, whose results are kept bit for bit
-    /// as they were before the other methods came.
-    Pow,
-    /// `inv_root(err, q)` (`sit_runtime::math::inv_root`: IEEE operations, several
-    /// times faster, within 4·2⁻⁵² of the exact root): every other adaptive method's.
-    Inv,
 }
 
 /// What closes a host step of an adaptive method (see [`Clock::close`]).

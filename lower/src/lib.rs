@@ -46,12 +46,13 @@
 
 mod adaptive;
 mod band;
+mod bounds;
 mod build;
 mod dense;
-mod dopri5;
+mod explicit;
 mod fired;
+mod fixed;
 mod hidden;
-mod implicit;
 mod initial;
 pub mod jacobian;
 mod labels;
@@ -64,10 +65,8 @@ mod prev;
 mod program;
 mod radau;
 pub mod rewrite;
-mod rk4_loop;
 mod rosenbrock;
 mod stages;
-mod stiffness;
 mod substep;
 mod tableau;
 #[cfg(test)]

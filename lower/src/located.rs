@@ -1,7 +1,7 @@
 //! Events located inside a step of `dopri5` or `rk4`: the guards watched, the bisection on the step's dense output, and the discrete pass run at each event.
 //!
 //! The contract is "Events located inside a step" in [`crate::ir`]. This module adds,
-//! to the loop written by [`super::dopri5`] (or by [`super::rk4_loop`], whose internal
+//! to the loop written by [`super::explicit`] (or by [`super::fixed`], whose internal
 //! step is the rest of the host step, always accepted, and has no `h`), for a model with
 //! *watched guards* (see [`watched`]: the guards and the conditions of the `event`s that
 //! read what moves), with hidden states `g_i` per guard and the terms
@@ -47,6 +47,7 @@
 //! `b1 = θ·(1 + θ·(−3/2 + θ·2/3))`, `b23 = θ·θ·(1 − θ·2/3)`, `b4 = θ·θ·(−1/2 + θ·2/3)`
 //! (the weights 1/6, 1/3, 1/3, 1/6 at `θ = 1`).
 
+use super::bounds::HALVINGS;
 use super::build::{add, arith, assign, call, cmp, mul, num, sub, var, when};
 use super::dense::{DenseOutput, Memories};
 use super::hidden::Hidden;
@@ -54,14 +55,6 @@ use super::pass::{Stage, at_time, discrete, reads_time};
 use super::rewrite::{Rewrite, Stmt};
 use crate::ir::{self, ArithOp, CmpOp, Expr, Func, Model, Split, VarId};
 use crate::source::Span;
-
-/// Halvings of an accepted internal step that locate an event in it: its time is then
-/// known to within `hs·2^-50` (below 1e-15 of the internal step).
-pub const HALVINGS: u32 = 50;
-
-/// The most events located inside one host step: beyond, the model's events chatter
-/// (Zeno behaviour) and the program stops with `sit_runtime::events_overrun`.
-pub const EVENT_LIMIT: u64 = 1000;
 
 /// Whether `e` reads something that moves during the stages: a continuous state, the
 /// target of a stage rule, or `time` (through conditions too).

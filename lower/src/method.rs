@@ -1,4 +1,4 @@
-//! Integration methods: every model whose method is not `euler` rewritten into plain rules, by the step its method's tableau takes; the fixed step without located events written here.
+//! Integration methods: every model whose method is not `euler` rewritten into plain rules, one entry per kind of method (fixed, adaptive explicit, Rosenbrock, Radau).
 //!
 //! Under [`Method::Rk4`] (see "Integration methods" in [`crate::ir`]), the *continuous
 //! states* are the targets of `integral` and `lag` rules; the *stage rules* are the plain
@@ -10,8 +10,9 @@
 //! into an equivalent model of plain rules (method `euler`) with hidden states for the
 //! stage memories, so that every back end runs the same statements and stays
 //! bit-identical without knowing about methods. A method is a tableau
-//! (`super::tableau`); an adaptive one is stepped by `super::dopri5`, a fixed-step one
-//! by `super::rk4_loop` when events are located inside its step, else here:
+//! (`super::tableau`). One entry per kind of method: a fixed-step tableau is stepped by
+//! `super::fixed` (below, under `rk4`), an adaptive explicit pair by `super::explicit`,
+//! a Rosenbrock method by `super::rosenbrock`, `radau5` by `super::radau`:
 //!
 //! ```text
 //! y0 = y                                   (every continuous state)
@@ -26,13 +27,9 @@
 //! ```
 
 use super::LowerError;
-use super::hidden::Hidden;
-use super::located::watched;
-use super::pass::discrete;
 use super::rewrite;
-use super::stages::{Start, Step, memories};
-use super::tableau::{self, Tableau};
-use crate::ir::{Expr, Method, Model, Program, split, split_errors, split_located};
+use super::tableau;
+use crate::ir::{Method, Program, split_errors};
 
 /// `program` with every model whose method is not `euler` rewritten into plain rules
 /// around the statements of [`rewrite::Rewrite`] that integrate it so; the rewritten
@@ -58,14 +55,14 @@ pub fn expand(program: &Program) -> Result<rewrite::Program, LowerError> {
             continue;
         }
         if let (Some(ros), Some(tol)) = (super::rosenbrock::of(m.method), m.method.tolerance()) {
-            models.push(super::implicit::rewrite(m, id, ros, tol));
+            models.push(super::rosenbrock::rewrite(m, id, ros, tol));
             continue;
         }
         models.push(match tableau::of(m.method) {
             None => m.clone().widen(),
             Some(tab) => match m.method.tolerance() {
-                Some(tol) => super::dopri5::rewrite(m, tab, tol),
-                None => fixed(m, tab),
+                Some(tol) => super::explicit::rewrite(m, tab, tol),
+                None => super::fixed::rewrite(m, tab),
             },
         });
     }
@@ -73,42 +70,4 @@ pub fn expand(program: &Program) -> Result<rewrite::Program, LowerError> {
         models,
         sources: program.sources.clone(),
     })
-}
-
-/// The model `m` (stepped by the fixed-step method `tab`) as plain rules (method `euler`).
-fn fixed(m: &Model, tab: &'static Tableau) -> rewrite::Model {
-    let sp = split(m);
-    if sp.states.is_empty() {
-        return Model {
-            method: Method::Euler,
-            ..m.clone()
-        }
-        .widen();
-    }
-    let lsp = split_located(m);
-    let guards = watched(m, &lsp);
-    if !guards.is_empty() {
-        return super::rk4_loop::rewrite(m, tab, &sp, &lsp, guards);
-    }
-    let mut hid = Hidden::of(m);
-    let mems = memories(&mut hid, tab, &sp, Start::Step);
-    let mut body: Vec<_> = mems
-        .iter()
-        .zip(&sp.states)
-        .map(|(mem, &(v, span))| super::build::assign(mem.y0, Expr::Var(v), None, span))
-        .collect();
-    let step = Step {
-        tab,
-        m,
-        sp: &sp,
-        mems: &mems,
-        t: None,
-        h: Expr::Dt,
-    };
-    body.extend(step.stages());
-    body.extend(step.solution());
-    body.extend(discrete(&m.body));
-    let mut out = hid.out.with_body(body);
-    out.fired = m.fired * (tab.c.len() + 1);
-    out
 }

@@ -1,7 +1,7 @@
 //! The stage builder: one step of an explicit Runge–Kutta method, from its [`Tableau`], written as the stage passes, the solution and the error estimate of plain rules.
 //!
-//! The steps around it (the fixed step of `super::method` and `super::rk4_loop`, the
-//! adaptive step of `super::dopri5`) choose the step's start and length; everything a
+//! The steps around it (the fixed step of `super::fixed`, the
+//! adaptive step of `super::explicit`) choose the step's start and length; everything a
 //! method's coefficients decide is written here, in the association of the tableau's
 //! [`Form`]: sums left to right, zero coefficients left out, a weight of 1 left out, each
 //! coefficient the tableau's `f64` literal.

@@ -3,8 +3,8 @@
 //! A method is a [`Tableau`]; [`of`] gives the one of an [`crate::ir::Method`]. The stage
 //! builder (`super::stages`) writes its stage passes, its solution and its error
 //! estimate as plain rules, in the association [`Form`] says; the step around them is
-//! the fixed step (`super::method`, or `super::rk4_loop` when events are located) for a
-//! tableau without [`Embedded`] weights and the adaptive step (`super::dopri5`) for one
+//! the fixed step (`super::fixed`, a loop when events are located) for a
+//! tableau without [`Embedded`] weights and the adaptive step (`super::explicit`) for one
 //! with them; the event search (`super::located`) evaluates [`Dense`] through
 //! `super::dense`.
 //!
@@ -18,14 +18,14 @@
 //!    Give `b` and set `fsal` when the last row of `a` is `b` and the last node is 1
 //!    (the solution is then the last stage's value); give [`Embedded`] weights
 //!    `e = b − b̂` for an adaptive method (the step size control is that of
-//!    `super::dopri5`, with the exponent `−1/(order + 1)`), and a [`Dense`] output for
+//!    `super::explicit`, with the exponent `−1/(order + 1)`), and a [`Dense`] output for
 //!    the event search: [`Dense::Weights`] if the continuous extension is
 //!    `y0 + h·Σ_j b_j(θ)·k_j` with polynomials `b_j` (Tsitouras 5(4), Verner's pairs);
 //!    a new variant of [`Dense`], evaluated in `super::dense`, if it needs kept terms
 //!    of its own like Dormand–Prince's ([`Dense::Hairer`]) or extra stages
 //!    ([`Dense::Hairer8`], DOP853's three, run by the event search through
 //!    `super::dense::DenseOutput::extra_nodes`). Give [`Embedded::stiff`], the bound
-//!    of Hairer's stiffness test (`super::stiffness`), below the point where the
+//!    of Hairer's stiffness test (`super::explicit`'s stiffness test), below the point where the
 //!    method's stability region meets the negative real axis.
 //! 3. The tests of `super::stages` check the tableau's consistency (each row of `a`
 //!    sums to its node, the weights to 1, the dense output to `b` at `θ = 1`); add
@@ -34,11 +34,23 @@
 //!
 //! A method that is not an explicit Runge–Kutta method has a stage builder of its own:
 //! the Rosenbrock methods (`rodas4`, which solve a linear system per stage) are data in
-//! `super::rosenbrock`, written out by `super::implicit`, which reuses the stage pass
+//! `super::rosenbrock::tableau`, written out by `super::rosenbrock`, which reuses the stage pass
 //! (`super::pass`), the hidden states (`super::hidden`) and the event search.
 
-use super::adaptive::Root;
 use crate::ir::Method;
+
+/// How the controller takes the root `err^(−1/q)` of its step factor (`q` = the
+/// embedded order + 1): part of a method's data, read by the controller of
+/// `super::adaptive`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Root {
+    /// `pow(err, −1/q)` (`libm::pow`): `dopri5`'s, whose results are kept bit for bit
+    /// as they were before the other methods came.
+    Pow,
+    /// `inv_root(err, q)` (`sit_runtime::math::inv_root`: IEEE operations, several
+    /// times faster, within 4·2⁻⁵² of the exact root): every other adaptive method's.
+    Inv,
+}
 
 /// An explicit Runge–Kutta method with `s` stages: stage `i` evaluates the rates at
 /// `y0 + h·Σ_{j<i} a_ij·k_j` and time `t + c_i·h`; the solution is

@@ -25,16 +25,14 @@
 //! With no event the values are those of the straight-line step bit for bit: `hs = dt −
 //! 0 = dt` and `time + (0 + c·dt) = time + c·dt`.
 
-use super::build::{add, assign, num, sub, var, when};
-use super::hidden::Hidden;
-use super::located::{EVENT_LIMIT, Located, Loop};
-use super::rewrite::{self, Rewrite};
-use super::stages::{Start, Step, memories};
-use super::tableau::Tableau;
+use crate::bounds::{EVENT_LIMIT, LOOP_LIMIT};
+use crate::build::{add, assign, num, sub, var, when};
+use crate::hidden::Hidden;
 use crate::ir::{Expr, Model, Split, Stmt};
-
-/// The most runs of the loop's internal steps (each ends the host step or an event).
-const LIMIT: u64 = 10_000;
+use crate::located::{Located, Loop};
+use crate::rewrite::{self, Rewrite};
+use crate::stages::{Start, Step, memories};
+use crate::tableau::Tableau;
 
 /// The model `m` (stepped by the fixed-step method `tab`, split `sp`, split for its
 /// guards `lsp`, watched `guards`, not empty) as plain rules around one [`Rewrite::Repeat`].
@@ -111,7 +109,7 @@ pub(super) fn rewrite(
         body: runs,
         until: loc.until(t),
         count: steps,
-        limit: LIMIT,
+        limit: LOOP_LIMIT,
         method,
         events: Some((loc.events, EVENT_LIMIT)),
         span,

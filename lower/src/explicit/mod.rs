@@ -33,7 +33,9 @@
 //! (`dop853`'s `e3`) sums its squared scaled components into `err3` beside `err` and
 //! combines them as Hairer's DOP853 does, `err = err / sqrt(n·(err + 0.01·err3))`
 //! (the denominator 1 when not positive). An accepted step first runs Hairer's
-//! stiffness test (`super::stiffness`), which writes only hidden states of its own.
+//! stiffness test (`stiffness`), which writes only hidden states of its own.
+
+mod stiffness;
 
 use super::adaptive::{Clock, Close, Control};
 use super::build::{add, arith, assign, call, cmp, error_scale, mul, num, var, when};
@@ -43,10 +45,6 @@ use super::rewrite;
 use super::stages::{Start, Step, memories};
 use super::tableau::Tableau;
 use crate::ir::{ArithOp, CmpOp, Func, Model, Tolerance, split, split_located};
-
-/// The most internal steps (accepted or rejected) in one host step of length up to 1,
-/// and per unit of time in a longer one (up to `adaptive::MOST_UNITS` units).
-pub const LIMIT: u64 = 10_000;
 
 /// The model `m` stepped by the adaptive method `tab` (it has [`Embedded`] weights)
 /// with tolerances `tol`, as plain rules (method `euler`) around one
@@ -189,7 +187,7 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
     }
     let embedded = tab.embedded.as_ref().expect("an adaptive method");
     let (order, root) = (embedded.order, embedded.root);
-    let mut accept = super::stiffness::test(&mut hid, &step, t);
+    let mut accept = stiffness::test(&mut hid, &step, t);
     accept.extend(
         mems.iter()
             .zip(&sp.states)

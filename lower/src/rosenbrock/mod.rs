@@ -1,7 +1,7 @@
 //! The adaptive step of a Rosenbrock method (`rodas4`, `rodas5p`): a host step rewritten as plain rules around one bounded loop of internal steps, each with the exact Jacobian as hidden rules, one LU of `I/(γh) − J` and its stage solves.
 //!
 //! The continuous part is that of `rk4` (`crate::ir`'s `split`); the method's
-//! coefficients are data (`super::rosenbrock`). Within each host step, with `n`
+//! coefficients are data (`tableau`). Within each host step, with `n`
 //! continuous states, hidden states `yc`, `k1` … `ks` per state (`s` stages; `k_i`
 //! holds the stage's `u_i`), the Jacobian's entries `J_ij` (the pattern's, and
 //! `J_i,time = ∂rate_i/∂t` when the continuous part reads `time`), the tangents of the
@@ -42,9 +42,14 @@
 //! functions.
 //!
 //! with `fac = min(10, max(0.2, 0.9·err^(-1/4)))` on acceptance as under `dopri5`
-//! (`super::dopri5`, the exponent `−1/(order + 1)` of the embedded order: 3 for `rodas4`,
+//! (`crate::explicit`, the exponent `−1/(order + 1)` of the embedded order: 3 for `rodas4`,
 //! `−1/4`; 4 for `rodas5p`, `−1/5`). Events are
 //! located as under `dopri5` (`super::located`), on the method's continuous extension.
+
+mod tableau;
+
+use tableau::Rosenbrock;
+pub(super) use tableau::of;
 
 use super::adaptive::{Clock, Close, Control};
 use super::band;
@@ -57,7 +62,6 @@ use super::jacobian::rules::Cells;
 use super::located::{Located, watched};
 use super::pass::Stage;
 use super::rewrite::{self, Rewrite, Storage};
-use super::rosenbrock::Rosenbrock;
 use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Stmt, Tolerance, VarId, split, split_located};
 
 /// The model `m` stepped by the Rosenbrock method `ros` with tolerances `tol`, as plain
@@ -333,7 +337,7 @@ pub(super) fn rewrite(
         method,
         control: Control::Hairer {
             order: ros.order,
-            root: super::adaptive::Root::Inv,
+            root: super::tableau::Root::Inv,
         },
         accept,
         located,

@@ -1,4 +1,4 @@
-//! The Rosenbrock methods as data: the coefficients `γ`, `α`, `a`, `C`, `γ_i`, the weights, the error weights and the dense output that one implicit stage builder (`super::implicit`) writes out.
+//! The Rosenbrock methods as data: the coefficients `γ`, `α`, `a`, `C`, `γ_i`, the weights, the error weights and the dense output that one implicit stage builder (`super`) writes out.
 //!
 //! A Rosenbrock method in the form of Hairer and Wanner (*Solving ODEs II*, IV.7, their
 //! code RODAS) solves, per stage `i = 1 … s`, with `W = I/(γh) − J` (`J` the Jacobian
@@ -21,16 +21,16 @@
 //! in [`of`]; the builder, the controller and the event search read nothing else. The
 //! tests of `tests/tests/models_methods.rs` measure the order and check the references.
 
-use super::build::{add, assign, mul, num, sub, var, weighted};
-use super::dense::{DenseOutput, Memories};
-use super::hidden::Hidden;
-use super::rewrite::Stmt;
 use crate::Span;
+use crate::build::{add, assign, mul, num, sub, var, weighted};
+use crate::dense::{DenseOutput, Memories};
+use crate::hidden::Hidden;
 use crate::ir::{Expr, Method, VarId};
+use crate::rewrite::Stmt;
 
 /// A Rosenbrock method with `s` stages (see the module documentation).
 #[derive(Debug)]
-pub(super) struct Rosenbrock {
+pub(crate) struct Rosenbrock {
     /// The method's name in `.sit` source: its hidden states are named `…_NAME_…`.
     pub(super) name: &'static str,
     /// `γ`, the diagonal of the method: `W = I/(γh) − J`.
@@ -283,7 +283,7 @@ pub(super) const RODAS5P: Rosenbrock = Rosenbrock {
 };
 
 /// The Rosenbrock method of `method`, if it is one.
-pub(super) fn of(method: Method) -> Option<&'static Rosenbrock> {
+pub(crate) fn of(method: Method) -> Option<&'static Rosenbrock> {
     match method {
         Method::Rodas4(_) => Some(&RODAS4),
         Method::Rodas5p(_) => Some(&RODAS5P),
@@ -302,7 +302,7 @@ impl DenseOutput for Rosenbrock {
     }
 
     fn memories(&self, hid: &mut Hidden<'_>, state: &str, span: Span) -> Vec<VarId> {
-        super::dense::dense_terms(hid, self.name, state, span, 2 + self.dense.len())
+        crate::dense::dense_terms(hid, self.name, state, span, 2 + self.dense.len())
     }
 
     /// `r2 = y1 − y0`, `r3 = Σ_j d2_j·u_j`, `r4 = Σ_j d3_j·u_j` (the stages' `u` are

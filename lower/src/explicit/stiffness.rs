@@ -26,11 +26,11 @@
 //! trajectories stay bit for bit those without it. A host reads `METHOD_stiff_seen`
 //! and `METHOD_stiff_at` after a run and warns once (`sit_runtime::method::stiffness_warnings`).
 
-use super::build::{add, assign, call, cmp, mul, num, sub, var, when};
-use super::hidden::Hidden;
-use super::rewrite::Stmt;
-use super::stages::Step;
+use crate::build::{add, assign, call, cmp, mul, num, sub, var, when};
+use crate::hidden::Hidden;
 use crate::ir::{ArithOp, CmpOp, Expr, Func, VarId};
+use crate::rewrite::Stmt;
+use crate::stages::Step;
 
 /// Accepted steps between two tests while the steps do not look stiff (Hairer's `NSTIFF`).
 pub const EVERY: f64 = 1000.0;
