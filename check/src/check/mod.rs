@@ -15,7 +15,7 @@ use crate::suggest::did_you_mean;
 use std::collections::HashMap;
 
 mod declare;
-pub(crate) mod equations;
+pub mod equations;
 mod exact;
 mod expr;
 mod modes;

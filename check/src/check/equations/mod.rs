@@ -73,6 +73,56 @@ struct Equation<'m> {
 /// (the model is used as written). Errors go to `diags`; the equations that could not
 /// be solved are then left out of the model returned.
 pub(crate) fn solve(m: &Model, diags: &mut Vec<Diagnostic>) -> Option<Model> {
+    solve_described(m, diags, &mut Vec::new())
+}
+
+/// How a block of equations is solved, for `sitc info`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    /// The unknowns it determines, as written (`v`, `der(x)`), in the order of its
+    /// equations.
+    pub unknowns: Vec<String>,
+    /// Its equations, in textual order.
+    pub equations: Vec<Span>,
+    /// How.
+    pub solved: Solved,
+}
+
+/// How a block of equations is solved.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Solved {
+    /// One equation, rearranged for its unknown.
+    Rearranged,
+    /// A loop, by substitution: no iteration.
+    Substitution,
+    /// By Newton's iteration on its tearing unknowns (the others put in), a fixed
+    /// number of steps.
+    Newton {
+        /// The tearing unknowns.
+        tearing: Vec<String>,
+        /// The steps per evaluation.
+        steps: usize,
+    },
+}
+
+/// The blocks of `m`'s equations in the order they are solved (empty when it has none
+/// or they have errors).
+pub fn blocks(m: &Model) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut diags = Vec::new();
+    solve_described(m, &mut diags, &mut out);
+    if diags.iter().any(Diagnostic::is_error) {
+        out.clear();
+    }
+    out
+}
+
+/// [`solve`], with the blocks described into `described`.
+fn solve_described(
+    m: &Model,
+    diags: &mut Vec<Diagnostic>,
+    described: &mut Vec<Block>,
+) -> Option<Model> {
     let mut nested = Vec::new();
     for r in &m.rules {
         if let Rule::Block { rules, .. } | Rule::Transition { rules, .. } = r {
@@ -156,12 +206,50 @@ pub(crate) fn solve(m: &Model, diags: &mut Vec<Diagnostic>) -> Option<Model> {
     let rules = solved.map(|blocks| {
         let mut rules = Vec::new();
         for block in blocks {
+            let before = hidden.len();
+            let mut tearing = Vec::new();
+            for (_, u) in &block {
+                if let Unknown::Value(name) = u {
+                    tearing.push(name.clone());
+                }
+            }
+            described.push(Block {
+                unknowns: block
+                    .iter()
+                    .map(|(_, u)| u.show().replace('`', ""))
+                    .collect(),
+                equations: block.iter().map(|(e, _)| eqs[*e].span).collect(),
+                solved: Solved::Rearranged,
+            });
             match block.as_slice() {
                 [(e, u)] => rules
                     .extend(solve_one(&eqs[*e], u, taken, &mut hidden, diags).unwrap_or_default()),
                 _ => rules.extend(
                     solve_loop(&eqs, &block, taken, &mut hidden, diags).unwrap_or_default(),
                 ),
+            }
+            // The tearing unknowns are those whose first iterate was declared.
+            let firsts: Vec<&str> = (hidden[before..].iter())
+                .filter_map(|d| match d {
+                    Decl::Var { name, .. } => Some(name.text.as_str()),
+                    _ => None,
+                })
+                .collect();
+            tearing.retain(|u| {
+                firsts.iter().any(|n| {
+                    n.strip_prefix(u.as_str()).is_some_and(|rest| {
+                        rest.trim_start_matches('_') == "newton0" && rest.starts_with('_')
+                    })
+                })
+            });
+            let last = described.last_mut().expect("pushed above");
+            if !tearing.is_empty() {
+                last.solved = Solved::Newton {
+                    tearing,
+                    steps: newton::ITERATIONS,
+                };
+            } else if block.len() > 1 {
+                last.solved = Solved::Substitution;
             }
         }
         rules
