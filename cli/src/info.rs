@@ -234,8 +234,11 @@ struct Described {
     variables: Vec<Variable>,
     submodels: Vec<Instance>,
     /// Its equations' blocks, in the order solved, each with where its equations are.
-    blocks: Vec<(Block, Vec<(String, usize, usize)>)>,
+    blocks: Vec<(Block, Vec<Location>)>,
 }
+
+/// A file, line and column.
+type Location = (String, usize, usize);
 
 /// A submodel instance.
 struct Instance {
