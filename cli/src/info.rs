@@ -11,6 +11,7 @@
 
 use crate::fail::{Fail, exit};
 use sit_middle::ast::{self, Decl};
+use sit_middle::check::equations::{Block, Solved};
 use sit_middle::ir::{Model, ModelId, Program, Ty};
 use sit_middle::{SourceMap, Span};
 use std::collections::HashMap;
@@ -138,6 +139,8 @@ struct Written {
     /// The unit of a real variable, declared or inferred (`sit_middle::units`), by its
     /// name's span; absent where it is not known.
     units: HashMap<Span, String>,
+    /// The blocks of a model's equations, in the order solved, by the model's name.
+    blocks: HashMap<String, Vec<Block>>,
 }
 
 impl Written {
@@ -147,6 +150,7 @@ impl Written {
             values: HashMap::new(),
             bindings: HashMap::new(),
             units: HashMap::new(),
+            blocks: HashMap::new(),
         };
         let files: Vec<ast::File> = (sources.files.iter().enumerate())
             .filter_map(|(id, file)| sit_middle::parse::parse_file(id, &file.text).ok())
@@ -161,6 +165,12 @@ impl Written {
                 {
                     written.units.insert(name.span, shown.clone());
                 }
+            }
+        }
+        for m in &models {
+            let blocks = sit_middle::check::equations::blocks(m);
+            if !blocks.is_empty() {
+                written.blocks.insert(m.name.text.clone(), blocks);
             }
         }
         for parsed in &files {
@@ -223,7 +233,12 @@ struct Described {
     method: Option<&'static str>,
     variables: Vec<Variable>,
     submodels: Vec<Instance>,
+    /// Its equations' blocks, in the order solved, each with where its equations are.
+    blocks: Vec<(Block, Vec<Location>)>,
 }
+
+/// A file, line and column.
+type Location = (String, usize, usize);
 
 /// A submodel instance.
 struct Instance {
@@ -321,11 +336,18 @@ impl Describer<'_> {
                 }
             })
             .collect();
+        let blocks = (self.written.blocks.get(&m.name).into_iter().flatten())
+            .map(|b| {
+                let at = b.equations.iter().map(|&s| self.location(s)).collect();
+                (b.clone(), at)
+            })
+            .collect();
         Described {
             model: m.name.clone(),
             method: (m.method != sit_middle::ir::Method::Euler).then(|| m.method.name()),
             variables,
             submodels,
+            blocks,
         }
     }
 
@@ -410,7 +432,65 @@ impl Described {
         if !without.is_empty() {
             json["without_unit"] = without.into();
         }
+        if !self.blocks.is_empty() {
+            json["equations"] = (self.blocks.iter())
+                .map(|(b, at)| {
+                    let mut v = serde_json::json!({
+                        "unknowns": b.unknowns,
+                        "lines": at.iter().map(|(_, line, _)| line).collect::<Vec<_>>(),
+                        "solved": match &b.solved {
+                            Solved::Rearranged => "rearranged",
+                            Solved::Substitution => "substitution",
+                            Solved::Newton { .. } => "newton",
+                        },
+                    });
+                    if let Solved::Newton { tearing, steps } = &b.solved {
+                        v["tearing"] = serde_json::json!(tearing);
+                        v["steps"] = serde_json::json!(steps);
+                    }
+                    v
+                })
+                .collect::<Vec<_>>()
+                .into();
+        }
         json
+    }
+
+    /// The blocks of the model's equations, one line each: what it determines, how,
+    /// and where its equations are.
+    fn equations(&self, out: &mut String) {
+        if self.blocks.is_empty() {
+            return;
+        }
+        out.push_str("  equations, in the order solved:\n");
+        let rows: Vec<[String; 3]> = (self.blocks.iter())
+            .map(|(b, at)| {
+                let how = match &b.solved {
+                    Solved::Rearranged => "rearranged".to_string(),
+                    Solved::Substitution => format!("loop of {}, substitution", at.len()),
+                    Solved::Newton { tearing, steps } => {
+                        let what = if at.len() > 1 {
+                            format!("loop of {}, ", at.len())
+                        } else {
+                            String::new()
+                        };
+                        format!("{what}Newton on {} ({steps} steps)", tearing.join(", "))
+                    }
+                };
+                let file = at.first().map_or("", |(f, _, _)| f.as_str());
+                let lines: Vec<String> = at.iter().map(|(_, l, _)| l.to_string()).collect();
+                [
+                    b.unknowns.join(", "),
+                    how,
+                    format!("{file}:{}", lines.join(",")),
+                ]
+            })
+            .collect();
+        let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
+        let (w0, w1) = (width(0), width(1));
+        for [a, b, c] in &rows {
+            let _ = writeln!(out, "    {a:<w0$}  {b:<w1$}  {c}");
+        }
     }
 
     /// The real variables (not modes) whose unit stays unknown, in a model where some
@@ -510,6 +590,7 @@ impl Described {
         if !without.is_empty() {
             let _ = writeln!(out, "  without a unit: {}", without.join(", "));
         }
+        self.equations(out);
     }
 }
 

@@ -426,3 +426,38 @@ fn a_variable_assigned_in_every_step_is_not_held() {
         ["a=earlier", "b=t-dt", "e=t", "t_off=held", "go=t-dt"]
     );
 }
+
+/// The blocks of a model's equations, in the order solved: an equation rearranged, a
+/// linear loop by substitution, and a diode's loop by Newton's iteration on its tearing
+/// unknown, with where the equations are (text and JSON).
+#[test]
+fn equation_blocks() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = "model Clip {\n    param Is = 1e-12, Vt = 0.025, R = 1000, g = 0.5;\n    \
+                output real v, i, u, e, y;\n    u = 5 * sin(time);\n    \
+                equation i = Is * (exp(v / Vt) - 1);\n    equation u - v = R * i;\n    \
+                equation e = u - y;\n    equation y = g * e;\n}\n";
+    std::fs::write(dir.path().join("clip.sit"), text).expect("written");
+    let out = listing_in(dir.path(), &["info", "clip.sit"]);
+    let blocks = out
+        .split_once("  equations, in the order solved:\n")
+        .expect("listed")
+        .1;
+    assert_eq!(
+        blocks,
+        "    i, v  loop of 2, Newton on v (12 steps)  clip.sit:5,6\n    \
+         e, y  loop of 2, substitution            clip.sit:7,8\n"
+    );
+    let json: serde_json::Value = serde_json::from_str(&listing_in(
+        dir.path(),
+        &["info", "clip.sit", "--format", "json"],
+    ))
+    .expect("valid JSON");
+    assert_eq!(
+        json["equations"],
+        serde_json::json!([
+            {"unknowns": ["i", "v"], "lines": [5, 6], "solved": "newton", "tearing": ["v"], "steps": 12},
+            {"unknowns": ["e", "y"], "lines": [7, 8], "solved": "substitution"},
+        ])
+    );
+}
