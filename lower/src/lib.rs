@@ -57,10 +57,8 @@ mod initial;
 pub mod jacobian;
 mod labels;
 mod located;
-mod lowered;
 pub mod method;
 mod pass;
-mod phase;
 mod prev;
 mod program;
 mod radau;
@@ -75,19 +73,20 @@ mod vars;
 mod why;
 
 pub use labels::{labelled, variable_units, variable_units_with};
-pub use lowered::*;
-pub use phase::{PhaseLink, find as find_phase};
 pub use program::{Lowered, Prepare};
 pub use rewrite::Rewrite;
 pub use sit_check::term::{
     Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term, term, term_within,
 };
-pub use substep::SubstepLink;
+pub use sit_lir::{
+    Assign, EventUpdate, FlagUse, Init, ModeSlot, Model, PhaseLink, Proc, Stmt, Storage, SubLink,
+    SubstepLink, find_phase, walk,
+};
 pub use vars::{Access, Entry, Item, Own, SubRun, own_variables, variables, visible_count};
 pub use why::instrument_events;
 
 use crate::ir::{ModeId, ModelId, Rhs, VarId};
-use lowered::flags_set;
+use sit_lir::flags_set;
 use term::{Lowerer, get};
 
 // The checker's modules, under the names the lowering's files read them by.
