@@ -37,7 +37,7 @@
 //! false first, used as [`Model::initial_flags`] says), with every event false and
 //! `dt = 0`: the rules of the model's *computed* states, those that every step
 //! assigns from other values before any rule reads them (the exact rule is in
-//! `lower/initial.rs`), so that the values at t = 0 are consistent (`total = a + b`
+//! `lower/src/initial.rs`), so that the values at t = 0 are consistent (`total = a + b`
 //! shows `a + b`) and no rule of a step sees the difference. The computed states are
 //! found on the rules as written, before a method's rewrite ([`Lowered`] keeps them),
 //! so the row at t = 0 is the same under every method.
