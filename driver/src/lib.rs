@@ -255,6 +255,14 @@ pub fn lower(mut checked: Program, warnings: Report, opts: &Options) -> Result<C
     })
 }
 
+/// The lowered program of a program already checked (by [`check`], or kept from a
+/// [`Compiled`]), with the event log's instrumentation when `events`: for a front end
+/// that keeps the checked program and lowers it again (the Python package's event log
+/// and GPU study, the page's instances), so that the lowered program is built here only.
+pub fn prepare(checked: &Program, events: bool) -> Result<Lowered, LowerError> {
+    Lowered::new(checked, Prepare { events })
+}
+
 /// Every `.sit` file under `dir`, subfolders included, sorted (for build
 /// scripts that compile a folder of models). A folder that cannot be read
 /// gives no files.
