@@ -74,7 +74,7 @@ fn try_schematic(args: &SchematicArgs) -> Result<(), Fail> {
     }
     if args.sit {
         let text = std::fs::read_to_string(&args.file).map_err(|e| e.to_string())?;
-        let out = sit_schematic::check_schematic(&args.file, &text, form);
+        let out = sit_driver::check_schematic(&args.file, &text, form);
         if out.has_errors() {
             return Err(Fail::Model(out.render()));
         }

@@ -22,8 +22,10 @@
 #![deny(missing_docs)]
 
 mod root;
+mod schematic;
 
 pub use root::{RootError, select_root};
+pub use schematic::check_schematic;
 pub use sit_middle::lower::{Lowered, Prepare};
 
 use sit_middle::ir::{Method, ModelId, Program};
@@ -194,14 +196,14 @@ pub fn check(source: &Source) -> Result<Output, ReadError> {
 /// asked for ([`Options::method`]).
 pub fn check_with(source: &Source, method: Option<Method>) -> Result<Output, ReadError> {
     match *source {
-        Source::Path(path) => sit_schematic::check_file_with(path, method),
-        Source::Text { path, text } if sit_schematic::is_schematic(path) => Ok(
-            sit_schematic::check_schematic_with(path, text, None, method),
-        ),
+        Source::Path(path) => schematic::check_path(path, method),
+        Source::Text { path, text } if sit_schematic::is_schematic(path) => {
+            Ok(schematic::check_schematic_with(path, text, None, method))
+        }
         Source::Text { path, text } => Ok(sit_middle::check_bytes_with(
             path,
             text.as_bytes().to_vec(),
-            &sit_schematic::read,
+            &schematic::read,
             method,
         )),
         Source::Memory { path, text, read } => Ok(check_memory_with(path, text, read, method)),
@@ -217,16 +219,9 @@ pub fn check_memory(path: &Path, text: &str, read: &ReadFn<'_>) -> Output {
 /// [`check_memory`] with the method override of [`check_with`].
 fn check_memory_with(path: &Path, text: &str, read: &ReadFn<'_>, method: Option<Method>) -> Output {
     if sit_schematic::is_schematic(path) {
-        return sit_schematic::check_schematic_with(path, text, None, method);
+        return schematic::check_schematic_with(path, text, None, method);
     }
-    let read = |p: &Path| {
-        let bytes = read(p)?;
-        if sit_schematic::is_schematic(p) {
-            sit_schematic::as_model(p, bytes)
-        } else {
-            Ok(bytes)
-        }
-    };
+    let read = |p: &Path| schematic::read_through(p, read);
     sit_middle::check_bytes_with(path, text.as_bytes().to_vec(), &read, method)
 }
 
@@ -290,6 +285,14 @@ pub fn lower(mut checked: Program, warnings: Report, opts: &Options) -> Result<C
         warnings,
         sensitivities,
     })
+}
+
+/// The lowered program of a program already checked (by [`check`], or kept from a
+/// [`Compiled`]), with the event log's instrumentation when `events`: for a front end
+/// that keeps the checked program and lowers it again (the Python package's event log
+/// and GPU study, the page's instances), so that the lowered program is built here only.
+pub fn prepare(checked: &Program, events: bool) -> Result<Lowered, LowerError> {
+    Lowered::new(checked, Prepare { events })
 }
 
 /// Every `.sit` file under `dir`, subfolders included, sorted (for build

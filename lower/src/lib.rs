@@ -37,7 +37,7 @@
 //! false first, used as [`Model::initial_flags`] says), with every event false and
 //! `dt = 0`: the rules of the model's *computed* states, those that every step
 //! assigns from other values before any rule reads them (the exact rule is in
-//! `lower/initial.rs`), so that the values at t = 0 are consistent (`total = a + b`
+//! `lower/src/initial.rs`), so that the values at t = 0 are consistent (`total = a + b`
 //! shows `a + b`) and no rule of a step sees the difference. The computed states are
 //! found on the rules as written, before a method's rewrite ([`Lowered`] keeps them),
 //! so the row at t = 0 is the same under every method.
@@ -57,10 +57,8 @@ mod initial;
 pub mod jacobian;
 mod labels;
 mod located;
-mod lowered;
 pub mod method;
 mod pass;
-mod phase;
 mod prev;
 mod program;
 mod radau;
@@ -75,19 +73,20 @@ mod vars;
 mod why;
 
 pub use labels::{labelled, variable_units, variable_units_with};
-pub use lowered::*;
-pub use phase::{PhaseLink, find as find_phase};
 pub use program::{Lowered, Prepare};
 pub use rewrite::Rewrite;
 pub use sit_check::term::{
     Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term, term, term_within,
 };
-pub use substep::SubstepLink;
+pub use sit_lir::{
+    Assign, EventUpdate, FlagUse, Init, ModeSlot, Model, PhaseLink, Proc, Stmt, Storage, SubLink,
+    SubstepLink, find_phase, walk,
+};
 pub use vars::{Access, Entry, Item, Own, SubRun, own_variables, variables, visible_count};
 pub use why::instrument_events;
 
 use crate::ir::{ModeId, ModelId, Rhs, VarId};
-use lowered::flags_set;
+use sit_lir::flags_set;
 use term::{Lowerer, get};
 
 // The checker's modules, under the names the lowering's files read them by.

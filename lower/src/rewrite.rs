@@ -6,47 +6,9 @@
 //! lowers.
 
 use crate::Span;
+pub use sit_lir::Storage;
+
 use crate::ir::{self, EventId, Expr, VarId};
-
-/// How an implicit method's iteration matrix is held: the `matrix` of a
-/// [`Rewrite::Factor`] and its [`Rewrite::Solve`]s (chosen by `super::band`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Storage {
-    /// `n·n` entries, row-major, factorised by `sit_runtime::stage_factor` (LU with
-    /// partial pivoting, `sit_runtime::linear::lu_factor_real`).
-    Dense,
-    /// `n·n` entries as [`Storage::Dense`], of which only the cells of `mask` can be
-    /// nonzero in the matrix and its LU factors without row swaps (bit `i·n + j` for
-    /// cell `(i, j)`, `n ≤ 11`: the pattern of the Jacobian and the diagonal, closed
-    /// under elimination), factorised by `sit_runtime::stage_factor_masked` and solved
-    /// by `sit_runtime::stage_solve_masked`, which leave out the other cells while the
-    /// pivots stay on the diagonal.
-    Pattern {
-        /// The cells that can be nonzero.
-        mask: u128,
-    },
-    /// A band of `kl` sub- and `ku` super-diagonals, `n·(2·kl + ku + 1)` cells in the
-    /// storage of `sit_runtime::linear::band_factor_real`, factorised by
-    /// `sit_runtime::stage_band_factor` (partial pivoting within the band). The
-    /// unknowns are in the order the lowering chose for the band (the right-hand
-    /// sides' order), not necessarily the states'.
-    Band {
-        /// The sub-diagonals.
-        kl: usize,
-        /// The super-diagonals.
-        ku: usize,
-    },
-}
-
-impl Storage {
-    /// The number of matrix entries for `n` unknowns.
-    pub fn len(self, n: usize) -> usize {
-        match self {
-            Storage::Dense | Storage::Pattern { .. } => n * n,
-            Storage::Band { kl, ku } => n * (2 * kl + ku + 1),
-        }
-    }
-}
 
 /// A statement of a method's rewrite (see the module documentation).
 #[derive(Debug, Clone)]

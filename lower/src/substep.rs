@@ -15,25 +15,8 @@
 //!    body, clock) `n` times with `h = dt / n`;
 //! 4. put the noted clock back, then advance it by `dt` into `time`.
 
-use super::{LowerError, Lowerer, Term};
-use crate::Span;
+use super::{LowerError, Lowerer, SubstepLink};
 use crate::ir::ModelId;
-
-/// How a model divides its step (see the module documentation).
-#[derive(Debug, Clone)]
-pub struct SubstepLink {
-    /// The model's name (for the run-time error).
-    pub model: String,
-    /// The condition, in the model's scope, evaluated at the start of the step.
-    pub when: Term,
-    /// The number of sub-steps (real), evaluated at the start of the step when
-    /// [`SubstepLink::when`] holds.
-    pub count: Term,
-    /// The most sub-steps of one step.
-    pub limit: u64,
-    /// The declaration.
-    pub span: Span,
-}
 
 /// The sub-steps of model `id`, if it declares them.
 pub(super) fn link(

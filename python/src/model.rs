@@ -218,8 +218,7 @@ impl Model {
     /// inputs (a run resets it: its states start from their initial values either way).
     fn logged(&self) -> PyResult<Logged<Instance>> {
         let (program, root) = &*self.program;
-        let prepare = sit_middle::lower::Prepare { events: true };
-        let lowered = sit_middle::lower::Lowered::new(program, prepare)
+        let lowered = sit_driver::prepare(program, true)
             .map_err(|e| sit_error(format!("error: {e}")))?;
         let mut logged =
             Instance::with_events(&lowered, *root).map_err(|e| sit_error(format!("error: {e}")))?;

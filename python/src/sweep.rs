@@ -286,7 +286,7 @@ impl Study {
     ) -> PyResult<Vec<f64>> {
         use sit_host::gpu::{self, GpuError, GpuStudy};
         let (program, root) = &*self.program;
-        let lowered = sit_middle::lower::Lowered::new(program, Default::default())
+        let lowered = sit_driver::prepare(program, false)
             .map_err(|e| sit_error(format!("error: {e}")))?;
         let axes: Vec<Vec<f64>> = self.spec.params.iter().map(|(_, v)| v.clone()).collect();
         let study = GpuStudy {

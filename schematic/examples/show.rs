@@ -6,7 +6,7 @@ fn main() {
     if let Some(a) = a {
         print!("{}", a.matrices().to_text());
         print!("{}", a.to_sit(None).text);
-        let out = sit_schematic::check_file(&path).expect("readable");
+        let out = sit_driver::check_file(&path).expect("readable");
         eprint!("{}", out.render());
     }
 }

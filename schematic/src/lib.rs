@@ -29,9 +29,8 @@ pub mod search;
 pub mod svg;
 
 pub use ast::Form;
-use sit_check::Output;
 use sit_parser::source::{FileId, SourceMap};
-use sit_parser::{Diagnostic, ReadError, Report, Span};
+use sit_parser::{Diagnostic, ReadError, Report};
 use std::path::{Path, PathBuf};
 
 /// A schematic that passed every check, with the paths its search recorded.
@@ -124,7 +123,8 @@ pub fn analyse_file(path: impl AsRef<Path>) -> Result<(Option<Analysis>, Report)
     Ok(analyse_source(path, &text))
 }
 
-fn read_text(path: &Path) -> Result<String, ReadError> {
+/// The text of the file at `path`, or why it cannot be read (not UTF-8 included).
+pub fn read_text(path: &Path) -> Result<String, ReadError> {
     let bytes = std::fs::read(path).map_err(|e| ReadError {
         path: path.to_path_buf(),
         reason: sit_parser::load::io_reason(&e),
@@ -138,33 +138,8 @@ fn read_text(path: &Path) -> Result<String, ReadError> {
     })
 }
 
-/// Reads a file for `sit_check::check_bytes`: a `.sch` file is read as the `.sit`
-/// model generated from it, so that a `.sit` file can `import "drive.sch";` and
-/// instantiate the schematic's model as a submodel. A schematic with errors reads as
-/// an I/O error whose reason is the rendered diagnostics.
-pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
-    let bytes = std::fs::read(path)?;
-    if is_schematic(path) {
-        as_model(path, bytes)
-    } else {
-        Ok(bytes)
-    }
-}
-
-/// [`read`] with the bytes of every file read by `bytes` (a file map in memory, for a
-/// front end without a file system such as the browser's): a `.sch` file reads as its
-/// generated model, any other file as its bytes.
-pub fn read_with(path: &Path, bytes: &sit_parser::load::ReadFn) -> std::io::Result<Vec<u8>> {
-    let read = bytes(path)?;
-    if is_schematic(path) {
-        as_model(path, read)
-    } else {
-        Ok(read)
-    }
-}
-
 /// The `.sit` text of the model generated from the schematic `bytes` read from `path`
-/// (what [`read`] gives for a `.sch` file), for readers of files kept in memory. A
+/// (what `sit_driver`'s reader of imports gives for a `.sch` file), for readers of files kept in memory. A
 /// schematic with errors is an I/O error whose reason is the rendered diagnostics.
 pub fn as_model(path: &Path, bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
     let text = String::from_utf8(bytes)
@@ -177,94 +152,6 @@ pub fn as_model(path: &Path, bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
             report.render().trim_end()
         ))),
     }
-}
-
-/// Check a model file, `.sit` or `.sch`: the one dispatch on the extension that every
-/// front end (`sitc`, code generation, the interpreter) goes through. A `.sch` file is
-/// checked as a schematic, then its generated model is checked as `.sit`; diagnostics
-/// in text copied from the schematic (parameter values, action expressions) point back
-/// into the `.sch` file. Imports of `.sch` files from `.sit` files are read with [`read`].
-pub fn check_file(path: impl AsRef<Path>) -> Result<Output, ReadError> {
-    check_file_with(path, None)
-}
-
-/// [`check_file`], every model integrated by `method` when one is given (a run's
-/// `--method`: `sit_check::check_bytes_with`).
-pub fn check_file_with(
-    path: impl AsRef<Path>,
-    method: Option<sit_check::ir::Method>,
-) -> Result<Output, ReadError> {
-    let path = path.as_ref();
-    if !is_schematic(path) {
-        let bytes = std::fs::read(path).map_err(|e| ReadError {
-            path: path.to_path_buf(),
-            reason: sit_parser::load::io_reason(&e),
-        })?;
-        return Ok(sit_check::check_bytes_with(path, bytes, &read, method));
-    }
-    let text = read_text(path)?;
-    Ok(check_schematic_with(path, &text, None, method))
-}
-
-/// Check a schematic's text and the model generated from it in `form`.
-pub fn check_schematic(path: &Path, text: &str, form: Option<Form>) -> Output {
-    check_schematic_with(path, text, form, None)
-}
-
-/// [`check_schematic`], every model integrated by `method` when one is given.
-pub fn check_schematic_with(
-    path: &Path,
-    text: &str,
-    form: Option<Form>,
-    method: Option<sit_check::ir::Method>,
-) -> Output {
-    let (a, report) = analyse_source(path, text);
-    let Some(a) = a else {
-        return Output {
-            program: None,
-            diagnostics: report.diagnostics,
-            sources: report.sources,
-        };
-    };
-    let generated = a.to_sit(form);
-    let sit_path = generated_path(path);
-    let generated_text = generated.text.clone().into_bytes();
-    let mut out = sit_check::check_bytes_with(&sit_path, generated_text, &read, method);
-    // Map spans inside copied text back to the schematic.
-    let sch = out.sources.add(path, text);
-    let gen_file = out.sources.find(&sit_path).unwrap_or(0);
-    let map = |span: Span| -> Span {
-        if span.file != gen_file {
-            return span;
-        }
-        for seg in &generated.segments {
-            let len = seg.source.end - seg.source.start;
-            if span.start >= seg.generated && span.end <= seg.generated + len {
-                let off = span.start - seg.generated;
-                return Span::new(
-                    sch,
-                    seg.source.start + off,
-                    seg.source.start + off + (span.end - span.start),
-                );
-            }
-        }
-        span
-    };
-    for d in &mut out.diagnostics {
-        d.span = map(d.span);
-        for (s, _) in &mut d.related {
-            *s = map(*s);
-        }
-    }
-    out.diagnostics
-        .extend(report.diagnostics.into_iter().map(|mut d| {
-            d.span.file = sch;
-            for (s, _) in &mut d.related {
-                s.file = sch;
-            }
-            d
-        }));
-    out
 }
 
 /// The name the generated model of a schematic is known by in messages: `x.sch.sit`.

@@ -22,7 +22,7 @@ fn library() -> Vec<PathBuf> {
 /// The speeds (`w_*`) of `path` after `steps` steps of `dt` under `method`.
 fn speeds(path: &PathBuf, method: &str, dt: f64, steps: usize) -> Vec<(String, f64)> {
     let method = Method::from_name(method).expect("a method");
-    let out = sit_schematic::check_file(path).expect("readable");
+    let out = sit_driver::check_file(path).expect("readable");
     let mut program = (out.program.clone()).unwrap_or_else(|| panic!("{}", out.render()));
     program
         .set_method(method)

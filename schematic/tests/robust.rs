@@ -72,7 +72,7 @@ fn random_edits_never_panic() {
                 let _ = a.matrices().to_text();
                 let _ = sit_schematic::svg::draw(&a);
                 // The generated model, checked, with its diagnostics mapped back.
-                let out = sit_schematic::check_schematic(std::path::Path::new(name), &edited, None);
+                let out = sit_driver::check_schematic(std::path::Path::new(name), &edited, None);
                 let _ = out.render();
             } else {
                 assert!(report.has_errors(), "rejected without an error:\n{edited}");

@@ -105,7 +105,7 @@ pub fn instance(
     program: &sit_middle::ir::Program,
     root: sit_middle::ir::ModelId,
 ) -> Result<Instance, String> {
-    let lowered = sit_middle::lower::Lowered::new(program, Default::default());
+    let lowered = sit_driver::prepare(program, false);
     Instance::try_new(&lowered.map_err(|e| e.to_string())?, root).map_err(|e| e.to_string())
 }
 

@@ -3,41 +3,20 @@
 
 use crate::source::Span;
 
-mod func;
 mod method;
-mod partial;
-pub use func::Func;
-pub use partial::{Partial, PartialOf};
 mod split;
 mod walk;
 pub use walk::{Added, step_rank, walk};
-
-mod table;
 
 pub use method::{Method, Tolerance};
 pub(crate) use split::held_reads;
 pub use split::{Split, split, split_located};
 pub use split::{jacobian_errors, split_errors};
-pub use table::{Beyond, LookupTable};
-
-/// Index of a model in [`Program::models`].
-pub type ModelId = usize;
-/// Index of a variable in [`Model::vars`].
-pub type VarId = usize;
-/// Index of a named condition in [`Model::conds`].
-pub type CondId = usize;
-/// Index of an event in [`Model::events`].
-pub type EventId = usize;
-/// Index of a submodel in [`Model::subs`].
-pub type SubId = usize;
-/// Index of a hidden memory of a stateful procedure ([`Model::memories`]).
-pub type MemId = usize;
-/// Index of an `otherwise` bookkeeping flag (local to one step).
-pub type FiredId = usize;
-/// Index of a mode in [`Model::modes`].
-pub type ModeId = usize;
-/// Index of a state in [`Mode::states`].
-pub type StateId = usize;
+// The vocabulary the checked IR shares with the lowered language (`sit-lir`).
+pub use sit_lir::{
+    ArithOp, Beyond, CondId, EventId, FiredId, Func, LookupTable, MemId, ModeId, ModelId, Partial,
+    PartialOf, StateId, SubId, Ty, VarId,
+};
 
 /// A checked set of models, with the sources they came from. `X` is what the bodies
 /// hold besides the checker's statements ([`Stmt::Added`]): nothing in a checked
@@ -181,15 +160,6 @@ pub struct Mode {
     pub doc: Vec<String>,
     /// Where the name is declared.
     pub span: Span,
-}
-
-/// The type of a value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Ty {
-    /// An `f64`.
-    Real,
-    /// A logical value (`bool`; `0.0`/`1.0` through generic interfaces).
-    Flag,
 }
 
 /// What kind of variable a [`Var`] is.
@@ -584,47 +554,7 @@ pub enum Expr {
     TableSlope(std::sync::Arc<LookupTable>, usize, Vec<Expr>),
 }
 
-/// Real binary operators.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ArithOp {
-    /// `+`
-    Add,
-    /// `-`
-    Sub,
-    /// `*`
-    Mul,
-    /// `/`
-    Div,
-    /// `^` (`sit_runtime::math::pow`)
-    Pow,
-}
-
-impl ArithOp {
-    /// The operator as written.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            ArithOp::Add => "+",
-            ArithOp::Sub => "-",
-            ArithOp::Mul => "*",
-            ArithOp::Div => "/",
-            ArithOp::Pow => "^",
-        }
-    }
-
-    /// `a OP b` as every back end computes it (`^` by `sit_runtime::math::pow`).
-    #[inline]
-    pub fn apply(self, a: f64, b: f64) -> f64 {
-        match self {
-            ArithOp::Add => a + b,
-            ArithOp::Sub => a - b,
-            ArithOp::Mul => a * b,
-            ArithOp::Div => a / b,
-            ArithOp::Pow => sit_runtime::math::pow(a, b),
-        }
-    }
-}
-
-pub use sit_parser::ast::CmpOp;
+pub use sit_lir::CmpOp;
 
 impl VarKind {
     /// Whether this is a derived param (no storage, evaluated where read).
@@ -648,16 +578,6 @@ impl Var {
             (VarKind::Input, _) => "input",
             (VarKind::State, Ty::Real) => "state",
             (VarKind::State, Ty::Flag) => "flag",
-        }
-    }
-}
-
-impl Ty {
-    /// The type's keyword: `real` or `flag`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Ty::Real => "real",
-            Ty::Flag => "flag",
         }
     }
 }

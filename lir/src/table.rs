@@ -1,6 +1,6 @@
 //! Lookup tables: their data, checked, and what they give beyond their grid.
 
-use crate::source::Span;
+use crate::Span;
 
 /// A lookup table (`table NAME(ARGS) = … CLAMP_OR_EXTRAPOLATE;` or `… from "FILE.csv" …`):
 /// constant data read as a pure function of one or two reals, by

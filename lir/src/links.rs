@@ -1,14 +1,16 @@
-//! Instantaneous phases, lowered: what a back end does for `run(name)`.
+//! How a parent runs its instantaneous phases, and how a model divides its step: the links of a lowered model to the runs it makes besides its body.
+//!
+//! # Phases: what a back end does for `run(name)`
 //!
 //! A [`PhaseLink`] is a submodel declared with `phase`: never stepped with its parent
-//! (its [`super::SubLink`] is off after every reset and has no bindings), and run to its
-//! end by [`super::Stmt::Run`], which a back end carries out as follows (the contract
-//! of [`crate::ir`], written once):
+//! (its [`crate::SubLink`] is off after every reset and has no bindings), and run to its
+//! end by [`crate::Stmt::Run`], which a back end carries out as follows (the contract
+//! of the checked IR, written once):
 //!
 //! 1. every [`PhaseLink::binds`] entry in order, evaluated in the parent and assigned
 //!    to the submodel's param or input;
 //! 2. a reset of the submodel (recursively, as `reset()` on it; the bindings of step 1
-//!    are not re-applied by it, since a phase's [`super::SubLink::params`] is empty);
+//!    are not re-applied by it, since a phase's [`crate::SubLink::params`] is empty);
 //! 3. `n = 0`, then repeat: a step of the submodel with `dt` = [`PhaseLink::step`]
 //!    (its own submodels, events, rules and time, as any step); `n = n + 1`; stop if
 //!    [`PhaseLink::until`] (in the parent's scope) holds; otherwise, if `n` =
@@ -19,9 +21,7 @@
 //! The parent's own time, `dt` and variables are left alone; the submodel's clock
 //! reads the run's duration in its own time (`name.time`).
 
-use super::{Init, LowerError, Term};
-use crate::Span;
-use crate::ir::{ModelId, SubId};
+use crate::{Init, LowerError, ModelId, Span, SubId, Term};
 
 /// An instantaneous phase as its parent runs it.
 #[derive(Debug, Clone)]
@@ -47,9 +47,25 @@ pub struct PhaseLink {
 
 /// The phase of submodel `sub` among `phases`, or a malformed-program error (a `run`
 /// of a submodel that is not a phase).
-pub fn find(phases: &[PhaseLink], sub: SubId) -> Result<&PhaseLink, LowerError> {
+pub fn find_phase(phases: &[PhaseLink], sub: SubId) -> Result<&PhaseLink, LowerError> {
     phases
         .iter()
         .find(|p| p.sub == sub)
         .ok_or_else(|| LowerError::Malformed(format!("`run` of submodel {sub}, not a phase")))
+}
+
+/// How a model divides its step (`sit_lower`'s `substep` module: the contract's "Sub-steps" written once).
+#[derive(Debug, Clone)]
+pub struct SubstepLink {
+    /// The model's name (for the run-time error).
+    pub model: String,
+    /// The condition, in the model's scope, evaluated at the start of the step.
+    pub when: Term,
+    /// The number of sub-steps (real), evaluated at the start of the step when
+    /// [`SubstepLink::when`] holds.
+    pub count: Term,
+    /// The most sub-steps of one step.
+    pub limit: u64,
+    /// The declaration.
+    pub span: Span,
 }

@@ -1,9 +1,49 @@
 //! The lowered model: its parts (construction, reset, step), the statements a back end runs, and the δ procedures' assignments.
 
-pub use super::rewrite::Storage;
-use super::{PhaseLink, SubstepLink, Term};
-use crate::Span;
-use crate::ir::{EventId, FiredId, MemId, ModeId, ModelId, StateId, SubId, VarId};
+use crate::{
+    EventId, FiredId, MemId, ModeId, ModelId, PhaseLink, Span, StateId, SubId, SubstepLink, Term,
+    VarId,
+};
+
+/// How an implicit method's iteration matrix is held: the `matrix` of a
+/// `Rewrite::Factor` and its `Rewrite::Solve`s (chosen by `sit_lower`'s `band`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Storage {
+    /// `n·n` entries, row-major, factorised by `sit_runtime::stage_factor` (LU with
+    /// partial pivoting, `sit_runtime::linear::lu_factor_real`).
+    Dense,
+    /// `n·n` entries as [`Storage::Dense`], of which only the cells of `mask` can be
+    /// nonzero in the matrix and its LU factors without row swaps (bit `i·n + j` for
+    /// cell `(i, j)`, `n ≤ 11`: the pattern of the Jacobian and the diagonal, closed
+    /// under elimination), factorised by `sit_runtime::stage_factor_masked` and solved
+    /// by `sit_runtime::stage_solve_masked`, which leave out the other cells while the
+    /// pivots stay on the diagonal.
+    Pattern {
+        /// The cells that can be nonzero.
+        mask: u128,
+    },
+    /// A band of `kl` sub- and `ku` super-diagonals, `n·(2·kl + ku + 1)` cells in the
+    /// storage of `sit_runtime::linear::band_factor_real`, factorised by
+    /// `sit_runtime::stage_band_factor` (partial pivoting within the band). The
+    /// unknowns are in the order the lowering chose for the band (the right-hand
+    /// sides' order), not necessarily the states'.
+    Band {
+        /// The sub-diagonals.
+        kl: usize,
+        /// The super-diagonals.
+        ku: usize,
+    },
+}
+
+impl Storage {
+    /// The number of matrix entries for `n` unknowns.
+    pub fn len(self, n: usize) -> usize {
+        match self {
+            Storage::Dense | Storage::Pattern { .. } => n * n,
+            Storage::Band { kl, ku } => n * (2 * kl + ku + 1),
+        }
+    }
+}
 
 /// One model's construction, reset and step, lowered (see the module documentation for
 /// the order in which a back end runs the parts).
@@ -28,7 +68,7 @@ pub struct Model {
     /// The rules of `step`, in textual order.
     pub body: Vec<Stmt>,
     /// The initial pass of reset: the rules of the computed states (see
-    /// [the module documentation](super#the-initial-pass)), in textual order, with
+    /// `sit_lower`'s documentation, "The initial pass"), in textual order, with
     /// their guards.
     pub initial: Vec<Stmt>,
     /// Per `otherwise` flag, how the initial pass uses it.
@@ -43,7 +83,7 @@ pub struct Model {
 
 /// A mode as reset and step see it: to `initial` in a reset (after the states' initial
 /// values, before the events are initialised, which may read it); its state copied to
-/// its [`Slot::ModeStart`](super::Slot::ModeStart) at the start of a step, before the rules, when `snapshot`.
+/// its [`Slot::ModeStart`](crate::Slot::ModeStart) at the start of a step, before the rules, when `snapshot`.
 #[derive(Debug, Clone)]
 pub struct ModeSlot {
     /// The mode.
@@ -218,7 +258,7 @@ pub enum Stmt {
         /// The model's span.
         span: Span,
     },
-    /// Each mode with a [`Slot::ModeStart`](super::Slot::ModeStart) notes its state there (`Rewrite::NoteModes`).
+    /// Each mode with a [`Slot::ModeStart`](crate::Slot::ModeStart) notes its state there (`Rewrite::NoteModes`).
     NoteModes {
         /// The model's span.
         span: Span,
@@ -280,7 +320,7 @@ pub enum Stmt {
 }
 
 /// The `otherwise` flags that some rule of `body` sets, in increasing order.
-pub(super) fn flags_set(body: &[Stmt], out: &mut Vec<FiredId>) {
+pub fn flags_set(body: &[Stmt], out: &mut Vec<FiredId>) {
     walk(body, &mut |s| {
         if let Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } = s {
             out.extend(a.sets);
