@@ -185,19 +185,34 @@ fn order_rules(rules: &[Rule], decls: &[Decl]) -> Vec<Rule> {
         .map(|n| n.to_string())
         .collect();
     let mut is_after = vec![false; rules.len()];
-    // Written by an "after" rule makes a value "after": to a fixed point.
+    // A σ rule's flags are discrete: a rule reading them stays where it is (under an
+    // implicit method it must come before the equations, evaluated at every stage).
+    let writes_of: Vec<Vec<String>> = (rules.iter())
+        .map(|r| {
+            if matches!(r, Rule::Sigma { .. }) {
+                return Vec::new();
+            }
+            let (mut read, mut wrote) = (Vec::new(), Vec::new());
+            rename::rule_names(r, &mut read, &mut wrote);
+            wrote
+        })
+        .collect();
+    // Written by an "after" rule makes a value "after", and the other rules writing it
+    // (`y = a when c; y = b otherwise;` stay together): to a fixed point.
+    let mut after_written: HashSet<String> = HashSet::new();
     loop {
         let mut changed = false;
         for (i, r) in rules.iter().enumerate() {
             if is_after[i] || matches!(r, Rule::Equation { .. }) {
                 continue;
             }
-            if reads_of[i].iter().any(|n| after.contains(n)) {
+            if reads_of[i].iter().any(|n| after.contains(n))
+                || writes_of[i].iter().any(|n| after_written.contains(n))
+            {
                 is_after[i] = true;
                 changed = true;
-                let (mut read, mut wrote) = (Vec::new(), Vec::new());
-                rename::rule_names(r, &mut read, &mut wrote);
-                after.extend(wrote);
+                after.extend(writes_of[i].iter().cloned());
+                after_written.extend(writes_of[i].iter().cloned());
             }
         }
         if !changed {
