@@ -5,6 +5,8 @@
 //! - a name that is a valid Rust identifier is kept as written, non-ASCII included;
 //! - a Rust keyword becomes a raw identifier (`type` → `r#type`), except `self`,
 //!   `Self`, `super`, `crate` and `_`, which cannot be raw and get a suffix `_`;
+//! - a part's variable, flattened into its holder under a dotted name (`r1.p.v`),
+//!   has its dots made `_` (`r1_p_v`) and counts as changed;
 //! - a model name that is a primitive type (`f64`, `bool`, ...) gets a suffix `_`, so
 //!   that the generated `f64` fields still mean the primitive;
 //! - names kept as written are allocated first; a name that was changed, or that
@@ -57,6 +59,11 @@ pub(crate) const RESERVED_METHODS: &[&str] = &[
 /// The Rust spelling of `name`, before collision handling: raw identifier for keywords,
 /// a suffix `_` for the keywords that cannot be raw. Returns whether it was changed.
 fn escape(name: &str, is_type: bool) -> (String, bool) {
+    if name.contains('.') {
+        // A part's variable (`r1.p.v`, flattened into its holder): `r1_p_v`, after
+        // the names kept as written.
+        return (name.replace('.', "_"), true);
+    }
     if NO_RAW.contains(&name) || (is_type && PRIMITIVES.contains(&name)) {
         (format!("{name}_"), true)
     } else if RAW_KEYWORDS.contains(&name) {
