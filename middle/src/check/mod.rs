@@ -133,7 +133,12 @@ pub fn check_with(
             components::Flattened::AsWritten => {
                 Some(equations::solve(m, diags).unwrap_or_else(|| m.clone()))
             }
-            components::Flattened::Model(m) => Some(equations::solve(&m, diags).unwrap_or(*m)),
+            components::Flattened::Model(flat) => {
+                let before = diags.len();
+                let solved = equations::solve(&flat, diags).unwrap_or(*flat);
+                components::annotate(m, &mut diags[before..]);
+                Some(solved)
+            }
             components::Flattened::Dropped => None,
         })
         .collect();

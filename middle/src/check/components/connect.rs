@@ -6,14 +6,16 @@ use crate::ast::{BinOp, Connector, Expr, ExprKind, Model, Name, Part, Rule};
 use crate::diag::Diagnostic;
 use crate::source::Span;
 use crate::suggest::did_you_mean;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// Joins the ports of `f` (the model `m`'s own and its parts') by `m`'s connects, adds
-/// the flows' equations to `f.rules`, and makes each set's potentials one variable.
+/// the flows' equations to `f.rules`, and makes each set's potentials one variable
+/// (the connects of the `broken` parts and ports, already reported, left out).
 pub(super) fn connections(
     m: &Model,
     parts: &[(&Part, Rc<Flat>)],
+    broken: &HashSet<&str>,
     connectors: &HashMap<&str, &Connector>,
     f: &mut Flat,
     diags: &mut Vec<Diagnostic>,
@@ -25,6 +27,13 @@ pub(super) fn connections(
     // The first connect of each port (its set's equation stands there).
     let mut first: Vec<Option<Span>> = vec![None; f.ports.len()];
     for c in &m.connects {
+        // A failed part or port was reported: its connects are not.
+        if [&c.a, &c.b]
+            .iter()
+            .any(|p| broken.contains(p[0].text.as_str()))
+        {
+            continue;
+        }
         let a = port_of(&c.a, &index, m, parts, diags);
         let b = port_of(&c.b, &index, m, parts, diags);
         let (Some(a), Some(b)) = (a, b) else { continue };

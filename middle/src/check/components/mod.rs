@@ -132,6 +132,35 @@ pub fn flat_models(files: &[(crate::source::FileId, crate::ast::File)]) -> Vec<M
         .collect()
 }
 
+/// Points each diagnostic of `diags` that names a part's variable (`` `g2.p.i` ``) at
+/// the part's declaration in `m`: the equations a part brings stand in its component,
+/// shared by every instance, and the part's line says which instance is meant.
+pub(crate) fn annotate(m: &Model, diags: &mut [Diagnostic]) {
+    for d in diags {
+        let mut texts = vec![d.message.clone(), d.label.clone()];
+        texts.extend(d.related.iter().map(|(_, l)| l.clone()));
+        let mut named: Vec<&crate::ast::Part> = Vec::new();
+        for t in &texts {
+            for quoted in t.split('`').skip(1).step_by(2) {
+                let Some((head, _)) = quoted.split_once('.') else {
+                    continue;
+                };
+                if let Some(part) = m.parts.iter().find(|p| p.name.text == head)
+                    && !named.iter().any(|p| std::ptr::eq(*p, part))
+                {
+                    named.push(part);
+                }
+            }
+        }
+        for part in named {
+            d.related.push((
+                part.span,
+                format!("`{}` is this `{}`", part.name.text, part.model.text),
+            ));
+        }
+    }
+}
+
 /// The model `m` as its flattened form `flat`: the rules that compute what the
 /// equations read first, then the equations, then the rules that read what they
 /// determine (see `order_rules`).
@@ -283,8 +312,11 @@ impl<'a> Cx<'a, '_> {
     fn flatten_model(&mut self, m: &'a Model) -> Option<Flat> {
         let errors = self.diags.len();
         let mut f = Flat::default();
+        // Ports and parts that failed: their names are not reported again.
+        let mut broken: HashSet<&str> = HashSet::new();
         for port in &m.ports {
             let Some(c) = self.connector(&port.connector) else {
+                broken.insert(&port.name.text);
                 continue;
             };
             for field in &c.fields {
@@ -322,8 +354,11 @@ impl<'a> Cx<'a, '_> {
         let mut parts: Vec<(&'a crate::ast::Part, Rc<Flat>)> = Vec::new();
         for part in &m.parts {
             self.twice(&mut part_names, &part.name, "part");
-            if let Some(pf) = self.part(part) {
-                parts.push((part, pf));
+            match self.part(part) {
+                Some(pf) => parts.push((part, pf)),
+                None => {
+                    broken.insert(&part.name.text);
+                }
             }
         }
         let mut part_rules = Vec::new();
@@ -347,7 +382,7 @@ impl<'a> Cx<'a, '_> {
                 if let Some(a) = aliases.get(&j) {
                     return Some(a.clone());
                 }
-                if firsts.contains(p[0].text.as_str()) {
+                if firsts.contains(p[0].text.as_str()) && !broken.contains(p[0].text.as_str()) {
                     unknown.push((p.to_vec(), j));
                 }
                 None
@@ -359,7 +394,7 @@ impl<'a> Cx<'a, '_> {
             self.no_such_name(&p, &j, &parts, m);
         }
         f.rules.extend(part_rules);
-        connect::connections(m, &parts, &self.connectors, &mut f, self.diags);
+        connect::connections(m, &parts, &broken, &self.connectors, &mut f, self.diags);
         (self.diags.len() == errors).then_some(f)
     }
 
