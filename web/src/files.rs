@@ -132,7 +132,11 @@ mod tests {
         // and examples/lib.
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
         let mut found = Vec::new();
-        let mut dirs = vec![root.join("models"), root.join("schematics"), root.join("lib")];
+        let mut dirs = vec![
+            root.join("models"),
+            root.join("schematics"),
+            root.join("lib"),
+        ];
         while let Some(dir) = dirs.pop() {
             for entry in std::fs::read_dir(&dir).unwrap() {
                 let path = entry.unwrap().path();

@@ -71,6 +71,7 @@ pub(crate) fn flatten(
         connectors: HashMap::new(),
         memo: HashMap::new(),
         stack: Vec::new(),
+        instantiated: HashSet::new(),
         diags,
     };
     let mut used_as_part: HashSet<&str> = HashSet::new();
@@ -101,7 +102,9 @@ pub(crate) fn flatten(
             (f.models.iter())
                 .map(|m| {
                     if !m.ports.is_empty() || used_as_part.contains(m.name.text.as_str()) {
-                        // Checked where it is used (its parts' errors, once each, there).
+                        // Not a model of its own; flattened here for its errors (once:
+                        // the flattening is kept for each use).
+                        let _ = cx.flat(m);
                         return Flattened::Dropped;
                     }
                     if m.parts.is_empty() && m.connects.is_empty() {
@@ -292,6 +295,8 @@ struct Cx<'a, 'd> {
     connectors: HashMap<&'a str, &'a Connector>,
     memo: HashMap<String, Option<Rc<Flat>>>,
     stack: Vec<&'a str>,
+    /// The components instantiated so far.
+    instantiated: HashSet<String>,
     diags: &'d mut Vec<Diagnostic>,
 }
 
@@ -363,7 +368,9 @@ impl<'a> Cx<'a, '_> {
         }
         let mut part_rules = Vec::new();
         for (part, pf) in &parts {
-            part_rules.extend(instantiate(part, pf, &mut f, self.diags));
+            // The component's own unknown names are reported at its first part only.
+            let first = self.instantiated.insert(part.model.text.clone());
+            part_rules.extend(instantiate(part, pf, first, &mut f, self.diags));
         }
         // The model's own paths into its parts and ports (`r1.p.v`) as flat names.
         let mut unknown: Vec<(Vec<Name>, String)> = Vec::new();
@@ -545,10 +552,12 @@ fn port_var(doc: &[String], name: &str, span: Span, unit: &Option<UnitText>) -> 
 
 /// Copies the flattened component `pf` of `part` into `f` under the part's name: its
 /// declarations (the params bound by the part), its ports, its aliases; returns its
-/// rules, renamed.
+/// rules, renamed. `first`: the component's first part (its unknown names are
+/// reported there only).
 fn instantiate(
     part: &crate::ast::Part,
     pf: &Flat,
+    first: bool,
     f: &mut Flat,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Rule> {
@@ -624,7 +633,7 @@ fn instantiate(
         .collect();
     // Unknown names inside the component: the resolver of the flattened model would
     // find the holder's names, so they are errors here.
-    for n in unknown {
+    for n in unknown.into_iter().filter(|_| first) {
         diags.push(
             Diagnostic::error(
                 "E0499",
