@@ -61,9 +61,11 @@ fn run(cmd: &mut Command, what: &str) -> String {
 }
 
 /// The crates the extension is built from (their sources and manifests).
-const SOURCES: [&str; 7] = [
+const SOURCES: [&str; 9] = [
     "python",
     "dsl-parser",
+    "check",
+    "lower",
     "middle",
     "driver",
     "interp",

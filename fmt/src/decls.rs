@@ -15,7 +15,7 @@
 //! either way, so both layouts mean the same).
 
 use crate::pieces::{Kind, Piece};
-use sit_middle::parse::TokenKind;
+use sit_parser::parse::TokenKind;
 
 /// The keywords that start a declaration group (`output` only before
 /// `real` or `flag`, checked by [`prefix_len`]).

@@ -1,7 +1,7 @@
 //! The canonical layout: pieces (tokens and comments) to lines, indented by block, spaced by operator.
 
 use crate::pieces::{Kind, Piece};
-use sit_middle::parse::TokenKind;
+use sit_parser::parse::TokenKind;
 
 /// Spaces per block level.
 const INDENT: usize = 4;

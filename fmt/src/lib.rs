@@ -35,14 +35,14 @@ mod layout;
 mod pieces;
 mod wrap;
 
-use sit_middle::Diagnostic;
-use sit_middle::source::FileId;
+use sit_parser::Diagnostic;
+use sit_parser::source::FileId;
 
 /// The canonical layout of `text` (the file `file` of the caller's source
 /// map, for the spans of errors), or its syntax errors.
 pub fn format(file: FileId, text: &str) -> Result<String, Vec<Diagnostic>> {
-    sit_middle::parse::parse_file(file, text)?;
-    let tokens = sit_middle::parse::tokenize(file, text).map_err(|d| vec![d])?;
+    sit_parser::parse::parse_file(file, text)?;
+    let tokens = sit_parser::parse::tokenize(file, text).map_err(|d| vec![d])?;
     let pieces = decls::split(&pieces::pieces(text, &tokens));
     Ok(layout::layout(&pieces))
 }
@@ -66,7 +66,7 @@ mod tests {
     /// The layout of `text` without the parse (for syntax the parser does not
     /// have yet).
     fn lay(text: &str) -> String {
-        let tokens = sit_middle::parse::tokenize(0, text).unwrap();
+        let tokens = sit_parser::parse::tokenize(0, text).unwrap();
         crate::layout::layout(&crate::pieces::pieces(text, &tokens))
     }
 

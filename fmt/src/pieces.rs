@@ -1,6 +1,6 @@
 //! The source as a sequence of pieces: the parser's tokens, and the comments in the gaps between them.
 
-use sit_middle::parse::{SourceToken, TokenKind};
+use sit_parser::parse::{SourceToken, TokenKind};
 
 /// What a piece is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub(crate) struct Piece<'a> {
 }
 
 /// The pieces of `text`, whose tokens are `tokens` (from
-/// [`sit_middle::parse::tokenize`]); the gaps between tokens hold only
+/// [`sit_parser::parse::tokenize`]); the gaps between tokens hold only
 /// whitespace and comments, which the lexer skipped.
 pub(crate) fn pieces<'a>(text: &'a str, tokens: &[SourceToken]) -> Vec<Piece<'a>> {
     let mut out = Vec::with_capacity(tokens.len() * 2);

@@ -45,6 +45,9 @@ pub struct Origin {
     pub line: usize,
     /// The source text, whitespace collapsed, without the final `;`.
     pub text: String,
+    /// Where the value is an iterate of Newton's iteration for an equation's unknown
+    /// (a hidden variable of the equations' pass), what became of the iteration.
+    pub iteration: Option<Iteration>,
 }
 
 /// A value that is not finite (NaN or ±infinity), found by [`Instance::step_checked`],
@@ -64,6 +67,35 @@ pub struct NonFinite {
     /// stored this one (dotted names, `t` for a time; hidden states and the written
     /// variable left out), in the order read.
     pub reads: Box<[(String, f64)]>,
+}
+
+/// What became of Newton's iteration for an equation's unknown whose hidden variable is
+/// not finite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Iteration {
+    /// A step went to infinity or NaN: a slope of zero, or a start too far from a
+    /// solution.
+    Diverged,
+    /// The iteration ran its steps and the residual stayed large.
+    Unconverged,
+}
+
+/// The unknown and the end of the iteration whose hidden variable `name` is
+/// (`x_newton3`, `x_newton_l3`, `x_newton_check`: `sit_middle`'s equations pass), if it
+/// is one.
+fn newton(name: &str) -> Option<(&str, Iteration)> {
+    let (unknown, rest) = name.rsplit_once("newton")?;
+    let unknown = unknown.strip_suffix('_')?.trim_end_matches('_');
+    let rest = rest.trim_start_matches('_');
+    let numbered = |r: &str| !r.is_empty() && r.bytes().all(|b| b.is_ascii_digit() || b == b'_');
+    let end = if rest == "check" {
+        Iteration::Unconverged
+    } else if numbered(rest) || rest.strip_prefix(['l', 'q', 'j']).is_some_and(numbered) {
+        Iteration::Diverged
+    } else {
+        return None;
+    };
+    (!unknown.is_empty()).then_some((unknown, end))
 }
 
 /// A value in a report: as `{}` writes it, but in the exponent form past 1e21 (a value
@@ -93,11 +125,27 @@ impl fmt::Display for NonFinite {
                 };
                 write!(
                     f,
-                    "{}:{}: {what} `{}` made `{var}` = {value} at t = {time}",
+                    "{}:{}: {what} `{}` made ",
                     o.file.display(),
                     o.line,
                     o.text
-                )?
+                )?;
+                match o.iteration.zip(newton(var)) {
+                    Some((Iteration::Unconverged, (unknown, _))) => write!(
+                        f,
+                        "Newton's iteration for `{unknown}` end without converging at t = {time} \
+                         (its residual is still larger than 1e-9 of the equation's terms: \
+                         the start, the last step's value, was too far from a solution, or \
+                         there is none)"
+                    )?,
+                    Some((Iteration::Diverged, (unknown, _))) => write!(
+                        f,
+                        "Newton's iteration for `{unknown}` reach {value} at t = {time} (it \
+                         diverged: the equation's slope vanished or the start was too far \
+                         from a solution)"
+                    )?,
+                    None => write!(f, "`{var}` = {value} at t = {time}")?,
+                }
             }
             None => write!(f, "`{var}` = {value} at t = {time}")?,
         }
@@ -188,6 +236,8 @@ fn fault(code: &Code, reals: &[f64], site: usize, value: f64, time: f64) -> NonF
         SiteKind::Rule | SiteKind::Binding => f.text.get(s.span.start..s.span.end).unwrap_or(""),
     });
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // A hidden variable (not among the public ones) of Newton's iteration.
+    let public = code.vars[..code.shown].iter().any(|v| v.name == s.var);
     NonFinite {
         var: s.var.clone(),
         value,
@@ -197,6 +247,10 @@ fn fault(code: &Code, reals: &[f64], site: usize, value: f64, time: f64) -> NonF
             file: file.map(|f| f.path.clone()).unwrap_or_default(),
             line,
             text: text.trim_end_matches(';').trim_end().to_string(),
+            iteration: (!public)
+                .then(|| newton(&s.var))
+                .flatten()
+                .map(|(_, end)| end),
         }),
         reads,
     }

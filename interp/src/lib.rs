@@ -37,7 +37,7 @@ mod reach;
 pub mod replay;
 mod watch;
 
-pub use finite::{NonFinite, Origin, SiteKind};
+pub use finite::{Iteration, NonFinite, Origin, SiteKind};
 pub use reach::TableRead;
 
 use code::{Code, Read, State};

@@ -1,6 +1,6 @@
 //! The parsed form of a `.sch` file: the grid of cell tokens and the declarations.
 
-use sit_middle::Span;
+use sit_parser::Span;
 
 /// A direction on the grid; y grows downwards (row 1 is the top row), as in the paper.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -10,8 +10,8 @@
 
 use crate::ast::{Form, Kind, Schematic};
 use crate::search::{Crossing, Link};
-use sit_middle::Span;
-use sit_middle::source::SourceFile;
+use sit_parser::Span;
+use sit_parser::source::SourceFile;
 use std::fmt::Write as _;
 
 /// Text copied from the `.sch` file into the generated model, for mapping spans back.

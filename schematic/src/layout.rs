@@ -1,7 +1,7 @@
 //! What each cell holds and where each pole starts, with the drawing checks (E0501–E0513, E0517, E0518).
 
 use crate::ast::{Dir, Glyph, Kind, Schematic, Token};
-use sit_middle::{Diagnostic, Span};
+use sit_parser::{Diagnostic, Span};
 use std::collections::HashMap;
 
 /// What occupies a cell once names are resolved.

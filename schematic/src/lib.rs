@@ -29,8 +29,9 @@ pub mod search;
 pub mod svg;
 
 pub use ast::Form;
-use sit_middle::source::{FileId, SourceMap};
-use sit_middle::{Diagnostic, Output, ReadError, Report, Span};
+use sit_check::Output;
+use sit_parser::source::{FileId, SourceMap};
+use sit_parser::{Diagnostic, ReadError, Report, Span};
 use std::path::{Path, PathBuf};
 
 /// A schematic that passed every check, with the paths its search recorded.
@@ -43,7 +44,7 @@ pub struct Analysis {
     /// Every (element pole → inertia) path, element by element in number order.
     pub links: Vec<search::Link>,
     /// The `.sch` source.
-    pub source: sit_middle::source::SourceFile,
+    pub source: sit_parser::source::SourceFile,
 }
 
 impl Analysis {
@@ -126,7 +127,7 @@ pub fn analyse_file(path: impl AsRef<Path>) -> Result<(Option<Analysis>, Report)
 fn read_text(path: &Path) -> Result<String, ReadError> {
     let bytes = std::fs::read(path).map_err(|e| ReadError {
         path: path.to_path_buf(),
-        reason: sit_middle::load::io_reason(&e),
+        reason: sit_parser::load::io_reason(&e),
     })?;
     String::from_utf8(bytes).map_err(|e| ReadError {
         path: path.to_path_buf(),
@@ -137,7 +138,7 @@ fn read_text(path: &Path) -> Result<String, ReadError> {
     })
 }
 
-/// Reads a file for `sit_middle::check_bytes`: a `.sch` file is read as the `.sit`
+/// Reads a file for `sit_check::check_bytes`: a `.sch` file is read as the `.sit`
 /// model generated from it, so that a `.sit` file can `import "drive.sch";` and
 /// instantiate the schematic's model as a submodel. A schematic with errors reads as
 /// an I/O error whose reason is the rendered diagnostics.
@@ -153,7 +154,7 @@ pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
 /// [`read`] with the bytes of every file read by `bytes` (a file map in memory, for a
 /// front end without a file system such as the browser's): a `.sch` file reads as its
 /// generated model, any other file as its bytes.
-pub fn read_with(path: &Path, bytes: &sit_middle::load::ReadFn) -> std::io::Result<Vec<u8>> {
+pub fn read_with(path: &Path, bytes: &sit_parser::load::ReadFn) -> std::io::Result<Vec<u8>> {
     let read = bytes(path)?;
     if is_schematic(path) {
         as_model(path, read)
@@ -188,18 +189,18 @@ pub fn check_file(path: impl AsRef<Path>) -> Result<Output, ReadError> {
 }
 
 /// [`check_file`], every model integrated by `method` when one is given (a run's
-/// `--method`: `sit_middle::check_bytes_with`).
+/// `--method`: `sit_check::check_bytes_with`).
 pub fn check_file_with(
     path: impl AsRef<Path>,
-    method: Option<sit_middle::ir::Method>,
+    method: Option<sit_check::ir::Method>,
 ) -> Result<Output, ReadError> {
     let path = path.as_ref();
     if !is_schematic(path) {
         let bytes = std::fs::read(path).map_err(|e| ReadError {
             path: path.to_path_buf(),
-            reason: sit_middle::load::io_reason(&e),
+            reason: sit_parser::load::io_reason(&e),
         })?;
-        return Ok(sit_middle::check_bytes_with(path, bytes, &read, method));
+        return Ok(sit_check::check_bytes_with(path, bytes, &read, method));
     }
     let text = read_text(path)?;
     Ok(check_schematic_with(path, &text, None, method))
@@ -215,7 +216,7 @@ pub fn check_schematic_with(
     path: &Path,
     text: &str,
     form: Option<Form>,
-    method: Option<sit_middle::ir::Method>,
+    method: Option<sit_check::ir::Method>,
 ) -> Output {
     let (a, report) = analyse_source(path, text);
     let Some(a) = a else {
@@ -228,7 +229,7 @@ pub fn check_schematic_with(
     let generated = a.to_sit(form);
     let sit_path = generated_path(path);
     let generated_text = generated.text.clone().into_bytes();
-    let mut out = sit_middle::check_bytes_with(&sit_path, generated_text, &read, method);
+    let mut out = sit_check::check_bytes_with(&sit_path, generated_text, &read, method);
     // Map spans inside copied text back to the schematic.
     let sch = out.sources.add(path, text);
     let gen_file = out.sources.find(&sit_path).unwrap_or(0);

@@ -15,7 +15,7 @@ use crate::ast::{
     Action, Cell, Dir, Element, Form, Glyph, Grid, Kind, Param, PoleDecl, Schematic, Token,
     Verbatim,
 };
-use sit_middle::{Diagnostic, Span, source::FileId};
+use sit_parser::{Diagnostic, Span, source::FileId};
 
 /// A syntax error: stops the reading of the file.
 type Res<T> = Result<T, Box<Diagnostic>>;

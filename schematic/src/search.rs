@@ -3,7 +3,7 @@
 
 use crate::ast::{Dir, Kind, Schematic};
 use crate::layout::{Layout, Occ};
-use sit_middle::{Diagnostic, Span};
+use sit_parser::{Diagnostic, Span};
 use std::collections::HashSet;
 
 /// How a path crosses a gear pair, read from the element towards the inertia.

@@ -193,6 +193,13 @@ impl Gen {
             let _ = writeln!(body, "    equation yd = yc * 0.25 - {d};");
         }
         if self.eqs.bool() {
+            // Not linear in its unknown: Newton's iteration (slope 1 + cos(ye)/2 ≥ 1/2,
+            // so it converges from any start).
+            let a = atom(&mut self.eqs);
+            let _ = writeln!(body, "    output real ye;");
+            let _ = writeln!(body, "    equation ye + 0.5 * sin(ye) = {a};");
+        }
+        if self.eqs.bool() {
             let init = self.eqs.i32(-3..4);
             let rate = atom(&mut self.eqs);
             let _ = writeln!(body, "    output real za = {init};");

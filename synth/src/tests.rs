@@ -12,7 +12,8 @@ fn random_files_are_valid_and_reproducible() {
     }
 }
 
-/// Equations, and among them rates `der(…)`, occur in the first 40 random files,
+/// Equations, and among them rates `der(…)` and equations solved by Newton's iteration,
+/// occur in the first 40 random files,
 /// and each is solved into a rule (no `equation` reaches the checked program: the
 /// files are valid, as the test above checks of 200).
 #[test]
@@ -26,9 +27,13 @@ fn random_files_state_equations() {
         .iter()
         .map(|t| t.matches("equation der(").count())
         .sum();
+    let newton = texts
+        .iter()
+        .map(|t| t.matches("equation ye + 0.5 * sin(ye)").count())
+        .sum::<usize>();
     assert!(
-        equations >= 40 && rates >= 5,
-        "{equations} equations, {rates} rates"
+        equations >= 40 && rates >= 5 && newton >= 5,
+        "{equations} equations, {rates} rates, {newton} solved by Newton's iteration"
     );
     for (seed, t) in texts.iter().enumerate() {
         let out = sit_middle::check_source(format!("random{seed}.sit"), t);

@@ -91,3 +91,133 @@ fn prev_of_an_unknown_is_known() {
         assert_eq!(get(&m, "y"), want);
     }
 }
+
+/// The root of `f` in `[lo, hi]` (`f(lo)` and `f(hi)` of opposite signs) by bisection
+/// to the last bit: an independent solution of a nonlinear equation.
+fn bisect(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> f64 {
+    let neg_lo = f(lo) < 0.0;
+    assert_ne!(neg_lo, f(hi) < 0.0, "a bracket");
+    loop {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            return mid;
+        }
+        if (f(mid) < 0.0) == neg_lo {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+}
+
+/// A diode in series with a resistor, driven by a sine: the two equations form a loop
+/// that Newton's iteration solves on `v` (the current is put in). At every step, under
+/// `euler` and under `rk4` (where the block runs in each stage), `v` is the root of
+/// `u − v = R·Is·(exp(v/Vt) − 1)` found by bisection to within 1e-12 V (the residual's
+/// slope is at least 1/R, so the check of the residual, 1e-9 of the sides' magnitude,
+/// bounds the error far below that), and the forward and reverse regions are both
+/// crossed.
+#[test]
+fn a_diode_and_a_resistor_converge_at_every_step() {
+    let text = "model Diode {\n    param Is = 1e-12, Vt = 0.025, R = 1000;\n    \
+                output real v, i, u;\n    u = 5 * sin(time);\n    \
+                equation i = Is * (exp(v / Vt) - 1);\n    equation u - v = R * i;\n}\n";
+    for method in [None, Some("rk4")] {
+        let mut m = instance(text, "Diode", method);
+        let (mut forward, mut reverse) = (false, false);
+        for _ in 0..1300 {
+            m.step(0.01);
+            let (u, v, i) = (get(&m, "u"), get(&m, "v"), get(&m, "i"));
+            let f = |v: f64| u - v - 1000.0 * (1e-12 * ((v / 0.025).exp() - 1.0));
+            let want = bisect(f, -6.0, 6.0);
+            assert!(
+                (v - want).abs() <= 1e-12,
+                "{method:?}: v {v} against {want}"
+            );
+            // The rule as written (the runtime's `exp` is libm's: an ulp apart at most).
+            let law = 1e-12 * ((v / 0.025).exp() - 1.0);
+            assert!(
+                (i - law).abs() <= 1e-14 * law.abs().max(1e-12),
+                "{i} against {law}"
+            );
+            forward |= i > 1e-3;
+            reverse |= u < -1.0;
+        }
+        assert!(forward && reverse);
+    }
+}
+
+/// Kepler's equation `E − e·sin(E) = M`, one equation that cannot be rearranged,
+/// against bisection, along two orbits of `M`.
+#[test]
+fn keplers_equation_against_bisection() {
+    let text = "model Kepler {\n    param e = 0.7;\n    output real E, M;\n    \
+                M = time;\n    equation E - e * sin(E) = M;\n}\n";
+    let mut m = instance(text, "Kepler", None);
+    for _ in 0..1300 {
+        m.step(0.01);
+        let (mean, ecc) = (get(&m, "M"), get(&m, "E"));
+        let want = bisect(|x| x - 0.7 * x.sin() - mean, mean - 1.0, mean + 1.0);
+        // The slope 1 − e·cos(E) ≥ 0.3: the residual's check bounds the error by
+        // 1e-9·(|E| + |e·sin E| + |M|)/0.3, below 1e-7 for |M| < 13; Newton's last
+        // steps leave far less.
+        assert!(
+            (ecc - want).abs() <= 1e-13 * (1.0 + want.abs()),
+            "M {mean}: E {ecc} against {want}"
+        );
+    }
+}
+
+/// A loop that leaves two tearing unknowns (`x·x + y·y = 4` and `y³ + x = 1`, neither
+/// linear in its unknown): Newton's iteration on both at once, against the equations
+/// themselves and against the intersection found by bisection along the cubic.
+#[test]
+fn two_tearing_unknowns_solve_together() {
+    let text = "model Meet {\n    output real x = 1.7, y = -0.9;\n    \
+                equation x * x + y * y = 4 + 0.1 * sin(time);\n    \
+                equation y * y * y + x = 1;\n}\n";
+    let mut m = instance(text, "Meet", Some("rk4"));
+    for k in 0..200 {
+        m.step(0.05);
+        let (x, y) = (get(&m, "x"), get(&m, "y"));
+        let t = 0.05 * k as f64;
+        let r = 4.0 + 0.1 * t.sin();
+        // x = 1 − y³ on the cubic; the circle's residual changes sign on y ∈ [−1, −0.8].
+        let want_y = bisect(|y| (1.0 - y * y * y).powi(2) + y * y - r, -1.0, -0.8);
+        assert!((y - want_y).abs() <= 1e-12, "t {t}: y {y} against {want_y}");
+        assert!(
+            (x - (1.0 - want_y * want_y * want_y)).abs() <= 1e-11,
+            "t {t}: x {x}"
+        );
+    }
+}
+
+/// An equation without a real solution (`x·x + 1 = 0`): the iteration does not
+/// converge, the unknown is NaN from the first step, and the checked step (what `sitc
+/// run` does) stops at the equation's line naming the iteration; from `x = 0` the
+/// slope is 0 and the first step diverges.
+#[test]
+fn no_solution_is_a_nan_and_a_report() {
+    let text = "model None {\n    output real x = 0.3;\n    equation x * x + 1 = 0;\n}\n";
+    let mut m = instance(text, "None", None);
+    m.step(0.1);
+    assert!(get(&m, "x").is_nan());
+    let mut m = instance(text, "None", None);
+    let fault = m.step_checked(0.1).expect_err("a fault");
+    assert_eq!(
+        fault.to_string(),
+        "equations.sit:3: rule `equation x * x + 1 = 0` made Newton's iteration for `x` end \
+         without converging at t = 0 (its residual is still larger than 1e-9 of the \
+         equation's terms: the start, the last step's value, was too far from a solution, \
+         or there is none)"
+    );
+    let flat = text.replace("x = 0.3", "x = 0");
+    let mut m = instance(&flat, "None", None);
+    let fault = m.step_checked(0.1).expect_err("a fault");
+    assert!(
+        fault
+            .to_string()
+            .contains("made Newton's iteration for `x` reach -inf at t = 0 (it diverged"),
+        "{fault}"
+    );
+}
