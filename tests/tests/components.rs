@@ -220,5 +220,31 @@ fn thermal_parts() {
     close("c.T", get(&m, "c.T"), 300.0 + 0.5 * t, 0.5, 1e-9);
 }
 
+/// Nesting: a component holding parts and passing their ports outward (`Series` of
+/// two resistors, its own ports `p` and `n` joined to the inner ones), used twice in
+/// parallel: the flows through a component's own port count as leaving it, so the
+/// source sees `V / (R_series ‖ R_series)`, each inner resistor half the voltage.
+#[test]
+fn components_nest() {
+    let text = "import \"../lib/electrical.sit\";\n\
+                model Series {\n    param R1 [Ohm] = 1;\n    param R2 [Ohm] = 1;\n    \
+                port p: Pin;\n    port n: Pin;\n    part a: Resistor(R = R1);\n    \
+                part b: Resistor(R = R2);\n    connect(p, a.p);\n    connect(a.n, b.p);\n    \
+                connect(b.n, n);\n}\n\
+                model T {\n    part src: VoltageSource(V = 6 [V]);\n    part g: Ground;\n    \
+                part s1: Series(R1 = 1 [Ohm], R2 = 2 [Ohm]);\n    \
+                part s2: Series(R1 = 3 [Ohm], R2 = 3 [Ohm]);\n    \
+                connect(src.p, s1.p);\n    connect(src.p, s2.p);\n    connect(s1.n, g.p);\n    \
+                connect(s2.n, g.p);\n    connect(src.n, g.p);\n}\n";
+    let mut m = instance(text, "T", None);
+    m.step(0.1);
+    close("s1.a.i", get(&m, "s1.a.i"), 2.0, 2.0, 1e-15);
+    close("s2.b.i", get(&m, "s2.b.i"), 1.0, 1.0, 1e-15);
+    close("s1.b.v", get(&m, "s1.b.v"), 4.0, 4.0, 1e-15);
+    close("src.i", get(&m, "src.i"), -3.0, 3.0, 1e-15);
+    // The outer port's current is the inner resistor's: `s1.p.i` enters the part.
+    close("s1.p.i", get(&m, "s1.p.i"), 2.0, 2.0, 1e-15);
+}
+
 #[path = "components/references.rs"]
 mod references;

@@ -402,6 +402,8 @@ impl<'a> Cx<'a, '_> {
         }
         f.rules.extend(part_rules);
         connect::connections(m, &parts, &broken, &self.connectors, &mut f, self.diags);
+        // The parts' ports are joined here: a holder sees only the model's own.
+        f.ports.retain(|p| p.outside);
         (self.diags.len() == errors).then_some(f)
     }
 
