@@ -120,7 +120,7 @@ fn dc_motor_matches_the_matrix_exponential() -> Result<(), String> {
             get(&m, "bearing.d"),
         );
         let (kp, ki, w_ref) = (get(&m, "Kp"), get(&m, "Ki"), get(&m, "w_ref"));
-        let a = vec![
+        let a = [
             vec![-r / l, -(kp + k * ratio) / l, 0.0, ki / l, kp * w_ref / l],
             vec![ratio * k / j, -d / j, 0.0, 0.0, 0.0],
             vec![0.0, 1.0, 0.0, 0.0, 0.0],
@@ -179,14 +179,12 @@ const HEAT_BY_HAND: &str = "model HeatByHand {
 #[test]
 fn heat_path_matches_the_physics_by_hand() -> Result<(), String> {
     for m_name in ["rodas5p", "radau5"] {
-        let meth = Some(method(m_name, 1e-11, 1e-13));
-        let mut parts = load_with("heat_path.sit", "HeatPath", meth)?;
+        let meth = method(m_name, 1e-11, 1e-13);
+        let mut parts = load_with("heat_path.sit", "HeatPath", Some(meth))?;
         let out = sit_middle::check_source("by_hand.sit", HEAT_BY_HAND);
         assert!(!out.has_errors(), "{}", out.render());
         let mut program = out.program.expect("a program");
-        program
-            .set_method(meth.expect("a method"))
-            .expect("applies");
+        program.set_method(meth).expect("applies");
         let root = program.model("HeatByHand").expect("the model");
         let lowered =
             sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers");
