@@ -384,7 +384,8 @@ impl Cx<'_> {
         }
         let observe = "mark it `output` if it is there to be observed";
         for (i, v) in m.vars.iter().enumerate() {
-            if vars[i] || v.output {
+            // A part's variables (`r1.v`) are there for the holder to observe.
+            if vars[i] || v.output || v.name.contains('.') {
                 continue;
             }
             let (what, note) = match (v.kind, v.ty) {

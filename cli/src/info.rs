@@ -132,13 +132,14 @@ fn print_jacobian(program: &Program, root: ModelId, format: InfoFormat) -> Resul
 
 /// The source text of what each declaration wrote, found by the span of its name.
 struct Written {
-    /// `= expression` of a variable, pred, situation or event, by its name's span.
-    values: HashMap<Span, String>,
+    /// `= expression` of a variable, pred, situation or event, by its name's span and
+    /// its name (a part's variables share their component's spans: `r1.v`, `r2.v`).
+    values: HashMap<(Span, String), String>,
     /// `name = expression` bindings of a submodel instance, by the instance name's span.
     bindings: HashMap<Span, Vec<(String, String)>>,
     /// The unit of a real variable, declared or inferred (`sit_middle::units`), by its
-    /// name's span; absent where it is not known.
-    units: HashMap<Span, String>,
+    /// name's span and its name; absent where it is not known.
+    units: HashMap<(Span, String), String>,
     /// The blocks of a model's equations, in the order solved, by the model's name.
     blocks: HashMap<String, Vec<Block>>,
 }
@@ -152,10 +153,14 @@ impl Written {
             units: HashMap::new(),
             blocks: HashMap::new(),
         };
-        let files: Vec<ast::File> = (sources.files.iter().enumerate())
-            .filter_map(|(id, file)| sit_middle::parse::parse_file(id, &file.text).ok())
+        let files: Vec<(usize, ast::File)> = (sources.files.iter().enumerate())
+            .filter_map(|(id, file)| {
+                Some((id, sit_middle::parse::parse_file(id, &file.text).ok()?))
+            })
             .collect();
-        let models: Vec<&ast::Model> = files.iter().flat_map(|f| &f.models).collect();
+        // Parts flattened into their holders, as the checker sees them.
+        let flat = sit_middle::check::flat_models(&files);
+        let models: Vec<&ast::Model> = flat.iter().collect();
         // The program checked, so its units did: the diagnostics are not needed here.
         let units = sit_middle::units::check_models_in(&models, Some(sources), &mut Vec::new());
         for (m, u) in models.iter().zip(&units) {
@@ -163,7 +168,7 @@ impl Written {
                 if let Decl::Var { name, .. } = decl
                     && let Some((_, shown, _)) = u.vars.get(&name.text)
                 {
-                    written.units.insert(name.span, shown.clone());
+                    (written.units).insert((name.span, name.text.clone()), shown.clone());
                 }
             }
         }
@@ -173,17 +178,18 @@ impl Written {
                 written.blocks.insert(m.name.text.clone(), blocks);
             }
         }
-        for parsed in &files {
-            for decl in parsed.models.iter().flat_map(|m: &ast::Model| &m.decls) {
+        for m in &models {
+            for decl in &m.decls {
                 match decl {
                     Decl::Var {
                         name,
                         value: Some(v),
                         ..
                     } => {
-                        written
-                            .values
-                            .insert(name.span, one_line(sources.text(v.span)));
+                        written.values.insert(
+                            (name.span, name.text.clone()),
+                            one_line(sources.text(v.span)),
+                        );
                     }
                     Decl::Var { value: None, .. } | Decl::Mode { .. } | Decl::Table(_) => {}
                     Decl::Sub { name, bindings, .. } => {
@@ -367,10 +373,11 @@ impl Describer<'_> {
             name: name.to_string(),
             kind,
             ty: ty.name(),
-            unit: (self.written.units.get(&span).cloned()).unwrap_or_default(),
+            unit: (self.written.units.get(&(span, name.to_string())).cloned()).unwrap_or_default(),
             output,
             row: "",
-            init: (self.written.values.get(&span).cloned()).unwrap_or_else(|| implicit.to_string()),
+            init: (self.written.values.get(&(span, name.to_string())).cloned())
+                .unwrap_or_else(|| implicit.to_string()),
             doc: doc(lines),
             file,
             line,

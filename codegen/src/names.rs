@@ -5,6 +5,8 @@
 //! - a name that is a valid Rust identifier is kept as written, non-ASCII included;
 //! - a Rust keyword becomes a raw identifier (`type` → `r#type`), except `self`,
 //!   `Self`, `super`, `crate` and `_`, which cannot be raw and get a suffix `_`;
+//! - a part's variable, flattened into its holder under a dotted name (`r1.p.v`),
+//!   has its dots made `_` (`r1_p_v`) and counts as changed;
 //! - a model name that is a primitive type (`f64`, `bool`, ...) gets a suffix `_`, so
 //!   that the generated `f64` fields still mean the primitive;
 //! - names kept as written are allocated first; a name that was changed, or that
@@ -59,8 +61,8 @@ pub(crate) const RESERVED_METHODS: &[&str] = &[
 /// identifier holds. Returns whether it was changed.
 fn escape(name: &str, is_type: bool) -> (String, bool) {
     if !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
-        // A name the lowering made (a sensitivity's `d(x)/d(k)`): its other
-        // characters as `_`.
+        // A name the lowering made (a sensitivity's `d(x)/d(k)`) or a part's
+        // variable flattened into its holder (`r1.p.v`): its other characters as `_`.
         let ident: String = name
             .chars()
             .map(|c| if c.is_alphanumeric() { c } else { '_' })

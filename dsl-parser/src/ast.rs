@@ -18,6 +18,8 @@ pub struct File {
     pub imports: Vec<Import>,
     /// Models in order.
     pub models: Vec<Model>,
+    /// `connector Name { … }` declarations in order.
+    pub connectors: Vec<Connector>,
     /// `#[allow(…)]` attributes, in order.
     pub allows: Vec<Allow>,
 }
@@ -62,6 +64,73 @@ pub struct Model {
     /// The options of each `method` declaration (`rtol 1e-8 atol 1e-10`), parallel to
     /// `methods`.
     pub method_options: Vec<Vec<MethodOption>>,
+    /// `port name: Connector;` declarations in order: the model is a component.
+    pub ports: Vec<Port>,
+    /// `part name: Model(bindings);` declarations in order (flattened into the model).
+    pub parts: Vec<Part>,
+    /// `connect(a.p, b.n);` statements in order.
+    pub connects: Vec<Connect>,
+}
+
+/// `connector Name { real v [V]; flow real i [A]; }`: what a port carries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Connector {
+    /// Doc lines.
+    pub doc: Vec<String>,
+    /// The connector's name.
+    pub name: Name,
+    /// Its variables, in order.
+    pub fields: Vec<ConnectorField>,
+}
+
+/// One variable of a connector: a potential (equal across a connection) or a flow
+/// (summing to zero across a connection).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConnectorField {
+    /// `flow` written.
+    pub flow: bool,
+    /// The name.
+    pub name: Name,
+    /// `[unit]`, if given.
+    pub unit: Option<UnitText>,
+}
+
+/// `port name: Connector;` in a model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Port {
+    /// Doc lines.
+    pub doc: Vec<String>,
+    /// The port's name.
+    pub name: Name,
+    /// The connector's name.
+    pub connector: Name,
+}
+
+/// `part name: Model(bindings);`: an acausal component instance, flattened into the
+/// model that declares it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Part {
+    /// Doc lines.
+    pub doc: Vec<String>,
+    /// The instance's name.
+    pub name: Name,
+    /// The component model's name.
+    pub model: Name,
+    /// `param = expr` bindings.
+    pub bindings: Vec<(Name, Expr)>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// `connect(a, b);`: two ports joined (each `part.port` or a port of the model).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Connect {
+    /// The first port's path.
+    pub a: Vec<Name>,
+    /// The second port's path.
+    pub b: Vec<Name>,
+    /// The whole statement.
+    pub span: Span,
 }
 
 /// `substeps count (when cond)? limit n;`: the model divides its step into `count`

@@ -131,6 +131,8 @@ fn describe_decl(file: &File, m: &Model, d: &Decl) -> String {
         "situation" => "a situation (a combination of predicates)",
         "event" => "an event (true in the step where its condition becomes true)",
         "sub" => "a submodel instance",
+        "part" => "a component instance (its equations flattened into this model)",
+        "port" => "a port (its connector's potentials and flows)",
         "table" => "a lookup table (its numbers interpolated linearly, read like a procedure)",
         _ => "a declaration",
     };
@@ -379,11 +381,11 @@ fn decl_item(d: &Decl, unit: Option<String>) -> CompletionItem {
     let kind = match d.role() {
         "param" => CompletionItemKind::CONSTANT,
         "event" => CompletionItemKind::EVENT,
-        "sub" => CompletionItemKind::MODULE,
+        "sub" | "part" => CompletionItemKind::MODULE,
         _ => CompletionItemKind::VARIABLE,
     };
     let detail = match (&d.sub_model, unit) {
-        (Some(m), _) => format!("sub {}: {m}", d.name),
+        (Some(m), _) => format!("{} {}: {m}", d.kind, d.name),
         (None, Some(u)) => format!("{} [{u}]", d.kind),
         (None, None) => d.kind.clone(),
     };
@@ -478,7 +480,7 @@ pub(crate) fn symbol_kind(d: &Decl) -> SymbolKind {
         "param" => SymbolKind::CONSTANT,
         "flag" | "pred" | "situation" => SymbolKind::BOOLEAN,
         "event" => SymbolKind::EVENT,
-        "sub" => SymbolKind::OBJECT,
+        "sub" | "part" | "port" => SymbolKind::OBJECT,
         _ => SymbolKind::VARIABLE,
     }
 }

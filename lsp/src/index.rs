@@ -146,11 +146,18 @@ impl Index {
     }
 
     /// Whether token `i` is a word that declares: a declaring keyword
-    /// ([`sit_middle::parse::Keyword::is_declaring`]), or `table` (a word only before `name(`).
+    /// ([`sit_middle::parse::Keyword::is_declaring`]), or `table` (a word only before
+    /// `name(`), `part` or `port` (words only before `name:`).
     fn is_declaring(&self, i: usize) -> bool {
         match self.tokens.get(i).map(|t| t.kind) {
             Some(TokenKind::Keyword(k)) => k.is_declaring(),
-            Some(TokenKind::Ident) => self.tok(i) == "table",
+            Some(TokenKind::Ident) => {
+                self.tok(i) == "table"
+                    // `part name: Model(…)` and `port name: Connector` (words only there).
+                    || (matches!(self.tok(i), "part" | "port")
+                        && self.is_ident(i + 1)
+                        && self.is(i + 2, ":"))
+            }
             _ => false,
         }
     }
@@ -367,8 +374,9 @@ impl Index {
             i += 1;
         }
         let kind = kind.join(" ");
-        if kind == "sub" {
-            // `sub name: Model(bindings) [off]`
+        if matches!(kind.as_str(), "sub" | "part" | "port") {
+            // `sub name: Model(bindings) [off]`, `part name: Model(bindings)`,
+            // `port name: Connector`
             if self.is_ident(i) {
                 let model = if self.is(i + 1, ":") && self.is_ident(i + 2) {
                     Some(self.tok(i + 2).to_string())
@@ -493,8 +501,8 @@ impl Index {
                 name: word.to_string(),
             });
         }
-        if self.is(stmt, "sub") {
-            // `sub name: Model(binding = value, ...)`
+        if self.is(stmt, "sub") || self.is(stmt, "part") {
+            // `sub name: Model(binding = value, ...)`, `part name: Model(…)`
             if i == stmt + 3 && self.is(i - 1, ":") {
                 return Some(Sym::Model(word.to_string()));
             }
@@ -572,6 +580,26 @@ mod tests {
             model: model.into(),
             name: name.into(),
         })
+    }
+
+    #[test]
+    fn parts_and_ports_are_declarations() {
+        let text = "model R { param R = 1; port p: Pin; real v; }\n\
+                    model C { part r1: R(R = 2); real part; part = r1.v; }";
+        let ix = Index::new(text);
+        assert_eq!(ix.models[0].decl("p").unwrap().role(), "port");
+        let c = &ix.models[1];
+        assert_eq!(c.decl("r1").unwrap().role(), "part");
+        assert_eq!(c.decl("r1").unwrap().sub_model.as_deref(), Some("R"));
+        assert_eq!(
+            c.decl("part").unwrap().role(),
+            "real",
+            "`part` is a name elsewhere"
+        );
+        let off = text.find("R = 2").unwrap();
+        assert_eq!(ix.resolve(ix.token_at(off).unwrap()), decl("R", "R"));
+        let off = text.find("r1.v").unwrap() + 3;
+        assert_eq!(ix.resolve(ix.token_at(off).unwrap()), decl("R", "v"));
     }
 
     #[test]

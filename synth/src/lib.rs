@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 
 mod method;
+mod network;
 mod phase;
 mod substep;
 mod synthetic;
@@ -98,7 +99,8 @@ pub fn random_file(seed: u64, size: Size) -> String {
     let text = break_loops(g.out);
     let text = method::with_methods(seed, text, models.len());
     let text = method::with_chain(seed, text);
-    method::with_spring(seed, text)
+    let text = method::with_spring(seed, text);
+    network::with_network(seed, text)
 }
 
 /// `text` with each algebraic loop (E0476) broken where the checker reports it: the

@@ -12,7 +12,8 @@ macro_rules! library {
 }
 
 /// The library: every model and schematic of `examples/models` and
-/// `examples/schematics`, with the files they import or read, by path below `examples/`.
+/// `examples/schematics`, with the files they import or read (the components of
+/// `examples/lib`), by path below `examples/`.
 pub const LIBRARY: &[(&str, &str)] = library![
     "models/bouncing_ball.sit",
     "models/cart_limiters.sit",
@@ -28,6 +29,9 @@ pub const LIBRARY: &[(&str, &str)] = library![
     "models/pendulum_elastic.sit",
     "models/rlc.sit",
     "models/rlc_equations.sit",
+    "models/rlc_parts.sit",
+    "models/dc_motor.sit",
+    "models/heat_path.sit",
     "models/robertson.sit",
     "models/stair.sit",
     "models/thermostat.sit",
@@ -51,6 +55,10 @@ pub const LIBRARY: &[(&str, &str)] = library![
     "schematics/drive_axle_convoluted.sch",
     "schematics/drivetrain.sch",
     "schematics/axle_cruise.sit",
+    "lib/electrical.sit",
+    "lib/rotational.sit",
+    "lib/translational.sit",
+    "lib/thermal.sit",
 ];
 
 /// A map from paths to texts: the library, then the files the page adds (which win).
@@ -120,10 +128,15 @@ mod tests {
 
     #[test]
     fn the_library_is_every_example() {
-        // Every `.sit`, `.sch` and `.csv` below examples/models and examples/schematics.
+        // Every `.sit`, `.sch` and `.csv` below examples/models, examples/schematics
+        // and examples/lib.
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
         let mut found = Vec::new();
-        let mut dirs = vec![root.join("models"), root.join("schematics")];
+        let mut dirs = vec![
+            root.join("models"),
+            root.join("schematics"),
+            root.join("lib"),
+        ];
         while let Some(dir) = dirs.pop() {
             for entry in std::fs::read_dir(&dir).unwrap() {
                 let path = entry.unwrap().path();

@@ -14,6 +14,7 @@ use crate::source::SourceMap;
 use crate::suggest::did_you_mean;
 use std::collections::HashMap;
 
+mod components;
 mod declare;
 pub mod equations;
 mod exact;
@@ -29,6 +30,7 @@ mod subs;
 mod substeps;
 mod table;
 
+pub use components::flat_models;
 use declare::{Table, declare};
 pub use order::MAX_INSTANCES;
 use order::{instance_counts, topo_order};
@@ -122,37 +124,43 @@ pub fn check_with(
     method: Option<crate::ir::Method>,
 ) -> Option<Program> {
     let errors_before = diags.iter().filter(|d| d.is_error()).count();
-    // Each model's equations solved into rules (a model without equations as written).
-    let solved: Vec<Vec<Option<ast::Model>>> = files
-        .iter()
-        .map(|(_, f)| {
-            (f.models.iter())
-                .map(|m| equations::solve(m, diags))
-                .collect()
+    // Each model's parts flattened into it (the components, only into others), then its
+    // equations solved into rules.
+    let flat = components::flatten(files, diags);
+    let solved: Vec<ast::Model> = (files.iter().zip(flat))
+        .flat_map(|((_, f), flat)| f.models.iter().zip(flat))
+        .filter_map(|(m, flat)| match flat {
+            components::Flattened::AsWritten => {
+                Some(equations::solve(m, diags).unwrap_or_else(|| m.clone()))
+            }
+            components::Flattened::Model(flat) => {
+                let before = diags.len();
+                let solved = equations::solve(&flat, diags).unwrap_or(*flat);
+                components::annotate(m, &mut diags[before..]);
+                Some(solved)
+            }
+            components::Flattened::Dropped => None,
         })
         .collect();
     // All models of all files, by name.
     let mut asts: Vec<&ast::Model> = Vec::new();
     let mut by_name: HashMap<&str, usize> = HashMap::new();
-    for ((_, f), solved) in files.iter().zip(&solved) {
-        for (m, s) in f.models.iter().zip(solved) {
-            let m = s.as_ref().unwrap_or(m);
-            check_name(&m.name, "model", diags);
-            if let Some(&prev) = by_name.get(m.name.text.as_str()) {
-                diags.push(
-                    Diagnostic::error(
-                        "E0102",
-                        m.name.span,
-                        format!("the model `{}` is defined twice", m.name.text),
-                    )
-                    .with_label("second definition")
-                    .with_related(asts[prev].name.span, "first defined here"),
-                );
-                continue;
-            }
-            by_name.insert(&m.name.text, asts.len());
-            asts.push(m);
+    for m in &solved {
+        check_name(&m.name, "model", diags);
+        if let Some(&prev) = by_name.get(m.name.text.as_str()) {
+            diags.push(
+                Diagnostic::error(
+                    "E0102",
+                    m.name.span,
+                    format!("the model `{}` is defined twice", m.name.text),
+                )
+                .with_label("second definition")
+                .with_related(asts[prev].name.span, "first defined here"),
+            );
+            continue;
         }
+        by_name.insert(&m.name.text, asts.len());
+        asts.push(m);
     }
     let tables: Vec<Table> = asts.iter().map(|m| declare(m, sources, diags)).collect();
     // An import that failed (E0301, E0302) may hold the models that are not found: their

@@ -109,10 +109,12 @@ struct Program<'a, 'b> {
 /// The units of every model of the files of `sources` (a program that checked), by
 /// model name: for tools that show them (`sitc info`, the language server's hover).
 pub fn units_of_sources(sources: &crate::SourceMap) -> HashMap<String, ModelUnits> {
-    let files: Vec<ast::File> = (sources.files.iter().enumerate())
-        .filter_map(|(id, f)| crate::parse::parse_file(id, &f.text).ok())
+    let files: Vec<(crate::source::FileId, ast::File)> = (sources.files.iter().enumerate())
+        .filter_map(|(id, f)| Some((id, crate::parse::parse_file(id, &f.text).ok()?)))
         .collect();
-    let models: Vec<&ast::Model> = files.iter().flat_map(|f| &f.models).collect();
+    // Parts flattened into their holders, as the checker sees them.
+    let flat = crate::check::flat_models(&files);
+    let models: Vec<&ast::Model> = flat.iter().collect();
     let units = check_models_in(&models, Some(sources), &mut Vec::new());
     (models.iter().map(|m| m.name.text.clone()))
         .zip(units)

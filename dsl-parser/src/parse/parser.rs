@@ -9,6 +9,7 @@ use crate::diag::Diagnostic;
 use crate::source::{FileId, Span};
 
 mod modes;
+mod parts;
 mod steps;
 mod table;
 
@@ -288,6 +289,9 @@ impl<'a> Parser<'a> {
                         self.close_attributes(attrs, t.start);
                         out.models.push(m)
                     }),
+                    Tok::Ident if attrs.is_empty() && self.at_connector() => {
+                        self.connector(docs).map(|c| out.connectors.push(c))
+                    }
                     _ if !attrs.is_empty() => Err(self.error(&["`model`"])),
                     _ => Err(self.error(&["`import`", "`model`", "end of file"])),
                 },
@@ -303,6 +307,7 @@ impl<'a> Parser<'a> {
                     match t.tok {
                         Tok::Eof => break,
                         Tok::Keyword(Keyword::Import | Keyword::Model) if depth == 0 => break,
+                        Tok::Ident if depth == 0 && self.at_connector() => break,
                         Tok::Punct("(" | "{" | "[") => depth += 1,
                         Tok::Punct(")" | "}" | "]") => depth = depth.saturating_sub(1),
                         _ => {}
@@ -352,6 +357,9 @@ impl<'a> Parser<'a> {
             methods: Vec::new(),
             substeps: Vec::new(),
             method_options: Vec::new(),
+            ports: Vec::new(),
+            parts: Vec::new(),
+            connects: Vec::new(),
         };
         loop {
             let mut first = self.peek().start;
@@ -460,6 +468,11 @@ impl<'a> Parser<'a> {
             }
             Tok::Ident if word == "equation" => {
                 m.rules.push(self.equation(first)?);
+                Ok(())
+            }
+            Tok::Ident if self.at_port_or_part() => self.port_or_part(first, doc, m),
+            Tok::Ident if word == "connect" && self.peek_at(1).tok == Tok::Punct("(") => {
+                m.connects.push(self.connect(first)?);
                 Ok(())
             }
             _ if word.is_empty() => Err(self.error(MEMBER)),

@@ -1,0 +1,250 @@
+//! Components joined by `connect` (issue 46): each part of `examples/lib/` in a small
+//! circuit against its closed-form solution, and the three examples built from parts
+//! against independent references (the exact solution of the RLC circuit, the matrix
+//! exponential of the DC motor's linear ODE, the heat path written by hand as rules).
+
+use sit_runtime::Model;
+
+/// An instance of the model `name` of `text`, read as if it were a file of
+/// `examples/models` (so that `import "../lib/…";` finds the library).
+fn instance(
+    text: &str,
+    name: &str,
+    method: Option<sit_middle::ir::Method>,
+) -> sit_interp::Instance {
+    let path = sit_tests::repo_root().join("examples/models/components_test.sit");
+    let out = sit_middle::check_source(&path, text);
+    assert!(!out.has_errors(), "{}", out.render());
+    let mut program = out.program.expect("a program");
+    if let Some(m) = method {
+        program.set_method(m).expect("the method applies");
+    }
+    let root = program.model(name).expect("the model");
+    sit_interp::Instance::new(
+        &sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers"),
+        root,
+    )
+}
+
+fn get(m: &dyn Model, name: &str) -> f64 {
+    m.get(name)
+        .unwrap_or_else(|| panic!("no variable named `{name}`"))
+}
+
+fn method(name: &str, rtol: f64, atol: f64) -> sit_middle::ir::Method {
+    sit_middle::ir::Method::from_name(name)
+        .expect("a method")
+        .with_tolerance(Some(rtol), Some(atol))
+}
+
+/// `a` and `b` within `tol` of `scale`.
+fn close(what: &str, a: f64, b: f64, scale: f64, tol: f64) {
+    assert!(
+        (a - b).abs() <= tol * scale,
+        "{what}: {a} against {b} (error {:e} of {scale})",
+        (a - b).abs() / scale
+    );
+}
+
+/// Ohm's law and a divider: a source, two resistors in series, ground; and a current
+/// source into a resistor. Algebraic: exact after one step, to a few ulps.
+#[test]
+fn resistors_sources_and_ground() {
+    let text = "import \"../lib/electrical.sit\";\nmodel T {\n    \
+                part src: VoltageSource(V = 12 [V]);\n    part r1: Resistor(R = 100 [Ohm]);\n    \
+                part r2: Resistor(R = 200 [Ohm]);\n    part g: Ground;\n    \
+                part cs: CurrentSource(I = 0.5 [A]);\n    part r3: Resistor(R = 4 [Ohm]);\n    \
+                connect(src.p, r1.p);\n    connect(r1.n, r2.p);\n    connect(r2.n, src.n);\n    \
+                connect(src.n, g.p);\n    connect(cs.p, g.p);\n    connect(cs.n, r3.p);\n    \
+                connect(r3.n, g.p);\n}\n";
+    let mut m = instance(text, "T", None);
+    m.step(0.1);
+    close("r1.i", get(&m, "r1.i"), 12.0 / 300.0, 0.04, 1e-15);
+    close("r2.v", get(&m, "r2.v"), 8.0, 8.0, 1e-15);
+    close("src.i", get(&m, "src.i"), -0.04, 0.04, 1e-15);
+    // The current source drives 0.5 A from p through itself to n, then through r3
+    // back: r3's voltage from p to n is 0.5 · 4.
+    close("r3.v", get(&m, "r3.v"), 2.0, 2.0, 1e-15);
+}
+
+/// A capacitor charged by a constant current rises linearly, an inductor under a
+/// constant voltage likewise: rk4 is exact on a line (to rounding).
+#[test]
+fn capacitor_and_inductor_integrate() {
+    let text = "import \"../lib/electrical.sit\";\nmodel T {\n    \
+                part cs: CurrentSource(I = 2e-3 [A]);\n    part c: Capacitor(C = 1e-3 [F], v0 = 1 [V]);\n    \
+                part vs: VoltageSource(V = 3 [V]);\n    part l: Inductor(L = 0.5 [H]);\n    \
+                part g: Ground;\n    connect(cs.p, g.p);\n    connect(cs.n, c.p);\n    \
+                connect(c.n, g.p);\n    connect(vs.p, l.p);\n    connect(l.n, vs.n);\n    \
+                connect(vs.n, g.p);\n    method rk4;\n}\n";
+    let mut m = instance(text, "T", None);
+    for _ in 0..1000 {
+        m.step(1e-3);
+    }
+    close("c.v", get(&m, "c.v"), 1.0 + 2.0 * 1.0, 3.0, 1e-12);
+    close("l.i", get(&m, "l.i"), 3.0 / 0.5 * 1.0, 6.0, 1e-12);
+}
+
+/// The diode conducts forward (the current of the source and the resistor, less the
+/// drop across `Ron`) and blocks reverse (`Goff`), switching by its situation.
+#[test]
+fn diode_conducts_forward_and_blocks_reverse() {
+    let text = "import \"../lib/electrical.sit\";\nmodel T {\n    \
+                param U [V] = 5;\n    part src: SignalVoltage;\n    \
+                part d: Diode(Ron = 1e-3 [Ohm], Goff = 1e-9 [S]);\n    \
+                part r: Resistor(R = 10 [Ohm]);\n    part g: Ground;\n    \
+                connect(src.p, d.p);\n    connect(d.n, r.p);\n    connect(r.n, src.n);\n    \
+                connect(src.n, g.p);\n    equation src.u = U;\n}\n";
+    let mut m = instance(text, "T", None);
+    for _ in 0..3 {
+        m.step(1e-3);
+    }
+    close("forward", get(&m, "r.i"), 5.0 / (10.0 + 1e-3), 0.5, 1e-12);
+    assert_eq!(get(&m, "d.on"), 1.0, "conducting");
+    m.set("U", -5.0).expect("a param");
+    for _ in 0..3 {
+        m.step(1e-3);
+    }
+    // Blocking: 5 V across 1e9 Ω (and the resistor's 10 Ω); the loop's solution mixes
+    // conductances 1e8 apart, so it keeps about 1e-8 of the current (measured 4e-9).
+    close("reverse", get(&m, "r.i"), -5.0 / (1e9 + 10.0), 5e-9, 1e-7);
+    assert_eq!(get(&m, "d.on"), 0.0, "blocking");
+}
+
+/// Rotational parts: a torque on an inertia through a gear accelerates it uniformly
+/// (the speed sensor reads it, the gear multiplies the torque); an inertia on a spring
+/// to the housing swings at `sqrt(c/J)`; on a damper its speed decays as `exp(−d t/J)`.
+#[test]
+fn rotational_parts() {
+    let text = "import \"../lib/rotational.sit\";\nmodel T {\n    \
+                part src: TorqueSource;\n    part gear: IdealGear(ratio = 3);\n    \
+                part j1: Inertia(J = 2 [kg*m^2]);\n    part sensor: SpeedSensor;\n    \
+                connect(src.flange, gear.a);\n    connect(gear.b, j1.a);\n    \
+                connect(j1.b, sensor.flange);\n    equation src.u = 0.5 [N*m];\n    \
+                part j2: Inertia(J = 0.5 [kg*m^2], phi0 = 0.1 [rad]);\n    part k: Spring(c = 8 [N*m/rad]);\n    \
+                part fix: Fixed;\n    connect(fix.flange, k.a);\n    connect(k.b, j2.a);\n    \
+                part j3: Inertia(J = 4 [kg*m^2], w0 = 2 [rad/s]);\n    part d: Damper(d = 2 [N*m*s/rad]);\n    \
+                connect(fix.flange, d.a);\n    connect(d.b, j3.b);\n    method rodas5p;\n}\n";
+    let mut m = instance(text, "T", Some(method("rodas5p", 1e-11, 1e-13)));
+    let dt = 1e-2;
+    for _ in 0..100 {
+        m.step(dt);
+    }
+    let t = m.time();
+    // The load sees 3 · 0.5 N·m: w = 1.5 t / 2, phi = 1.5 t² / 4; the motor side 3 times.
+    close("j1.w", get(&m, "j1.w"), 0.75 * t, 0.75, 1e-9);
+    close("sensor.w", get(&m, "sensor.w"), 0.75 * t, 0.75, 1e-9);
+    close("j1.phi", get(&m, "j1.phi"), 0.375 * t * t, 0.375, 1e-9);
+    close("gear.a.w", get(&m, "src.flange.w"), 2.25 * t, 2.25, 1e-9);
+    close(
+        "j2.phi",
+        get(&m, "j2.phi"),
+        0.1 * (4.0 * t).cos(),
+        0.1,
+        1e-8,
+    );
+    close("j3.w", get(&m, "j3.w"), 2.0 * (-0.5 * t).exp(), 2.0, 1e-8);
+}
+
+/// Translational parts: a force on a mass, a mass on a spring and a damper to the
+/// housing, and a mass bouncing off a stop (it comes back slower, the damper of the
+/// contact having taken energy).
+#[test]
+fn translational_parts() {
+    let text = "import \"../lib/translational.sit\";\nmodel T {\n    \
+                part f: Force(F = 2 [N]);\n    part m1: Mass(m = 4 [kg]);\n    \
+                connect(f.flange, m1.a);\n    part fix: FixedT;\n    \
+                part k: SpringT(c = 9 [N/m]);\n    part m2: Mass(m = 1 [kg], s0 = 0.2 [m]);\n    \
+                connect(fix.flange, k.a);\n    connect(k.b, m2.a);\n    \
+                part d: DamperT(d = 3 [N*s/m]);\n    part m3: Mass(m = 1.5 [kg], v0 = 1 [m/s]);\n    \
+                connect(fix.flange, d.a);\n    connect(d.b, m3.a);\n    method rodas5p;\n}\n";
+    let mut m = instance(text, "T", Some(method("rodas5p", 1e-11, 1e-13)));
+    for _ in 0..100 {
+        m.step(1e-2);
+    }
+    let t = m.time();
+    close("m1.s", get(&m, "m1.s"), 0.25 * t * t, 0.25, 1e-9);
+    close("m2.s", get(&m, "m2.s"), 0.2 * (3.0 * t).cos(), 0.2, 1e-8);
+    close("m3.v", get(&m, "m3.v"), (-2.0 * t).exp(), 1.0, 1e-8);
+    let text = "import \"../lib/translational.sit\";\nmodel T {\n    \
+                part wall: FixedT;\n    part stop: Stop(gap = 0.5 [m], c = 1e4 [N/m], d = 20 [N*s/m]);\n    \
+                part ball: Mass(m = 1 [kg], s0 = 0.2 [m], v0 = 1 [m/s]);\n    \
+                connect(wall.flange, stop.a);\n    connect(stop.b, ball.b);\n    method rk4;\n}\n";
+    let mut m = instance(text, "T", None);
+    let mut deepest: f64 = 0.0;
+    for _ in 0..10_000 {
+        m.step(1e-4);
+        deepest = deepest.max(get(&m, "ball.s"));
+    }
+    let v = get(&m, "ball.v");
+    assert!(
+        deepest > 0.5 && deepest < 0.52,
+        "the stop is at 0.5: {deepest}"
+    );
+    assert!(v < -0.3 && v > -1.0, "it bounced back slower: {v}");
+}
+
+/// Thermal parts: a heat capacity cooling through a conductor or by convection to a
+/// fixed temperature, `T = Ta + (T0 − Ta) exp(−G t / C)`, and one heated by a fixed
+/// heat flow, `T0 + Q t / C`.
+#[test]
+fn thermal_parts() {
+    let text = "import \"../lib/thermal.sit\";\nmodel T {\n    \
+                part a: HeatCapacitor(C = 100 [J/K], T0 = 350 [K]);\n    \
+                part g: ThermalConductor(G = 20 [W/K]);\n    part amb: FixedTemperature(T = 300 [K]);\n    \
+                connect(a.port, g.a);\n    connect(g.b, amb.port);\n    \
+                part b: HeatCapacitor(C = 100 [J/K], T0 = 350 [K]);\n    \
+                part cv: Convection(h = 5 [W/(m^2*K)], A = 2 [m^2]);\n    \
+                connect(b.port, cv.solid);\n    connect(cv.fluid, amb.port);\n    \
+                part c: HeatCapacitor(C = 10 [J/K], T0 = 300 [K]);\n    part q: FixedHeatFlow(Q = 5 [W]);\n    \
+                connect(q.port, c.port);\n    method rodas5p;\n}\n";
+    let mut m = instance(text, "T", Some(method("rodas5p", 1e-11, 1e-13)));
+    for _ in 0..100 {
+        m.step(0.05);
+    }
+    let t = m.time();
+    close(
+        "a.T",
+        get(&m, "a.T"),
+        300.0 + 50.0 * (-0.2 * t).exp(),
+        50.0,
+        1e-8,
+    );
+    close(
+        "b.T",
+        get(&m, "b.T"),
+        300.0 + 50.0 * (-0.1 * t).exp(),
+        50.0,
+        1e-8,
+    );
+    close("c.T", get(&m, "c.T"), 300.0 + 0.5 * t, 0.5, 1e-9);
+}
+
+/// Nesting: a component holding parts and passing their ports outward (`Series` of
+/// two resistors, its own ports `p` and `n` joined to the inner ones), used twice in
+/// parallel: the flows through a component's own port count as leaving it, so the
+/// source sees `V / (R_series ‖ R_series)`, each inner resistor half the voltage.
+#[test]
+fn components_nest() {
+    let text = "import \"../lib/electrical.sit\";\n\
+                model Series {\n    param R1 [Ohm] = 1;\n    param R2 [Ohm] = 1;\n    \
+                port p: Pin;\n    port n: Pin;\n    part a: Resistor(R = R1);\n    \
+                part b: Resistor(R = R2);\n    connect(p, a.p);\n    connect(a.n, b.p);\n    \
+                connect(b.n, n);\n}\n\
+                model T {\n    part src: VoltageSource(V = 6 [V]);\n    part g: Ground;\n    \
+                part s1: Series(R1 = 1 [Ohm], R2 = 2 [Ohm]);\n    \
+                part s2: Series(R1 = 3 [Ohm], R2 = 3 [Ohm]);\n    \
+                connect(src.p, s1.p);\n    connect(src.p, s2.p);\n    connect(s1.n, g.p);\n    \
+                connect(s2.n, g.p);\n    connect(src.n, g.p);\n}\n";
+    let mut m = instance(text, "T", None);
+    m.step(0.1);
+    close("s1.a.i", get(&m, "s1.a.i"), 2.0, 2.0, 1e-15);
+    close("s2.b.i", get(&m, "s2.b.i"), 1.0, 1.0, 1e-15);
+    close("s1.b.v", get(&m, "s1.b.v"), 4.0, 4.0, 1e-15);
+    close("src.i", get(&m, "src.i"), -3.0, 3.0, 1e-15);
+    // The outer port's current is the inner resistor's: `s1.p.i` enters the part.
+    close("s1.p.i", get(&m, "s1.p.i"), 2.0, 2.0, 1e-15);
+}
+
+#[path = "components/references.rs"]
+mod references;
