@@ -29,7 +29,8 @@ fn on_test_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T
 static EXAMPLES: LazyLock<HashMap<PathBuf, Vec<u8>>> = LazyLock::new(|| {
     let root = sit_tests::repo_root();
     let mut out = HashMap::new();
-    let mut todo = vec![PathBuf::from("examples/models")];
+    // The models, and the component libraries they import.
+    let mut todo = vec![PathBuf::from("examples/models"), PathBuf::from("examples/lib")];
     while let Some(dir) = todo.pop() {
         let Ok(entries) = std::fs::read_dir(root.join(&dir)) else {
             continue;
@@ -52,6 +53,7 @@ fn example_paths() -> Vec<PathBuf> {
     // The models; the CSV files of their tables are read through `check`'s reader.
     let mut v: Vec<PathBuf> = (EXAMPLES.keys())
         .filter(|p| p.extension().is_some_and(|x| x == "sit"))
+        .filter(|p| p.starts_with("examples/models"))
         .cloned()
         .collect();
     v.sort();
@@ -63,7 +65,17 @@ fn example_paths() -> Vec<PathBuf> {
 /// invariants every output keeps.
 fn check(path: &Path, bytes: Vec<u8>) -> Output {
     let read = |p: &Path| {
-        let key: PathBuf = p.components().collect();
+        // `examples/models/../lib/x.sit` is `examples/lib/x.sit`.
+        let mut key = PathBuf::new();
+        for c in p.components() {
+            match c {
+                std::path::Component::ParentDir => {
+                    key.pop();
+                }
+                std::path::Component::CurDir => {}
+                c => key.push(c),
+            }
+        }
         EXAMPLES
             .get(&key)
             .cloned()

@@ -1,7 +1,7 @@
 //! What the forward sensitivities cost in the generated code: a run with `p` columns
 //! against the plain run, on Van der Pol (`euler`, 3 columns) and Robertson (`rodas4`,
-//! 3 columns). Printed for `docs/performance.md`; asserted only loosely (the machine
-//! may be loaded): under 3·(1 + p).
+//! 3 columns). Printed for `docs/performance.md`; ignored by the test suite (a timing
+//! in a test fails on a loaded machine), asserted loosely when run: under 3·(1 + p).
 
 use sit_runtime::Model;
 use std::time::Instant;
@@ -22,6 +22,7 @@ fn time<M: Model>(m: impl Fn() -> M, dt: f64, n: usize) -> f64 {
 }
 
 #[test]
+#[ignore = "a measurement, not a check: run with --release --ignored (docs/performance.md §23)"]
 fn sensitivities_cost_about_one_run_per_column() {
     use embed_macro::{robertson_plain, robertson_sensitive, van_der_pol, van_der_pol_sensitive};
     let plain = time(van_der_pol::VanDerPol::new, 1e-4, 200_000);
