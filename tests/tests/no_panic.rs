@@ -30,7 +30,10 @@ static EXAMPLES: LazyLock<HashMap<PathBuf, Vec<u8>>> = LazyLock::new(|| {
     let root = sit_tests::repo_root();
     let mut out = HashMap::new();
     // The models, and the component libraries they import.
-    let mut todo = vec![PathBuf::from("examples/models"), PathBuf::from("examples/lib")];
+    let mut todo = vec![
+        PathBuf::from("examples/models"),
+        PathBuf::from("examples/lib"),
+    ];
     while let Some(dir) = todo.pop() {
         let Ok(entries) = std::fs::read_dir(root.join(&dir)) else {
             continue;
