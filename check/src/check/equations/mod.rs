@@ -35,7 +35,7 @@ mod order;
 
 use algebra::{solve_for, substitute};
 pub(crate) use newton::is_hidden;
-use newton::{MAX_TEARING, Refusal, Residual, newton};
+use newton::{Added, MAX_TEARING, Refusal, Residual, newton};
 use order::{loop_error, order};
 
 /// What an equation can determine.
@@ -193,7 +193,7 @@ fn solve_described(
         }
     }
     let solved = if ok { order(&eqs, &reals, diags) } else { None };
-    let mut hidden = Vec::new();
+    let mut hidden = Added::default();
     let taken: Vec<&str> = (m.decls.iter())
         .map(|d| match d {
             Decl::Var { name, .. } | Decl::Sub { name, .. } | Decl::Mode { name, .. } => {
@@ -206,13 +206,7 @@ fn solve_described(
     let rules = solved.map(|blocks| {
         let mut rules = Vec::new();
         for block in blocks {
-            let before = hidden.len();
-            let mut tearing = Vec::new();
-            for (_, u) in &block {
-                if let Unknown::Value(name) = u {
-                    tearing.push(name.clone());
-                }
-            }
+            let before = hidden.tearing.len();
             described.push(Block {
                 unknowns: block
                     .iter()
@@ -228,20 +222,7 @@ fn solve_described(
                     solve_loop(&eqs, &block, taken, &mut hidden, diags).unwrap_or_default(),
                 ),
             }
-            // The tearing unknowns are those whose first iterate was declared.
-            let firsts: Vec<&str> = (hidden[before..].iter())
-                .filter_map(|d| match d {
-                    Decl::Var { name, .. } => Some(name.text.as_str()),
-                    _ => None,
-                })
-                .collect();
-            tearing.retain(|u| {
-                firsts.iter().any(|n| {
-                    n.strip_prefix(u.as_str()).is_some_and(|rest| {
-                        rest.trim_start_matches('_') == "newton0" && rest.starts_with('_')
-                    })
-                })
-            });
+            let tearing = hidden.tearing[before..].to_vec();
             let last = described.last_mut().expect("pushed above");
             if !tearing.is_empty() {
                 last.solved = Solved::Newton {
@@ -257,7 +238,7 @@ fn solve_described(
     let mut out = m.clone();
     // The iterates of Newton's blocks, after every declared variable (hidden ones
     // follow the visible ones).
-    out.decls.extend(hidden);
+    out.decls.extend(hidden.decls);
     let mut kept: Vec<Rule> = Vec::with_capacity(m.rules.len());
     for (i, r) in m.rules.iter().enumerate() {
         if i == first
@@ -459,7 +440,7 @@ fn solve_one(
     eq: &Equation<'_>,
     u: &Unknown,
     taken: &[&str],
-    hidden: &mut Vec<Decl>,
+    hidden: &mut Added,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Vec<Rule>> {
     let span = eq.span;
@@ -573,7 +554,7 @@ fn solve_loop(
     eqs: &[Equation<'_>],
     block: &[(usize, Unknown)],
     taken: &[&str],
-    hidden: &mut Vec<Decl>,
+    hidden: &mut Added,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Vec<Rule>> {
     let mut sides: Vec<(Expr, Expr)> = block

@@ -64,6 +64,16 @@ pub(super) struct Residual {
     pub(super) span: Span,
 }
 
+/// What Newton's blocks add to the model: the hidden declarations of their iterates,
+/// and their tearing unknowns, in the order solved.
+#[derive(Default)]
+pub(super) struct Added {
+    /// The iterates, sides, slopes and checks, declared hidden.
+    pub(super) decls: Vec<Decl>,
+    /// The unknowns solved by the iteration.
+    pub(super) tearing: Vec<String>,
+}
+
 /// Why a block has no Newton rules.
 pub(super) enum Refusal {
     /// A call without a slope (a stateful procedure, a table) on the unknown's path.
@@ -71,11 +81,11 @@ pub(super) enum Refusal {
 }
 
 /// The rules that solve `block` by Newton's iteration, with the hidden variables they
-/// write (appended to `hidden`).
+/// write and the unknowns they solve recorded in `added`.
 pub(super) fn newton(
     block: &[Residual],
     taken: &[&str],
-    hidden: &mut Vec<Decl>,
+    added: &mut Added,
 ) -> Result<Vec<Rule>, Refusal> {
     let m = block.len();
     debug_assert!((1..=MAX_TEARING).contains(&m));
@@ -89,9 +99,12 @@ pub(super) fn newton(
             .collect::<Result<Vec<_>, _>>()?;
         slopes.push(row);
     }
+    added
+        .tearing
+        .extend(block.iter().map(|r| r.unknown.clone()));
     let mut rules = Vec::new();
     let mut assign = |name: String, value: Expr, span: Span, rules: &mut Vec<Rule>| {
-        hidden.push(Decl::Var {
+        added.decls.push(Decl::Var {
             doc: vec![HIDDEN_DOC.to_string()],
             kind: DeclKind::Real,
             output: false,
