@@ -70,6 +70,82 @@ pub struct Model {
     pub parts: Vec<Part>,
     /// `connect(a.p, b.n);` statements in order.
     pub connects: Vec<Connect>,
+    /// Array declarations (`real T[N] [K];`) in order, expanded into one declaration
+    /// per cell by the checker (`sit_check::check::arrays`).
+    pub arrays: Vec<ArrayDecl>,
+}
+
+/// `real T[N, M] [K] = init;`: an array of variables, one per cell, named `T[3]`
+/// (`T[3][4]` in two dimensions), indices from 1 to the size.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArrayDecl {
+    /// Doc lines (of the declaration statement).
+    pub doc: Vec<String>,
+    /// What each cell is.
+    pub kind: DeclKind,
+    /// `output` given.
+    pub output: bool,
+    /// The array's name.
+    pub name: Name,
+    /// The size in each dimension, constant whole-number expressions.
+    pub dims: Vec<Expr>,
+    /// `[unit]` after the sizes, if given: every cell's unit.
+    pub unit: Option<UnitText>,
+    /// `= init`, if given.
+    pub init: Option<ArrayInit>,
+    /// How many scalar declarations of the model came before it: its cells are
+    /// declared at that place.
+    pub at: usize,
+}
+
+/// The initial value (or a param's value) of an array's cells.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArrayInit {
+    /// `= expr`: every cell the same value.
+    Each(Expr),
+    /// `= [a, b, c]`: one value per cell, in order (1-D arrays).
+    List(Vec<Expr>, Span),
+    /// `= [expr for i in 1:N]` (`, j in 1:M` in two dimensions): a value per cell,
+    /// the loop variables standing for its indices.
+    Comprehension(Box<Generator>),
+}
+
+/// `expr for i in a:b, j in c:d`: a value for each combination of the loop variables
+/// (a comprehension's cells, a reduction's terms).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Generator {
+    /// The value, in which the loop variables are read.
+    pub body: Expr,
+    /// The loop variables and their ranges, outermost first.
+    pub ranges: Vec<LoopRange>,
+    /// The whole generator (brackets or call included).
+    pub span: Span,
+}
+
+/// `i in a:b`: a loop variable taking the whole numbers from `a` to `b`, both
+/// included (none when `b < a`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoopRange {
+    /// The loop variable.
+    pub var: Name,
+    /// The first value, a constant whole-number expression.
+    pub from: Expr,
+    /// The last value, a constant whole-number expression.
+    pub to: Expr,
+    /// From the variable to the end of `b`.
+    pub span: Span,
+}
+
+/// `for i in a:b { rules }` (`for i in a:b, j in c:d { … }` nests): the rules
+/// written once for each value of the loop variables, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForRule {
+    /// The loop variables and their ranges, outermost first.
+    pub ranges: Vec<LoopRange>,
+    /// The rules of the body.
+    pub rules: Vec<Rule>,
+    /// From `for` to the last range's end.
+    pub span: Span,
 }
 
 /// `connector Name { real v [V]; flow real i [A]; }`: what a port carries.
@@ -343,6 +419,9 @@ pub enum Rule {
     Assign {
         /// The assigned name.
         target: Name,
+        /// `[i, j]` after the target (a cell of an array), empty for a scalar; the
+        /// checker expands it before anything else reads the rule.
+        index: Vec<Expr>,
         /// The right-hand side.
         value: Expr,
         /// The guard.
@@ -401,6 +480,8 @@ pub enum Rule {
         /// From the mode's name to the guard's end.
         span: Span,
     },
+    /// `for i in a:b { rules }`, expanded by the checker into its rules for each value.
+    For(Box<ForRule>),
 }
 
 /// The guard of a δ rule.
@@ -509,6 +590,12 @@ pub enum ExprKind {
     Compare(Box<Expr>, Vec<(CmpOp, Expr)>),
     /// `( e )`.
     Paren(Box<Expr>),
+    /// `T[i - 1]`, `T[i, j]`: a cell of an array (expanded by the checker into the
+    /// cell's name).
+    Index(Name, Vec<Expr>),
+    /// `sum(e for i in a:b)` (also `prod`, `min`, `max`): the procedure's name and
+    /// the terms (expanded by the checker into a tree of operations).
+    Reduce(Name, Box<Generator>),
 }
 
 /// Comparison operators.

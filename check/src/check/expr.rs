@@ -204,6 +204,9 @@ impl Resolver<'_> {
                 (Expr::Call(f, xs), Ty::Real)
             }
             ExprKind::Path(path) => self.path(path, e.span, ctx),
+            // Expanded before the checker reads a rule (`check::arrays`): only an error
+            // of the expansion leaves one.
+            ExprKind::Index(..) | ExprKind::Reduce(..) => (Expr::Num(0.0), Ty::Real),
         }
     }
 

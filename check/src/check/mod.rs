@@ -14,6 +14,7 @@ use crate::source::SourceMap;
 use crate::suggest::did_you_mean;
 use std::collections::HashMap;
 
+pub mod arrays;
 mod components;
 mod declare;
 pub mod equations;
@@ -118,6 +119,24 @@ pub fn check(
 /// `--method`): it replaces the declared methods before the checks that depend on the
 /// method (the split of E0472, the lints), so that what the run uses is what is checked.
 pub fn check_with(
+    files: &[(crate::source::FileId, ast::File)],
+    sources: &SourceMap,
+    diags: &mut Vec<Diagnostic>,
+    method: Option<crate::ir::Method>,
+) -> Option<Program> {
+    // Arrays and loops expanded into scalars first; a diagnostic of a rule written in
+    // a loop is reported once, not once per value of the loop variable.
+    let start = diags.len();
+    let (files, loops) = arrays::expand(files, diags);
+    let out = check_expanded(&files, sources, diags, method);
+    let mut tail = diags.split_off(start);
+    arrays::once_per_place(&mut tail, &loops);
+    diags.extend(tail);
+    out
+}
+
+/// [`check_with`] on files whose arrays and loops are expanded.
+fn check_expanded(
     files: &[(crate::source::FileId, ast::File)],
     sources: &SourceMap,
     diags: &mut Vec<Diagnostic>,

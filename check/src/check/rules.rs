@@ -17,6 +17,7 @@ impl Resolver<'_> {
                     value,
                     guard,
                     span,
+                    ..
                 } => {
                     if self.is_flag_state(target) {
                         self.flag_rule(target, value, guard);
@@ -89,6 +90,8 @@ impl Resolver<'_> {
                         out.push(s);
                     }
                 }
+                // Expanded before the checker reads a rule (`check::arrays`).
+                ast::Rule::For(l) => out.extend(self.rules(&l.rules)),
                 ast::Rule::Step { sub, span } => {
                     if let Some(s) = self.step_rule(sub, *span) {
                         out.push(s);

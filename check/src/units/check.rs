@@ -462,6 +462,11 @@ impl<'a> ModelCheck<'a> {
                     self.rule(r);
                 }
             }
+            Rule::For(l) => {
+                for r in &l.rules {
+                    self.rule(r);
+                }
+            }
         }
     }
 
@@ -488,6 +493,8 @@ impl<'a> ModelCheck<'a> {
                 Term::Logic
             }
             ExprKind::Path(p) => self.path(p),
+            // Expanded before the units are checked (`check::arrays`).
+            ExprKind::Index(..) | ExprKind::Reduce(..) => Term::Lit,
             ExprKind::Compare(first, rest) => {
                 let mut left = (self.expr(first), first.span);
                 for (op, x) in rest {

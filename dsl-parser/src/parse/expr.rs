@@ -158,7 +158,7 @@ impl Parser<'_> {
     }
 
     /// An expression inside a whole one (in brackets or a call's arguments).
-    fn expr_inner(&mut self, follow: &[&str]) -> Parsed<Expr> {
+    pub(super) fn expr_inner(&mut self, follow: &[&str]) -> Parsed<Expr> {
         let mut out: Vec<Expr> = Vec::new();
         let mut ops: Vec<Op> = Vec::new();
         loop {
@@ -325,6 +325,29 @@ impl Parser<'_> {
             return Err(Stop);
         }
         let mut args = Vec::new();
+        // `sum(e for i in 1:N)`: a reduction's first term may be followed by a generator.
+        let reduction = super::parser::REDUCTIONS.contains(&name.text.as_str());
+        if reduction && !self.at_punct(")") {
+            let first = self.expr_inner(&["`)`", "`,`", "`for`"])?;
+            if self.at_word("for") {
+                let generator = self.generator_tail(first, name.span)?;
+                let end = self.expect_punct(")", &["`)`", "`,`"])?;
+                let span = name.span.to(self.span(end));
+                return Ok(Expr {
+                    kind: ExprKind::Reduce(name, Box::new(generator)),
+                    span,
+                });
+            }
+            args.push(first);
+            if !self.eat_punct(",") || self.at_punct(")") {
+                let end = self.bump(); // `)`
+                let span = name.span.to(self.span(end));
+                return Ok(Expr {
+                    kind: ExprKind::Call(name, args),
+                    span,
+                });
+            }
+        }
         if !self.at_punct(")") {
             loop {
                 args.push(self.expr_inner(&["`)`", "`,`"])?);
@@ -342,7 +365,7 @@ impl Parser<'_> {
         })
     }
 
-    /// `path = name ("." name)*`.
+    /// `path = name ("." name)* | name index` (`index` in `parser/arrays.rs`).
     fn path(&mut self) -> Parsed<Expr> {
         let mut names = Vec::new();
         loop {
@@ -357,6 +380,16 @@ impl Parser<'_> {
             self.bump();
         }
         let span = names[0].span.to(names[names.len() - 1].span);
+        // `T[i - 1]`: a cell of an array.
+        if names.len() == 1 && self.at_punct("[") {
+            let indices = self.index_list()?;
+            let name = names.pop().expect("one name");
+            let span = span.to(Span::new(self.file, self.prev_end(), self.prev_end()));
+            return Ok(Expr {
+                kind: ExprKind::Index(name, indices),
+                span,
+            });
+        }
         Ok(Expr {
             kind: ExprKind::Path(names),
             span,

@@ -1,5 +1,6 @@
 //! The recursive-descent parser: tokens to the syntax tree of files, models, declarations and rules.
 
+pub(super) use arrays::REDUCTIONS;
 use super::MAX_SYNTAX_ERRORS;
 use super::error::{BLOCK_MEMBER, MEMBER, syntax_error};
 use super::keyword::Keyword;
@@ -8,6 +9,7 @@ use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::source::{FileId, Span};
 
+mod arrays;
 mod modes;
 mod parts;
 mod steps;
@@ -360,6 +362,7 @@ impl<'a> Parser<'a> {
             ports: Vec::new(),
             parts: Vec::new(),
             connects: Vec::new(),
+            arrays: Vec::new(),
         };
         loop {
             let mut first = self.peek().start;
@@ -425,16 +428,20 @@ impl<'a> Parser<'a> {
             m.decls.push(self.table_decl(doc)?);
             return Ok(());
         }
+        if self.at_for() {
+            m.rules.push(self.for_rule(first)?);
+            return Ok(());
+        }
         match t.tok {
             Tok::Keyword(Keyword::Param | Keyword::Input | Keyword::Real | Keyword::Flag) => {
-                self.var_decl(doc, &mut m.decls)
+                self.var_decl(doc, m)
             }
             Tok::Keyword(Keyword::Pred | Keyword::Situation | Keyword::Event) => {
                 m.decls.push(self.cond_decl(doc)?);
                 Ok(())
             }
             Tok::Keyword(Keyword::Output) => match self.peek_at(1).tok {
-                Tok::Keyword(Keyword::Real | Keyword::Flag) => self.var_decl(doc, &mut m.decls),
+                Tok::Keyword(Keyword::Real | Keyword::Flag) => self.var_decl(doc, m),
                 _ => {
                     m.decls.push(self.cond_decl(doc)?);
                     Ok(())
@@ -485,8 +492,9 @@ impl<'a> Parser<'a> {
 
     /// `param_decl = "param" "real"? items ";"`, `input_decl = "input" type
     /// items ";"`, `var_decl = "output"? type items ";"`, with `items =
-    /// name ("=" expr)? ("," name ("=" expr)?)*`.
-    fn var_decl(&mut self, doc: Vec<String>, out: &mut Vec<Decl>) -> Parsed<()> {
+    /// item ("," item)*` and `item = name unit? ("=" expr)? | array` (see
+    /// `arrays.rs` for `array`).
+    fn var_decl(&mut self, doc: Vec<String>, out: &mut Model) -> Parsed<()> {
         let kind = if self.eat_kw(Keyword::Param) {
             self.eat_kw(Keyword::Real);
             DeclKind::Param
@@ -519,10 +527,22 @@ impl<'a> Parser<'a> {
         doc: Vec<String>,
         kind: DeclKind,
         output: bool,
-        out: &mut Vec<Decl>,
+        m: &mut Model,
     ) -> Parsed<()> {
         loop {
             let name = self.name()?;
+            // `T[N]`: a `[` right after the name gives the array's sizes (a unit is
+            // written after a space, `v [m]`).
+            if self.at_punct("[") && self.peek().start == name.span.end {
+                let array = self.array_decl(doc.clone(), kind, output, name, m.decls.len())?;
+                m.arrays.push(array);
+                if self.eat_punct(";") {
+                    return Ok(());
+                }
+                self.expect_punct(",", &["`,`", "`;`"])?;
+                continue;
+            }
+            let out = &mut m.decls;
             let unit = self.unit_text()?;
             if self.at_punct("(") {
                 return Err(self.decl_modifiers(&name, kind, output));
@@ -661,6 +681,9 @@ impl<'a> Parser<'a> {
     /// A rule of a `when` block: `sigma_rule | block | assign`.
     fn body_rule(&mut self, first: usize) -> Parsed<Rule> {
         let t = self.peek();
+        if self.at_for() {
+            return self.for_rule(first);
+        }
         if t.tok.is_word() && self.peek_at(1).tok == Tok::Punct("=") {
             return self.assign(first);
         }
@@ -710,9 +733,15 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// `assign = name "=" expr ("when" expr | "otherwise")? ";"`.
+    /// `assign = name index? "=" expr ("when" expr | "otherwise")? ";"`, with `index =
+    /// "[" expr ("," expr)* "]"` (a cell of an array).
     fn assign(&mut self, first: usize) -> Parsed<Rule> {
         let target = self.name()?;
+        let index = if self.at_punct("[") {
+            self.index_list()?
+        } else {
+            Vec::new()
+        };
         if !self.at_punct("=")
             && let Some(stop) = self.assign_hint(&target)
         {
@@ -735,6 +764,7 @@ impl<'a> Parser<'a> {
         let end = self.expect_punct(";", &["`;`", "`otherwise`", "`when`"])?;
         Ok(Rule::Assign {
             target,
+            index,
             value,
             guard,
             span: Span::new(self.file, first, end.end),
@@ -772,6 +802,17 @@ impl<'a> Parser<'a> {
         }
         self.expect_punct("{", &["`=>`", "`{`"])?;
         let head = Span::new(self.file, first, cond.span.end);
+        let rules = self.block_rules(cond.span)?;
+        Ok(Rule::Block {
+            cond,
+            rules,
+            span: head,
+        })
+    }
+
+    /// The rules of a block up to its `}` (read): `body_rule*`; `head` is the
+    /// block's condition (or loop header), for the help of a bare name.
+    pub(super) fn block_rules(&mut self, head: Span) -> Parsed<Vec<Rule>> {
         let mut rules = Vec::new();
         loop {
             let mut start = self.peek().start;
@@ -800,7 +841,7 @@ impl<'a> Parser<'a> {
                 return Err(self.error(BLOCK_MEMBER));
             }
             if self.at_bare_name() {
-                let _ = self.bare_name(Some(cond.span));
+                let _ = self.bare_name(Some(head));
                 self.recover()?;
                 continue;
             }
@@ -812,11 +853,7 @@ impl<'a> Parser<'a> {
                 Err(Stop) => self.recover()?,
             }
         }
-        Ok(Rule::Block {
-            cond,
-            rules,
-            span: head,
-        })
+        Ok(rules)
     }
 
     /// `action = "reset" "(" name ")" | "run" "(" name ")" | "!" path | path`.

@@ -124,6 +124,8 @@ pub(crate) fn flatten(
 /// components left out), for the tools that read units of the syntax tree. Errors
 /// are dropped: a program that checked has none.
 pub fn flat_models(files: &[(crate::source::FileId, crate::ast::File)]) -> Vec<Model> {
+    let (files, _) = super::arrays::expand(files, &mut Vec::new());
+    let files = &*files;
     let flat = flatten(files, &mut Vec::new());
     (files.iter().zip(flat))
         .flat_map(|((_, f), flat)| f.models.iter().zip(flat))
@@ -284,6 +286,8 @@ fn ders(e: &Expr, out: &mut HashSet<String>) {
             ders(a, out);
             rest.iter().for_each(|(_, e)| ders(e, out));
         }
+        ExprKind::Index(_, ix) => ix.iter().for_each(|a| ders(a, out)),
+        ExprKind::Reduce(_, g) => ders(&g.body, out),
         ExprKind::Num(_) | ExprKind::Quantity(..) | ExprKind::Bool(_) | ExprKind::Path(_) => {}
     }
 }

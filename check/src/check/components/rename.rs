@@ -44,6 +44,9 @@ pub(super) fn expr(e: &mut Expr, f: &mut Map<'_>) {
             expr(a, f);
             rest.iter_mut().for_each(|(_, e)| expr(e, f));
         }
+        // Expanded before the parts are flattened (`check::arrays`).
+        ExprKind::Index(_, ix) => ix.iter_mut().for_each(|a| expr(a, f)),
+        ExprKind::Reduce(_, g) => expr(&mut g.body, f),
     }
 }
 
@@ -94,6 +97,7 @@ pub(super) fn rule(r: &mut Rule, f: &mut Map<'_>) {
             }
             rules.iter_mut().for_each(|r| rule(r, f));
         }
+        Rule::For(l) => l.rules.iter_mut().for_each(|r| rule(r, f)),
     }
 }
 
@@ -140,6 +144,11 @@ pub(super) fn reads(e: &Expr, out: &mut Vec<String>) {
             reads(a, out);
             rest.iter().for_each(|(_, e)| reads(e, out));
         }
+        ExprKind::Index(n, ix) => {
+            out.push(n.text.clone());
+            ix.iter().for_each(|a| reads(a, out));
+        }
+        ExprKind::Reduce(_, g) => reads(&g.body, out),
     }
 }
 
@@ -184,6 +193,7 @@ pub(super) fn rule_names(r: &Rule, read: &mut Vec<String>, written: &mut Vec<Str
             }
             rules.iter().for_each(|r| rule_names(r, read, written));
         }
+        Rule::For(l) => l.rules.iter().for_each(|r| rule_names(r, read, written)),
     }
 }
 

@@ -346,6 +346,8 @@ fn children(e: &Expr) -> Vec<&Expr> {
             v.extend(rest.iter().map(|(_, e)| e));
             v
         }
+        ExprKind::Index(_, ix) => ix.iter().collect(),
+        ExprKind::Reduce(_, g) => vec![&g.body],
     }
 }
 
@@ -535,6 +537,7 @@ fn rule(eq: &Equation<'_>, u: &Unknown, value: Expr) -> Rule {
             text: name.clone(),
             span: occurrence(eq, u).unwrap_or(span),
         },
+        index: Vec::new(),
         value,
         guard: Guard::None,
         span,

@@ -116,6 +116,7 @@ pub(super) fn newton(
             value: None,
         });
         rules.push(Rule::Assign {
+            index: Vec::new(),
             target: Name { text: name, span },
             value,
             guard: Guard::None,
@@ -221,6 +222,7 @@ pub(super) fn newton(
         let s = r.span;
         let value = add_exact(path(&iterate(&r.unknown, ITERATIONS), s), path(&check, s));
         rules.push(Rule::Assign {
+            index: Vec::new(),
             target: Name {
                 text: r.unknown.clone(),
                 span: r.at,

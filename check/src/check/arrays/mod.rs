@@ -1,0 +1,890 @@
+//! Arrays and loops expanded into scalar declarations and rules, before anything else of the checker reads a model.
+//!
+//! `real T[N] [K] = [f(i) for i in 1:N];` declares one variable per cell, named
+//! `T[1]` … `T[N]` (`T[3][4]` in two dimensions), each with the array's kind, unit and
+//! doc; `for i in a:b { rules }` writes its rules once per value of `i`, in order; a
+//! read `T[i - 1]` becomes the cell's name; `sum(e for i in a:b)` (also `prod`,
+//! `min`, `max`) becomes a balanced tree of the operation over its terms. Sizes,
+//! bounds and indices are whole numbers computed here from numbers, params and loop
+//! variables (`eval`); a param read in one of them is *structural*: its value is
+//! substituted wherever the model reads it, and it is no variable of the run (it
+//! cannot be set or bound, since the number of cells follows from it).
+//!
+//! The work is linear in the size of the result: each cell and each rule of a
+//! loop's body is written once per value, every lookup is a hash, and errors are
+//! reported once per place in the source (an index out of range inside a loop is
+//! one error, with the loop's value that makes it so).
+
+use crate::ast::{
+    ArrayDecl, ArrayInit, BinOp, Decl, DeclKind, Expr, ExprKind, File, Generator, Guard, LoopRange,
+    Model, Name, Rule,
+};
+use crate::diag::Diagnostic;
+use crate::source::{FileId, Span};
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+
+mod eval;
+mod walk;
+
+/// The most cells of all the arrays of one model.
+pub const MAX_CELLS: i64 = 1_000_000;
+/// The most loop iterations and generator terms of one model, nested ones included.
+pub const MAX_STEPS: u64 = 10_000_000;
+
+/// The files with the arrays and loops of their models expanded (borrowed as they
+/// are when no model has any), and the extent of every `for` loop in the source
+/// (from `for` to its last rule), within which diagnostics of the expanded rules
+/// are reported once per place. Errors go to `diags`.
+pub(crate) fn expand<'f>(
+    files: &'f [(FileId, File)],
+    diags: &mut Vec<Diagnostic>,
+) -> (Cow<'f, [(FileId, File)]>, Vec<Span>) {
+    let uses = |m: &Model| !m.arrays.is_empty() || walk::rules_use_arrays(&m.rules);
+    if !files.iter().any(|(_, f)| f.models.iter().any(uses)) {
+        return (Cow::Borrowed(files), Vec::new());
+    }
+    let mut loops = Vec::new();
+    let out = files
+        .iter()
+        .map(|(id, f)| {
+            let mut f2 = File {
+                imports: f.imports.clone(),
+                models: Vec::with_capacity(f.models.len()),
+                connectors: f.connectors.clone(),
+                allows: f.allows.clone(),
+            };
+            for m in &f.models {
+                if uses(m) {
+                    walk::loop_extents(&m.rules, &mut loops);
+                    f2.models.push(expand_model(m, diags));
+                } else {
+                    f2.models.push(m.clone());
+                }
+            }
+            (*id, f2)
+        })
+        .collect::<Vec<_>>();
+    (Cow::Owned(out), loops)
+}
+
+/// Keeps the first of the diagnostics of `diags` that have one code and one place
+/// inside a loop of `loops` (the same rule written for each value of the loop
+/// variable), and says so in it.
+pub(crate) fn once_per_place(diags: &mut Vec<Diagnostic>, loops: &[Span]) {
+    if loops.is_empty() {
+        return;
+    }
+    let inside = |s: Span| {
+        loops
+            .iter()
+            .find(|l| l.file == s.file && l.start <= s.start && s.end <= l.end)
+            .copied()
+    };
+    let mut seen: HashMap<(&'static str, Span), usize> = HashMap::new();
+    let mut keep = vec![true; diags.len()];
+    let mut repeats: Vec<usize> = vec![0; diags.len()];
+    for (k, d) in diags.iter().enumerate() {
+        if inside(d.span).is_none() {
+            continue;
+        }
+        match seen.get(&(d.code, d.span)) {
+            Some(&first) => {
+                keep[k] = false;
+                repeats[first] += 1;
+            }
+            None => {
+                seen.insert((d.code, d.span), k);
+            }
+        }
+    }
+    let mut k = 0;
+    diags.retain_mut(|d| {
+        let i = k;
+        k += 1;
+        if repeats[i] > 0 {
+            d.notes.push(format!(
+                "reported once for the loop: the same holds for {} more of its values",
+                repeats[i]
+            ));
+        }
+        keep[i]
+    });
+}
+
+/// An array of a model, as the expansion knows it.
+#[derive(Debug)]
+struct Array {
+    /// The size in each dimension (empty after an error in a size).
+    dims: Vec<i64>,
+    /// What each cell is.
+    kind: DeclKind,
+    /// The declared name.
+    name: Span,
+    /// Whether each cell is assigned by a rule or read by an equation (row-major).
+    assigned: Vec<bool>,
+}
+
+/// The state of the expansion of one model.
+pub(crate) struct Cx<'a> {
+    diags: &'a mut Vec<Diagnostic>,
+    /// The scalar params of the model and their values.
+    params: HashMap<&'a str, Option<&'a Expr>>,
+    /// The values of the structural params computed so far (`None` after an error).
+    values: HashMap<String, Option<f64>>,
+    /// The params whose values are being computed (a cycle is an error).
+    evaluating: HashSet<String>,
+    /// Every scalar name declared in the model.
+    declared: HashSet<&'a str>,
+    /// The arrays, by name.
+    arrays: HashMap<String, Array>,
+    /// The loop variables in scope, outermost first, with their values and ranges.
+    env: Vec<(String, i64, Span)>,
+    /// The places already reported, by code.
+    reported: HashSet<(&'static str, Span)>,
+    /// Loop iterations and generator terms so far.
+    steps: u64,
+    /// Reading the sides of an equation (a cell read there counts as assigned).
+    in_equation: bool,
+}
+
+/// `m` with its arrays and loops expanded (see the module doc).
+fn expand_model(m: &Model, diags: &mut Vec<Diagnostic>) -> Model {
+    let mut cx = Cx {
+        diags,
+        params: HashMap::new(),
+        values: HashMap::new(),
+        evaluating: HashSet::new(),
+        declared: HashSet::new(),
+        arrays: HashMap::new(),
+        env: Vec::new(),
+        reported: HashSet::new(),
+        steps: 0,
+        in_equation: false,
+    };
+    for d in &m.decls {
+        let name = match d {
+            Decl::Var {
+                kind: DeclKind::Param,
+                name,
+                value,
+                ..
+            } => {
+                cx.params.insert(name.text.as_str(), value.as_ref());
+                name
+            }
+            Decl::Var { name, .. } | Decl::Sub { name, .. } | Decl::Mode { name, .. } => name,
+            Decl::Table(t) => &t.name,
+        };
+        cx.declared.insert(name.text.as_str());
+    }
+    cx.declared.extend(m.ports.iter().map(|p| p.name.text.as_str()));
+    cx.declared.extend(m.parts.iter().map(|p| p.name.text.as_str()));
+    cx.declare_arrays(&m.arrays);
+    // Every param read where a whole number is computed is structural, wherever it is
+    // read: its value is known before any value is expanded.
+    let mut structural = Vec::new();
+    walk::integer_names(m, &mut structural);
+    for name in structural {
+        if cx.params.contains_key(name.text.as_str()) && cx.loop_value(&name.text).is_none() {
+            let _ = cx.whole_or_value(&name);
+        }
+    }
+    let mut rules = Vec::with_capacity(m.rules.len());
+    cx.rules(&m.rules, &mut rules);
+    let decls = cx.decls(m);
+    cx.unassigned(&m.arrays);
+    let mut out = m.clone();
+    out.decls = decls;
+    out.rules = rules;
+    out.arrays.clear();
+    for p in &mut out.parts {
+        for (_, e) in &mut p.bindings {
+            *e = cx.expr(e);
+        }
+    }
+    for s in &mut out.substeps {
+        s.count = cx.expr(&s.count);
+        if let Some(w) = &s.when {
+            s.when = Some(cx.expr(w));
+        }
+    }
+    out
+}
+
+impl<'a> Cx<'a> {
+    /// Reports `d` unless an error of its code was reported at its place.
+    fn report(&mut self, d: Diagnostic) {
+        if self.reported.insert((d.code, d.span)) {
+            self.diags.push(d);
+        }
+    }
+
+    /// The value of the loop variable `name` in scope, if it is one.
+    fn loop_value(&self, name: &str) -> Option<i64> {
+        self.env.iter().rev().find(|(n, ..)| n == name).map(|e| e.1)
+    }
+
+    /// Computes the value of a param read by its name (a structural param).
+    fn whole_or_value(&mut self, name: &Name) -> Option<f64> {
+        let e = Expr {
+            kind: ExprKind::Path(vec![name.clone()]),
+            span: name.span,
+        };
+        self.whole(&e, &format!("`{}`", name.text)).map(|v| v as f64)
+    }
+
+    /// Records the arrays with their sizes.
+    fn declare_arrays(&mut self, arrays: &'a [ArrayDecl]) {
+        let mut cells: i64 = 0;
+        for a in arrays {
+            if self.declared.contains(a.name.text.as_str()) || self.arrays.contains_key(&a.name.text)
+            {
+                self.report(
+                    Diagnostic::error(
+                        "E0101",
+                        a.name.span,
+                        format!("the name `{}` is declared twice", a.name.text),
+                    )
+                    .with_label("an array of this name is declared here"),
+                );
+                continue;
+            }
+            let what = format!("the size of `{}`", a.name.text);
+            let mut dims = Vec::with_capacity(a.dims.len());
+            for d in &a.dims {
+                match self.whole(d, &what) {
+                    Some(n) if n >= 1 => dims.push(n),
+                    Some(n) => {
+                        self.report(
+                            Diagnostic::error(
+                                "E0460",
+                                d.span,
+                                format!("{what} must be at least 1, and `{}` is {n}", eval::show(d)),
+                            )
+                            .with_label("no cell"),
+                        );
+                    }
+                    None => {}
+                }
+            }
+            if dims.len() != a.dims.len() {
+                dims.clear();
+            }
+            let count = dims.iter().try_fold(1i64, |n, d| n.checked_mul(*d));
+            match count {
+                Some(n) if cells.saturating_add(n) <= MAX_CELLS => cells += n,
+                _ => {
+                    self.report(
+                        Diagnostic::error(
+                            "E0466",
+                            a.name.span,
+                            format!(
+                                "the arrays of the model hold more than {MAX_CELLS} cells with `{}`",
+                                a.name.text
+                            ),
+                        )
+                        .with_label("too many cells"),
+                    );
+                    dims.clear();
+                }
+            }
+            let n = if dims.is_empty() {
+                0
+            } else {
+                count.unwrap_or(0) as usize
+            };
+            self.arrays.insert(
+                a.name.text.clone(),
+                Array {
+                    dims,
+                    kind: a.kind,
+                    name: a.name.span,
+                    assigned: vec![false; n],
+                },
+            );
+        }
+    }
+
+    /// Runs `body` for each value of the loop variables of `ranges` (outermost
+    /// first), with the variables in scope; false after an error in a range.
+    fn each(&mut self, ranges: &[LoopRange], body: &mut dyn FnMut(&mut Cx<'a>)) -> bool {
+        let Some((r, rest)) = ranges.split_first() else {
+            body(self);
+            return true;
+        };
+        let var = r.var.text.as_str();
+        if self.declared.contains(var)
+            || self.arrays.contains_key(var)
+            || self.loop_value(var).is_some()
+        {
+            self.report(
+                Diagnostic::error(
+                    "E0464",
+                    r.var.span,
+                    format!("the loop variable `{var}` hides another name of the model"),
+                )
+                .with_label("already a name here")
+                .with_help("choose another name for the loop variable"),
+            );
+            return false;
+        }
+        let what = format!("the bound of `{var}`");
+        let (from, to) = (self.whole(&r.from, &what), self.whole(&r.to, &what));
+        let (Some(from), Some(to)) = (from, to) else {
+            return false;
+        };
+        for v in from..=to {
+            self.steps += 1;
+            if self.steps > MAX_STEPS {
+                self.report(
+                    Diagnostic::error(
+                        "E0466",
+                        r.span,
+                        format!("the loops of the model run more than {MAX_STEPS} times"),
+                    )
+                    .with_label("too many values"),
+                );
+                return false;
+            }
+            self.env.push((var.to_string(), v, r.span));
+            let ok = self.each(rest, body);
+            self.env.pop();
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The rules `rs` expanded into `out`.
+    fn rules(&mut self, rs: &[Rule], out: &mut Vec<Rule>) {
+        for r in rs {
+            match r {
+                Rule::Assign {
+                    target,
+                    index,
+                    value,
+                    guard,
+                    span,
+                } => {
+                    let target = if index.is_empty() {
+                        self.whole_array(target);
+                        target.clone()
+                    } else {
+                        self.cell(target, index, true)
+                    };
+                    let guard = match guard {
+                        Guard::When(c) => Guard::When(self.expr(c)),
+                        g => g.clone(),
+                    };
+                    out.push(Rule::Assign {
+                        target,
+                        index: Vec::new(),
+                        value: self.expr(value),
+                        guard,
+                        span: *span,
+                    });
+                }
+                Rule::Sigma {
+                    cond,
+                    actions,
+                    span,
+                } => out.push(Rule::Sigma {
+                    cond: self.expr(cond),
+                    actions: actions.clone(),
+                    span: *span,
+                }),
+                Rule::Block { cond, rules, span } => {
+                    let cond = self.expr(cond);
+                    let mut inner = Vec::with_capacity(rules.len());
+                    self.rules(rules, &mut inner);
+                    out.push(Rule::Block {
+                        cond,
+                        rules: inner,
+                        span: *span,
+                    });
+                }
+                Rule::Equation { lhs, rhs, span } => {
+                    self.in_equation = true;
+                    let (lhs, rhs) = (self.expr(lhs), self.expr(rhs));
+                    self.in_equation = false;
+                    out.push(Rule::Equation {
+                        lhs,
+                        rhs,
+                        span: *span,
+                    });
+                }
+                Rule::Step { .. } => out.push(r.clone()),
+                Rule::Transition {
+                    mode,
+                    from,
+                    to,
+                    guard,
+                    rules,
+                    span,
+                } => {
+                    let guard = guard.as_ref().map(|g| self.expr(g));
+                    let mut inner = Vec::with_capacity(rules.len());
+                    self.rules(rules, &mut inner);
+                    out.push(Rule::Transition {
+                        mode: mode.clone(),
+                        from: from.clone(),
+                        to: to.clone(),
+                        guard,
+                        rules: inner,
+                        span: *span,
+                    });
+                }
+                Rule::For(f) => {
+                    self.each(&f.ranges, &mut |cx| cx.rules(&f.rules, out));
+                }
+            }
+        }
+    }
+
+    /// Reports E0462 when `name` is an array (written without an index).
+    fn whole_array(&mut self, name: &Name) -> bool {
+        let Some(a) = self.arrays.get(&name.text) else {
+            return false;
+        };
+        let dims = a.dims.len().max(1);
+        let example = match dims {
+            1 => format!("`{0}[i]` in a `for` loop, or `sum({0}[i] for i in 1:N)`", name.text),
+            _ => format!("`{}[i, j]` in a `for` loop", name.text),
+        };
+        let related = a.name;
+        self.report(
+            Diagnostic::error(
+                "E0462",
+                name.span,
+                format!("the array `{}` is used without an index", name.text),
+            )
+            .with_label("an array, not a value")
+            .with_related(related, "declared as an array here")
+            .with_help(format!("name one cell: {example}")),
+        );
+        true
+    }
+
+    /// The name of the cell `name[index]`, checked, marked assigned when `assigned`
+    /// (or in an equation); after an error, the first cell's (or the name as written).
+    fn cell(&mut self, name: &Name, index: &[Expr], assigned: bool) -> Name {
+        let at = |text: String| Name {
+            text,
+            span: name.span,
+        };
+        let Some(a) = self.arrays.get(&name.text) else {
+            let msg = if self.declared.contains(name.text.as_str()) {
+                format!("`{}` is not an array and has no cells", name.text)
+            } else {
+                format!("no array is named `{}`", name.text)
+            };
+            let span = index.last().map_or(name.span, |e| name.span.to(e.span));
+            self.report(
+                Diagnostic::error("E0462", span, msg)
+                    .with_label("indexed here")
+                    .with_help("declare an array with its size right after its name: `real T[N] [K];`"),
+            );
+            return name.clone();
+        };
+        let (dims, decl) = (a.dims.clone(), a.name);
+        if dims.is_empty() {
+            return name.clone(); // its size had an error
+        }
+        let span = index.last().map_or(name.span, |e| name.span.to(e.span));
+        if dims.len() != index.len() {
+            self.report(
+                Diagnostic::error(
+                    "E0462",
+                    span,
+                    format!(
+                        "`{}` has {} dimension{} and is indexed with {}",
+                        name.text,
+                        dims.len(),
+                        if dims.len() == 1 { "" } else { "s" },
+                        index.len()
+                    ),
+                )
+                .with_label("wrong number of indices")
+                .with_related(decl, "declared here"),
+            );
+            return at(cell_name(&name.text, &vec![1; dims.len()]));
+        }
+        let mut idx = Vec::with_capacity(dims.len());
+        for (e, &n) in index.iter().zip(&dims) {
+            let Some(v) = self.whole(e, &format!("an index of `{}`", name.text)) else {
+                return at(cell_name(&name.text, &vec![1; dims.len()]));
+            };
+            if !(1..=n).contains(&v) {
+                self.out_of_range(name, e, v, n, decl);
+                return at(cell_name(&name.text, &vec![1; dims.len()]));
+            }
+            idx.push(v);
+        }
+        if assigned || self.in_equation {
+            let mut flat = 0usize;
+            for (v, n) in idx.iter().zip(&dims) {
+                flat = flat * (*n as usize) + (*v as usize - 1);
+            }
+            if let Some(a) = self.arrays.get_mut(&name.text) {
+                a.assigned[flat] = true;
+            }
+        }
+        at(cell_name(&name.text, &idx))
+    }
+
+    /// Reports E0461: the index `e` of `name` is `v`, outside `1..=n`.
+    fn out_of_range(&mut self, name: &Name, e: &Expr, v: i64, n: i64, decl: Span) {
+        let vars: Vec<String> = (self.env.iter())
+            .filter(|(var, ..)| walk::reads(e, var))
+            .map(|(var, value, _)| format!("{var} = {value}"))
+            .collect();
+        let when = if vars.is_empty() {
+            String::new()
+        } else {
+            format!(" when {}", vars.join(", "))
+        };
+        let mut d = Diagnostic::error(
+            "E0461",
+            e.span,
+            format!(
+                "index {v} is out of the range of `{}`, 1:{n}",
+                name.text
+            ),
+        )
+        .with_label(format!("`{}` is {v}{when}", eval::show(e)))
+        .with_related(decl, format!("`{}` has {n} cells in this dimension", name.text));
+        if let Some((var, _, range)) = self.env.iter().rev().find(|(var, ..)| walk::reads(e, var)) {
+            d = d.with_related(*range, format!("the range of `{var}`"));
+            d = d.with_help(
+                "narrow the loop's range, and write the boundary cells in rules outside the loop",
+            );
+        }
+        self.report(d);
+    }
+
+    /// `e` expanded: cells named, loop variables and structural params as numbers,
+    /// reductions as trees.
+    fn expr(&mut self, e: &Expr) -> Expr {
+        let kind = match &e.kind {
+            ExprKind::Path(names) if names.len() == 1 => {
+                let n = names[0].text.as_str();
+                if let Some(v) = self.loop_value(n) {
+                    ExprKind::Num(v as f64)
+                } else if let Some(Some(v)) = self.values.get(n) {
+                    ExprKind::Num(*v)
+                } else {
+                    self.whole_array(&names[0]);
+                    e.kind.clone()
+                }
+            }
+            ExprKind::Index(name, index) => {
+                let cell = self.cell(name, index, false);
+                let cell = Name {
+                    text: cell.text,
+                    span: e.span,
+                };
+                ExprKind::Path(vec![cell])
+            }
+            ExprKind::Reduce(f, g) => return self.reduce(f, g, e.span),
+            ExprKind::Call(f, args) => {
+                ExprKind::Call(f.clone(), args.iter().map(|a| self.expr(a)).collect())
+            }
+            ExprKind::Neg(a) => ExprKind::Neg(Box::new(self.expr(a))),
+            ExprKind::Not(a) => ExprKind::Not(Box::new(self.expr(a))),
+            ExprKind::Paren(a) => ExprKind::Paren(Box::new(self.expr(a))),
+            ExprKind::Binary(op, a, b) => {
+                ExprKind::Binary(*op, Box::new(self.expr(a)), Box::new(self.expr(b)))
+            }
+            ExprKind::Compare(a, rest) => ExprKind::Compare(
+                Box::new(self.expr(a)),
+                rest.iter().map(|(op, b)| (*op, self.expr(b))).collect(),
+            ),
+            ExprKind::Num(_) | ExprKind::Quantity(..) | ExprKind::Bool(_) | ExprKind::Path(_) => {
+                e.kind.clone()
+            }
+        };
+        Expr { kind, span: e.span }
+    }
+
+    /// `f(g)` as a tree: the first half of the terms combined, then the second, by
+    /// `+` (`sum`), `*` (`prod`) or the procedure (`min`, `max`).
+    fn reduce(&mut self, f: &Name, g: &Generator, span: Span) -> Expr {
+        let mut terms = Vec::new();
+        let body = &g.body;
+        let ok = self.each(&g.ranges, &mut |cx| {
+            let t = cx.expr(body);
+            terms.push(t);
+        });
+        let num = |v: f64| Expr {
+            kind: ExprKind::Num(v),
+            span,
+        };
+        if !ok {
+            return num(0.0);
+        }
+        if terms.is_empty() {
+            match f.text.as_str() {
+                "sum" => return num(0.0),
+                "prod" => return num(1.0),
+                _ => {
+                    self.report(
+                        Diagnostic::error(
+                            "E0465",
+                            span,
+                            format!("`{}` of no terms has no value", f.text),
+                        )
+                        .with_label("the ranges hold no value")
+                        .with_help("make the range non-empty (`a:b` with `a <= b`)"),
+                    );
+                    return num(0.0);
+                }
+            }
+        }
+        tree(f, &mut terms, span)
+    }
+
+    /// The declarations of `m`, the arrays' cells at their places, the structural
+    /// params left out, the values expanded.
+    fn decls(&mut self, m: &'a Model) -> Vec<Decl> {
+        let cells: usize = self.arrays.values().map(|a| a.assigned.len()).sum();
+        let mut out = Vec::with_capacity(m.decls.len() + cells);
+        let mut arrays = m.arrays.iter().peekable();
+        for (k, d) in m.decls.iter().enumerate() {
+            while let Some(a) = arrays.next_if(|a| a.at <= k) {
+                self.cells(a, &mut out);
+            }
+            match d {
+                Decl::Var {
+                    kind: DeclKind::Param,
+                    name,
+                    ..
+                } if self.values.contains_key(&name.text) => {}
+                Decl::Var {
+                    doc,
+                    kind,
+                    output,
+                    name,
+                    unit,
+                    value,
+                } => out.push(Decl::Var {
+                    doc: doc.clone(),
+                    kind: *kind,
+                    output: *output,
+                    name: name.clone(),
+                    unit: unit.clone(),
+                    value: value.as_ref().map(|v| self.expr(v)),
+                }),
+                Decl::Sub {
+                    doc,
+                    name,
+                    model,
+                    bindings,
+                    off,
+                    phase,
+                } => {
+                    let bindings = (bindings.iter())
+                        .map(|(n, e)| (n.clone(), self.expr(e)))
+                        .collect();
+                    let phase = phase.as_ref().map(|p| {
+                        let mut p = p.clone();
+                        p.until = self.expr(&p.until);
+                        p
+                    });
+                    out.push(Decl::Sub {
+                        doc: doc.clone(),
+                        name: name.clone(),
+                        model: model.clone(),
+                        bindings,
+                        off: *off,
+                        phase,
+                    });
+                }
+                d => out.push(d.clone()),
+            }
+        }
+        for a in arrays {
+            self.cells(a, &mut out);
+        }
+        out
+    }
+
+    /// The declarations of the cells of `a`, in row-major order.
+    fn cells(&mut self, a: &ArrayDecl, out: &mut Vec<Decl>) {
+        let dims = match self.arrays.get(&a.name.text) {
+            Some(arr) if arr.name == a.name.span && !arr.dims.is_empty() => arr.dims.clone(),
+            _ => return,
+        };
+        let total = dims.iter().product::<i64>() as usize;
+        // The value of each cell, in row-major order.
+        let values: Vec<Option<Expr>> = match &a.init {
+            None => vec![None; total],
+            Some(ArrayInit::Each(e)) => vec![Some(self.expr(e)); total],
+            Some(ArrayInit::List(items, span)) => {
+                if dims.len() != 1 || items.len() != total {
+                    self.mismatch(a, *span, &format!("{} values", items.len()), &dims);
+                    return;
+                }
+                items.iter().map(|e| Some(self.expr(e))).collect()
+            }
+            Some(ArrayInit::Comprehension(g)) => {
+                let mut fits = g.ranges.len() == dims.len();
+                for (r, &n) in g.ranges.iter().zip(&dims) {
+                    let what = format!("the bound of `{}`", r.var.text);
+                    let (from, to) = (self.whole(&r.from, &what), self.whole(&r.to, &what));
+                    if from.is_none() || to.is_none() {
+                        return;
+                    }
+                    fits &= from == Some(1) && to == Some(n);
+                }
+                if !fits {
+                    let ranges: Vec<String> = (g.ranges.iter())
+                        .map(|r| format!("{} in {}:{}", r.var.text, eval::show(&r.from), eval::show(&r.to)))
+                        .collect();
+                    self.mismatch(a, g.span, &format!("`{}`", ranges.join(", ")), &dims);
+                    return;
+                }
+                let mut values = Vec::with_capacity(total);
+                let body = &g.body;
+                self.each(&g.ranges, &mut |cx| values.push(Some(cx.expr(body))));
+                if values.len() != total {
+                    return;
+                }
+                values
+            }
+        };
+        let mut idx = vec![1i64; dims.len()];
+        for value in values {
+            out.push(Decl::Var {
+                doc: a.doc.clone(),
+                kind: a.kind,
+                output: a.output,
+                name: Name {
+                    text: cell_name(&a.name.text, &idx),
+                    span: a.name.span,
+                },
+                unit: a.unit.clone(),
+                value,
+            });
+            for k in (0..dims.len()).rev() {
+                idx[k] += 1;
+                if idx[k] <= dims[k] {
+                    break;
+                }
+                idx[k] = 1;
+            }
+        }
+    }
+
+    /// Reports E0465: the initial values `what` of `a` do not fit its `dims`.
+    fn mismatch(&mut self, a: &ArrayDecl, span: Span, what: &str, dims: &[i64]) {
+        let ranges: Vec<String> = dims.iter().map(|n| format!("1:{n}")).collect();
+        let vars = ["i", "j", "k", "l"];
+        let example: Vec<String> = (dims.iter().enumerate())
+            .map(|(k, n)| format!("{} in 1:{n}", vars.get(k).unwrap_or(&"i")))
+            .collect();
+        self.report(
+            Diagnostic::error(
+                "E0465",
+                span,
+                format!(
+                    "the values of `{}` do not fit its cells: {what} for the indices {}",
+                    a.name.text,
+                    ranges.join(", ")
+                ),
+            )
+            .with_label("does not match the size")
+            .with_related(a.name.span, "declared here")
+            .with_help(format!(
+                "give one value per cell, `[… for {}]`, or one value for all",
+                example.join(", ")
+            )),
+        );
+    }
+
+    /// Reports E0463 for each array of states with cells that no rule assigns.
+    fn unassigned(&mut self, arrays: &[ArrayDecl]) {
+        for decl in arrays {
+            let Some(a) = self.arrays.get(&decl.name.text) else {
+                continue;
+            };
+            if a.kind != DeclKind::Real || a.name != decl.name.span || a.dims.is_empty() {
+                continue;
+            }
+            let missing: Vec<usize> = (a.assigned.iter().enumerate())
+                .filter(|(_, done)| !**done)
+                .map(|(k, _)| k)
+                .collect();
+            if missing.is_empty() {
+                continue;
+            }
+            let dims = a.dims.clone();
+            let shown: Vec<String> = (missing.iter().take(4))
+                .map(|&k| format!("`{}`", cell_name(&decl.name.text, &unflatten(k, &dims))))
+                .collect();
+            let more = match missing.len() {
+                n if n > 4 => format!(" and {} more", n - 4),
+                _ => String::new(),
+            };
+            self.report(
+                Diagnostic::error(
+                    "E0463",
+                    decl.name.span,
+                    format!(
+                        "{} of the {} cells of `{}` {} never assigned: {}{more}",
+                        missing.len(),
+                        a.assigned.len(),
+                        decl.name.text,
+                        if missing.len() == 1 { "is" } else { "are" },
+                        shown.join(", ")
+                    ),
+                )
+                .with_label("a cell no rule assigns keeps its initial value")
+                .with_help(
+                    "assign the boundary cells in rules outside the loop (`T[1] = …;`), or \
+                     declare a constant array as a `param`",
+                ),
+            );
+        }
+    }
+}
+
+/// The name of the cell `name` at the indices `idx`: `T[3]`, `T[3][4]`.
+pub fn cell_name(name: &str, idx: &[i64]) -> String {
+    let mut s = String::with_capacity(name.len() + 6 * idx.len());
+    s.push_str(name);
+    for i in idx {
+        s.push('[');
+        s.push_str(&i.to_string());
+        s.push(']');
+    }
+    s
+}
+
+/// The indices of the `k`-th cell (row-major) of an array of sizes `dims`.
+fn unflatten(mut k: usize, dims: &[i64]) -> Vec<i64> {
+    let mut idx = vec![0i64; dims.len()];
+    for (d, &n) in dims.iter().enumerate().rev() {
+        idx[d] = (k % n as usize) as i64 + 1;
+        k /= n as usize;
+    }
+    idx
+}
+
+/// The terms combined by `f` as a balanced tree (see [`Cx::reduce`]); `terms` is
+/// not empty.
+fn tree(f: &Name, terms: &mut [Expr], span: Span) -> Expr {
+    if terms.len() == 1 {
+        return terms[0].clone();
+    }
+    let mid = terms.len() / 2;
+    let (a, b) = terms.split_at_mut(mid);
+    let (a, b) = (tree(f, a, span), tree(f, b, span));
+    let kind = match f.text.as_str() {
+        "sum" => ExprKind::Binary(BinOp::Add, Box::new(a), Box::new(b)),
+        "prod" => ExprKind::Binary(BinOp::Mul, Box::new(a), Box::new(b)),
+        _ => ExprKind::Call(f.clone(), vec![a, b]),
+    };
+    Expr { kind, span }
+}
