@@ -110,6 +110,8 @@ pub fn check_bytes_with(
         // The lints' one error (E0477) makes the program invalid too.
         p.filter(|_| !diagnostics.iter().any(Diagnostic::is_error))
     };
+    // The lints' warnings of a rule written in a loop (a cell of an array), once.
+    check::arrays::once_per_place(&mut diagnostics, &check::arrays::places(&loaded.files));
     diagnostics.sort_by_key(|d| (d.span.file, d.span.start));
     Output {
         program,

@@ -44,7 +44,7 @@ pub(crate) fn expand<'f>(
     if !files.iter().any(|(_, f)| f.models.iter().any(uses)) {
         return (Cow::Borrowed(files), Vec::new());
     }
-    let mut loops = Vec::new();
+    let loops = places(files);
     let out = files
         .iter()
         .map(|(id, f)| {
@@ -56,7 +56,6 @@ pub(crate) fn expand<'f>(
             };
             for m in &f.models {
                 if uses(m) {
-                    walk::loop_extents(&m.rules, &mut loops);
                     f2.models.push(expand_model(m, diags));
                 } else {
                     f2.models.push(m.clone());
@@ -68,10 +67,24 @@ pub(crate) fn expand<'f>(
     (Cow::Owned(out), loops)
 }
 
+/// The places of the source written once for many variables or rules: the extent
+/// of every `for` loop (from `for` to its last rule) and the name of every array
+/// (where each cell is declared).
+pub fn places(files: &[(FileId, File)]) -> Vec<Span> {
+    let mut out = Vec::new();
+    for (_, f) in files {
+        for m in &f.models {
+            out.extend(m.arrays.iter().map(|a| a.name.span));
+            walk::loop_extents(&m.rules, &mut out);
+        }
+    }
+    out
+}
+
 /// Keeps the first of the diagnostics of `diags` that have one code and one place
 /// inside a loop of `loops` (the same rule written for each value of the loop
 /// variable), and says so in it.
-pub(crate) fn once_per_place(diags: &mut Vec<Diagnostic>, loops: &[Span]) {
+pub fn once_per_place(diags: &mut Vec<Diagnostic>, loops: &[Span]) {
     if loops.is_empty() {
         return;
     }
@@ -104,7 +117,7 @@ pub(crate) fn once_per_place(diags: &mut Vec<Diagnostic>, loops: &[Span]) {
         k += 1;
         if repeats[i] > 0 {
             d.notes.push(format!(
-                "reported once for the loop: the same holds for {} more of its values",
+                "reported once for the array or loop: the same holds for {} more of its cells or values",
                 repeats[i]
             ));
         }
@@ -150,6 +163,7 @@ pub(crate) struct Cx<'a> {
 
 /// `m` with its arrays and loops expanded (see the module doc).
 fn expand_model(m: &Model, diags: &mut Vec<Diagnostic>) -> Model {
+    let errors = diags.len();
     let mut cx = Cx {
         diags,
         params: HashMap::new(),
@@ -193,7 +207,9 @@ fn expand_model(m: &Model, diags: &mut Vec<Diagnostic>) -> Model {
     let mut rules = Vec::with_capacity(m.rules.len());
     cx.rules(&m.rules, &mut rules);
     let decls = cx.decls(m);
-    cx.unassigned(&m.arrays);
+    if !cx.diags[errors..].iter().any(Diagnostic::is_error) {
+        cx.unassigned(&m.arrays);
+    }
     let mut out = m.clone();
     out.decls = decls;
     out.rules = rules;
@@ -369,8 +385,11 @@ impl<'a> Cx<'a> {
                     span,
                 } => {
                     let target = if index.is_empty() {
-                        self.whole_array(target);
-                        target.clone()
+                        match self.whole_array(target) {
+                            // Written as its first cell, so that nothing follows.
+                            true => self.first_cell(target),
+                            false => target.clone(),
+                        }
                     } else {
                         self.cell(target, index, true)
                     };
@@ -440,6 +459,15 @@ impl<'a> Cx<'a> {
                     self.each(&f.ranges, &mut |cx| cx.rules(&f.rules, out));
                 }
             }
+        }
+    }
+
+    /// The first cell of the array `name`, at `name`'s place.
+    fn first_cell(&self, name: &Name) -> Name {
+        let dims = self.arrays.get(&name.text).map_or(0, |a| a.dims.len());
+        Name {
+            text: cell_name(&name.text, &vec![1; dims]),
+            span: name.span,
         }
     }
 
@@ -574,8 +602,10 @@ impl<'a> Cx<'a> {
                     ExprKind::Num(v as f64)
                 } else if let Some(Some(v)) = self.values.get(n) {
                     ExprKind::Num(*v)
+                } else if self.whole_array(&names[0]) {
+                    // Read as its first cell, so that nothing follows from the error.
+                    ExprKind::Path(vec![self.first_cell(&names[0])])
                 } else {
-                    self.whole_array(&names[0]);
                     e.kind.clone()
                 }
             }
