@@ -75,6 +75,14 @@ struct Writer<'a> {
     /// Inside the `[…]` of a unit after a declared name (`real v [m/s^2];`), a number
     /// (`2 [m/s]`) or a table's arguments (`table f(x [K]) [W]`), written without spaces.
     unit: bool,
+    /// Inside the range of a loop or generator (`for i in 2:N-1`), from `in` to the
+    /// `{`, `,` or bracket that ends it, written without spaces.
+    range: bool,
+    /// How many index brackets (`T[i-1]`, `real T[N, M]`) are open: inside them only a
+    /// `,` is followed by a space.
+    index: usize,
+    /// The token before [`Writer::prev_tok`], to recognise `for i in` and `, j in`.
+    before_prev: Option<&'a str>,
     /// The index of the piece being written.
     piece: usize,
 }
@@ -112,6 +120,9 @@ fn lines(pieces: &[Piece]) -> Vec<Line> {
         inline: false,
         attr: false,
         unit: false,
+        range: false,
+        index: 0,
+        before_prev: None,
         piece: 0,
     };
     // The last two tokens if names (else ""), to find `mode NAME {`.
@@ -268,18 +279,35 @@ impl<'a> Writer<'a> {
             }
         }
         let prefix = (text == "-" && self.prefix_position()) || text == "!";
-        let opens_unit = text == "[" && self.prev_tok.is_some_and(|p| before_unit(p.kind, p.text));
+        // `T[N]`, `T[i]`: a `[` right after a name is an index, not a unit.
+        let opens_unit = text == "[" && self.prev_tok.is_some_and(|prev| opens_unit(prev, p));
+        if matches!(text, "{" | "," | ";" | ")" | "]") {
+            self.range = false;
+        }
+        let opens_range = text == "in"
+            && kind == TokenKind::Ident
+            && self.prev_tok.is_some_and(|p| p.kind == TokenKind::Ident)
+            && matches!(self.before_prev, Some("for" | ","));
         self.write(text);
+        let opens_index = text == "[" && !opens_unit && self.prev_tok.is_some_and(|p| p.kind.is_word());
         if opens_unit {
             self.unit = true;
         } else if text == "]" {
             self.unit = false;
+            self.index = self.index.saturating_sub(1);
+        }
+        if opens_index {
+            self.index += 1;
         }
         self.break_next = false;
         self.after_close = false;
         let prev = Prev { kind, text, prefix };
         self.last = Last::Token(prev);
+        self.before_prev = self.prev_tok.map(|p| p.text);
         self.prev_tok = Some(prev);
+        if opens_range {
+            self.range = true;
+        }
         match text {
             "(" | "[" => self.parens += 1,
             ")" | "]" => self.parens = self.parens.saturating_sub(1),
@@ -343,10 +371,13 @@ impl<'a> Writer<'a> {
             Last::Comment => return p.spaced,
             Last::Token(prev) => prev,
         };
-        if self.unit {
+        if self.unit
+            || (self.range && prev.text != "in" && p.text != "{")
+            || (self.index > 0 && prev.text != ",")
+        {
             return false;
         }
-        if p.text == "[" && before_unit(prev.kind, prev.text) {
+        if p.text == "[" && opens_unit(prev, p) {
             return true;
         }
         let unknown = |k: TokenKind| match k {
@@ -372,7 +403,7 @@ impl<'a> Writer<'a> {
                 TokenKind::Keyword(k) => !k.is_call_like(),
                 _ => true,
             },
-            "[" => p.spaced,
+            "[" => p.spaced || a == "=",
             _ => true,
         }
     }
@@ -453,6 +484,12 @@ fn render(lines: &[Line]) -> String {
         i = end;
     }
     out
+}
+
+/// Whether the `[` of `p` after `prev` opens a unit: after a name, only when the source
+/// separates them (`v [m]`; `T[N]` gives an array's sizes or a cell's indices).
+fn opens_unit(prev: Prev<'_>, p: Piece<'_>) -> bool {
+    before_unit(prev.kind, prev.text) && (p.spaced || !prev.kind.is_word())
 }
 
 /// Whether a `[` after the token `kind`/`text` opens a unit: after a name (a declared
