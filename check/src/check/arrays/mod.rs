@@ -30,7 +30,7 @@ mod walk;
 /// The most cells of all the arrays of one model.
 pub const MAX_CELLS: i64 = 1_000_000;
 /// The most loop iterations and generator terms of one model, nested ones included.
-pub const MAX_STEPS: u64 = 10_000_000;
+pub const MAX_STEPS: u64 = 2_000_000;
 
 /// The files with the arrays and loops of their models expanded (borrowed as they
 /// are when no model has any), and the extent of every `for` loop in the source
@@ -195,6 +195,14 @@ fn expand_model(m: &Model, diags: &mut Vec<Diagnostic>) -> Model {
     cx.declared.extend(m.ports.iter().map(|p| p.name.text.as_str()));
     cx.declared.extend(m.parts.iter().map(|p| p.name.text.as_str()));
     cx.declare_arrays(&m.arrays);
+    if cx.diags[errors..].iter().any(|d| d.code == "E0466") {
+        // Too large to expand: the model is left without its arrays and rules, whose
+        // errors would only follow from it.
+        let mut out = m.clone();
+        out.arrays.clear();
+        out.rules.clear();
+        return out;
+    }
     // Every param read where a whole number is computed is structural, wherever it is
     // read: its value is known before any value is expanded.
     let mut structural = Vec::new();
@@ -325,6 +333,9 @@ impl<'a> Cx<'a> {
     /// Runs `body` for each value of the loop variables of `ranges` (outermost
     /// first), with the variables in scope; false after an error in a range.
     fn each(&mut self, ranges: &[LoopRange], body: &mut dyn FnMut(&mut Cx<'a>)) -> bool {
+        if self.steps > MAX_STEPS {
+            return false;
+        }
         let Some((r, rest)) = ranges.split_first() else {
             body(self);
             return true;
@@ -350,6 +361,20 @@ impl<'a> Cx<'a> {
         let (Some(from), Some(to)) = (from, to) else {
             return false;
         };
+        // The values still to run, counted before running them.
+        let count = u64::try_from(to.saturating_sub(from).saturating_add(1)).unwrap_or(0);
+        if self.steps.saturating_add(count) > MAX_STEPS {
+            self.report(
+                Diagnostic::error(
+                    "E0466",
+                    r.span,
+                    format!("the loops of the model run more than {MAX_STEPS} times"),
+                )
+                .with_label("too many values"),
+            );
+            self.steps = MAX_STEPS + 1;
+            return false;
+        }
         for v in from..=to {
             self.steps += 1;
             if self.steps > MAX_STEPS {
@@ -473,10 +498,10 @@ impl<'a> Cx<'a> {
 
     /// Reports E0462 when `name` is an array (written without an index).
     fn whole_array(&mut self, name: &Name) -> bool {
-        let Some(a) = self.arrays.get(&name.text) else {
+        let Some(a) = self.arrays.get(&name.text).filter(|a| !a.dims.is_empty()) else {
             return false;
         };
-        let dims = a.dims.len().max(1);
+        let dims = a.dims.len();
         let example = match dims {
             1 => format!("`{0}[i]` in a `for` loop, or `sum({0}[i] for i in 1:N)`", name.text),
             _ => format!("`{}[i, j]` in a `for` loop", name.text),
@@ -744,6 +769,23 @@ impl<'a> Cx<'a> {
     fn cells(&mut self, a: &ArrayDecl, out: &mut Vec<Decl>) {
         let dims = match self.arrays.get(&a.name.text) {
             Some(arr) if arr.name == a.name.span && !arr.dims.is_empty() => arr.dims.clone(),
+            // An error in its sizes: one variable of its name stands for it, so that
+            // its reads report nothing more.
+            Some(arr) if arr.name == a.name.span => {
+                let zero = Expr {
+                    kind: ExprKind::Num(0.0),
+                    span: a.name.span,
+                };
+                out.push(Decl::Var {
+                    doc: a.doc.clone(),
+                    kind: a.kind,
+                    output: a.output,
+                    name: a.name.clone(),
+                    unit: a.unit.clone(),
+                    value: Some(zero),
+                });
+                return;
+            }
             _ => return,
         };
         let total = dims.iter().product::<i64>() as usize;
@@ -754,7 +796,7 @@ impl<'a> Cx<'a> {
             Some(ArrayInit::List(items, span)) => {
                 if dims.len() != 1 || items.len() != total {
                     self.mismatch(a, *span, &format!("{} values", items.len()), &dims);
-                    return;
+                    return self.placeholders(a, &dims, out);
                 }
                 items.iter().map(|e| Some(self.expr(e))).collect()
             }
@@ -773,17 +815,33 @@ impl<'a> Cx<'a> {
                         .map(|r| format!("{} in {}:{}", r.var.text, eval::show(&r.from), eval::show(&r.to)))
                         .collect();
                     self.mismatch(a, g.span, &format!("`{}`", ranges.join(", ")), &dims);
-                    return;
+                    return self.placeholders(a, &dims, out);
                 }
                 let mut values = Vec::with_capacity(total);
                 let body = &g.body;
                 self.each(&g.ranges, &mut |cx| values.push(Some(cx.expr(body))));
                 if values.len() != total {
-                    return;
+                    return self.placeholders(a, &dims, out);
                 }
                 values
             }
         };
+        self.declare_cells(a, &dims, values, out);
+    }
+
+    /// The cells of `a` declared with the value 0, after an error in its values (so
+    /// that its reads report nothing more).
+    fn placeholders(&mut self, a: &ArrayDecl, dims: &[i64], out: &mut Vec<Decl>) {
+        let total = dims.iter().product::<i64>() as usize;
+        let zero = Expr {
+            kind: ExprKind::Num(0.0),
+            span: a.name.span,
+        };
+        self.declare_cells(a, dims, vec![Some(zero); total], out);
+    }
+
+    /// Declares the cells of `a` with `values` (row-major).
+    fn declare_cells(&mut self, a: &ArrayDecl, dims: &[i64], values: Vec<Option<Expr>>, out: &mut Vec<Decl>) {
         let mut idx = vec![1i64; dims.len()];
         for value in values {
             out.push(Decl::Var {
