@@ -380,8 +380,9 @@ impl Parser<'_> {
             self.bump();
         }
         let span = names[0].span.to(names[names.len() - 1].span);
-        // `T[i - 1]`: a cell of an array.
-        if names.len() == 1 && self.at_punct("[") {
+        // `T[i - 1]`: a cell of an array, the `[` right after the name (`v [m]` is no
+        // expression: a unit follows only a number).
+        if names.len() == 1 && self.at_punct("[") && self.peek().start == span.end {
             let indices = self.index_list()?;
             let name = names.pop().expect("one name");
             let span = span.to(Span::new(self.file, self.prev_end(), self.prev_end()));

@@ -86,6 +86,20 @@ mod tests {
                     s + ")"
                 }
                 ExprKind::Paren(a) => format!("[{}]", show(a)),
+                ExprKind::Index(n, ix) => format!(
+                    "{}<{}>",
+                    n.text,
+                    ix.iter().map(show).collect::<Vec<_>>().join(", ")
+                ),
+                ExprKind::Reduce(n, g) => format!(
+                    "{}({} for {})",
+                    n.text,
+                    show(&g.body),
+                    (g.ranges.iter())
+                        .map(|r| format!("{} in {}:{}", r.var.text, show(&r.from), show(&r.to)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             }
         }
         let text = format!("model M {{ real x = {expr}; }}");
@@ -104,6 +118,52 @@ mod tests {
         // Only a number takes a unit: a name followed by `[` is not an expression.
         assert!(parse_file(0, "model M { real x = v [m]; }").is_err());
         assert!(parse_file(0, "model M { real x = 2 [m; }").is_err());
+    }
+
+    #[test]
+    fn cells_and_reductions() {
+        assert_eq!(tree("T[i-1] + U[i, j+1]"), "(T<(i - 1)> + U<i, (j + 1)>)");
+        assert_eq!(tree("sum(T[i] for i in 1:N)"), "sum(T<i> for i in 1:N)");
+        assert_eq!(
+            tree("max(U[i, j] for i in 2:N-1, j in 1:M) * 2"),
+            "(max(U<i, j> for i in 2:(N - 1), j in 1:M) * 2)"
+        );
+        assert_eq!(tree("max(a, b)"), "max(a, b)");
+        assert_eq!(tree("sum(a)"), "sum(a)");
+    }
+
+    #[test]
+    fn arrays_and_loops() {
+        use crate::ast::{ArrayInit, Rule};
+        let text = "model M {\n  param N = 4;\n  real T[N] [K] = [i for i in 1:N], F [N];\n  \
+                    param w[2, 2] = 1;\n  for i in 2:N-1, j in 1:2 { T[i] = integral(T[i-1]); }\n  \
+                    T[1] = 0;\n  T[N] = 0;\n}\n";
+        let m = &parse_file(0, text).expect("parses").models[0];
+        assert_eq!(m.arrays.len(), 2);
+        assert_eq!(m.arrays[0].name.text, "T");
+        assert_eq!(m.arrays[0].unit.as_ref().map(|u| u.text.as_str()), Some("K"));
+        assert!(matches!(m.arrays[0].init, Some(ArrayInit::Comprehension(_))));
+        assert_eq!(m.arrays[1].dims.len(), 2);
+        // `F [N]` (a space) is a scalar with its unit, declared after `T`'s cells.
+        assert_eq!(m.arrays[0].at, 1);
+        assert!(matches!(&m.decls[1], Decl::Var { name, unit: Some(u), .. }
+            if name.text == "F" && u.text == "N"));
+        let Rule::For(f) = &m.rules[0] else {
+            panic!("{:?}", m.rules[0])
+        };
+        assert_eq!(f.ranges.len(), 2);
+        assert!(matches!(&f.rules[0], Rule::Assign { index, .. } if index.len() == 1));
+        assert!(matches!(&m.rules[1], Rule::Assign { index, .. } if index.len() == 1));
+        // `for` and `in` stay names elsewhere.
+        assert!(parse_file(0, "model M { real for, in; for = in; }").is_ok());
+        for bad in [
+            "model M { for i 1:3 { } }",
+            "model M { for i in 1..3 { } }",
+            "model M { real T[3 = 1; }",
+            "model M { real x = sum(T[i] for i in 1:); }",
+        ] {
+            assert!(parse_file(0, bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -737,7 +737,7 @@ impl<'a> Parser<'a> {
     /// "[" expr ("," expr)* "]"` (a cell of an array).
     fn assign(&mut self, first: usize) -> Parsed<Rule> {
         let target = self.name()?;
-        let index = if self.at_punct("[") {
+        let index = if self.at_punct("[") && self.peek().start == target.span.end {
             self.index_list()?
         } else {
             Vec::new()

@@ -201,6 +201,10 @@ fn expand_model(m: &Model, diags: &mut Vec<Diagnostic>) -> Model {
         let mut out = m.clone();
         out.arrays.clear();
         out.rules.clear();
+        out.decls.retain(|d| match d {
+            Decl::Var { name, .. } => !cx.values.contains_key(&name.text),
+            _ => true,
+        });
         return out;
     }
     // Every param read where a whole number is computed is structural, wherever it is
@@ -266,11 +270,11 @@ impl<'a> Cx<'a> {
             {
                 self.report(
                     Diagnostic::error(
-                        "E0101",
+                        "E0102",
                         a.name.span,
-                        format!("the name `{}` is declared twice", a.name.text),
+                        format!("`{}` is declared twice", a.name.text),
                     )
-                    .with_label("an array of this name is declared here"),
+                    .with_label("second declaration, an array"),
                 );
                 continue;
             }
