@@ -81,6 +81,9 @@ struct Writer<'a> {
     /// How many index brackets (`T[i-1]`, `real T[N, M]`) are open: inside them only a
     /// `,` is followed by a space.
     index: usize,
+    /// Inside a table's arguments (`table f(T [degC])`), where a `[` after a name is
+    /// its unit however it is written.
+    table_args: bool,
     /// The token before [`Writer::prev_tok`], to recognise `for i in` and `, j in`.
     before_prev: Option<&'a str>,
     /// The index of the piece being written.
@@ -122,6 +125,7 @@ fn lines(pieces: &[Piece]) -> Vec<Line> {
         unit: false,
         range: false,
         index: 0,
+        table_args: false,
         before_prev: None,
         piece: 0,
     };
@@ -279,8 +283,17 @@ impl<'a> Writer<'a> {
             }
         }
         let prefix = (text == "-" && self.prefix_position()) || text == "!";
-        // `T[N]`, `T[i]`: a `[` right after a name is an index, not a unit.
-        let opens_unit = text == "[" && self.prev_tok.is_some_and(|prev| opens_unit(prev, p));
+        // `T[N]`, `T[i]`: a `[` right after a name is an index, not a unit (but in a
+        // table's arguments).
+        if text == "(" && self.before_prev == Some("table") {
+            self.table_args = true;
+        } else if text == ")" && self.parens <= 1 {
+            self.table_args = false;
+        }
+        let opens_unit = text == "["
+            && self.prev_tok.is_some_and(|prev| {
+                opens_unit(prev, p) || (self.table_args && before_unit(prev.kind, prev.text))
+            });
         if matches!(text, "{" | "," | ";" | ")" | "]") {
             self.range = false;
         }
@@ -377,7 +390,7 @@ impl<'a> Writer<'a> {
         {
             return false;
         }
-        if p.text == "[" && opens_unit(prev, p) {
+        if p.text == "[" && (opens_unit(prev, p) || (self.table_args && before_unit(prev.kind, prev.text))) {
             return true;
         }
         let unknown = |k: TokenKind| match k {
@@ -493,8 +506,10 @@ fn opens_unit(prev: Prev<'_>, p: Piece<'_>) -> bool {
 }
 
 /// Whether a `[` after the token `kind`/`text` opens a unit: after a name (a declared
-/// variable, a table's argument), a number (`2 [m/s]`) or the `)` of a table's arguments;
+/// variable, a table's argument), a number (`2 [m/s]`), the `)` of a table's arguments
+/// or the `]` of an array's sizes;
 /// no list of numbers follows any of these.
 fn before_unit(kind: TokenKind, text: &str) -> bool {
-    kind.is_word() || kind == TokenKind::Number || text == ")"
+    // `]`: an array's sizes, `real T[N] [K]`.
+    kind.is_word() || kind == TokenKind::Number || text == ")" || text == "]"
 }

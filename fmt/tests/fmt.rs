@@ -476,8 +476,10 @@ fn commented(text: &str, seed: u64) -> String {
         if out.ends_with('/') {
             out.push(' ');
         }
-        // A doc comment must stay right before its declaration.
-        if t.kind != TokenKind::Doc {
+        // A doc comment must stay right before its declaration, and an array's `[`
+        // right after its name (`T[N]`; with a space between, `[N]` is a unit).
+        let index = at == t.start && &text[t.start..t.end] == "[";
+        if t.kind != TokenKind::Doc && !index {
             match next() % 10 {
                 0 => out.push_str("// line\n"),
                 1 => out.push_str("/* block */ "),
@@ -547,8 +549,13 @@ fn tricky_layouts() {
         ),
         (
             "units",
-            "model M { param g[ m / s ^ 2 ]=9.81, k [kg·m^2] = 2;\noutput real h[m]=10;input real u [%];\nreal w [ cm/s ], z[1/s]; w = integral(h * z) + 2[ m ]*z - ( 1 [cm/s] );\n\
+            "model M { param g [ m / s ^ 2 ]=9.81, k [kg·m^2] = 2;\noutput real h  [m]=10;input real u [%];\nreal w [ cm/s ], z\t[1/s]; w = integral(h * z) + 2[ m ]*z - ( 1 [cm/s] );\n\
              table heat(T[degC],p [ 1 ])[ W ]= [0, 1], [0,1] -> [[0,1], [2,3]] clamp; table q( x [K] ) from \"q.csv\" clamp;}",
+        ),
+        (
+            "arrays",
+            "model M { param N=4; real T[N][K]=[300+i for i in 1 : N], F [N];\nparam w[2,2] =1;\n\
+             for i in 2:N - 1,j in 1 :2 {T[ i ]=integral(T[i-1]-2*T[ i ]+T[i +1]);}\nT[1]=F; T[N]=sum( w[i,j] for i in 1:2, j in 1:2);}",
         ),
         (
             "block_comments",

@@ -21,6 +21,7 @@ pub const LIBRARY: &[(&str, &str)] = library![
     "models/conveyor.sit",
     "models/dahlquist.sit",
     "models/heat_rod.sit",
+    "models/heat_rod_array.sit",
     "models/hires.sit",
     "models/hoop.sit",
     "models/hoop_drag.sit",
