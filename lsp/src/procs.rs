@@ -38,6 +38,16 @@ const PROCS: &[(&str, &str, &str)] = &[
         "the larger of a and b (a NaN argument is ignored)",
     ),
     ("pow", "pow(x, y)", "x to the power y (also `x ^ y`)"),
+    (
+        "sum",
+        "sum(e for i in a:b)",
+        "the sum of e over the loop variable's range, added pairwise (0 when empty; also `min`, `max`, `prod`)",
+    ),
+    (
+        "prod",
+        "prod(e for i in a:b)",
+        "the product of e over the loop variable's range, multiplied pairwise (1 when empty)",
+    ),
     ("hypot", "hypot(x, y)", "sqrt(x² + y²) without overflow"),
     ("floor", "floor(x)", "the largest integer not above x"),
     ("ceil", "ceil(x)", "the smallest integer not below x"),
@@ -93,6 +103,7 @@ const PROCS: &[(&str, &str, &str)] = &[
 pub(crate) fn names() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = sit_middle::ir::Func::ALL.iter().map(|f| f.name()).collect();
     v.extend(sit_middle::check::Stateful::ALL.iter().map(|s| s.name()));
+    v.extend(sit_middle::parse::REDUCTIONS.iter().filter(|r| !v.contains(r)).copied().collect::<Vec<_>>());
     v.push("prev");
     v
 }

@@ -20,6 +20,7 @@ mod slips;
 mod tokens;
 
 pub use keyword::{Keyword, KeywordClass};
+pub use parser::REDUCTIONS;
 pub use tokens::{SourceToken, TokenKind, tokenize};
 
 use crate::ast::File;

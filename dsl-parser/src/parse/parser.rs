@@ -1,6 +1,6 @@
 //! The recursive-descent parser: tokens to the syntax tree of files, models, declarations and rules.
 
-pub(super) use arrays::REDUCTIONS;
+pub use arrays::REDUCTIONS;
 use super::MAX_SYNTAX_ERRORS;
 use super::error::{BLOCK_MEMBER, MEMBER, syntax_error};
 use super::keyword::Keyword;

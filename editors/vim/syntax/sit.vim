@@ -18,10 +18,13 @@ syn keyword sitBoolean     true false always
 syn keyword sitBuiltin     time dt on
 
 " Procedures (sit_parser::ir::Func and check::Stateful), before a `(`.
-syn match sitProcedure "\<\%(abs\|sign\|sqrt\|exp\|ln\|log10\|sin\|cos\|tan\|asin\|acos\|atan\|atan2\|sinh\|cosh\|tanh\|min\|max\|pow\|hypot\|floor\|ceil\|round\|relay\|limit\|deadzone\|integral\|lag\|deriv\|hysteresis\|timer\)\ze\s*("
+syn match sitProcedure "\<\%(abs\|sign\|sqrt\|exp\|ln\|log10\|sin\|cos\|tan\|asin\|acos\|atan\|atan2\|sinh\|cosh\|tanh\|min\|max\|sum\|prod\|pow\|hypot\|floor\|ceil\|round\|relay\|limit\|deadzone\|integral\|lag\|deriv\|hysteresis\|timer\)\ze\s*("
 
 " The name of a model where it is declared.
 syn match sitModelName "\%(\<model\s\+\)\@<=\h\w*"
+" `for i in a:b`: words only in a loop's header (names elsewhere).
+syn match sitRepeat "\<for\ze\s\+\h\w*\s\+in\>"
+syn match sitRepeat "\%(\<for\s\+\h\w*\s\+\)\@<=in\>"
 
 syn match sitNumber "\<\d\+\%(\.\d*\)\=\%([eE][+-]\=\d\+\)\="
 syn match sitNumber "\.\d\+\%([eE][+-]\=\d\+\)\="
@@ -49,6 +52,7 @@ hi def link sitBoolean      Boolean
 hi def link sitBuiltin      Constant
 hi def link sitProcedure    Function
 hi def link sitModelName    Type
+hi def link sitRepeat       Repeat
 hi def link sitNumber       Number
 hi def link sitOperator     Operator
 hi def link sitString       String

@@ -10,8 +10,9 @@ use crate::ast::{ArrayDecl, ArrayInit, DeclKind, Expr, ForRule, Generator, LoopR
 use crate::parse::lexer::Tok;
 use crate::source::Span;
 
-/// The procedures that take a generator, `sum(e for i in 1:N)`.
-pub(crate) const REDUCTIONS: &[&str] = &["sum", "prod", "min", "max"];
+/// The procedures that take a generator, `sum(e for i in 1:N)` (`min` and `max` also
+/// take two values).
+pub const REDUCTIONS: &[&str] = &["sum", "prod", "min", "max"];
 
 impl Parser<'_> {
     /// Whether a `for` loop starts here: `for NAME in`.
