@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+mod array;
 mod method;
 mod network;
 mod phase;
@@ -354,6 +355,7 @@ impl Gen {
             let _ = writeln!(body, "    {t} = {v} otherwise;");
         }
         self.tables(&d, earlier, seed.wrapping_add(index as u64), &mut body);
+        self.arrays(&d, seed.wrapping_add(index as u64), &mut body);
         let _ = writeln!(body, "}}\n");
         self.out.push_str(&body);
         d

@@ -52,6 +52,26 @@ fn random_files_state_equations() {
     }
 }
 
+/// Arrays, loops (nested too) and reductions occur in the first 40 random files, and
+/// their cells are variables of the checked models (the files are valid, as the test
+/// above checks of 200).
+#[test]
+fn random_files_hold_arrays_and_loops() {
+    let texts: Vec<String> = (0..40).map(|s| random_file(s, Size::default())).collect();
+    let loops: usize = texts.iter().map(|t| t.matches("    for i in ").count()).sum();
+    let nested: usize = texts.iter().map(|t| t.matches(", j in 1:an {").count()).sum();
+    let sums: usize = texts.iter().map(|t| t.matches("sum(ar[i]").count()).sum();
+    assert!(loops >= 10 && nested >= 5 && sums >= 5, "{loops} loops, {nested} nested, {sums} sums");
+    for (seed, t) in texts.iter().enumerate().filter(|(_, t)| t.contains("ar[an]")) {
+        let out = sit_middle::check_source(format!("random{seed}.sit"), t);
+        let program = out.program.expect("valid");
+        assert!(
+            (program.models.iter()).any(|m| m.vars.iter().any(|v| v.name == "ag[2][2]")),
+            "seed {seed}: no cell `ag[2][2]`"
+        );
+    }
+}
+
 /// `prev` of a flag occurs in the first 40 random files (a copy taken by σ actions).
 #[test]
 fn random_files_read_prev_of_flags() {

@@ -1,0 +1,37 @@
+//! Arrays and loops in random models: an array of states relaxing in a chain, a param array, a 2-D array written in nested loops, and reductions.
+
+use super::{Decls, Gen};
+use std::fmt::Write as _;
+
+impl Gen {
+    /// Appends to `body`, for about a third of the models, arrays and the loops that
+    /// write them (issue 49): `ar[an]` (2 to 5 cells) initialised by a comprehension,
+    /// its first cell driven by a param and `time`, each other cell relaxing toward
+    /// the one before it in a `for` loop, weighted by the param array `aw` (a list);
+    /// `ag[2, an]` written in a nested loop under a guard; `asum` and `amax`, a `sum`
+    /// and a `max` over them. Drawn from a generator of its own, so that the rest of
+    /// the file is what it would be without arrays.
+    pub(crate) fn arrays(&mut self, d: &Decls, seed: u64, body: &mut String) {
+        let mut own = fastrand::Rng::with_seed(seed ^ 0x6172_7261_7973);
+        if own.u8(..3) != 0 {
+            return;
+        }
+        let n = own.usize(2..6);
+        let p = &d.params[own.usize(..d.params.len())];
+        let weights: Vec<String> = (0..n).map(|_| format!("{}", own.u8(1..5))).collect();
+        let _ = writeln!(body, "    param an = {n};");
+        let _ = writeln!(body, "    param aw[an] = [{}];", weights.join(", "));
+        let _ = writeln!(body, "    output real ar[an] = [{p} + 0.5 * i for i in 1:an];");
+        let _ = writeln!(body, "    output real ag[2, an];");
+        let _ = writeln!(body, "    output real asum, amax;");
+        let _ = writeln!(body, "    ar[1] = integral(aw[1] * ({p} * sin(time) - ar[1]));");
+        let _ = writeln!(body, "    for i in 2:an {{");
+        let _ = writeln!(body, "        ar[i] = integral(aw[i] * (ar[i-1] - ar[i]));");
+        let _ = writeln!(body, "    }}");
+        let _ = writeln!(body, "    for i in 1:2, j in 1:an {{");
+        let _ = writeln!(body, "        ag[i, j] = ar[j] * i when en;");
+        let _ = writeln!(body, "    }}");
+        let _ = writeln!(body, "    asum = sum(ar[i] * aw[i] for i in 1:an);");
+        let _ = writeln!(body, "    amax = max(ag[i, j] for i in 1:2, j in 1:an);");
+    }
+}
