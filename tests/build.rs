@@ -133,7 +133,10 @@ fn main() {
         // its iteration matrix as a band: twins under other methods would add large
         // steps to this crate's compile time and no construct the other models lack.
         // `heat_rod_array.sit` is the heat rod written with an array: the same step.
-        if matches!(stem.as_str(), "rod_compliant_rodas4" | "heat_rod" | "heat_rod_array") {
+        if matches!(
+            stem.as_str(),
+            "rod_compliant_rodas4" | "heat_rod" | "heat_rod_array"
+        ) {
             return false;
         }
         if prefix == "dop853" {

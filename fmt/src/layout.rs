@@ -302,7 +302,8 @@ impl<'a> Writer<'a> {
             && self.prev_tok.is_some_and(|p| p.kind == TokenKind::Ident)
             && matches!(self.before_prev, Some("for" | ","));
         self.write(text);
-        let opens_index = text == "[" && !opens_unit && self.prev_tok.is_some_and(|p| p.kind.is_word());
+        let opens_index =
+            text == "[" && !opens_unit && self.prev_tok.is_some_and(|p| p.kind.is_word());
         if opens_unit {
             self.unit = true;
         } else if text == "]" {
@@ -390,7 +391,9 @@ impl<'a> Writer<'a> {
         {
             return false;
         }
-        if p.text == "[" && (opens_unit(prev, p) || (self.table_args && before_unit(prev.kind, prev.text))) {
+        if p.text == "["
+            && (opens_unit(prev, p) || (self.table_args && before_unit(prev.kind, prev.text)))
+        {
             return true;
         }
         let unknown = |k: TokenKind| match k {

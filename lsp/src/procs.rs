@@ -103,7 +103,13 @@ const PROCS: &[(&str, &str, &str)] = &[
 pub(crate) fn names() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = sit_middle::ir::Func::ALL.iter().map(|f| f.name()).collect();
     v.extend(sit_middle::check::Stateful::ALL.iter().map(|s| s.name()));
-    v.extend(sit_middle::parse::REDUCTIONS.iter().filter(|r| !v.contains(r)).copied().collect::<Vec<_>>());
+    v.extend(
+        sit_middle::parse::REDUCTIONS
+            .iter()
+            .filter(|r| !v.contains(r))
+            .copied()
+            .collect::<Vec<_>>(),
+    );
     v.push("prev");
     v
 }

@@ -21,10 +21,16 @@ impl Gen {
         let weights: Vec<String> = (0..n).map(|_| format!("{}", own.u8(1..5))).collect();
         let _ = writeln!(body, "    param an = {n};");
         let _ = writeln!(body, "    param aw[an] = [{}];", weights.join(", "));
-        let _ = writeln!(body, "    output real ar[an] = [{p} + 0.5 * i for i in 1:an];");
+        let _ = writeln!(
+            body,
+            "    output real ar[an] = [{p} + 0.5 * i for i in 1:an];"
+        );
         let _ = writeln!(body, "    output real ag[2, an];");
         let _ = writeln!(body, "    output real asum, amax;");
-        let _ = writeln!(body, "    ar[1] = integral(aw[1] * ({p} * sin(time) - ar[1]));");
+        let _ = writeln!(
+            body,
+            "    ar[1] = integral(aw[1] * ({p} * sin(time) - ar[1]));"
+        );
         let _ = writeln!(body, "    for i in 2:an {{");
         let _ = writeln!(body, "        ar[i] = integral(aw[i] * (ar[i-1] - ar[i]));");
         let _ = writeln!(body, "    }}");

@@ -58,11 +58,24 @@ fn random_files_state_equations() {
 #[test]
 fn random_files_hold_arrays_and_loops() {
     let texts: Vec<String> = (0..40).map(|s| random_file(s, Size::default())).collect();
-    let loops: usize = texts.iter().map(|t| t.matches("    for i in ").count()).sum();
-    let nested: usize = texts.iter().map(|t| t.matches(", j in 1:an {").count()).sum();
+    let loops: usize = texts
+        .iter()
+        .map(|t| t.matches("    for i in ").count())
+        .sum();
+    let nested: usize = texts
+        .iter()
+        .map(|t| t.matches(", j in 1:an {").count())
+        .sum();
     let sums: usize = texts.iter().map(|t| t.matches("sum(ar[i]").count()).sum();
-    assert!(loops >= 10 && nested >= 5 && sums >= 5, "{loops} loops, {nested} nested, {sums} sums");
-    for (seed, t) in texts.iter().enumerate().filter(|(_, t)| t.contains("ar[an]")) {
+    assert!(
+        loops >= 10 && nested >= 5 && sums >= 5,
+        "{loops} loops, {nested} nested, {sums} sums"
+    );
+    for (seed, t) in texts
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.contains("ar[an]"))
+    {
         let out = sit_middle::check_source(format!("random{seed}.sit"), t);
         let program = out.program.expect("valid");
         assert!(

@@ -28,7 +28,11 @@ fn the_array_heat_rod_is_the_scalar_one_to_the_bit() {
                     get(&scalar, &format!("T{i}")).unwrap(),
                     get(&array, &format!("T[{i}]")).unwrap(),
                 );
-                assert_eq!(a.to_bits(), b.to_bits(), "node {i} at step {step}: {a} against {b}");
+                assert_eq!(
+                    a.to_bits(),
+                    b.to_bits(),
+                    "node {i} at step {step}: {a} against {b}"
+                );
             }
             scalar.step(10.0);
             array.step(10.0);
@@ -145,10 +149,17 @@ fn check_time(text: &str) -> f64 {
 #[test]
 fn the_expansion_is_linear_in_the_cells() {
     let (small, large) = (check_time(&rod(4000)), check_time(&rod(8000)));
-    assert!(large < 3.0 * small, "4000 cells: {small:.3} s, 8000 cells: {large:.3} s");
+    assert!(
+        large < 3.0 * small,
+        "4000 cells: {small:.3} s, 8000 cells: {large:.3} s"
+    );
     let out = sit_middle::check_source("rod.sit", &rod(8000));
     let program = out.program.expect("checks");
-    let names: Vec<&str> = program.models[0].vars.iter().map(|v| v.name.as_str()).collect();
+    let names: Vec<&str> = program.models[0]
+        .vars
+        .iter()
+        .map(|v| v.name.as_str())
+        .collect();
     assert!(names.contains(&"T[1]") && names.contains(&"T[8000]"));
     assert!(!names.contains(&"N"));
 }

@@ -142,8 +142,14 @@ mod tests {
         let m = &parse_file(0, text).expect("parses").models[0];
         assert_eq!(m.arrays.len(), 2);
         assert_eq!(m.arrays[0].name.text, "T");
-        assert_eq!(m.arrays[0].unit.as_ref().map(|u| u.text.as_str()), Some("K"));
-        assert!(matches!(m.arrays[0].init, Some(ArrayInit::Comprehension(_))));
+        assert_eq!(
+            m.arrays[0].unit.as_ref().map(|u| u.text.as_str()),
+            Some("K")
+        );
+        assert!(matches!(
+            m.arrays[0].init,
+            Some(ArrayInit::Comprehension(_))
+        ));
         assert_eq!(m.arrays[1].dims.len(), 2);
         // `F [N]` (a space) is a scalar with its unit, declared after `T`'s cells.
         assert_eq!(m.arrays[0].at, 1);

@@ -54,7 +54,9 @@ fn the_library_runs_as_c_to_the_bit_under_rk4_dopri5_and_tsit5() {
         // tolerance) carry that ulp to 1e-8 relative within 60 steps, beyond
         // LIBM_RUN_BOUND. (Robertson, which calls no function but the step control's
         // `pow`, is compared to the bit since the prelude computes `pow` as libm does.)
-        if f.file_stem().is_some_and(|s| s == "heat_rod" || s == "heat_rod_array") {
+        if f.file_stem()
+            .is_some_and(|s| s == "heat_rod" || s == "heat_rod_array")
+        {
             continue;
         }
         let small = crate::common::SMALL

@@ -12,7 +12,9 @@ fn children(e: &Expr) -> Vec<&Expr> {
         ExprKind::Call(_, args) => args.iter().collect(),
         ExprKind::Neg(a) | ExprKind::Not(a) | ExprKind::Paren(a) => vec![a],
         ExprKind::Binary(_, a, b) => vec![a, b],
-        ExprKind::Compare(a, rest) => std::iter::once(&**a).chain(rest.iter().map(|(_, b)| b)).collect(),
+        ExprKind::Compare(a, rest) => std::iter::once(&**a)
+            .chain(rest.iter().map(|(_, b)| b))
+            .collect(),
         ExprKind::Index(_, ix) => ix.iter().collect(),
         ExprKind::Reduce(_, g) => generator_exprs(g),
     }

@@ -142,7 +142,11 @@ impl Parser<'_> {
 
     /// After a reduction's first term, `for ranges` up to the `)` (not read): the
     /// generator of `sum(body for i in a:b)`.
-    pub(in crate::parse) fn generator_tail(&mut self, body: Expr, start: Span) -> Parsed<Generator> {
+    pub(in crate::parse) fn generator_tail(
+        &mut self,
+        body: Expr,
+        start: Span,
+    ) -> Parsed<Generator> {
         self.bump(); // for
         let ranges = self.ranges(&["`)`", "`,`"])?;
         let end = ranges.last().map_or(body.span, |r| r.span);
