@@ -163,6 +163,11 @@ mod tests {
         assert!(matches!(&m.rules[1], Rule::Assign { index, .. } if index.len() == 1));
         // `for` and `in` stay names elsewhere.
         assert!(parse_file(0, "model M { real for, in; for = in; }").is_ok());
+        let rust = parse_file(0, "model M { for i in 2..N-1 { } }").expect_err("a Rust range");
+        assert_eq!(
+            rust[0].help.as_deref(),
+            Some("write `2:N-1`: the values from `2` to `N-1`, both included")
+        );
         for bad in [
             "model M { for i 1:3 { } }",
             "model M { for i in 1..3 { } }",

@@ -16,7 +16,8 @@
 //! one error, with the loop's value that makes it so).
 
 use crate::ast::{
-    BinOp, Decl, DeclKind, Expr, ExprKind, File, Generator, Guard, LoopRange, Model, Name, Rule,
+    ArrayInit, BinOp, Decl, DeclKind, Expr, ExprKind, File, Generator, Guard, LoopRange, Model,
+    Name, Rule,
 };
 use crate::diag::Diagnostic;
 use crate::source::{FileId, Span};
@@ -68,13 +69,27 @@ pub(crate) fn expand<'f>(
 }
 
 /// The places of the source written once for many variables or rules: the extent
-/// of every `for` loop (from `for` to its last rule) and the name of every array
-/// (where each cell is declared).
+/// of every `for` loop (from `for` to its last rule) and every array (from its name,
+/// where each cell is declared, to the end of its values).
 pub fn places(files: &[(FileId, File)]) -> Vec<Span> {
     let mut out = Vec::new();
     for (_, f) in files {
         for m in &f.models {
-            out.extend(m.arrays.iter().map(|a| a.name.span));
+            // An array from its name to the end of its values (each cell's value is
+            // written there once).
+            out.extend(m.arrays.iter().map(|a| {
+                let end = match &a.init {
+                    Some(ArrayInit::Each(e)) => e.span.end,
+                    Some(ArrayInit::List(_, s)) => s.end,
+                    Some(ArrayInit::Comprehension(g)) => g.span.end,
+                    None => a.name.span.end,
+                };
+                Span::new(
+                    a.name.span.file,
+                    a.name.span.start,
+                    end.max(a.name.span.end),
+                )
+            }));
             walk::loop_extents(&m.rules, &mut out);
         }
     }

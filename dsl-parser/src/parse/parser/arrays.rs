@@ -48,6 +48,9 @@ impl Parser<'_> {
             if !self.eat_word("in") {
                 return Err(self.error(&["`in`"]));
             }
+            if let Some(stop) = self.dotted_range() {
+                return Err(stop);
+            }
             let from = self.expr_inner(&["`:`"])?;
             self.expect_punct(":", &["`:`"])?;
             let to = self.expr_inner(follow)?;
@@ -68,6 +71,42 @@ impl Parser<'_> {
             }
             self.bump();
         }
+    }
+
+    /// A range written `a..b` (Rust) or `a...b`: an error whose help writes `a:b`, or
+    /// `None` when the range ahead has no `..` (looked for up to its end, a bounded
+    /// number of tokens).
+    fn dotted_range(&mut self) -> Option<super::Stop> {
+        let start = self.peek().start;
+        let mut end = start;
+        for k in 0..64 {
+            let t = self.peek_at(k);
+            if matches!(
+                t.tok,
+                Tok::Eof | Tok::Punct("{" | "}" | ";" | ")" | "]" | ",")
+            ) {
+                break;
+            }
+            end = t.end;
+        }
+        let text = self.text.get(start..end)?;
+        let at = text.find("..")?;
+        let from = text[..at].trim_end_matches('.').trim();
+        let to = text[at..].trim_start_matches('.').trim();
+        let dots = Span::new(self.file, start + at, start + at + 2);
+        Some(
+            self.push_error(
+                crate::diag::Diagnostic::error(
+                    "E0001",
+                    dots,
+                    "a range is written `a:b`, not `a..b`",
+                )
+                .with_label("`..` in a range")
+                .with_help(format!(
+                    "write `{from}:{to}`: the values from `{from}` to `{to}`, both included"
+                )),
+            ),
+        )
     }
 
     /// `array = name "[" expr ("," expr)* "]" unit? ("=" init)?` with `init = expr |
