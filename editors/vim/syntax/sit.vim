@@ -22,9 +22,6 @@ syn match sitProcedure "\<\%(abs\|sign\|sqrt\|exp\|ln\|log10\|sin\|cos\|tan\|asi
 
 " The name of a model where it is declared.
 syn match sitModelName "\%(\<model\s\+\)\@<=\h\w*"
-" `for i in a:b`: words only in a loop's header (names elsewhere).
-syn match sitRepeat "\<for\ze\s\+\h\w*\s\+in\>"
-syn match sitRepeat "\%(\<for\s\+\h\w*\s\+\)\@<=in\>"
 
 syn match sitNumber "\<\d\+\%(\.\d*\)\=\%([eE][+-]\=\d\+\)\="
 syn match sitNumber "\.\d\+\%([eE][+-]\=\d\+\)\="
@@ -52,7 +49,6 @@ hi def link sitBoolean      Boolean
 hi def link sitBuiltin      Constant
 hi def link sitProcedure    Function
 hi def link sitModelName    Type
-hi def link sitRepeat       Repeat
 hi def link sitNumber       Number
 hi def link sitOperator     Operator
 hi def link sitString       String
