@@ -287,3 +287,45 @@ fn the_drive_axle_of_parts_is_the_schematics() {
         }
     }
 }
+
+/// W0211: a circuit of the library's parts without a ground is warned at its first
+/// connect, with the library's `Ground` as the fix; grounded, and in every example built
+/// from parts (their inertias, fixed flanges and heat capacitors reference the other
+/// domains), there is no warning.
+#[test]
+fn a_circuit_without_ground_is_warned() {
+    let floating = "import \"../lib/electrical.sit\";\nmodel T {\n    \
+                    part src: VoltageSource(V = 10 [V]);\n    part r: Resistor(R = 2 [Ohm]);\n    \
+                    part c: Capacitor(C = 1.0e-3 [F]);\n    connect(src.p, r.p);\n    \
+                    connect(r.n, c.p);\n    connect(c.n, src.n);\n}\n";
+    let path = sit_tests::repo_root().join("examples/models/components_test.sit");
+    let out = sit_middle::check_source(&path, floating);
+    let w: Vec<_> = (out.diagnostics.iter())
+        .filter(|d| d.code == "W0211")
+        .collect();
+    assert_eq!(w.len(), 1, "{}", out.render());
+    assert_eq!(
+        w[0].message,
+        "the `Pin` ports of `src`, `r`, `c` have no reference: their potentials are determined only up to a constant"
+    );
+    assert_eq!(
+        w[0].help.as_deref(),
+        Some("connect the group to a reference: `part ref: Ground; connect(ref.p, src.p);`")
+    );
+    let grounded = floating.replace(
+        "    connect(src.p, r.p);",
+        "    part gnd: Ground;\n    connect(gnd.p, src.n);\n    connect(src.p, r.p);",
+    );
+    let out = sit_middle::check_source(&path, &grounded);
+    assert!(out.diagnostics.is_empty(), "{}", out.render());
+    for stem in ["rlc_parts", "dc_motor", "heat_path", "drive_axle_parts"] {
+        let path = sit_tests::repo_root().join(format!("examples/models/{stem}.sit"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let out = sit_middle::check_source(&path, &text);
+        assert!(
+            !out.diagnostics.iter().any(|d| d.code == "W0211"),
+            "{stem}: {}",
+            out.render()
+        );
+    }
+}

@@ -20,6 +20,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 mod connect;
+mod reference;
 mod rename;
 
 /// A model flattened: its parts' names in its own, its connections resolved.
@@ -402,9 +403,14 @@ impl<'a> Cx<'a, '_> {
         }
         f.rules.extend(part_rules);
         connect::connections(m, &parts, &broken, &self.connectors, &mut f, self.diags);
+        let ok = self.diags.len() == errors;
+        // A model with ports is a component: its groups are referenced where it is used.
+        if m.ports.is_empty() && ok {
+            reference::check(m, &f, &self.connectors, &self.models, self.diags);
+        }
         // The parts' ports are joined here: a holder sees only the model's own.
         f.ports.retain(|p| p.outside);
-        (self.diags.len() == errors).then_some(f)
+        ok.then_some(f)
     }
 
     /// The connector called `n`, or an error.
