@@ -329,3 +329,26 @@ fn a_circuit_without_ground_is_warned() {
         );
     }
 }
+
+/// A lookup table declared in a component goes with each part that instantiates it
+/// (`r1.curve`, `r2.curve`), and the component's calls of it follow: two resistors whose
+/// conductance a table gives, in series across 0.5 V, carry 0.25 A.
+#[test]
+fn a_components_table_goes_with_each_part() {
+    let text = "import \"../lib/electrical.sit\";\n\
+                model TableResistor {\n    \
+                table curve(u [V]) [A] = [-1, 0, 1] -> [-2, 0, 2] clamp;\n    \
+                port p: Pin;\n    port n: Pin;\n    real g [A/V] = 1;\n    \
+                g = curve(0.5 [V]) / 1 [V];\n    \
+                equation p.i = g * (p.v - n.v);\n    equation p.i + n.i = 0;\n}\n\
+                model T {\n    part s: VoltageSource(V = 0.5 [V]);\n    \
+                part r1: TableResistor;\n    part r2: TableResistor;\n    part gnd: Ground;\n    \
+                connect(s.p, r1.p);\n    connect(r1.n, r2.p);\n    connect(r2.n, s.n);\n    \
+                connect(gnd.p, s.n);\n}\n";
+    let mut m = instance(text, "T", None);
+    m.step(0.1);
+    for name in ["r1.g", "r2.g"] {
+        assert_eq!(get(&m, name), 1.0, "{name}");
+    }
+    close("r1.p.i", get(&m, "r1.p.i"), 0.25, 0.25, 1e-15);
+}

@@ -379,8 +379,8 @@ impl<'a> Cx<'a, '_> {
             let names = &f.names;
             let aliases = &f.aliases;
             let firsts: HashSet<&str> = part_names.keys().copied().collect();
-            let mut scope = |p: &[Name]| -> Option<String> {
-                if p.len() < 2 {
+            let mut scope = |p: &[Name], u: rename::Use| -> Option<String> {
+                if p.len() < 2 || u == rename::Use::Callee {
                     return None;
                 }
                 let j = rename::join(p);
@@ -603,8 +603,13 @@ fn instantiate(
         }
     }
     let mut unknown: Vec<Name> = Vec::new();
-    let mut pre = |p: &[Name]| -> Option<String> {
+    let mut pre = |p: &[Name], u: rename::Use| -> Option<String> {
         let j = rename::join(p);
+        if u == rename::Use::Callee {
+            // A table of the component goes with it; a procedure is the runtime's.
+            let table = |d: &Decl| matches!(d, Decl::Table(t) if t.name.text == j);
+            return pf.decls.iter().any(table).then(|| format!("{prefix}.{j}"));
+        }
         if pf.names.contains_key(&j) {
             return Some(format!("{prefix}.{j}"));
         }
