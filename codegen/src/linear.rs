@@ -73,6 +73,21 @@ pub(crate) fn block(
                         ::sit_runtime::stage_band_factor(#model, #method, #time, #band, &mut a, &mut p);
                     }
                 }
+                lower::Storage::Sparse { lu, complex } => {
+                    let lu = symbolic(lu);
+                    let f = if *complex {
+                        quote!(stage_sparse_complex_factor)
+                    } else {
+                        quote!(stage_sparse_factor)
+                    };
+                    let ka = 0..a.len();
+                    return Some(quote! {{
+                        const LU: ::sit_runtime::linear::Symbolic<'static> = #lu;
+                        let mut a = [#(#a),*];
+                        ::sit_runtime::#f(#model, #method, #time, &LU, &mut a);
+                        #(#a = a[#ka];)*
+                    }});
+                }
             };
             match straight(storage, p.len()) {
                 Some(mask) => {
@@ -112,6 +127,18 @@ pub(crate) fn block(
                         ::sit_runtime::stage_band_solve(#band, &[#(#a),*], &[#(#p),*], &mut b);
                     }
                 }
+                lower::Storage::Sparse { lu, complex } => {
+                    let lu = symbolic(lu);
+                    let f = if *complex {
+                        quote!(stage_sparse_complex_solve)
+                    } else {
+                        quote!(stage_sparse_solve)
+                    };
+                    quote! {
+                        const LU: ::sit_runtime::linear::Symbolic<'static> = #lu;
+                        ::sit_runtime::#f(&LU, &[#(#a),*], &mut b);
+                    }
+                }
             };
             quote! {{
                 let mut b = [#(#b),*];
@@ -127,6 +154,20 @@ pub(crate) fn block(
         }
         _ => return None,
     })
+}
+
+/// The pattern of sparse LU factors as a constant of the runtime's `Symbolic` (its
+/// index arrays as literals).
+fn symbolic(lu: &lower::SparseLu) -> TokenStream {
+    let u = |v: &[u32]| v.iter().map(|&x| Literal::u32_unsuffixed(x)).collect::<Vec<_>>();
+    let (rows, cols, diag) = (u(&lu.rows), u(&lu.cols), u(&lu.diag));
+    quote! {
+        ::sit_runtime::linear::Symbolic {
+            rows: &[#(#rows),*],
+            cols: &[#(#cols),*],
+            diag: &[#(#diag),*],
+        }
+    }
 }
 
 /// The factorisation of `W` (cells `a`, row-major, `n × n`; pivots `p`) as

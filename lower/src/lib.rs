@@ -46,6 +46,7 @@
 
 mod adaptive;
 mod band;
+mod matrix;
 mod bounds;
 mod build;
 mod dense;
@@ -64,6 +65,7 @@ mod program;
 mod radau;
 pub mod rewrite;
 mod rosenbrock;
+mod sparse;
 mod stages;
 mod substep;
 mod tableau;
@@ -79,7 +81,7 @@ pub use sit_check::term::{
     Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term, term, term_within,
 };
 pub use sit_lir::{
-    Assign, EventUpdate, FlagUse, Init, ModeSlot, Model, PhaseLink, Proc, Stmt, Storage, SubLink,
+    Assign, EventUpdate, FlagUse, Init, ModeSlot, Model, PhaseLink, Proc, Stmt, SparseLu, Storage, SubLink,
     SubstepLink, find_phase, walk,
 };
 pub use vars::{Access, Entry, Item, Own, SubRun, own_variables, variables, visible_count};
@@ -434,7 +436,7 @@ impl Rules<'_, '_> {
                 }
                 Stmt::Factor {
                     matrix: matrix.clone(),
-                    storage: *storage,
+                    storage: storage.clone(),
                     pivots: pivots.clone(),
                     method,
                     span: *span,
@@ -458,7 +460,7 @@ impl Rules<'_, '_> {
                 }
                 Stmt::Solve {
                     matrix: matrix.clone(),
-                    storage: *storage,
+                    storage: storage.clone(),
                     pivots: pivots.clone(),
                     rhs: rhs.clone(),
                     span: *span,
