@@ -58,6 +58,23 @@ impl Storage {
             Storage::Sparse { lu, complex } => lu.cols.len() * (1 + usize::from(*complex)),
         }
     }
+
+    /// Whether a factorisation or solve with `matrix` entries, `pivots` pivot rows and
+    /// (for a solve) `rhs` right-hand sides fits this storage: `n` pivots (none for a
+    /// sparse one, whose `n` is its pattern's), [`Storage::len`] entries, and `n`
+    /// right-hand sides (`2·n` for a complex one).
+    pub fn fits(&self, matrix: usize, pivots: usize, rhs: Option<usize>) -> bool {
+        let (n, values) = match self {
+            Storage::Sparse { lu, complex } => {
+                if pivots != 0 {
+                    return false;
+                }
+                (lu.order(), lu.order() * (1 + usize::from(*complex)))
+            }
+            _ => (pivots, pivots),
+        };
+        matrix == self.len(n) && rhs.is_none_or(|r| r == values)
+    }
 }
 
 /// The pattern of a sparse matrix's LU factors, computed once when the model is

@@ -47,33 +47,14 @@ pub(super) fn layout(n: usize, pattern: impl IntoIterator<Item = (usize, usize)>
     if n < BAND_FROM {
         return dense;
     }
-    let mut adj = vec![Vec::new(); n];
-    for &(i, j) in &pattern {
-        if i != j {
-            adj[i].push(j);
-            adj[j].push(i);
-        }
-    }
-    for a in &mut adj {
-        a.sort_unstable();
-        a.dedup();
-    }
+    let adj = adjacency(n, &pattern);
     let cells = |order: &[usize]| {
         let (kl, ku) = widths(order, &pattern);
         (n * (2 * kl + ku + 1), kl, ku)
     };
     let own: Vec<usize> = (0..n).collect();
     let reordered = rcm(&adj);
-    let sparse = (n > PATTERN_UP_TO).then(|| {
-        [super::sparse::minimum_degree(&adj), reordered.clone()]
-            .into_iter()
-            .map(|o| {
-                let lu = super::sparse::symbolic(n, &o, &pattern);
-                (o, lu)
-            })
-            .min_by_key(|(_, lu)| lu.cols.len())
-            .expect("two orders")
-    });
+    let sparse = (n > PATTERN_UP_TO).then(|| sparse(n, &pattern));
     let (order, (len, kl, ku)) = [own, reordered]
         .into_iter()
         .map(|o| {
@@ -102,6 +83,42 @@ pub(super) fn layout(n: usize, pattern: impl IntoIterator<Item = (usize, usize)>
         storage: Storage::Band { kl, ku },
         order,
     }
+}
+
+/// The sparse layout of `n` unknowns whose Jacobian has entries at `pattern`, whatever
+/// its cells: the order of minimum degree or reverse Cuthill–McKee that fills the
+/// fewer (minimum degree at a tie) and its symbolic LU (`super::sparse`).
+pub(super) fn sparse(n: usize, pattern: &[(usize, usize)]) -> (Vec<usize>, sit_lir::SparseLu) {
+    let pattern: Vec<(usize, usize)> = pattern
+        .iter()
+        .copied()
+        .filter(|&(i, j)| i < n && j < n)
+        .collect();
+    let adj = adjacency(n, &pattern);
+    [super::sparse::minimum_degree(&adj), rcm(&adj)]
+        .into_iter()
+        .map(|o| {
+            let lu = super::sparse::symbolic(n, &o, &pattern);
+            (o, lu)
+        })
+        .min_by_key(|(_, lu)| lu.cols.len())
+        .expect("two orders")
+}
+
+/// The symmetric adjacency of `pattern` (neighbours sorted, no loops).
+fn adjacency(n: usize, pattern: &[(usize, usize)]) -> Vec<Vec<usize>> {
+    let mut adj = vec![Vec::new(); n];
+    for &(i, j) in pattern {
+        if i != j {
+            adj[i].push(j);
+            adj[j].push(i);
+        }
+    }
+    for a in &mut adj {
+        a.sort_unstable();
+        a.dedup();
+    }
+    adj
 }
 
 /// The largest order whose pattern fits a mask of 128 bits.
@@ -310,22 +327,6 @@ mod tests {
             .map(|(a, b)| ((a * 3) % 20, (b * 3) % 20))
             .collect();
         assert_eq!(sparse(&layout(20, two)).cols.len(), 2 * (3 * 10 - 2));
-    }
-
-    /// The symmetric adjacency of a pattern (no loops).
-    fn adjacency(n: usize, pattern: &[(usize, usize)]) -> Vec<Vec<usize>> {
-        let mut adj = vec![Vec::new(); n];
-        for &(i, j) in pattern {
-            if i != j {
-                adj[i].push(j);
-                adj[j].push(i);
-            }
-        }
-        for a in &mut adj {
-            a.sort_unstable();
-            a.dedup();
-        }
-        adj
     }
 
     /// Dense below 8 states, and for a pattern whose band is not at most half of n²;

@@ -427,7 +427,7 @@ impl Rules<'_, '_> {
                 span,
             }) => {
                 self.reals(matrix.iter().chain(pivots))?;
-                if matrix.len() != storage.len(pivots.len()) {
+                if !storage.fits(matrix.len(), pivots.len(), None) {
                     return Err(LowerError::Malformed(format!(
                         "a factorisation of {} entries with {} pivots",
                         matrix.len(),
@@ -451,7 +451,7 @@ impl Rules<'_, '_> {
             }) => {
                 self.reals(matrix.iter().chain(pivots).chain(rhs))?;
                 let n = pivots.len();
-                if matrix.len() != storage.len(n) || rhs.len() != n {
+                if !storage.fits(matrix.len(), n, Some(rhs.len())) {
                     return Err(LowerError::Malformed(format!(
                         "a stage solve of {} unknowns with {} entries and {n} pivots",
                         rhs.len(),

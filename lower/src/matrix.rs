@@ -45,27 +45,29 @@ impl Matrix {
     }
 
     /// The complex matrix of `size` unknowns with nonzero pattern `pattern` held as
-    /// complex cells on its sparse LU pattern, when [`band::layout`] chooses the
-    /// sparse storage for `pattern`; `None` otherwise (the caller holds it as a real
-    /// matrix of twice the order).
+    /// complex cells on its sparse LU pattern ([`band::sparse`]) when the real matrix
+    /// of twice the order would have more than [`band::PATTERN_UP_TO`] unknowns (`size
+    /// ≥ 6`); `None` below (the caller holds it as that real matrix, whose
+    /// factorisation is straight-line code with partial pivoting).
     pub(super) fn complex(
         hid: &mut Hidden<'_>,
         size: usize,
         pattern: Vec<(usize, usize)>,
         names: &Names<'_>,
     ) -> Option<Matrix> {
-        let lay = band::layout(size, pattern);
-        let Storage::Sparse { lu, .. } = lay.storage else {
+        if 2 * size <= band::PATTERN_UP_TO {
             return None;
-        };
+        }
+        let (order, lu) = band::sparse(size, &pattern);
+        let lu = std::sync::Arc::new(lu);
         let (method, span) = (names.method, hid.m.span);
         let what = names.what;
         let mut cells = Vec::with_capacity(2 * lu.cols.len());
         for part in ["re", "im"] {
             for (r, c) in lu.cells() {
                 let (row, col) = (
-                    (names.unknown)(lay.order[r]),
-                    (names.unknown)(lay.order[c]),
+                    (names.unknown)(order[r]),
+                    (names.unknown)(order[c]),
                 );
                 cells.push(hid.new_var(
                     format!("{row}_{method}_{what}_{col}_{part}"),
@@ -83,7 +85,7 @@ impl Matrix {
             cells,
             storage: Storage::Sparse { lu, complex: true },
             pivots: Vec::new(),
-            order: lay.order,
+            order,
             method,
         })
     }

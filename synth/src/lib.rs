@@ -77,8 +77,8 @@ struct Decls {
 /// switching, reset, submodels stepped among the rules,
 /// instantaneous phases and sub-steps,
 /// integrated by `euler` or (where the rules split for it) `rk4` and the other methods,
-/// one file in ten beginning with a chain-shaped model under `rodas4` or `rodas5p` (its
-/// iteration matrix a band), one in five with a stiff spring whose factorisation swaps
+/// one file in ten beginning with a chain-shaped model of 8 to 13 states under `rodas4`,
+/// `rodas5p` or `radau5` (its iteration matrix a band or sparse), one in five with a stiff spring whose factorisation swaps
 /// rows. The same seed always gives the same text.
 pub fn random_file(seed: u64, size: Size) -> String {
     let mut g = Gen {
