@@ -5,6 +5,8 @@ use quote::{format_ident, quote};
 use sit_middle::ir::VarId;
 use sit_middle::lower::{self, Stmt};
 
+use crate::sparse;
+
 /// The largest order of a dense `W` whose factorisation and solves are written out as
 /// straight-line code (as a pattern's always are: the lowering holds a pattern up to 11
 /// states): `n²` terms a solve and about `n³/3` in the factorisation, so that a larger
@@ -74,19 +76,31 @@ pub(crate) fn block(
                     }
                 }
                 lower::Storage::Sparse { lu, complex } => {
-                    let lu = symbolic(lu);
+                    let straight = (!*complex && sparse::straight(lu))
+                        .then(|| sparse::factor_real(lu, &a))
+                        .flatten();
+                    let sym = sparse::symbolic(lu);
                     let f = if *complex {
                         quote!(stage_sparse_complex_factor)
                     } else {
                         quote!(stage_sparse_factor)
                     };
                     let ka = 0..a.len();
-                    return Some(quote! {{
-                        const LU: ::sit_runtime::linear::Symbolic<'static> = #lu;
+                    let call = quote! {{
+                        const LU: ::sit_runtime::linear::Symbolic<'static> = #sym;
                         let mut a = [#(#a),*];
                         ::sit_runtime::#f(#model, #method, #time, &LU, &mut a);
                         #(#a = a[#ka];)*
-                    }});
+                    }};
+                    // The straight-line form stops short at a pivot that is zero or
+                    // not finite; the runtime's then raises the fault.
+                    return Some(match straight {
+                        Some(straight) => quote! {{
+                            let factored = #straight;
+                            if !factored #call
+                        }},
+                        None => call,
+                    });
                 }
             };
             match straight(storage, p.len()) {
@@ -112,6 +126,12 @@ pub(crate) fn block(
             let p = pivots.iter().map(|&v| var(v));
             let b: Vec<TokenStream> = rhs.iter().map(|&v| var(v)).collect();
             let kb = 0..b.len();
+            if let lower::Storage::Sparse { lu, complex: false } = storage
+                && sparse::straight(lu)
+            {
+                let a: Vec<TokenStream> = a.collect();
+                return Some(sparse::solve_real(lu, &a, &b));
+            }
             if let Some(mask) = straight(storage, b.len()) {
                 let a: Vec<TokenStream> = a.collect();
                 let p: Vec<TokenStream> = p.collect();
@@ -128,7 +148,7 @@ pub(crate) fn block(
                     }
                 }
                 lower::Storage::Sparse { lu, complex } => {
-                    let lu = symbolic(lu);
+                    let lu = sparse::symbolic(lu);
                     let f = if *complex {
                         quote!(stage_sparse_complex_solve)
                     } else {
@@ -154,20 +174,6 @@ pub(crate) fn block(
         }
         _ => return None,
     })
-}
-
-/// The pattern of sparse LU factors as a constant of the runtime's `Symbolic` (its
-/// index arrays as literals).
-fn symbolic(lu: &lower::SparseLu) -> TokenStream {
-    let u = |v: &[u32]| v.iter().map(|&x| Literal::u32_unsuffixed(x)).collect::<Vec<_>>();
-    let (rows, cols, diag) = (u(&lu.rows), u(&lu.cols), u(&lu.diag));
-    quote! {
-        ::sit_runtime::linear::Symbolic {
-            rows: &[#(#rows),*],
-            cols: &[#(#cols),*],
-            diag: &[#(#diag),*],
-        }
-    }
 }
 
 /// The factorisation of `W` (cells `a`, row-major, `n × n`; pivots `p`) as

@@ -109,7 +109,8 @@ impl SparseLu {
     /// The cells `(row, column)` in their order.
     pub fn cells(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         (0..self.order()).flat_map(move |i| {
-            (self.rows[i] as usize..self.rows[i + 1] as usize).map(move |p| (i, self.cols[p] as usize))
+            (self.rows[i] as usize..self.rows[i + 1] as usize)
+                .map(move |p| (i, self.cols[p] as usize))
         })
     }
 }

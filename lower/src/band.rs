@@ -266,7 +266,10 @@ mod tests {
         let mut sorted = l.order.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, (0..40).collect::<Vec<_>>());
-        assert_eq!(layout(11, chain(11)).storage, Storage::Band { kl: 1, ku: 1 });
+        assert_eq!(
+            layout(11, chain(11)).storage,
+            Storage::Band { kl: 1, ku: 1 }
+        );
     }
 
     /// A chain whose states are declared shuffled (state `s` at chain position
@@ -319,7 +322,10 @@ mod tests {
         let (kl, ku) = widths(&rcm(&adjacency(n, &p)), &p);
         assert!(kl <= side + 1 && ku <= side + 1, "{kl} {ku}");
         let cells = sparse(&l).cols.len();
-        assert!(cells < n * (2 * kl + ku + 1) / 2, "{cells} against a band of {kl}, {ku}");
+        assert!(
+            cells < n * (2 * kl + ku + 1) / 2,
+            "{cells} against a band of {kl}, {ku}"
+        );
         let mut two = chain(10);
         two.extend(chain(10).into_iter().map(|(a, b)| (a + 10, b + 10)));
         let two: Vec<_> = two

@@ -46,7 +46,6 @@
 
 mod adaptive;
 mod band;
-mod matrix;
 mod bounds;
 mod build;
 mod dense;
@@ -58,6 +57,7 @@ mod initial;
 pub mod jacobian;
 mod labels;
 mod located;
+mod matrix;
 pub mod method;
 mod pass;
 mod prev;
@@ -81,8 +81,8 @@ pub use sit_check::term::{
     Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term, term, term_within,
 };
 pub use sit_lir::{
-    Assign, EventUpdate, FlagUse, Init, ModeSlot, Model, PhaseLink, Proc, Stmt, SparseLu, Storage, SubLink,
-    SubstepLink, find_phase, walk,
+    Assign, EventUpdate, FlagUse, Init, ModeSlot, Model, PhaseLink, Proc, SparseLu, Stmt, Storage,
+    SubLink, SubstepLink, find_phase, walk,
 };
 pub use vars::{Access, Entry, Item, Own, SubRun, own_variables, variables, visible_count};
 pub use why::instrument_events;

@@ -65,10 +65,7 @@ impl Matrix {
         let mut cells = Vec::with_capacity(2 * lu.cols.len());
         for part in ["re", "im"] {
             for (r, c) in lu.cells() {
-                let (row, col) = (
-                    (names.unknown)(order[r]),
-                    (names.unknown)(order[c]),
-                );
+                let (row, col) = ((names.unknown)(order[r]), (names.unknown)(order[c]));
                 cells.push(hid.new_var(
                     format!("{row}_{method}_{what}_{col}_{part}"),
                     format!(

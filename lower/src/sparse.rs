@@ -171,7 +171,10 @@ mod tests {
                 }
             }
         }
-        (0..n * n).filter(|&c| m[c]).map(|c| (c / n, c % n)).collect()
+        (0..n * n)
+            .filter(|&c| m[c])
+            .map(|c| (c / n, c % n))
+            .collect()
     }
 
     /// The symbolic factorisation is the dense closure, on random unsymmetric patterns
@@ -198,7 +201,13 @@ mod tests {
                 let lu = symbolic(n, &order, &pattern);
                 let cells: Vec<(usize, usize)> = lu.cells().collect();
                 assert_eq!(cells, dense_closure(n, &order, &pattern), "n = {n}");
-                assert!(lu.view().diag.iter().enumerate().all(|(i, &d)| lu.cols[d as usize] as usize == i));
+                assert!(
+                    lu.view()
+                        .diag
+                        .iter()
+                        .enumerate()
+                        .all(|(i, &d)| lu.cols[d as usize] as usize == i)
+                );
             }
         }
     }
@@ -233,7 +242,9 @@ mod tests {
         }
         let adj = adjacency(n, &grid);
         let md = symbolic(n, &minimum_degree(&adj), &grid).cols.len();
-        let rcm = symbolic(n, &super::super::band::rcm(&adj), &grid).cols.len();
+        let rcm = symbolic(n, &super::super::band::rcm(&adj), &grid)
+            .cols
+            .len();
         assert!(md < rcm, "minimum degree {md} against RCM {rcm}");
     }
 }

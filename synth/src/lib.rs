@@ -13,7 +13,7 @@ mod synthetic;
 mod table;
 mod units;
 
-pub use synthetic::{chain, synthetic};
+pub use synthetic::{chain, heat, heat_decay, heat2, synthetic};
 pub use units::{random_file_with_units, with_mismatched_unit};
 
 /// How large a random model is.

@@ -4,8 +4,10 @@
 //! `c = ((4 − √6)/10, (4 + √6)/10, 1)` are implicit; their increments `Z_s = Y_s − y`
 //! solve `Z = h·(A ⊗ I)·F(Z)`, which the transformation `W = (T⁻¹ ⊗ I)·Z` splits into
 //! one real system with `μ_r/h·I − J` and one complex system with `μ_c/h·I − J`
-//! (`μ_r`, `μ_c` the eigenvalues of `A⁻¹`), the complex one held as the real system
-//! `[[a·I − J, −b·I], [b·I, a·I − J]]` of twice the size (`μ_c/h = a + i·b`). Within
+//! (`μ_r`, `μ_c` the eigenvalues of `A⁻¹`), the complex one held from 6 states on as
+//! complex cells on the sparse LU pattern of `J` (`super::matrix`), below as the real
+//! system `[[a·I − J, −b·I], [b·I, a·I − J]]` of twice the size (`μ_c/h = a + i·b`,
+//! its imaginary rows halved; the complex form is not halved). Within
 //! each host step, with `n` continuous states and hidden states per state `yc`, `z1`
 //! … `z3`, `w1` … `w3`, the stages' rates `g1` … `g3`, the Newton corrections `d1` …
 //! `d3`, the rate at the step's start `f0`, the last accepted step's polynomial

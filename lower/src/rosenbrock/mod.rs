@@ -41,6 +41,10 @@
 //! that pattern (`Storage::Pattern`), factorised and solved by the masked runtime
 //! functions.
 //!
+//! Above 11 states `W` is held on the pattern of its sparse LU factors when that takes
+//! fewer cells than the band and at most half of `n²` (`super::band`, `super::sparse`):
+//! the cells in the order of little fill-in the lowering chose, no pivot states.
+//!
 //! with `fac = min(10, max(0.2, 0.9·err^(-1/4)))` on acceptance as under `dopri5`
 //! (`crate::explicit`, the exponent `−1/(order + 1)` of the embedded order: 3 for `rodas4`,
 //! `−1/4`; 4 for `rodas5p`, `−1/5`). Events are
@@ -59,8 +63,8 @@ use super::hidden::Hidden;
 use super::jacobian::of_model;
 use super::jacobian::rules::Cells;
 use super::located::{Located, watched};
-use super::pass::Stage;
 use super::matrix::{Matrix, Names};
+use super::pass::Stage;
 use super::rewrite;
 use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Tolerance, VarId, split, split_located};
 
