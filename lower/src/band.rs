@@ -158,7 +158,7 @@ fn dense(n: usize, pattern: &[(usize, usize)]) -> Storage {
 }
 
 /// The bandwidths `(kl, ku)` of the pattern with rows and columns in `order`.
-fn widths(order: &[usize], pattern: &[(usize, usize)]) -> (usize, usize) {
+pub(super) fn widths(order: &[usize], pattern: &[(usize, usize)]) -> (usize, usize) {
     let mut pos = vec![0; order.len()];
     for (r, &s) in order.iter().enumerate() {
         pos[s] = r;

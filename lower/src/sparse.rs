@@ -247,4 +247,49 @@ mod tests {
             .len();
         assert!(md < rcm, "minimum degree {md} against RCM {rcm}");
     }
+
+    /// The 5-point pattern of a `side × side` grid (rows of `x`).
+    fn grid(side: usize) -> Vec<(usize, usize)> {
+        let mut p = Vec::new();
+        for x in 0..side {
+            for y in 0..side {
+                let i = x * side + y;
+                if x + 1 < side {
+                    p.extend([(i, i + side), (i + side, i)]);
+                }
+                if y + 1 < side {
+                    p.extend([(i, i + 1), (i + 1, i)]);
+                }
+            }
+        }
+        p
+    }
+
+    /// The measurement of docs/performance.md §25 (`cargo test -p sit-lower --release
+    /// --lib fill_of_grids -- --ignored --nocapture`): the cells of the LU factors of
+    /// 2-D grids in the minimum-degree order against the reverse Cuthill–McKee order
+    /// (its profile, and the band's `n·(2·kl + ku + 1)` cells), and the time of the
+    /// ordering and the symbolic factorisation.
+    #[test]
+    #[ignore = "a measurement"]
+    fn fill_of_grids() {
+        for side in [10, 30, 100] {
+            let n = side * side;
+            let p = grid(side);
+            let adj = adjacency(n, &p);
+            let start = std::time::Instant::now();
+            let md_order = minimum_degree(&adj);
+            let md = symbolic(n, &md_order, &p).cols.len();
+            let took = start.elapsed();
+            let rcm = super::super::band::rcm(&adj);
+            let profile = symbolic(n, &rcm, &p).cols.len();
+            let (kl, ku) = super::super::band::widths(&rcm, &p);
+            eprintln!(
+                "{side} × {side}: minimum degree {md} cells ({took:?}), RCM profile {profile}, \
+                 RCM band {} cells",
+                n * (2 * kl + ku + 1)
+            );
+            assert!(md < profile);
+        }
+    }
 }

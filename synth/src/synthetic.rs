@@ -62,8 +62,9 @@ pub fn chain(depth: usize) -> String {
 }
 
 /// The heat equation `∂T/∂t = ∂²T/∂x²` on `(0, 1)` with `T = 0` at both ends, by the
-/// method of lines: `n` nodes `x_i = i·dx`, `dx = 1/(n + 1)`, `T_i' = k·(T_(i−1) − 2·T_i
-/// + T_(i+1))`, `k = 1/dx²`, integrated by `method` (`rtol`, `atol`), starting in the
+/// method of lines: `n` nodes `x_i = i·dx`, `dx = 1/(n + 1)`,
+/// `T_i' = k·(T_(i−1) − 2·T_i + T_(i+1))`, `k = 1/dx²`, integrated by `method` (`rtol`,
+/// `atol`), starting in the
 /// slowest sine mode `T_i = sin(π·x_i)`: a stiff linear system with a tridiagonal
 /// Jacobian whose solution is known exactly, `T_i(t) = sin(π·x_i)·exp(−λ·t)` with
 /// `λ = 4·k·sin²(π·dx/2)` ([`heat_decay`]). Until the language has arrays (issue 49,
