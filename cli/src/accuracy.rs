@@ -57,8 +57,9 @@ pub(crate) const THRESHOLD: f64 = 0.05;
 /// cycle: Van der Pol's at `--dt 0.01` errs by 11% where its local bound is 4%).
 const SUSPECT: f64 = THRESHOLD / 10.0;
 
-/// The magnitude past which a value on a row is taken for a probable instability.
-pub(crate) const BLOWUP: f64 = 1e100;
+/// The magnitude past which a value on a row is taken for a probable instability (the
+/// one bound of every host).
+pub(crate) use sit_interp::replay::BLOWUP;
 
 /// A continuous state followed by the estimate.
 struct Tracked {
