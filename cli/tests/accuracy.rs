@@ -246,3 +246,37 @@ fn a_sweep_row_past_1e100_is_an_error_the_others_go_on() {
     let (code, _, allowed) = sweep(&[&args[..], &["--allow-non-finite"]].concat());
     assert_eq!((code, allowed.as_str()), (0, stdout.as_str()));
 }
+
+/// A continuous state that grows by 1e10 in one step is a probable instability too
+/// (issue 47, item 2): Euler steps next to the pole of `1 / (time - a)` and over it, and
+/// the run went on to y = −1e11 at t = 1 with exit 0. Now it stops at the step that
+/// made it, naming the rule, with the rows before it; --allow-non-finite warns once.
+#[test]
+fn a_state_that_grows_by_1e10_in_one_step_stops_the_run() {
+    let args = [&model("pole") as &str, "--dt", "0.1", "--t-end", "1"];
+    let (code, stderr, stdout) = run(&args);
+    assert_eq!(code, 1, "{stderr}");
+    insta::assert_snapshot!("pole_stepped_over", stderr);
+    // The rows to the step's start, t = 0.3, the values of Euler's sum of 1/(t_k − a).
+    let last: Vec<f64> = (stdout.lines().last().unwrap().split(','))
+        .map(|s| s.parse().unwrap())
+        .collect();
+    let a = 0.300000000001f64;
+    let sum: f64 = [0.0, 0.1, 0.2].iter().map(|t| 0.1 / (t - a)).sum();
+    assert_eq!(last[0], 0.3);
+    assert!((last[1] - sum).abs() < 1e-9, "{last:?} {sum}");
+    let (code, allowed, stdout) = run(&[&args[..], &["--allow-non-finite"]].concat());
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("pole_stepped_over_allowed", allowed);
+    assert!(stdout.lines().last().unwrap().starts_with("1,-"));
+    // A state that leaves 0 fast, or decays, is not an instability: the oscillator and
+    // the stable relaxation say nothing of it.
+    let (code, stderr, _) = run(&[
+        &model("relaxation"),
+        "--dt",
+        "1e-3",
+        "--t-end",
+        "1",
+    ]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+}

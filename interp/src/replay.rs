@@ -86,6 +86,21 @@ impl Checkpoint {
     }
 }
 
+impl Checkpoint {
+    /// The first value stored in step `step` (of length `dt`) whose magnitude reaches
+    /// `bound`: the steps from the checkpoint before it taken again plainly, then that
+    /// one checked with [`Instance::step_checked_below`] (for a value that grew past
+    /// `bound` in that step only, where an earlier step may hold larger values that are
+    /// the model's own). `None` when it stores none.
+    pub fn locate_in_step(mut self, step: u64, dt: f64, bound: f64) -> Option<NonFinite> {
+        for _ in self.step + 1..step {
+            self.model.step(dt);
+        }
+        self.model.enter_step(dt);
+        self.model.model.step_checked_below(dt, bound).err()
+    }
+}
+
 /// The fault that made a run meet a non-finite value: `model` (set up, before its first
 /// step) run again for at most `steps` steps of `dt`, watched, and the step that made
 /// the first one taken again, checked ([`Checkpoint::locate`]); a non-finite initial
