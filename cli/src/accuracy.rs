@@ -36,9 +36,11 @@
 //!
 //! - takes a continuous state whose magnitude grows in one step to [`GROWTH`] times its
 //!   magnitude before (and at least `GROWTH`) for a probable instability too, the same
-//!   way: an unstable step multiplies a state by the same factor each step and reaches
-//!   1e100 soon after, but a step over a pole of a rate (`integral(1 / (time - a))`
-//!   stepped across `a`) jumps once and ends finite and wrong.
+//!   way, in a run that writes a row at every step (the default): an unstable step
+//!   multiplies a state by the same factor each step and reaches 1e100 soon after, but
+//!   a step over a pole of a rate (`integral(1 / (time - a))` stepped across `a`) jumps
+//!   once and ends finite and wrong. Not with `--every N`: reading the states after
+//!   every step cost a third of a fast model's step (performance.md, section 21).
 //!
 //! The cost: during the run at most `3·SAMPLES` steps and `2·SAMPLES` copies of the
 //! model whatever its length, and one scan of the public values per row written (the
@@ -235,8 +237,7 @@ impl Doubling {
         let mut found = None;
         for (t, before) in self.tracked.iter().zip(&mut self.before) {
             let now = model.get_at(t.index).unwrap_or(f64::NAN);
-            if found.is_none() && now.is_finite() && now.abs() >= GROWTH * before.abs().max(1.0)
-            {
+            if found.is_none() && now.is_finite() && now.abs() >= GROWTH * before.abs().max(1.0) {
                 found = Some(Growth {
                     index: t.index,
                     from: *before,

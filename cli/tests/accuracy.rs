@@ -271,12 +271,6 @@ fn a_state_that_grows_by_1e10_in_one_step_stops_the_run() {
     assert!(stdout.lines().last().unwrap().starts_with("1,-"));
     // A state that leaves 0 fast, or decays, is not an instability: the oscillator and
     // the stable relaxation say nothing of it.
-    let (code, stderr, _) = run(&[
-        &model("relaxation"),
-        "--dt",
-        "1e-3",
-        "--t-end",
-        "1",
-    ]);
+    let (code, stderr, _) = run(&[&model("relaxation"), "--dt", "1e-3", "--t-end", "1"]);
     assert_eq!((code, stderr.as_str()), (0, ""));
 }
