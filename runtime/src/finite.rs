@@ -50,7 +50,7 @@ pub fn scan_beyond<M: Model + ?Sized>(model: &M, bound: f64) -> Option<(usize, f
             return None;
         }
         let value = model.get_at(i)?;
-        (!(value.abs() < bound)).then_some((i, value))
+        (value.is_nan() || value.abs() >= bound).then_some((i, value))
     })
 }
 
