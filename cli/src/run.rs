@@ -257,6 +257,8 @@ fn try_run(mut args: RunArgs) -> Result<(), Fail> {
         non_finite: Watch::new(),
     };
     let mut record = record_list(&model.model, args.record.as_deref())?;
+    // The sensitivities of each recorded variable beside it (the outputs' already are).
+    record = sit_host::names::with_sensitivities(&model.model, &record, &args.sensitivities);
     if let Some(log) = &log {
         record.retain(|&i| !log.hides(i));
     }

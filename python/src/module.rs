@@ -3,6 +3,7 @@
 
 mod diagnostics;
 mod drive;
+mod fit;
 mod model;
 mod run;
 mod sweep;
@@ -193,6 +194,8 @@ fn _sit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::Variable>()?;
     m.add_class::<model::Model>()?;
     m.add_class::<run::RunResult>()?;
+    m.add_class::<fit::FitResult>()?;
+    m.add_class::<fit::Residuals>()?;
     m.add_class::<sweep::Study>()?;
     m.add_class::<sweep::SweepResult>()?;
     m.add_function(wrap_pyfunction!(diagnostics::check, m)?)?;
