@@ -306,12 +306,14 @@ class Study:
     def run_range(self, start: int, stop: int) -> _Array:
         """The rows of sets ``start..stop``."""
     def result(self, rows: _Array) -> SweepResult: ...
-    def faults(self) -> List[Tuple[int, str]]:
-        """The reports of the rows run here that met a non-finite value."""
+    def faults(self) -> List[Tuple[int, str, bool]]:
+        """The reports of the rows run here that met a non-finite value or reached 1e100
+        (row, message, whether a blow-up past 1e100)."""
     def raise_non_finite(
-        self, result: SweepResult, faults: Optional[List[Tuple[int, str]]] = None
+        self, result: SweepResult, faults: Optional[List[Tuple[int, str, bool]]] = None
     ) -> None:
-        """Raises ``NonFiniteError`` for the rows that met a non-finite value."""
+        """Raises ``NonFiniteError`` for the rows that met a non-finite value or reached
+        1e100."""
 
 def check(path: _Path) -> List[Diagnostic]:
     """Every error and warning of the file and its imports (``SitError`` if it cannot
@@ -322,4 +324,4 @@ def load(path: _Path, model: Optional[str] = None) -> Model:
 
 def _run_chunk(
     spec: Dict[str, Any], start: int, stop: int
-) -> Tuple[_Array, List[Tuple[int, str]]]: ...
+) -> Tuple[_Array, List[Tuple[int, str, bool]]]: ...

@@ -399,15 +399,26 @@ impl Model {
                 // allow_non_finite=True.
                 stop: !(allow_non_finite || self.instance.allows_non_finite()),
             };
-            // The run that stopped at a non-finite value, taken again to name the rule
-            // that made it (the plain model, the same values to the bit).
-            let fault = |values: &[(usize, f64)], step: u64, result: run::RunResult| {
+            // The run that stopped at a non-finite value or one past 1e100, taken again
+            // to name the rule that made it (the plain model, the same values to the bit).
+            let fault = |values: &[(usize, f64)], stop: run::Stop, result: run::RunResult| {
                 let mut again = Driven::new(plain.clone(), signals.clone());
                 drive::apply(&mut again, values)?;
-                match sit_interp::replay::first_fault(again, dt, step) {
-                    Some(fault) => Err(crate::non_finite_error(&fault, result)),
-                    None => Err(sit_error("a value became NaN or infinite, which a second \
-                         run did not repeat (a bug of Sit, please report it)")),
+                let found = match stop {
+                    run::Stop::NonFinite(step) => sit_interp::replay::first_fault(again, dt, step),
+                    run::Stop::Blowup(step) => {
+                        let bound = sit_interp::replay::BLOWUP;
+                        sit_interp::replay::first_beyond(again, dt, step, bound)
+                    }
+                };
+                match found {
+                    Some(fault) => Err(crate::non_finite_error(
+                        &fault,
+                        matches!(stop, run::Stop::Blowup(_)),
+                        result,
+                    )),
+                    None => Err(sit_error("a value became NaN or infinite, or passed 1e100, \
+                         which a second run did not repeat (a bug of Sit, please report it)")),
                 }
             };
             if !events {
@@ -415,8 +426,8 @@ impl Model {
                 let values = drive::values(&model, &set, "set: ")?;
                 drive::apply(&mut model, &values)?;
                 let (result, watch, stopped) = run::run(py, &mut model, &plan, progress.as_ref())?;
-                if let Some(step) = stopped {
-                    return fault(&values, step, result);
+                if let Some(stop) = stopped {
+                    return fault(&values, stop, result);
                 }
                 crate::warn(py, &run::warnings(&model, &model.model, &watch), 1)?;
                 return Ok(result);
@@ -427,8 +438,8 @@ impl Model {
             let values = drive::values(&model, &set, "set: ")?;
             drive::apply(&mut model, &values)?;
             let (result, watch, stopped) = run::run(py, &mut model, &plan, progress.as_ref())?;
-            if let Some(step) = stopped {
-                return fault(&values, step, result);
+            if let Some(stop) = stopped {
+                return fault(&values, stop, result);
             }
             let warnings = run::warnings(&model, model.model.inner(), &watch);
             crate::warn(py, &warnings, 1)?;
