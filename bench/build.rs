@@ -14,6 +14,17 @@ fn main() {
     if std::env::var_os("CARGO_FEATURE_PEERS").is_some() {
         peers(&out);
     }
+    // Component models and the same physics as hand-ordered rules, for
+    // `benches/components.rs` (issue 46: components within 1.2x of hand-written rules).
+    let components = out.join("components");
+    std::fs::create_dir_all(&components).expect("OUT_DIR is writable");
+    sit_build::Builder::new()
+        .file("../examples/models/rlc_parts.sit")
+        .file("../examples/models/dc_motor.sit")
+        .file("models/rlc_hand.sit")
+        .file("models/dc_motor_hand.sit")
+        .out_dir(&components)
+        .run();
     // Built for the event log, for `benches/events.rs` (log on against off).
     let events = out.join("events");
     std::fs::create_dir_all(&events).expect("OUT_DIR is writable");

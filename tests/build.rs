@@ -67,6 +67,36 @@ fn main() {
         write_if_changed(&path, text);
         files.push(path);
     }
+    // Sparse iteration matrices (issue 49): the heat equation's method of lines (40
+    // nodes, tridiagonal; 7 × 7 nodes, five-point) and POLLU (20 states), under the
+    // implicit methods, `radau5`'s complex system on the pattern among them; checked
+    // as declared, without twins under other methods.
+    let pollu = Path::new("../bench/models/pollu.sit");
+    println!("cargo:rerun-if-changed={}", pollu.display());
+    let pollu = std::fs::read_to_string(pollu).expect("bench/models/pollu.sit");
+    for (name, text) in [
+        (
+            "random_sparse_heat_rodas5p",
+            sit_synth::heat(40, "rodas5p", 1e-6, 1e-8),
+        ),
+        (
+            "random_sparse_heat_radau5",
+            sit_synth::heat(40, "radau5", 1e-6, 1e-8),
+        ),
+        (
+            "random_sparse_heat2_rodas4",
+            sit_synth::heat2(7, "rodas4", 1e-5, 1e-7),
+        ),
+        ("random_sparse_pollu_rodas5p", pollu.clone()),
+        (
+            "random_sparse_pollu_radau5",
+            pollu.replace("method rodas5p", "method radau5"),
+        ),
+    ] {
+        let path = random_dir.join(format!("{name}.sit"));
+        write_if_changed(&path, &text);
+        files.push(path);
+    }
     let mut registry = String::from(
         "/// A constructor of a compiled model.\n\
          pub type Constructor = fn() -> Box<dyn ::sit_runtime::Model>;\n\
@@ -136,7 +166,8 @@ fn main() {
         if matches!(
             stem.as_str(),
             "rod_compliant_rodas4" | "heat_rod" | "heat_rod_array"
-        ) {
+        ) || stem.starts_with("random_sparse")
+        {
             return false;
         }
         if prefix == "dop853" {
@@ -234,6 +265,20 @@ fn counted(out: &Path, random_dir: &Path, files: &[PathBuf]) {
     let chain = random_dir.join("chain_band.sit");
     write_if_changed(&chain, CHAIN_BAND);
     chosen.push((chain, None));
+    // The batch form with sparse iteration matrices (issue 49): the heat equation on
+    // 4 × 4 nodes under `rodas5p` and on 14 nodes under `radau5` (its complex system
+    // on the pattern).
+    for (name, text) in [
+        ("heat2_sparse", sit_synth::heat2(4, "rodas5p", 1e-6, 1e-8)),
+        (
+            "heat_sparse_radau5",
+            sit_synth::heat(14, "radau5", 1e-6, 1e-8),
+        ),
+    ] {
+        let path = random_dir.join(format!("{name}.sit"));
+        write_if_changed(&path, &text);
+        chosen.push((path, None));
+    }
     let mut modules = String::new();
     let mut registry = String::from(concat!(
         "/// Prepares lane `i` of a batch run.\n",

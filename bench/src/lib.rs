@@ -36,6 +36,27 @@ pub mod generated {
     }
 }
 
+/// Two models built from components joined by `connect` and the same physics written
+/// by hand as ordered rules (`bench/models/*_hand.sit`), for `benches/components.rs`.
+pub mod components {
+    /// `examples/models/rlc_parts.sit`: a series RLC circuit of parts (`rk4`).
+    pub mod rlc_parts {
+        include!(concat!(env!("OUT_DIR"), "/components/rlc_parts.rs"));
+    }
+    /// `bench/models/rlc_hand.sit`: the same circuit as two rules.
+    pub mod rlc_hand {
+        include!(concat!(env!("OUT_DIR"), "/components/rlc_hand.rs"));
+    }
+    /// `examples/models/dc_motor.sit`: a DC motor, gear and load of parts (`rodas5p`).
+    pub mod dc_motor {
+        include!(concat!(env!("OUT_DIR"), "/components/dc_motor.rs"));
+    }
+    /// `bench/models/dc_motor_hand.sit`: the same drive as five rules.
+    pub mod dc_motor_hand {
+        include!(concat!(env!("OUT_DIR"), "/components/dc_motor_hand.rs"));
+    }
+}
+
 /// The pendulum and Van der Pol generated with `method rk4` (`Builder::method`), for the
 /// comparison with SciPy at matched accuracy (`examples/peer_timing.rs`; feature `peers`).
 #[cfg(feature = "peers")]

@@ -34,6 +34,14 @@
 //!   `--allow-non-finite`, which warns once instead) with the rule that first stored
 //!   such a value (`sit_interp::replay::Checkpoint::locate_beyond`).
 //!
+//! - takes a continuous state whose magnitude grows in one step to [`GROWTH`] times its
+//!   magnitude before (and at least `GROWTH`) for a probable instability too, the same
+//!   way, in a run that writes a row at every step (the default): an unstable step
+//!   multiplies a state by the same factor each step and reaches 1e100 soon after, but
+//!   a step over a pole of a rate (`integral(1 / (time - a))` stepped across `a`) jumps
+//!   once and ends finite and wrong. Not with `--every N`: reading the states after
+//!   every step cost a third of a fast model's step (performance.md, section 21).
+//!
 //! The cost: during the run at most `3·SAMPLES` steps and `2·SAMPLES` copies of the
 //! model whatever its length, and one scan of the public values per row written (the
 //! non-finite watch's scan); after a run whose local bound is past the threshold, half
@@ -57,8 +65,13 @@ pub(crate) const THRESHOLD: f64 = 0.05;
 /// cycle: Van der Pol's at `--dt 0.01` errs by 11% where its local bound is 4%).
 const SUSPECT: f64 = THRESHOLD / 10.0;
 
-/// The magnitude past which a value on a row is taken for a probable instability.
-pub(crate) const BLOWUP: f64 = 1e100;
+/// The magnitude past which a value on a row is taken for a probable instability (the
+/// one bound of every host).
+pub(crate) use sit_interp::replay::BLOWUP;
+
+/// The factor by which a continuous state growing in one step is taken for a probable
+/// instability (from a magnitude of at least 1: a state that leaves 0 is not growing).
+pub(crate) const GROWTH: f64 = 1e10;
 
 /// A continuous state followed by the estimate.
 struct Tracked {
@@ -95,6 +108,27 @@ pub(crate) struct Doubling {
     kept: Vec<(u64, Vec<f64>)>,
     /// A copy met a fault of the model (a phase past its bound, ...): no more samples.
     stopped: bool,
+    /// The tracked states' values after the last step (for [`Doubling::grown`]).
+    before: Vec<f64>,
+}
+
+/// A continuous state that grew by [`GROWTH`] in one step.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Growth {
+    /// Its index in the model's public list.
+    pub index: usize,
+    /// Its value before the step.
+    pub from: f64,
+    /// Its value after it.
+    pub to: f64,
+}
+
+impl Growth {
+    /// The magnitude past which a stored value is the growth's (for the replay that
+    /// names its rule).
+    pub(crate) fn bound(&self) -> f64 {
+        GROWTH * self.from.abs().max(1.0)
+    }
 }
 
 /// What the estimate found past [`THRESHOLD`].
@@ -184,7 +218,35 @@ impl Doubling {
             half: None,
             kept: Vec::new(),
             stopped: false,
+            before: Vec::new(),
         })
+    }
+
+    /// The first tracked state (in index order) whose value after the step just taken is
+    /// finite and at least [`GROWTH`] times its magnitude before it and 1; called after
+    /// every step (`k = 0`: with the values before the first, which it keeps). The
+    /// values are kept for the next call.
+    #[inline]
+    pub(crate) fn grown(&mut self, k: u64, model: &Driven<Instance>) -> Option<Growth> {
+        if k == 0 || self.before.len() != self.tracked.len() {
+            self.before = (self.tracked.iter())
+                .map(|t| model.get_at(t.index).unwrap_or(f64::NAN))
+                .collect();
+            return None;
+        }
+        let mut found = None;
+        for (t, before) in self.tracked.iter().zip(&mut self.before) {
+            let now = model.get_at(t.index).unwrap_or(f64::NAN);
+            if found.is_none() && now.is_finite() && now.abs() >= GROWTH * before.abs().max(1.0) {
+                found = Some(Growth {
+                    index: t.index,
+                    from: *before,
+                    to: now,
+                });
+            }
+            *before = now;
+        }
+        found
     }
 
     /// Called with the model after its step `k` (`k = 0`: before the first): a sampled

@@ -21,6 +21,12 @@ pub struct FmuArgs {
     /// `--method`, `--rtol`, `--atol`.
     #[command(flatten)]
     pub method: crate::method::MethodArgs,
+    /// Also integrate the forward sensitivities with respect to these params (or states,
+    /// for their start values), comma-separated, so that `fmi2GetDirectionalDerivative`
+    /// gives the derivatives of the variables with respect to them
+    /// (`providesDirectionalDerivative="true"`; docs/fmi.md).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub sensitivities: Vec<String>,
     /// The `.fmu` file to write (a file: `-` is refused, a zip archive cannot be written
     /// to a pipe).
     #[arg(short, long, value_name = "OUT.fmu")]
@@ -51,6 +57,7 @@ pub fn fmu(args: FmuArgs) -> ExitCode {
     let mut opts = sit_fmi::build::Options::new(args.file, args.out);
     opts.model = args.model;
     opts.dt = args.dt;
+    opts.sensitivities = args.sensitivities;
     opts.method = match args.method.method() {
         Ok(m) => m,
         Err(e) => {

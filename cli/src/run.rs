@@ -4,7 +4,7 @@
 //! steps of exactly `dt` (see `Timing::steps`), so the time of a row is the model's clock after the
 //! steps before it: the double nearest to `k·dt` (see `sit_runtime::Clock`).
 
-use crate::accuracy::{BLOWUP, Doubling};
+use crate::accuracy::{BLOWUP, Doubling, GROWTH, Growth};
 use crate::fail::{Fail, exit};
 use crate::finite::Finite;
 use crate::input::load_inputs;
@@ -251,11 +251,14 @@ fn try_run(mut args: RunArgs) -> Result<(), Fail> {
             steps,
         ),
         blowup: None,
+        grew: None,
         // The first non-finite value seen after a step: it stops the run (the
         // default), or with `--allow-non-finite` it is reported once at the end.
         non_finite: Watch::new(),
     };
     let mut record = record_list(&model.model, args.record.as_deref())?;
+    // The sensitivities of each recorded variable beside it (the outputs' already are).
+    record = sit_host::names::with_sensitivities(&model.model, &record, &args.sensitivities);
     if let Some(log) = &log {
         record.retain(|&i| !log.hides(i));
     }
@@ -326,6 +329,15 @@ fn try_run(mut args: RunArgs) -> Result<(), Fail> {
         {
             eprintln!("{}", non_finite_warning(&model.model, seen));
         }
+        if let Some((g, time)) = watchers.grew {
+            let name = model.var_info(g.index).map_or("?", |v| v.name);
+            eprintln!(
+                "warning: `{name}` grew from {} to {} in the step to t = {time}, by more than \
+                 {GROWTH:e} times: a probable instability; rerun without --allow-non-finite to \
+                 stop at the rule that made it",
+                g.from, g.to
+            );
+        }
         if let Some((index, value, time)) = watchers.blowup {
             let name = model.var_info(index).map_or("?", |v| v.name);
             eprintln!(
@@ -353,7 +365,8 @@ fn try_run(mut args: RunArgs) -> Result<(), Fail> {
     match written {
         Ok(None) => {}
         Ok(Some(Stop::NonFinite(fault))) => return Err(non_finite(fault, finite)),
-        Ok(Some(Stop::Blowup(fault))) => return Err(blowup(fault, finite)),
+        Ok(Some(Stop::Blowup(fault))) => return Err(blowup(fault, None, finite)),
+        Ok(Some(Stop::Grew(fault, g))) => return Err(blowup(fault, Some(g), finite)),
         // The reader went away (`sitc run ... | head`): stop quietly.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
         Err(e) => return Err(format!("cannot write {shown}: {}", io_reason(&e)).into()),
@@ -436,20 +449,31 @@ fn non_finite(fault: sit_interp::NonFinite, finite: Finite) -> Fail {
     Fail::Model(format!("error: {fault}{help}"))
 }
 
-/// The error of a run in which a value reached [`BLOWUP`] (exit 1): the rule that first
-/// stored such a value, and what to do.
-fn blowup(fault: sit_interp::NonFinite, finite: Finite) -> Fail {
+/// The error of a run in which a value reached [`BLOWUP`], or a continuous state grew by
+/// [`GROWTH`] in one step (`grew`) (exit 1): the rule that first stored such a value, and
+/// what to do.
+fn blowup(fault: sit_interp::NonFinite, grew: Option<Growth>, finite: Finite) -> Fail {
     let allow = match finite {
         Finite::Stop | Finite::Allow => {
             "; if the model means such values, --allow-non-finite runs on past them"
         }
         Finite::Check => "",
     };
+    let (what, cause) = match grew {
+        None => (format!("a value past {BLOWUP:e}"), ""),
+        Some(g) => (
+            format!(
+                "a continuous state that grows by {GROWTH:e} times in one step (here from {} to {})",
+                g.from, g.to
+            ),
+            ", or a pole of a rate stepped over",
+        ),
+    };
     Fail::Model(format!(
-        "error: probable instability: {fault}\n  = help: a value past {BLOWUP:e} is taken for \
-         a numerical instability (a step too long for the model's fastest time scale): \
-         `method dopri5;` in the model (or --method dopri5; `rodas5p` for a stiff model), or \
-         a smaller --dt{allow}\n"
+        "error: probable instability: {fault}\n  = help: {what} is taken for a numerical \
+         instability (a step too long for the model's fastest time scale{cause}): `method \
+         dopri5;` in the model (or --method dopri5; `rodas5p` for a stiff model), or a smaller \
+         --dt{allow}\n"
     ))
 }
 
@@ -459,13 +483,19 @@ enum Stop {
     NonFinite(sit_interp::NonFinite),
     /// A value past [`BLOWUP`], with the rule that first stored one.
     Blowup(sit_interp::NonFinite),
+    /// A continuous state that grew by [`GROWTH`] in one step, with the rule that stored
+    /// the first value past that growth's bound in that step.
+    Grew(sit_interp::NonFinite, Growth),
 }
 
 /// What a run watches: the error of its fixed steps, values past [`BLOWUP`] (the first,
-/// under `--allow-non-finite`: index, value, time) and the first non-finite value.
+/// under `--allow-non-finite`: index, value, time), a state that grew by [`GROWTH`] in
+/// one step (the first, under `--allow-non-finite`, and the time after it) and the first
+/// non-finite value.
 struct Watchers {
     doubling: Option<Doubling>,
     blowup: Option<(usize, f64, f64)>,
+    grew: Option<(Growth, f64)>,
     non_finite: Watch,
 }
 
@@ -589,6 +619,7 @@ fn simulate(
     keep(model, &mut trace);
     let progress = Progress::new(steps);
     if let Some(d) = watchers.doubling.as_mut() {
+        d.grown(0, model);
         d.after(0, model);
     }
     for k in 1..=steps {
@@ -624,6 +655,32 @@ fn simulate(
             log.finish(&model.model).map_err(std::io::Error::other)?;
         }
         if let Some(d) = watchers.doubling.as_mut() {
+            // A continuous state that grew by GROWTH in this step: a probable
+            // instability, which stops the run as a value past BLOWUP does. Looked at
+            // when every step has its row (the default), whose writing costs far more
+            // than the reads (per step alone they cost a third of a fast model's step).
+            if every == 1
+                && watchers.grew.is_none()
+                && let Some(g) = d.grown(k, model)
+            {
+                match checkpoint.take() {
+                    Some(c) => {
+                        progress.finish();
+                        out.flush()?;
+                        let fault = c.locate_in_step(k, dt, g.bound()).unwrap_or_else(|| {
+                            sit_interp::NonFinite {
+                                var: model.var_info(g.index).map_or("?", |v| v.name).to_string(),
+                                value: g.to,
+                                time: model.time(),
+                                origin: None,
+                                reads: Box::default(),
+                            }
+                        });
+                        return Ok(Some(Stop::Grew(fault, g)));
+                    }
+                    None => watchers.grew = Some((g, model.time())),
+                }
+            }
             d.after(k, model);
         }
         if k % every == 0 || k == steps {

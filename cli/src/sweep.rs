@@ -14,6 +14,7 @@ use crate::input::load_inputs;
 use crate::params::{io_reason, parse_set};
 use crate::run::{Timing, record_names};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sit_host::faults::RowFault;
 use sit_host::reports::Concern;
 use sit_host::study::{Ask, Study, StudyError};
 use sit_host::summary::{Summary, SummaryError};
@@ -190,16 +191,18 @@ fn try_sweep(mut args: SweepArgs) -> Result<(), Fail> {
             args.allow_non_finite,
         )?
     };
-    // By default a row that met a non-finite value is an error (issue 47, item 3),
-    // written after the table (the warnings about them are only with
-    // --allow-non-finite).
-    let non_finite = (!args.allow_non_finite && bad.contains(&true)).then(|| {
+    // By default a row that met a non-finite value is an error (issue 47, item 3), and so
+    // is a row whose collected values reached 1e100, a probable instability (item 2),
+    // written after the table (the warnings about non-finite values are only with
+    // --allow-non-finite, which takes both as the answer).
+    let faults = sit_host::faults::row_faults(study.sweep.columns(), &values, &bad);
+    let errors = (!args.allow_non_finite && faults.iter().any(Option::is_some)).then(|| {
         let named = |k: usize| {
             (axes.iter().zip(&labels[k]))
                 .map(|(a, l)| (a.name.as_str(), l.to_string()))
                 .collect::<Vec<_>>()
         };
-        non_finite_rows(&model, &study, args.timing.dt, steps, &bad, &named)
+        row_errors(&model, &study, args.timing.dt, steps, &faults, &named)
     });
 
     let header = match &units {
@@ -226,54 +229,64 @@ fn try_sweep(mut args: SweepArgs) -> Result<(), Fail> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
         Err(e) => return Err(format!("cannot write {shown}: {}", io_reason(&e)).into()),
     }
-    match non_finite {
+    match errors {
         Some(errors) => Err(Fail::Model(errors)),
         None => Ok(()),
     }
 }
 
-/// The errors of the rows that met a non-finite value (`bad[k]`), each named by its
-/// number and axis values (`named(k)`), with the rule that made the value: the row run
-/// again in the interpreter (the same values to the bit as every back end), watched,
-/// and the step that made it taken again, checked. The first
+/// The errors of the rows that went wrong (`faults[k]`: a non-finite value, or a value
+/// past 1e100), each named by its number and axis values (`named(k)`), with the rule that
+/// made the value ([`sit_host::faults::row_error`]: the row run again in the
+/// interpreter, the same values to the bit as every back end). The first
 /// [`sit_host::reports::NON_FINITE_ROWS`], then a count; how to run on past them.
-fn non_finite_rows<'a>(
+fn row_errors<'a>(
     model: &Driven<sit_interp::Instance>,
     study: &Study,
     dt: f64,
     steps: u64,
-    bad: &[bool],
+    faults: &[Option<RowFault>],
     named: &dyn Fn(usize) -> Vec<(&'a str, String)>,
 ) -> String {
     use sit_host::reports::{NON_FINITE_ROWS, row_label};
-    let rows: Vec<usize> = (0..bad.len()).filter(|&k| bad[k]).collect();
+    let rows: Vec<(usize, RowFault)> = (faults.iter().enumerate())
+        .filter_map(|(k, f)| Some((k, (*f)?)))
+        .collect();
     let mut text = String::new();
-    for &k in rows.iter().take(NON_FINITE_ROWS) {
-        let mut run = model.clone();
+    for &(k, fault) in rows.iter().take(NON_FINITE_ROWS) {
         let set = study.sets.get(k).map_or(&[][..], Vec::as_slice);
-        let fault = sit_runtime::sweep::apply(&mut run, set)
-            .ok()
-            .and_then(|()| sit_interp::replay::first_fault(run, dt, steps));
-        let what = match fault {
-            Some(fault) => fault.to_string(),
-            // Compiled code watched at the end only: a value that the plain run made.
-            None => "a value became NaN or infinite".to_string(),
-        };
+        let what = sit_host::faults::row_error(model, set, dt, steps, fault);
         text += &format!("error: {}: {what}\n", row_label(k + 1, &named(k)));
     }
     if rows.len() > NON_FINITE_ROWS {
+        let what = if rows.iter().all(|(_, f)| *f == RowFault::NonFinite) {
+            "met a non-finite value"
+        } else {
+            "went wrong"
+        };
+        text += &format!("error: {} more rows {what}\n", rows.len() - NON_FINITE_ROWS);
+    }
+    let count = |kind: RowFault| rows.iter().filter(|(_, f)| *f == kind).count();
+    let (non_finite, blown) = (count(RowFault::NonFinite), count(RowFault::Blowup));
+    if non_finite > 0 {
         text += &format!(
-            "error: {} more rows met a non-finite value\n",
-            rows.len() - NON_FINITE_ROWS
+            "error: {non_finite} of {} rows met a non-finite value (their values in the table may \
+             be NaN or infinite)\n",
+            faults.len()
         );
     }
-    text += &format!(
-        "error: {} of {} rows met a non-finite value (their values in the table may be NaN or \
-         infinite)\n  = help: if the model means a value to be infinite, --allow-non-finite \
-         takes these rows as its answer\n",
-        rows.len(),
-        bad.len()
-    );
+    if blown > 0 {
+        let count = sit_host::faults::blowup_count(blown, faults.len());
+        text += &format!("error: {count}\n");
+    }
+    let help = match (non_finite > 0, blown > 0) {
+        (true, false) => {
+            "if the model means a value to be infinite, --allow-non-finite takes \
+                          these rows as its answer"
+        }
+        _ => "if the model means such values, --allow-non-finite takes these rows as its answer",
+    };
+    text += &format!("  = help: {help}\n");
     text
 }
 

@@ -178,3 +178,99 @@ fn a_model_that_allows_non_finite_values_runs_on() {
         "x,max(x),max(gain)\n-1,1,inf\n-2,0,inf\n"
     );
 }
+
+/// `sitc sweep ARGS` from the workspace root: exit code, stderr, stdout.
+fn sweep(args: &[&str]) -> (i32, String, String) {
+    let out = cargo_bin_cmd!("sitc")
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .arg("sweep")
+        .args(args)
+        .output()
+        .expect("sitc runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// In a sweep, a row whose values pass 1e100 is an error as `sitc run` stops at it
+/// (issue 47, item 2), named by the same rule at the same time; the other rows go on,
+/// and the whole table is written. Before, the row of k = 1000 was 4.5e105 with exit 0.
+#[test]
+fn a_sweep_row_past_1e100_is_an_error_the_others_go_on() {
+    let args = [
+        &model("relaxation") as &str,
+        "--param",
+        "k=10,1000,100",
+        "--dt",
+        "2.5e-3",
+        "--t-end",
+        "2",
+        "--summary",
+        "final,max",
+    ];
+    let (code, stderr, stdout) = sweep(&args);
+    assert_eq!(code, 1, "{stderr}");
+    insta::assert_snapshot!("sweep_unstable_relaxation", stderr);
+    // The stable rows are exact to the Euler decay (1 − k·dt)^800, the unstable one is
+    // kept as computed: (1 − 2.5)^800.
+    let rows: Vec<Vec<f64>> = (stdout.lines().skip(1))
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), 3, "{stdout}");
+    assert!(
+        (rows[0][1] / 0.975f64.powi(800) - 1.0).abs() < 1e-9,
+        "{stdout}"
+    );
+    assert!(
+        (rows[1][1] / 1.5f64.powi(800) - 1.0).abs() < 1e-9,
+        "{stdout}"
+    );
+    assert!(
+        (rows[2][1] / 0.75f64.powi(800) - 1.0).abs() < 1e-9,
+        "{stdout}"
+    );
+    // The rule and time are those `sitc run` names for k = 1000.
+    let (_, run_err, _) = run(&[&model("relaxation"), "--dt", "2.5e-3", "--t-end", "2"]);
+    let rule = run_err
+        .lines()
+        .next()
+        .unwrap()
+        .trim_start_matches("error: ");
+    assert!(
+        stderr.contains(&format!("error: row 2 (k=1000): {rule}")),
+        "{stderr}\n{run_err}"
+    );
+    // --allow-non-finite takes the row as the answer: the same table, exit 0.
+    let (code, _, allowed) = sweep(&[&args[..], &["--allow-non-finite"]].concat());
+    assert_eq!((code, allowed.as_str()), (0, stdout.as_str()));
+}
+
+/// A continuous state that grows by 1e10 in one step is a probable instability too
+/// (issue 47, item 2): Euler steps next to the pole of `1 / (time - a)` and over it, and
+/// the run went on to y = −1e11 at t = 1 with exit 0. Now it stops at the step that
+/// made it, naming the rule, with the rows before it; --allow-non-finite warns once.
+#[test]
+fn a_state_that_grows_by_1e10_in_one_step_stops_the_run() {
+    let args = [&model("pole") as &str, "--dt", "0.1", "--t-end", "1"];
+    let (code, stderr, stdout) = run(&args);
+    assert_eq!(code, 1, "{stderr}");
+    insta::assert_snapshot!("pole_stepped_over", stderr);
+    // The rows to the step's start, t = 0.3, the values of Euler's sum of 1/(t_k − a).
+    let last: Vec<f64> = (stdout.lines().last().unwrap().split(','))
+        .map(|s| s.parse().unwrap())
+        .collect();
+    let a = 0.300000000001f64;
+    let sum: f64 = [0.0, 0.1, 0.2].iter().map(|t| 0.1 / (t - a)).sum();
+    assert_eq!(last[0], 0.3);
+    assert!((last[1] - sum).abs() < 1e-9, "{last:?} {sum}");
+    let (code, allowed, stdout) = run(&[&args[..], &["--allow-non-finite"]].concat());
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("pole_stepped_over_allowed", allowed);
+    assert!(stdout.lines().last().unwrap().starts_with("1,-"));
+    // A state that leaves 0 fast, or decays, is not an instability: the oscillator and
+    // the stable relaxation say nothing of it.
+    let (code, stderr, _) = run(&[&model("relaxation"), "--dt", "1e-3", "--t-end", "1"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+}

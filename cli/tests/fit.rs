@@ -26,6 +26,33 @@ fn fails(cmd: &mut assert_cmd::Command, code: i32, dir: &tempfile::TempDir) -> S
         .replace(&dir.path().display().to_string(), "DIR")
 }
 
+/// With `--record`, each recorded variable's sensitivities are written right beside it
+/// (not only those of the outputs recorded by default).
+#[test]
+fn record_keeps_the_sensitivities_beside_each_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = file(
+        &dir,
+        "two.sit",
+        "model Two { param k = 0.5; real y = 1; real x = 2; y = integral(-k * y); x = integral(-k * x + y); }",
+    );
+    let out = sitc()
+        .arg("run")
+        .arg(&m)
+        .args(["--dt", "0.1", "--t-end", "0.2", "--record", "x,k,y"])
+        .args(["--sensitivities", "k,y"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(
+        text.lines().next(),
+        Some("t,x,d(x)/d(k),d(x)/d(y(0)),k,y,d(y)/d(k),d(y)/d(y(0))")
+    );
+}
+
 /// `x = x0·e^(−k·t)` under Euler: `x_n = x0·(1 − k·dt)^n`, so `d(x)/d(k) =
 /// −n·dt·x0·(1 − k·dt)^(n−1)` and `d(x)/d(x0) = (1 − k·dt)^n`, to rounding.
 #[test]
@@ -140,7 +167,7 @@ fn bad_fit_input_is_named() {
     let cases: [(&[&str], &PathBuf); 5] = [
         (&["--param", "kk"], &good),
         (&["--param", "k=2..1"], &good),
-        (&["--param", "k=0..1", "--log", "k"], &good),
+        (&["--param", "k=-1..1", "--log", "k"], &good),
         (&["--param", "k"], &wrong),
         (&["--param", "k"], &dir.path().join("missing.csv")),
     ];
@@ -154,7 +181,7 @@ fn bad_fit_input_is_named() {
     insta::assert_snapshot!(errors, @r"
     error: --param: model `Decay` has no param or state `kk` (its params: `k`, `x0`)
     error: --param k=2..1: the bounds are empty (2 is not below 1); expected LO < HI
-    error: --param k=0..1: fitted in log space (--log) but its lower bound 0 is not positive; expected LO > 0
+    error: --param k=-1..1: fitted in log space (--log) but its lower bound -1 is negative; expected LO >= 0
     error: DIR/wrong.csv: column `y` is not a variable of model `Decay`; expected columns named as its variables (k, x0, x, lit)
     error: DIR/missing.csv: cannot be read (entity not found)
     ");

@@ -159,7 +159,32 @@ else:
             t += h
             out.append([repr(x) for x in s.getReal([vr[n] for n in names])])
         return out
-    if cmd == 'nan':
+    if cmd == 'directional':
+        # d(names)/d(knowns) after each of 100 steps, seeded with each known in turn.
+        knowns = sys.argv[4].split(',')
+        rows = []
+        for _ in range(100):
+            s.doStep(t, h)
+            t += h
+            rows.append([[repr(x) for x in s.getDirectionalDerivative(
+                [vr[n] for n in names], [vr[k]], [1.0])] for k in knowns])
+        # Two knowns at once with seeds 2 and -3: the weighted sum.
+        both = s.getDirectionalDerivative([vr[n] for n in names], [vr[k] for k in knowns],
+                                          [2.0, -3.0][:len(knowns)])
+        results = {}
+        def attempt(label, f):
+            try:
+                f()
+                results[label] = 0
+            except FMICallException as e:
+                results[label] = e.status
+        attempt('unknown_vr', lambda: s.getDirectionalDerivative([99999], [vr[knowns[0]]], [1.0]))
+        attempt('not_sensitive', lambda: s.getDirectionalDerivative([vr[names[0]]], [vr['g']], [1.0]))
+        s.terminate()
+        s.freeInstance()
+        print(json.dumps({'rows': rows, 'both': [repr(x) for x in both],
+                          'status': results, 'log': log}))
+    elif cmd == 'nan':
         failed = None
         for _ in range(int(sys.argv[4])):
             try:
@@ -205,6 +230,7 @@ else:
         attempt('enter_init_again', lambda: s.enterInitializationMode())
         attempt('integer', lambda: s.getInteger([0]))
         attempt('deserialize_garbage', lambda: s.deSerializeFMUstate(b'not a state'))
+        attempt('no_sensitivities', lambda: s.getDirectionalDerivative([vr['h']], [vr['e']], [1.0]))
         after = run(10)
         s.terminate()
         attempt('step_after_terminate', lambda: s.doStep(t, h))
@@ -468,6 +494,7 @@ fn bad_calls_give_errors_and_the_instance_survives() {
         ("enter_init_again", 3),
         ("integer", 3),
         ("deserialize_garbage", 3),
+        ("no_sensitivities", 3),
         ("step_after_terminate", 3),
     ] {
         assert_eq!(status[call], want, "{call}: {out}");
@@ -478,6 +505,8 @@ fn bad_calls_give_errors_and_the_instance_survives() {
         "`h0` (value reference 3) is a fixed parameter",
         "fmi2DoStep is not allowed when the instance is terminated",
         "the bytes are not a serialized state of a Sit FMU",
+        "this FMU was built without sensitivities (providesDirectionalDerivative=\\\"false\\\"); \
+         build it with `sitc fmu --sensitivities NAMES`",
     ] {
         assert!(log.contains(message), "no log message {message:?} in {log}");
     }
@@ -505,6 +534,17 @@ fn bad_calls_give_errors_and_the_instance_survives() {
 /// Writes `text` to `dir/STEM.sit` and builds its FMU `dir/MODEL.fmu` (in the FMU tests'
 /// build folder, so the Sit crates compile once): the source's and the FMU's paths.
 fn built_fmu(dir: &Path, stem: &str, model: &str, text: &str) -> (PathBuf, PathBuf) {
+    built_fmu_with(dir, stem, model, text, &[])
+}
+
+/// [`built_fmu`] with more arguments of `sitc fmu`.
+fn built_fmu_with(
+    dir: &Path,
+    stem: &str,
+    model: &str,
+    text: &str,
+    args: &[&str],
+) -> (PathBuf, PathBuf) {
     let src = dir.join(format!("{stem}.sit"));
     std::fs::write(&src, text).unwrap();
     let fmu = dir.join(format!("{model}.fmu"));
@@ -515,6 +555,7 @@ fn built_fmu(dir: &Path, stem: &str, model: &str, text: &str) -> (PathBuf, PathB
         .arg(&fmu)
         .arg("--build-dir")
         .arg(root().join("target/fmu-build"))
+        .args(args)
         .output()
         .unwrap();
     assert!(
@@ -636,5 +677,88 @@ fn an_fmu_logs_its_table_reads_past_the_grid_at_terminate() {
     assert!(
         stderr.contains(words),
         "the FMU's {words:?} against sitc run's {stderr:?}"
+    );
+}
+
+/// An FMU built with `--sensitivities c,L,angle` gives, through FMPy's
+/// `getDirectionalDerivative`, the derivatives of its variables with respect to the params
+/// and the start value after every communication step: bit for bit the columns of
+/// `sitc run --sensitivities` at the same step (the same rules), the weighted sum for
+/// several knowns, and `fmi2Error` with a message for a known it has no sensitivities
+/// to. FMPy validates the description that says `providesDirectionalDerivative`.
+#[test]
+fn directional_derivatives_are_the_runs_sensitivities() {
+    let Some(python) = python() else { return };
+    let damped = "/// Run: `sitc run damped.sit --dt 0.01 --t-end 1`\n\
+                  model Damped {\n    param L = 2.0;\n    param g = 9.81;\n    \
+                  param c = 0.3;\n    output real angle = 1.0;\n    output real omega = 0.0;\n    \
+                  omega = integral(-g / L * sin(angle) - c * omega);\n    \
+                  angle = integral(omega);\n}\n";
+    let dir = tempfile::tempdir().unwrap();
+    let (src, fmu) = built_fmu_with(
+        dir.path(),
+        "damped",
+        "Damped",
+        damped,
+        &["--sensitivities", "c,L,angle"],
+    );
+    let fmu_path = fmu.to_str().unwrap();
+    let problems = driver(&python, &["validate", fmu_path]);
+    assert!(problems.is_empty(), "fmpy validate:\n{problems}");
+    let out: serde_json::Value = serde_json::from_str(&driver(
+        &python,
+        &["directional", fmu_path, "angle,omega", "c,L,angle"],
+    ))
+    .unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_sitc"))
+        .arg("run")
+        .arg(&src)
+        .args([
+            "--dt",
+            "0.01",
+            "--t-end",
+            "1",
+            "--sensitivities",
+            "c,L,angle",
+        ])
+        .arg("--record")
+        .arg(
+            "d(angle)/d(c),d(omega)/d(c),d(angle)/d(L),d(omega)/d(L),\
+             d(angle)/d(angle(0)),d(omega)/d(angle(0))",
+        )
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let csv = String::from_utf8(run.stdout).unwrap();
+    let rows: Vec<Vec<f64>> = (csv.lines().skip(2))
+        .map(|l| l.split(',').skip(1).map(|c| c.parse().unwrap()).collect())
+        .collect();
+    let got = out["rows"].as_array().unwrap();
+    assert_eq!(got.len(), 100);
+    let num = |v: &serde_json::Value| v.as_str().unwrap().parse::<f64>().unwrap();
+    for (k, (ours, row)) in got.iter().zip(&rows).enumerate() {
+        // Per known (c, L, angle's start), the derivatives of angle and omega.
+        let flat: Vec<f64> = (ours.as_array().unwrap().iter())
+            .flat_map(|per| per.as_array().unwrap().iter().map(num))
+            .collect();
+        assert_eq!(&flat, row, "step {}", k + 1);
+    }
+    let last = rows.last().unwrap();
+    let both: Vec<f64> = out["both"].as_array().unwrap().iter().map(num).collect();
+    assert_eq!(
+        both,
+        [2.0 * last[0] - 3.0 * last[2], 2.0 * last[1] - 3.0 * last[3]]
+    );
+    let status = &out["status"];
+    assert_eq!(status["unknown_vr"], 3, "{out}");
+    assert_eq!(status["not_sensitive"], 3, "{out}");
+    let log = out["log"].to_string();
+    assert!(
+        log.contains("known `g` (value reference 1) has no sensitivities; this FMU was built with those to `c`, `L`, `angle`"),
+        "{log}"
     );
 }

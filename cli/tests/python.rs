@@ -7,7 +7,7 @@
 //! to this test).
 //!
 //! The venv is `target/ci-venv` (or the Python in `SIT_PYTHON`), with NumPy, pytest,
-//! dask[distributed] and pandas. Without them the test is skipped with a message, except
+//! dask[distributed], pandas and SciPy. Without them the test is skipped with a message, except
 //! in CI (`CI=true`), where a missing package is a failure. The extension is not built by
 //! maturin here (that was a second build of the interpreter and PyO3 in a target folder
 //! of its own, 100 s of CI): the test checks that the example's library is newer than
@@ -29,16 +29,16 @@ fn python() -> Option<PathBuf> {
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join("target/ci-venv/bin/python"));
     let ok = Command::new(&python)
-        .args(["-c", "import numpy, pytest, distributed, pandas"])
+        .args(["-c", "import numpy, pytest, distributed, pandas, scipy"])
         .output()
         .is_ok_and(|o| o.status.success());
     if ok {
         return Some(python);
     }
     let message = format!(
-        "numpy, pytest, dask[distributed] or pandas is missing at `{}`: run .ci/run, or \
-         `python3 -m venv target/ci-venv && target/ci-venv/bin/pip install numpy pytest \
-         'dask[distributed]' pandas`",
+        "numpy, pytest, dask[distributed], pandas or scipy is missing at `{}`: run .ci/run, \
+         or `python3 -m venv target/ci-venv && target/ci-venv/bin/pip install numpy pytest \
+         'dask[distributed]' pandas scipy`",
         python.display()
     );
     if std::env::var("CI").is_ok_and(|v| v == "true") {

@@ -38,6 +38,7 @@ mod phase;
 mod plan;
 mod provenance;
 mod reach;
+mod sparse;
 mod substep;
 mod table;
 

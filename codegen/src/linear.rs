@@ -5,6 +5,8 @@ use quote::{format_ident, quote};
 use sit_middle::ir::VarId;
 use sit_middle::lower::{self, Stmt};
 
+use crate::sparse;
+
 /// The largest order of a dense `W` whose factorisation and solves are written out as
 /// straight-line code (as a pattern's always are: the lowering holds a pattern up to 11
 /// states): `n²` terms a solve and about `n³/3` in the factorisation, so that a larger
@@ -73,6 +75,33 @@ pub(crate) fn block(
                         ::sit_runtime::stage_band_factor(#model, #method, #time, #band, &mut a, &mut p);
                     }
                 }
+                lower::Storage::Sparse { lu, complex } => {
+                    let straight = (!*complex && sparse::straight(lu))
+                        .then(|| sparse::factor_real(lu, &a))
+                        .flatten();
+                    let sym = sparse::symbolic(lu);
+                    let f = if *complex {
+                        quote!(stage_sparse_complex_factor)
+                    } else {
+                        quote!(stage_sparse_factor)
+                    };
+                    let ka = 0..a.len();
+                    let call = quote! {{
+                        const LU: ::sit_runtime::linear::Symbolic<'static> = #sym;
+                        let mut a = [#(#a),*];
+                        ::sit_runtime::#f(#model, #method, #time, &LU, &mut a);
+                        #(#a = a[#ka];)*
+                    }};
+                    // The straight-line form stops short at a pivot that is zero or
+                    // not finite; the runtime's then raises the fault.
+                    return Some(match straight {
+                        Some(straight) => quote! {{
+                            let factored = #straight;
+                            if !factored #call
+                        }},
+                        None => call,
+                    });
+                }
             };
             match straight(storage, p.len()) {
                 Some(mask) => {
@@ -97,6 +126,12 @@ pub(crate) fn block(
             let p = pivots.iter().map(|&v| var(v));
             let b: Vec<TokenStream> = rhs.iter().map(|&v| var(v)).collect();
             let kb = 0..b.len();
+            if let lower::Storage::Sparse { lu, complex: false } = storage
+                && sparse::straight(lu)
+            {
+                let a: Vec<TokenStream> = a.collect();
+                return Some(sparse::solve_real(lu, &a, &b));
+            }
             if let Some(mask) = straight(storage, b.len()) {
                 let a: Vec<TokenStream> = a.collect();
                 let p: Vec<TokenStream> = p.collect();
@@ -110,6 +145,18 @@ pub(crate) fn block(
                     let band = band(*kl, *ku);
                     quote! {
                         ::sit_runtime::stage_band_solve(#band, &[#(#a),*], &[#(#p),*], &mut b);
+                    }
+                }
+                lower::Storage::Sparse { lu, complex } => {
+                    let lu = sparse::symbolic(lu);
+                    let f = if *complex {
+                        quote!(stage_sparse_complex_solve)
+                    } else {
+                        quote!(stage_sparse_solve)
+                    };
+                    quote! {
+                        const LU: ::sit_runtime::linear::Symbolic<'static> = #lu;
+                        ::sit_runtime::#f(&LU, &[#(#a),*], &mut b);
                     }
                 }
             };

@@ -14,7 +14,7 @@ use unicode_width::UnicodeWidthStr;
 /// Every warning code of the checker and the lints (`sit-middle`), in order.
 pub const WARNINGS: &[&str] = &[
     "W0201", "W0202", "W0203", "W0204", "W0205", "W0206", "W0207", "W0208", "W0209", "W0210",
-    "W0240", "W0241", "W0242", "W0243",
+    "W0211", "W0240", "W0241", "W0242", "W0243",
 ];
 
 /// Whether `code` is the code of a warning (which can be allowed).

@@ -276,6 +276,36 @@ pub unsafe fn get<M: Model + Clone + Default, T>(
     }
 }
 
+/// `fmi2GetDirectionalDerivative`.
+///
+/// # Safety
+/// FMI contract.
+pub unsafe fn get_directional_derivative<M: Model + Clone + Default>(
+    c: Component,
+    unknown: *const u32,
+    n_unknown: usize,
+    known: *const u32,
+    n_known: usize,
+    seed: *const f64,
+    out: *mut f64,
+) -> c_int {
+    const CALL: &str = "fmi2GetDirectionalDerivative";
+    // SAFETY: FMI contract.
+    unsafe {
+        with::<M>(c, |i| {
+            match (
+                slice(unknown, n_unknown),
+                slice(known, n_known),
+                slice(seed, n_known),
+                slice_mut(out, n_unknown),
+            ) {
+                (Some(u), Some(k), Some(s), Some(o)) => i.get_directional_derivative(u, k, s, o),
+                _ => null_error(i, CALL),
+            }
+        })
+    }
+}
+
 /// `fmi2SetReal`, `fmi2SetBoolean`, `fmi2SetInteger`, `fmi2SetString`.
 ///
 /// # Safety

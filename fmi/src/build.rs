@@ -26,6 +26,10 @@ pub struct Options {
     /// The integration method of every model, overriding their `method` declarations
     /// (`None`: as declared).
     pub method: Option<sit_middle::ir::Method>,
+    /// The params (or states, for their start values) whose forward sensitivities the
+    /// FMU integrates, for `fmi2GetDirectionalDerivative` (`docs/fmi.md`); none: the FMU
+    /// provides no directional derivatives.
+    pub sensitivities: Vec<String>,
     /// The `.fmu` to write.
     pub out: PathBuf,
     /// Where the FMU crates and their shared target directory go.
@@ -47,6 +51,7 @@ impl Options {
             model: None,
             dt: None,
             method: None,
+            sensitivities: Vec::new(),
             out,
             build_dir: env("SIT_FMU_BUILD_DIR")
                 .map(PathBuf::from)
@@ -80,6 +85,9 @@ pub enum Error {
     /// No such model, or no single root.
     #[error("{0}")]
     Root(String),
+    /// [`Options::sensitivities`] names what is not a param or a real state.
+    #[error("{0}")]
+    Sensitivity(String),
     /// The model cannot be described (a bad step, an internal inconsistency).
     #[error("{0}")]
     Describe(String),
@@ -254,6 +262,18 @@ pub fn prepare_with(
     dt: Option<f64>,
     method: Option<sit_middle::ir::Method>,
 ) -> Result<Prepared, Error> {
+    prepare_sensitive(file, model, dt, method, &[])
+}
+
+/// [`prepare_with`], the model compiled with the forward sensitivities to `sensitivities`
+/// (params, or states for their start values) that `fmi2GetDirectionalDerivative` reads.
+pub fn prepare_sensitive(
+    file: &Path,
+    model: Option<&str>,
+    dt: Option<f64>,
+    method: Option<sit_middle::ir::Method>,
+    sensitivities: &[String],
+) -> Result<Prepared, Error> {
     // `.sit` or `.sch`: the one driver every front end goes through.
     let source = sit_driver::Source::path(file);
     let files = match sit_driver::check(&source) {
@@ -264,12 +284,19 @@ pub fn prepare_with(
     };
     let opts = sit_driver::Options {
         method,
+        sensitivities: (!sensitivities.is_empty()).then(|| sit_driver::Sensitivities {
+            model: model.map(str::to_string),
+            wrt: sensitivities.to_vec(),
+        }),
         ..Default::default()
     };
     let compiled = match sit_driver::compile(&source, &opts) {
         Ok(c) => c,
         Err(sit_driver::Error::Read(e)) => return Err(e.into()),
         Err(sit_driver::Error::Model(report)) => return Err(Error::Model(report)),
+        Err(e @ sit_driver::Error::Sensitivity(_)) => {
+            return Err(Error::Sensitivity(e.to_string()));
+        }
         Err(e) => return Err(Error::Describe(e.to_string())),
     };
     let root = (compiled.root(model)).map_err(|e| Error::Root(e.to_string()))?;
@@ -288,8 +315,9 @@ pub fn prepare_with(
         },
     )
     .map_err(|e| Error::Describe(e.to_string()))?;
-    let description =
+    let mut description =
         describe::describe(&compiled.lowered, root, dt, &code).map_err(Error::Describe)?;
+    (description.set_sensitivities(sensitivities)).map_err(Error::Describe)?;
     Ok(Prepared {
         description,
         code,
@@ -301,7 +329,13 @@ pub fn prepare_with(
 /// Checks the model, writes and builds its FMU crate, and writes the `.fmu`.
 pub fn build(opts: &Options) -> Result<Built, Error> {
     let platform = platform()?;
-    let prepared = prepare_with(&opts.file, opts.model.as_deref(), opts.dt, opts.method)?;
+    let prepared = prepare_sensitive(
+        &opts.file,
+        opts.model.as_deref(),
+        opts.dt,
+        opts.method,
+        &opts.sensitivities,
+    )?;
     for dir in ["runtime", "fmi"] {
         if !opts.sit_dir.join(dir).join("Cargo.toml").is_file() {
             return Err(Error::NoSources(opts.sit_dir.clone()));
@@ -483,7 +517,8 @@ fn lib_rs(d: &Description, code: &str) -> Result<String, Error> {
          sit_fmi::export_fmu!(\n    model::{ty},\n    sit_fmi::Fmu {{\n        guid: {guid:?},\n\
          \x20       dt: {dt:?},\n        access: &[\n{access}        ],\n\
          \x20       log_categories: &[{cats}],\n        model: {model:?},\n\
-         \x20       allow_non_finite: {allow},\n    }}\n);\n",
+         \x20       allow_non_finite: {allow},\n\
+         \x20       directional: &[{directional}],\n        sensitive: &[{sensitive}],\n    }}\n);\n",
         name = d.model_name.replace('`', "'"),
         model = d.model_name,
         ty = rust_type(code)?,
@@ -491,5 +526,13 @@ fn lib_rs(d: &Description, code: &str) -> Result<String, Error> {
         dt = d.dt,
         cats = categories.join(", "),
         allow = d.allow_non_finite,
+        directional = (d.directional.iter())
+            .map(|(u, k, s)| format!("({u}, {k}, {s})"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        sensitive = (d.sensitive.iter())
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
     ))
 }

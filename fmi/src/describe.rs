@@ -87,6 +87,42 @@ pub struct Description {
     pub variables: Vec<Variable>,
     /// A model of the tree says `#[allow(non_finite, …)]` (`Fmu::allow_non_finite`).
     pub allow_non_finite: bool,
+    /// The directional derivatives the FMU provides (`Fmu::directional`): empty unless
+    /// it was built with forward sensitivities.
+    pub directional: Vec<Directional>,
+    /// The value references of the knowns with sensitivities (`Fmu::sensitive`).
+    pub sensitive: Vec<u32>,
+}
+
+/// One partial derivative an FMU built with sensitivities provides: the value
+/// reference of an unknown, of a known (a param, or a state for its start value), and of
+/// the sensitivity variable `d(unknown)/d(known)` holding the derivative.
+pub type Directional = (u32, u32, u32);
+
+impl Description {
+    /// The directional derivatives of the variables with respect to `wrt` (params, or
+    /// states for their start values), from the sensitivity variables `d(x)/d(k)` and
+    /// `d(x)/d(v(0))` of a model compiled with them; an error for a name of `wrt` that is
+    /// not a variable.
+    pub fn set_sensitivities(&mut self, wrt: &[String]) -> Result<(), String> {
+        let index = |name: &str| (self.variables.iter()).position(|v| v.name == name);
+        let mut directional = Vec::new();
+        let mut sensitive = Vec::new();
+        for w in wrt {
+            let known = index(w).ok_or_else(|| format!("no variable `{w}` to differentiate by"))?;
+            sensitive.push(known as u32);
+            for (i, v) in self.variables.iter().enumerate() {
+                let found = index(&format!("d({})/d({w})", v.name))
+                    .or_else(|| index(&format!("d({})/d({w}(0))", v.name)));
+                if let Some(s) = found {
+                    directional.push((i as u32, known as u32, s as u32));
+                }
+            }
+        }
+        self.directional = directional;
+        self.sensitive = sensitive;
+        Ok(())
+    }
 }
 
 /// The log categories that `fmi2SetDebugLogging` accepts.
@@ -225,6 +261,8 @@ pub fn describe(
         stop_time,
         variables,
         allow_non_finite: lowered.unrewritten().allows_non_finite(root),
+        directional: Vec::new(),
+        sensitive: Vec::new(),
     })
 }
 
@@ -512,7 +550,14 @@ impl Description {
                         ("canNotUseMemoryManagementFunctions", "true"),
                         ("canGetAndSetFMUstate", "true"),
                         ("canSerializeFMUstate", "true"),
-                        ("providesDirectionalDerivative", "false"),
+                        (
+                            "providesDirectionalDerivative",
+                            if self.sensitive.is_empty() {
+                                "false"
+                            } else {
+                                "true"
+                            },
+                        ),
                     ])
                     .write_empty()?;
                 let mut units: Vec<&str> = self

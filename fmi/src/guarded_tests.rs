@@ -52,6 +52,8 @@ static FMU: Fmu = Fmu {
     log_categories: &[],
     model: "M",
     allow_non_finite: false,
+    directional: &[],
+    sensitive: &[],
 };
 
 /// An initialised instance of [`Faulty`], and what it logs as fatal.

@@ -61,6 +61,13 @@ pub struct Fmu {
     /// logged once as a warning and the step returns `fmi2OK`; otherwise it is logged as
     /// an error and the step returns `fmi2Error`.
     pub allow_non_finite: bool,
+    /// The partial derivatives `fmi2GetDirectionalDerivative` reads: per pair of an
+    /// unknown's and a known's value references, that of the sensitivity variable
+    /// holding `d(unknown)/d(known)` (an FMU built with `sitc fmu --sensitivities`).
+    pub directional: &'static [(u32, u32, u32)],
+    /// The value references of the knowns with sensitivities (empty: the FMU provides
+    /// no directional derivatives).
+    pub sensitive: &'static [u32],
 }
 
 /// The mode of an instance in the FMI 2.0 co-simulation state machine.
@@ -345,6 +352,78 @@ impl<M: Model + Clone + Default> Instance<M> {
         }
         for (o, &r) in out.iter_mut().zip(vr) {
             *o = self.s.model.get_at(r as usize).unwrap_or(f64::NAN);
+        }
+        Status::Ok
+    }
+
+    /// `fmi2GetDirectionalDerivative`: `out[i] = Σ_j ∂unknown[i]/∂known[j] · seed[j]`,
+    /// the derivatives of the unknowns' current values with respect to the knowns over
+    /// the run so far, read from the forward sensitivities the FMU integrates (built
+    /// with `sitc fmu --sensitivities`). A known is a param or a state (for its start
+    /// value) with sensitivities, or an input, whose column is zero: no output of a Sit
+    /// model reads an input set at the same communication point (no direct
+    /// feedthrough). Nothing is written when a reference is bad.
+    pub fn get_directional_derivative(
+        &self,
+        unknown: &[u32],
+        known: &[u32],
+        seed: &[f64],
+        out: &mut [f64],
+    ) -> Status {
+        const CALL: &str = "fmi2GetDirectionalDerivative";
+        if let Err(s) = self.check_get(CALL, unknown, out.len()) {
+            return s;
+        }
+        if self.fmu.sensitive.is_empty() {
+            return self.error(&format!(
+                "{CALL}: this FMU was built without sensitivities \
+                 (providesDirectionalDerivative=\"false\"); build it with \
+                 `sitc fmu --sensitivities NAMES` for the params to differentiate by"
+            ));
+        }
+        if known.len() != seed.len() {
+            return self.error(&format!(
+                "{CALL}: {} known references but {} seed values",
+                known.len(),
+                seed.len()
+            ));
+        }
+        for &r in unknown {
+            if let Err(s) = self.index(CALL, r, ValueType::Real) {
+                return s;
+            }
+        }
+        for &k in known {
+            if let Err(s) = self.index(CALL, k, ValueType::Real) {
+                return s;
+            }
+            let input = self.fmu.access.get(k as usize) == Some(&Access::Input);
+            if !input && !self.fmu.sensitive.contains(&k) {
+                let name = |r: u32| self.s.model.var_info(r as usize).map_or("?", |v| v.name);
+                let built: Vec<String> = (self.fmu.sensitive.iter())
+                    .map(|&r| format!("`{}`", name(r)))
+                    .collect();
+                return self.error(&format!(
+                    "{CALL}: known `{}` (value reference {k}) has no sensitivities; this FMU \
+                     was built with those to {} (`sitc fmu --sensitivities`), and inputs",
+                    name(k),
+                    built.join(", ")
+                ));
+            }
+        }
+        for (o, &u) in out.iter_mut().zip(unknown) {
+            let mut sum = 0.0;
+            for (&k, &dv) in known.iter().zip(seed) {
+                // A state by its start value has its sensitivity; a param by itself is 1.
+                let entry = (self.fmu.directional.iter()).find(|&&(a, b, _)| a == u && b == k);
+                let partial = match entry {
+                    Some(&(_, _, s)) => self.s.model.get_at(s as usize).unwrap_or(f64::NAN),
+                    None if u == k => 1.0,
+                    None => 0.0,
+                };
+                sum += partial * dv;
+            }
+            *o = sum;
         }
         Status::Ok
     }

@@ -270,18 +270,16 @@ macro_rules! export_fmu {
             #[unsafe(no_mangle)]
             pub unsafe extern "C" fn fmi2GetDirectionalDerivative(
                 c: Component,
-                _unknown: *const u32,
-                _n_unknown: usize,
-                _known: *const u32,
-                _n_known: usize,
-                _dv_known: *const f64,
-                _dv_unknown: *mut f64,
+                unknown: *const u32,
+                n_unknown: usize,
+                known: *const u32,
+                n_known: usize,
+                dv_known: *const f64,
+                dv_unknown: *mut f64,
             ) -> c_int {
                 unsafe {
-                    abi::unsupported::<M>(
-                        c,
-                        "fmi2GetDirectionalDerivative",
-                        "providesDirectionalDerivative=\"false\"",
+                    abi::get_directional_derivative::<M>(
+                        c, unknown, n_unknown, known, n_known, dv_known, dv_unknown,
                     )
                 }
             }

@@ -52,6 +52,8 @@ static FMU: Fmu = Fmu {
     log_categories: &[],
     model: "M",
     allow_non_finite: false,
+    directional: &[],
+    sensitive: &[],
 };
 
 type Log = Arc<Mutex<Vec<(Status, String, String)>>>;
@@ -83,6 +85,8 @@ fn logged<M: Model + Clone + Default>(fmu: &'static Fmu) -> (Instance<M>, Log) {
 /// [`FMU`] of a model that says `#[allow(non_finite, …)]`.
 static ALLOWED: Fmu = Fmu {
     allow_non_finite: true,
+    directional: &[],
+    sensitive: &[],
     ..FMU
 };
 
@@ -205,6 +209,8 @@ static HEATED: Fmu = Fmu {
     log_categories: &[],
     model: "M",
     allow_non_finite: false,
+    directional: &[],
+    sensitive: &[],
 };
 
 #[test]
@@ -282,6 +288,8 @@ static STIFF: Fmu = Fmu {
     log_categories: &[],
     model: "Rober",
     allow_non_finite: false,
+    directional: &[],
+    sensitive: &[],
 };
 
 #[test]

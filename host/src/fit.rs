@@ -59,9 +59,13 @@ impl FitParam {
                 "the bounds are empty ({lo} is not below {hi}); expected LO < HI"
             )));
         }
-        if log && lo <= 0.0 {
+        if log && lo == f64::NEG_INFINITY {
+            // In log space a param is positive: no lower bound is the bound 0.
+            lo = 0.0;
+        }
+        if log && lo < 0.0 {
             return Err(bad(&format!(
-                "fitted in log space (--log) but its lower bound {lo} is not positive; expected LO > 0"
+                "fitted in log space (--log) but its lower bound {lo} is negative; expected LO >= 0"
             )));
         }
         Ok((
@@ -218,8 +222,10 @@ pub struct Report {
     pub iterations: usize,
     /// Whether the iteration converged (else it stopped at its limit).
     pub converged: bool,
-    /// The data's times, and per column the model's values there at the fit.
+    /// The data's times.
     pub times: Vec<f64>,
+    /// The data's measured columns, in the order of [`Report::fitted`].
+    pub columns: Vec<String>,
     /// Per data column, the model's values at the data's times at the fit.
     pub fitted: Vec<Vec<f64>>,
 }
@@ -244,12 +250,16 @@ pub struct FitOptions {
 /// A variable's value at a data time and its sensitivities to the fitted params.
 type Sample = (f64, Vec<f64>);
 
-/// The runs of one model at chosen params, sampled at the data's times.
-struct Runs<'a> {
+/// The weighted residuals of a model against measured data and their Jacobian, as
+/// functions of the fitted coordinates (a param's value, or its logarithm for one fitted
+/// in log space): what Levenberg–Marquardt minimises, and what another minimiser (SciPy's
+/// `least_squares` from Python) can call. Each evaluation is one run of the model with
+/// its forward sensitivities.
+pub struct Residuals {
     model: Instance,
-    params: &'a [FitParam],
-    data: &'a Data,
-    opts: &'a FitOptions,
+    params: Vec<FitParam>,
+    data: Data,
+    opts: FitOptions,
     /// Per column: its variable's index, and per param the sensitivity's (if any).
     index: Vec<(usize, Vec<Option<usize>>)>,
     sigma: Vec<f64>,
@@ -257,13 +267,145 @@ struct Runs<'a> {
     last: Vec<Vec<f64>>,
 }
 
-impl Runs<'_> {
+/// Where a fit starts: the coordinates, their bounds and the params' values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Start {
+    /// The fitted coordinates (`ln k` for a param fitted in log space).
+    pub q: Vec<f64>,
+    /// Their lower bounds.
+    pub lo: Vec<f64>,
+    /// Their upper bounds.
+    pub hi: Vec<f64>,
+    /// The params' starting values.
+    pub values: Vec<f64>,
+}
+
+impl Residuals {
+    /// The residuals of `model` (an instance that carries the forward sensitivities
+    /// `d(x)/d(k)` to every param of `params`: [`fit`] and the Python package build it
+    /// with `sit_driver::Options::sensitivities`) against `data`.
+    pub fn new(
+        model: Instance,
+        params: Vec<FitParam>,
+        data: Data,
+        opts: FitOptions,
+    ) -> Result<Residuals, FitError> {
+        let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+        for (i, n) in names.iter().enumerate() {
+            if names[..i].contains(n) {
+                return Err(FitError::Param {
+                    text: n.to_string(),
+                    why: "given twice".into(),
+                });
+            }
+        }
+        let mut index = Vec::new();
+        for c in &data.columns {
+            let Some(x) = model.var_index(c) else {
+                let known: Vec<String> = (0..model.var_count())
+                    .filter_map(|i| model.var_info(i).map(|v| v.name.to_string()))
+                    .filter(|n| !n.starts_with("d("))
+                    .collect();
+                return Err(FitError::Data {
+                    file: data.source.clone(),
+                    why: format!(
+                        "column `{c}` is not a variable of model `{}`; expected columns named as its variables ({})",
+                        model.model_name(),
+                        known.join(", ")
+                    ),
+                });
+            };
+            let s = names
+                .iter()
+                .map(|p| model.var_index(&format!("d({c})/d({p})")))
+                .collect();
+            index.push((x, s));
+        }
+        let sigma = (data.columns.iter())
+            .map(|c| opts.sigma.iter().find(|(n, _)| n == c).map_or(1.0, |s| s.1))
+            .collect();
+        Ok(Residuals {
+            model,
+            params,
+            data,
+            opts,
+            index,
+            sigma,
+            runs: 0,
+            last: Vec::new(),
+        })
+    }
+
+    /// The names of the fitted params, in order.
+    pub fn names(&self) -> Vec<String> {
+        self.params.iter().map(|p| p.name.clone()).collect()
+    }
+
+    /// The runs made so far.
+    pub fn runs(&self) -> usize {
+        self.runs
+    }
+
+    /// Where to start: per param its given value in `start` or the model's, clamped
+    /// into its bounds, and the coordinates of that point.
+    pub fn start(&self, start: &[Option<f64>]) -> Result<Start, FitError> {
+        let mut out = Start {
+            q: Vec::new(),
+            lo: Vec::new(),
+            hi: Vec::new(),
+            values: Vec::new(),
+        };
+        for (i, p) in self.params.iter().enumerate() {
+            let given = start.get(i).copied().flatten();
+            let v = given.or_else(|| self.model.get(&p.name)).unwrap_or(0.0);
+            let v = if p.lo.is_finite() || p.hi.is_finite() {
+                v.clamp(p.lo, p.hi)
+            } else {
+                v
+            };
+            if p.log && v <= 0.0 {
+                return Err(FitError::Param {
+                    text: p.name.clone(),
+                    why: format!(
+                        "fitted in log space (--log) but starts at {v}; expected a positive start"
+                    ),
+                });
+            }
+            out.values.push(v);
+            let map = |x: f64| if p.log { x.ln() } else { x };
+            out.q.push(map(v));
+            out.lo.push(if p.log { p.lo.max(0.0).ln() } else { p.lo });
+            out.hi.push(map(p.hi));
+        }
+        Ok(out)
+    }
+
     /// The params from the fitted coordinates.
-    fn params(&self, q: &[f64]) -> Vec<f64> {
+    pub fn values(&self, q: &[f64]) -> Vec<f64> {
         q.iter()
-            .zip(self.params)
+            .zip(&self.params)
             .map(|(&x, p)| if p.log { x.exp() } else { x })
             .collect()
+    }
+
+    /// The weighted residuals `(model − data)/σ` at the measured values (in the data's
+    /// order: column by column, row by row, unmeasured cells left out) and their
+    /// Jacobian with respect to the coordinates `q` (one row per residual), from one run.
+    pub fn eval(&mut self, q: &[f64]) -> Result<(Vec<f64>, Vec<Vec<f64>>), FitError> {
+        if q.len() != self.params.len() {
+            return Err(FitError::Run(format!(
+                "{} values given for {} params ({})",
+                q.len(),
+                self.params.len(),
+                self.names().join(", ")
+            )));
+        }
+        Problem::eval(self, q).map_err(FitError::Run)
+    }
+
+    /// Per data column, the model's values at the data's times in the last run.
+    pub fn last(&self) -> &[Vec<f64>] {
+        &self.last
     }
 
     /// Per column, the model's value and sensitivities at each data time.
@@ -316,9 +458,9 @@ impl Runs<'_> {
     }
 }
 
-impl Problem for Runs<'_> {
+impl Problem for Residuals {
     fn eval(&mut self, q: &[f64]) -> Result<(Vec<f64>, Vec<Vec<f64>>), String> {
-        let p = self.params(q);
+        let p = self.values(q);
         let samples = self.sample(&p)?;
         let mut r = Vec::new();
         let mut jac = Vec::new();
@@ -341,7 +483,7 @@ impl Problem for Runs<'_> {
                 r.push((v - y) / self.sigma[c]);
                 jac.push(
                     d.iter()
-                        .zip(self.params)
+                        .zip(&self.params)
                         .zip(&p)
                         .map(|((&dv, fp), &pv)| dv / self.sigma[c] * if fp.log { pv } else { 1.0 })
                         .collect(),
@@ -363,20 +505,11 @@ pub fn fit(
     opts: &FitOptions,
     each: &mut dyn FnMut(usize, f64),
 ) -> Result<Report, FitError> {
-    let names: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
-    for (i, n) in names.iter().enumerate() {
-        if names[..i].contains(n) {
-            return Err(FitError::Param {
-                text: n.clone(),
-                why: "given twice".into(),
-            });
-        }
-    }
     let options = Options {
         method: opts.method,
         sensitivities: Some(Sensitivities {
             model: opts.model.clone(),
-            wrt: names.clone(),
+            wrt: params.iter().map(|p| p.name.clone()).collect(),
         }),
         ..Default::default()
     };
@@ -388,73 +521,22 @@ pub fn fit(
             }
             e => FitError::Load(e),
         })?;
-    let model = loaded.instance;
-    let mut index = Vec::new();
-    for c in &data.columns {
-        let Some(x) = model.var_index(c) else {
-            let known: Vec<String> = (0..model.var_count())
-                .filter_map(|i| model.var_info(i).map(|v| v.name.to_string()))
-                .filter(|n| !n.starts_with("d("))
-                .collect();
-            return Err(FitError::Data {
-                file: data.source.clone(),
-                why: format!(
-                    "column `{c}` is not a variable of model `{}`; expected columns named as its variables ({})",
-                    model.model_name(),
-                    known.join(", ")
-                ),
-            });
-        };
-        let s = names
-            .iter()
-            .map(|p| model.var_index(&format!("d({c})/d({p})")))
-            .collect();
-        index.push((x, s));
-    }
-    let sigma = data
-        .columns
-        .iter()
-        .map(|c| opts.sigma.iter().find(|(n, _)| n == c).map_or(1.0, |s| s.1))
-        .collect();
-    let mut q0 = Vec::new();
-    let (mut lo, mut hi) = (Vec::new(), Vec::new());
-    let mut starts = Vec::new();
-    for (p, s) in params.iter().zip(start) {
-        let v = s.or_else(|| model.get(&p.name)).unwrap_or(0.0);
-        let v = if p.lo.is_finite() || p.hi.is_finite() {
-            v.clamp(p.lo, p.hi)
-        } else {
-            v
-        };
-        if p.log && v <= 0.0 {
-            return Err(FitError::Param {
-                text: p.name.clone(),
-                why: format!(
-                    "fitted in log space (--log) but starts at {v}; expected a positive start"
-                ),
-            });
-        }
-        starts.push(v);
-        let map = |x: f64| if p.log { x.ln() } else { x };
-        q0.push(map(v));
-        lo.push(if p.log { p.lo.max(0.0).ln() } else { p.lo });
-        hi.push(map(p.hi));
-    }
-    let mut runs = Runs {
-        model,
-        params,
-        data,
-        opts,
-        index,
-        sigma,
-        runs: 0,
-        last: Vec::new(),
-    };
-    let out =
-        lm::minimise(&mut runs, &q0, (&lo, &hi), opts.max_iter, each).map_err(FitError::Run)?;
+    let residuals = Residuals::new(loaded.instance, params.to_vec(), data.clone(), opts.clone())?;
+    fit_residuals(residuals, start, each)
+}
+
+/// [`fit`] on residuals already built ([`Residuals::new`]).
+pub fn fit_residuals(
+    mut runs: Residuals,
+    start: &[Option<f64>],
+    each: &mut dyn FnMut(usize, f64),
+) -> Result<Report, FitError> {
+    let Start { q, lo, hi, values } = runs.start(start)?;
+    let max_iter = runs.opts.max_iter;
+    let out = lm::minimise(&mut runs, &q, (&lo, &hi), max_iter, each).map_err(FitError::Run)?;
     // The model at the fit (the last run may have been a rejected trial).
-    let _ = runs.eval(&out.q).map_err(FitError::Run)?;
-    let n = params.len();
+    let _ = Problem::eval(&mut runs, &out.q).map_err(FitError::Run)?;
+    let n = runs.params.len();
     let m = out.r.len();
     let sum_sq = lm::sum_sq(&out.r);
     let (a, _) = lm::normal(&out.jac, &out.r, n);
@@ -464,11 +546,15 @@ pub fn fit(
         f64::NAN
     };
     let cov = lm::inverse(&a).unwrap_or_else(|| vec![vec![f64::NAN; n]; n]);
-    let values = runs.params(&out.q);
+    let fitted = runs.values(&out.q);
     let std_errors = (0..n)
         .map(|i| {
             let se = (s2 * cov[i][i]).sqrt();
-            if params[i].log { se * values[i] } else { se }
+            if runs.params[i].log {
+                se * fitted[i]
+            } else {
+                se
+            }
         })
         .collect();
     let correlation = (0..n)
@@ -479,9 +565,9 @@ pub fn fit(
         })
         .collect();
     Ok(Report {
-        names,
-        start: starts,
-        values,
+        names: runs.names(),
+        start: values,
+        values: fitted,
         std_errors,
         correlation,
         sum_sq,
@@ -489,7 +575,8 @@ pub fn fit(
         runs: runs.runs,
         iterations: out.iterations,
         converged: out.converged,
-        times: data.times.clone(),
+        times: runs.data.times.clone(),
+        columns: runs.data.columns.clone(),
         fitted: runs.last,
     })
 }

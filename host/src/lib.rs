@@ -13,6 +13,8 @@
 //!   and the titles of its columns;
 //! - [`fit`]: params fitted to measured data on the exact sensitivities (`sitc fit`),
 //!   by the Levenberg–Marquardt iteration of [`lm`];
+//! - [`faults`]: the rows of a sweep that are errors (a non-finite value, a value past
+//!   1e100), each named by the rule that made it;
 //! - [`compiled`]: a study run by the model's generated batch form, built with cargo
 //!   into a cache (`sitc sweep --compiled`, `sit.sweep(..., compiled=True)`).
 //!
@@ -40,6 +42,7 @@
 #![deny(missing_docs)]
 
 pub mod compiled;
+pub mod faults;
 pub mod fit;
 pub mod gpu;
 pub mod inputs;

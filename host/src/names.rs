@@ -105,6 +105,35 @@ pub fn record_list<S: AsRef<str>>(
     Ok(out)
 }
 
+/// `record` with, right after each recorded variable `x`, its forward sensitivities to
+/// `wrt` that the model has and `record` does not list yet: `d(x)/d(k)` for a param `k`,
+/// `d(x)/d(v(0))` for a state `v`'s initial value, in the order of `wrt`
+/// (`--sensitivities` with `--record`: the columns beside each recorded variable).
+pub fn with_sensitivities<S: AsRef<str>>(
+    model: &dyn Model,
+    record: &[usize],
+    wrt: &[S],
+) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::with_capacity(record.len() * (1 + wrt.len()));
+    for &i in record {
+        if !out.contains(&i) {
+            out.push(i);
+        }
+        let x = name_of(model, i);
+        for w in wrt.iter().map(AsRef::as_ref) {
+            let found = (model.var_index(&format!("d({x})/d({w})")))
+                .or_else(|| model.var_index(&format!("d({x})/d({w}(0))")));
+            if let Some(s) = found
+                && !out.contains(&s)
+                && !record.contains(&s)
+            {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
 /// The name of variable `index` of `model`, or `?` for an index it does not have.
 pub fn name_of(model: &dyn Model, index: usize) -> &str {
     model.var_info(index).map_or("?", |v| v.name)

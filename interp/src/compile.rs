@@ -513,7 +513,7 @@ impl Compiler<'_> {
                     ..
                 } => Stmt::Linear(Box::new(crate::ops::Linear::Factor {
                     a: self.reals(l, matrix)?,
-                    storage: *storage,
+                    storage: storage.clone(),
                     p: self.reals(l, pivots)?,
                     time: l.time,
                     model: self.model(n).name.clone(),
@@ -527,7 +527,7 @@ impl Compiler<'_> {
                     ..
                 } => Stmt::Linear(Box::new(crate::ops::Linear::Solve {
                     a: self.reals(l, matrix)?,
-                    storage: *storage,
+                    storage: storage.clone(),
                     p: self.reals(l, pivots)?,
                     b: self.reals(l, rhs)?,
                 })),

@@ -223,6 +223,11 @@ impl Model for Instance {
         (self.machine.watched).first(code, &self.state, |i| self.read(&code.vars[i].read))
     }
 
+    #[inline]
+    fn first_beyond(&self, bound: f64) -> Option<(usize, f64)> {
+        Instance::first_beyond(self, bound)
+    }
+
     fn mode_state(&self, index: usize, state: usize) -> Option<&str> {
         Some(self.code().vars.get(index)?.states.get(state)?.as_str())
     }

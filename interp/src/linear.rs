@@ -64,7 +64,7 @@ impl Linear {
                 let (a, p) = (all(a), all(p));
                 Linear::Factor {
                     a,
-                    storage: *storage,
+                    storage: storage.clone(),
                     p,
                     time: slot(*time),
                     model: model.clone(),
@@ -73,7 +73,7 @@ impl Linear {
             }
             Linear::Solve { a, storage, p, b } => Linear::Solve {
                 a: all(a),
-                storage: *storage,
+                storage: storage.clone(),
                 p: all(p),
                 b: all(b),
             },
@@ -105,21 +105,33 @@ impl Linear {
             } => {
                 let (mut m, mut piv) = (read(r, a), read(r, p));
                 let time = r[*time];
-                match *storage {
+                match storage {
                     Storage::Dense => {
                         sit_runtime::stage_factor(model, method, time, &mut m, &mut piv)
                     }
                     Storage::Pattern { mask } => sit_runtime::stage_factor_masked(
-                        model, method, time, mask, &mut m, &mut piv,
+                        model, method, time, *mask, &mut m, &mut piv,
                     ),
                     Storage::Band { kl, ku } => sit_runtime::stage_band_factor(
                         model,
                         method,
                         time,
-                        (kl, ku),
+                        (*kl, *ku),
                         &mut m,
                         &mut piv,
                     ),
+                    Storage::Sparse { lu, complex: false } => {
+                        sit_runtime::stage_sparse_factor(model, method, time, &lu.view(), &mut m)
+                    }
+                    Storage::Sparse { lu, complex: true } => {
+                        sit_runtime::stage_sparse_complex_factor(
+                            model,
+                            method,
+                            time,
+                            &lu.view(),
+                            &mut m,
+                        )
+                    }
                 }
                 for (&i, x) in a.iter().zip(m).chain(p.iter().zip(piv)) {
                     r[i] = x;
@@ -128,13 +140,19 @@ impl Linear {
             Linear::Solve { a, storage, p, b } => {
                 let mut x = read(r, b);
                 let (a, p) = (read(r, a), read(r, p));
-                match *storage {
+                match storage {
                     Storage::Dense => sit_runtime::stage_solve(&a, &p, &mut x),
                     Storage::Pattern { mask } => {
-                        sit_runtime::stage_solve_masked(mask, &a, &p, &mut x)
+                        sit_runtime::stage_solve_masked(*mask, &a, &p, &mut x)
                     }
                     Storage::Band { kl, ku } => {
-                        sit_runtime::stage_band_solve((kl, ku), &a, &p, &mut x)
+                        sit_runtime::stage_band_solve((*kl, *ku), &a, &p, &mut x)
+                    }
+                    Storage::Sparse { lu, complex: false } => {
+                        sit_runtime::stage_sparse_solve(&lu.view(), &a, &mut x)
+                    }
+                    Storage::Sparse { lu, complex: true } => {
+                        sit_runtime::stage_sparse_complex_solve(&lu.view(), &a, &mut x)
                     }
                 }
                 for (&i, v) in b.iter().zip(x) {

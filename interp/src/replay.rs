@@ -86,6 +86,21 @@ impl Checkpoint {
     }
 }
 
+impl Checkpoint {
+    /// The first value stored in step `step` (of length `dt`) whose magnitude reaches
+    /// `bound`: the steps from the checkpoint before it taken again plainly, then that
+    /// one checked with [`Instance::step_checked_below`] (for a value that grew past
+    /// `bound` in that step only, where an earlier step may hold larger values that are
+    /// the model's own). `None` when it stores none.
+    pub fn locate_in_step(mut self, step: u64, dt: f64, bound: f64) -> Option<NonFinite> {
+        for _ in self.step + 1..step {
+            self.model.step(dt);
+        }
+        self.model.enter_step(dt);
+        self.model.model.step_checked_below(dt, bound).err()
+    }
+}
+
 /// The fault that made a run meet a non-finite value: `model` (set up, before its first
 /// step) run again for at most `steps` steps of `dt`, watched, and the step that made
 /// the first one taken again, checked ([`Checkpoint::locate`]); a non-finite initial
@@ -103,6 +118,43 @@ pub fn first_fault(mut model: Driven<Instance>, dt: f64, steps: u64) -> Option<N
         if watch.look(&model.model, Some(from)) {
             let seen = *watch.seen()?;
             return Some(checkpoint.locate(k, dt, &seen));
+        }
+        checkpoint.after(k, &model);
+    }
+    None
+}
+
+/// The magnitude past which a value is taken for a probable instability (a step too
+/// long for the model's fastest time scale): `sitc run` stops at the first row that
+/// holds one, a sweep's row whose collected values reach it is an error, as at a
+/// non-finite value, and Python and the page say the same.
+pub const BLOWUP: f64 = 1e100;
+
+/// The fault that made a run reach a value past `bound` (a probable instability):
+/// `model` (set up, before its first step) run again for at most `steps` steps of `dt`,
+/// its public values scanned after each step ([`Instance::first_beyond`]), and the
+/// steps from the last [`Checkpoint`] taken again, checked against the bound
+/// ([`Checkpoint::locate_beyond`]). A value past the bound that no step stored (one set
+/// from outside) is named by the variable the scan saw; a non-finite value met first is
+/// named as [`first_fault`] names it. `None` if the run reaches none.
+pub fn first_beyond(
+    mut model: Driven<Instance>,
+    dt: f64,
+    steps: u64,
+    bound: f64,
+) -> Option<NonFinite> {
+    let mut checkpoint = Checkpoint::start(&model);
+    for k in 1..=steps {
+        model.step(dt);
+        if let Some((index, value)) = model.model.first_beyond(bound) {
+            let seen = NonFinite {
+                var: (model.var_info(index)).map_or("?", |v| v.name).to_string(),
+                value,
+                time: model.time(),
+                origin: None,
+                reads: Box::default(),
+            };
+            return Some(checkpoint.locate_beyond(k, dt, bound).unwrap_or(seen));
         }
         checkpoint.after(k, &model);
     }

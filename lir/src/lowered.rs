@@ -7,7 +7,7 @@ use crate::{
 
 /// How an implicit method's iteration matrix is held: the `matrix` of a
 /// `Rewrite::Factor` and its `Rewrite::Solve`s (chosen by `sit_lower`'s `band`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Storage {
     /// `n·n` entries, row-major, factorised by `sit_runtime::stage_factor` (LU with
     /// partial pivoting, `sit_runtime::linear::lu_factor_real`).
@@ -33,15 +33,85 @@ pub enum Storage {
         /// The super-diagonals.
         ku: usize,
     },
+    /// The cells of the sparse LU factors' pattern `lu` (the lowering's symbolic
+    /// factorisation, in the order of the unknowns it chose for little fill-in: the
+    /// right-hand sides' order), one value per cell in `lu`'s order, factorised with
+    /// the pivots on the diagonal by `sit_runtime::stage_sparse_factor` and solved by
+    /// `sit_runtime::stage_sparse_solve`. When `complex`, the matrix is complex: the
+    /// cells' real parts, then their imaginary parts (`2·cells` values; the right-hand
+    /// sides likewise, `2·n`), by `sit_runtime::stage_sparse_complex_factor` and
+    /// `stage_sparse_complex_solve`.
+    Sparse {
+        /// The pattern of `L + U`.
+        lu: std::sync::Arc<SparseLu>,
+        /// Whether the matrix is complex.
+        complex: bool,
+    },
 }
 
 impl Storage {
     /// The number of matrix entries for `n` unknowns.
-    pub fn len(self, n: usize) -> usize {
+    pub fn len(&self, n: usize) -> usize {
         match self {
             Storage::Dense | Storage::Pattern { .. } => n * n,
             Storage::Band { kl, ku } => n * (2 * kl + ku + 1),
+            Storage::Sparse { lu, complex } => lu.cols.len() * (1 + usize::from(*complex)),
         }
+    }
+
+    /// Whether a factorisation or solve with `matrix` entries, `pivots` pivot rows and
+    /// (for a solve) `rhs` right-hand sides fits this storage: `n` pivots (none for a
+    /// sparse one, whose `n` is its pattern's), [`Storage::len`] entries, and `n`
+    /// right-hand sides (`2·n` for a complex one).
+    pub fn fits(&self, matrix: usize, pivots: usize, rhs: Option<usize>) -> bool {
+        let (n, values) = match self {
+            Storage::Sparse { lu, complex } => {
+                if pivots != 0 {
+                    return false;
+                }
+                (lu.order(), lu.order() * (1 + usize::from(*complex)))
+            }
+            _ => (pivots, pivots),
+        };
+        matrix == self.len(n) && rhs.is_none_or(|r| r == values)
+    }
+}
+
+/// The pattern of a sparse matrix's LU factors, computed once when the model is
+/// lowered: compressed rows (`rows[i] .. rows[i + 1]` the cells of row `i`, `cols` their
+/// columns, increasing within a row), the position of each diagonal cell, closed under
+/// elimination (see `sit_runtime::linear::Symbolic`, which [`SparseLu::view`] gives).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SparseLu {
+    /// The first cell of each row, and the number of cells last.
+    pub rows: Vec<u32>,
+    /// The column of each cell.
+    pub cols: Vec<u32>,
+    /// The position of each row's diagonal cell.
+    pub diag: Vec<u32>,
+}
+
+impl SparseLu {
+    /// The pattern as the runtime reads it.
+    pub fn view(&self) -> sit_runtime::linear::Symbolic<'_> {
+        sit_runtime::linear::Symbolic {
+            rows: &self.rows,
+            cols: &self.cols,
+            diag: &self.diag,
+        }
+    }
+
+    /// The order of the matrix.
+    pub fn order(&self) -> usize {
+        self.diag.len()
+    }
+
+    /// The cells `(row, column)` in their order.
+    pub fn cells(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.order()).flat_map(move |i| {
+            (self.rows[i] as usize..self.rows[i + 1] as usize)
+                .map(move |p| (i, self.cols[p] as usize))
+        })
     }
 }
 

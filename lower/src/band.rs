@@ -10,6 +10,12 @@
 //! at most half the dense `n²`** (`2·(2·kl + ku + 1) ≤ n`); otherwise the matrix stays
 //! dense, in the states' order. Everything is a function of the pattern and the
 //! states' indices, so the choice is the same on every run and every back end.
+//!
+//! **Above 11 states the sparse form is tried first** (`super::sparse`): the cells of
+//! the LU factors' pattern in the order, of minimum degree or reverse Cuthill–McKee,
+//! that fills the fewer (minimum degree at a tie). It is used when its cells are at
+//! most half the dense `n²` and no more than the band's (when a band qualifies): it
+//! holds no cell the band would not, and its elimination touches only its own cells.
 
 use super::rewrite::Storage;
 
@@ -41,8 +47,68 @@ pub(super) fn layout(n: usize, pattern: impl IntoIterator<Item = (usize, usize)>
     if n < BAND_FROM {
         return dense;
     }
+    let adj = adjacency(n, &pattern);
+    let cells = |order: &[usize]| {
+        let (kl, ku) = widths(order, &pattern);
+        (n * (2 * kl + ku + 1), kl, ku)
+    };
+    let own: Vec<usize> = (0..n).collect();
+    let reordered = rcm(&adj);
+    let sparse = (n > PATTERN_UP_TO).then(|| sparse(n, &pattern));
+    let (order, (len, kl, ku)) = [own, reordered]
+        .into_iter()
+        .map(|o| {
+            let c = cells(&o);
+            (o, c)
+        })
+        .min_by_key(|(_, (len, _, _))| *len)
+        .expect("two orders");
+    let band = (2 * len <= n * n).then_some(len);
+    if let Some((order, lu)) = sparse
+        && 2 * lu.cols.len() <= n * n
+        && band.is_none_or(|len| lu.cols.len() <= len)
+    {
+        return Layout {
+            storage: Storage::Sparse {
+                lu: std::sync::Arc::new(lu),
+                complex: false,
+            },
+            order,
+        };
+    }
+    if band.is_none() {
+        return dense;
+    }
+    Layout {
+        storage: Storage::Band { kl, ku },
+        order,
+    }
+}
+
+/// The sparse layout of `n` unknowns whose Jacobian has entries at `pattern`, whatever
+/// its cells: the order of minimum degree or reverse Cuthill–McKee that fills the
+/// fewer (minimum degree at a tie) and its symbolic LU (`super::sparse`).
+pub(super) fn sparse(n: usize, pattern: &[(usize, usize)]) -> (Vec<usize>, sit_lir::SparseLu) {
+    let pattern: Vec<(usize, usize)> = pattern
+        .iter()
+        .copied()
+        .filter(|&(i, j)| i < n && j < n)
+        .collect();
+    let adj = adjacency(n, &pattern);
+    [super::sparse::minimum_degree(&adj), rcm(&adj)]
+        .into_iter()
+        .map(|o| {
+            let lu = super::sparse::symbolic(n, &o, &pattern);
+            (o, lu)
+        })
+        .min_by_key(|(_, lu)| lu.cols.len())
+        .expect("two orders")
+}
+
+/// The symmetric adjacency of `pattern` (neighbours sorted, no loops).
+fn adjacency(n: usize, pattern: &[(usize, usize)]) -> Vec<Vec<usize>> {
     let mut adj = vec![Vec::new(); n];
-    for &(i, j) in &pattern {
+    for &(i, j) in pattern {
         if i != j {
             adj[i].push(j);
             adj[j].push(i);
@@ -52,27 +118,7 @@ pub(super) fn layout(n: usize, pattern: impl IntoIterator<Item = (usize, usize)>
         a.sort_unstable();
         a.dedup();
     }
-    let cells = |order: &[usize]| {
-        let (kl, ku) = widths(order, &pattern);
-        (n * (2 * kl + ku + 1), kl, ku)
-    };
-    let own: Vec<usize> = (0..n).collect();
-    let reordered = rcm(&adj);
-    let (order, (len, kl, ku)) = [own, reordered]
-        .into_iter()
-        .map(|o| {
-            let c = cells(&o);
-            (o, c)
-        })
-        .min_by_key(|(_, (len, _, _))| *len)
-        .expect("two orders");
-    if 2 * len > n * n {
-        return dense;
-    }
-    Layout {
-        storage: Storage::Band { kl, ku },
-        order,
-    }
+    adj
 }
 
 /// The largest order whose pattern fits a mask of 128 bits.
@@ -112,7 +158,7 @@ fn dense(n: usize, pattern: &[(usize, usize)]) -> Storage {
 }
 
 /// The bandwidths `(kl, ku)` of the pattern with rows and columns in `order`.
-fn widths(order: &[usize], pattern: &[(usize, usize)]) -> (usize, usize) {
+pub(super) fn widths(order: &[usize], pattern: &[(usize, usize)]) -> (usize, usize) {
     let mut pos = vec![0; order.len()];
     for (r, &s) in order.iter().enumerate() {
         pos[s] = r;
@@ -203,17 +249,33 @@ mod tests {
             .collect()
     }
 
+    /// The cells of a sparse layout, or a panic naming the storage.
+    fn sparse(l: &Layout) -> &sit_lir::SparseLu {
+        match &l.storage {
+            Storage::Sparse { lu, complex: false } => lu,
+            other => panic!("not sparse: {other:?}"),
+        }
+    }
+
+    /// Above 11 states a chain in order is held sparse with no fill-in (3n − 2 cells,
+    /// fewer than the band's 4n) in an order of its own; at 8 to 11 it is a band.
     #[test]
-    fn a_chain_in_order_is_tridiagonal_in_its_own_order() {
+    fn a_chain_is_sparse_without_fill_or_a_band_when_small() {
         let l = layout(40, chain(40));
-        assert_eq!(l.storage, Storage::Band { kl: 1, ku: 1 });
-        assert_eq!(l.order, (0..40).collect::<Vec<_>>());
+        assert_eq!(sparse(&l).cols.len(), 3 * 40 - 2);
+        let mut sorted = l.order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..40).collect::<Vec<_>>());
+        assert_eq!(
+            layout(11, chain(11)).storage,
+            Storage::Band { kl: 1, ku: 1 }
+        );
     }
 
     /// A chain whose states are declared shuffled (state `s` at chain position
-    /// `p(s)`): the reordering finds the band of width 1 again.
+    /// `p(s)`): the reordering finds a pattern without fill-in again.
     #[test]
-    fn a_shuffled_chain_is_reordered_to_its_band() {
+    fn a_shuffled_chain_is_reordered_without_fill() {
         let n = 30;
         let at = |p: usize| (p * 7) % n; // the state at chain position p (7 and 30 coprime)
         let pattern: Vec<(usize, usize)> =
@@ -221,7 +283,7 @@ mod tests {
         let own = widths(&(0..n).collect::<Vec<_>>(), &pattern);
         assert!(own.0 > 10, "shuffled: {own:?}");
         let l = layout(n, pattern.clone());
-        assert_eq!(l.storage, Storage::Band { kl: 1, ku: 1 });
+        assert_eq!(sparse(&l).cols.len(), 3 * n - 2);
         // Reproducible, and an ordering of all the states.
         assert_eq!(layout(n, pattern).order, l.order);
         let mut sorted = l.order.clone();
@@ -229,9 +291,9 @@ mod tests {
         assert_eq!(sorted, (0..n).collect::<Vec<_>>());
     }
 
-    /// A 2-D grid of 10 × 10 (5-point pattern) shuffled: RCM brings the band to the
-    /// order of its side (at 6 × 6 that band is still more than half of n²: dense);
-    /// two components (two chains) are each ordered.
+    /// A 2-D grid of 10 × 10 (5-point pattern) shuffled: sparse, with fewer cells than
+    /// the RCM band of about the side's width; two components (two chains) are each
+    /// ordered without fill.
     #[test]
     fn grids_and_components() {
         let side = 10;
@@ -256,18 +318,21 @@ mod tests {
             .into_iter()
             .map(|(a, b)| (shuffle(a), shuffle(b)))
             .collect();
-        let l = layout(n, p);
-        match l.storage {
-            Storage::Band { kl, ku } => assert!(kl <= side + 1 && ku <= side + 1, "{kl} {ku}"),
-            Storage::Dense | Storage::Pattern { .. } => panic!("a grid of 100 is banded"),
-        }
+        let l = layout(n, p.clone());
+        let (kl, ku) = widths(&rcm(&adjacency(n, &p)), &p);
+        assert!(kl <= side + 1 && ku <= side + 1, "{kl} {ku}");
+        let cells = sparse(&l).cols.len();
+        assert!(
+            cells < n * (2 * kl + ku + 1) / 2,
+            "{cells} against a band of {kl}, {ku}"
+        );
         let mut two = chain(10);
         two.extend(chain(10).into_iter().map(|(a, b)| (a + 10, b + 10)));
         let two: Vec<_> = two
             .into_iter()
             .map(|(a, b)| ((a * 3) % 20, (b * 3) % 20))
             .collect();
-        assert_eq!(layout(20, two).storage, Storage::Band { kl: 1, ku: 1 });
+        assert_eq!(sparse(&layout(20, two)).cols.len(), 2 * (3 * 10 - 2));
     }
 
     /// Dense below 8 states, and for a pattern whose band is not at most half of n²;
@@ -286,10 +351,13 @@ mod tests {
         // kl = ku = 1 at n = 8: 8·4 = 32 ≤ 64/2, the smallest band.
         assert_eq!(layout(8, chain(8)).storage, Storage::Band { kl: 1, ku: 1 });
         // A ring of 12 (a chain closed by 0–11): its best band has kl = ku = 2,
-        // 12·(4 + 2 + 1) = 84 > 144/2: dense.
+        // 12·(4 + 2 + 1) = 84 > 144/2, but its sparse LU is small; a full 12 × 12
+        // is dense.
         let mut ring = chain(12);
         ring.extend([(0, 11), (11, 0)]);
-        assert_eq!(layout(12, ring).storage, Storage::Dense);
+        assert!(sparse(&layout(12, ring)).cols.len() < 60);
+        let full: Vec<_> = (0..12).flat_map(|i| (0..12).map(move |j| (i, j))).collect();
+        assert_eq!(layout(12, full).storage, Storage::Dense);
     }
 
     /// The symbolic LU in the order of elimination: an arrow whose first row and

@@ -57,6 +57,7 @@ mod initial;
 pub mod jacobian;
 mod labels;
 mod located;
+mod matrix;
 pub mod method;
 mod pass;
 mod prev;
@@ -64,6 +65,7 @@ mod program;
 mod radau;
 pub mod rewrite;
 mod rosenbrock;
+mod sparse;
 mod stages;
 mod substep;
 mod tableau;
@@ -79,8 +81,8 @@ pub use sit_check::term::{
     Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term, term, term_within,
 };
 pub use sit_lir::{
-    Assign, EventUpdate, FlagUse, Init, ModeSlot, Model, PhaseLink, Proc, Stmt, Storage, SubLink,
-    SubstepLink, find_phase, walk,
+    Assign, EventUpdate, FlagUse, Init, ModeSlot, Model, PhaseLink, Proc, SparseLu, Stmt, Storage,
+    SubLink, SubstepLink, find_phase, walk,
 };
 pub use vars::{Access, Entry, Item, Own, SubRun, own_variables, variables, visible_count};
 pub use why::instrument_events;
@@ -425,7 +427,7 @@ impl Rules<'_, '_> {
                 span,
             }) => {
                 self.reals(matrix.iter().chain(pivots))?;
-                if matrix.len() != storage.len(pivots.len()) {
+                if !storage.fits(matrix.len(), pivots.len(), None) {
                     return Err(LowerError::Malformed(format!(
                         "a factorisation of {} entries with {} pivots",
                         matrix.len(),
@@ -434,7 +436,7 @@ impl Rules<'_, '_> {
                 }
                 Stmt::Factor {
                     matrix: matrix.clone(),
-                    storage: *storage,
+                    storage: storage.clone(),
                     pivots: pivots.clone(),
                     method,
                     span: *span,
@@ -449,7 +451,7 @@ impl Rules<'_, '_> {
             }) => {
                 self.reals(matrix.iter().chain(pivots).chain(rhs))?;
                 let n = pivots.len();
-                if matrix.len() != storage.len(n) || rhs.len() != n {
+                if !storage.fits(matrix.len(), n, Some(rhs.len())) {
                     return Err(LowerError::Malformed(format!(
                         "a stage solve of {} unknowns with {} entries and {n} pivots",
                         rhs.len(),
@@ -458,7 +460,7 @@ impl Rules<'_, '_> {
                 }
                 Stmt::Solve {
                     matrix: matrix.clone(),
-                    storage: *storage,
+                    storage: storage.clone(),
                     pivots: pivots.clone(),
                     rhs: rhs.clone(),
                     span: *span,

@@ -36,10 +36,12 @@ from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union
 
 from ._sit import (
     Diagnostic,
+    FitResult,
     Model,
     ModelFault,
     NonFiniteError,
     NonFiniteWarning,
+    Residuals,
     RunResult,
     SitError,
     StiffnessWarning,
@@ -54,10 +56,12 @@ from ._sit import (
 
 __all__ = [
     "Diagnostic",
+    "FitResult",
     "Model",
     "ModelFault",
     "NonFiniteError",
     "NonFiniteWarning",
+    "Residuals",
     "RunResult",
     "SitError",
     "StiffnessWarning",
@@ -66,11 +70,41 @@ __all__ = [
     "TableRangeWarning",
     "Variable",
     "check",
+    "fit",
     "load",
     "sweep",
 ]
 
 Progress = Callable[[int, int], Any]
+
+
+def fit(
+    model: Union[Model, str, "os.PathLike[str]"],
+    data: Any,
+    params: Any,
+    dt: float,
+    log: Optional[Sequence[str]] = None,
+    sigma: Optional[Mapping[str, float]] = None,
+    set: Optional[Mapping[str, float]] = None,
+    max_iter: int = 100,
+    progress: Optional[Callable[[int, float], Any]] = None,
+    name: Optional[str] = None,
+) -> FitResult:
+    """Fits ``params`` of ``model`` (a ``Model``, or the path of a ``.sit`` file whose
+    model ``name``, else its root, is loaded) to measured ``data``, as ``sitc fit``
+    does: ``Model.fit`` with the same arguments (see it for each)."""
+    if not isinstance(model, Model):
+        model = load(model, name)
+    return model.fit(
+        data,
+        params,
+        dt,
+        log=log,
+        sigma=sigma,
+        set=set,
+        max_iter=max_iter,
+        progress=progress,
+    )
 
 
 def sweep(

@@ -11,6 +11,8 @@ _Record = Union[None, str, Sequence[str]]
 _Inputs = Mapping[str, Tuple[Sequence[float], Sequence[float]]]
 _Progress = Callable[[int, int], Any]
 _Array = npt.NDArray[np.float64]
+_Data = Union[_Path, Mapping[str, Sequence[float]], Any]
+_Params = Union[str, Sequence[str], Mapping[str, Union[None, float, Tuple[Optional[float], Optional[float]]]]]
 
 class SitError(Exception):
     """A model that cannot be read or has errors, a value that cannot be set, a run or
@@ -164,6 +166,7 @@ class Model:
         progress: Optional[_Progress] = None,
         events: bool = False,
         allow_non_finite: bool = False,
+        sensitivities: Union[None, str, Sequence[str]] = None,
     ) -> RunResult:
         """Simulates a copy of the model, exactly as ``sitc run``: the values of ``set``
         (params and inputs, then a reset, then states), ``t_end / dt`` steps of ``dt``,
@@ -175,7 +178,104 @@ class Model:
         ``sitc run --events``; the values are the same, bit for bit). A value that is
         not finite stops the run with ``NonFiniteError`` (the rule that made it, the rows
         before it); ``allow_non_finite=True`` runs on past it with a
-        ``NonFiniteWarning``. The GIL is released while it runs."""
+        ``NonFiniteWarning``. The GIL is released while it runs.
+
+        ``sensitivities``: params (or states, for their initial values), a list or a
+        comma-separated string, whose forward sensitivities are integrated with the
+        model (docs/sensitivities.md): a column ``d(x)/d(k)`` (``d(x)/d(v(0))`` for an
+        initial value) right after each recorded real state ``x`` that depends on it,
+        as ``sitc run --sensitivities``, bit for bit. ``KeyError`` for a name that is
+        not a param or a real state."""
+    def fit(
+        self,
+        data: _Data,
+        params: _Params,
+        dt: float,
+        log: Optional[Sequence[str]] = None,
+        sigma: Optional[Mapping[str, float]] = None,
+        set: Optional[Mapping[str, float]] = None,
+        max_iter: int = 100,
+        progress: Optional[Callable[[int, float], Any]] = None,
+    ) -> FitResult:
+        """Fits ``params`` of a copy of the model to ``data`` by Levenberg–Marquardt on
+        the exact forward sensitivities, as ``sitc fit`` does (the same report, bit for
+        bit). ``data``: a CSV file's path (``sitc fit --data``) or a mapping of column
+        names to arrays (a dict, a pandas ``DataFrame``) with the times under ``"t"``
+        and the other columns named as the model's variables (NaN: not measured then).
+        ``params``: names (a list or a comma-separated string, each from the model's
+        value, unbounded), or a dict of name to ``None``, a start value or a pair
+        ``(lo, hi)`` of bounds (``None`` for no bound). ``log``: params fitted in log
+        space (positive; for rate constants of unknown scale). ``sigma``: per data
+        column the σ its residuals are divided by (default 1). ``set``: values set
+        before each run (params and inputs). ``progress(iteration, sum_sq)`` is called
+        after every accepted step. The model is stepped by ``dt`` and read at the
+        data's times (linear between its steps). ``ValueError`` for bad data or
+        bounds, ``KeyError`` for an unknown name, ``SitError`` for a run that failed."""
+    def residuals(
+        self,
+        data: _Data,
+        params: _Params,
+        dt: float,
+        log: Optional[Sequence[str]] = None,
+        sigma: Optional[Mapping[str, float]] = None,
+        set: Optional[Mapping[str, float]] = None,
+    ) -> Residuals:
+        """The weighted residuals of the model against ``data`` and their exact
+        Jacobian, for another minimiser: ``least_squares(r, r.x0, jac=r.jac,
+        bounds=r.bounds)``. The arguments are those of ``fit``."""
+
+class FitResult:
+    """What ``Model.fit`` found."""
+    names: List[str]
+    """The fitted params, in order."""
+    values: Dict[str, float]
+    """Their values at the fit."""
+    std_errors: Dict[str, float]
+    """Their standard errors, ``s²·(JᵀJ)⁻¹`` from the Jacobian at the fit (``s²`` the
+    residual variance), carried from log space for those fitted there."""
+    start: Dict[str, float]
+    """Their starting values."""
+    correlation: _Array
+    """Their correlations, a square array in the order of ``names``."""
+    sum_sq: float
+    """The weighted sum of squared residuals."""
+    points: int
+    """The measured values used."""
+    runs: int
+    """The runs of the model made (each with its sensitivities)."""
+    iterations: int
+    """The iterations."""
+    converged: bool
+    """Whether it converged (else it stopped at ``max_iter``)."""
+    t: _Array
+    """The data's times."""
+    fitted: Dict[str, _Array]
+    """Per data column, the model's values at the data's times at the fit."""
+    text: str
+    """The report as ``sitc fit`` prints it (also ``str(result)``)."""
+
+class Residuals:
+    """The weighted residuals ``(model − data)/σ`` of ``Model.residuals`` as a function
+    of the coordinates ``q`` (each param's value, or its logarithm for one fitted in log
+    space). The residual and the Jacobian at the same point cost one run."""
+    def __call__(self, q: Sequence[float]) -> _Array:
+        """One residual per measured value (column by column, row by row)."""
+    def jac(self, q: Sequence[float]) -> _Array:
+        """Their exact Jacobian: one row per residual, one column per param."""
+    @property
+    def x0(self) -> _Array:
+        """The starting coordinates."""
+    @property
+    def bounds(self) -> Tuple[_Array, _Array]:
+        """``(lo, hi)`` of the coordinates."""
+    @property
+    def names(self) -> List[str]:
+        """The params, the order of the coordinates."""
+    def values(self, q: Sequence[float]) -> List[float]:
+        """The params' values at ``q``."""
+    @property
+    def runs(self) -> int:
+        """The runs of the model made so far."""
 
 class Study:
     """A checked parameter study (see ``sit.sweep``)."""
@@ -206,12 +306,14 @@ class Study:
     def run_range(self, start: int, stop: int) -> _Array:
         """The rows of sets ``start..stop``."""
     def result(self, rows: _Array) -> SweepResult: ...
-    def faults(self) -> List[Tuple[int, str]]:
-        """The reports of the rows run here that met a non-finite value."""
+    def faults(self) -> List[Tuple[int, str, bool]]:
+        """The reports of the rows run here that met a non-finite value or reached 1e100
+        (row, message, whether a blow-up past 1e100)."""
     def raise_non_finite(
-        self, result: SweepResult, faults: Optional[List[Tuple[int, str]]] = None
+        self, result: SweepResult, faults: Optional[List[Tuple[int, str, bool]]] = None
     ) -> None:
-        """Raises ``NonFiniteError`` for the rows that met a non-finite value."""
+        """Raises ``NonFiniteError`` for the rows that met a non-finite value or reached
+        1e100."""
 
 def check(path: _Path) -> List[Diagnostic]:
     """Every error and warning of the file and its imports (``SitError`` if it cannot
@@ -222,4 +324,4 @@ def load(path: _Path, model: Optional[str] = None) -> Model:
 
 def _run_chunk(
     spec: Dict[str, Any], start: int, stop: int
-) -> Tuple[_Array, List[Tuple[int, str]]]: ...
+) -> Tuple[_Array, List[Tuple[int, str, bool]]]: ...

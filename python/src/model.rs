@@ -13,8 +13,7 @@ use sit_interp::Instance;
 use sit_middle::ir::{ModelId, Program};
 use sit_middle::lower::Item;
 use sit_runtime::drive::Input;
-use sit_runtime::events::Logged;
-use sit_runtime::{Model as _, ValueType, VarKind};
+use sit_runtime::{Model as _, ValueType};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -214,25 +213,6 @@ impl Model {
         drive::index(&self.instance, name, "")
     }
 
-    /// A new instance of the model built for the event log, with this one's params and
-    /// inputs (a run resets it: its states start from their initial values either way).
-    fn logged(&self) -> PyResult<Logged<Instance>> {
-        let (program, root) = &*self.program;
-        let lowered = sit_driver::prepare(program, true)
-            .map_err(|e| sit_error(format!("error: {e}")))?;
-        let mut logged =
-            Instance::with_events(&lowered, *root).map_err(|e| sit_error(format!("error: {e}")))?;
-        for i in 0..self.instance.var_count() {
-            let carried = (self.instance.var_info(i))
-                .is_some_and(|v| v.settable && matches!(v.kind, VarKind::Param | VarKind::Input));
-            if let (true, Some(value)) = (carried, self.instance.get_at(i)) {
-                logged
-                    .set_at(i, value)
-                    .map_err(|e| drive::set_error(&logged, e))?;
-            }
-        }
-        Ok(logged)
-    }
 }
 
 /// `record`: `None`, `"all"`, one name, a comma-separated string or a list of names.
@@ -383,7 +363,7 @@ impl Model {
     /// as `sitc run` does, and returns the recorded values (a row at t = 0, after every
     /// `every` steps and after the last), with the event log when `events` is true. See the stub file
     /// for the arguments.
-    #[pyo3(signature = (dt, t_end, record=None, every=1, set=None, inputs=None, progress=None, events=false, allow_non_finite=false))]
+    #[pyo3(signature = (dt, t_end, record=None, every=1, set=None, inputs=None, progress=None, events=false, allow_non_finite=false, sensitivities=None))]
     #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
@@ -397,14 +377,18 @@ impl Model {
         progress: Option<Py<PyAny>>,
         events: bool,
         allow_non_finite: bool,
+        sensitivities: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<RunResult> {
         guard(|| {
             let steps = drive::steps(dt, t_end)?;
             if every == 0 {
                 return Err(PyValueError::new_err("every must be at least 1"));
             }
-            let record = drive::record_list(&self.instance, record_names(record)?.as_deref())?;
-            let signals = signals(&self.instance, input_series(inputs)?)?;
+            let wrt = record_names(sensitivities)?.unwrap_or_default();
+            let plain = self.sensitive(&wrt)?;
+            let record = drive::record_list(&plain, record_names(record)?.as_deref())?;
+            let record = sit_host::names::with_sensitivities(&plain, &record, &wrt);
+            let signals = signals(&plain, input_series(inputs)?)?;
             let set = set_values(set)?;
             let plan = run::Plan {
                 dt,
@@ -415,36 +399,47 @@ impl Model {
                 // allow_non_finite=True.
                 stop: !(allow_non_finite || self.instance.allows_non_finite()),
             };
-            // The run that stopped at a non-finite value, taken again to name the rule
-            // that made it (the plain model, the same values to the bit).
-            let fault = |values: &[(usize, f64)], step: u64, result: run::RunResult| {
-                let mut again = Driven::new(self.instance.clone(), signals.clone());
+            // The run that stopped at a non-finite value or one past 1e100, taken again
+            // to name the rule that made it (the plain model, the same values to the bit).
+            let fault = |values: &[(usize, f64)], stop: run::Stop, result: run::RunResult| {
+                let mut again = Driven::new(plain.clone(), signals.clone());
                 drive::apply(&mut again, values)?;
-                match sit_interp::replay::first_fault(again, dt, step) {
-                    Some(fault) => Err(crate::non_finite_error(&fault, result)),
-                    None => Err(sit_error("a value became NaN or infinite, which a second \
-                         run did not repeat (a bug of Sit, please report it)")),
+                let found = match stop {
+                    run::Stop::NonFinite(step) => sit_interp::replay::first_fault(again, dt, step),
+                    run::Stop::Blowup(step) => {
+                        let bound = sit_interp::replay::BLOWUP;
+                        sit_interp::replay::first_beyond(again, dt, step, bound)
+                    }
+                };
+                match found {
+                    Some(fault) => Err(crate::non_finite_error(
+                        &fault,
+                        matches!(stop, run::Stop::Blowup(_)),
+                        result,
+                    )),
+                    None => Err(sit_error("a value became NaN or infinite, or passed 1e100, \
+                         which a second run did not repeat (a bug of Sit, please report it)")),
                 }
             };
             if !events {
-                let mut model = Driven::new(self.instance.clone(), signals.clone());
+                let mut model = Driven::new(plain.clone(), signals.clone());
                 let values = drive::values(&model, &set, "set: ")?;
                 drive::apply(&mut model, &values)?;
                 let (result, watch, stopped) = run::run(py, &mut model, &plan, progress.as_ref())?;
-                if let Some(step) = stopped {
-                    return fault(&values, step, result);
+                if let Some(stop) = stopped {
+                    return fault(&values, stop, result);
                 }
                 crate::warn(py, &run::warnings(&model, &model.model, &watch), 1)?;
                 return Ok(result);
             }
             // The logged model has the plain one's variables (the whys hidden), so the
             // indices of `record`, `set` and `inputs` are the same.
-            let mut model = Driven::new(self.logged()?, signals.clone());
+            let mut model = Driven::new(self.logged(&wrt)?, signals.clone());
             let values = drive::values(&model, &set, "set: ")?;
             drive::apply(&mut model, &values)?;
             let (result, watch, stopped) = run::run(py, &mut model, &plan, progress.as_ref())?;
-            if let Some(step) = stopped {
-                return fault(&values, step, result);
+            if let Some(stop) = stopped {
+                return fault(&values, stop, result);
             }
             let warnings = run::warnings(&model, model.model.inner(), &watch);
             crate::warn(py, &warnings, 1)?;
@@ -457,6 +452,43 @@ impl Model {
                 .collect();
             Ok(result.with_events(log))
         })
+    }
+
+    /// Fits params of a copy of the model to measured data by Levenberg–Marquardt on the
+    /// exact forward sensitivities, as `sitc fit` does. See the stub file for the
+    /// arguments.
+    #[pyo3(signature = (data, params, dt, log=None, sigma=None, set=None, max_iter=100, progress=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn fit(
+        &self,
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        params: &Bound<'_, PyAny>,
+        dt: f64,
+        log: Option<Vec<String>>,
+        sigma: Option<&Bound<'_, PyDict>>,
+        set: Option<&Bound<'_, PyDict>>,
+        max_iter: usize,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<crate::fit::FitResult> {
+        self.fit_data(py, data, params, dt, log, sigma, set, max_iter, progress)
+    }
+
+    /// The weighted residuals of the model against `data` and their exact Jacobian, for
+    /// another minimiser (SciPy's `least_squares`). See the stub file for the arguments.
+    #[pyo3(signature = (data, params, dt, log=None, sigma=None, set=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn residuals(
+        &self,
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        params: &Bound<'_, PyAny>,
+        dt: f64,
+        log: Option<Vec<String>>,
+        sigma: Option<&Bound<'_, PyDict>>,
+        set: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<crate::fit::Residuals> {
+        self.residuals_of(py, data, params, dt, log, sigma, set)
     }
 
     fn __repr__(&self) -> String {

@@ -3,6 +3,7 @@
 
 mod diagnostics;
 mod drive;
+mod fit;
 mod model;
 mod run;
 mod sweep;
@@ -132,12 +133,27 @@ fn model_fault(fault: &sit_runtime::ModelFault) -> PyErr {
     .unwrap_or_else(|e| e)
 }
 
-/// The [`NonFiniteError`] of `fault`, with the rows before it (`result`).
-pub(crate) fn non_finite_error(fault: &sit_interp::NonFinite, result: run::RunResult) -> PyErr {
-    let err = NonFiniteError::new_err(format!(
-        "{fault}; allow_non_finite=True runs on past it (a model that means a value to be \
-         infinite)"
-    ));
+/// The [`NonFiniteError`] of `fault` (a value past 1e100, a probable instability, when
+/// `blowup`), with the rows before it (`result`).
+pub(crate) fn non_finite_error(
+    fault: &sit_interp::NonFinite,
+    blowup: bool,
+    result: run::RunResult,
+) -> PyErr {
+    let err = NonFiniteError::new_err(if blowup {
+        format!(
+            "probable instability: {fault}; a value past {:e} is taken for a numerical \
+             instability (a step too long for the model's fastest time scale): `method \
+             dopri5;` in the model (`rodas5p` for a stiff model), or a smaller dt; \
+             allow_non_finite=True runs on past it (a model that means such values)",
+            sit_interp::replay::BLOWUP
+        )
+    } else {
+        format!(
+            "{fault}; allow_non_finite=True runs on past it (a model that means a value to be \
+             infinite)"
+        )
+    });
     Python::attach(|py| {
         let value = err.value(py);
         let origin = fault.origin.as_ref();
@@ -178,6 +194,8 @@ fn _sit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::Variable>()?;
     m.add_class::<model::Model>()?;
     m.add_class::<run::RunResult>()?;
+    m.add_class::<fit::FitResult>()?;
+    m.add_class::<fit::Residuals>()?;
     m.add_class::<sweep::Study>()?;
     m.add_class::<sweep::SweepResult>()?;
     m.add_function(wrap_pyfunction!(diagnostics::check, m)?)?;

@@ -16,13 +16,23 @@ use sit_runtime::finite::Watch;
 pub(crate) const CHUNK: u64 = 1 << 16;
 
 /// How to run: the step, the number of steps, the row interval, what to record, and
-/// whether a non-finite value stops the run (`stop`: after the step that made it).
+/// whether a non-finite value stops the run (`stop`: after the step that made it; and a
+/// value past 1e100 on a row, a probable instability, before that row).
 pub(crate) struct Plan {
     pub dt: f64,
     pub steps: u64,
     pub every: u64,
     pub record: Vec<usize>,
     pub stop: bool,
+}
+
+/// Why a run stopped before its end (with [`Plan::stop`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// A value that is not finite, after the step of this number (0: the initial values).
+    NonFinite(u64),
+    /// A value past [`sit_interp::replay::BLOWUP`] on the row after this step.
+    Blowup(u64),
 }
 
 /// Calls `progress(done, total)` with the GIL, after checking for Ctrl-C; an exception
@@ -41,14 +51,15 @@ pub(crate) fn report(progress: Option<&Py<PyAny>>, done: u64, total: u64) -> PyR
 /// recorded variables at t = 0, after every `every`-th step and after the last step
 /// (the end time, also when `every` does not divide the steps), `sitc run`'s rows; the
 /// watch of non-finite values. With `plan.stop`, the run stops at the first step after
-/// which a variable is not finite (0: the initial values), whose number is returned, and
-/// the rows are those before it.
+/// which a variable is not finite (0: the initial values), or before the first row that
+/// holds a value past [`sit_interp::replay::BLOWUP`] (as `sitc run` does), which is
+/// returned, and the rows are those before it.
 pub(crate) fn run<M: Model + Send>(
     py: Python<'_>,
     model: &mut Driven<M>,
     plan: &Plan,
     progress: Option<&Py<PyAny>>,
-) -> PyResult<(RunResult, Watch, Option<u64>)> {
+) -> PyResult<(RunResult, Watch, Option<Stop>)> {
     let names: Vec<String> = std::iter::once("t".to_string())
         .chain((plan.record.iter()).map(|&i| model.var_info(i).map_or("?", |v| v.name).to_string()))
         .collect();
@@ -69,8 +80,13 @@ pub(crate) fn run<M: Model + Send>(
                 }
             };
             let mut row = 0;
+            let blown = |model: &Driven<M>| {
+                (model.first_beyond(sit_interp::replay::BLOWUP)).is_some_and(|(_, v)| v.is_finite())
+            };
             if watch.look(model, None) && plan.stop {
-                stopped = Some(0);
+                stopped = Some(Stop::NonFinite(0));
+            } else if plan.stop && blown(model) {
+                stopped = Some(Stop::Blowup(0));
             } else {
                 keep(model, &mut data, 0);
                 row = 1;
@@ -79,10 +95,16 @@ pub(crate) fn run<M: Model + Send>(
                 let from = model.time();
                 model.step(plan.dt);
                 if watch.look(model, Some(from)) && plan.stop {
-                    stopped = Some(k);
+                    stopped = Some(Stop::NonFinite(k));
                     break;
                 }
                 if k % plan.every == 0 || k == plan.steps {
+                    // A value past 1e100: a probable instability, which stops the run
+                    // before its row, as `sitc run` does.
+                    if plan.stop && blown(model) {
+                        stopped = Some(Stop::Blowup(k));
+                        break;
+                    }
                     keep(model, &mut data, row);
                     row += 1;
                 }

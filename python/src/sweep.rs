@@ -15,7 +15,7 @@ use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::prelude::*;
-use sit_host::reports;
+use sit_host::{faults, reports};
 use sit_host::study::{self as host, Ask, StudyError};
 use sit_host::summary::Summary;
 use sit_host::values::run_failed;
@@ -70,9 +70,10 @@ pub struct Study {
     columns: Vec<String>,
     /// The checked program and the root (for the GPU's kernel).
     program: std::sync::Arc<(sit_middle::ir::Program, sit_middle::ir::ModelId)>,
-    /// The rows run here that met a non-finite value when they are errors: the row's
-    /// index and its report (`row 2 (k=0.5): RULE made ...`).
-    faults: std::sync::Mutex<Vec<(usize, String)>>,
+    /// The rows run here that met a non-finite value or reached 1e100 when they are
+    /// errors: the row's index, its report (`row 2 (k=0.5): RULE made ...`) and whether
+    /// it is a blow-up past 1e100.
+    faults: std::sync::Mutex<Vec<(usize, String, bool)>>,
 }
 
 /// The summaries, as `sitc sweep --summary` reads them (each once, in order).
@@ -245,24 +246,21 @@ impl Study {
         let named = self.named(start, stop);
         let mut warnings = reports::sweep_warnings(&self.model.model, start, &named, &watched);
         if !self.allows_non_finite() {
-            // Errors, as `sitc sweep` reports them: each row run again to name its rule.
+            // Errors, as `sitc sweep` reports them: the rows that met a non-finite value
+            // or reached 1e100 (a probable instability), each run again to name its rule.
             warnings.retain(|(c, _)| *c != reports::Concern::NonFinite);
             let steps = drive::steps(self.spec.dt, self.spec.t_end)?;
-            let mut faults = self.faults.lock().map_err(|_| sit_error("a sweep panicked"))?;
-            for (k, row) in watched.iter().enumerate() {
-                if row.non_finite.is_none() {
-                    continue;
-                }
-                let mut run = self.model.clone();
-                let fault = sit_runtime::sweep::apply(&mut run, &self.sets[start + k])
-                    .ok()
-                    .and_then(|()| sit_interp::replay::first_fault(run, self.spec.dt, steps));
-                let what = fault.map_or_else(
-                    || "a value became NaN or infinite".to_string(),
-                    |f| f.to_string(),
-                );
+            let values: Vec<Vec<f64>> = watched.iter().map(|r| r.row.clone()).collect();
+            let bad: Vec<bool> = watched.iter().map(|r| r.non_finite.is_some()).collect();
+            let kinds = faults::row_faults(self.sweep.columns(), &values, &bad);
+            let mut found = self.faults.lock().map_err(|_| sit_error("a sweep panicked"))?;
+            for (k, kind) in kinds.into_iter().enumerate() {
+                let Some(kind) = kind else { continue };
+                let set = &self.sets[start + k];
+                let what = faults::row_error(&self.model, set, self.spec.dt, steps, kind);
                 let label = reports::row_label(start + k + 1, &named[k]);
-                faults.push((start + k, format!("{label}: {what}")));
+                let blowup = kind == faults::RowFault::Blowup;
+                found.push((start + k, format!("{label}: {what}"), blowup));
             }
         }
         crate::warn(py, &warnings, 2)?;
@@ -520,45 +518,56 @@ impl Study {
         })
     }
 
-    /// The reports of the rows run here that met a non-finite value (row index,
-    /// message), for a study run in chunks elsewhere: `_run_chunk` returns them.
-    fn faults(&self) -> PyResult<Vec<(usize, String)>> {
+    /// The reports of the rows run here that met a non-finite value or reached 1e100
+    /// (row index, message, whether a blow-up), for a study run in chunks elsewhere:
+    /// `_run_chunk` returns them.
+    fn faults(&self) -> PyResult<Vec<(usize, String, bool)>> {
         let faults = self.faults.lock().map_err(|_| sit_error("a sweep panicked"))?;
         Ok(faults.clone())
     }
 
-    /// Raises `NonFiniteError` for the rows that met a non-finite value (those run here,
-    /// and `faults` from chunks run elsewhere), as `sitc sweep` reports them: the first
-    /// 20 with their rules, then a count; the attributes `rows` (their indices, from 0)
-    /// and `result` (every row: the others went on). Nothing when there are none.
+    /// Raises `NonFiniteError` for the rows that met a non-finite value or reached 1e100
+    /// (those run here, and `faults` from chunks run elsewhere), as `sitc sweep` reports
+    /// them: the first 20 with their rules, then a count; the attributes `rows` (their
+    /// indices, from 0) and `result` (every row: the others went on). Nothing when
+    /// there are none.
     #[pyo3(signature = (result, faults=None))]
     fn raise_non_finite(
         &self,
         py: Python<'_>,
         result: Py<SweepResult>,
-        faults: Option<Vec<(usize, String)>>,
+        faults: Option<Vec<(usize, String, bool)>>,
     ) -> PyResult<()> {
         let mut all = self.faults()?;
         all.extend(faults.unwrap_or_default());
         if all.is_empty() {
             return Ok(());
         }
-        all.sort_by_key(|&(k, _)| k);
+        all.sort_by_key(|&(k, ..)| k);
         let limit = reports::NON_FINITE_ROWS;
-        let mut text: Vec<String> = all.iter().take(limit).map(|(_, m)| m.clone()).collect();
+        let mut text: Vec<String> = all.iter().take(limit).map(|(_, m, _)| m.clone()).collect();
+        let blown = all.iter().filter(|&&(.., b)| b).count();
+        let non_finite = all.len() - blown;
         if all.len() > limit {
-            text.push(format!("{} more rows met a non-finite value", all.len() - limit));
+            let what = if blown == 0 { "met a non-finite value" } else { "went wrong" };
+            text.push(format!("{} more rows {what}", all.len() - limit));
         }
-        text.push(format!(
-            "{} of {} rows met a non-finite value (their values in the result may be NaN or \
-             infinite); allow_non_finite=True takes these rows as the answer (a model that \
-             means a value to be infinite)",
-            all.len(),
-            self.sets.len()
-        ));
+        if non_finite > 0 {
+            text.push(format!(
+                "{non_finite} of {} rows met a non-finite value (their values in the result may \
+                 be NaN or infinite)",
+                self.sets.len()
+            ));
+        }
+        if blown > 0 {
+            text.push(faults::blowup_count(blown, self.sets.len()));
+        }
+        let what = if blown == 0 { "a model that means a value to be infinite" } else { "a model that means such values" };
+        let last = text.last_mut().expect("a count");
+        *last += &format!("; allow_non_finite=True takes these rows as the answer ({what})");
         let err = crate::NonFiniteError::new_err(text.join("\n"));
         let value = err.value(py);
-        let rows: Vec<usize> = all.iter().map(|&(k, _)| k).collect();
+        let rows: Vec<usize> = all.iter().map(|&(k, ..)| k).collect();
         value.setattr("rows", rows)?;
         value.setattr("result", result)?;
         Err(err)
@@ -591,7 +600,7 @@ pub fn _run_chunk<'py>(
     spec: &Bound<'py, PyDict>,
     start: usize,
     stop: usize,
-) -> PyResult<(Bound<'py, PyArray2<f64>>, Vec<(usize, String)>)> {
+) -> PyResult<(Bound<'py, PyArray2<f64>>, Vec<(usize, String, bool)>)> {
     guard(|| {
         let study = Study::new(py, spec.extract::<Spec>()?)?;
         let rows = study.rows(py, start, stop, None)?;

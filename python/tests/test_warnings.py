@@ -190,3 +190,65 @@ def test_a_sweep_reports_the_runs_found_stiff_as_sitc_sweep_does(model):
         ),
     ]
     assert all(w.filename == __file__ for w in seen)
+
+
+# A fast relaxation past Euler's stability limit (issue 47, item 2): at dt = 2.5e-3 each
+# step multiplies y by 1 - 2.5 = -1.5, and `rate = -k·y` passes 1e100 in the step from
+# t = 1.3775 (1000·1.5^551), as `sitc run` stops at it (cli/tests/accuracy.rs).
+RELAXATION = """model Relaxation {
+    param k = 1000;
+    output real y = 1;
+    real rate;
+    rate = -k * y;
+    y = integral(rate);
+}
+"""
+
+
+def test_a_run_past_1e100_stops_with_the_rule_as_sitc_run_does(model, sitc_exe):
+    import subprocess
+
+    m, path = model(RELAXATION)
+    with pytest.raises(sit.NonFiniteError) as info:
+        m.run(dt=2.5e-3, t_end=2)
+    e = info.value
+    text = str(e)
+    # The words of `sitc run`'s error, the same rule, time and values read.
+    out = subprocess.run(
+        [sitc_exe, "run", str(path), "--dt", "2.5e-3", "--t-end", "2"],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 1
+    first = out.stderr.splitlines()[0].removeprefix("error: ")
+    assert first.startswith("probable instability: "), first
+    assert text.startswith(first + "; a value past 1e100"), (text, first)
+    assert text.endswith("allow_non_finite=True runs on past it (a model that means such values)")
+    assert (e.var, e.time, e.rule) == ("rate", 1.3775, "rate = -k * y")
+    # The rows before that step are kept, the last at t = 1.3775, as sitc run writes them.
+    assert e.result["t"][-1] == 1.3775 and len(e.result["t"]) == 552
+    # allow_non_finite=True runs on to the end.
+    r = m.run(dt=2.5e-3, t_end=2, allow_non_finite=True)
+    assert r["t"][-1] == 2 and abs(r["y"][-1]) > 1e100
+
+
+def test_a_sweep_row_past_1e100_is_an_error_the_others_go_on(model):
+    _, path = model(RELAXATION)
+    with pytest.raises(sit.NonFiniteError) as info:
+        sit.sweep(path, {"k": [10, 1000, 100]}, dt=2.5e-3, t_end=2, summary=["final", "max"])
+    e = info.value
+    assert e.rows == [1]
+    lines = str(e).split("\n")
+    assert lines[0] == (
+        "row 2 (k=1000): probable instability: " + str(path) + ":5: rule `rate = -k * y` "
+        "made `rate` = 1.062389426448763e100 at t = 1.3775 (reading k = 1000, "
+        "y = -1.062389426448763e97)"
+    ), lines[0]
+    assert lines[1].startswith("1 of 3 rows reached a value past 1e100, a probable instability")
+    assert lines[1].endswith(
+        "allow_non_finite=True takes these rows as the answer (a model that means such values)"
+    ), lines[1]
+    # The other rows went on: the Euler decay (1 - k·dt)^800.
+    assert abs(e.result["final(y)"][0] / 0.975**800 - 1) < 1e-9
+    assert abs(e.result["final(y)"][2] / 0.75**800 - 1) < 1e-9
+    assert abs(e.result["final(y)"][1]) > 1e100

@@ -226,6 +226,10 @@ impl<M: Model> Model for Driven<M> {
         self.model.first_non_finite()
     }
 
+    fn first_beyond(&self, bound: f64) -> Option<(usize, f64)> {
+        self.model.first_beyond(bound)
+    }
+
     fn set_at(&mut self, index: usize, value: f64) -> Result<(), SetError<'static>> {
         self.model.set_at(index, value)
     }

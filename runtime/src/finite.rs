@@ -40,6 +40,20 @@ pub fn scan_variables<M: Model + ?Sized>(model: &M) -> Option<(usize, f64)> {
     })
 }
 
+/// [`Model::first_beyond`]'s default: the first real variable, in index order, whose
+/// magnitude is not below `bound` (NaN and infinities included), through
+/// [`Model::var_info`] and [`Model::get_at`].
+pub fn scan_beyond<M: Model + ?Sized>(model: &M, bound: f64) -> Option<(usize, f64)> {
+    (0..model.var_count()).find_map(|i| {
+        let info = model.var_info(i)?;
+        if info.ty != ValueType::Real {
+            return None;
+        }
+        let value = model.get_at(i)?;
+        (value.is_nan() || value.abs() >= bound).then_some((i, value))
+    })
+}
+
 /// A non-finite value found in a run by [`Watch::look`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NonFiniteSeen {
@@ -185,6 +199,17 @@ mod tests {
         assert_eq!(first_non_finite(&Three([1.0, 0.0, 2.0], 0.0)), None);
         let m = Three([f64::NEG_INFINITY, 0.0, f64::NAN], 0.0);
         assert_eq!(first_non_finite(&m), Some((0, f64::NEG_INFINITY)));
+    }
+
+    #[test]
+    fn the_first_real_past_a_bound() {
+        let m = Three([1.0, 1e300, -2e100], 0.0);
+        assert_eq!(scan_beyond(&m, 1e100), Some((2, -2e100)));
+        assert_eq!(scan_beyond(&m, 1e101), None);
+        assert_eq!(
+            scan_beyond(&Three([f64::NAN, 0.0, 0.0], 0.0), 1e100).map(|x| x.0),
+            Some(0)
+        );
     }
 
     #[test]

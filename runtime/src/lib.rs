@@ -68,7 +68,8 @@ pub use fault::{ModelFault, catch_fault, quiet_fault_panics};
 pub use method::{
     Stiffness, events_overrun, internal_steps_overrun, stage_band_factor, stage_band_solve,
     stage_factor, stage_factor_masked, stage_solve, stage_solve_fixed, stage_solve_masked,
-    step_underflow, stiffness,
+    stage_sparse_complex_factor, stage_sparse_complex_solve, stage_sparse_factor,
+    stage_sparse_solve, step_underflow, stiffness,
 };
 pub use model::{
     Model, SetError, ValueType, Var, VarInfo, VarKind, Variables, from_logical, logical, sub_table,

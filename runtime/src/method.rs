@@ -126,8 +126,9 @@ fn singular(
     match factored {
         Ok(()) => {}
         Err(crate::linear::LinearError::Singular(column)) => {
-            // `radau5` factorises μ_r/h·I − J and the complex μ_c/h·I − J as a real
-            // matrix of twice the size; the Rosenbrock methods one I/(γh) − J.
+            // `radau5` factorises μ_r/h·I − J and the complex μ_c/h·I − J (as complex
+            // numbers, or as a real matrix of twice the size); the Rosenbrock methods
+            // one I/(γh) − J.
             let matrix = if method == "radau5" {
                 "an iteration matrix μ/h·I − J of its Newton iteration"
             } else {
@@ -203,6 +204,58 @@ pub fn stage_solve_masked(mask: u128, lu: &[f64], piv: &[f64], b: &mut [f64]) {
 #[inline]
 pub fn stage_band_solve((kl, ku): (usize, usize), lu: &[f64], piv: &[f64], b: &mut [f64]) {
     let _ = crate::linear::band_solve_real(piv.len(), kl, ku, lu, piv, b);
+}
+
+/// [`stage_factor`] for an iteration matrix held on the pattern of its sparse LU
+/// factors (`lu`, the lowering's symbolic factorisation in its order of the unknowns),
+/// factorised by [`crate::linear::sparse_factor_real`] with the pivots on the
+/// diagonal. A zero or non-finite pivot stops the program as under [`stage_factor`]
+/// (the row counted in the lowering's order).
+#[track_caller]
+#[inline]
+pub fn stage_sparse_factor(
+    model: &str,
+    method: &str,
+    time: f64,
+    lu: &crate::linear::Symbolic<'_>,
+    a: &mut [f64],
+) {
+    let factored = crate::linear::sparse_factor_real(lu, a);
+    singular(model, method, time, factored);
+}
+
+/// The solve of a stage with the sparse factors of [`stage_sparse_factor`] (the same
+/// `lu`): `b` becomes the solution ([`crate::linear::sparse_solve_real`]).
+#[inline]
+pub fn stage_sparse_solve(lu: &crate::linear::Symbolic<'_>, a: &[f64], b: &mut [f64]) {
+    let _ = crate::linear::sparse_solve_real(lu, a, b);
+}
+
+/// [`stage_sparse_factor`] for a complex matrix (`radau5`'s `(α + iβ)/h·I − J`): `a`
+/// holds the real parts of the cells of `lu`, then their imaginary parts, factorised by
+/// [`crate::linear::sparse_factor_complex`].
+#[track_caller]
+#[inline]
+pub fn stage_sparse_complex_factor(
+    model: &str,
+    method: &str,
+    time: f64,
+    lu: &crate::linear::Symbolic<'_>,
+    a: &mut [f64],
+) {
+    let (re, im) = a.split_at_mut(a.len() / 2);
+    let factored = crate::linear::sparse_factor_complex(lu, re, im);
+    singular(model, method, time, factored);
+}
+
+/// The solve with the complex factors of [`stage_sparse_complex_factor`]: `b` holds
+/// the right-hand side's real parts, then its imaginary parts, and becomes the
+/// solution ([`crate::linear::sparse_solve_complex`]).
+#[inline]
+pub fn stage_sparse_complex_solve(lu: &crate::linear::Symbolic<'_>, a: &[f64], b: &mut [f64]) {
+    let (re, im) = a.split_at(a.len() / 2);
+    let (br, bi) = b.split_at_mut(b.len() / 2);
+    let _ = crate::linear::sparse_solve_complex(lu, (re, im), br, bi);
 }
 
 /// Stops the program: model `model`, in its step from time `time`, proposed the

@@ -358,6 +358,16 @@ pub trait Model {
         crate::finite::scan_variables(self)
     }
 
+    /// The first real variable of the public list (as [`Model::first_non_finite`]
+    /// scans it) whose magnitude is not below `bound` (NaN and infinities included):
+    /// its index and value. For the hosts' report of a value past 1e100 (a probable
+    /// instability) on the rows they record. The default scans every variable through
+    /// [`Model::var_info`] and [`Model::get_at`] ([`crate::finite::scan_beyond`]); a
+    /// model that stores its values in an array may override it, giving the same answer.
+    fn first_beyond(&self, bound: f64) -> Option<(usize, f64)> {
+        crate::finite::scan_beyond(self, bound)
+    }
+
     /// Sets variable `index` (or a hidden state). Params, inputs and states of any depth
     /// can be set (unless bound by their parent), logical ones only to `0.0` or `1.0`
     /// (see [`from_logical`]).

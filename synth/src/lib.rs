@@ -14,7 +14,7 @@ mod synthetic;
 mod table;
 mod units;
 
-pub use synthetic::{chain, synthetic};
+pub use synthetic::{chain, heat, heat_decay, heat2, synthetic};
 pub use units::{random_file_with_units, with_mismatched_unit};
 
 /// How large a random model is.
@@ -78,8 +78,8 @@ struct Decls {
 /// switching, reset, submodels stepped among the rules,
 /// instantaneous phases and sub-steps,
 /// integrated by `euler` or (where the rules split for it) `rk4` and the other methods,
-/// one file in ten beginning with a chain-shaped model under `rodas4` or `rodas5p` (its
-/// iteration matrix a band), one in five with a stiff spring whose factorisation swaps
+/// one file in ten beginning with a chain-shaped model of 8 to 13 states under `rodas4`,
+/// `rodas5p` or `radau5` (its iteration matrix a band or sparse), one in five with a stiff spring whose factorisation swaps
 /// rows. The same seed always gives the same text.
 pub fn random_file(seed: u64, size: Size) -> String {
     let mut g = Gen {

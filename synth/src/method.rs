@@ -77,7 +77,7 @@ pub(crate) fn with_chain(seed: u64, text: String) -> String {
     if rng.u8(..10) != 0 {
         return text;
     }
-    let n = rng.usize(8..=10);
+    let n = rng.usize(8..=13);
     let method = match (
         fastrand::Rng::with_seed(seed ^ 0xba4d_5030).bool(),
         fastrand::Rng::with_seed(seed ^ 0xba4d_5034).u8(..3) == 0,

@@ -180,6 +180,14 @@ fn random_files_cover_every_construct_of_the_lowering() {
                     storage: lower::Storage::Band { .. },
                     ..
                 } => "factor band",
+                Stmt::Factor {
+                    storage: lower::Storage::Sparse { complex: false, .. },
+                    ..
+                } => "factor sparse",
+                Stmt::Factor {
+                    storage: lower::Storage::Sparse { complex: true, .. },
+                    ..
+                } => "factor sparse complex",
                 Stmt::Solve { .. } => "solve",
                 Stmt::Underflow { .. } => "underflow",
             };
@@ -291,6 +299,8 @@ fn random_files_cover_every_construct_of_the_lowering() {
         "factor dense guarded=true".into(),
         "factor pattern guarded=true".into(),
         "factor band guarded=true".into(),
+        "factor sparse guarded=true".into(),
+        "factor sparse complex guarded=true".into(),
         "solve guarded=true".into(),
         "underflow guarded=true".into(),
     ]);

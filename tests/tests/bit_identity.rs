@@ -381,6 +381,57 @@ fn radau5_matches_the_interpreter_on_examples_and_random_models() {
     assert!(random >= 2, "only {random} random models declaring radau5");
 }
 
+/// Sparse iteration matrices (issue 49): the heat equation's method of lines (40 nodes
+/// under `rodas5p` and `radau5`, 7 × 7 nodes under `rodas4`) and POLLU under `rodas5p`
+/// and `radau5` (`tests/build.rs`, `random_sparse_*`) hold their matrices on the sparse
+/// LU pattern, `radau5`'s complex one as complex cells, and match the interpreter bit
+/// for bit through steps, a reset and changed params.
+#[test]
+fn sparse_iteration_matrices_match_the_interpreter() {
+    let all = compiled::all();
+    let mut complex = 0;
+    for stem in [
+        "random_sparse_heat_rodas5p",
+        "random_sparse_heat_radau5",
+        "random_sparse_heat2_rodas4",
+        "random_sparse_pollu_rodas5p",
+        "random_sparse_pollu_radau5",
+    ] {
+        let (stem, model, make) = all
+            .iter()
+            .find(|(s, _, _)| *s == stem)
+            .unwrap_or_else(|| panic!("{stem} is compiled"));
+        let program = sit_driver::check_file(source_of(stem))
+            .expect("readable")
+            .program
+            .expect("checked");
+        let lowered =
+            sit_middle::lower::Lowered::new(&program, Default::default()).expect("lowers");
+        let m = lowered
+            .model(0, sit_middle::lower::Reads::Inline)
+            .expect("lowers");
+        let mut storages = Vec::new();
+        sit_middle::lower::walk(&m.body, &mut |s| {
+            if let sit_middle::lower::Stmt::Factor { storage, .. } = s {
+                storages.push(storage.clone());
+            }
+        });
+        assert!(
+            !storages.is_empty()
+                && storages
+                    .iter()
+                    .all(|s| matches!(s, sit_middle::lower::Storage::Sparse { .. })),
+            "{stem}: {storages:?}"
+        );
+        complex += storages
+            .iter()
+            .filter(|s| matches!(s, sit_middle::lower::Storage::Sparse { complex: true, .. }))
+            .count();
+        assert!(check_pair(stem, model, *make, 0.01, 300), "{stem}: overrun");
+    }
+    assert_eq!(complex, 2, "radau5's complex systems");
+}
+
 /// README's ball, whose impact is an `event` on the height (`random_event_ball`, written
 /// by `tests/build.rs`): under every method that locates, the event is located inside
 /// the step and evaluated before each discrete pass, in the generated step as in the

@@ -250,8 +250,8 @@ fn bad_input_is_named() {
         "--param L=3..1: the bounds are empty (3 is not below 1); expected LO < HI"
     );
     assert_eq!(
-        FitParam::parse("L=0..1", true).unwrap_err().to_string(),
-        "--param L=0..1: fitted in log space (--log) but its lower bound 0 is not positive; expected LO > 0"
+        FitParam::parse("L=-1..1", true).unwrap_err().to_string(),
+        "--param L=-1..1: fitted in log space (--log) but its lower bound -1 is negative; expected LO >= 0"
     );
     assert_eq!(
         Data::parse("m.csv", "t\n0\n").unwrap_err().to_string(),

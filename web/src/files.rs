@@ -33,6 +33,7 @@ pub const LIBRARY: &[(&str, &str)] = library![
     "models/rlc_parts.sit",
     "models/dc_motor.sit",
     "models/heat_path.sit",
+    "models/drive_axle_parts.sit",
     "models/robertson.sit",
     "models/stair.sit",
     "models/thermostat.sit",

@@ -410,6 +410,19 @@ impl Run {
             }
             // The end time's row is always kept, as `sitc run` writes it.
             if self.done.is_multiple_of(self.every) || self.done == self.steps {
+                // A value past 1e100 on the row: a probable instability, which stops the
+                // run before that row as `sitc run` does (issue 47, item 2).
+                let bound = sit_interp::replay::BLOWUP;
+                if self.start.is_some()
+                    && (self.sim.model().first_beyond(bound)).is_some_and(|(_, v)| v.is_finite())
+                    && let Some(start) = self.start.take()
+                {
+                    let fault = sit_interp::replay::first_beyond(start, self.dt, self.done, bound);
+                    self.fault = Some(instability(fault.as_ref()));
+                    self.done -= 1;
+                    self.steps = self.done;
+                    break;
+                }
                 self.keep();
             }
         }
@@ -560,8 +573,9 @@ impl Run {
     }
 
     /// Why the run stopped before its end: the rule that made the first value that is
-    /// not finite, its line, the time and the values it read, in `sitc run`'s words
-    /// (the steps before it are kept; [`Run::done`] counts them).
+    /// not finite, or the first past 1e100 (`probable instability: …`), its line, the
+    /// time and the values it read, in `sitc run`'s words (the steps before it are
+    /// kept; [`Run::done`] counts them).
     pub fn fault(&self) -> Option<&str> {
         self.fault.as_deref()
     }
@@ -570,6 +584,22 @@ impl Run {
     pub fn warnings(&self) -> &[Value] {
         &self.warnings
     }
+}
+
+/// The page's words for a run stopped at a value past 1e100, `fault` the rule that first
+/// stored one, as `sitc run` says them.
+fn instability(fault: Option<&sit_interp::NonFinite>) -> String {
+    let what = fault.map_or_else(
+        || format!("a value reached {:e}", sit_interp::replay::BLOWUP),
+        ToString::to_string,
+    );
+    format!(
+        "probable instability: {what}; a value past {:e} is taken for a numerical \
+         instability (a step too long for the model's fastest time scale): `method dopri5;` \
+         in the model (`rodas5p` for a stiff model), or a smaller dt; allow_non_finite runs \
+         on past it",
+        sit_interp::replay::BLOWUP
+    )
 }
 
 impl Sim {

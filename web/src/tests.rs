@@ -515,3 +515,32 @@ fn a_non_finite_value_stops_the_run_with_the_rule() {
     assert!(run.advance(u64::MAX));
     assert_eq!((run.done(), run.fault()), (60, None));
 }
+
+/// A fast relaxation past Euler's stability limit: each step of 2.5e-3 multiplies `y` by
+/// −1.5, and `rate = -k·y` passes 1e100 in the step from t = 1.3775. The page stops
+/// before that row with the rule, as `sitc run` does (issue 47, item 2); before, it ran
+/// on to 4.5e105 without a word. `allow_non_finite` runs to the end.
+#[test]
+fn a_value_past_1e100_stops_the_run_with_the_rule() {
+    let path = "relax.sit";
+    let text = "model Relax {\n    param k = 1000;\n    output real y = 1;\n    real rate;\n    \
+                rate = -k * y;\n    y = integral(rate);\n}\n";
+    let options = Options::from_json(r#"{"dt": 0.0025, "t_end": 2}"#, Options::default()).unwrap();
+    let mut run = Run::start(path, text, &Files::new(), &options).unwrap();
+    while !run.advance(100) {}
+    assert_eq!(run.done(), 551);
+    let fault = run.fault().unwrap();
+    assert!(
+        fault.starts_with(
+            "probable instability: relax.sit:5: rule `rate = -k * y` made `rate` = \
+             1.062389426448763e100 at t = 1.3775 (reading k = 1000, y = \
+             -1.062389426448763e97); a value past 1e100"
+        ),
+        "{fault}"
+    );
+    assert_eq!(run.times().last(), Some(&1.3775));
+    let allowed = Options::from_json(r#"{"allow_non_finite": true}"#, options.clone()).unwrap();
+    let mut run = Run::start(path, text, &Files::new(), &allowed).unwrap();
+    assert!(run.advance(u64::MAX));
+    assert_eq!((run.done(), run.fault()), (800, None));
+}

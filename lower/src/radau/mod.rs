@@ -4,8 +4,10 @@
 //! `c = ((4 − √6)/10, (4 + √6)/10, 1)` are implicit; their increments `Z_s = Y_s − y`
 //! solve `Z = h·(A ⊗ I)·F(Z)`, which the transformation `W = (T⁻¹ ⊗ I)·Z` splits into
 //! one real system with `μ_r/h·I − J` and one complex system with `μ_c/h·I − J`
-//! (`μ_r`, `μ_c` the eigenvalues of `A⁻¹`), the complex one held as the real system
-//! `[[a·I − J, −b·I], [b·I, a·I − J]]` of twice the size (`μ_c/h = a + i·b`). Within
+//! (`μ_r`, `μ_c` the eigenvalues of `A⁻¹`), the complex one held from 6 states on as
+//! complex cells on the sparse LU pattern of `J` (`super::matrix`), below as the real
+//! system `[[a·I − J, −b·I], [b·I, a·I − J]]` of twice the size (`μ_c/h = a + i·b`,
+//! its imaginary rows halved; the complex form is not halved). Within
 //! each host step, with `n` continuous states and hidden states per state `yc`, `z1`
 //! … `z3`, `w1` … `w3`, the stages' rates `g1` … `g3`, the Newton corrections `d1` …
 //! `d3`, the rate at the step's start `f0`, the last accepted step's polynomial
@@ -72,7 +74,6 @@
 //! `dopri5` (`super::located`) on the collocation polynomial,
 //! `y(θ) = yc + θ·(e1 + θ·(e2 + θ·e3))`.
 
-mod matrix;
 mod tableau;
 
 use super::adaptive::{Clock, Close, Control};
@@ -85,7 +86,7 @@ use super::pass::Stage;
 use super::rewrite::{self, Stmt};
 use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Tolerance, VarId, split, split_located};
 
-use matrix::Matrix;
+use super::matrix::{Matrix, Names};
 use tableau::{C, E, MU_IM, MU_RE, MU_REAL, NEWTON_MAXITER, RADAU, SLOW, T, TI, polynomial};
 
 /// The hidden states of one continuous state.
@@ -242,29 +243,78 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
     let col_name = |c: usize| name(sp.states[c].0);
     let jcells = Cells::new(&mut hid, &jac, &sp, method, &col_name);
     let entries = &jcells.entries;
-    // The real matrix `mr·I − J` and the complex one as a real one of size 2n.
+    // The real matrix `mr·I − J`, and the complex one on its sparse pattern or as a
+    // real one of size 2n.
+    let pivot = |what: &str| {
+        let what = what.to_string();
+        move |k: usize| {
+            (
+                format!("{method}_{what}_pivot{}", k + 1),
+                format!(
+                    " The pivot row of column {} of {what}'s LU factors ({method}).",
+                    k + 1
+                ),
+            )
+        }
+    };
+    let (rpivot, cpivot) = (pivot("WR"), pivot("WC"));
     let real = Matrix::new(
         &mut hid,
         n,
         entries.keys().copied().collect(),
-        &col_name,
-        "WR",
+        &Names {
+            method,
+            what: "WR",
+            doc: "WR",
+            pivot: &rpivot,
+            unknown: &col_name,
+        },
     );
-    let mut cpattern = Vec::new();
-    for &(i, j) in entries.keys() {
-        cpattern.extend([(i, j), (n + i, n + j)]);
-    }
-    for i in 0..n {
-        cpattern.extend([(i, n + i), (n + i, i)]);
-    }
-    let cname = |k: usize| {
-        if k < n {
-            format!("{}re", col_name(k))
-        } else {
-            format!("{}im", col_name(k - n))
+    let complex = match Matrix::complex(
+        &mut hid,
+        n,
+        entries.keys().copied().collect(),
+        &Names {
+            method,
+            what: "WC",
+            doc: "WC",
+            pivot: &cpivot,
+            unknown: &col_name,
+        },
+    ) {
+        Some(c) => c,
+        None => {
+            let mut cpattern = Vec::new();
+            for &(i, j) in entries.keys() {
+                cpattern.extend([(i, j), (n + i, n + j)]);
+            }
+            for i in 0..n {
+                cpattern.extend([(i, n + i), (n + i, i)]);
+            }
+            let cname = |k: usize| {
+                if k < n {
+                    format!("{}re", col_name(k))
+                } else {
+                    format!("{}im", col_name(k - n))
+                }
+            };
+            Matrix::new(
+                &mut hid,
+                2 * n,
+                cpattern,
+                &Names {
+                    method,
+                    what: "WC",
+                    doc: "WC",
+                    pivot: &cpivot,
+                    unknown: &cname,
+                },
+            )
         }
     };
-    let complex = Matrix::new(&mut hid, 2 * n, cpattern, &cname, "WC");
+    // Held on its sparse pattern, the complex system is solved as complex numbers;
+    // held as a real one of twice the order, its imaginary rows are halved (below).
+    let halved = !complex.is_complex();
     let lsp = split_located(m);
     let guards = watched(m, &lsp);
     let loc_mems: Vec<(VarId, Vec<VarId>)> = mems.iter().map(|mm| (mm.yc, mm.z.to_vec())).collect();
@@ -305,13 +355,15 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
         set(ma, div(num(MU_RE), var(hs))),
         set(mb, div(num(MU_IM), var(hs))),
     ];
-    refactor.extend(real.fill(n, &|i, j| shifted(mr, i, j), span));
+    let none = |_: usize, _: usize| num(0.0);
+    refactor.extend(real.fill(n, &|i, j| shifted(mr, i, j), &none, span));
     // The imaginary rows halved (exactly), with their right-hand sides: `|Im μ_c|`
     // exceeds `Re μ_c`, so that unscaled, every column's pivot would be the coupling
     // `mb` of the row below and each factorisation would swap rows (leaving the
     // generated step's straight-line LU for the runtime's) wherever `J` is small
     // beside `1/hs`.
     let half = |e: Expr| match e {
+        e if !halved => e,
         Expr::Num(x) => num(0.5 * x),
         e => mul(num(0.5), e),
     };
@@ -322,7 +374,12 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
         (false, true) if i - n == j => half(var(mb)),
         _ => num(0.0),
     };
-    refactor.extend(complex.fill(2 * n, &centry, span));
+    if halved {
+        refactor.extend(complex.fill(2 * n, &centry, &none, span));
+    } else {
+        let imag = |i: usize, j: usize| if i == j { var(mb) } else { num(0.0) };
+        refactor.extend(complex.fill(n, &|i, j| shifted(ma, i, j), &imag, span));
+    }
     refactor.push(real.factor(span));
     refactor.push(complex.factor(span));
     refactor.push(set(hlu, var(hs)));
@@ -409,7 +466,7 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
             iter.push(assign(mm.d[1], d2, None, vspan));
             iter.push(assign(mm.d[2], d3, None, vspan));
         }
-        iter.push(real.solve(&|i| mems[i].d[0], span));
+        iter.push(real.solve(&|i| mems[i].d[0], &|i| mems[i].d[0], span));
         iter.push(complex.solve(
             &|u| {
                 if u < n {
@@ -418,6 +475,7 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
                     mems[u - n].d[2]
                 }
             },
+            &|i| mems[i].d[2],
             span,
         ));
         iter.push(set(dn, num(0.0)));
@@ -496,7 +554,7 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
         let ze = dot(E, mm.z.map(var));
         solved.push(assign(mm.r, add(var(mm.f0), div(ze, var(hs))), None, vspan));
     }
-    solved.push(real.solve(&|i| mems[i].r, span));
+    solved.push(real.solve(&|i| mems[i].r, &|i| mems[i].r, span));
     solved.push(set(err, num(0.0)));
     for (mm, &(v, vspan)) in mems.iter().zip(&sp.states) {
         let scale = error_scale(tol, mm.yc, v);

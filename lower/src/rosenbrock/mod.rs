@@ -41,6 +41,10 @@
 //! that pattern (`Storage::Pattern`), factorised and solved by the masked runtime
 //! functions.
 //!
+//! Above 11 states `W` is held on the pattern of its sparse LU factors when that takes
+//! fewer cells than the band and at most half of `n²` (`super::band`, `super::sparse`):
+//! the cells in the order of little fill-in the lowering chose, no pivot states.
+//!
 //! with `fac = min(10, max(0.2, 0.9·err^(-1/4)))` on acceptance as under `dopri5`
 //! (`crate::explicit`, the exponent `−1/(order + 1)` of the embedded order: 3 for `rodas4`,
 //! `−1/4`; 4 for `rodas5p`, `−1/5`). Events are
@@ -52,7 +56,6 @@ use tableau::Rosenbrock;
 pub(super) use tableau::of;
 
 use super::adaptive::{Clock, Close, Control};
-use super::band;
 use super::build::{
     add, arith, assign, call, cmp, div, error_scale, mul, num, sub, var, weighted, when,
 };
@@ -60,9 +63,10 @@ use super::hidden::Hidden;
 use super::jacobian::of_model;
 use super::jacobian::rules::Cells;
 use super::located::{Located, watched};
+use super::matrix::{Matrix, Names};
 use super::pass::Stage;
-use super::rewrite::{self, Rewrite, Storage};
-use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Stmt, Tolerance, VarId, split, split_located};
+use super::rewrite;
+use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Tolerance, VarId, split, split_located};
 
 /// The model `m` stepped by the Rosenbrock method `ros` with tolerances `tol`, as plain
 /// rules (method `euler`) around one [`Rewrite::Repeat`]; `id` is its index.
@@ -130,66 +134,28 @@ pub(super) fn rewrite(
     // The Jacobian's cells: tangents of the stage rules and entries of the rates.
     let jcells = Cells::new(&mut hid, &jac, &sp, method, &col_name);
     let entries = &jcells.entries;
-    // The iteration matrix's storage and the order of its rows (`super::band`).
-    let lay = band::layout(n, entries.keys().copied());
-    let w: Vec<VarId> = match lay.storage {
-        Storage::Dense | Storage::Pattern { .. } => (0..n * n)
-            .map(|k| {
-                let (i, j) = (k / n, k % n);
-                let (row, col) = (col_name(i), col_name(j));
-                hid.new_var(
-                    format!("{row}_{method}_W_{col}"),
-                    format!(
-                        " Entry ({row}, {col}) of I/(γh) − J, then of its LU factors ({method})."
-                    ),
-                    span,
-                )
-            })
-            .collect(),
-        Storage::Band { kl, ku } => {
-            let width = 2 * kl + ku + 1;
-            (0..n * width)
-                .map(|k| {
-                    let (r, d) = (k / width, k % width);
-                    let row = col_name(lay.order[r]);
-                    match (r + d).checked_sub(kl).filter(|&c| c < n) {
-                        Some(c) => {
-                            let col = col_name(lay.order[c]);
-                            hid.new_var(
-                                format!("{row}_{method}_W_{col}"),
-                                format!(
-                                    " Entry ({row}, {col}) of I/(γh) − J in its band, then of \
-                                     its band LU factors ({method})."
-                                ),
-                                span,
-                            )
-                        }
-                        None => hid.new_var(
-                            format!("{row}_{method}_W_pad{}", d + 1),
-                            format!(
-                                " Cell {} of row {row} of the band of I/(γh) − J, outside \
-                                 the matrix: never read ({method}).",
-                                d + 1
-                            ),
-                            span,
-                        ),
-                    }
-                })
-                .collect()
-        }
+    // The iteration matrix, in the storage `super::band` chooses.
+    let pivot = |k: usize| {
+        (
+            format!("{method}_pivot{}", k + 1),
+            format!(
+                " The pivot row of column {} of the LU factors ({method}).",
+                k + 1
+            ),
+        )
     };
-    let piv: Vec<VarId> = (0..n)
-        .map(|k| {
-            hid.new_var(
-                format!("{method}_pivot{}", k + 1),
-                format!(
-                    " The pivot row of column {} of the LU factors ({method}).",
-                    k + 1
-                ),
-                span,
-            )
-        })
-        .collect();
+    let w = Matrix::new(
+        &mut hid,
+        n,
+        entries.keys().copied().collect(),
+        &Names {
+            method,
+            what: "W",
+            doc: "I/(γh) − J",
+            pivot: &pivot,
+            unknown: &col_name,
+        },
+    );
     let lsp = split_located(m);
     let guards = watched(m, &lsp);
     let located = (!guards.is_empty())
@@ -227,33 +193,8 @@ pub(super) fn rewrite(
             (false, None) => num(0.0),
         }
     };
-    match lay.storage {
-        Storage::Dense | Storage::Pattern { .. } => {
-            for i in 0..n {
-                for j in 0..n {
-                    inner.push(assign(w[i * n + j], entry(i, j), None, span));
-                }
-            }
-        }
-        // The band's entries only: its fill-in cells are cleared by the factorisation,
-        // its cells outside the matrix never read.
-        Storage::Band { kl, ku } => {
-            let width = 2 * kl + ku + 1;
-            for r in 0..n {
-                for c in r.saturating_sub(kl)..(r + ku + 1).min(n) {
-                    let value = entry(lay.order[r], lay.order[c]);
-                    inner.push(assign(w[r * width + c + kl - r], value, None, span));
-                }
-            }
-        }
-    }
-    inner.push(Stmt::Added(Rewrite::Factor {
-        matrix: w.clone(),
-        storage: lay.storage,
-        pivots: piv.clone(),
-        method,
-        span,
-    }));
+    inner.extend(w.fill(n, &entry, &|_, _| num(0.0), span));
+    inner.push(w.factor(span));
     // The stages.
     let index = |v: VarId| sp.states.iter().position(|&(st, _)| st == v);
     for s in 0..stages {
@@ -294,13 +235,7 @@ pub(super) fn rewrite(
                 inner.push(assign(k[s], rhs, None, vspan));
             }
         }
-        inner.push(Stmt::Added(Rewrite::Solve {
-            matrix: w.clone(),
-            storage: lay.storage,
-            pivots: piv.clone(),
-            rhs: lay.order.iter().map(|&i| mems[i].1[s]).collect(),
-            span,
-        }));
+        inner.push(w.solve(&|i| mems[i].1[s], &|i| mems[i].1[s], span));
     }
     // The solution and the error.
     for ((yc, k), &(v, vspan)) in mems.iter().zip(&sp.states) {

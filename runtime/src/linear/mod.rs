@@ -1,4 +1,4 @@
-//! Linear systems for the stage solves of an implicit method: dense LU factorisation with partial pivoting and band LU with partial pivoting within the band, and the solves with their factors, each in one fixed order of operations.
+//! Linear systems for the stage solves of an implicit method: dense LU factorisation with partial pivoting, band LU with partial pivoting within the band and sparse LU on a fixed pattern (real and complex), and the solves with their factors, each in one fixed order of operations.
 //!
 //! Every back end calls these two functions (none writes its own elimination), so the
 //! solves give the same bits in generated code, the interpreter and the batch form.
@@ -21,8 +21,12 @@
 //! ```
 
 mod band;
+mod sparse;
 
 pub use band::{band_factor_real, band_len, band_solve_real};
+pub use sparse::{
+    Symbolic, sparse_factor_complex, sparse_factor_real, sparse_solve_complex, sparse_solve_real,
+};
 
 /// Why a system could not be factorised or solved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -110,9 +110,9 @@ pub(super) fn connections(
     if finals.is_empty() {
         return;
     }
-    let mut map = |p: &[Name]| -> Option<String> {
+    let mut map = |p: &[Name], u: rename::Use| -> Option<String> {
         match p {
-            [n] => finals.get(&n.text).cloned(),
+            [n] if u == rename::Use::Value => finals.get(&n.text).cloned(),
             _ => None,
         }
     };

@@ -20,6 +20,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 mod connect;
+mod reference;
 mod rename;
 
 /// A model flattened: its parts' names in its own, its connections resolved.
@@ -382,8 +383,8 @@ impl<'a> Cx<'a, '_> {
             let names = &f.names;
             let aliases = &f.aliases;
             let firsts: HashSet<&str> = part_names.keys().copied().collect();
-            let mut scope = |p: &[Name]| -> Option<String> {
-                if p.len() < 2 {
+            let mut scope = |p: &[Name], u: rename::Use| -> Option<String> {
+                if p.len() < 2 || u == rename::Use::Callee {
                     return None;
                 }
                 let j = rename::join(p);
@@ -406,9 +407,14 @@ impl<'a> Cx<'a, '_> {
         }
         f.rules.extend(part_rules);
         connect::connections(m, &parts, &broken, &self.connectors, &mut f, self.diags);
+        let ok = self.diags.len() == errors;
+        // A model with ports is a component: its groups are referenced where it is used.
+        if m.ports.is_empty() && ok {
+            reference::check(m, &f, &self.connectors, &self.models, self.diags);
+        }
         // The parts' ports are joined here: a holder sees only the model's own.
         f.ports.retain(|p| p.outside);
-        (self.diags.len() == errors).then_some(f)
+        ok.then_some(f)
     }
 
     /// The connector called `n`, or an error.
@@ -601,8 +607,13 @@ fn instantiate(
         }
     }
     let mut unknown: Vec<Name> = Vec::new();
-    let mut pre = |p: &[Name]| -> Option<String> {
+    let mut pre = |p: &[Name], u: rename::Use| -> Option<String> {
         let j = rename::join(p);
+        if u == rename::Use::Callee {
+            // A table of the component goes with it; a procedure is the runtime's.
+            let table = |d: &Decl| matches!(d, Decl::Table(t) if t.name.text == j);
+            return pf.decls.iter().any(table).then(|| format!("{prefix}.{j}"));
+        }
         if pf.names.contains_key(&j) {
             return Some(format!("{prefix}.{j}"));
         }

@@ -4,13 +4,23 @@
 
 use crate::ast::{Action, Decl, Expr, ExprKind, Guard, Name, Rule};
 
-/// What to do with a written path (`r1.p.v` as `[r1, p, v]`): `Some(name)` replaces it
-/// by the one name given, `None` keeps it.
-pub(super) type Map<'a> = dyn FnMut(&[Name]) -> Option<String> + 'a;
+/// What to do with a written path (`r1.p.v` as `[r1, p, v]`) used as `Use`: `Some(name)`
+/// replaces it by the one name given, `None` keeps it.
+pub(super) type Map<'a> = dyn FnMut(&[Name], Use) -> Option<String> + 'a;
+
+/// How a name given to a [`Map`] is used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Use {
+    /// A value read or written, a mode, a submodel.
+    Value,
+    /// The procedure of a call (`curve(x)`): a lookup table of the model, renamed with
+    /// it, or a procedure of the runtime, kept.
+    Callee,
+}
 
 /// The path `p` renamed by `f`, as written if `f` keeps it.
 fn path(p: &[Name], f: &mut Map<'_>) -> Option<Name> {
-    let text = f(p)?;
+    let text = f(p, Use::Value)?;
     let span = match (p.first(), p.last()) {
         (Some(a), Some(b)) => a.span.to(b.span),
         _ => return None,
@@ -20,7 +30,7 @@ fn path(p: &[Name], f: &mut Map<'_>) -> Option<Name> {
 
 /// Renames a single name (a target, a mode, a submodel) in place.
 fn name(n: &mut Name, f: &mut Map<'_>) {
-    if let Some(t) = f(std::slice::from_ref(n)) {
+    if let Some(t) = f(std::slice::from_ref(n), Use::Value) {
         n.text = t;
     }
 }
@@ -34,7 +44,12 @@ pub(super) fn expr(e: &mut Expr, f: &mut Map<'_>) {
             }
         }
         ExprKind::Num(_) | ExprKind::Quantity(..) | ExprKind::Bool(_) => {}
-        ExprKind::Call(_, args) => args.iter_mut().for_each(|a| expr(a, f)),
+        ExprKind::Call(callee, args) => {
+            if let Some(t) = f(std::slice::from_ref(callee), Use::Callee) {
+                callee.text = t;
+            }
+            args.iter_mut().for_each(|a| expr(a, f));
+        }
         ExprKind::Neg(a) | ExprKind::Not(a) | ExprKind::Paren(a) => expr(a, f),
         ExprKind::Binary(_, a, b) => {
             expr(a, f);
