@@ -265,7 +265,7 @@ mod tests {
         p
     }
 
-    /// The measurement of docs/performance.md §25 (`cargo test -p sit-lower --release
+    /// The measurement of docs/performance.md §26 (`cargo test -p sit-lower --release
     /// --lib fill_of_grids -- --ignored --nocapture`): the cells of the LU factors of
     /// 2-D grids in the minimum-degree order against the reverse Cuthill–McKee order
     /// (its profile, and the band's `n·(2·kl + ku + 1)` cells), and the time of the
