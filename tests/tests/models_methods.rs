@@ -742,7 +742,7 @@ fn rodas4_runs_robertson_to_its_references_in_few_steps() {
 }
 
 /// `rodas4` on the heat rod (`heat_rod.sit`: 40 nodes, a tridiagonal Jacobian, its
-/// iteration matrix held as a band) made linear (beta = 0, eps = 0): it starts in the
+/// iteration matrix held on its sparse LU pattern) made linear (beta = 0, eps = 0): it starts in the
 /// slowest sine mode of the discrete heat equation, which decays exactly as
 /// exp(−λ·t) with λ = (4·α/dx²)·sin²(π·dx/(2·L)) (an eigenvector of the second
 /// difference matrix), so the error at each host step is the method's alone. The
@@ -750,9 +750,11 @@ fn rodas4_runs_robertson_to_its_references_in_few_steps() {
 /// rtol·|T| + atol ≈ 3e-4 K a node (T ≈ 300 K, rtol = atol = 1e-6); the rod is
 /// dissipative (its errors decay, never grow), so the global error is at most the sum
 /// of the local ones over the accepted steps. Asserted: within that sum and within
-/// 1e-3 K (measured: 3.7e-5 K in 38 internal steps to t = 300). Also: the band's hidden states, 4 cells a row, not 40.
+/// 1e-3 K (measured: 3.7e-5 K in 38 internal steps to t = 300). Also: the matrix's
+/// hidden states, the sparse LU pattern's 3·40 − 2 cells (no fill-in), not a band's 4
+/// a row nor 40.
 #[test]
-fn rodas4_band_meets_the_heat_rods_exact_sine_mode() {
+fn rodas4_sparse_meets_the_heat_rods_exact_sine_mode() {
     let mut m = load_with("heat_rod.sit", "HeatRod", None).unwrap();
     assert!(m.hidden_index("T1_rodas4_W_T2").is_some());
     assert!(m.hidden_index("T1_rodas4_W_T5").is_none(), "dense W");
@@ -762,7 +764,7 @@ fn rodas4_band_meets_the_heat_rods_exact_sine_mode() {
             name.contains("_rodas4_W_")
         })
         .count();
-    assert_eq!(cells, 40 * 4, "the band's cells");
+    assert_eq!(cells, 3 * 40 - 2, "the sparse pattern's cells");
     m.set("beta", 0.0).unwrap();
     m.set("eps", 0.0).unwrap();
     m.reset();
