@@ -271,3 +271,48 @@ fn thermostat_event_sensitivities_match_central_differences() {
     eprintln!("thermostat: worst {err:e} of the allowed ({at})");
     assert!(err <= 1.0, "{err:e}: {at}");
 }
+
+/// A guard located inside a step that the saltation does not cover (one nested inside a
+/// `when` block) is refused with the line and the fix, rather than giving sensitivities
+/// without their jump there; the same switch written as a top-level block gets it: the
+/// decay `x = e^(−k t)` that doubles its rate below 0.5 ends at `x(1) = 2·e^(−2k)`, whose
+/// derivative is `−4·e^(−2k)` (k = 1), to 1e-8 under `dopri5`.
+#[test]
+fn a_nested_located_guard_is_refused_and_a_top_level_one_jumps() {
+    let nested = "model Nested {\n    method dopri5 rtol 1e-10 atol 1e-12;\n    param k = 1;\n    \
+                  output real x = 1;\n    real r = 1;\n    flag armed = true;\n    \
+                  x = integral(-k * r * x);\n    when armed {\n        r = 2 when x < 0.5;\n    }\n}\n";
+    let path = std::path::Path::new("nested.sit");
+    let compile = |text: &str| {
+        sit_driver::compile(
+            &sit_driver::Source::Text { path, text },
+            &sit_driver::Options {
+                sensitivities: Some(sit_driver::Sensitivities {
+                    model: None,
+                    wrt: vec!["k".into()],
+                }),
+                ..Default::default()
+            },
+        )
+    };
+    let err = compile(nested).expect_err("refused").to_string();
+    assert!(
+        err.starts_with(
+            "--sensitivities: model `Nested`'s guard `x < 0.5` (nested.sit:9:20) is located \
+             inside a step, but the sensitivities get no jump there"
+        ),
+        "{err}"
+    );
+    let flat = nested.replace(
+        "    when armed {\n        r = 2 when x < 0.5;\n    }",
+        "    when armed & x < 0.5 {\n        r = 2;\n    }",
+    );
+    let compiled = compile(&flat).expect("a top-level block compiles");
+    let root = compiled.root(None).unwrap();
+    let mut m = sit_interp::Instance::try_new(&compiled.lowered, root).unwrap();
+    m.step(1.0);
+    let (x, dx) = (m.get("x").unwrap(), m.get("d(x)/d(k)").unwrap());
+    let e = (-2.0f64).exp();
+    assert!((x - 2.0 * e).abs() < 1e-9, "{x}");
+    assert!((dx + 4.0 * e).abs() < 1e-8, "{dx} against {}", -4.0 * e);
+}

@@ -86,6 +86,65 @@ fn crossings(m: &Model, e: &Expr, out: &mut Vec<Expr>) {
     }
 }
 
+/// The first guard that the event location watches inside a step but that gets no
+/// saltation: a guarded block nested inside a block whose own guard gets none (a guarded
+/// rule in `when armed { … }` with `armed` a flag), or a top-level guard whose
+/// comparisons read a stage rule's value but no state or `time` (the saltation is
+/// written for a top-level block whose guard compares what the states carry). A guard
+/// nested inside a block that gets its saltation is part of that block's jump map (its
+/// tangent rules), evaluated at the block's located instant: not asked. `None` when
+/// every located guard gets its jump. Under `euler` nothing is located, so nothing is
+/// asked.
+pub(super) fn unsalted(m: &Model) -> Option<Span> {
+    if m.method == crate::ir::Method::Euler {
+        return None;
+    }
+    let sp = crate::ir::split(m);
+    if sp.states.is_empty() {
+        return None;
+    }
+    let reads = |e: &Expr, staged: bool| {
+        let mut found = false;
+        e.visit(&mut |x| {
+            found |= match x {
+                Expr::Var(v) => sp.is_state[*v] || (staged && sp.staged[*v]),
+                Expr::Time => true,
+                _ => false,
+            }
+        });
+        found
+    };
+    /// `inside`: `None` at the top level, else whether the enclosing top-level block
+    /// gets its saltation.
+    fn walk(
+        m: &Model,
+        body: &[Stmt],
+        inside: Option<bool>,
+        reads: &dyn Fn(&Expr, bool) -> bool,
+    ) -> Option<Span> {
+        for s in body {
+            let Stmt::If { cond, then, span } = s else {
+                continue;
+            };
+            let mut cross = Vec::new();
+            crossings(m, cond, &mut cross);
+            let located = cross.iter().any(|c| reads(c, true));
+            let salted = match inside {
+                None => cross.iter().any(|c| reads(c, false)),
+                Some(outer) => outer,
+            };
+            if located && !salted {
+                return Some(*span);
+            }
+            if let Some(found) = walk(m, then, Some(salted), reads) {
+                return Some(found);
+            }
+        }
+        None
+    }
+    walk(m, &m.body, None, &reads)
+}
+
 impl Saltation<'_> {
     fn hidden(&mut self, name: String, doc: &str) -> VarId {
         let mut name = name;

@@ -86,6 +86,22 @@ pub enum SensitivityError {
         /// The name given.
         name: String,
     },
+    /// A guard located inside a step whose event the sensitivities would not jump at.
+    #[error(
+        "model `{model}`'s guard `{guard}` ({at}) is located inside a step, but the \
+         sensitivities get no jump there (their saltation is written for a top-level \
+         `when` block whose guard compares a state or `time`); write it as a top-level \
+         block (`when outer & inner {{ … }}`, comparing the states), or run under `euler`, \
+         where events are seen at the step's end"
+    )]
+    Unsalted {
+        /// The model.
+        model: String,
+        /// The guard as written.
+        guard: String,
+        /// Where (`file:line:column`).
+        at: String,
+    },
 }
 
 fn list(names: &[String]) -> String {
@@ -111,6 +127,13 @@ pub fn add(
 ) -> Result<(Program, Vec<Column>), SensitivityError> {
     let m = &program.models[root];
     let cols = resolve(m, wrt)?;
+    if let Some(span) = super::saltation::unsalted(m) {
+        return Err(SensitivityError::Unsalted {
+            model: m.name.clone(),
+            guard: program.sources.text(span).to_string(),
+            at: program.sources.location(span),
+        });
+    }
     let (model, columns) = rewrite(m, &cols, wrt);
     let mut out = program.clone();
     out.models[root] = model;
