@@ -132,7 +132,7 @@ pub(super) fn connections(
 }
 
 /// The root of `i`'s set (with path halving).
-fn find(parent: &mut [usize], mut i: usize) -> usize {
+pub(super) fn find(parent: &mut [usize], mut i: usize) -> usize {
     while parent[i] != i {
         parent[i] = parent[parent[i]];
         i = parent[i];
@@ -142,7 +142,7 @@ fn find(parent: &mut [usize], mut i: usize) -> usize {
 
 /// `name` followed through `aliases` to a name that is no alias (a chain is at most as
 /// long as the map).
-fn resolve(aliases: &HashMap<String, String>, name: &str) -> String {
+pub(super) fn resolve(aliases: &HashMap<String, String>, name: &str) -> String {
     let mut at = name;
     for _ in 0..=aliases.len() {
         match aliases.get(at) {

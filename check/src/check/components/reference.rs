@@ -11,6 +11,7 @@
 //! a run gives NaN. It is a warning, not an error: the test is structural and a model
 //! may fix a potential in a way it does not see.
 
+use super::connect::{find, resolve};
 use super::{Flat, FlatPort, rename};
 use crate::ast::{Connector, Decl, DeclKind, Model, Rule};
 use crate::diag::Diagnostic;
@@ -226,25 +227,4 @@ fn unknowns(f: &Flat) -> HashSet<&str> {
             _ => None,
         })
         .collect()
-}
-
-/// The root of `i`'s group (with path halving).
-fn find(parent: &mut [usize], mut i: usize) -> usize {
-    while parent[i] != i {
-        parent[i] = parent[parent[i]];
-        i = parent[i];
-    }
-    i
-}
-
-/// `name` followed through `aliases` to a name that is no alias.
-fn resolve(aliases: &HashMap<String, String>, name: &str) -> String {
-    let mut at = name;
-    for _ in 0..=aliases.len() {
-        match aliases.get(at) {
-            Some(next) => at = next,
-            None => break,
-        }
-    }
-    at.to_string()
 }
