@@ -15,7 +15,7 @@
 //!
 //! One loop over the whole body, rather than one loop per rule, keeps each lane's values
 //! in registers between rules: on VanDerPol it halves the memory traffic. Derived params
-//! and conditions are inlined where they are read (`sit_middle::lower::Reads::Inline`: the
+//! and conditions are inlined where they are read (`sit_lir::Reads::Inline`: the
 //! same tree, so the same operations in the same order). Reset and the conversions to and
 //! from the scalar model go lane by lane through the scalar struct's own `reset`. The
 //! clocks: while every lane's clock is lane 0's (a private flag), `step` advances lane
@@ -31,8 +31,8 @@ use crate::plan::Plan;
 use crate::provenance::{Comments, Provenance};
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote};
-use sit_middle::ir::{ModelId, Ty, VarKind};
-use sit_middle::lower::{self, Assign, FlagUse, Reads, Stmt};
+use sit_lir::{self as lower, Assign, FlagUse, Reads, Stmt};
+use sit_lir::{ModelId, Ty, VarKind};
 
 /// The name of the batch struct of a model whose struct is `ty`, unique among `taken`.
 pub(crate) fn batch_name(ty: &str, taken: &[String]) -> String {
@@ -522,7 +522,7 @@ impl StepGen<'_, '_> {
         quote!(#(#binds)*)
     }
 
-    fn comment(&mut self, span: sit_middle::Span, whole_line: bool) -> TokenStream {
+    fn comment(&mut self, span: sit_lir::Span, whole_line: bool) -> TokenStream {
         let text = if whole_line {
             self.prov.line_note(span)
         } else {
@@ -711,7 +711,7 @@ impl StepGen<'_, '_> {
             }
             Stmt::Factor { .. } | Stmt::Solve { .. } | Stmt::Underflow { .. } => {
                 let time = ident(&names.time);
-                let var = |v: sit_middle::ir::VarId| {
+                let var = |v: sit_lir::VarId| {
                     let f = ident(&names.vars[v]);
                     quote!(self.#f[i])
                 };

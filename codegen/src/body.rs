@@ -7,9 +7,9 @@ use crate::plan::{Plan, step_pieces};
 use crate::provenance::{Comments, Provenance};
 use proc_macro2::{Delimiter, Group, Ident, Literal, TokenStream, TokenTree};
 use quote::{format_ident, quote};
-use sit_middle::Span;
-use sit_middle::ir::{ModelId, Ty};
-use sit_middle::lower::{self, Assign, FlagUse, Proc, Stmt, Term};
+use sit_lir::Span;
+use sit_lir::{self as lower, Assign, FlagUse, Proc, Stmt, Term};
+use sit_lir::{ModelId, Ty};
 use std::cell::Cell;
 
 mod initial;
@@ -52,7 +52,7 @@ impl BodyGen<'_, '_> {
         }
     }
 
-    fn ir(&self) -> &sit_middle::lower::rewrite::Model {
+    fn ir(&self) -> &sit_lir::decl::Model {
         &self.plan.program.models[self.model]
     }
 
@@ -503,7 +503,7 @@ impl BodyGen<'_, '_> {
             }
             Stmt::Factor { .. } | Stmt::Solve { .. } | Stmt::Underflow { .. } => {
                 let time = ident(&names.time);
-                let var = |v: sit_middle::ir::VarId| {
+                let var = |v: sit_lir::VarId| {
                     let f = ident(&names.vars[v]);
                     quote!(self.#f)
                 };
@@ -677,7 +677,7 @@ impl Flags<'_> {
 /// The target of the `otherwise` rule that reads flag `k`.
 fn fired_target(body: &[Stmt], k: usize) -> Option<usize> {
     let mut target = None;
-    sit_middle::lower::walk(body, &mut |s| match s {
+    sit_lir::walk(body, &mut |s| match s {
         Stmt::Otherwise { assign, fired } if *fired == k && target.is_none() => {
             target = Some(assign.target);
         }

@@ -5,8 +5,8 @@ use crate::names::ident;
 use crate::plan::Plan;
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
-use sit_middle::ir::{ArithOp, CmpOp, ModelId};
-use sit_middle::lower::{Place, Slot, Term};
+use sit_lir::{ArithOp, CmpOp, ModelId};
+use sit_lir::{Place, Slot, Term};
 use syn::{BinOp, Expr, UnOp};
 
 /// Binding strength of a generated Rust expression (higher binds tighter): Rust's own

@@ -8,8 +8,8 @@ use crate::provenance::{Comments, Provenance, doc, docs};
 use crate::table::table;
 use proc_macro2::TokenStream;
 use quote::quote;
-use sit_middle::ir::{ModelId, Ty};
-use sit_middle::lower::{self, Reads};
+use sit_lir::{self as lower, Defined, Reads};
+use sit_lir::{ModelId, Ty};
 
 /// `#[allow(non_snake_case)]` when one of `idents` needs it.
 fn snake_allow<'s>(idents: impl IntoIterator<Item = &'s String>) -> TokenStream {
@@ -206,7 +206,7 @@ pub(crate) fn model_items(
         if !v.is_derived() {
             continue;
         }
-        let body = tail(g.ast(&lower::term(plan.program, id, &v.init, Reads::Named)?));
+        let body = tail(g.ast(&plan.lowered.definition(id, Defined::Var(i), Reads::Named)?));
         let f = ident(&names.vars[i]);
         let snake = snake_allow([&names.vars[i]]);
         let d = docs(&v.doc);
@@ -218,7 +218,13 @@ pub(crate) fn model_items(
         });
     }
     for (c, cond) in m.conds.iter().enumerate() {
-        let body = tail(g.ast(&lower::term(plan.program, id, &cond.expr, Reads::Named)?));
+        let body = tail(
+            g.ast(
+                &plan
+                    .lowered
+                    .definition(id, Defined::Cond(c), Reads::Named)?,
+            ),
+        );
         let f = ident(&names.conds[c]);
         let snake = snake_allow([&names.conds[c]]);
         let d = docs(&cond.doc);

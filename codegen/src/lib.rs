@@ -1,7 +1,7 @@
 //! Code generation of the Sit compiler: checked `.sit` models to formatted, straight-line Rust.
 //!
-//! One core, [`generate`], turns a lowered program ([`Lowered`], from `sit-driver` or
-//! [`Lowered::new`]) into the source of a Rust module (one struct per model, with `new`,
+//! One core, [`generate`], turns a lowered program ([`Lowering`]: `sit_lower::Lowered`, from `sit-driver` or
+//! `Lowered::new`) into the source of a Rust module (one struct per model, with `new`,
 //! `step`, `reset`, `time`, public fields, the variable table and
 //! `impl sit_runtime::Model`); every front end goes through it: build scripts and the
 //! `sit_macros::include_model!` proc-macro through `sit-build` (`sit_build::Builder`,
@@ -9,7 +9,7 @@
 //!
 //! Each of them can add the batch form of every model ([`Options::batch`]).
 //!
-//! The generated code follows the semantics of `sit_middle::ir` to the bit: the
+//! The generated code follows the semantics of `sit_check::ir` to the bit: the
 //! operations of the tree in its order, every procedure through `::sit_runtime::...`.
 //! See `docs/codegen.md` for the shape of the output and the name mapping, and
 //! `docs/embedding.md` for how to use it from a crate.
@@ -42,8 +42,8 @@ mod sparse;
 mod substep;
 mod table;
 
-use sit_middle::ir::Program;
-use sit_middle::lower::Lowered;
+use sit_lir::Lowering;
+use sit_lir::decl::Program;
 
 /// What to generate.
 #[derive(Debug, Clone, Default)]
@@ -113,7 +113,7 @@ pub enum Error {
     /// The model cannot be lowered: derived params or conditions inlined for the batch
     /// form grow too large, or the program is malformed.
     #[error("{0}")]
-    Lower(#[from] sit_middle::lower::LowerError),
+    Lower(#[from] sit_lir::LowerError),
     /// A bug of the generator: its own output did not parse as Rust.
     #[error("internal error of sit-codegen, please report it: {0}")]
     Internal(String),
@@ -124,7 +124,7 @@ pub enum Error {
 /// root file; with [`Options::batch`], the batch forms follow the scalar code, which is
 /// the same as without; a program prepared for the event log also gets each model's
 /// `event_table()`.
-pub fn generate(lowered: &Lowered, opts: &Options) -> Result<String, Error> {
+pub fn generate(lowered: &dyn Lowering, opts: &Options) -> Result<String, Error> {
     let program = lowered.program();
     let roots = roots(program, opts)?;
     let mut plan = plan::Plan::new(lowered, roots.as_deref());
@@ -177,7 +177,7 @@ pub fn generate(lowered: &Lowered, opts: &Options) -> Result<String, Error> {
 }
 
 /// [`generate`] with [`Options::batch`] set.
-pub fn generate_with_batch(lowered: &Lowered, opts: &Options) -> Result<String, Error> {
+pub fn generate_with_batch(lowered: &dyn Lowering, opts: &Options) -> Result<String, Error> {
     let opts = Options {
         batch: true,
         ..opts.clone()
@@ -186,7 +186,7 @@ pub fn generate_with_batch(lowered: &Lowered, opts: &Options) -> Result<String, 
 }
 
 /// The models asked for by `opts.model`, or `None` for all of them.
-fn roots<X>(program: &Program<X>, opts: &Options) -> Result<Option<Vec<usize>>, Error> {
+fn roots(program: &Program, opts: &Options) -> Result<Option<Vec<usize>>, Error> {
     match &opts.model {
         None => Ok(None),
         Some(name) => match program.model(name) {

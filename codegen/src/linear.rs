@@ -2,8 +2,8 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-use sit_middle::ir::VarId;
-use sit_middle::lower::{self, Stmt};
+use sit_lir::VarId;
+use sit_lir::{self as lower, Stmt};
 
 use crate::sparse;
 

@@ -3,7 +3,7 @@
 use crate::expr::num;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use sit_middle::ir::{Beyond, LookupTable};
+use sit_lir::{Beyond, LookupTable};
 use syn::Expr;
 
 /// `[x0, x1, …]` with each number written to read back exactly.

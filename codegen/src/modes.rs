@@ -6,8 +6,8 @@ use crate::plan::{ModelNames, Plan};
 use crate::provenance::{Provenance, doc, docs};
 use proc_macro2::TokenStream;
 use quote::quote;
-use sit_middle::ir::ModelId;
-use sit_middle::lower::rewrite::Model;
+use sit_lir::ModelId;
+use sit_lir::decl::Model;
 
 /// `light_green` → `LightGreen`: each `_`-separated part with its first letter
 /// capitalised if it is ASCII (`ящик` stays as written: a capital `А` would be confusable

@@ -1,12 +1,12 @@
-//! `run(name)` of an instantaneous phase, on struct fields and on lanes (see `sit_middle::lower::PhaseLink`).
+//! `run(name)` of an instantaneous phase, on struct fields and on lanes (see `sit_lir::PhaseLink`).
 
 use crate::expr::ExprGen;
 use crate::names::ident;
 use crate::plan::Plan;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use sit_middle::ir::ModelId;
-use sit_middle::lower::{self, Term};
+use sit_lir::ModelId;
+use sit_lir::{self as lower, Term};
 
 /// The statements of one run of `phase`, a submodel of `model`, in the order of the
 /// lowering: bindings, reset, then steps of the phase's own `dt` until its condition

@@ -1,10 +1,8 @@
 //! What to generate: the models to emit and the Rust name of every item of each.
 
 use crate::names::{Namespace, RESERVED_METHODS};
-use sit_middle::ir::{Expr, ModelId, Rhs};
-use sit_middle::lower::Lowered;
-use sit_middle::lower::Rewrite;
-use sit_middle::lower::rewrite::{Model, Program, Stmt};
+use sit_lir::decl::{Model, Program};
+use sit_lir::{Lowering, ModelId};
 use std::ops::Range;
 
 /// The most top-level statements of the rule list that `step` holds itself; a longer
@@ -96,8 +94,8 @@ pub(crate) struct ReachNames {
 /// The models to emit, with the names of every model of the program.
 pub(crate) struct Plan<'a> {
     /// The lowered program.
-    pub lowered: &'a Lowered,
-    /// Its program (`lowered.program()`).
+    pub lowered: &'a dyn Lowering,
+    /// Its declarations (`lowered.program()`).
     pub program: &'a Program,
     /// Names of every model, indexed by model id.
     pub names: Vec<ModelNames>,
@@ -111,7 +109,7 @@ pub(crate) struct Plan<'a> {
 impl<'a> Plan<'a> {
     /// A plan emitting `roots` and every model they instantiate, or the whole program
     /// when `roots` is `None`.
-    pub(crate) fn new(lowered: &'a Lowered, roots: Option<&[ModelId]>) -> Plan<'a> {
+    pub(crate) fn new(lowered: &'a dyn Lowering, roots: Option<&[ModelId]>) -> Plan<'a> {
         let program = lowered.program();
         let mut types = Namespace::default();
         let model_names: Vec<&str> = program.models.iter().map(|m| m.name.as_str()).collect();
@@ -125,19 +123,7 @@ impl<'a> Plan<'a> {
         for (m, n) in program.models.iter().zip(&mut names) {
             crate::modes::name_types(m, n, &mut types);
         }
-        let emit = match roots {
-            None => (0..program.models.len()).collect(),
-            Some(roots) => {
-                let mut keep = vec![false; program.models.len()];
-                let mut stack: Vec<ModelId> = roots.to_vec();
-                while let Some(id) = stack.pop() {
-                    if !std::mem::replace(&mut keep[id], true) {
-                        stack.extend(program.models[id].subs.iter().map(|s| s.model));
-                    }
-                }
-                (0..program.models.len()).filter(|&i| keep[i]).collect()
-            }
-        };
+        let emit = program.tree(roots);
         Plan {
             lowered,
             program,
@@ -205,7 +191,7 @@ fn model_names_of(m: &Model, ty: String) -> ModelNames {
         .collect();
     let mems = (0..m.memories.len())
         .map(|k| {
-            let target = deriv_target(&m.body, k).map(|v| m.vars[v].name.as_str());
+            let target = m.deriv_targets[k].map(|v| m.vars[v].name.as_str());
             match target {
                 Some(t) => fields.internal(&format!("{t}_deriv")),
                 None => fields.internal(&format!("deriv_{k}")),
@@ -222,7 +208,7 @@ fn model_names_of(m: &Model, ty: String) -> ModelNames {
     let clock = fields.internal("clock");
     let clock_shared = fields.internal("clock_shared");
     let step_once = methods.internal("step_once");
-    let pieces = step_pieces(m.body.len()).len();
+    let pieces = step_pieces(m.body_len).len();
     let step_parts = if pieces > 1 {
         (0..pieces)
             .map(|i| methods.internal(&format!("step_part_{i}")))
@@ -230,7 +216,7 @@ fn model_names_of(m: &Model, ty: String) -> ModelNames {
     } else {
         Vec::new()
     };
-    let writes_dt = sets_dt(&m.body);
+    let writes_dt = m.sets_dt;
     let reach = ReachNames {
         field: fields.internal("table_reach"),
         visit: methods.internal("visit_table_reach"),
@@ -253,9 +239,7 @@ fn model_names_of(m: &Model, ty: String) -> ModelNames {
         clock,
         clock_shared,
         // A placed submodel steps by the `dt` of its statement's point.
-        uses_dt: writes_dt
-            || m.subs.iter().any(|s| s.placed.is_some())
-            || model_exprs(m).iter().any(|e| reads_dt(e)),
+        uses_dt: writes_dt || m.subs.iter().any(|s| s.placed.is_some()) || m.reads_dt,
         sets_dt: writes_dt,
         step_parts,
         step_once,
@@ -265,67 +249,4 @@ fn model_names_of(m: &Model, ty: String) -> ModelNames {
         mode_variants: Vec::new(),
         reach,
     }
-}
-
-/// The target of the `deriv` rule that owns memory `mem`.
-fn deriv_target(body: &[Stmt], mem: usize) -> Option<usize> {
-    body.iter().find_map(|s| match s {
-        Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => match a.rhs {
-            Rhs::Deriv { mem: k, .. } if k == mem => Some(a.target),
-            _ => None,
-        },
-        Stmt::If { then, .. } => deriv_target(then, mem),
-        _ => None,
-    })
-}
-
-/// Whether `body` writes `dt`, at any depth.
-fn sets_dt(body: &[Stmt]) -> bool {
-    let mut found = false;
-    sit_middle::ir::walk(body, &mut |s| {
-        found |= matches!(s, Stmt::Added(Rewrite::SetDt { .. }))
-    });
-    found
-}
-
-/// Whether `e` reads `dt`.
-fn reads_dt(e: &Expr) -> bool {
-    let mut found = false;
-    e.visit(&mut |x| found |= matches!(x, Expr::Dt));
-    found
-}
-
-/// Every expression evaluated in a model's scope.
-pub(crate) fn model_exprs(m: &Model) -> Vec<&Expr> {
-    let mut out: Vec<&Expr> = m.vars.iter().map(|v| &v.init).collect();
-    out.extend(m.conds.iter().map(|c| &c.expr));
-    out.extend(m.events.iter().map(|e| &e.cond));
-    for s in &m.subs {
-        out.extend(s.param_bindings.iter().map(|b| &b.value));
-        out.extend(s.input_bindings.iter().map(|b| &b.value));
-        out.extend(s.phase.as_ref().map(|p| &p.until));
-    }
-    out.extend(m.substeps.iter().flat_map(|s| [&s.when, &s.count]));
-    fn stmts<'e>(body: &'e [Stmt], out: &mut Vec<&'e Expr>) {
-        for s in body {
-            match s {
-                Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } => out.extend(a.rhs.operands()),
-                Stmt::If { cond, then, .. }
-                | Stmt::Added(Rewrite::Repeat {
-                    until: cond,
-                    body: then,
-                    ..
-                }) => {
-                    out.push(cond);
-                    stmts(then, out);
-                }
-                Stmt::Added(Rewrite::SetDt { value, .. } | Rewrite::Event { cond: value, .. }) => {
-                    out.push(value)
-                }
-                _ => {}
-            }
-        }
-    }
-    stmts(&m.body, &mut out);
-    out
 }

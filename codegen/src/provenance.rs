@@ -7,8 +7,8 @@
 
 use proc_macro2::{Literal, TokenStream, TokenTree};
 use quote::quote;
-use sit_middle::lower::Stmt;
-use sit_middle::{SourceMap, Span};
+use sit_lir::Stmt;
+use sit_lir::{SourceMap, Span};
 
 /// The name of the marker macro; no real macro has it (the markers never reach rustc).
 pub(crate) const MARKER: &str = "__sit_comment";

@@ -17,7 +17,7 @@ use crate::names::ident;
 use crate::plan::Plan;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-use sit_middle::ir::{Beyond, LookupTable, ModelId};
+use sit_lir::{Beyond, LookupTable, ModelId};
 use std::cell::RefCell;
 use std::sync::Arc;
 use syn::Expr;
@@ -63,9 +63,9 @@ impl Registry {
 
 /// Whether `t` reads a table: where the batch form, counting, must evaluate as the
 /// scalar step does (short circuits, branches), and elsewhere keeps its branch-free form.
-pub(crate) fn reads_table(t: &sit_middle::lower::Term) -> bool {
+pub(crate) fn reads_table(t: &sit_lir::Term) -> bool {
     let mut found = false;
-    t.visit(&mut |u| found |= matches!(u, sit_middle::lower::Term::Table(..)));
+    t.visit(&mut |u| found |= matches!(u, sit_lir::Term::Table(..)));
     found
 }
 

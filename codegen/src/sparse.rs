@@ -7,7 +7,7 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-use sit_middle::lower::SparseLu;
+use sit_lir::SparseLu;
 
 /// The most operations (divisions and multiply-subtracts of the factorisation) of a
 /// pattern whose factorisation and solves are written out as straight-line code;

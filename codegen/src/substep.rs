@@ -1,12 +1,12 @@
-//! A model that divides its step (`substeps`), on struct fields and on lanes (see `sit_middle::lower::SubstepLink`).
+//! A model that divides its step (`substeps`), on struct fields and on lanes (see `sit_lir::SubstepLink`).
 
 use crate::expr::ExprGen;
 use crate::names::ident;
 use crate::plan::Plan;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use sit_middle::ir::ModelId;
-use sit_middle::lower::SubstepLink;
+use sit_lir::ModelId;
+use sit_lir::SubstepLink;
 
 /// The body of `step(dt)` (`lanes` false) or `step_lane(i, dt)` (`lanes` true) of a
 /// model with sub-steps, in the order of the lowering: `dt` stored, the condition,

@@ -1,6 +1,6 @@
 //! The variable list of a model (`VARIABLES`) and the `Model` accessors by index and name.
 //!
-//! The list is `sit_middle::lower::variables`: the model's own variables, then for each
+//! The list is `sit_lower::variables`: the model's own variables, then for each
 //! submodel `NAME.on` and the submodel's list prefixed by `NAME.`. The hidden states
 //! (method memories, event-log whys) end the list: `VARIABLES` and `var_index` leave them
 //! out, `hidden_count`, `var_info`, `get_at` and `set_at` reach them at the indices after
@@ -18,8 +18,8 @@ use crate::names::ident;
 use crate::plan::Plan;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use sit_middle::ir::{CondKind, ModelId, Ty, VarKind};
-use sit_middle::lower::{self, Access, Item, Place, Slot, Term};
+use sit_lir::{self as lower, Access, Item, Place, Slot, Term};
+use sit_lir::{CondKind, ModelId, Ty, VarKind};
 
 /// One variable of the flattened list.
 struct Entry {
@@ -41,7 +41,7 @@ struct Entry {
     hidden: bool,
 }
 
-/// Entries of the variable list of `model` (`sit_middle::lower::variables`), read and
+/// Entries of the variable list of `model` (`sit_lower::variables`), read and
 /// written through field paths from `self`.
 fn flatten(plan: &Plan<'_>, model: ModelId, list: Vec<lower::Entry>) -> Vec<Entry> {
     let g = ExprGen {
@@ -113,7 +113,7 @@ fn flatten(plan: &Plan<'_>, model: ModelId, list: Vec<lower::Entry>) -> Vec<Entr
         .collect()
 }
 
-/// One submodel's runs in its parent's list (`sit_middle::lower::SubRun`), with its
+/// One submodel's runs in its parent's list (`sit_lower::SubRun`), with its
 /// field and name.
 struct SubRange {
     /// The submodel's field.
@@ -169,7 +169,7 @@ pub(crate) struct Table {
 
 /// The variable table of `model`.
 pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::LowerError> {
-    let own = lower::own_variables(plan.program, model)?;
+    let own = plan.lowered.own_variables(model)?;
     let (shown, hidden_count) = (own.visible, own.hidden);
     let local: Vec<usize> = own.entries.iter().map(|(i, _)| *i).collect();
     let entries = flatten(
@@ -206,7 +206,7 @@ pub(crate) fn table(plan: &Plan<'_>, model: ModelId) -> Result<Table, lower::Low
         Some((parent, s)) => sub_tables(plan, parent, s)?,
         None => {
             // Nothing emitted instantiates this model: its whole table, written out.
-            let whole = flatten(plan, model, lower::variables(plan.program, model)?);
+            let whole = flatten(plan, model, plan.lowered.variables(model)?);
             let infos = whole[..shown].iter().map(info);
             let hidden = whole[shown..].iter().map(info);
             (quote!(&[#(#infos),*]), quote!(&[#(#hidden),*]))
@@ -471,7 +471,7 @@ fn sub_tables(
     parent: ModelId,
     s: usize,
 ) -> Result<(TokenStream, TokenStream), lower::LowerError> {
-    let own = lower::own_variables(plan.program, parent)?;
+    let own = plan.lowered.own_variables(parent)?;
     let run = &own.subs[s];
     let p = ident(&plan.names[parent].ty);
     let prefix = lit(plan.program.models[parent].subs[s].name.len() + 1);

@@ -2,15 +2,14 @@
 
 use crate::c::expr::{ExprGen, num};
 use crate::c::{self, Out, Tables, Unsupported};
-use sit_middle::ir::{self, ModelId, Ty, VarKind};
-use sit_middle::lower::{self, Access, Entry, Item, Lowered, Reads};
+use sit_lir::{Access, Defined, Entry, Item, Lowering, ModelId, Reads, Ty, VarKind};
 pub use sit_runtime::sweep::Collect;
 
 /// The shape of a study, which the kernel's text depends on (its values do not: they are
 /// the kernel's arguments).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Spec {
-    /// The variables swept (indices of `sit_middle::lower::variables` of the root), the
+    /// The variables swept (indices of `sit_lower::variables` of the root), the
     /// first varying slowest: set `k` takes the digits of `k` in the mixed radix of the
     /// axes' lengths, as `sit_runtime::sweep::grid` orders them.
     pub axes: Vec<usize>,
@@ -56,12 +55,12 @@ pub struct Kernel {
 pub const PRELUDE: &str = include_str!("prelude.h");
 
 /// Writes the C text of the study `spec` of model `root`.
-pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, SpecError> {
+pub fn kernel(lowered: &dyn Lowering, root: ModelId, spec: &Spec) -> Result<Kernel, SpecError> {
     let program = lowered.program();
     if root >= program.models.len() {
         return Err(Unsupported::Malformed(format!("no model with index {root}")).into());
     }
-    let entries = lower::variables(program, root).map_err(Unsupported::from)?;
+    let entries = lowered.variables(root).map_err(Unsupported::from)?;
     let tables = Tables::default();
     let mut models = Out::default();
     for id in c::tree(lowered, root) {
@@ -87,7 +86,7 @@ pub fn kernel(lowered: &Lowered, root: ModelId, spec: &Spec) -> Result<Kernel, S
             "SIT_DEVICE sit_real sit_get{i}(struct sit_m{root}* s) {{ /* {} */",
             e.name
         ));
-        run.line(format!("return {};", read(program, &g, e)?));
+        run.line(format!("return {};", read(lowered, &g, e)?));
         run.close("}");
     }
 
@@ -361,12 +360,9 @@ int main(void) {{
 
 /// The value of entry `e` as `sit_runtime::Model::get_at` gives it: a real as it is, a
 /// flag 1 or 0, a mode the index of its state.
-fn read(
-    program: &sit_middle::lower::rewrite::Program,
-    root: &ExprGen<'_>,
-    e: &Entry,
-) -> Result<String, SpecError> {
+fn read(lowered: &dyn Lowering, root: &ExprGen<'_>, e: &Entry) -> Result<String, SpecError> {
     let (base, _) = root.base(&e.path);
+    let program = lowered.program();
     let g = ExprGen {
         program,
         model: e.model,
@@ -375,15 +371,21 @@ fn read(
     };
     let m = &program.models[e.model];
     let logical = |x: String| format!("(({x}) ? SIT_R(1.0) : SIT_R(0.0))");
-    let term = |x: &ir::Expr| -> Result<String, SpecError> {
-        let t = lower::term(program, e.model, x, Reads::Inline).map_err(Unsupported::from)?;
+    let term = |t: Result<sit_lir::Term, sit_lir::LowerError>| -> Result<String, SpecError> {
+        let t = t.map_err(Unsupported::from)?;
         Ok(g.expr(&t))
     };
     Ok(match e.item {
-        Item::Var(v, _) if e.access == Access::Derived => term(&m.vars[v].init)?,
+        Item::Var(v, _) if e.access == Access::Derived => {
+            term(lowered.definition(e.model, Defined::Var(v), Reads::Inline))?
+        }
         Item::Var(v, _) if m.vars[v].ty == Ty::Flag => logical(format!("{base}v{v}")),
         Item::Var(v, _) => format!("{base}v{v}"),
-        Item::Cond(c, _) => logical(term(&ir::Expr::Cond(c))?),
+        Item::Cond(c, _) => logical(term(lowered.read(
+            e.model,
+            Defined::Cond(c),
+            Reads::Inline,
+        ))?),
         Item::Event(ev) => logical(format!("{base}ev{ev}")),
         Item::On(s) => logical(format!("{base}on{s}")),
         Item::Mode(k) => format!("(sit_real)({base}mode{k})"),

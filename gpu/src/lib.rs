@@ -2,7 +2,7 @@
 //!
 //! [`kernel`] writes the C text of a study ([`Spec`]): every model of the instance tree
 //! as a struct with its construction, reset and step (`c`, a storage strategy over
-//! `sit_middle::lower` like the generated Rust's), the runtime procedures of
+//! `sit_lir` like the generated Rust's), the runtime procedures of
 //! `sit-runtime` in C ([`PRELUDE`]), and `sit_run`, which applies one set, steps it and
 //! keeps its summaries (final, max, min, first crossing) as it goes. The same text is
 //!

@@ -8,7 +8,7 @@
 //! [`crate::flatten`], which turns the step and reset of the whole tree into flat programs
 //! of [`crate::ops`].
 
-use sit_middle::ir::CmpOp;
+use sit_lir::CmpOp;
 use sit_runtime::{Deriv, ValueType, VarKind};
 
 /// A real expression. Operands are evaluated left to right, exactly as in the IR tree.
@@ -36,23 +36,15 @@ pub(crate) enum Num {
     F3(fn(f64, f64, f64) -> f64, Box<(Num, Num, Num)>),
     /// A 1-D lookup table at `a` (`sit_runtime::table::lookup1`), and its index in
     /// [`Code::tables`] (where its reads are counted).
-    Table1(std::sync::Arc<sit_middle::ir::LookupTable>, u32, Box<Num>),
+    Table1(std::sync::Arc<sit_lir::LookupTable>, u32, Box<Num>),
     /// A 2-D lookup table at `(a, b)` (`sit_runtime::table::lookup2`), and its index.
-    Table2(
-        std::sync::Arc<sit_middle::ir::LookupTable>,
-        u32,
-        Box<(Num, Num)>,
-    ),
+    Table2(std::sync::Arc<sit_lir::LookupTable>, u32, Box<(Num, Num)>),
     /// The slope of a 1-D lookup table at `a` (`sit_runtime::table::slope1`): an
     /// implicit method's Jacobian, never counted as a read.
-    Slope1(std::sync::Arc<sit_middle::ir::LookupTable>, Box<Num>),
+    Slope1(std::sync::Arc<sit_lir::LookupTable>, Box<Num>),
     /// The slope of a 2-D lookup table along argument `axis` (0 or 1) at `(a, b)`
     /// (`sit_runtime::table::slope2_x`, `slope2_y`).
-    Slope2(
-        std::sync::Arc<sit_middle::ir::LookupTable>,
-        u8,
-        Box<(Num, Num)>,
-    ),
+    Slope2(std::sync::Arc<sit_lir::LookupTable>, u8, Box<(Num, Num)>),
 }
 
 impl Num {
@@ -204,19 +196,19 @@ pub(crate) enum Stmt {
     /// `run(phase)`: run phase number `.0` of this node's [`Node::phases`].
     Run(usize),
     /// `step(sub)`: if submodel number `.0` of this node's [`Node::subs`] is on, its
-    /// input bindings, then its step (`sit_middle::lower::Stmt::Step`).
+    /// input bindings, then its step (`sit_lir::Stmt::Step`).
     Step(usize),
-    /// The loop of an adaptive method (`sit_middle::lower::Stmt::Repeat`).
+    /// The loop of an adaptive method (`sit_lir::Stmt::Repeat`).
     Repeat(Box<Repeat>),
     /// Each mode of the node notes its state as its state at the start of the step
-    /// (`sit_middle::lower::Stmt::NoteModes`).
+    /// (`sit_lir::Stmt::NoteModes`).
     NoteModes,
-    /// An event evaluated here (`sit_middle::lower::Stmt::Event`).
+    /// An event evaluated here (`sit_lir::Stmt::Event`).
     Event(EventCode),
     /// An implicit method's factorisation, stage solve or step underflow
-    /// (`sit_middle::lower::Stmt::Factor`, `Solve`, `Underflow`).
+    /// (`sit_lir::Stmt::Factor`, `Solve`, `Underflow`).
     Linear(Box<crate::ops::Linear>),
-    /// `dt` reads `value` from here on in this step (`sit_middle::lower::Stmt::SetDt`):
+    /// `dt` reads `value` from here on in this step (`sit_lir::Stmt::SetDt`):
     /// stored where the procedures read it and in the node's own `dt` slot.
     SetDt {
         /// The new length of the step.
@@ -251,7 +243,7 @@ pub(crate) struct Repeat {
     pub method: &'static str,
 }
 
-/// An instantaneous phase of a node (see `sit_middle::lower::PhaseLink`).
+/// An instantaneous phase of a node (see `sit_lir::PhaseLink`).
 #[derive(Debug)]
 pub(crate) struct PhaseCode {
     /// The phase's node.
@@ -325,7 +317,7 @@ pub(crate) struct Node {
     pub events_at_start: bool,
     /// The body.
     pub body: Box<[Stmt]>,
-    /// The initial pass of reset (`sit_middle::lower::Model::initial`).
+    /// The initial pass of reset (`sit_lir::Model::initial`).
     pub initial: Box<[Stmt]>,
     /// Free params and inputs with their defaults, in declaration order (construction).
     pub defaults: Vec<Init>,
@@ -343,7 +335,7 @@ pub(crate) struct Node {
     pub substeps: Option<SubstepCode>,
 }
 
-/// A node's sub-steps (see `sit_middle::lower::SubstepLink`).
+/// A node's sub-steps (see `sit_lir::SubstepLink`).
 #[derive(Debug)]
 pub(crate) struct SubstepCode {
     /// The condition, at the start of the step.
@@ -425,9 +417,9 @@ pub(crate) struct Code {
     pub sites: Vec<Site>,
     /// The lookup tables read, one per declaration (their reads are counted in
     /// [`State::reach`]).
-    pub tables: Vec<std::sync::Arc<sit_middle::ir::LookupTable>>,
+    pub tables: Vec<std::sync::Arc<sit_lir::LookupTable>>,
     /// The `.sit` sources, to render a site.
-    pub sources: sit_middle::SourceMap,
+    pub sources: sit_lir::SourceMap,
 }
 
 /// The origin of a real value stored by a step, reset or construction.
@@ -439,7 +431,7 @@ pub(crate) struct Site {
     pub kind: crate::SiteKind,
     /// The rule or binding, or the declared name (rendered only when a fault is
     /// reported, from [`Code::sources`]).
-    pub span: sit_middle::Span,
+    pub span: sit_lir::Span,
     /// The real slots its expressions read (the written one left out), named in a
     /// fault's report with their values when they are public variables or a time.
     pub reads: Box<[usize]>,

@@ -1,4 +1,4 @@
-//! Flat slot storage for the lowered step (`sit_middle::lower`) of an instance tree: [`Code`].
+//! Flat slot storage for the lowered step (`sit_lir`) of an instance tree: [`Code`].
 //!
 //! First every instance of the tree gets a node and its slots (pre-order: a model's own
 //! slots, then each submodel's), then each model is lowered once (derived params and
@@ -11,13 +11,13 @@ use crate::code::{
 };
 use crate::funcs::{Fun, func};
 use crate::{InterpError, SiteKind};
-use sit_middle::Span;
-use sit_middle::ir::{self, ArithOp, ModelId, Ty};
-use sit_middle::lower::rewrite::{Model, Program};
-use sit_middle::lower::{
-    self, Access, FlagUse, Item, LowerError, Lowered, MAX_DEPTH, MAX_OPS, Place, Proc, Reads, Slot,
+use sit_lir::Span;
+use sit_lir::decl::{Model, Program};
+use sit_lir::{
+    self as lower, Access, FlagUse, Item, LowerError, MAX_DEPTH, MAX_OPS, Place, Proc, Reads, Slot,
     Term,
 };
+use sit_lir::{self as ir, ArithOp, Defined, Lowering, ModelId, Ty};
 use sit_runtime::{SetError, ValueType, VarKind, math};
 use std::cell::RefCell;
 
@@ -55,6 +55,7 @@ struct Layout {
 
 /// The compiler's working state.
 struct Compiler<'p> {
+    lowered: &'p dyn Lowering,
     program: &'p Program,
     layouts: Vec<Layout>,
     reals: usize,
@@ -66,11 +67,11 @@ struct Compiler<'p> {
     /// [`MAX_OPS`]: the lowering bounds one model, this bounds its many instances).
     ops: std::cell::Cell<usize>,
     /// The tables read, one per declaration, in the order first read.
-    tables: RefCell<Vec<std::sync::Arc<sit_middle::ir::LookupTable>>>,
+    tables: RefCell<Vec<std::sync::Arc<sit_lir::LookupTable>>>,
 }
 
 /// Compiles the instance tree rooted at `root`.
-pub(crate) fn compile(program_lowered: &Lowered, root: ModelId) -> Result<Code, InterpError> {
+pub(crate) fn compile(program_lowered: &dyn Lowering, root: ModelId) -> Result<Code, InterpError> {
     let program = program_lowered.program();
     let name = model_of(program, root)?.name.clone();
     let count = instances(program, root, &mut vec![None; program.models.len()], 0)?;
@@ -82,6 +83,7 @@ pub(crate) fn compile(program_lowered: &Lowered, root: ModelId) -> Result<Code, 
         )));
     }
     let mut c = Compiler {
+        lowered: program_lowered,
         program,
         layouts: Vec::new(),
         reals: 0,
@@ -454,10 +456,10 @@ impl Compiler<'_> {
                 lower::Stmt::Run { sub, .. } => {
                     // The lowering lists the phases in the order their subs are declared.
                     let subs = &self.model(n).subs;
-                    if subs.get(*sub).is_none_or(|s| s.phase.is_none()) {
+                    if subs.get(*sub).is_none_or(|s| !s.phase) {
                         return Err(malformed(format!("`run` of submodel {sub}, not a phase")));
                     }
-                    Stmt::Run(subs[..*sub].iter().filter(|s| s.phase.is_some()).count())
+                    Stmt::Run(subs[..*sub].iter().filter(|s| s.phase).count())
                 }
                 lower::Stmt::Repeat {
                     body,
@@ -652,9 +654,9 @@ impl Compiler<'_> {
     /// A real term in the scope of node `n`.
     /// The index of table `t` in [`Code::tables`] (one per declaration, however many
     /// instances read it), added when first read.
-    fn table(&self, t: &std::sync::Arc<sit_middle::ir::LookupTable>) -> u32 {
+    fn table(&self, t: &std::sync::Arc<sit_lir::LookupTable>) -> u32 {
         let mut tables = self.tables.borrow_mut();
-        let same = |u: &std::sync::Arc<sit_middle::ir::LookupTable>| {
+        let same = |u: &std::sync::Arc<sit_lir::LookupTable>| {
             std::sync::Arc::ptr_eq(u, t) || (u.name == t.name && u.span == t.span)
         };
         let k = tables.iter().position(same).unwrap_or_else(|| {
@@ -784,13 +786,13 @@ impl Compiler<'_> {
     /// The public variable list of the tree rooted at `root` (node 0), then its hidden
     /// states, and the number of the former.
     fn var_list(&self, root: ModelId) -> Result<(Vec<VarEntry>, usize), InterpError> {
-        let entries = lower::variables(self.program, root).map_err(error)?;
+        let entries = self.lowered.variables(root).map_err(error)?;
         let shown = lower::visible_count(&entries);
         let mut out = Vec::with_capacity(entries.len());
         for e in entries {
             let n = self.node_at(0, &e.path)?;
             let l = &self.layouts[n];
-            let term = |x: &ir::Expr| lower::term(self.program, e.model, x, Reads::Inline);
+            let term = |x: Defined| self.lowered.read(e.model, x, Reads::Inline);
             let states = match e.item {
                 Item::Mode(m) => get(&self.program.models[e.model].modes, m, "mode")?
                     .states
@@ -803,7 +805,7 @@ impl Compiler<'_> {
                         Loc::Real(slot) => Read::Real(slot),
                         Loc::Flag(slot) => Read::Flag(slot),
                         Loc::Derived => {
-                            let t = term(&ir::Expr::Var(v)).map_err(error)?;
+                            let t = term(Defined::Var(v)).map_err(error)?;
                             Read::Num(self.num(n, &t)?.compile())
                         }
                     };
@@ -815,7 +817,7 @@ impl Compiler<'_> {
                     (kind, read)
                 }
                 Item::Cond(c, kind) => {
-                    let t = term(&ir::Expr::Cond(c)).map_err(error)?;
+                    let t = term(Defined::Cond(c)).map_err(error)?;
                     let kind = match kind {
                         ir::CondKind::Pred => VarKind::Predicate,
                         ir::CondKind::Situation => VarKind::Situation,

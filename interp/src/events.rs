@@ -1,8 +1,8 @@
 //! The event log of an interpreted instance: [`Instance::with_events`].
 
 use crate::{Instance, InterpError};
-use sit_middle::ir::ModelId;
-use sit_middle::lower::Lowered;
+use sit_lir::Lowering;
+use sit_lir::ModelId;
 use sit_runtime::events::{Logged, Table};
 
 impl Instance {
@@ -29,7 +29,10 @@ impl Instance {
     /// assert_eq!((e.t, e.name.as_str(), e.from.as_str(), e.to.as_str()), (0.3, "full", "0", "1"));
     /// assert_eq!(e.rule(m.table()), "tank.sit:3");
     /// ```
-    pub fn with_events(lowered: &Lowered, root: ModelId) -> Result<Logged<Instance>, InterpError> {
+    pub fn with_events(
+        lowered: &dyn Lowering,
+        root: ModelId,
+    ) -> Result<Logged<Instance>, InterpError> {
         let (instance, table) = Instance::with_event_table(lowered, root)?;
         Logged::new(instance, table).map_err(|e| InterpError::malformed(e.to_string()))
     }
@@ -39,7 +42,7 @@ impl Instance {
     /// `sit_runtime::events::Recorder` driven by hand. The program must have been
     /// prepared for the log (`Prepare::events`).
     pub fn with_event_table(
-        lowered: &Lowered,
+        lowered: &dyn Lowering,
         root: ModelId,
     ) -> Result<(Instance, Table), InterpError> {
         let table = lowered

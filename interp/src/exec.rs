@@ -92,7 +92,7 @@ pub(crate) fn construct(m: &Machine) -> State {
 }
 
 /// No read yet of table `t`.
-fn reach(t: &sit_middle::ir::LookupTable) -> TableReach {
+fn reach(t: &sit_lir::LookupTable) -> TableReach {
     let grids: Vec<&[f64]> = t.grids.iter().map(Vec::as_slice).collect();
     TableReach::new(&grids, crate::ops::beyond(t.beyond))
 }

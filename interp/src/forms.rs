@@ -2,7 +2,7 @@
 //! and the jump threading of finished programs.
 
 use crate::ops::{Call, Op, Slot};
-use sit_middle::ir::CmpOp;
+use sit_lir::CmpOp;
 
 /// An operand of one operation: a slot, or the accumulator.
 pub(crate) enum V {

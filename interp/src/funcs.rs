@@ -1,6 +1,6 @@
 //! The `sit_runtime` function behind each pure procedure of the IR and each of their partial derivatives, by arity: the table the interpreter's compiled terms call through.
 
-use sit_middle::ir::Func;
+use sit_lir::Func;
 use sit_runtime::math;
 
 /// A runtime function by arity.
@@ -45,8 +45,8 @@ pub(crate) fn func(f: Func) -> Fun {
 }
 
 /// The `sit_runtime::partial` function of a partial derivative.
-fn partial(p: sit_middle::ir::Partial) -> Fun {
-    use sit_middle::ir::PartialOf as P;
+fn partial(p: sit_lir::Partial) -> Fun {
+    use sit_lir::PartialOf as P;
     use sit_runtime::partial as d;
     match (p.f, p.arg) {
         (P::Abs, _) => Fun::One(d::abs_dx),

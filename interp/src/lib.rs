@@ -3,7 +3,7 @@
 //! [`Instance::new`] flattens the instance tree of a root model into slot arrays (reals,
 //! flags, `deriv` memories), resolves every name to a slot once and compiles the rules
 //! into flat programs of operations over slot indices. [`Instance`] then implements
-//! [`sit_runtime::Model`] with exactly the semantics of `sit_middle::ir` (step order,
+//! [`sit_runtime::Model`] with exactly the semantics of `sit_check::ir` (step order,
 //! reset, events, `otherwise`, derived params and conditions evaluated where they are
 //! read) and calls the very same `sit_runtime` functions, with the arithmetic of the IR
 //! tree in its order, so its values are the generated code's to the bit. A step
@@ -41,8 +41,8 @@ pub use finite::{Iteration, NonFinite, Origin, SiteKind};
 pub use reach::TableRead;
 
 use code::{Code, Read, State};
-use sit_middle::ir::ModelId;
-use sit_middle::lower::Lowered;
+use sit_lir::Lowering;
+use sit_lir::ModelId;
 use sit_runtime::{Model, SetError, ValueType, VarInfo, from_logical, logical};
 use std::fmt;
 use std::sync::Arc;
@@ -80,11 +80,11 @@ impl InterpError {
 
 /// A program that cannot be lowered: too large ([`InterpError::is_too_large`]) or not
 /// a checked one.
-impl From<sit_middle::lower::LowerError> for InterpError {
-    fn from(e: sit_middle::lower::LowerError) -> InterpError {
+impl From<sit_lir::LowerError> for InterpError {
+    fn from(e: sit_lir::LowerError) -> InterpError {
         match e {
-            sit_middle::lower::LowerError::TooLarge(what) => InterpError::too_large(what),
-            sit_middle::lower::LowerError::Malformed(what) => InterpError::malformed(what),
+            sit_lir::LowerError::TooLarge(what) => InterpError::too_large(what),
+            sit_lir::LowerError::Malformed(what) => InterpError::malformed(what),
         }
     }
 }
@@ -113,14 +113,14 @@ pub struct Instance {
 
 impl Instance {
     /// Constructs an instance of the model `root` of a lowered program (from
-    /// `sit_driver::compile`, or [`Lowered::new`] on a checked program): free params and inputs
+    /// `sit_driver::compile`, or `sit_lower::Lowered::new` on a checked program): free params and inputs
     /// at their defaults, then reset (t = 0).
     ///
     /// # Panics
     ///
     /// If `root` is not a model of `program` or `program` is not a checked program
     /// (see [`Instance::try_new`] for the fallible version).
-    pub fn new(lowered: &Lowered, root: ModelId) -> Instance {
+    pub fn new(lowered: &dyn Lowering, root: ModelId) -> Instance {
         match Instance::try_new(lowered, root) {
             Ok(i) => i,
             Err(e) => panic!("{e}"),
@@ -128,9 +128,9 @@ impl Instance {
     }
 
     /// [`Instance::new`], with an error instead of a panic for an invalid `root` or IR.
-    pub fn try_new(lowered: &Lowered, root: ModelId) -> Result<Instance, InterpError> {
+    pub fn try_new(lowered: &dyn Lowering, root: ModelId) -> Result<Instance, InterpError> {
         let mut machine = exec::Machine::new(compile::compile(lowered, root)?)?;
-        machine.allow_non_finite = lowered.unrewritten().allows_non_finite(root);
+        machine.allow_non_finite = lowered.program().allows_non_finite(root);
         let state = exec::construct(&machine);
         Ok(Instance {
             machine: Arc::new(machine),

@@ -1,9 +1,9 @@
 //! An implicit method's linear algebra as an operation of the interpreter: the factorisation, the stage solves and the step-underflow stop on real slots, by the runtime functions the generated code calls.
 
-/// An implicit method's linear algebra on real slots (`sit_middle::lower::Stmt::Factor`,
+/// An implicit method's linear algebra on real slots (`sit_lir::Stmt::Factor`,
 /// `Solve` and `Underflow`), by the runtime's functions that generated code calls.
 /// Before flattening the slots are the node's; after, the program's.
-use sit_middle::lower::Storage;
+use sit_lir::Storage;
 
 #[derive(Debug, Clone)]
 pub(crate) enum Linear {

@@ -200,14 +200,14 @@ pub(crate) enum Call {
     },
     /// A 1-D lookup table at `r[a]`, its reads counted in `reach[k]`.
     Table1 {
-        t: std::sync::Arc<sit_middle::ir::LookupTable>,
+        t: std::sync::Arc<sit_lir::LookupTable>,
         k: Slot,
         d: Slot,
         a: Slot,
     },
     /// A 2-D lookup table at `(r[a], r[b])`, its reads counted in `reach[k]`.
     Table2 {
-        t: std::sync::Arc<sit_middle::ir::LookupTable>,
+        t: std::sync::Arc<sit_lir::LookupTable>,
         k: Slot,
         d: Slot,
         a: Slot,
@@ -215,13 +215,13 @@ pub(crate) enum Call {
     },
     /// The slope of a 1-D lookup table at `r[a]` (not counted as a read).
     Slope1 {
-        t: std::sync::Arc<sit_middle::ir::LookupTable>,
+        t: std::sync::Arc<sit_lir::LookupTable>,
         d: Slot,
         a: Slot,
     },
     /// The slope of a 2-D lookup table along argument `axis` at `(r[a], r[b])`.
     Slope2 {
-        t: std::sync::Arc<sit_middle::ir::LookupTable>,
+        t: std::sync::Arc<sit_lir::LookupTable>,
         axis: u8,
         d: Slot,
         a: Slot,
@@ -307,26 +307,26 @@ fn call(c: &Call, r: &mut [f64], m: &mut [Deriv], reach: &mut [TableReach], acc:
 }
 
 /// `sit_runtime::table::lookup1` on the data of a checked 1-D table.
-pub(crate) fn lookup1(t: &sit_middle::ir::LookupTable, x: f64) -> f64 {
+pub(crate) fn lookup1(t: &sit_lir::LookupTable, x: f64) -> f64 {
     let grid = t.grids.first().map_or(&[][..], |g| g.as_slice());
     sit_runtime::table::lookup1(grid, &t.values, beyond(t.beyond), x)
 }
 
 /// `sit_runtime::table::lookup2` on the data of a checked 2-D table.
-pub(crate) fn lookup2(t: &sit_middle::ir::LookupTable, x: f64, y: f64) -> f64 {
+pub(crate) fn lookup2(t: &sit_lir::LookupTable, x: f64, y: f64) -> f64 {
     let grid = |k: usize| t.grids.get(k).map_or(&[][..], |g| g.as_slice());
     sit_runtime::table::lookup2(grid(0), grid(1), &t.values, beyond(t.beyond), x, y)
 }
 
 /// `sit_runtime::table::slope1` on the data of a checked 1-D table.
-pub(crate) fn slope1(t: &sit_middle::ir::LookupTable, x: f64) -> f64 {
+pub(crate) fn slope1(t: &sit_lir::LookupTable, x: f64) -> f64 {
     let grid = t.grids.first().map_or(&[][..], |g| g.as_slice());
     sit_runtime::table::slope1(grid, &t.values, beyond(t.beyond), x)
 }
 
 /// `sit_runtime::table::slope2_x` (`axis` 0) or `slope2_y` (1) on the data of a
 /// checked 2-D table.
-pub(crate) fn slope2(t: &sit_middle::ir::LookupTable, axis: u8, x: f64, y: f64) -> f64 {
+pub(crate) fn slope2(t: &sit_lir::LookupTable, axis: u8, x: f64, y: f64) -> f64 {
     let grid = |k: usize| t.grids.get(k).map_or(&[][..], |g| g.as_slice());
     let slope = match axis {
         0 => sit_runtime::table::slope2_x,
@@ -335,10 +335,10 @@ pub(crate) fn slope2(t: &sit_middle::ir::LookupTable, axis: u8, x: f64, y: f64) 
     slope(grid(0), grid(1), &t.values, beyond(t.beyond), x, y)
 }
 
-pub(crate) fn beyond(b: sit_middle::ir::Beyond) -> sit_runtime::table::Beyond {
+pub(crate) fn beyond(b: sit_lir::Beyond) -> sit_runtime::table::Beyond {
     match b {
-        sit_middle::ir::Beyond::Clamp => sit_runtime::table::Beyond::Clamp,
-        sit_middle::ir::Beyond::Extrapolate => sit_runtime::table::Beyond::Extrapolate,
+        sit_lir::Beyond::Clamp => sit_runtime::table::Beyond::Clamp,
+        sit_lir::Beyond::Extrapolate => sit_runtime::table::Beyond::Extrapolate,
     }
 }
 
@@ -359,7 +359,7 @@ pub(crate) struct Regs<'s> {
     pub t: &'s mut [TableReach],
 }
 
-/// The end of the body of a loop (`sit_middle::lower::Stmt::Repeat`): unless `f[until]`,
+/// The end of the body of a loop (`sit_lir::Stmt::Repeat`): unless `f[until]`,
 /// stop the program if `r[count] >= limit`, else go back to `to`, the loop's first
 /// operation (the only backward jump).
 #[derive(Debug, Clone)]
@@ -396,7 +396,7 @@ pub(crate) trait Resets {
 }
 
 /// One step of `dt` of the node of `p`, divided as the contract says
-/// (`sit_middle::lower::SubstepLink`).
+/// (`sit_lir::SubstepLink`).
 fn substeps(
     p: &crate::flatten::SubstepProgram,
     dt: f64,

@@ -4,21 +4,27 @@
 //! `sit-runtime`, never on the checker: what a back end needs of a program is here.
 #![deny(missing_docs)]
 
+pub mod decl;
 mod func;
 mod links;
 mod lowered;
+mod lowering;
 mod partial;
 mod table;
 pub mod term;
+mod vars;
 
+pub use decl::{CondKind, Memory, MemoryKind, Mode, VarKind};
 pub use func::Func;
 pub use links::{PhaseLink, SubstepLink, find_phase};
 pub use lowered::*;
+pub use lowering::{Defined, Lowering};
 pub use partial::{Partial, PartialOf};
-pub use sit_parser::Span;
 pub use sit_parser::ast::CmpOp;
+pub use sit_parser::{SourceMap, Span};
 pub use table::{Beyond, LookupTable};
 pub use term::{Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term};
+pub use vars::{Access, Entry, Item, Own, SubRun, visible_count};
 
 /// Index of a model in the program's models.
 pub type ModelId = usize;

@@ -48,6 +48,7 @@ mod adaptive;
 mod band;
 mod bounds;
 mod build;
+mod decls;
 mod dense;
 mod explicit;
 mod fired;

@@ -1,9 +1,10 @@
 //! The lowered program: a checked program made ready for the back ends, the only input they take.
 
 use super::prev;
-use super::term::LowerError;
-use super::{Reads, method, rewrite, why};
-use crate::ir::{ModelId, Program};
+use super::term::{LowerError, Term, get};
+use super::{Reads, decls, method, rewrite, why};
+use crate::ir::{Expr, ModelId, Program};
+use sit_lir::{Defined, decl};
 use sit_runtime::events::Table;
 
 /// What to prepare besides the step itself.
@@ -38,6 +39,8 @@ pub struct Lowered {
     /// Per model, the hidden copies that `prev` reads (`super::prev`): taken last in the
     /// step and in reset.
     copies: prev::Copies,
+    /// The declarations of `program`'s models, as the back ends read them.
+    decls: decl::Program,
 }
 
 impl Lowered {
@@ -58,6 +61,7 @@ impl Lowered {
         // initial pass: see `copies`).
         prev::append(&mut program, &copies);
         Ok(Lowered {
+            decls: decls::program(&program),
             copies,
             program,
             logged,
@@ -65,8 +69,8 @@ impl Lowered {
         })
     }
 
-    /// The program after the passes (read-only: names, sources, the rules a back end
-    /// annotates its output with).
+    /// The program after the passes (read-only: names, sources, the rules as rewritten).
+    /// The back ends read its declarations instead ([`sit_lir::Lowering::program`]).
     pub fn program(&self) -> &rewrite::Program {
         &self.program
     }
@@ -106,5 +110,44 @@ impl Lowered {
     /// The variables of `root` (see [`super::variables`]).
     pub fn variables(&self, root: ModelId) -> Result<Vec<super::Entry>, LowerError> {
         super::variables(&self.program, root)
+    }
+}
+
+impl sit_lir::Lowering for Lowered {
+    fn program(&self) -> &decl::Program {
+        &self.decls
+    }
+
+    fn model(&self, id: ModelId, reads: Reads) -> Result<super::Model, LowerError> {
+        super::model(self, id, reads)
+    }
+
+    fn definition(&self, id: ModelId, of: Defined, reads: Reads) -> Result<Term, LowerError> {
+        let m = get(&self.program.models, id, "model")?;
+        let expr = match of {
+            Defined::Var(v) => &get(&m.vars, v, "variable")?.init,
+            Defined::Cond(c) => &get(&m.conds, c, "condition")?.expr,
+        };
+        super::term(&self.program, id, expr, reads)
+    }
+
+    fn read(&self, id: ModelId, of: Defined, reads: Reads) -> Result<Term, LowerError> {
+        let expr = match of {
+            Defined::Var(v) => Expr::Var(v),
+            Defined::Cond(c) => Expr::Cond(c),
+        };
+        super::term(&self.program, id, &expr, reads)
+    }
+
+    fn variables(&self, root: ModelId) -> Result<Vec<super::Entry>, LowerError> {
+        super::variables(&self.program, root)
+    }
+
+    fn own_variables(&self, model: ModelId) -> Result<super::Own, LowerError> {
+        super::own_variables(&self.program, model)
+    }
+
+    fn event_table(&self, root: ModelId) -> Option<Result<Table, LowerError>> {
+        Lowered::event_table(self, root)
     }
 }

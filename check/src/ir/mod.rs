@@ -14,8 +14,8 @@ pub use split::{Split, split, split_located};
 pub use split::{jacobian_errors, split_errors};
 // The vocabulary the checked IR shares with the lowered language (`sit-lir`).
 pub use sit_lir::{
-    ArithOp, Beyond, CondId, EventId, FiredId, Func, LookupTable, MemId, ModeId, ModelId, Partial,
-    PartialOf, StateId, SubId, Ty, VarId,
+    ArithOp, Beyond, CondId, CondKind, EventId, FiredId, Func, LookupTable, MemId, Memory,
+    MemoryKind, Mode, ModeId, ModelId, Partial, PartialOf, StateId, SubId, Ty, VarId, VarKind,
 };
 
 /// A checked set of models, with the sources they came from. `X` is what the bodies
@@ -142,42 +142,6 @@ pub struct Substeps {
     pub span: Span,
 }
 
-/// A mode: an exclusive set of named states, of which exactly one holds; changed only
-/// by transitions ([`Stmt::SetMode`] under the guard the checker builds), at most once
-/// per step.
-#[derive(Debug, Clone)]
-pub struct Mode {
-    /// Name as written.
-    pub name: String,
-    /// Declared `output`.
-    pub output: bool,
-    /// The state names, in declaration order; the first is the initial state. Seen
-    /// through `sit_runtime::Model` the mode's value is the index of its state.
-    pub states: Vec<String>,
-    /// Where each state name is declared.
-    pub state_spans: Vec<Span>,
-    /// Doc lines.
-    pub doc: Vec<String>,
-    /// Where the name is declared.
-    pub span: Span,
-}
-
-/// What kind of variable a [`Var`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum VarKind {
-    /// `param`: a real constant for the run, settable between runs.
-    /// A param whose definition reads other params is *derived*: it has no
-    /// storage and is evaluated where it is read, so it always follows them.
-    Param {
-        /// Whether the definition reads other params.
-        derived: bool,
-    },
-    /// `input real` / `input flag`: set by the host or bound by the parent.
-    Input,
-    /// `real` / `flag`: a state, assigned by rules, keeps its value otherwise.
-    State,
-}
-
 /// A param, input or state.
 #[derive(Debug, Clone)]
 pub struct Var {
@@ -204,15 +168,6 @@ pub struct Var {
     /// after every visible variable, and the back ends keep it out of their variable
     /// tables (see the contract, "Hidden states").
     pub hidden: bool,
-}
-
-/// Whether a named condition was declared as `pred` or `situation`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CondKind {
-    /// `pred`: a range over real variables.
-    Pred,
-    /// `situation`: a conjunction of logical literals.
-    Situation,
 }
 
 /// A predicate or situation: a named logical expression evaluated where read.
@@ -304,23 +259,6 @@ pub struct Binding {
     /// `prev(sub.x)`: as the submodels step in declaration order, it reads them as they
     /// were at the start of the parent's step, and says so (no W0208).
     pub prev_subs: Vec<SubId>,
-}
-
-/// The hidden memory of one stateful procedure call.
-#[derive(Debug, Clone)]
-pub struct Memory {
-    /// Which procedure owns it.
-    pub kind: MemoryKind,
-    /// The call site.
-    pub span: Span,
-}
-
-/// The kinds of hidden memory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MemoryKind {
-    /// `deriv(x)`: the previous input, and whether there is one
-    /// (`sit_runtime::Deriv`).
-    Deriv,
 }
 
 /// A statement of a model's body, in execution order. `X` is the statements a pass adds
@@ -556,13 +494,6 @@ pub enum Expr {
 
 pub use sit_lir::CmpOp;
 
-impl VarKind {
-    /// Whether this is a derived param (no storage, evaluated where read).
-    pub fn is_derived(self) -> bool {
-        matches!(self, VarKind::Param { derived: true })
-    }
-}
-
 impl Var {
     /// Whether this is a derived param (no storage, evaluated where read).
     pub fn is_derived(&self) -> bool {
@@ -578,16 +509,6 @@ impl Var {
             (VarKind::Input, _) => "input",
             (VarKind::State, Ty::Real) => "state",
             (VarKind::State, Ty::Flag) => "flag",
-        }
-    }
-}
-
-impl CondKind {
-    /// The kind's keyword: `pred` or `situation`.
-    pub fn name(self) -> &'static str {
-        match self {
-            CondKind::Pred => "pred",
-            CondKind::Situation => "situation",
         }
     }
 }

@@ -3,10 +3,10 @@
 use super::{BodyGen, Flags, fired_ident};
 use proc_macro2::TokenStream;
 use quote::quote;
-use sit_middle::lower::FlagUse;
+use sit_lir::FlagUse;
 
 impl BodyGen<'_, '_> {
-    /// The statements of the initial pass (`sit_middle::lower::Model::initial`): its
+    /// The statements of the initial pass (`sit_lir::Model::initial`): its
     /// `otherwise` flags as locals, then its rules, as in `step`.
     pub(super) fn initial_pass(&mut self) -> Vec<TokenStream> {
         let low = self.lowered;

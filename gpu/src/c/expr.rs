@@ -1,9 +1,9 @@
 //! Lowered terms as C expressions, one C operation per operation of the tree, fully parenthesised.
 
 use super::Tables;
-use sit_middle::ir::{ArithOp, CmpOp, ModelId};
-use sit_middle::lower::rewrite::Program;
-use sit_middle::lower::{Place, Slot, Term};
+use sit_lir::decl::Program;
+use sit_lir::{ArithOp, CmpOp, ModelId};
+use sit_lir::{Place, Slot, Term};
 use std::fmt::Write;
 
 /// A real literal that C reads back as exactly `v`: the shortest decimal in exponent
@@ -107,8 +107,8 @@ impl ExprGen<'_> {
                 let k = self.tables.index(t);
                 let data = format!("sit_table{k}");
                 let extrapolate = match t.beyond {
-                    sit_middle::ir::Beyond::Clamp => 0,
-                    sit_middle::ir::Beyond::Extrapolate => 1,
+                    sit_lir::Beyond::Clamp => 0,
+                    sit_lir::Beyond::Extrapolate => 1,
                 };
                 match (&t.grids[..], &args[..]) {
                     ([g], [x]) => {

@@ -1,6 +1,6 @@
 //! The lowered program as C: one struct per model of the instance tree and its construction, reset and step, statement for statement.
 //!
-//! A storage strategy over `sit_middle::lower`, as the scalar generator of `sit-codegen`
+//! A storage strategy over `sit_lir`, as the scalar generator of `sit-codegen`
 //! is: every value of an instance is a field of its model's struct (a submodel is a
 //! struct inside its parent's), the step is the lowered statements in their order, every
 //! runtime procedure a function of `prelude.h` that does what `sit-runtime`'s does,
@@ -18,8 +18,8 @@ pub(crate) mod expr;
 mod stmt;
 
 use expr::{ExprGen, num};
-use sit_middle::ir::{LookupTable, ModelId, Ty};
-use sit_middle::lower::{self, FlagUse, Lowered, Reads, Stmt};
+use sit_lir::{self as lower, FlagUse, Lowering, Reads, Stmt};
+use sit_lir::{LookupTable, ModelId, Ty};
 use std::cell::RefCell;
 use std::sync::Arc;
 use stmt::StmtGen;
@@ -116,7 +116,7 @@ fn array(xs: &[f64]) -> String {
 }
 
 /// The models of the instance tree of `root`, leaves first (the program's order).
-pub(crate) fn tree(lowered: &Lowered, root: ModelId) -> Vec<ModelId> {
+pub(crate) fn tree(lowered: &dyn Lowering, root: ModelId) -> Vec<ModelId> {
     let program = lowered.program();
     let mut keep = vec![false; program.models.len()];
     let mut stack = vec![root];
@@ -132,7 +132,7 @@ pub(crate) fn tree(lowered: &Lowered, root: ModelId) -> Vec<ModelId> {
 
 /// The struct and functions of model `id`, appended to `out`.
 pub(crate) fn model(
-    lowered: &Lowered,
+    lowered: &dyn Lowering,
     id: ModelId,
     tables: &Tables,
     out: &mut Out,

@@ -1,8 +1,8 @@
-//! The statements of a lowered step as C, in the order of the lowering (`sit_middle::lower`).
+//! The statements of a lowered step as C, in the order of the lowering (`sit_lir`).
 
 use super::expr::{ExprGen, num};
 use super::{Out, Unsupported};
-use sit_middle::lower::{self, Assign, Proc, Stmt};
+use sit_lir::{self as lower, Assign, Proc, Stmt};
 
 /// Writes the statements of one model's functions (`s` is the instance, `f` the fault,
 /// `dt` the step's length).

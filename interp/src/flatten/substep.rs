@@ -1,4 +1,4 @@
-//! A node that divides its step (`substeps`), lowered to the programs that [`Op::Substeps`] runs (see `sit_middle::lower::SubstepLink`).
+//! A node that divides its step (`substeps`), lowered to the programs that [`Op::Substeps`] runs (see `sit_lir::SubstepLink`).
 
 use super::{Consts, Flattener, Pair};
 use crate::code::Code;
