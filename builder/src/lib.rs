@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 mod builder;
+pub mod generated;
 
 pub use builder::{Builder, compile_to_out_dir, write_if_changed};
 pub use sit_codegen::{FrontEnd, VERSION};

@@ -1,7 +1,8 @@
 //! The lowered step: the one implementation of the step semantics of [`crate::ir`], which every back end stores its own way.
 //!
-//! This crate is `sit-lower`: it reads the checked IR of `sit-check` and is read by the
-//! back ends (through `sit-middle`, which re-exports both).
+//! This crate is `sit-lower`: it reads the checked IR of `sit-check`; the back ends read
+//! its result through `sit_lir::Lowering`, which [`Lowered`] implements (the
+//! declarations of `sit_lir::decl`, filled once, and each model lowered on demand).
 //!
 //! [`model`] turns one checked model into the statements of construction, reset and
 //! step, in the order of the contract of [`crate::ir`], with every name resolved to a

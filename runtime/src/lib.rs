@@ -55,6 +55,7 @@ mod phase;
 pub mod procedures;
 pub mod signal;
 mod substep;
+pub mod summary;
 #[cfg(feature = "parallel")]
 pub mod sweep;
 pub mod table;

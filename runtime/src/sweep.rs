@@ -59,46 +59,12 @@
 //! ```
 
 use crate::finite::{NonFiniteSeen, Watch};
-use crate::model::{Model, SetError, VarKind};
+use crate::model::{Model, SetError};
+pub use crate::summary::{Collect, apply};
+use crate::summary::{crossing, extreme};
 use core::fmt;
 use rayon::prelude::*;
 use std::vec::Vec;
-
-/// What to collect from one run: one value per `Collect`, in the order they were added.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Collect {
-    /// The value of variable `.0` after the last step.
-    Final(usize),
-    /// The largest value of variable `.0` over the run (before the first step and after
-    /// every step); NaN if one of the values was NaN.
-    Max(usize),
-    /// The smallest value of variable `.0` over the run; NaN if one of the values was NaN.
-    Min(usize),
-    /// The time at which `var` first reaches `threshold`, from the values before the
-    /// first step and after every step (the rows of a run). A row reaches the threshold
-    /// when the row before it was below (`< threshold`) and it is at or above (`>=`), or
-    /// the row before it was above (`> threshold`) and it is at or below (`<=`); the time
-    /// is then linear between the two rows, `t0 + (t1 − t0)·(threshold − v0)/(v1 − v0)`
-    /// (exactly `t1` for a row at the threshold, never past it). A run that starts at the
-    /// threshold reaches it at its start time. NaN if no row reaches it (a NaN value
-    /// reaches nothing, nor does the row after it).
-    FirstCrossing {
-        /// The variable.
-        var: usize,
-        /// The threshold.
-        threshold: f64,
-    },
-}
-
-impl Collect {
-    /// The variable the summary is about.
-    pub fn var(&self) -> usize {
-        match *self {
-            Collect::Final(v) | Collect::Max(v) | Collect::Min(v) => v,
-            Collect::FirstCrossing { var, .. } => var,
-        }
-    }
-}
 
 /// Why a sweep did not run: the first parameter set, in input order, that could not be
 /// applied (or a collected variable that does not exist, reported for set 0).
@@ -324,28 +290,6 @@ impl Sweep {
     }
 }
 
-/// Sets `values` on `model` the way a sweep does: params and inputs, then `reset()`, then
-/// the other variables (states, `NAME.on`), each group in the order given.
-pub fn apply(model: &mut dyn Model, values: &[(usize, f64)]) -> Result<(), SetError<'static>> {
-    let early = |model: &dyn Model, i: usize| {
-        model
-            .var_info(i)
-            .is_some_and(|v| matches!(v.kind, VarKind::Param | VarKind::Input))
-    };
-    for &(i, v) in values {
-        if early(model, i) {
-            model.set_at(i, v)?;
-        }
-    }
-    model.reset();
-    for &(i, v) in values {
-        if !early(model, i) {
-            model.set_at(i, v)?;
-        }
-    }
-    Ok(())
-}
-
 /// The Cartesian product of `axes` (variable index and its values): every combination,
 /// the first axis varying slowest (as nested loops in the order given). Empty if an axis
 /// has no value; one empty set if there is no axis.
@@ -432,27 +376,6 @@ impl Acc {
             Acc::Extreme(m) => m,
             Acc::Crossing { at, .. } => at.unwrap_or(f64::NAN),
         }
-    }
-}
-
-/// The time at which the line from `(t0, v0)` to `(t1, v1)` is at `threshold`, which lies
-/// between `v0` (excluded) and `v1` (included): `t1` when `v1` is the threshold, else
-/// `t0 + (t1 − t0)·(threshold − v0)/(v1 − v0)`, no later than `t1` whatever the rounding.
-fn crossing(t0: f64, v0: f64, t1: f64, v1: f64, threshold: f64) -> f64 {
-    if v1 == threshold {
-        return t1;
-    }
-    (t0 + (t1 - t0) * ((threshold - v0) / (v1 - v0))).min(t1)
-}
-
-/// The new extreme: NaN sticks, else `v` if it is beyond `m`.
-fn extreme(m: f64, v: f64, beyond: bool) -> f64 {
-    if m.is_nan() || v.is_nan() {
-        f64::NAN
-    } else if beyond {
-        v
-    } else {
-        m
     }
 }
 

@@ -16,6 +16,7 @@ mod model;
 use lanes::{Batch, LANES, Scalar};
 use sit_runtime::drive::{Hold, Input};
 use sit_runtime::signal::OwnedSignal;
+use sit_runtime::summary::{Collect, apply_then, crossing};
 use sit_runtime::{Model, VarKind};
 use std::io::{Read, Write};
 use std::sync::Mutex;
@@ -30,22 +31,6 @@ const BAD_INPUT: i32 = 2;
 const FAULT: i32 = 3;
 /// Exit status: a value of a set could not be set (`set K` on stderr).
 const SET_FAILED: i32 = 4;
-
-#[derive(Clone, Copy)]
-enum Collect {
-    Final(usize),
-    Max(usize),
-    Min(usize),
-    Crossing(usize, f64),
-}
-
-impl Collect {
-    fn var(&self) -> usize {
-        match *self {
-            Collect::Final(v) | Collect::Max(v) | Collect::Min(v) | Collect::Crossing(v, _) => v,
-        }
-    }
-}
 
 struct Study {
     dt: f64,
@@ -124,7 +109,7 @@ fn read_study(data: &[u8]) -> Option<Study> {
             0 => Collect::Final(var),
             1 => Collect::Max(var),
             2 => Collect::Min(var),
-            3 => Collect::Crossing(var, threshold),
+            3 => Collect::FirstCrossing { var, threshold },
             _ => return None,
         });
     }
@@ -161,52 +146,20 @@ fn read_study(data: &[u8]) -> Option<Study> {
     })
 }
 
-/// `sit_runtime::sweep::apply` on a `Driven` model: params and inputs, `reset()` (which
-/// drives the inputs of `inputs` at the model's time), then the other values.
+/// `sit_runtime::summary::apply` on a `Driven` model: params and inputs, `reset()` (then
+/// the inputs of `inputs` driven at the model's time), then the other values.
 fn apply(model: &mut Scalar, values: &[(usize, f64)], inputs: &mut [Input]) -> bool {
-    let early = |model: &Scalar, i: usize| {
-        model
-            .var_info(i)
-            .is_some_and(|v| matches!(v.kind, VarKind::Param | VarKind::Input))
-    };
-    for &(i, v) in values {
-        if early(model, i) && model.set_at(i, v).is_err() {
-            return false;
+    apply_then(model, values, |model| {
+        let t = model.time();
+        for input in inputs.iter_mut() {
+            let _ = model.set_at(input.index, input.sample(t));
         }
-    }
-    model.reset();
-    let t = model.time();
-    for input in inputs.iter_mut() {
-        let _ = model.set_at(input.index, input.sample(t));
-    }
-    for &(i, v) in values {
-        if !early(model, i) && model.set_at(i, v).is_err() {
-            return false;
-        }
-    }
-    true
+    })
+    .is_ok()
 }
 
-/// `sit_runtime::sweep`'s crossing time.
-fn crossing(t0: f64, v0: f64, t1: f64, v1: f64, threshold: f64) -> f64 {
-    if v1 == threshold {
-        return t1;
-    }
-    (t0 + (t1 - t0) * ((threshold - v0) / (v1 - v0))).min(t1)
-}
-
-/// `sit_runtime::sweep`'s extreme: NaN sticks, else `v` if it is beyond `m`.
-fn extreme(m: f64, v: f64, beyond: bool) -> f64 {
-    if m.is_nan() || v.is_nan() {
-        f64::NAN
-    } else if beyond {
-        v
-    } else {
-        m
-    }
-}
-
-/// `if c { a } else { b }` without a branch: `extreme` for every lane at once.
+/// `if c { a } else { b }` without a branch: `sit_runtime::summary::extreme` for every
+/// lane at once.
 #[inline(always)]
 fn select(c: bool, a: f64, b: f64) -> f64 {
     f64::from_bits((a.to_bits() & 0u64.wrapping_sub(c as u64)) | (b.to_bits() & (c as u64).wrapping_sub(1)))
@@ -304,7 +257,7 @@ fn run_block(study: &Study, sets: &[&[(usize, f64)]], first: usize) -> Result<Ve
             prev: col,
             remaining: LANES,
         };
-        if let Collect::Crossing(_, threshold) = *c {
+        if let Collect::FirstCrossing { threshold, .. } = *c {
             for l in 0..LANES {
                 acc.found[l] = col[l] == threshold;
                 acc.value[l] = times[l];
@@ -347,8 +300,8 @@ fn run_block(study: &Study, sets: &[&[(usize, f64)]], first: usize) -> Result<Ve
                     }
                 }
                 // Every lane has its crossing: nothing more to watch.
-                Collect::Crossing(..) if a.remaining == 0 => {}
-                Collect::Crossing(_, threshold) => {
+                Collect::FirstCrossing { .. } if a.remaining == 0 => {}
+                Collect::FirstCrossing { threshold, .. } => {
                     // Whether a lane reaches the threshold for the first time, for all
                     // lanes without a branch (which lanes are below it is not
                     // predictable); then, rarely, the crossing times.
@@ -395,8 +348,8 @@ fn run_block(study: &Study, sets: &[&[(usize, f64)]], first: usize) -> Result<Ve
             values.push(match *c {
                 Collect::Final(_) => fin[lane],
                 Collect::Max(_) | Collect::Min(_) => a.value[lane],
-                Collect::Crossing(..) if a.found[lane] => a.value[lane],
-                Collect::Crossing(..) => f64::NAN,
+                Collect::FirstCrossing { .. } if a.found[lane] => a.value[lane],
+                Collect::FirstCrossing { .. } => f64::NAN,
             });
         }
         let m = batch.lane(lane).unwrap_or_else(Scalar::new);
