@@ -206,7 +206,8 @@ pub(crate) fn model_items(
         if !v.is_derived() {
             continue;
         }
-        let body = tail(g.ast(&plan.lowered.definition(id, Defined::Var(i), Reads::Named)?));
+        let definition = plan.lowered.definition(id, Defined::Var(i), Reads::Named)?;
+        let body = tail(g.ast(&definition));
         let f = ident(&names.vars[i]);
         let snake = snake_allow([&names.vars[i]]);
         let d = docs(&v.doc);
@@ -218,13 +219,10 @@ pub(crate) fn model_items(
         });
     }
     for (c, cond) in m.conds.iter().enumerate() {
-        let body = tail(
-            g.ast(
-                &plan
-                    .lowered
-                    .definition(id, Defined::Cond(c), Reads::Named)?,
-            ),
-        );
+        let definition = plan
+            .lowered
+            .definition(id, Defined::Cond(c), Reads::Named)?;
+        let body = tail(g.ast(&definition));
         let f = ident(&names.conds[c]);
         let snake = snake_allow([&names.conds[c]]);
         let d = docs(&cond.doc);

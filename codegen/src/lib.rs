@@ -1,7 +1,7 @@
 //! Code generation of the Sit compiler: checked `.sit` models to formatted, straight-line Rust.
 //!
-//! One core, [`generate`], turns a lowered program ([`Lowering`]: `sit_lower::Lowered`, from `sit-driver` or
-//! `Lowered::new`) into the source of a Rust module (one struct per model, with `new`,
+//! One core, [`generate`], turns a lowered program (a [`Lowering`]: `sit_lower::Lowered`,
+//! from `sit-driver`) into the source of a Rust module (one struct per model, with `new`,
 //! `step`, `reset`, `time`, public fields, the variable table and
 //! `impl sit_runtime::Model`); every front end goes through it: build scripts and the
 //! `sit_macros::include_model!` proc-macro through `sit-build` (`sit_build::Builder`,
