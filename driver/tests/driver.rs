@@ -119,11 +119,12 @@ fn errors_say_what_failed() {
     assert!(e.to_string().contains("E0472"), "{e}");
 }
 
-/// The generators and the interpreter take only the lowered program: they depend on
-/// the middle end and the runtime, not on the driver, the schematic front end or files.
+/// The generators, the interpreter and the GPU back end take only the lowered program:
+/// they depend on the lowered language and the runtime, not on the checker, the driver,
+/// the schematic front end or files.
 #[test]
-fn back_ends_depend_only_on_the_middle_end() {
-    for krate in ["codegen", "interp"] {
+fn back_ends_depend_only_on_the_lowered_language() {
+    for krate in ["codegen", "interp", "gpu"] {
         let toml = std::fs::read_to_string(
             Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../{krate}/Cargo.toml")),
         )
@@ -138,6 +139,6 @@ fn back_ends_depend_only_on_the_middle_end() {
             .filter_map(|l| l.split(['.', ' ', '=']).next())
             .filter(|n| n.starts_with("sit-"))
             .collect();
-        assert_eq!(sit, ["sit-middle", "sit-runtime"], "{krate}");
+        assert_eq!(sit, ["sit-lir", "sit-runtime"], "{krate}");
     }
 }
