@@ -160,10 +160,7 @@ pub(super) fn order(
         }
         let mut comp = comp.clone();
         comp.sort_unstable();
-        let rate = comp
-            .iter()
-            .find_map(|&e| matched[e].filter(|&u| matches!(all[u], Unknown::Rate(_))));
-        if comp.len() <= MAX_LOOP && rate.is_none() {
+        if comp.len() <= MAX_LOOP {
             continue;
         }
         ok = false;
@@ -171,17 +168,10 @@ pub(super) fn order(
             .iter()
             .filter_map(|&e| matched[e].map(|u| all[u].show()))
             .collect();
-        let why = match rate {
-            Some(u) => format!(
-                "the rate {} is in the loop, and a rate cannot be read as a value by the \
-                 loop's other unknowns",
-                all[u].show()
-            ),
-            None => format!(
-                "Sit solves loops of at most {MAX_LOOP} equations, by substitution; Newton \
-                 iterations on larger blocks are not implemented yet"
-            ),
-        };
+        let why = format!(
+            "Sit solves loops of at most {MAX_LOOP} equations, by substitution; Newton \
+             iterations on larger blocks are not implemented yet"
+        );
         let mut d = loop_error(&comp, eqs, &names, None);
         d = d.with_note(why).with_help(
             "split the loop by computing one of its values by a rule or a `prev`, or solve it \
