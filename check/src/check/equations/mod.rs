@@ -242,7 +242,8 @@ fn solve_described(
                 [(e, u)] => rules
                     .extend(solve_one(&eqs[*e], u, taken, &mut hidden, diags).unwrap_or_default()),
                 _ => rules.extend(
-                    solve_loop(&eqs, &block, taken, &mut hidden, diags).unwrap_or_default(),
+                    solve_loop(&eqs, &block, taken, &written, &mut hidden, diags)
+                        .unwrap_or_default(),
                 ),
             }
             let tearing = hidden.tearing[before..].to_vec();
@@ -615,6 +616,7 @@ fn solve_loop(
     eqs: &[Equation<'_>],
     block: &[(usize, Unknown)],
     taken: &[&str],
+    switches: &HashSet<&str>,
     hidden: &mut Added,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Vec<Rule>> {
@@ -664,6 +666,22 @@ fn solve_loop(
         integrals.push(rule(&eqs[*e], u, value));
         *u = Unknown::Value(name);
     }
+    // An equation whose coefficient for its unknown reads a value that a rule writes (a
+    // switch: a conductance, a clutch's lock) is solved after the others, so that what
+    // it is divided by is the whole loop's coefficient, not its own, which may be 0 in
+    // some situation.
+    let switched = |k: usize| {
+        let Unknown::Value(u) = &block[k].1 else {
+            return false;
+        };
+        let (l, r) = &sides[k];
+        derive::derive(&derive::sub(l.clone(), r.clone()), u)
+            .is_ok_and(|c| reads_any(&c, switches))
+    };
+    let mut moved: Vec<usize> = (0..block.len()).filter(|&k| !switched(k)).collect();
+    moved.extend((0..block.len()).filter(|&k| switched(k)));
+    let block: Vec<(usize, Unknown)> = moved.iter().map(|&k| block[k].clone()).collect();
+    let mut sides: Vec<(Expr, Expr)> = moved.iter().map(|&k| sides[k].clone()).collect();
     let block = block.as_slice();
     let mut values: Vec<Option<Expr>> = Vec::with_capacity(block.len());
     let mut torn = Vec::new();
@@ -778,6 +796,17 @@ fn solve_loop(
     }
     rules.extend(integrals);
     Some(rules)
+}
+
+/// Whether `e` reads one of `names` (not under `prev`).
+fn reads_any(e: &Expr, names: &HashSet<&str>) -> bool {
+    if let ExprKind::Path(p) = &e.kind
+        && p.len() == 1
+        && names.contains(p[0].text.as_str())
+    {
+        return true;
+    }
+    children(e).into_iter().any(|c| reads_any(c, names))
 }
 
 /// Where equation `eq` first reads `u`.
