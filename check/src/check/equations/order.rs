@@ -60,14 +60,13 @@ pub(super) fn order(
             ))
             .with_note(
                 "a constraint among states that determines no unknown makes the model a \
-                 differential-algebraic system of higher index (a pendulum in x and y with \
-                 x² + y² = L², a rigid coupling of two inertias); Sit solves index-1 \
-                 systems and does not reduce the index",
+                 differential-algebraic system of higher index; Sit reduces such \
+                 constraints (differentiating each and computing one of its states from it), \
+                 at most 64 of them, and this one was left over",
             )
             .with_help(
-                "differentiate the constraint until it determines an unknown (for \
-                 x² + y² = L²: `x * vx + y * vy = 0`, then once more for the \
-                 accelerations), or write the model in fewer coordinates (the angle)",
+                "differentiate the constraint by hand until it determines an unknown, or \
+                 write the model in fewer coordinates",
             )
         } else if eq.unknowns.is_empty() {
             Diagnostic::error("E0490", eq.span, "an equation with nothing to determine")
