@@ -379,11 +379,23 @@ fn a_gear_between_two_inertias_is_one_body() {
         let acc = torque / j_eq;
         close(name, get(&m, "motor.phi"), acc * t * t / 2.0, 1.5, 1e-12);
         close(name, get(&m, "motor.w"), acc * t, 3.0, 1e-12);
-        close(name, get(&m, "load.phi"), acc * t * t / 2.0 / ratio, 0.5, 1e-12);
+        close(
+            name,
+            get(&m, "load.phi"),
+            acc * t * t / 2.0 / ratio,
+            0.5,
+            1e-12,
+        );
         close(name, get(&m, "load.w"), acc * t / ratio, 1.0, 1e-12);
         // The torque the gear delivers to the load accelerates it alone.
         close(name, get(&m, "load.a.tau"), jb * acc / ratio, 1.5, 1e-12);
-        close(name, get(&m, "gear.a.tau"), jb * acc / ratio / ratio, 0.5, 1e-12);
+        close(
+            name,
+            get(&m, "gear.a.tau"),
+            jb * acc / ratio / ratio,
+            0.5,
+            1e-12,
+        );
     }
 }
 
@@ -444,8 +456,20 @@ fn a_clutch_sticks_slips_and_sticks_again() {
             m.step(1e-2);
             let t = m.time();
             let (wa, wb, state) = exact(t);
-            close(&format!("{name} ja.w at {t}"), get(&m, "ja.w"), wa, 1.0, 1e-10);
-            close(&format!("{name} jb.w at {t}"), get(&m, "jb.w"), wb, 1.0, 1e-10);
+            close(
+                &format!("{name} ja.w at {t}"),
+                get(&m, "ja.w"),
+                wa,
+                1.0,
+                1e-10,
+            );
+            close(
+                &format!("{name} jb.w at {t}"),
+                get(&m, "jb.w"),
+                wb,
+                1.0,
+                1e-10,
+            );
             // The momentum is the torque's impulse, in every situation.
             let p = ja * get(&m, "ja.w") + jb * get(&m, "jb.w");
             close(&format!("{name} momentum at {t}"), p, big_w(t), 1.0, 1e-10);

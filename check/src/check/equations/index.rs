@@ -123,7 +123,9 @@ pub(super) fn reduce(
             }
         }
         let pick = (0..xs.len())
-            .find(|&k| names(&slopes[k]).is_empty() && eval(&slopes[k], 0).is_some_and(|v| v != 0.0))
+            .find(|&k| {
+                names(&slopes[k]).is_empty() && eval(&slopes[k], 0).is_some_and(|v| v != 0.0)
+            })
             .or_else(|| {
                 (0..xs.len()).find(|&k| {
                     let n = names(&slopes[k]);
@@ -232,7 +234,9 @@ fn unknowns(e: &Expr, reals: &HashMap<&str, Span>, states: &HashSet<String>) -> 
         out: &mut Vec<Unknown>,
     ) {
         let u = if let Some(x) = der_of(e) {
-            states.contains(&x.text).then(|| Unknown::Rate(x.text.clone()))
+            states
+                .contains(&x.text)
+                .then(|| Unknown::Rate(x.text.clone()))
         } else {
             match &e.kind {
                 ExprKind::Path(p)
@@ -331,7 +335,11 @@ fn propagate(
 fn names(e: &Expr) -> Vec<String> {
     fn walk(e: &Expr, out: &mut Vec<String>) {
         if let ExprKind::Path(p) = &e.kind {
-            let n = p.iter().map(|n| n.text.as_str()).collect::<Vec<_>>().join(".");
+            let n = p
+                .iter()
+                .map(|n| n.text.as_str())
+                .collect::<Vec<_>>()
+                .join(".");
             if !out.contains(&n) {
                 out.push(n);
             }
@@ -347,9 +355,9 @@ fn names(e: &Expr) -> Vec<String> {
 
 /// A name `g` reads whose rate is not known: not a state, a param, `time` or `dt`.
 fn varying(g: &Expr, states: &HashSet<String>, params: &HashSet<&str>) -> Option<String> {
-    names(g).into_iter().find(|n| {
-        !states.contains(n) && !params.contains(n.as_str()) && n != "time" && n != "dt"
-    })
+    names(g)
+        .into_iter()
+        .find(|n| !states.contains(n) && !params.contains(n.as_str()) && n != "time" && n != "dt")
 }
 
 /// `der(x)`.
@@ -407,7 +415,11 @@ fn eval(e: &Expr, k: u64) -> Option<f64> {
     let v = match &e.kind {
         ExprKind::Num(v) | ExprKind::Quantity(v, _) => *v,
         ExprKind::Path(p) => {
-            let n = p.iter().map(|n| n.text.as_str()).collect::<Vec<_>>().join(".");
+            let n = p
+                .iter()
+                .map(|n| n.text.as_str())
+                .collect::<Vec<_>>()
+                .join(".");
             value_of(&n, k)
         }
         ExprKind::Paren(a) => eval(a, k)?,
@@ -473,7 +485,11 @@ fn show(e: &Expr) -> String {
     match &e.kind {
         ExprKind::Num(v) | ExprKind::Quantity(v, _) => format!("{v}"),
         ExprKind::Bool(b) => b.to_string(),
-        ExprKind::Path(p) => p.iter().map(|n| n.text.as_str()).collect::<Vec<_>>().join("."),
+        ExprKind::Path(p) => p
+            .iter()
+            .map(|n| n.text.as_str())
+            .collect::<Vec<_>>()
+            .join("."),
         ExprKind::Paren(a) => format!("({})", show(a)),
         ExprKind::Neg(a) => format!("-{}", show(a)),
         ExprKind::Not(a) => format!("!{}", show(a)),

@@ -202,7 +202,10 @@ fn solve_described(
                 (eqs, None)
             }
             Reduced::Failed => (eqs, None),
-            Reduced::Done { eqs: reduced, dummies: chosen } => {
+            Reduced::Done {
+                eqs: reduced,
+                dummies: chosen,
+            } => {
                 reduced_eqs = reduced;
                 dummies = chosen;
                 let (eqs, ok) = classify(&reduced_eqs, &reals, diags);
@@ -634,9 +637,10 @@ fn solve_loop(
         };
         let mut name = format!("{x}_rate");
         while taken.contains(&name.as_str())
-            || hidden.decls.iter().any(
-                |d| matches!(d, Decl::Var { name: n, .. } if n.text == name),
-            )
+            || hidden
+                .decls
+                .iter()
+                .any(|d| matches!(d, Decl::Var { name: n, .. } if n.text == name))
         {
             name.insert(x.len(), '_');
         }
@@ -675,8 +679,7 @@ fn solve_loop(
             return false;
         };
         let (l, r) = &sides[k];
-        derive::derive(&derive::sub(l.clone(), r.clone()), u)
-            .is_ok_and(|c| reads_any(&c, switches))
+        derive::derive(&derive::sub(l.clone(), r.clone()), u).is_ok_and(|c| reads_any(&c, switches))
     };
     let mut moved: Vec<usize> = (0..block.len()).filter(|&k| !switched(k)).collect();
     moved.extend((0..block.len()).filter(|&k| switched(k)));
