@@ -1,6 +1,5 @@
 //! `sitc`: the Sit command-line tool.
 
-mod accuracy;
 mod axis;
 mod emit;
 mod events;

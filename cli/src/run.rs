@@ -4,7 +4,6 @@
 //! steps of exactly `dt` (see `Timing::steps`), so the time of a row is the model's clock after the
 //! steps before it: the double nearest to `k·dt` (see `sit_runtime::Clock`).
 
-use crate::accuracy::{BLOWUP, Doubling, GROWTH, Growth};
 use crate::fail::{Fail, exit};
 use crate::finite::Finite;
 use crate::input::load_inputs;
@@ -12,7 +11,9 @@ use crate::params::{io_reason, parse_set, read_params};
 use crate::plot::{self, Trace};
 use crate::progress::{CHUNK, Progress};
 use sit_host::values::SetProblem;
+use sit_interp::replay::BLOWUP;
 use sit_interp::replay::Checkpoint;
+use sit_runtime::accuracy::{Doubling, GROWTH, Growth, Voice};
 use sit_runtime::drive::Driven;
 use sit_runtime::finite::{NonFiniteSeen, Watch};
 use sit_runtime::trace::Recorder;
@@ -241,12 +242,12 @@ fn try_run(mut args: RunArgs) -> Result<(), Fail> {
             .check_values()
             .map_err(|f| non_finite(f, finite))?;
     }
-    // The error of fixed steps, estimated on copies of the model (crate::accuracy).
+    // The error of fixed steps, estimated on copies of the model (sit_runtime::accuracy).
     let mut watchers = Watchers {
         doubling: Doubling::new(
-            loaded.lowered.unrewritten(),
-            loaded.root,
+            sit_middle::ir::fixed_step_states(loaded.lowered.unrewritten(), loaded.root),
             &model,
+            model.clone(),
             args.timing.dt,
             steps,
         ),
@@ -350,7 +351,10 @@ fn try_run(mut args: RunArgs) -> Result<(), Fail> {
         if let (Some(d), Ok(None)) = (&watchers.doubling, &written)
             && let Some(finding) = d.finding(&model)
         {
-            eprintln!("{}", finding.warning(args.timing.dt, model.time()));
+            eprintln!(
+                "{}",
+                finding.warning(args.timing.dt, model.time(), Voice::Cli)
+            );
         }
         // Each table read past its grid (with `clamp`) or more than one grid span past
         // it (with `extrapolate`), once, after the run (issue 28, item 7).
@@ -493,7 +497,7 @@ enum Stop {
 /// one step (the first, under `--allow-non-finite`, and the time after it) and the first
 /// non-finite value.
 struct Watchers {
-    doubling: Option<Doubling>,
+    doubling: Option<Doubling<Driven<sit_interp::Instance>>>,
     blowup: Option<(usize, f64, f64)>,
     grew: Option<(Growth, f64)>,
     non_finite: Watch,
@@ -620,7 +624,7 @@ fn simulate(
     let progress = Progress::new(steps);
     if let Some(d) = watchers.doubling.as_mut() {
         d.grown(0, model);
-        d.after(0, model);
+        d.after(0, model, || model.clone());
     }
     for k in 1..=steps {
         if let Some(log) = log.as_deref_mut() {
@@ -681,7 +685,7 @@ fn simulate(
                     None => watchers.grew = Some((g, model.time())),
                 }
             }
-            d.after(k, model);
+            d.after(k, model, || model.clone());
         }
         if k % every == 0 || k == steps {
             // A value past BLOWUP: a probable instability, which stops the run as a

@@ -17,6 +17,9 @@ pub enum Concern {
     /// A model that the stiffness test of its adaptive explicit method found stiff
     /// (Python's `StiffnessWarning`).
     Stiffness,
+    /// The estimated error of a fixed-step run past its threshold
+    /// (`sit_runtime::accuracy`; Python's `AccuracyWarning`).
+    Accuracy,
 }
 
 /// The most rows whose non-finite value is reported one by one; the others are counted.

@@ -24,7 +24,8 @@ or an infinity (the first variable and step, once per run; per row of a sweep, w
 such rows are warnings), ``sit.TableRangeWarning`` when a
 lookup table was read past its grid (once per table, with the count and the range of
 arguments seen), ``sit.StiffnessWarning`` when an adaptive explicit method found the model
-stiff (once per run); all are ``UserWarning``, issued through ``warnings.warn``, so
+stiff (once per run), ``sit.AccuracyWarning`` when the estimated error of a fixed-step run
+(``euler``, ``rk4``) is past 5% of a state's magnitude (once per run); all are ``UserWarning``, issued through ``warnings.warn``, so
 ``warnings.simplefilter("error", sit.NonFiniteWarning)`` turns one into an exception.
 """
 
@@ -35,6 +36,7 @@ import os
 from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union
 
 from ._sit import (
+    AccuracyWarning,
     Diagnostic,
     FitResult,
     Model,
@@ -55,6 +57,7 @@ from ._sit import (
 )
 
 __all__ = [
+    "AccuracyWarning",
     "Diagnostic",
     "FitResult",
     "Model",

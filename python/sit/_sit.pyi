@@ -62,6 +62,14 @@ class StiffnessWarning(UserWarning):
     method's stability, not by the tolerances. The message names the model, the method
     and the time from which: once per ``Model.run``."""
 
+class AccuracyWarning(UserWarning):
+    """The estimated error of a run by a fixed-step method (``euler``, ``rk4``) is past
+    5% of a state's largest magnitude: Richardson's estimate from a copy of the run at
+    2·dt, made only when step doubling at 64 sampled steps suspects it (as ``sitc run``
+    does). The message names the state, the estimate and what makes it smaller
+    (``method rk4;`` or ``method dopri5;`` in the model, a smaller ``dt``): once per
+    ``Model.run``."""
+
 class Diagnostic:
     """One error or warning, as ``sitc check --format json`` reports it."""
 

@@ -425,11 +425,15 @@ impl Model {
                 let mut model = Driven::new(plain.clone(), signals.clone());
                 let values = drive::values(&model, &set, "set: ")?;
                 drive::apply(&mut model, &values)?;
-                let (result, watch, stopped) = run::run(py, &mut model, &plan, progress.as_ref())?;
+                let mut doubling = self.doubling(&model, model.clone(), &plan);
+                let (result, watch, stopped) =
+                    run::run(py, &mut model, &plan, progress.as_ref(), doubling.as_mut(), Driven::clone)?;
                 if let Some(stop) = stopped {
                     return fault(&values, stop, result);
                 }
-                crate::warn(py, &run::warnings(&model, &model.model, &watch), 1)?;
+                let mut warnings = run::warnings(&model, &model.model, &watch);
+                warnings.extend(run::accuracy(py, doubling, &model, dt));
+                crate::warn(py, &warnings, 1)?;
                 return Ok(result);
             }
             // The logged model has the plain one's variables (the whys hidden), so the
@@ -437,11 +441,18 @@ impl Model {
             let mut model = Driven::new(self.logged(&wrt)?, signals.clone());
             let values = drive::values(&model, &set, "set: ")?;
             drive::apply(&mut model, &values)?;
-            let (result, watch, stopped) = run::run(py, &mut model, &plan, progress.as_ref())?;
+            // The estimate's copies step the model behind the log (its whys included).
+            let plainly = |m: &Driven<sit_runtime::events::Logged<Instance>>| {
+                m.with_model(m.model.inner().clone())
+            };
+            let mut doubling = self.doubling(&model, plainly(&model), &plan);
+            let (result, watch, stopped) =
+                run::run(py, &mut model, &plan, progress.as_ref(), doubling.as_mut(), plainly)?;
             if let Some(stop) = stopped {
                 return fault(&values, stop, result);
             }
-            let warnings = run::warnings(&model, model.model.inner(), &watch);
+            let mut warnings = run::warnings(&model, model.model.inner(), &watch);
+            warnings.extend(run::accuracy(py, doubling, &model, dt));
             crate::warn(py, &warnings, 1)?;
             let table = model.model.table();
             let log = (model.model.events().iter())
@@ -498,5 +509,22 @@ impl Model {
             self.source.root.display().to_string(),
             self.instance.time()
         )
+    }
+}
+
+impl Model {
+    /// The estimate of the error of fixed steps for a run of `plan` of `model` (set up,
+    /// before its first step; `start` its plain copy), as `sitc run` makes it
+    /// (`sit_runtime::accuracy`); `None` when no model of the tree has a fixed-step
+    /// method.
+    fn doubling(
+        &self,
+        model: &dyn sit_runtime::Model,
+        start: Driven<Instance>,
+        plan: &run::Plan,
+    ) -> Option<sit_runtime::accuracy::Doubling<Driven<Instance>>> {
+        let (program, root) = &*self.program;
+        let states = sit_middle::ir::fixed_step_states(program, *root);
+        sit_runtime::accuracy::Doubling::new(states, model, start, plan.dt, plan.steps)
     }
 }

@@ -77,6 +77,17 @@ create_exception!(
      time from which; the implicit method `rodas5p` suits it. Once per `Model.run`."
 );
 
+create_exception!(
+    sit,
+    AccuracyWarning,
+    PyUserWarning,
+    "The estimated error of a run by a fixed-step method (`euler`, `rk4`) is past 5% of \
+     a state's largest magnitude (Richardson's estimate from a run at 2·dt, made only when \
+     the step doubling at 64 sampled steps suspects it): the message names the state, the \
+     estimate and what makes it smaller (`method rk4;`, `method dopri5;`, a smaller dt). \
+     Once per `Model.run`."
+);
+
 /// Issues each warning of `warnings` through Python's `warnings.warn`, in its category,
 /// `stacklevel` frames up (1: the caller of the Rust method). An exception (warnings
 /// turned into errors) stops at the first.
@@ -94,6 +105,7 @@ pub(crate) fn warn(
             sit_host::reports::Concern::NonFinite => py.get_type::<NonFiniteWarning>(),
             sit_host::reports::Concern::TableRange => py.get_type::<TableRangeWarning>(),
             sit_host::reports::Concern::Stiffness => py.get_type::<StiffnessWarning>(),
+            sit_host::reports::Concern::Accuracy => py.get_type::<AccuracyWarning>(),
         };
         warn.call1((message.as_str(), category, stacklevel))?;
     }
@@ -188,6 +200,7 @@ fn _sit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NonFiniteWarning", m.py().get_type::<NonFiniteWarning>())?;
     m.add("TableRangeWarning", m.py().get_type::<TableRangeWarning>())?;
     m.add("StiffnessWarning", m.py().get_type::<StiffnessWarning>())?;
+    m.add("AccuracyWarning", m.py().get_type::<AccuracyWarning>())?;
     // A model's fault becomes a `ModelFault` exception: the panic hook stays silent.
     sit_runtime::quiet_fault_panics();
     m.add_class::<diagnostics::Diagnostic>()?;

@@ -8,7 +8,9 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use sit_runtime::accuracy::Doubling;
 use sit_host::reports::Concern;
+use sit_interp::Instance;
 use sit_runtime::Model;
 use sit_runtime::finite::Watch;
 
@@ -53,12 +55,15 @@ pub(crate) fn report(progress: Option<&Py<PyAny>>, done: u64, total: u64) -> PyR
 /// watch of non-finite values. With `plan.stop`, the run stops at the first step after
 /// which a variable is not finite (0: the initial values), or before the first row that
 /// holds a value past [`sit_interp::replay::BLOWUP`] (as `sitc run` does), which is
-/// returned, and the rows are those before it.
+/// returned, and the rows are those before it. `doubling` estimates the error of fixed
+/// steps (`sit_runtime::accuracy`) on copies that `copy` makes of the model.
 pub(crate) fn run<M: Model + Send>(
     py: Python<'_>,
     model: &mut Driven<M>,
     plan: &Plan,
     progress: Option<&Py<PyAny>>,
+    mut doubling: Option<&mut Doubling<Driven<Instance>>>,
+    copy: impl Fn(&Driven<M>) -> Driven<Instance> + Send + Sync,
 ) -> PyResult<(RunResult, Watch, Option<Stop>)> {
     let names: Vec<String> = std::iter::once("t".to_string())
         .chain((plan.record.iter()).map(|&i| model.var_info(i).map_or("?", |v| v.name).to_string()))
@@ -91,12 +96,18 @@ pub(crate) fn run<M: Model + Send>(
                 keep(model, &mut data, 0);
                 row = 1;
             }
+            if let Some(d) = doubling.as_deref_mut() {
+                d.after(0, &*model, || copy(model));
+            }
             for k in (1..=plan.steps).take_while(|_| stopped.is_none()) {
                 let from = model.time();
                 model.step(plan.dt);
                 if watch.look(model, Some(from)) && plan.stop {
                     stopped = Some(Stop::NonFinite(k));
                     break;
+                }
+                if let Some(d) = doubling.as_deref_mut() {
+                    d.after(k, &*model, || copy(model));
                 }
                 if k % plan.every == 0 || k == plan.steps {
                     // A value past 1e100: a probable instability, which stops the run
@@ -154,6 +165,19 @@ pub(crate) fn warnings(
         out.push((Concern::Stiffness, w.to_string()));
     }
     out
+}
+
+/// The estimated error of the fixed steps of a finished run, when it is past the
+/// threshold (`sit_runtime::accuracy`; the copy at `2·dt` it may run, without the GIL).
+pub(crate) fn accuracy(
+    py: Python<'_>,
+    doubling: Option<Doubling<Driven<Instance>>>,
+    model: &(dyn Model + Sync),
+    dt: f64,
+) -> Option<(Concern, String)> {
+    let finding = py.detach(|| doubling?.finding(model))?;
+    let voice = sit_runtime::accuracy::Voice::Python;
+    Some((Concern::Accuracy, finding.warning(dt, model.time(), voice)))
 }
 
 /// One row of the event log: `(t, name, from, to, rule)`, as `sitc run --events` writes it.

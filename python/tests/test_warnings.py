@@ -2,6 +2,7 @@
 their grids are reported as warnings (issue 28, items 5 and 7)."""
 
 import math
+import os
 import warnings
 
 import numpy as np
@@ -252,3 +253,58 @@ def test_a_sweep_row_past_1e100_is_an_error_the_others_go_on(model):
     assert abs(e.result["final(y)"][0] / 0.975**800 - 1) < 1e-9
     assert abs(e.result["final(y)"][2] / 0.75**800 - 1) < 1e-9
     assert abs(e.result["final(y)"][1]) > 1e100
+
+
+# Explicit Euler on x' = v, v' = -x: the energy grows by e^(dt·t), from 0.5 to 1.36 by
+# t = 100 at dt = 0.01 (issue 47, item 2). The estimate of `sitc run` (from a copy at
+# 2·dt, cli/tests/accuracy.rs) is made by `Model.run` too, once, in Python's words.
+OSCILLATOR = """model Oscillator {
+    output real x = 1;
+    output real v = 0;
+    real a;
+    a = -x;
+    x = integral(v);
+    v = integral(a);
+}
+"""
+
+
+def test_a_fixed_step_run_whose_error_is_large_warns_as_sitc_run_does(model, sitc_exe):
+    import subprocess
+
+    m, path = model(OSCILLATOR)
+    cli = subprocess.run(
+        [sitc_exe, "run", str(path), "--dt", "0.01", "--t-end", "100", "-o", os.devnull],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stderr.strip()
+    for events in (False, True):
+        r, seen = caught(lambda: m.run(dt=0.01, t_end=100, events=events))
+        # The rows are the plain run's: the estimate steps copies.
+        energy = 0.5 * (r["x"][-1] ** 2 + r["v"][-1] ** 2)
+        assert abs(energy - 1.359) < 1e-3, energy
+        messages = [(w.category, str(w.message)) for w in seen]
+        assert messages == [
+            (
+                sit.AccuracyWarning,
+                "the fixed steps of `euler` at dt=0.01 may be off by about 38% of `x`'s "
+                "magnitude by t = 100 (estimated from a run at 2·dt; this warning is for "
+                "more than 5.0%); for a smaller error: `method rk4;` or `method dopri5;` "
+                "in the model, or a smaller dt",
+            )
+        ]
+        assert issubclass(sit.AccuracyWarning, UserWarning)
+        assert seen[0].filename == __file__
+    # The same estimate as `sitc run`'s, in its words.
+    want = (
+        str(seen[0].message)
+        .replace("dt=0.01", "--dt 0.01")
+        .replace("in the model,", "in the model (--method rk4, --method dopri5),")
+        .replace("smaller dt", "smaller --dt")
+    )
+    assert cli == "warning: " + want
+    # Under rk4 the same run is accurate: nothing is said.
+    m, _ = model(OSCILLATOR.replace("model Oscillator {", "model Oscillator {\n    method rk4;"), "rk4.sit")
+    _, seen = caught(lambda: m.run(dt=0.01, t_end=100))
+    assert [w for w in seen if w.category is sit.AccuracyWarning] == []

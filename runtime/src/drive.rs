@@ -179,6 +179,15 @@ impl<M: Model> Driven<M> {
         &self.inputs
     }
 
+    /// `model` (in the state of this one's model: the plain model behind a wrapper)
+    /// driven by copies of these inputs, as they are now: not driven again.
+    pub fn with_model<N: Model>(&self, model: N) -> Driven<N> {
+        Driven {
+            model,
+            inputs: self.inputs.clone(),
+        }
+    }
+
     /// Sets every driven input to its value at the model's time.
     pub fn drive(&mut self) {
         let t = self.model.time();

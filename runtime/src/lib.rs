@@ -38,6 +38,8 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+#[cfg(feature = "std")]
+pub mod accuracy;
 pub mod clock;
 #[cfg(feature = "std")]
 pub mod drive;

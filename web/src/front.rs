@@ -50,7 +50,8 @@ pub enum LoadError {
 
 /// Checks the model and instantiates its root (`model`, or the one model no other
 /// instantiates), every model integrated by `method` when given; `events` builds it for
-/// the event log. The warnings come with it.
+/// the event log. The warnings come with it, and the lowered program and the root's
+/// index (for the estimate of the error of fixed steps, `sit_runtime::accuracy`).
 pub fn load(
     path: &str,
     text: &str,
@@ -58,7 +59,15 @@ pub fn load(
     model: Option<&str>,
     method: Option<&str>,
     events: bool,
-) -> Result<(Sim, Report), LoadError> {
+) -> Result<
+    (
+        Sim,
+        Report,
+        sit_middle::lower::Lowered,
+        sit_middle::ir::ModelId,
+    ),
+    LoadError,
+> {
     let method = match method {
         None => None,
         Some(name) => Some(
@@ -89,7 +98,7 @@ pub fn load(
     } else {
         Sim::Plain(Instance::try_new(&compiled.lowered, root).map_err(other)?)
     };
-    Ok((sim, compiled.warnings))
+    Ok((sim, compiled.warnings, compiled.lowered, root))
 }
 
 /// The root model to describe in `program` (`model`, or the one no other instantiates).

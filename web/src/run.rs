@@ -205,6 +205,10 @@ pub struct Run {
     start: Option<sit_runtime::drive::Driven<sit_interp::Instance>>,
     /// Why the run stopped early: the rule that made a non-finite value.
     fault: Option<String>,
+    /// The estimate of the error of fixed steps (`None`: no fixed-step method).
+    doubling: Option<sit_runtime::accuracy::Doubling<sit_interp::Instance>>,
+    /// Its warning, once the run has ended, when the estimate is past its threshold.
+    accuracy: Option<String>,
 }
 
 /// Most events kept in the log (the count goes on past it).
@@ -326,7 +330,7 @@ impl Run {
                 ),
             })
         })?;
-        let (mut sim, report) = front::load(
+        let (mut sim, report, lowered, root) = front::load(
             path,
             text,
             files,
@@ -363,7 +367,21 @@ impl Run {
             };
             sit_runtime::drive::Driven::new(plain, Vec::new())
         });
+        // The error of fixed steps, estimated on copies of the plain model, as `sitc
+        // run` does (sit_runtime::accuracy).
+        let mut doubling = sit_runtime::accuracy::Doubling::new(
+            sit_middle::ir::fixed_step_states(lowered.unrewritten(), root),
+            sim.view(),
+            sim.plain(),
+            options.dt,
+            steps,
+        );
+        if let Some(d) = doubling.as_mut() {
+            d.after(0, sim.view(), || sim.plain());
+        }
         let mut run = Run {
+            doubling,
+            accuracy: None,
             watch: sit_runtime::finite::Watch::new(),
             start,
             fault: None,
@@ -408,6 +426,10 @@ impl Run {
                 self.steps = self.done;
                 break;
             }
+            if let Some(d) = self.doubling.as_mut() {
+                let sim = &self.sim;
+                d.after(self.done, sim.view(), || sim.plain());
+            }
             // The end time's row is always kept, as `sitc run` writes it.
             if self.done.is_multiple_of(self.every) || self.done == self.steps {
                 // A value past 1e100 on the row: a probable instability, which stops the
@@ -430,6 +452,16 @@ impl Run {
             let new = logged.take_events();
             let room = MAX_EVENTS.saturating_sub(self.events.len());
             self.events.extend(new.into_iter().take(room));
+        }
+        // The estimated error of the fixed steps, once, for a run that finished (its copy
+        // at 2·dt, when the samples suspect an error, runs half the steps again).
+        if self.done == self.steps
+            && self.fault.is_none()
+            && let Some(d) = self.doubling.take()
+            && let Some(finding) = d.finding(self.sim.view())
+        {
+            let voice = sit_runtime::accuracy::Voice::Page;
+            self.accuracy = Some(finding.warning(self.dt, self.sim.view().time(), voice));
         }
         self.done == self.steps
     }
@@ -557,8 +589,9 @@ impl Run {
 
     /// What `sitc run` warns of after a run, for the steps run so far: each table read
     /// past its grid, and each model that the stiffness test of its adaptive explicit
-    /// method found stiff (with the implicit method that suits it), in `sitc run`'s
-    /// words, `warning: ` first.
+    /// method found stiff (with the implicit method that suits it), and, once the run
+    /// has ended, the estimated error of its fixed steps past 5% (`sit_runtime::accuracy`),
+    /// in `sitc run`'s words (the page's for the step and the method), `warning: ` first.
     pub fn notes(&self) -> Vec<String> {
         let instance = match &self.sim {
             Sim::Plain(m) => m,
@@ -568,6 +601,7 @@ impl Run {
         let stiff = sit_runtime::stiffness(instance, instance.model_name()).map(|s| s.to_string());
         tables
             .chain(stiff)
+            .chain(self.accuracy.clone())
             .map(|w| format!("warning: {w}"))
             .collect()
     }
@@ -608,6 +642,23 @@ impl Sim {
         match self {
             Sim::Plain(m) => m,
             Sim::Logged(m) => m.as_mut(),
+        }
+    }
+
+    /// The instance as a model, to read.
+    fn view(&self) -> &dyn Model {
+        match self {
+            Sim::Plain(m) => m,
+            Sim::Logged(m) => m.as_ref(),
+        }
+    }
+
+    /// A copy of the plain instance (behind the event log when there is one): it steps
+    /// as the run does.
+    fn plain(&self) -> sit_interp::Instance {
+        match self {
+            Sim::Plain(m) => m.clone(),
+            Sim::Logged(m) => m.inner().clone(),
         }
     }
 

@@ -544,3 +544,37 @@ fn a_value_past_1e100_stops_the_run_with_the_rule() {
     assert!(run.advance(u64::MAX));
     assert_eq!((run.done(), run.fault()), (800, None));
 }
+
+/// A fixed-step run whose error is large: once it has ended, the run's notes carry `sitc
+/// run`'s estimate (`sit_runtime::accuracy`), in the page's words (issue 47, item 2):
+/// explicit Euler on an oscillator, whose energy grows from 0.5 to 1.36 by t = 100.
+#[test]
+fn a_fixed_step_run_whose_error_is_large_says_so_when_it_ends() {
+    let text = "model Oscillator {\n    output real x = 1;\n    output real v = 0;\n    \
+                real a;\n    a = -x;\n    x = integral(v);\n    v = integral(a);\n}\n";
+    let options = Options::from_json(r#"{"dt": 0.01, "t_end": 100}"#, Options::default()).unwrap();
+    for events in [false, true] {
+        let mut options = options.clone();
+        options.events = events;
+        let mut run = Run::start("osc.sit", text, &Files::new(), &options).unwrap();
+        assert!(!run.advance(9_999));
+        assert!(run.notes().is_empty(), "{:?}", run.notes());
+        assert!(run.advance(1));
+        // The same estimate as `cli/tests/snapshots/accuracy__euler_oscillator.snap`.
+        assert_eq!(
+            run.notes(),
+            [
+                "warning: the fixed steps of `euler` at dt 0.01 may be off by about 38% of `x`'s \
+              magnitude by t = 100 (estimated from a run at 2·dt; this warning is for more \
+              than 5.0%); for a smaller error: `method rk4;` or `method dopri5;` in the model \
+              (or the method box), or a smaller dt"
+            ]
+        );
+    }
+    // Under rk4 (the method box) the run is accurate: nothing is said.
+    let mut options = options.clone();
+    options.method = Some("rk4".into());
+    let mut run = Run::start("osc.sit", text, &Files::new(), &options).unwrap();
+    assert!(run.advance(u64::MAX));
+    assert!(run.notes().is_empty(), "{:?}", run.notes());
+}

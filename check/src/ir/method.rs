@@ -1,6 +1,6 @@
 //! Integration methods: `method euler|rk4|dopri5|tsit5|dop853|rodas4|rodas5p|radau5` and the tolerances of an adaptive one.
 
-use super::Program;
+use super::{ModelId, Program, Rhs, Stmt};
 
 /// How a model integrates its continuous part in one step (`method NAME;`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -207,6 +207,48 @@ impl Program {
         let diags: Vec<_> = self.models.iter().flat_map(super::split_errors).collect();
         if diags.is_empty() { Ok(()) } else { Err(diags) }
     }
+}
+
+/// The continuous states (targets of an `integral` or a `lag`) of the models of `root`'s
+/// tree that a fixed step integrates (`euler`, `rk4`): each its dotted name from the
+/// root, its method's name and order (1, 4), for the estimate of their error
+/// (`sit_runtime::accuracy::Doubling`).
+pub fn fixed_step_states(program: &Program, root: ModelId) -> Vec<(String, &'static str, u32)> {
+    let mut out = Vec::new();
+    let mut todo = vec![(root, String::new())];
+    while let Some((id, prefix)) = todo.pop() {
+        let Some(m) = program.models.get(id) else {
+            continue;
+        };
+        for s in &m.subs {
+            todo.push((s.model, format!("{prefix}{}.", s.name)));
+        }
+        let order = match m.method {
+            Method::Euler => 1,
+            Method::Rk4 => 4,
+            _ => continue,
+        };
+        let mut targets = Vec::new();
+        super::walk(&m.body, &mut |s| {
+            if let Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } = s
+                && matches!(
+                    a.rhs,
+                    Rhs::Integral { .. } | Rhs::IntegralLimited { .. } | Rhs::Lag { .. }
+                )
+                && !targets.contains(&a.target)
+            {
+                targets.push(a.target);
+            }
+        });
+        for v in targets {
+            out.push((
+                format!("{prefix}{}", m.vars[v].name),
+                m.method.name(),
+                order,
+            ));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ mod split;
 mod walk;
 pub use walk::{Added, step_rank, walk};
 
-pub use method::{Method, Tolerance};
+pub use method::{Method, Tolerance, fixed_step_states};
 pub(crate) use split::held_reads;
 pub use split::{Split, split, split_located};
 pub use split::{jacobian_errors, split_errors};

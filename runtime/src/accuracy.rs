@@ -3,7 +3,7 @@
 //! A fixed-step method has no error control: under the default `euler` an oscillator's
 //! energy grows from 0.5 to 1.36 by t = 100 at `--dt 0.01`, and a fast relaxation at a
 //! step past its stability limit grows to −2.7e70, both with exit 0 (issue 47, item 2).
-//! `sitc run` therefore
+//! Every host that runs a model (`sitc run`, `Model.run` in Python, the page) therefore
 //!
 //! - estimates the error of the run, for each continuous state (the target of an
 //!   `integral` or a `lag` of a model integrated by `euler` or `rk4`), in two stages
@@ -17,7 +17,7 @@
 //!      flag (an event, a `flag`) changed is left out. The run's values at the even
 //!      sampled steps are kept;
 //!   2. *global*, only when the local bound is past a tenth of [`THRESHOLD`]: after the
-//!      run (and not under `-q`, which would not show its warning), a copy of the model
+//!      run (not under `sitc run -q`, which would not show its warning), a copy of the model
 //!      as it started runs again at twice the step, and its difference to the kept
 //!      values, divided by `2^p − 1`, is Richardson's estimate of the run's error; its
 //!      largest value, relative to the largest magnitude of the state at the start and
@@ -29,12 +29,12 @@
 //!
 //!   Past [`THRESHOLD`], one warning after the run names the state, the estimate and
 //!   what makes it smaller;
-//! - takes a value whose magnitude reaches [`BLOWUP`] on a row written for a probable
-//!   instability: the run stops (as at a non-finite value, and not under
+//! - (`sitc run`, Python and the page) take a value whose magnitude reaches 1e100
+//!   (`sit_interp::replay::BLOWUP`) on a row for a probable instability: the run stops (as at a non-finite value, and not under
 //!   `--allow-non-finite`, which warns once instead) with the rule that first stored
 //!   such a value (`sit_interp::replay::Checkpoint::locate_beyond`).
 //!
-//! - takes a continuous state whose magnitude grows in one step to [`GROWTH`] times its
+//! - ([`Doubling::grown`], `sitc run`) takes a continuous state whose magnitude grows in one step to [`GROWTH`] times its
 //!   magnitude before (and at least `GROWTH`) for a probable instability too, the same
 //!   way, in a run that writes a row at every step (the default): an unstable step
 //!   multiplies a state by the same factor each step and reaches 1e100 soon after, but
@@ -47,31 +47,28 @@
 //! non-finite watch's scan); after a run whose local bound is past the threshold, half
 //! its steps again.
 
-use sit_interp::Instance;
-use sit_middle::ir::{Method, ModelId, Program, Rhs, Stmt};
-use sit_runtime::drive::Driven;
-use sit_runtime::{Model, ValueType};
-use std::collections::HashMap;
+use crate::{Model, ValueType};
+use std::collections::BTreeMap;
+use std::format;
+use std::string::{String, ToString};
+use std::vec;
+use std::vec::Vec;
 
 /// The steps sampled in a run (at most; every step of a shorter run).
-pub(crate) const SAMPLES: u64 = 64;
+pub const SAMPLES: u64 = 64;
 
 /// The estimated error of a run, relative to the state's largest magnitude, past which
 /// `sitc run` warns: 5%.
-pub(crate) const THRESHOLD: f64 = 0.05;
+pub const THRESHOLD: f64 = 0.05;
 
 /// The local bound past which the copy at `2·dt` is run: a tenth of [`THRESHOLD`], as
 /// the local bound may fall short of the error where it grows (the phase of a limit
 /// cycle: Van der Pol's at `--dt 0.01` errs by 11% where its local bound is 4%).
 const SUSPECT: f64 = THRESHOLD / 10.0;
 
-/// The magnitude past which a value on a row is taken for a probable instability (the
-/// one bound of every host).
-pub(crate) use sit_interp::replay::BLOWUP;
-
 /// The factor by which a continuous state growing in one step is taken for a probable
 /// instability (from a magnitude of at least 1: a state that leaves 0 is not growing).
-pub(crate) const GROWTH: f64 = 1e10;
+pub const GROWTH: f64 = 1e10;
 
 /// A continuous state followed by the estimate.
 struct Tracked {
@@ -87,8 +84,10 @@ struct Tracked {
     scale: f64,
 }
 
-/// The estimate of a run's error (see the module documentation).
-pub(crate) struct Doubling {
+/// The estimate of a run's error (see the module documentation), with copies of the
+/// model of type `C` (the run's model, or the plain model behind a logged one: a copy
+/// steps as the run does, without its event log).
+pub struct Doubling<C> {
     tracked: Vec<Tracked>,
     /// The public flags: a sample in which one changed is left out.
     flags: Vec<usize>,
@@ -99,10 +98,7 @@ pub(crate) struct Doubling {
     steps: u64,
     dt: f64,
     /// The model as it started (for the copy at `2·dt`).
-    start: Driven<Instance>,
-    /// The copies of a local sample, kept for their allocations.
-    full: Option<Driven<Instance>>,
-    half: Option<Driven<Instance>>,
+    start: C,
     /// The run's values of the tracked states after the even sampled steps: the step
     /// and the values.
     kept: Vec<(u64, Vec<f64>)>,
@@ -114,7 +110,7 @@ pub(crate) struct Doubling {
 
 /// A continuous state that grew by [`GROWTH`] in one step.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Growth {
+pub struct Growth {
     /// Its index in the model's public list.
     pub index: usize,
     /// Its value before the step.
@@ -126,13 +122,13 @@ pub(crate) struct Growth {
 impl Growth {
     /// The magnitude past which a stored value is the growth's (for the replay that
     /// names its rule).
-    pub(crate) fn bound(&self) -> f64 {
+    pub fn bound(&self) -> f64 {
         GROWTH * self.from.abs().max(1.0)
     }
 }
 
 /// What the estimate found past [`THRESHOLD`].
-pub(crate) struct Finding {
+pub struct Finding {
     /// The state's dotted name.
     pub name: String,
     /// The method of its model.
@@ -141,58 +137,32 @@ pub(crate) struct Finding {
     pub relative: f64,
 }
 
-impl Doubling {
+impl<C: Model + Clone> Doubling<C> {
     /// The estimate for a run of `steps` steps of `dt` of `model` (set up, before its
-    /// first step), whose program is `program` (rooted at `root`); `None` when no model
-    /// of the tree integrates a continuous state with a fixed step, or the run is shorter
-    /// than two steps.
-    pub(crate) fn new(
-        program: &Program,
-        root: ModelId,
-        model: &Driven<Instance>,
+    /// first step; `start` its copy), following `states`: the continuous states of its
+    /// models that a fixed step integrates, each its dotted name, its method's name and
+    /// order (`sit_check::ir::fixed_step_states`). `None` when none of them is a
+    /// variable of `model`, or the run is shorter than two steps.
+    pub fn new<M: Model + ?Sized>(
+        states: impl IntoIterator<Item = (String, &'static str, u32)>,
+        model: &M,
+        start: C,
         dt: f64,
         steps: u64,
-    ) -> Option<Doubling> {
-        let index: HashMap<&str, usize> = (0..model.var_count())
+    ) -> Option<Doubling<C>> {
+        let index: BTreeMap<&str, usize> = (0..model.var_count())
             .filter_map(|i| Some((model.var_info(i)?.name, i)))
             .collect();
         let mut tracked = Vec::new();
-        let mut todo = vec![(root, String::new())];
-        while let Some((id, prefix)) = todo.pop() {
-            let Some(m) = program.models.get(id) else {
-                continue;
-            };
-            for s in &m.subs {
-                todo.push((s.model, format!("{prefix}{}.", s.name)));
-            }
-            let (method, order) = match m.method {
-                Method::Euler => ("euler", 1),
-                Method::Rk4 => ("rk4", 4),
-                _ => continue,
-            };
-            let mut targets = Vec::new();
-            sit_middle::ir::walk(&m.body, &mut |s| {
-                if let Stmt::Assign(a) | Stmt::Otherwise { assign: a, .. } = s
-                    && matches!(
-                        a.rhs,
-                        Rhs::Integral { .. } | Rhs::IntegralLimited { .. } | Rhs::Lag { .. }
-                    )
-                    && !targets.contains(&a.target)
-                {
-                    targets.push(a.target);
-                }
-            });
-            for v in targets {
-                let name = format!("{prefix}{}", m.vars[v].name);
-                if let Some(&index) = index.get(name.as_str()) {
-                    tracked.push(Tracked {
-                        index,
-                        method,
-                        two_p: f64::from(1u32 << order),
-                        local: Vec::new(),
-                        scale: model.get_at(index).unwrap_or(0.0).abs(),
-                    });
-                }
+        for (name, method, order) in states {
+            if let Some(&index) = index.get(name.as_str()) {
+                tracked.push(Tracked {
+                    index,
+                    method,
+                    two_p: f64::from(1u32 << order),
+                    local: Vec::new(),
+                    scale: model.get_at(index).unwrap_or(0.0).abs(),
+                });
             }
         }
         if tracked.is_empty() || steps < 2 {
@@ -213,9 +183,7 @@ impl Doubling {
             next: 0,
             steps,
             dt,
-            start: model.clone(),
-            full: None,
-            half: None,
+            start,
             kept: Vec::new(),
             stopped: false,
             before: Vec::new(),
@@ -227,7 +195,7 @@ impl Doubling {
     /// every step (`k = 0`: with the values before the first, which it keeps). The
     /// values are kept for the next call.
     #[inline]
-    pub(crate) fn grown(&mut self, k: u64, model: &Driven<Instance>) -> Option<Growth> {
+    pub fn grown<M: Model + ?Sized>(&mut self, k: u64, model: &M) -> Option<Growth> {
         if k == 0 || self.before.len() != self.tracked.len() {
             self.before = (self.tracked.iter())
                 .map(|t| model.get_at(t.index).unwrap_or(f64::NAN))
@@ -250,19 +218,20 @@ impl Doubling {
     }
 
     /// Called with the model after its step `k` (`k = 0`: before the first): a sampled
-    /// step is sampled, and the run's values kept when `k` is even.
+    /// step is sampled (from a copy of the model that `copy` makes), and the run's values
+    /// kept when `k` is even.
     #[inline]
-    pub(crate) fn after(&mut self, k: u64, model: &Driven<Instance>) {
+    pub fn after<M: Model + ?Sized>(&mut self, k: u64, model: &M, copy: impl FnOnce() -> C) {
         if k != self.next {
             return;
         }
         self.next += self.every;
-        self.sample_at(k, model);
+        self.sample_at(k, model, copy);
     }
 
     /// [`Doubling::after`] at a sampled step.
     #[cold]
-    fn sample_at(&mut self, k: u64, model: &Driven<Instance>) {
+    fn sample_at<M: Model + ?Sized>(&mut self, k: u64, model: &M, copy: impl FnOnce() -> C) {
         if self.stopped {
             return;
         }
@@ -273,18 +242,15 @@ impl Doubling {
             self.kept.push((k, values));
         }
         if k < self.steps {
-            self.sample(model);
+            self.sample(model, copy());
         }
     }
 
-    /// The local error of the step after `model`'s values.
-    fn sample(&mut self, model: &Driven<Instance>) {
+    /// The local error of the step after `model`'s values (`full` its copy).
+    fn sample<M: Model + ?Sized>(&mut self, model: &M, mut full: C) {
         let dt = self.dt;
-        let full = self.full.get_or_insert_with(|| model.clone());
-        full.clone_from(model);
-        let half = self.half.get_or_insert_with(|| model.clone());
-        half.clone_from(model);
-        let stepped = sit_runtime::catch_fault(|| {
+        let mut half = full.clone();
+        let stepped = crate::catch_fault(|| {
             full.step(dt);
             half.step(dt * 0.5);
             half.step(dt * 0.5);
@@ -293,19 +259,15 @@ impl Doubling {
             self.stopped = true;
             return;
         }
-        let read = |m: &Driven<Instance>, i: usize| m.get_at(i).unwrap_or(f64::NAN);
+        let read = |m: &dyn Model, i: usize| m.get_at(i).unwrap_or(f64::NAN);
+        let (full, half): (&dyn Model, &dyn Model) = (&full, &half);
+        let at = |i: usize| model.get_at(i).unwrap_or(f64::NAN);
         // An event or a flag that changed: the step is not smooth.
-        if (self.flags.iter())
-            .any(|&i| read(full, i) != read(half, i) || read(full, i) != read(model, i))
-        {
+        if (self.flags.iter()).any(|&i| read(full, i) != read(half, i) || read(full, i) != at(i)) {
             return;
         }
         for t in &mut self.tracked {
-            let (y0, y1, y2) = (
-                read(model, t.index),
-                read(full, t.index),
-                read(half, t.index),
-            );
+            let (y0, y1, y2) = (at(t.index), read(full, t.index), read(half, t.index));
             if !(y0.is_finite() && y1.is_finite() && y2.is_finite()) {
                 continue;
             }
@@ -319,7 +281,7 @@ impl Doubling {
 
     /// The state whose estimate is the largest, when it is past [`THRESHOLD`]: the
     /// local bound first, then, where it is past it, the copy at `2·dt`.
-    pub(crate) fn finding(&self, model: &Driven<Instance>) -> Option<Finding> {
+    pub fn finding<M: Model + ?Sized>(&self, model: &M) -> Option<Finding> {
         let steps = self.steps as f64;
         let suspect = (self.tracked.iter())
             .any(|t| !t.local.is_empty() && steps * median(&t.local) > SUSPECT);
@@ -349,7 +311,7 @@ impl Doubling {
         for (k, values) in &self.kept {
             let dt = 2.0 * self.dt;
             let steps = (k - at) / 2;
-            sit_runtime::catch_fault(|| {
+            crate::catch_fault(|| {
                 for _ in 0..steps {
                     coarse.step(dt);
                 }
@@ -388,23 +350,64 @@ fn median(xs: &[f64]) -> f64 {
     }
 }
 
+/// Whose words a [`Finding`] is told in: the option or argument that sets the step and
+/// the method differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Voice {
+    /// `sitc run`: `--dt`, `--method`, and `warning: ` first.
+    Cli,
+    /// `Model.run` in Python: `dt=`, the model's `method` (a warning's category says
+    /// what it is).
+    Python,
+    /// The page: its Step and Method boxes.
+    Page,
+}
+
 impl Finding {
-    /// The warning, once after the run.
-    pub(crate) fn warning(&self, dt: f64, t_end: f64) -> String {
+    /// The warning, once after the run of steps of `dt` to `t_end`, in `voice`'s words.
+    pub fn warning(&self, dt: f64, t_end: f64, voice: Voice) -> String {
         let Finding {
             name,
             method,
             relative,
         } = self;
-        let suggestion = match *method {
-            "euler" => {
-                "`method rk4;` or `method dopri5;` in the model (--method rk4, \
-                        --method dopri5), or a smaller --dt"
-            }
-            _ => "`method dopri5;` in the model (--method dopri5), or a smaller --dt",
+        let (step, better) = match voice {
+            Voice::Cli => (
+                format!("--dt {dt}"),
+                [
+                    "(--method rk4, --method dopri5)",
+                    "(--method dopri5)",
+                    "--dt",
+                ],
+            ),
+            Voice::Python => (format!("dt={dt}"), ["", "", "dt"]),
+            Voice::Page => (
+                format!("dt {dt}"),
+                ["(or the method box)", "(or the method box)", "dt"],
+            ),
         };
+        let paren = |s: &str| {
+            if s.is_empty() {
+                String::new()
+            } else {
+                format!(" {s}")
+            }
+        };
+        let suggestion = match *method {
+            "euler" => format!(
+                "`method rk4;` or `method dopri5;` in the model{}, or a smaller {}",
+                paren(better[0]),
+                better[2]
+            ),
+            _ => format!(
+                "`method dopri5;` in the model{}, or a smaller {}",
+                paren(better[1]),
+                better[2]
+            ),
+        };
+        let head = if voice == Voice::Cli { "warning: " } else { "" };
         format!(
-            "warning: the fixed steps of `{method}` at --dt {dt} may be off by about {} of \
+            "{head}the fixed steps of `{method}` at {step} may be off by about {} of \
              `{name}`'s magnitude by t = {t_end} (estimated from a run at 2·dt; this warning \
              is for more than {}); for a smaller error: {suggestion}",
             percent(*relative),
