@@ -104,14 +104,19 @@ fn banded_factor_and_solve() {
 /// (`AtLimit::Leave`).
 #[test]
 fn radau5_newton_loop() {
-    let text = "model D {\n    method radau5;\n    output real x = 1;\n    x = integral(-50 * x);\n}\n";
+    let text =
+        "model D {\n    method radau5;\n    output real x = 1;\n    x = integral(-50 * x);\n}\n";
     let compiled = sit_driver::compile(
         &sit_driver::Source::text("d.sit", text),
         &Default::default(),
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let code = sit_codegen::generate(&compiled.lowered, &Default::default()).unwrap();
-    assert_eq!(code.matches("loop {").count(), 2, "two loops, one in the other");
+    assert_eq!(
+        code.matches("loop {").count(),
+        2,
+        "two loops, one in the other"
+    );
     let rate = code.find("if self.radau5_it > 1.0 {").expect("the rate");
     let from = code[..rate].rfind('\n').map_or(0, |i| i + 1);
     let limit = code.find("if self.radau5_it >= 6.0 {").expect("the limit");

@@ -81,9 +81,8 @@ pub use sit_check::term::{
     Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term, term, term_within,
 };
 pub use sit_lir::{
-    AtLimit, Assign, EventUpdate, FlagUse, Init, ModeSlot, Model, PhaseLink, Proc, SparseLu, Stmt,
-    Storage,
-    SubLink, SubstepLink, find_phase, walk,
+    Assign, AtLimit, EventUpdate, FlagUse, Init, ModeSlot, Model, PhaseLink, Proc, SparseLu, Stmt,
+    Storage, SubLink, SubstepLink, find_phase, walk,
 };
 pub use vars::{Access, Entry, Item, Own, SubRun, own_variables, variables, visible_count};
 pub use why::instrument_events;
