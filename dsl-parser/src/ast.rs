@@ -590,9 +590,10 @@ pub enum ExprKind {
     Compare(Box<Expr>, Vec<(CmpOp, Expr)>),
     /// `( e )`.
     Paren(Box<Expr>),
-    /// `T[i - 1]`, `T[i, j]`: a cell of an array (expanded by the checker into the
-    /// cell's name).
-    Index(Name, Vec<Expr>),
+    /// `T[i - 1]`, `T[i, j]`, `rod.T[2]`: a cell of an array, the path's last name (of
+    /// this model, or of a submodel or part the names before it lead to); expanded by
+    /// the checker into the cell's name (`rod.T[2]` a path to the variable `T[2]`).
+    Index(Vec<Name>, Vec<Expr>),
     /// `sum(e for i in a:b)` (also `prod`, `min`, `max`): the procedure's name and
     /// the terms (expanded by the checker into a tree of operations).
     Reduce(Name, Box<Generator>),

@@ -10,11 +10,12 @@ impl Gen {
     /// the one before it in a `for` loop, weighted by the param array `aw` (a list);
     /// `ag[2, an]` written in a nested loop under a guard; `asum` and `amax`, a `sum`
     /// and a `max` over them. Drawn from a generator of its own, so that the rest of
-    /// the file is what it would be without arrays.
-    pub(crate) fn arrays(&mut self, d: &Decls, seed: u64, body: &mut String) {
+    /// the file is what it would be without arrays. The number of cells of `ar` (0:
+    /// none drawn).
+    pub(crate) fn arrays(&mut self, d: &Decls, seed: u64, body: &mut String) -> usize {
         let mut own = fastrand::Rng::with_seed(seed ^ 0x6172_7261_7973);
         if own.u8(..3) != 0 {
-            return;
+            return 0;
         }
         let n = own.usize(2..6);
         let p = &d.params[own.usize(..d.params.len())];
@@ -39,5 +40,27 @@ impl Gen {
         let _ = writeln!(body, "    }}");
         let _ = writeln!(body, "    asum = sum(ar[i] * aw[i] for i in 1:an);");
         let _ = writeln!(body, "    amax = max(ag[i, j] for i in 1:2, j in 1:an);");
+        n
+    }
+
+    /// Appends to `body`, for each submodel whose model has arrays, an output `sa_S`
+    /// reading its cells through its path: a cell of `ar` and one of `ag` (`s0.ar[2] +
+    /// s0.ag[1, 3]`), and, in a loop, the sum of `ar`'s cells (`sum(s0.ar[i] for i in
+    /// 1:N)`). Drawn from a generator of its own, as [`Gen::arrays`].
+    pub(crate) fn sub_cells(&mut self, d: &Decls, earlier: &[Decls], seed: u64, body: &mut String) {
+        let mut own = fastrand::Rng::with_seed(seed ^ 0x7375_6263_656c);
+        for (inst, mi) in &d.subs {
+            let n = earlier[*mi].cells;
+            if n == 0 {
+                continue;
+            }
+            let (k, j) = (own.usize(1..=n), own.usize(1..=n));
+            let _ = writeln!(body, "    output real sa_{inst};");
+            let _ = writeln!(
+                body,
+                "    sa_{inst} = {inst}.ar[{k}] + {inst}.ag[{}, {j}] + sum({inst}.ar[i] for i in 1:{n});",
+                own.usize(1..=2)
+            );
+        }
     }
 }

@@ -68,6 +68,8 @@ struct Decls {
     subs: Vec<(String, usize)>,
     /// Output modes with their states.
     modes: Vec<(String, Vec<String>)>,
+    /// The cells of its output array `ar` (0: it has no arrays).
+    cells: usize,
 }
 
 /// A random valid `.sit` file for `seed`: several models, the last of which
@@ -241,6 +243,7 @@ impl Gen {
             events: Vec::new(),
             subs: Vec::new(),
             modes: Vec::new(),
+            cells: 0,
         };
         let mut body = String::new();
         let _ = writeln!(body, "/// Generated model {index}.\nmodel {} {{", d.name);
@@ -355,7 +358,8 @@ impl Gen {
             let _ = writeln!(body, "    {t} = {v} otherwise;");
         }
         self.tables(&d, earlier, seed.wrapping_add(index as u64), &mut body);
-        self.arrays(&d, seed.wrapping_add(index as u64), &mut body);
+        d.cells = self.arrays(&d, seed.wrapping_add(index as u64), &mut body);
+        self.sub_cells(&d, earlier, seed.wrapping_add(index as u64), &mut body);
         let _ = writeln!(body, "}}\n");
         self.out.push_str(&body);
         d

@@ -67,9 +67,11 @@ fn random_files_hold_arrays_and_loops() {
         .map(|t| t.matches(", j in 1:an {").count())
         .sum();
     let sums: usize = texts.iter().map(|t| t.matches("sum(ar[i]").count()).sum();
+    // A submodel's cells read through its path (`s0.ar[2]`, `sum(s0.ar[i] for …)`).
+    let paths: usize = texts.iter().map(|t| t.matches(".ar[i] for i in").count()).sum();
     assert!(
-        loops >= 10 && nested >= 5 && sums >= 5,
-        "{loops} loops, {nested} nested, {sums} sums"
+        loops >= 10 && nested >= 5 && sums >= 5 && paths >= 3,
+        "{loops} loops, {nested} nested, {sums} sums, {paths} reads of a submodel's cells"
     );
     for (seed, t) in texts
         .iter()

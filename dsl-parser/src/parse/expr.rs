@@ -365,7 +365,7 @@ impl Parser<'_> {
         })
     }
 
-    /// `path = name ("." name)* | name index` (`index` in `parser/arrays.rs`).
+    /// `path = name ("." name)* index?` (`index` in `parser/arrays.rs`).
     fn path(&mut self) -> Parsed<Expr> {
         let mut names = Vec::new();
         loop {
@@ -382,12 +382,11 @@ impl Parser<'_> {
         let span = names[0].span.to(names[names.len() - 1].span);
         // `T[i - 1]`: a cell of an array, the `[` right after the name (`v [m]` is no
         // expression: a unit follows only a number).
-        if names.len() == 1 && self.at_punct("[") && self.peek().start == span.end {
+        if self.at_punct("[") && self.peek().start == span.end {
             let indices = self.index_list()?;
-            let name = names.pop().expect("one name");
             let span = span.to(Span::new(self.file, self.prev_end(), self.prev_end()));
             return Ok(Expr {
-                kind: ExprKind::Index(name, indices),
+                kind: ExprKind::Index(names, indices),
                 span,
             });
         }

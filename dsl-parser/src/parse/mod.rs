@@ -87,9 +87,11 @@ mod tests {
                     s + ")"
                 }
                 ExprKind::Paren(a) => format!("[{}]", show(a)),
-                ExprKind::Index(n, ix) => format!(
+                ExprKind::Index(path, ix) => format!(
                     "{}<{}>",
-                    n.text,
+                    (path.iter().map(|n| n.text.as_str()))
+                        .collect::<Vec<_>>()
+                        .join("."),
                     ix.iter().map(show).collect::<Vec<_>>().join(", ")
                 ),
                 ExprKind::Reduce(n, g) => format!(

@@ -134,9 +134,11 @@ pub(super) fn show(e: &Expr) -> String {
         ExprKind::Paren(inner) => format!("({})", show(inner)),
         ExprKind::Neg(inner) => format!("-{}", show(inner)),
         ExprKind::Binary(op, a, b) => format!("{} {} {}", show(a), op.symbol(), show(b)),
-        ExprKind::Index(n, ix) => format!(
+        ExprKind::Index(path, ix) => format!(
             "{}[{}]",
-            n.text,
+            (path.iter().map(|n| n.text.as_str()))
+                .collect::<Vec<_>>()
+                .join("."),
             ix.iter().map(show).collect::<Vec<_>>().join(", ")
         ),
         ExprKind::Call(n, args) => format!(

@@ -589,13 +589,31 @@ impl<'a> Cx<'a> {
                     e.kind.clone()
                 }
             }
-            ExprKind::Index(name, index) => {
-                let cell = self.cell(name, index, false);
+            ExprKind::Index(path, index) if path.len() == 1 => {
+                let cell = self.cell(&path[0], index, false);
                 let cell = Name {
                     text: cell.text,
                     span: e.span,
                 };
                 ExprKind::Path(vec![cell])
+            }
+            // `rod.T[2]`: a cell of a submodel's (or a part's) array, whose size the
+            // variable's resolution checks (no cell `T[9]` in `rod`).
+            ExprKind::Index(path, index) => {
+                let (array, prefix) = path.split_last().expect("a path");
+                let mut idx = Vec::with_capacity(index.len());
+                for e in index {
+                    idx.push(
+                        self.whole(e, &format!("an index of `{}`", array.text))
+                            .unwrap_or(1),
+                    );
+                }
+                let mut names = prefix.to_vec();
+                names.push(Name {
+                    text: cell_name(&array.text, &idx),
+                    span: array.span.to(e.span),
+                });
+                ExprKind::Path(names)
             }
             ExprKind::Reduce(f, g) => return self.reduce(f, g, e.span),
             ExprKind::Call(f, args) => {

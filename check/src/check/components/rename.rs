@@ -159,8 +159,8 @@ pub(super) fn reads(e: &Expr, out: &mut Vec<String>) {
             reads(a, out);
             rest.iter().for_each(|(_, e)| reads(e, out));
         }
-        ExprKind::Index(n, ix) => {
-            out.push(n.text.clone());
+        ExprKind::Index(path, ix) => {
+            out.push(join(path));
             ix.iter().for_each(|a| reads(a, out));
         }
         ExprKind::Reduce(_, g) => reads(&g.body, out),

@@ -46,7 +46,8 @@ pub(super) fn derive(e: &Expr, u: &str) -> Result<Expr, Name> {
         }
         ExprKind::Call(f, args) => return call(f, args, u),
         // Expanded before the equations are solved (`check::arrays`).
-        ExprKind::Index(f, _) | ExprKind::Reduce(f, _) => return Err(f.clone()),
+        ExprKind::Index(path, _) => return Err(path[path.len() - 1].clone()),
+        ExprKind::Reduce(f, _) => return Err(f.clone()),
     })
 }
 
