@@ -68,7 +68,10 @@ fn random_files_hold_arrays_and_loops() {
         .sum();
     let sums: usize = texts.iter().map(|t| t.matches("sum(ar[i]").count()).sum();
     // A submodel's cells read through its path (`s0.ar[2]`, `sum(s0.ar[i] for …)`).
-    let paths: usize = texts.iter().map(|t| t.matches(".ar[i] for i in").count()).sum();
+    let paths: usize = texts
+        .iter()
+        .map(|t| t.matches(".ar[i] for i in").count())
+        .sum();
     assert!(
         loops >= 10 && nested >= 5 && sums >= 5 && paths >= 3,
         "{loops} loops, {nested} nested, {sums} sums, {paths} reads of a submodel's cells"
