@@ -502,6 +502,9 @@ pub enum Action {
     Set {
         /// The flag or `sub.on`.
         path: Vec<Name>,
+        /// `hot[i]`: the indices of a cell of a flag array (expanded by the checker into
+        /// the cell's name); empty otherwise.
+        index: Vec<Expr>,
         /// The value assigned.
         value: bool,
         /// The whole action.

@@ -8,7 +8,8 @@ impl Gen {
     /// write them (issue 49): `ar[an]` (2 to 5 cells) initialised by a comprehension,
     /// its first cell driven by a param and `time`, each other cell relaxing toward
     /// the one before it in a `for` loop, weighted by the param array `aw` (a list);
-    /// `ag[2, an]` written in a nested loop under a guard; `asum` and `amax`, a `sum`
+    /// `ag[2, an]` written in a nested loop under a guard; a flag array `af[an]`, each
+    /// cell latched by a σ action when its `ar` cell passes the param; `asum` and `amax`, a `sum`
     /// and a `max` over them. Drawn from a generator of its own, so that the rest of
     /// the file is what it would be without arrays. The number of cells of `ar` (0:
     /// none drawn).
@@ -37,6 +38,11 @@ impl Gen {
         let _ = writeln!(body, "    }}");
         let _ = writeln!(body, "    for i in 1:2, j in 1:an {{");
         let _ = writeln!(body, "        ag[i, j] = ar[j] * i when en;");
+        let _ = writeln!(body, "    }}");
+        // A flag array latched by σ actions on its cells.
+        let _ = writeln!(body, "    output flag af[an] = false;");
+        let _ = writeln!(body, "    for i in 1:an {{");
+        let _ = writeln!(body, "        when ar[i] > {p} => af[i];");
         let _ = writeln!(body, "    }}");
         let _ = writeln!(body, "    asum = sum(ar[i] * aw[i] for i in 1:an);");
         let _ = writeln!(body, "    amax = max(ag[i, j] for i in 1:2, j in 1:an);");

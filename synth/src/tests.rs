@@ -76,6 +76,9 @@ fn random_files_hold_arrays_and_loops() {
         loops >= 10 && nested >= 5 && sums >= 5 && paths >= 3,
         "{loops} loops, {nested} nested, {sums} sums, {paths} reads of a submodel's cells"
     );
+    // σ actions on cells of a flag array.
+    let latched: usize = texts.iter().map(|t| t.matches("=> af[i];").count()).sum();
+    assert!(latched >= 5, "{latched} σ actions on cells");
     for (seed, t) in texts
         .iter()
         .enumerate()

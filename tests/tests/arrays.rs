@@ -216,3 +216,35 @@ fn a_submodels_cells_are_read_through_its_path() {
     );
     assert!(errors.contains("m.sit:5:15"), "{errors}");
 }
+
+/// A σ action sets a cell of a flag array (`=> hot[i]` in a loop, `=> !hot[1]`): each
+/// cell latches when its own state passes the bound, read after its integral (the rules
+/// in textual order).
+#[test]
+fn sigma_actions_set_cells_of_a_flag_array() {
+    let text = "model F {
+        param N = 3;
+        output real x[N] = [i for i in 1:N];
+        output flag hot[N] = false;
+        for i in 1:N {
+            x[i] = integral(1);
+            when x[i] > 2.5 => hot[i];
+        }
+        when x[1] > 3.2 => !hot[1];
+    }";
+    let mut m = instance_of(text, sit_middle::ir::Method::Euler);
+    // x[i](t) = i + t; hot[i] is set in the first step whose end has x[i] > 2.5.
+    let mut set_at = [None; 3];
+    for k in 1..=20 {
+        m.step(0.25);
+        for (i, at) in set_at.iter_mut().enumerate() {
+            if at.is_none() && get(&m, &format!("hot[{}]", i + 1)).unwrap() == 1.0 {
+                *at = Some(k);
+            }
+        }
+    }
+    // x[3] = 3.25 after the first step; x[2] = 2.75 after the third; x[1] = 2.75 after
+    // the seventh, and 3.25 > 3.2 after the ninth clears it again.
+    assert_eq!(set_at, [Some(7), Some(3), Some(1)]);
+    assert_eq!(get(&m, "hot[1]").unwrap(), 0.0);
+}

@@ -214,7 +214,9 @@ impl Resolver<'_> {
                     None
                 }
             },
-            ast::Action::Set { path, value, span } => {
+            ast::Action::Set {
+                path, value, span, ..
+            } => {
                 let first = &path[0];
                 let sym = self.t().names.get(&first.text).copied();
                 if path.len() == 2 {

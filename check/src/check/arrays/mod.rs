@@ -16,8 +16,8 @@
 //! one error, with the loop's value that makes it so).
 
 use crate::ast::{
-    ArrayInit, BinOp, Decl, DeclKind, Expr, ExprKind, File, Generator, Guard, LoopRange, Model,
-    Name, Rule,
+    Action, ArrayInit, BinOp, Decl, DeclKind, Expr, ExprKind, File, Generator, Guard, LoopRange,
+    Model, Name, Rule,
 };
 use crate::diag::Diagnostic;
 use crate::source::{FileId, Span};
@@ -384,11 +384,15 @@ impl<'a> Cx<'a> {
                     cond,
                     actions,
                     span,
-                } => out.push(Rule::Sigma {
-                    cond: self.expr(cond),
-                    actions: actions.clone(),
-                    span: *span,
-                }),
+                } => {
+                    let cond = self.expr(cond);
+                    let actions = actions.iter().map(|a| self.action(a)).collect();
+                    out.push(Rule::Sigma {
+                        cond,
+                        actions,
+                        span: *span,
+                    });
+                }
                 Rule::Block { cond, rules, span } => {
                     let cond = self.expr(cond);
                     let mut inner = Vec::with_capacity(rules.len());
@@ -570,6 +574,45 @@ impl<'a> Cx<'a> {
             );
         }
         self.report(d);
+    }
+
+    /// A σ action expanded: a cell of a flag array (`hot[i]`) named.
+    fn action(&mut self, a: &Action) -> Action {
+        let Action::Set {
+            path,
+            index,
+            value,
+            span,
+        } = a
+        else {
+            return a.clone();
+        };
+        let path = match path.as_slice() {
+            [flag] if index.is_empty() && self.whole_array(flag) => vec![self.first_cell(flag)],
+            [flag] if !index.is_empty() => vec![self.cell(flag, index, true)],
+            [prefix @ .., array] if !index.is_empty() => {
+                let mut idx = Vec::with_capacity(index.len());
+                for e in index {
+                    idx.push(
+                        self.whole(e, &format!("an index of `{}`", array.text))
+                            .unwrap_or(1),
+                    );
+                }
+                let mut names = prefix.to_vec();
+                names.push(Name {
+                    text: cell_name(&array.text, &idx),
+                    span: array.span,
+                });
+                names
+            }
+            _ => path.clone(),
+        };
+        Action::Set {
+            path,
+            index: Vec::new(),
+            value: *value,
+            span: *span,
+        }
     }
 
     /// `e` expanded: cells named, loop variables and structural params as numbers,

@@ -1,6 +1,8 @@
 //! Walks over the syntax of arrays and loops: whether a model has any, where its loops are, and which names sizes, bounds and indices read.
 
-use crate::ast::{ArrayInit, Decl, Expr, ExprKind, Generator, Guard, LoopRange, Model, Name, Rule};
+use crate::ast::{
+    Action, ArrayInit, Decl, Expr, ExprKind, Generator, Guard, LoopRange, Model, Name, Rule,
+};
 use crate::source::Span;
 
 /// The expressions directly inside `e`.
@@ -51,7 +53,13 @@ fn rule_exprs(r: &Rule) -> Vec<&Expr> {
             }
             v
         }
-        Rule::Sigma { cond, .. } | Rule::Block { cond, .. } => vec![cond],
+        Rule::Sigma { cond, actions, .. } => std::iter::once(cond)
+            .chain(actions.iter().flat_map(|a| match a {
+                Action::Set { index, .. } => index.as_slice(),
+                _ => &[],
+            }))
+            .collect(),
+        Rule::Block { cond, .. } => vec![cond],
         Rule::Equation { lhs, rhs, .. } => vec![lhs, rhs],
         Rule::Step { .. } => Vec::new(),
         Rule::Transition { guard, .. } => guard.iter().collect(),
@@ -74,6 +82,8 @@ pub(super) fn rules_use_arrays(rules: &[Rule]) -> bool {
         let direct = match r {
             Rule::For(_) => true,
             Rule::Assign { index, .. } => !index.is_empty(),
+            Rule::Sigma { actions, .. } => (actions.iter())
+                .any(|a| matches!(a, Action::Set { index, .. } if !index.is_empty())),
             _ => false,
         };
         direct

@@ -93,7 +93,8 @@ impl Parser<'_> {
         Ok(rules)
     }
 
-    /// `action = "reset" "(" name ")" | "run" "(" name ")" | "!" path | path`.
+    /// `action = "reset" "(" name ")" | "run" "(" name ")" | "!"? path index?` (`index`
+    /// in `parser/arrays.rs`: a cell of a flag array, `hot[i]`).
     fn action(&mut self) -> Parsed<Action> {
         let first = self.peek();
         if self.at_kw(Keyword::Reset) && self.peek_at(1).tok == Tok::Punct("(") {
@@ -124,9 +125,15 @@ impl Parser<'_> {
         while self.eat_punct(".") {
             path.push(self.name()?);
         }
-        let end = path.last().map_or(first.end, |n| n.span.end);
+        let mut end = path.last().map_or(first.end, |n| n.span.end);
+        let mut index = Vec::new();
+        if self.at_punct("[") && self.peek().start == end {
+            index = self.index_list()?;
+            end = self.prev_end();
+        }
         Ok(Action::Set {
             path,
+            index,
             value,
             span: Span::new(self.file, first.start, end),
         })
