@@ -48,6 +48,8 @@ struct Gen {
     steps: fastrand::Rng,
     /// The equations' draws (`Gen::equations`).
     eqs: fastrand::Rng,
+    /// Draws for the constraint among states only (`Gen::equations`), likewise.
+    cons: fastrand::Rng,
     /// The states of the model being written that have a continuous rule (`integral`,
     /// `lag`): a state has one (E0477), a later draw of one for it is a plain rule.
     integrated: Vec<String>,
@@ -90,6 +92,7 @@ pub fn random_file(seed: u64, size: Size) -> String {
         prevs: fastrand::Rng::with_seed(seed ^ 0x7072_6576),
         steps: fastrand::Rng::with_seed(seed ^ 0x7374_6570),
         eqs: fastrand::Rng::with_seed(seed ^ 0x6571_6e73),
+        cons: fastrand::Rng::with_seed(seed ^ 0x636f_6e73),
         integrated: Vec::new(),
         out: String::new(),
     };
@@ -164,7 +167,8 @@ impl Gen {
     /// written in the reverse of the order that computes them (the checker sorts
     /// them), one solved by inverting a product and a difference, and in one model of
     /// those in two each a linear loop of two (solved by substitution) and a state
-    /// given by its rate, `der(za)`. They read params, inputs,
+    /// given by its rate, `der(za)` (in one of those in two tied to a second state by
+    /// a constraint, which the index reduction solves). They read params, inputs,
     /// `time` and literals only (always known), from their own random stream, so the
     /// rest of the file is what the seed gave before.
     fn equations(&mut self, d: &Decls, body: &mut String) {
@@ -208,7 +212,19 @@ impl Gen {
             let init = self.eqs.i32(-3..4);
             let rate = atom(&mut self.eqs);
             let _ = writeln!(body, "    output real za = {init};");
-            let _ = writeln!(body, "    equation der(za) = {rate} - za;");
+            if self.cons.bool() {
+                // In one of those in two, a second state tied to it, `zb = r·za` (a
+                // gear between two integrators), with the force `zf` between them: a
+                // constraint among states, which the checker's index reduction
+                // computes `zb` from (`zf = r·rate / (1 + r²)`).
+                let r = self.cons.i32(2..5);
+                let _ = writeln!(body, "    output real zb, zf;");
+                let _ = writeln!(body, "    equation der(za) = {rate} - za - {r} * zf;");
+                let _ = writeln!(body, "    equation der(zb) = zf - zb;");
+                let _ = writeln!(body, "    equation zb = {r} * za;");
+            } else {
+                let _ = writeln!(body, "    equation der(za) = {rate} - za;");
+            }
         }
     }
 

@@ -31,9 +31,14 @@ fn random_files_state_equations() {
         .iter()
         .map(|t| t.matches("equation ye + 0.5 * sin(ye)").count())
         .sum::<usize>();
+    let constraints = texts
+        .iter()
+        .map(|t| t.matches("    equation zb = ").count())
+        .sum::<usize>();
     assert!(
-        equations >= 40 && rates >= 5 && newton >= 5,
-        "{equations} equations, {rates} rates, {newton} solved by Newton's iteration"
+        equations >= 40 && rates >= 5 && newton >= 5 && constraints >= 2,
+        "{equations} equations, {rates} rates, {newton} solved by Newton's iteration, \
+         {constraints} constraints among states"
     );
     for (seed, t) in texts.iter().enumerate() {
         let out = sit_middle::check_source(format!("random{seed}.sit"), t);

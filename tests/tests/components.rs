@@ -352,3 +352,130 @@ fn a_components_table_goes_with_each_part() {
     }
     close("r1.p.i", get(&m, "r1.p.i"), 0.25, 0.25, 1e-15);
 }
+
+/// A gear between two inertias (issue 46): the gear's `a.phi = ratio · b.phi` is a
+/// constraint among the two inertias' states, which the equations reduce (the load's
+/// angle and speed computed from the motor's, not integrated). The pair is one body of
+/// inertia `J_eq = J_a + J_b / ratio²` seen from the motor (it turns `ratio` times as
+/// far as the load): under a constant torque `T`, `phi_a = T t² / (2 J_eq)`, and the
+/// load carries `J_b · acceleration_b` through the gear. The motion is a quadratic in
+/// `t`, which `rk4`, `rodas5p` and `radau5` reproduce exactly (each is exact on
+/// polynomials of degree 4): what is left is rounding over 100 steps, well within
+/// 1e-12.
+#[test]
+fn a_gear_between_two_inertias_is_one_body() {
+    let path = sit_tests::repo_root().join("examples/models/geared_inertias.sit");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (ja, jb, ratio, torque) = (0.5, 1.5, 3.0, 2.0);
+    let j_eq = ja + jb / (ratio * ratio);
+    for name in ["rodas5p", "radau5", "rk4"] {
+        let mut m = instance(&text, "GearedInertias", Some(method(name, 1e-10, 1e-12)));
+        for _ in 0..100 {
+            m.step(1e-2);
+            // Computed from the motor's angle through the gear, not integrated.
+            assert_eq!(get(&m, "load.phi"), get(&m, "motor.phi") / ratio, "{name}");
+        }
+        let t = m.time();
+        let acc = torque / j_eq;
+        close(name, get(&m, "motor.phi"), acc * t * t / 2.0, 1.5, 1e-12);
+        close(name, get(&m, "motor.w"), acc * t, 3.0, 1e-12);
+        close(
+            name,
+            get(&m, "load.phi"),
+            acc * t * t / 2.0 / ratio,
+            0.5,
+            1e-12,
+        );
+        close(name, get(&m, "load.w"), acc * t / ratio, 1.0, 1e-12);
+        // The torque the gear delivers to the load accelerates it alone.
+        close(name, get(&m, "load.a.tau"), jb * acc / ratio, 1.5, 1e-12);
+        close(
+            name,
+            get(&m, "gear.a.tau"),
+            jb * acc / ratio / ratio,
+            0.5,
+            1e-12,
+        );
+    }
+}
+
+/// A clutch between two inertias (issue 46), the first driven by `T(t) = k t (t2 − t)`
+/// from rest: stuck, the pair turns as one body (`w = W(t) / (J_a + J_b)`, `W` the
+/// integral of `T`) while the torque it passes to the second, `T J_b / (J_a + J_b)`,
+/// is within `tau_max`; from `t1` (where it reaches `tau_max`, a root of a quadratic)
+/// it slips, each inertia under its own torque (`J_a w_a' = T − tau_max`,
+/// `J_b w_b' = tau_max`); when the speeds meet again (at `t3`, found by bisection on
+/// the closed form) it sticks at the speed that keeps the momentum `J_a w_a + J_b
+/// w_b = W(t)`, and stays stuck while the torque it needs is within the limit (until
+/// 1.718 s). The speeds are polynomials of degree ≤ 3 between the switches, which
+/// `rk4`, `rodas5p` and `radau5` reproduce exactly, and both switches are located
+/// inside the step (measured errors about 1e-14): 1e-10 leaves room for the
+/// location's resolution.
+#[test]
+fn a_clutch_sticks_slips_and_sticks_again() {
+    let text = "import \"../lib/rotational.sit\";\nmodel T {\n    \
+                param k [N*m/s^2] = 4;\n    param t2 [s] = 1.5;\n    \
+                part src: TorqueSource;\n    part ja: Inertia(J = 1 [kg*m^2]);\n    \
+                part c: Clutch(tau_max = 1 [N*m]);\n    part jb: Inertia(J = 2 [kg*m^2]);\n    \
+                connect(src.flange, ja.a);\n    connect(ja.b, c.a);\n    connect(c.b, jb.a);\n    \
+                equation src.u = k * time * (t2 - time);\n}\n";
+    let (ja, jb, tau_max, k, t2) = (1.0f64, 2.0f64, 1.0f64, 4.0f64, 1.5f64);
+    let big_w = |t: f64| k * (t2 * t * t / 2.0 - t * t * t / 3.0);
+    // Unlocks where k t (t2 − t) J_b / (J_a + J_b) = tau_max, the first root.
+    let c = tau_max * (ja + jb) / jb / k;
+    let t1 = (t2 - (t2 * t2 - 4.0 * c).sqrt()) / 2.0;
+    let w1 = big_w(t1) / (ja + jb);
+    let slip_a = |t: f64| w1 + (big_w(t) - big_w(t1) - tau_max * (t - t1)) / ja;
+    let slip_b = |t: f64| w1 + tau_max * (t - t1) / jb;
+    let (mut lo, mut hi) = (1.2, 3.0);
+    for _ in 0..200 {
+        let mid = (lo + hi) / 2.0;
+        if slip_a(mid) > slip_b(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let t3 = lo;
+    let w3 = slip_b(t3);
+    let exact = |t: f64| -> (f64, f64, f64) {
+        if t <= t1 {
+            let w = big_w(t) / (ja + jb);
+            (w, w, 0.0)
+        } else if t < t3 {
+            (slip_a(t), slip_b(t), 2.0)
+        } else {
+            let w = w3 + (big_w(t) - big_w(t3)) / (ja + jb);
+            (w, w, 0.0)
+        }
+    };
+    // The mode's states in order: stuck 0, forward 1, backward 2.
+    for name in ["rk4", "rodas5p", "radau5"] {
+        let mut m = instance(text, "T", Some(method(name, 1e-10, 1e-12)));
+        for _ in 0..170 {
+            m.step(1e-2);
+            let t = m.time();
+            let (wa, wb, state) = exact(t);
+            close(
+                &format!("{name} ja.w at {t}"),
+                get(&m, "ja.w"),
+                wa,
+                1.0,
+                1e-10,
+            );
+            close(
+                &format!("{name} jb.w at {t}"),
+                get(&m, "jb.w"),
+                wb,
+                1.0,
+                1e-10,
+            );
+            // The momentum is the torque's impulse, in every situation.
+            let p = ja * get(&m, "ja.w") + jb * get(&m, "jb.w");
+            close(&format!("{name} momentum at {t}"), p, big_w(t), 1.0, 1e-10);
+            if (t - t1).abs() > 1e-3 && (t - t3).abs() > 1e-3 {
+                assert_eq!(get(&m, "c.state"), state, "{name} at {t}");
+            }
+        }
+    }
+}

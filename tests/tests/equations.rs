@@ -221,3 +221,63 @@ fn no_solution_is_a_nan_and_a_report() {
         "{fault}"
     );
 }
+
+/// A prescribed motion (index 3): a mass whose position the equation `x = sin(time)`
+/// fixes. The index reduction differentiates the constraint twice, through `time`
+/// (`der(x) = cos(time)`, so `v = cos(time)`, then `der(v) = -sin(time)`), and
+/// computes `x` and `v` from it (dummy states) instead of integrating them, so the
+/// force is `F = -m sin(t)` and all three are the closed form to rounding (1e-15,
+/// 4e-15 for `F`: the clock's last bit and the derivatives' own operations), under
+/// any method (none integrates anything here).
+#[test]
+fn a_prescribed_motion_is_differentiated_through_time() {
+    let text = "model Driven {\n    param m = 2;\n    output real x = 0, v = 1, F;\n    \
+                equation der(x) = v;\n    equation m * der(v) = F;\n    \
+                equation x = sin(time);\n}\n";
+    for method in ["rk4", "rodas5p", "radau5"] {
+        let mut m = instance(text, "Driven", Some(method));
+        for _ in 0..50 {
+            // A rule reads `time` at the start of its step: the row at `t` holds the
+            // values computed from the step's start.
+            let t = m.time();
+            m.step(0.02);
+            // The step's clock and `m.time()` may differ in the last bit.
+            assert!((get(&m, "x") - t.sin()).abs() <= 1e-15, "{method} at {t}");
+            assert!((get(&m, "v") - t.cos()).abs() <= 1e-15, "{method} at {t}");
+            assert!(
+                (get(&m, "F") + 2.0 * t.sin()).abs() <= 4e-15,
+                "{method} at {t}"
+            );
+        }
+    }
+}
+
+/// A constraint among states that reads an input cannot be differentiated (the
+/// input's rate is unknown), and one whose every slope depends on the states cannot
+/// give a state computed everywhere: both stay E0490, saying why.
+#[test]
+fn constraints_the_reduction_cannot_take_are_refused() {
+    let input = "model M {\n    input real u = 1;\n    output real x = 0, y = 0, f;\n    \
+                 equation der(x) = f;\n    equation der(y) = -f;\n    \
+                 equation x + y = u;\n}\n";
+    let out = sit_middle::check_source("equations.sit", input);
+    let d: Vec<_> = (out.diagnostics.iter())
+        .filter(|d| d.code == "E0490")
+        .collect();
+    assert_eq!(d.len(), 1, "{}", out.render());
+    assert!(
+        d[0].notes.iter().any(|n| n.contains("reads `u`")),
+        "{}",
+        out.render()
+    );
+    let pendulum = sit_tests::repo_root().join("tests/malformed/equation_index_three.sit");
+    let text = std::fs::read_to_string(&pendulum).unwrap();
+    let out = sit_middle::check_source(&pendulum, &text);
+    assert!(
+        out.diagnostics
+            .iter()
+            .any(|d| d.code == "E0490" && d.notes.iter().any(|n| n.contains("can vanish"))),
+        "{}",
+        out.render()
+    );
+}

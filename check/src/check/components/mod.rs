@@ -220,8 +220,9 @@ fn order_rules(rules: &[Rule], decls: &[Decl]) -> Vec<Rule> {
         .map(|n| n.to_string())
         .collect();
     let mut is_after = vec![false; rules.len()];
-    // A σ rule's flags are discrete: a rule reading them stays where it is (under an
-    // implicit method it must come before the equations, evaluated at every stage).
+    // A σ rule's flags and a transition's mode are discrete: a rule reading them stays
+    // where it is (under an implicit method it must come before the equations,
+    // evaluated at every stage: a clutch's lock read from its mode).
     let writes_of: Vec<Vec<String>> = (rules.iter())
         .map(|r| {
             if matches!(r, Rule::Sigma { .. }) {
@@ -229,6 +230,9 @@ fn order_rules(rules: &[Rule], decls: &[Decl]) -> Vec<Rule> {
             }
             let (mut read, mut wrote) = (Vec::new(), Vec::new());
             rename::rule_names(r, &mut read, &mut wrote);
+            if let Rule::Transition { mode, .. } = r {
+                wrote.retain(|n| n != &mode.text);
+            }
             wrote
         })
         .collect();

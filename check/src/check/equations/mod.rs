@@ -30,10 +30,13 @@ use std::collections::{HashMap, HashSet};
 
 mod algebra;
 mod derive;
+mod index;
 mod newton;
 mod order;
 
 use algebra::{solve_for, substitute};
+pub use index::Dummy;
+use index::Reduced;
 pub(crate) use newton::is_hidden;
 use newton::{Added, MAX_TEARING, Refusal, Residual, newton};
 use order::{loop_error, order};
@@ -163,36 +166,54 @@ fn solve_described(
             _ => None,
         })
         .collect();
-    // The reals whose rate an equation states: their values are known in equations.
-    let mut rated = HashSet::new();
-    for r in &m.rules {
-        if let Rule::Equation { lhs, rhs, .. } = r {
-            rates(lhs, &reals, &mut rated);
-            rates(rhs, &reals, &mut rated);
-        }
-    }
-    let mut eqs: Vec<Equation<'_>> = Vec::new();
-    let mut ok = true;
-    for r in &m.rules {
-        if let Rule::Equation { lhs, rhs, span } = r {
-            let mut unknowns = Vec::new();
-            for side in [lhs, rhs] {
-                ok &= unknowns_of(side, &reals, &rated, &mut unknowns, diags);
+    let params: HashSet<&str> = (m.decls.iter())
+        .filter_map(|d| match d {
+            Decl::Var {
+                kind: crate::ast::DeclKind::Param,
+                name,
+                ..
+            } => Some(name.text.as_str()),
+            _ => None,
+        })
+        .collect();
+    let written_eqs: Vec<(Expr, Expr, Span)> = (m.rules.iter())
+        .filter_map(|r| match r {
+            Rule::Equation { lhs, rhs, span } => Some((lhs.clone(), rhs.clone(), *span)),
+            _ => None,
+        })
+        .collect();
+    let (eqs, ok) = classify(&written_eqs, &reals, diags);
+    // The equations as written, unless they cannot be matched and a constraint among
+    // the states is why: then reduced (`index`).
+    let mut tried = Vec::new();
+    let attempt = if ok {
+        order(&eqs, &reals, &mut tried)
+    } else {
+        None
+    };
+    let reduced_eqs: Vec<(Expr, Expr, Span)>;
+    let mut dummies = Vec::new();
+    let (eqs, solved) = if attempt.is_some() || !ok {
+        (eqs, attempt)
+    } else {
+        match index::reduce(&written_eqs, &reals, &params, diags) {
+            Reduced::Nothing => {
+                diags.extend(tried);
+                (eqs, None)
             }
-            let mut states = Vec::new();
-            for side in [lhs, rhs] {
-                states_read(side, &rated, &mut states);
+            Reduced::Failed => (eqs, None),
+            Reduced::Done {
+                eqs: reduced,
+                dummies: chosen,
+            } => {
+                reduced_eqs = reduced;
+                dummies = chosen;
+                let (eqs, ok) = classify(&reduced_eqs, &reals, diags);
+                let solved = if ok { order(&eqs, &reals, diags) } else { None };
+                (eqs, solved)
             }
-            eqs.push(Equation {
-                lhs,
-                rhs,
-                span: *span,
-                unknowns,
-                states,
-            });
         }
-    }
-    let solved = if ok { order(&eqs, &reals, diags) } else { None };
+    };
     let mut hidden = Added::default();
     let taken: Vec<&str> = (m.decls.iter())
         .map(|d| match d {
@@ -210,7 +231,12 @@ fn solve_described(
             described.push(Block {
                 unknowns: block
                     .iter()
-                    .map(|(_, u)| u.show().replace('`', ""))
+                    .map(|(_, u)| match u {
+                        Unknown::Value(x) if dummies.iter().any(|d| &d.state == x) => {
+                            format!("{x} (dummy state)")
+                        }
+                        _ => u.show().replace('`', ""),
+                    })
                     .collect(),
                 equations: block.iter().map(|(e, _)| eqs[*e].span).collect(),
                 solved: Solved::Rearranged,
@@ -219,7 +245,8 @@ fn solve_described(
                 [(e, u)] => rules
                     .extend(solve_one(&eqs[*e], u, taken, &mut hidden, diags).unwrap_or_default()),
                 _ => rules.extend(
-                    solve_loop(&eqs, &block, taken, &mut hidden, diags).unwrap_or_default(),
+                    solve_loop(&eqs, &block, taken, &written, &mut hidden, diags)
+                        .unwrap_or_default(),
                 ),
             }
             let tearing = hidden.tearing[before..].to_vec();
@@ -252,6 +279,41 @@ fn solve_described(
     }
     out.rules = kept;
     Some(out)
+}
+
+/// The equations `list` with their unknowns and the states they read (the reals whose
+/// rates they read); `false` after an error.
+fn classify<'e>(
+    list: &'e [(Expr, Expr, Span)],
+    reals: &HashMap<&str, Span>,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<Equation<'e>>, bool) {
+    // The reals whose rate an equation states: their values are known in equations.
+    let mut rated = HashSet::new();
+    for (lhs, rhs, _) in list {
+        rates(lhs, reals, &mut rated);
+        rates(rhs, reals, &mut rated);
+    }
+    let mut eqs: Vec<Equation<'_>> = Vec::new();
+    let mut ok = true;
+    for (lhs, rhs, span) in list {
+        let mut unknowns = Vec::new();
+        for side in [lhs, rhs] {
+            ok &= unknowns_of(side, reals, &rated, &mut unknowns, diags);
+        }
+        let mut states = Vec::new();
+        for side in [lhs, rhs] {
+            states_read(side, &rated, &mut states);
+        }
+        eqs.push(Equation {
+            lhs,
+            rhs,
+            span: *span,
+            unknowns,
+            states,
+        });
+    }
+    (eqs, ok)
 }
 
 /// The spans of the equations among `rules` and the rules nested in them.
@@ -557,6 +619,7 @@ fn solve_loop(
     eqs: &[Equation<'_>],
     block: &[(usize, Unknown)],
     taken: &[&str],
+    switches: &HashSet<&str>,
     hidden: &mut Added,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Vec<Rule>> {
@@ -564,6 +627,65 @@ fn solve_loop(
         .iter()
         .map(|&(e, _)| (eqs[e].lhs.clone(), eqs[e].rhs.clone()))
         .collect();
+    // A rate in the loop is solved for as a value of its own, `x_rate` (hidden), which
+    // the other unknowns read and the state then integrates: `x = integral(x_rate)`.
+    let mut block: Vec<(usize, Unknown)> = block.to_vec();
+    let mut integrals = Vec::new();
+    for (e, u) in &mut block {
+        let Unknown::Rate(x) = u.clone() else {
+            continue;
+        };
+        let mut name = format!("{x}_rate");
+        while taken.contains(&name.as_str())
+            || hidden
+                .decls
+                .iter()
+                .any(|d| matches!(d, Decl::Var { name: n, .. } if n.text == name))
+        {
+            name.insert(x.len(), '_');
+        }
+        let span = eqs[*e].span;
+        hidden.decls.push(Decl::Var {
+            doc: vec![newton::HIDDEN_DOC.to_string()],
+            kind: crate::ast::DeclKind::Real,
+            output: false,
+            name: Name {
+                text: name.clone(),
+                span,
+            },
+            unit: None,
+            value: None,
+        });
+        let value = Expr {
+            kind: ExprKind::Path(vec![Name {
+                text: name.clone(),
+                span,
+            }]),
+            span,
+        };
+        for (l, r) in &mut sides {
+            *l = substitute(l, u, &value);
+            *r = substitute(r, u, &value);
+        }
+        integrals.push(rule(&eqs[*e], u, value));
+        *u = Unknown::Value(name);
+    }
+    // An equation whose coefficient for its unknown reads a value that a rule writes (a
+    // switch: a conductance, a clutch's lock) is solved after the others, so that what
+    // it is divided by is the whole loop's coefficient, not its own, which may be 0 in
+    // some situation.
+    let switched = |k: usize| {
+        let Unknown::Value(u) = &block[k].1 else {
+            return false;
+        };
+        let (l, r) = &sides[k];
+        derive::derive(&derive::sub(l.clone(), r.clone()), u).is_ok_and(|c| reads_any(&c, switches))
+    };
+    let mut moved: Vec<usize> = (0..block.len()).filter(|&k| !switched(k)).collect();
+    moved.extend((0..block.len()).filter(|&k| switched(k)));
+    let block: Vec<(usize, Unknown)> = moved.iter().map(|&k| block[k].clone()).collect();
+    let mut sides: Vec<(Expr, Expr)> = moved.iter().map(|&k| sides[k].clone()).collect();
+    let block = block.as_slice();
     let mut values: Vec<Option<Expr>> = Vec::with_capacity(block.len());
     let mut torn = Vec::new();
     for i in 0..block.len() {
@@ -584,14 +706,14 @@ fn solve_loop(
     let comp: Vec<usize> = block.iter().map(|(e, _)| *e).collect();
     let names: Vec<String> = block.iter().map(|(_, u)| u.show()).collect();
     if torn.is_empty() {
-        return Some(
-            block
-                .iter()
-                .zip(values)
-                .rev()
-                .map(|((e, u), value)| rule(&eqs[*e], u, value.expect("solved")))
-                .collect(),
-        );
+        let mut rules: Vec<Rule> = block
+            .iter()
+            .zip(values)
+            .rev()
+            .map(|((e, u), value)| rule(&eqs[*e], u, value.expect("solved")))
+            .collect();
+        rules.extend(integrals);
+        return Some(rules);
     }
     if torn.len() > MAX_TEARING {
         diags.push(
@@ -675,7 +797,19 @@ fn solve_loop(
             rules.push(rule(&eqs[block[i].0], &block[i].1, value));
         }
     }
+    rules.extend(integrals);
     Some(rules)
+}
+
+/// Whether `e` reads one of `names` (not under `prev`).
+fn reads_any(e: &Expr, names: &HashSet<&str>) -> bool {
+    if let ExprKind::Path(p) = &e.kind
+        && p.len() == 1
+        && names.contains(p[0].text.as_str())
+    {
+        return true;
+    }
+    children(e).into_iter().any(|c| reads_any(c, names))
 }
 
 /// Where equation `eq` first reads `u`.

@@ -60,14 +60,13 @@ pub(super) fn order(
             ))
             .with_note(
                 "a constraint among states that determines no unknown makes the model a \
-                 differential-algebraic system of higher index (a pendulum in x and y with \
-                 x² + y² = L², a rigid coupling of two inertias); Sit solves index-1 \
-                 systems and does not reduce the index",
+                 differential-algebraic system of higher index; Sit reduces such \
+                 constraints (differentiating each and computing one of its states from it), \
+                 at most 64 of them, and this one was left over",
             )
             .with_help(
-                "differentiate the constraint until it determines an unknown (for \
-                 x² + y² = L²: `x * vx + y * vy = 0`, then once more for the \
-                 accelerations), or write the model in fewer coordinates (the angle)",
+                "differentiate the constraint by hand until it determines an unknown, or \
+                 write the model in fewer coordinates",
             )
         } else if eq.unknowns.is_empty() {
             Diagnostic::error("E0490", eq.span, "an equation with nothing to determine")
@@ -160,10 +159,7 @@ pub(super) fn order(
         }
         let mut comp = comp.clone();
         comp.sort_unstable();
-        let rate = comp
-            .iter()
-            .find_map(|&e| matched[e].filter(|&u| matches!(all[u], Unknown::Rate(_))));
-        if comp.len() <= MAX_LOOP && rate.is_none() {
+        if comp.len() <= MAX_LOOP {
             continue;
         }
         ok = false;
@@ -171,17 +167,10 @@ pub(super) fn order(
             .iter()
             .filter_map(|&e| matched[e].map(|u| all[u].show()))
             .collect();
-        let why = match rate {
-            Some(u) => format!(
-                "the rate {} is in the loop, and a rate cannot be read as a value by the \
-                 loop's other unknowns",
-                all[u].show()
-            ),
-            None => format!(
-                "Sit solves loops of at most {MAX_LOOP} equations, by substitution; Newton \
-                 iterations on larger blocks are not implemented yet"
-            ),
-        };
+        let why = format!(
+            "Sit solves loops of at most {MAX_LOOP} equations, by substitution; Newton \
+             iterations on larger blocks are not implemented yet"
+        );
         let mut d = loop_error(&comp, eqs, &names, None);
         d = d.with_note(why).with_help(
             "split the loop by computing one of its values by a rule or a `prev`, or solve it \
