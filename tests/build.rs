@@ -187,9 +187,10 @@ fn main() {
         if prefix == "rodas5p" {
             return ["bouncing_ball", "robertson", "hires"].contains(&stem.as_str());
         }
-        // `radau5` (stem `radau5:STEM`): its Newton iteration unrolled (eighteen stage
-        // passes), two factorisations kept from step to step, on two models with events
-        // and two stiff ones.
+        // `radau5` (stem `radau5:STEM`): its Newton iteration a loop nested in the
+        // internal steps' (three stage passes, left unconverged at its limit), two
+        // factorisations kept from step to step, on two models with events and two
+        // stiff ones.
         if prefix == "radau5" {
             return ["bouncing_ball", "thermostat", "robertson", "hires"].contains(&stem.as_str());
         }

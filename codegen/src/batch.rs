@@ -673,6 +673,7 @@ impl StepGen<'_, '_> {
                 until,
                 count,
                 limit,
+                at_limit,
                 method,
                 clear,
                 events,
@@ -687,6 +688,12 @@ impl StepGen<'_, '_> {
                 let limit = proc_macro2::Literal::u64_unsuffixed(*limit);
                 let chatter = crate::body::chatter(*events, names, model_name, quote!([i]));
                 let body = self.stmts(body, None);
+                let at_limit = match at_limit {
+                    lower::AtLimit::Fault => quote! {
+                        ::sit_runtime::internal_steps_overrun(#model_name, #method, self.#time[i], #limit);
+                    },
+                    lower::AtLimit::Leave => quote!(break;),
+                };
                 let run = quote! {
                     loop {
                         #body
@@ -696,7 +703,7 @@ impl StepGen<'_, '_> {
                             break;
                         }
                         if self.#count[i] >= #limit_f {
-                            ::sit_runtime::internal_steps_overrun(#model_name, #method, self.#time[i], #limit);
+                            #at_limit
                         }
                     }
                 };

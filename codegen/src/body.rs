@@ -468,6 +468,7 @@ impl BodyGen<'_, '_> {
                 until,
                 count,
                 limit,
+                at_limit,
                 method,
                 clear,
                 events,
@@ -482,6 +483,12 @@ impl BodyGen<'_, '_> {
                 let limit = Literal::u64_unsuffixed(*limit);
                 let chatter = chatter(*events, names, model_name, TokenStream::new());
                 let body = self.stmts(body, None, ctx);
+                let at_limit = match at_limit {
+                    lower::AtLimit::Fault => quote! {
+                        ::sit_runtime::internal_steps_overrun(#model_name, #method, self.#time, #limit);
+                    },
+                    lower::AtLimit::Leave => quote!(break;),
+                };
                 out.push(syn::parse_quote! {
                     loop {
                         #(#body)*
@@ -491,7 +498,7 @@ impl BodyGen<'_, '_> {
                             break;
                         }
                         if self.#count >= #limit_f {
-                            ::sit_runtime::internal_steps_overrun(#model_name, #method, self.#time, #limit);
+                            #at_limit
                         }
                     }
                 });

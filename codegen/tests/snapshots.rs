@@ -97,6 +97,37 @@ fn banded_factor_and_solve() {
     insta::assert_snapshot!(format!("{factor}\n{solve}"));
 }
 
+/// `radau5`'s Newton iteration, a loop inside the internal steps' loop (issue 48).
+/// Pinned: from the rate on, its tests (the slow test's power written per iteration,
+/// products left to right, as the six unrolled iterations had them), its update and its
+/// end: left when `conv ≠ 0`, or after the sixth run without a fault
+/// (`AtLimit::Leave`).
+#[test]
+fn radau5_newton_loop() {
+    let text =
+        "model D {\n    method radau5;\n    output real x = 1;\n    x = integral(-50 * x);\n}\n";
+    let compiled = sit_driver::compile(
+        &sit_driver::Source::text("d.sit", text),
+        &Default::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let code = sit_codegen::generate(&compiled.lowered, &Default::default()).unwrap();
+    assert_eq!(
+        code.matches("loop {").count(),
+        2,
+        "two loops, one in the other"
+    );
+    let rate = code.find("if self.radau5_it > 1.0 {").expect("the rate");
+    let from = code[..rate].rfind('\n').map_or(0, |i| i + 1);
+    let limit = code.find("if self.radau5_it >= 6.0 {").expect("the limit");
+    // The end of the limit's `if`, then of the loop.
+    let mut to = limit;
+    for _ in 0..2 {
+        to += code[to..].find("}\n").expect("a closing brace") + 2;
+    }
+    insta::assert_snapshot!(&code[from..to]);
+}
+
 /// The sparse iteration matrices (issue 49): a chain of 12 states under `radau5`,
 /// declared out of the chain's order. Pinned: the real `WR`'s factorisation written
 /// out on its pattern's 34 cells (no fill-in in the order chosen), with the runtime's

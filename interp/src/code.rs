@@ -219,8 +219,8 @@ pub(crate) enum Stmt {
 }
 
 /// A bounded loop: run `body`, clear the flag slots `clear`, evaluate `until`; stop
-/// when it holds; else stop the program if the real slot `count` is at least `limit`;
-/// else again.
+/// when it holds; else, if the real slot `count` is at least `limit`, leave the loop
+/// when `leave`, else stop the program; else again.
 #[derive(Debug)]
 pub(crate) struct Repeat {
     /// The statements repeated.
@@ -231,6 +231,9 @@ pub(crate) struct Repeat {
     pub count: usize,
     /// The most runs.
     pub limit: u64,
+    /// Whether the loop is left at `limit` (`sit_lir::AtLimit::Leave`) rather than
+    /// stopping the program.
+    pub leave: bool,
     /// The real slot of the counter of located events and the most allowed.
     pub events: Option<(usize, u64)>,
     /// The `otherwise` flag slots cleared after each run.

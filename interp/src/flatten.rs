@@ -647,6 +647,7 @@ impl<'c> Flattener<'c> {
                     until,
                     count,
                     limit: r.limit,
+                    leave: r.leave,
                     events,
                     to,
                     time,

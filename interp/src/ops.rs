@@ -360,8 +360,8 @@ pub(crate) struct Regs<'s> {
 }
 
 /// The end of the body of a loop (`sit_lir::Stmt::Repeat`): unless `f[until]`,
-/// stop the program if `r[count] >= limit`, else go back to `to`, the loop's first
-/// operation (the only backward jump).
+/// if `r[count] >= limit` leave the loop when `leave`, else stop the program; else go
+/// back to `to`, the loop's first operation (the only backward jump).
 #[derive(Debug, Clone)]
 pub(crate) struct Again {
     /// The flag slot of the end condition.
@@ -370,6 +370,8 @@ pub(crate) struct Again {
     pub count: Slot,
     /// The most runs.
     pub limit: u64,
+    /// Whether the loop is left at `limit` rather than stopping the program.
+    pub leave: bool,
     /// The real slot of the counter of located events and the most allowed.
     pub events: Option<(Slot, u64)>,
     /// The loop's first operation.
@@ -579,14 +581,17 @@ fn run_in<R: Bank<f64> + ?Sized, F: Bank<bool> + ?Sized>(
                 }
                 if !s.f[a.until as usize] {
                     if s.r[a.count as usize] >= a.limit as f64 {
-                        sit_runtime::internal_steps_overrun(
-                            &a.model,
-                            a.method,
-                            s.r[a.time as usize],
-                            a.limit,
-                        );
+                        if !a.leave {
+                            sit_runtime::internal_steps_overrun(
+                                &a.model,
+                                a.method,
+                                s.r[a.time as usize],
+                                a.limit,
+                            );
+                        }
+                    } else {
+                        pc = a.to;
                     }
-                    pc = a.to;
                 }
             }
             Op::Linear(ref l) => l.run(s.r),

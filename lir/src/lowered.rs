@@ -229,6 +229,18 @@ pub enum FlagUse {
     },
 }
 
+/// What a [`Stmt::Repeat`] does after a run of its body that leaves `until` false with
+/// its counter at its limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AtLimit {
+    /// Stop the program with `sit_runtime::internal_steps_overrun(model, method, time,
+    /// limit)`: the loop of an adaptive method's internal steps.
+    Fault,
+    /// Leave the loop, as when `until` holds: an iteration that may end unconverged
+    /// (`radau5`'s Newton iteration), whose state after the loop says how it ended.
+    Leave,
+}
+
 /// A statement of the rules of `step`.
 #[derive(Debug, Clone)]
 pub enum Stmt {
@@ -303,11 +315,12 @@ pub enum Stmt {
         /// The statement.
         span: Span,
     },
-    /// A bounded loop of an adaptive method (`Rewrite::Repeat`): run `body`, clear the
-    /// flags of `clear` (false at the start of the step, so false before each run of
-    /// `body`), evaluate `until`; stop when it holds; else, if the real state `count`
-    /// is at least `limit`, stop the program with
-    /// `sit_runtime::internal_steps_overrun(model, method, time, limit)`; else again.
+    /// A bounded loop of a method (`Rewrite::Repeat`): run `body`, clear the flags of
+    /// `clear` (false at the start of the step, so false before each run of `body`),
+    /// evaluate `until`; stop when it holds; else, if the real state `count` is at least
+    /// `limit`, do what `at_limit` says (stop the program with
+    /// `sit_runtime::internal_steps_overrun(model, method, time, limit)`, or leave the
+    /// loop); else again. Loops nest: a loop's body may hold another.
     Repeat {
         /// The statements repeated.
         body: Vec<Stmt>,
@@ -317,6 +330,8 @@ pub enum Stmt {
         count: VarId,
         /// The most runs.
         limit: u64,
+        /// What a run that ends at `limit` without `until` does.
+        at_limit: AtLimit,
         /// The integration method whose steps these are (its name, for the fault).
         method: &'static str,
         /// The `otherwise` flags that `body` sets, cleared after each run of it.

@@ -12,7 +12,7 @@ use super::dense::DenseOutput;
 use super::hidden::Hidden;
 use super::located::{Located, Loop};
 use super::pass::discrete;
-use super::rewrite::{self, Rewrite};
+use super::rewrite::{self, AtLimit, Rewrite};
 use super::tableau::Root;
 use crate::ir::{CmpOp, Expr, Func, Model, Stmt, VarId};
 use crate::source::Span;
@@ -284,6 +284,7 @@ impl Clock {
                 until: cmp(CmpOp::Ge, var(t), Expr::Dt),
                 count: self.work,
                 limit: LIMIT,
+                at_limit: AtLimit::Fault,
                 method,
                 events: None,
                 span,
@@ -303,6 +304,7 @@ impl Clock {
             until: loc.until(t),
             count: self.work,
             limit: LIMIT,
+            at_limit: AtLimit::Fault,
             method,
             events: Some((loc.events, EVENT_LIMIT)),
             span,

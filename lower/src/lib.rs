@@ -83,8 +83,8 @@ pub use sit_check::term::{
     Budget, LowerError, MAX_DEPTH, MAX_OPS, Place, Reads, Slot, Term, term, term_within,
 };
 pub use sit_lir::{
-    Assign, EventUpdate, FlagUse, Init, ModeSlot, Model, PhaseLink, Proc, SparseLu, Stmt, Storage,
-    SubLink, SubstepLink, find_phase, walk,
+    Assign, AtLimit, EventUpdate, FlagUse, Init, ModeSlot, Model, PhaseLink, Proc, SparseLu, Stmt,
+    Storage, SubLink, SubstepLink, find_phase, walk,
 };
 pub use vars::{Access, Entry, Item, Own, SubRun, own_variables, variables, visible_count};
 pub use why::instrument_events;
@@ -384,6 +384,7 @@ impl Rules<'_, '_> {
                 until,
                 count,
                 limit,
+                at_limit,
                 method,
                 events,
                 span,
@@ -402,6 +403,7 @@ impl Rules<'_, '_> {
                     until: self.lw.term(self.model, until)?,
                     count: *count,
                     limit: *limit,
+                    at_limit: *at_limit,
                     method,
                     clear,
                     events: *events,

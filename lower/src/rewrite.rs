@@ -6,7 +6,7 @@
 //! lowers.
 
 use crate::Span;
-pub use sit_lir::Storage;
+pub use sit_lir::{AtLimit, Storage};
 
 use crate::ir::{self, EventId, Expr, VarId};
 
@@ -15,9 +15,11 @@ use crate::ir::{self, EventId, Expr, VarId};
 pub enum Rewrite {
     /// A bounded loop: `body` runs, then `until` is evaluated; the loop ends when it
     /// holds; otherwise, if the real state `count` (which `body` increments) is at least
-    /// `limit`, the program stops with `sit_runtime::internal_steps_overrun(model, time,
-    /// limit)`; otherwise `body` runs again. The `otherwise` flags that `body` sets are
-    /// cleared before each run of it (each run is a fresh evaluation).
+    /// `limit`, the loop does what `at_limit` says (the program stops with
+    /// `sit_runtime::internal_steps_overrun(model, time, limit)`, or the loop ends);
+    /// otherwise `body` runs again. The `otherwise` flags that `body` sets are cleared
+    /// before each run of it (each run is a fresh evaluation). A loop's body may hold
+    /// another (`radau5`'s Newton iteration inside its internal steps).
     Repeat {
         /// The statements repeated.
         body: Vec<ir::Stmt<Rewrite>>,
@@ -27,6 +29,8 @@ pub enum Rewrite {
         count: VarId,
         /// The most runs.
         limit: u64,
+        /// What a run that ends at `limit` without `until` does.
+        at_limit: AtLimit,
         /// The integration method whose steps these are (its name, for the fault).
         method: &'static str,
         /// The counter of events located inside the step (a hidden real state) and the

@@ -163,12 +163,16 @@ fn random_files_cover_every_construct_of_the_lowering() {
                     until,
                     body,
                     events,
+                    at_limit,
                     ..
                 } => {
                     terms(std::slice::from_ref(until), seen);
                     stmts(body, seen, guarded);
                     if events.is_some() {
                         seen.insert("repeat locating events".into());
+                    }
+                    if *at_limit == lower::AtLimit::Leave {
+                        seen.insert("repeat left at its limit".into());
                     }
                     "repeat"
                 }
@@ -296,6 +300,11 @@ fn random_files_cover_every_construct_of_the_lowering() {
     }
     want.push("if guarded=false".into());
     want.push("repeat guarded=false".into());
+    // `radau5`'s Newton iteration: a loop inside the internal steps', left at its limit.
+    want.extend([
+        "repeat guarded=true".into(),
+        "repeat left at its limit".into(),
+    ]);
     want.push("step guarded=false".into());
     // Events located inside a dopri5 step: `dt` written at each event and after.
     want.extend([

@@ -371,9 +371,9 @@ fn rodas5p_matches_the_interpreter_on_examples_and_random_models() {
     assert!(random >= 2, "only {random} random models declaring rodas5p");
 }
 
-/// `radau5`: the Newton iteration unrolled, the Jacobian and both factorisations kept
-/// across internal and host steps in hidden states, events on the collocation
-/// polynomial.
+/// `radau5`: the Newton iteration a loop nested in the internal steps' (left at its
+/// limit, `AtLimit::Leave`), the Jacobian and both factorisations kept across internal
+/// and host steps in hidden states, events on the collocation polynomial.
 #[test]
 fn radau5_matches_the_interpreter_on_examples_and_random_models() {
     let (examples, random) = twins_and_declared("radau5");

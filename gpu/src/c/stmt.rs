@@ -77,6 +77,7 @@ impl StmtGen<'_> {
                 until,
                 count,
                 limit,
+                at_limit,
                 clear,
                 events,
                 ..
@@ -93,7 +94,10 @@ impl StmtGen<'_> {
                 }
                 out.line(format!("if ({}) break;", self.g.expr(until)));
                 out.open(format!("if (s->v{count} >= {}) {{", num(*limit as f64)));
-                fault(out, "SIT_FAULT_INTERNAL_STEPS");
+                match at_limit {
+                    lower::AtLimit::Fault => fault(out, "SIT_FAULT_INTERNAL_STEPS"),
+                    lower::AtLimit::Leave => out.line("break;"),
+                }
                 out.close("}");
                 out.close("}");
             }

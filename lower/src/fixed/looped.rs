@@ -30,7 +30,7 @@ use crate::build::{add, assign, num, sub, var, when};
 use crate::hidden::Hidden;
 use crate::ir::{Expr, Model, Split, Stmt};
 use crate::located::{Located, Loop};
-use crate::rewrite::{self, Rewrite};
+use crate::rewrite::{self, AtLimit, Rewrite};
 use crate::stages::{Start, Step, memories};
 use crate::tableau::Tableau;
 
@@ -110,6 +110,7 @@ pub(super) fn rewrite(
         until: loc.until(t),
         count: steps,
         limit: LOOP_LIMIT,
+        at_limit: AtLimit::Fault,
         method,
         events: Some((loc.events, EVENT_LIMIT)),
         span,

@@ -31,7 +31,7 @@
 //!         1 + u, u = c_s·hs/hq): x = hs/hq; per stage u1 = c_s·x, u2 = u1·(2 + u1),
 //!         u3 = u1·(3 + u1·(3 + u1)) (`(1 + u)^j − 1`); z_s = e1·u1 + e2·u2 + e3·u3
 //!     w = T⁻¹·z; conv = 0; it = 0
-//!     6 times, while conv = 0:                               (the Newton iteration)
+//!     repeat {                                               (the Newton iteration)
 //!         it = it + 1; stage s = 1..3: y = yc + z_s; g_s = 0; the stage pass,
 //!             `time` reading time + (t + c_s·hs)
 //!         d1 = T⁻¹₁·g − mr·w1; d2 = T⁻¹₂·g − (ma·w2 − mb·w3);
@@ -44,6 +44,7 @@
 //!             { conv = −1 }                                   (diverging, or too slow)
 //!         if conv = 0 { w = w + d; z = T·w;
 //!             if dn = 0 or it > 1 and rate/(1 − rate)·dn < κ { conv = 1 }; dno = dn }
+//!     } until conv != 0   (at most 6 runs, left with conv = 0 then: `AtLimit::Leave`)
 //!     if conv = 1 {
 //!         y = yc; f0 = 0; the stage pass at t (its rates into f0)
 //!         y = yc + z3; r = f0 + (E1·z1 + E2·z2 + E3·z3)·(1/hs); solve WR·r = r
@@ -83,7 +84,7 @@ use super::jacobian::of_model;
 use super::jacobian::rules::Cells;
 use super::located::{Located, watched};
 use super::pass::Stage;
-use super::rewrite::{self, Stmt};
+use super::rewrite::{self, AtLimit, Rewrite, Stmt};
 use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Tolerance, VarId, split, split_located};
 
 use super::matrix::{Matrix, Names};
@@ -318,9 +319,9 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
     let lsp = split_located(m);
     let guards = watched(m, &lsp);
     let loc_mems: Vec<(VarId, Vec<VarId>)> = mems.iter().map(|mm| (mm.yc, mm.z.to_vec())).collect();
-    // Offsets of the `otherwise` flags: the stage passes 1 ..= 18, the rate at the
-    // start 19, the tangent pass 20, the location from 21.
-    let passes = 3 * NEWTON_MAXITER + 3;
+    // Offsets of the `otherwise` flags: the stage passes 1 ..= 3 (of every Newton
+    // iteration), the rate at the start 4, the tangent pass 5, the location from 6.
+    let passes = C.len() + 3;
     let located = (!guards.is_empty())
         .then(|| Located::new(&mut hid, &RADAU, (&sp, &lsp), guards, &loc_mems, passes * f));
 
@@ -427,114 +428,131 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
         attempt.push(assign(mm.rs, div(num(1.0), sc), None, vspan));
     }
     attempt.extend([set(conv, num(0.0)), set(it, num(0.0))]);
-    // The Newton iteration.
+    // The Newton iteration: a loop of at most NEWTON_MAXITER runs while `conv = 0`,
+    // left unconverged (`conv = 0`) at its limit; its stage passes are fresh in each run
+    // (their `otherwise` flags cleared).
     let index = |v: VarId| sp.states.iter().position(|&(st, _)| st == v);
     let ntol = (10.0 * f64::EPSILON / tol.rtol).max(0.03f64.min(tol.rtol.sqrt()));
-    for k in 0..NEWTON_MAXITER {
-        let mut iter = vec![set(it, add(var(it), num(1.0)))];
-        for (s, &c) in C.iter().enumerate() {
-            for (mm, &(v, vspan)) in mems.iter().zip(&sp.states) {
-                iter.push(assign(v, add(var(mm.yc), var(mm.z[s])), None, vspan));
-                iter.push(assign(mm.g[s], num(0.0), None, vspan));
-            }
-            let node = if c == 1.0 {
-                add(var(t), var(hs))
+    let mut iter = vec![set(it, add(var(it), num(1.0)))];
+    for (s, &c) in C.iter().enumerate() {
+        for (mm, &(v, vspan)) in mems.iter().zip(&sp.states) {
+            iter.push(assign(v, add(var(mm.yc), var(mm.z[s])), None, vspan));
+            iter.push(assign(mm.g[s], num(0.0), None, vspan));
+        }
+        let node = if c == 1.0 {
+            add(var(t), var(hs))
+        } else {
+            add(var(t), mul(num(c), var(hs)))
+        };
+        let stage = Stage {
+            m,
+            sp: &sp,
+            node: Some(node),
+            offset: (1 + s) * f,
+            rate: &|v| index(v).map(|i| mems[i].g[s]),
+        };
+        iter.extend(stage.stmts(&m.body));
+    }
+    for (mm, &(_, vspan)) in mems.iter().zip(&sp.states) {
+        let g = || mm.g.map(var);
+        let d1 = sub(dot(TI[0], g()), mul(var(mr), var(mm.w[0])));
+        let d2 = sub(
+            dot(TI[1], g()),
+            sub(mul(var(ma), var(mm.w[1])), mul(var(mb), var(mm.w[2]))),
+        );
+        let d3 = half(sub(
+            dot(TI[2], g()),
+            add(mul(var(ma), var(mm.w[2])), mul(var(mb), var(mm.w[1]))),
+        ));
+        iter.push(assign(mm.d[0], d1, None, vspan));
+        iter.push(assign(mm.d[1], d2, None, vspan));
+        iter.push(assign(mm.d[2], d3, None, vspan));
+    }
+    iter.push(real.solve(&|i| mems[i].d[0], &|i| mems[i].d[0], span));
+    iter.push(complex.solve(
+        &|u| {
+            if u < n {
+                mems[u].d[1]
             } else {
-                add(var(t), mul(num(c), var(hs)))
-            };
-            let stage = Stage {
-                m,
-                sp: &sp,
-                node: Some(node),
-                offset: (1 + 3 * k + s) * f,
-                rate: &|v| index(v).map(|i| mems[i].g[s]),
-            };
-            iter.extend(stage.stmts(&m.body));
-        }
-        for (mm, &(_, vspan)) in mems.iter().zip(&sp.states) {
-            let g = || mm.g.map(var);
-            let d1 = sub(dot(TI[0], g()), mul(var(mr), var(mm.w[0])));
-            let d2 = sub(
-                dot(TI[1], g()),
-                sub(mul(var(ma), var(mm.w[1])), mul(var(mb), var(mm.w[2]))),
-            );
-            let d3 = half(sub(
-                dot(TI[2], g()),
-                add(mul(var(ma), var(mm.w[2])), mul(var(mb), var(mm.w[1]))),
-            ));
-            iter.push(assign(mm.d[0], d1, None, vspan));
-            iter.push(assign(mm.d[1], d2, None, vspan));
-            iter.push(assign(mm.d[2], d3, None, vspan));
-        }
-        iter.push(real.solve(&|i| mems[i].d[0], &|i| mems[i].d[0], span));
-        iter.push(complex.solve(
-            &|u| {
-                if u < n {
-                    mems[u].d[1]
-                } else {
-                    mems[u - n].d[2]
-                }
-            },
-            &|i| mems[i].d[2],
-            span,
-        ));
-        iter.push(set(dn, num(0.0)));
-        for (mm, &(_, vspan)) in mems.iter().zip(&sp.states) {
-            for r in 0..3 {
-                iter.push(assign(q, mul(var(mm.d[r]), var(mm.rs)), None, vspan));
-                iter.push(assign(dn, add(var(dn), mul(var(q), var(q))), None, vspan));
+                mems[u - n].d[2]
             }
+        },
+        &|i| mems[i].d[2],
+        span,
+    ));
+    iter.push(set(dn, num(0.0)));
+    for (mm, &(_, vspan)) in mems.iter().zip(&sp.states) {
+        for r in 0..3 {
+            iter.push(assign(q, mul(var(mm.d[r]), var(mm.rs)), None, vspan));
+            iter.push(assign(dn, add(var(dn), mul(var(q), var(q))), None, vspan));
         }
-        iter.push(set(
-            dn,
-            call(Func::Sqrt, vec![div(var(dn), num((3 * n) as f64))]),
-        ));
-        let finite = cmp(CmpOp::Le, var(dn), num(1e300));
-        let mut diverged = Expr::Not(Box::new(finite));
-        if k > 0 {
-            iter.push(set(rate, div(var(dn), var(dno))));
-            // rate^(NEWTON_MAXITER − k) as products, left to right.
-            let power = (1..NEWTON_MAXITER - k).fold(var(rate), |p, _| mul(p, var(rate)));
+    }
+    iter.push(set(
+        dn,
+        call(Func::Sqrt, vec![div(var(dn), num((3 * n) as f64))]),
+    ));
+    let later = || cmp(CmpOp::Gt, var(it), num(1.0));
+    iter.push(when(later(), vec![set(rate, div(var(dn), var(dno)))], span));
+    // Too slow: rate^(NEWTON_MAXITER + 1 − it)/(1 − rate)·dn > κ, the power as products
+    // left to right, one test per iteration from the second (only that of `it` holds),
+    // so that no power is stored.
+    let slow = (2..=NEWTON_MAXITER)
+        .map(|i| {
+            let power = (1..NEWTON_MAXITER + 1 - i).fold(var(rate), |p, _| mul(p, var(rate)));
             let slow = cmp(
                 CmpOp::Gt,
                 mul(div(power, sub(num(1.0), var(rate))), var(dn)),
                 num(ntol),
             );
-            let fails = Expr::Or(
-                Box::new(cmp(CmpOp::Ge, var(rate), num(1.0))),
-                Box::new(slow),
-            );
-            diverged = Expr::Or(Box::new(diverged), Box::new(fails));
+            Expr::And(Box::new(is(it, i as f64)), Box::new(slow))
+        })
+        .reduce(|a, b| Expr::Or(Box::new(a), Box::new(b)))
+        .expect("at least two iterations");
+    let fails = Expr::Or(
+        Box::new(cmp(CmpOp::Ge, var(rate), num(1.0))),
+        Box::new(slow),
+    );
+    let diverged = Expr::Or(
+        Box::new(Expr::Not(Box::new(cmp(CmpOp::Le, var(dn), num(1e300))))),
+        Box::new(Expr::And(Box::new(later()), Box::new(fails))),
+    );
+    iter.push(when(diverged, vec![set(conv, num(-1.0))], span));
+    let mut update = Vec::new();
+    for (mm, &(_, vspan)) in mems.iter().zip(&sp.states) {
+        for r in 0..3 {
+            update.push(assign(
+                mm.w[r],
+                add(var(mm.w[r]), var(mm.d[r])),
+                None,
+                vspan,
+            ));
         }
-        iter.push(when(diverged, vec![set(conv, num(-1.0))], span));
-        let mut update = Vec::new();
-        for (mm, &(_, vspan)) in mems.iter().zip(&sp.states) {
-            for r in 0..3 {
-                update.push(assign(
-                    mm.w[r],
-                    add(var(mm.w[r]), var(mm.d[r])),
-                    None,
-                    vspan,
-                ));
-            }
-            for (&z, t) in mm.z.iter().zip(T) {
-                update.push(assign(z, dot(t, mm.w.map(var)), None, vspan));
-            }
+        for (&z, t) in mm.z.iter().zip(T) {
+            update.push(assign(z, dot(t, mm.w.map(var)), None, vspan));
         }
-        let mut done = cmp(CmpOp::Eq, var(dn), num(0.0));
-        if k > 0 {
-            let fast = cmp(
-                CmpOp::Lt,
-                mul(div(var(rate), sub(num(1.0), var(rate))), var(dn)),
-                num(ntol),
-            );
-            done = Expr::Or(Box::new(done), Box::new(fast));
-        }
-        update.push(when(done, vec![set(conv, num(1.0))], span));
-        update.push(set(dno, var(dn)));
-        iter.push(when(is(conv, 0.0), update, span));
-        attempt.push(when(is(conv, 0.0), iter, span));
     }
+    let fast = cmp(
+        CmpOp::Lt,
+        mul(div(var(rate), sub(num(1.0), var(rate))), var(dn)),
+        num(ntol),
+    );
+    let done = Expr::Or(
+        Box::new(is(dn, 0.0)),
+        Box::new(Expr::And(Box::new(later()), Box::new(fast))),
+    );
+    update.push(when(done, vec![set(conv, num(1.0))], span));
+    update.push(set(dno, var(dn)));
+    iter.push(when(is(conv, 0.0), update, span));
+    attempt.push(Stmt::Added(Rewrite::Repeat {
+        body: iter,
+        until: Expr::Not(Box::new(is(conv, 0.0))),
+        count: it,
+        limit: NEWTON_MAXITER as u64,
+        at_limit: AtLimit::Leave,
+        method,
+        events: None,
+        span,
+    }));
     // Converged: the solution, its error, the step factor.
     let mut solved = Vec::new();
     for (mm, &(v, vspan)) in mems.iter().zip(&sp.states) {
