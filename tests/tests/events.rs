@@ -121,10 +121,16 @@ fn rule_fits(label: &str, table: &Table, kinds: &HashMap<String, WatchKind>, e: 
     let by_reset = text.starts_with("reset(") || text.starts_with("run(");
     match kinds[&e.name] {
         WatchKind::Flag => {
-            // An input flag changes from outside (or by its binding): no rule.
+            // An input flag changes from outside (or by its binding): no rule. A cell
+            // of a flag array (`af[1]`) is set by its loop's action, as written
+            // (`af[i]`): the array's name.
+            let array = |n: &str| n.split('[').next().unwrap_or(n).to_string();
             if let Some(s) = site {
+                let action = s.text.trim_start_matches('!');
                 assert!(
-                    by_reset || s.text.trim_start_matches('!') == last,
+                    by_reset
+                        || action == last
+                        || (last.contains('[') && array(action) == array(last)),
                     "{label}: {e:?} by `{}`",
                     s.text
                 );
