@@ -590,21 +590,7 @@ impl<'a> Cx<'a> {
         let path = match path.as_slice() {
             [flag] if index.is_empty() && self.whole_array(flag) => vec![self.first_cell(flag)],
             [flag] if !index.is_empty() => vec![self.cell(flag, index, true)],
-            [prefix @ .., array] if !index.is_empty() => {
-                let mut idx = Vec::with_capacity(index.len());
-                for e in index {
-                    idx.push(
-                        self.whole(e, &format!("an index of `{}`", array.text))
-                            .unwrap_or(1),
-                    );
-                }
-                let mut names = prefix.to_vec();
-                names.push(Name {
-                    text: cell_name(&array.text, &idx),
-                    span: array.span,
-                });
-                names
-            }
+            [.., _] if !index.is_empty() => self.path_cell(path, index, path[path.len() - 1].span),
             _ => path.clone(),
         };
         Action::Set {
@@ -613,6 +599,23 @@ impl<'a> Cx<'a> {
             value: *value,
             span: *span,
         }
+    }
+
+    /// `sub.T[i]`: the path to a cell of another model's array (a submodel's or a
+    /// part's), its indices evaluated; its size is checked where the path is resolved
+    /// (no variable `T[9]` in `sub`, E0101). The cell's name spans `span`.
+    fn path_cell(&mut self, path: &[Name], index: &[Expr], span: Span) -> Vec<Name> {
+        let (array, prefix) = path.split_last().expect("a path");
+        let mut idx = Vec::with_capacity(index.len());
+        for e in index {
+            idx.push((self.whole(e, &format!("an index of `{}`", array.text))).unwrap_or(1));
+        }
+        let mut names = prefix.to_vec();
+        names.push(Name {
+            text: cell_name(&array.text, &idx),
+            span,
+        });
+        names
     }
 
     /// `e` expanded: cells named, loop variables and structural params as numbers,
@@ -643,20 +646,8 @@ impl<'a> Cx<'a> {
             // `rod.T[2]`: a cell of a submodel's (or a part's) array, whose size the
             // variable's resolution checks (no cell `T[9]` in `rod`).
             ExprKind::Index(path, index) => {
-                let (array, prefix) = path.split_last().expect("a path");
-                let mut idx = Vec::with_capacity(index.len());
-                for e in index {
-                    idx.push(
-                        self.whole(e, &format!("an index of `{}`", array.text))
-                            .unwrap_or(1),
-                    );
-                }
-                let mut names = prefix.to_vec();
-                names.push(Name {
-                    text: cell_name(&array.text, &idx),
-                    span: array.span.to(e.span),
-                });
-                ExprKind::Path(names)
+                let span = path[path.len() - 1].span.to(e.span);
+                ExprKind::Path(self.path_cell(path, index, span))
             }
             ExprKind::Reduce(f, g) => return self.reduce(f, g, e.span),
             ExprKind::Call(f, args) => {
