@@ -15,7 +15,8 @@ pub struct EventArgs {
     /// Write the event log to this CSV file: one row `t,name,from,to,rule` per change
     /// of a logical variable (flag, pred, situation, event, mode, `NAME.on`) and per
     /// reset of a submodel, at the time of the step that made it, with the `file:line`
-    /// of the rule that made it (see docs/events.md).
+    /// of the rule that made it (see docs/events.md). `-` is standard output, when the
+    /// trace goes to a file (`-o FILE`).
     #[arg(long, value_name = "LOG.csv")]
     pub events: Option<PathBuf>,
     /// Print an account of each change of the logical variable NAME (time, from -> to,
@@ -38,7 +39,7 @@ type Explained = (Event, Vec<String>);
 /// The log of one run: the recorder and where its events go.
 pub struct Log {
     recorder: Recorder,
-    csv: Option<(csv::Writer<std::fs::File>, PathBuf)>,
+    csv: Option<(csv::Writer<Box<dyn Write>>, PathBuf)>,
     /// The name `--explain` asks for, and its changes with what their rules read.
     explain: Option<(String, Vec<Explained>)>,
     /// The hidden whys, by index (not recorded in the trace).
@@ -64,8 +65,12 @@ impl Log {
             Some(path) => {
                 let cannot =
                     |e: &dyn std::fmt::Display| format!("cannot write `{}`: {e}", path.display());
-                let file = std::fs::File::create(path).map_err(|e| cannot(&io_reason(&e)))?;
-                let mut w = csv::Writer::from_writer(file);
+                let out: Box<dyn Write> = if crate::out::is_stdout(path) {
+                    Box::new(std::io::stdout())
+                } else {
+                    Box::new(std::fs::File::create(path).map_err(|e| cannot(&io_reason(&e)))?)
+                };
+                let mut w = csv::Writer::from_writer(out);
                 w.write_record(["t", "name", "from", "to", "rule"])
                     .map_err(|e| cannot(&e))?;
                 Some((w, path.clone()))
@@ -152,7 +157,8 @@ impl Log {
     /// Ends the run: flushes the CSV file and writes the account to `out`.
     pub fn close(self, out: &mut dyn Write) -> Result<(), Fail> {
         if let Some((mut w, path)) = self.csv {
-            w.flush()
+            // Standard output: a reader that went away ends sitc quietly.
+            crate::out::unless_closed(w.flush())
                 .map_err(|e| format!("cannot write `{}`: {}", path.display(), io_reason(&e)))?;
         }
         if let Some((name, events)) = &self.explain {

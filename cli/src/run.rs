@@ -387,8 +387,8 @@ fn try_run(mut args: RunArgs) -> Result<(), Fail> {
     Ok(())
 }
 
-/// Checks that at most one of the trace, the plot (`--plot -`) and the account of
-/// `--explain` goes to standard output: the trace does unless `-o FILE` is given (or
+/// Checks that at most one of the trace, the plot (`--plot -`), the account of
+/// `--explain` and the event log (`--events -`) goes to standard output: the trace does unless `-o FILE` is given (or
 /// `--explain`, whose account replaces it there; then `-o -` puts it back).
 fn one_on_stdout(args: &RunArgs) -> Result<(), Fail> {
     let is_stdout = |p: &Option<PathBuf>| p.as_deref().is_some_and(crate::out::is_stdout);
@@ -402,6 +402,10 @@ fn one_on_stdout(args: &RunArgs) -> Result<(), Fail> {
         (trace, "the trace"),
         (is_stdout(&args.plot), "the plot (`--plot -`)"),
         (explains, "the account of `--explain`"),
+        (
+            is_stdout(&args.events.events),
+            "the event log (`--events -`)",
+        ),
     ]
     .into_iter()
     .filter_map(|(on, what)| on.then_some(what))
@@ -416,7 +420,7 @@ fn one_on_stdout(args: &RunArgs) -> Result<(), Fail> {
         };
         return Err(Fail::Usage(format!(
             "{} and {last} cannot {all} go to standard output; write {them} (`-o \
-             FILE.csv`, `--plot FILE.svg`)",
+             FILE.csv`, `--plot FILE.svg`, `--events LOG.csv`)",
             before.join(", ")
         )));
     }

@@ -146,3 +146,55 @@ fn the_log_writes_small_times_with_an_exponent() {
     assert!(t.contains("e-5") && !t.starts_with("0.0"), "{log}");
     assert!(t.parse::<f64>().unwrap() >= 3.5e-5, "{log}");
 }
+
+/// `--events -` is standard output, as in every Unix tool, when the trace goes to a
+/// file: the same log as `--events FILE`; with the trace on standard output too it is a
+/// usage error naming both (it wrote a file named `-` before).
+#[test]
+fn the_log_goes_to_standard_output_as_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    let (log, trace) = (dir.path().join("log.csv"), dir.path().join("trace.csv"));
+    let args = ["run", LIGHT, "--dt", "0.5", "--t-end", "130"];
+    stdout(&[&args[..], &["--events", log.to_str().unwrap()]].concat());
+    let on_stdout =
+        stdout(&[&args[..], &["--events", "-", "-o", trace.to_str().unwrap()]].concat());
+    assert_eq!(on_stdout, std::fs::read_to_string(&log).unwrap());
+    assert!(on_stdout.lines().count() > 3, "{on_stdout}");
+    sitc()
+        .current_dir(dir.path())
+        .args([
+            "run",
+            &format!("{}/../{LIGHT}", env!("CARGO_MANIFEST_DIR")),
+            "--events",
+            "-",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "the trace and the event log (`--events -`) cannot both go to standard output",
+        ));
+    assert!(!dir.path().join("-").exists());
+}
+
+/// The sensitivities' hidden event (the rise of a located guard, `salt_rose_N`) is not a
+/// column of `--record all`: only what the model and the sensitivities name.
+#[test]
+fn the_saltation_event_is_not_recorded() {
+    let text = stdout(&[
+        "run",
+        "examples/models/bouncing_ball.sit",
+        "--method",
+        "dopri5",
+        "--dt",
+        "0.1",
+        "--t-end",
+        "0.8",
+        "--sensitivities",
+        "e,h0",
+        "--record",
+        "all",
+    ]);
+    let header = text.lines().next().unwrap();
+    assert!(!header.contains("salt"), "{header}");
+    assert!(header.ends_with("d(der_h)/d(e),d(der_h)/d(h0)"), "{header}");
+}

@@ -1,7 +1,7 @@
 //! The variables of a model seen through `sit_runtime::Model`, in index order, with what may be set.
 //!
 //! The list ends with the hidden states ([`crate::ir::Var::hidden`]: solver memories,
-//! event-log whys), after every visible variable, so that the visible ones keep the
+//! event-log whys, the saltation's hidden events), after every visible variable, so that the visible ones keep the
 //! indices `0..visible_count` whatever the method and the event log add.
 
 use super::term::{LowerError, MAX_DEPTH, get};
@@ -45,9 +45,11 @@ fn counts<X>(
     }
     let m = get(&program.models, model, "model")?;
     let hidden_vars = m.vars.iter().filter(|v| v.hidden).count();
-    let mut visible =
-        m.vars.len() - hidden_vars + m.conds.len() + m.events.len() + m.modes.len() + m.subs.len();
-    let mut hidden = hidden_vars;
+    let hidden_events = m.events.iter().filter(|e| e.hidden).count();
+    let mut visible = m.vars.len() - hidden_vars + m.conds.len() + m.events.len() - hidden_events
+        + m.modes.len()
+        + m.subs.len();
+    let mut hidden = hidden_vars + hidden_events;
     let mut modes = !m.modes.is_empty();
     for sub in &m.subs {
         let (v, h, k) = counts(program, sub.model, memo, depth + 1)?;
@@ -125,10 +127,15 @@ pub fn own_variables<X>(program: &Program<X>, model: ModelId) -> Result<Own, Low
             Ty::Flag,
             ev.output,
             Access::Computed,
-            false,
+            ev.hidden,
         );
-        entries.push((at, e));
-        at += 1;
+        if ev.hidden {
+            entries.push((hidden_at, e));
+            hidden_at += 1;
+        } else {
+            entries.push((at, e));
+            at += 1;
+        }
     }
     for (k, mode) in m.modes.iter().enumerate() {
         let e = entry(
@@ -234,13 +241,12 @@ fn flatten<X>(
     }
     for (e, ev) in m.events.iter().enumerate() {
         let name = format!("{prefix}{}", ev.name);
-        out.push(entry(
-            name,
-            Item::Event(e),
-            Ty::Flag,
-            ev.output,
-            Access::Computed,
-        ));
+        let e = entry(name, Item::Event(e), Ty::Flag, ev.output, Access::Computed);
+        if ev.hidden {
+            hidden.push(Entry { hidden: true, ..e });
+        } else {
+            out.push(e);
+        }
     }
     for (k, mode) in m.modes.iter().enumerate() {
         let name = format!("{prefix}{}", mode.name);

@@ -172,6 +172,7 @@ pub(super) fn declare(
                                 name: name.text.clone(),
                                 output: *output,
                                 cond: Expr::Bool(false),
+                                hidden: false,
                                 doc: doc.clone(),
                                 span: name.span,
                             });

@@ -196,6 +196,9 @@ pub struct Event {
     pub output: bool,
     /// The logical condition whose rising edge is the event.
     pub cond: Expr,
+    /// Written by a rewrite (the sensitivities' saltation), not by the modeller: listed
+    /// among the hidden states (never recorded, logged or shown), after the hidden vars.
+    pub hidden: bool,
     /// Doc lines.
     pub doc: Vec<String>,
     /// Where the name is declared.

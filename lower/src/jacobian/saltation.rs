@@ -228,6 +228,7 @@ impl Saltation<'_> {
                 name,
                 output: false,
                 cond: cond.clone(),
+                hidden: true,
                 doc: vec![" The rise of a located guard (the sensitivities' saltation).".into()],
                 span,
             });
