@@ -45,7 +45,8 @@ pub struct FitArgs {
     /// At most this many iterations.
     #[arg(long = "max-iter", value_name = "N", default_value_t = 100)]
     pub max_iter: usize,
-    /// Also draw the data against the fitted model into this SVG file.
+    /// Also draw the data against the fitted model into this SVG file (`-`: the drawing
+    /// to standard output, the report to stderr).
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
     /// No progress lines.
@@ -135,12 +136,18 @@ fn try_fit(args: FitArgs) -> Result<(), Fail> {
         Err(FitError::Load(e)) if e.is_model_error() => return Err(Fail::Model(e.to_string())),
         Err(e) => return Err(usage(e)),
     };
-    print!(
+    let text = format!(
         "fit of `{}` to `{}`\n{}",
         args.file.display(),
         data.source,
         report.text()
     );
+    // `--plot -` puts the drawing on standard output: the report goes to stderr.
+    if args.plot.as_deref().is_some_and(crate::out::is_stdout) {
+        eprint!("{text}");
+    } else {
+        crate::out::print(text);
+    }
     if let Some(path) = &args.plot {
         let mut names = Vec::new();
         for c in &data.columns {

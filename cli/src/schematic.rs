@@ -21,7 +21,8 @@ pub struct SchematicArgs {
     /// power-consistent).
     #[arg(long, value_enum)]
     pub form: Option<FormArg>,
-    /// Also draw the schematic as an SVG file.
+    /// Also draw the schematic as an SVG file (`-`: the drawing alone to standard
+    /// output, instead of the matrices).
     #[arg(long, value_name = "OUT.svg")]
     pub svg: Option<PathBuf>,
 }
@@ -67,6 +68,18 @@ fn try_schematic(args: &SchematicArgs) -> Result<(), Fail> {
     };
     if !report.is_empty() {
         eprint!("{}", report.render());
+    }
+    if let Some(svg) = args.svg.as_deref().filter(|p| crate::out::is_stdout(p)) {
+        // `--svg -`: the drawing is what goes to standard output.
+        if args.sit {
+            return Err(Fail::Usage(
+                "the drawing (`--svg -`) and the model (`--sit`) cannot both go to standard \
+                 output; write the drawing to a file (`--svg OUT.svg`)"
+                    .into(),
+            ));
+        }
+        crate::out::print(sit_schematic::svg::draw(&a));
+        return Ok(());
     }
     if let Some(svg) = &args.svg {
         std::fs::write(svg, sit_schematic::svg::draw(&a))

@@ -155,6 +155,20 @@ fn fit_recovers_the_decay() {
         text.contains("correlations:") && text.contains("runs"),
         "{text}"
     );
+    // `--plot -`: the drawing alone on standard output, the same report on stderr.
+    let out = sitc()
+        .arg("fit")
+        .arg(&m)
+        .args(["--data"])
+        .arg(&data)
+        .args(["--param", "k=0.1..10", "--param", "x0", "--method", "rk4"])
+        .args(["--dt", "0.01", "--plot", "-"])
+        .assert()
+        .success();
+    let (svg, err) = (&out.get_output().stdout, &out.get_output().stderr);
+    assert!(svg.starts_with(b"<svg"), "{}", String::from_utf8_lossy(svg));
+    assert_eq!(String::from_utf8_lossy(err), text);
+    assert!(!dir.path().join("-").exists() && !std::path::Path::new("-").exists());
 }
 
 #[test]

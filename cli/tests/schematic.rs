@@ -70,6 +70,26 @@ fn draws_an_svg() {
     }
 }
 
+/// `--svg -` is standard output, as in every Unix tool: the same drawing, alone; with
+/// `--sit` (also on standard output) a usage error.
+#[test]
+fn draws_an_svg_to_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("axle.svg");
+    sitc()
+        .args(["schematic", AXLE, "--svg"])
+        .arg(&svg)
+        .assert()
+        .success();
+    let on_stdout = stdout(sitc().args(["schematic", AXLE, "--svg", "-"]));
+    assert_eq!(on_stdout, std::fs::read_to_string(&svg).unwrap());
+    sitc()
+        .args(["schematic", AXLE, "--svg", "-", "--sit"])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot both go to standard output"));
+}
+
 #[test]
 fn check_run_emit_and_sweep_accept_schematics() {
     sitc().args(["check", AXLE]).assert().success();
