@@ -69,7 +69,7 @@ fn try_schematic(args: &SchematicArgs) -> Result<(), Fail> {
     if !report.is_empty() {
         eprint!("{}", report.render());
     }
-    if let Some(svg) = args.svg.as_deref().filter(|p| crate::out::is_stdout(p)) {
+    if args.svg.as_deref().is_some_and(crate::out::is_stdout) {
         // `--svg -`: the drawing is what goes to standard output.
         if args.sit {
             return Err(Fail::Usage(
