@@ -29,7 +29,7 @@ pub const fn band_len(n: usize, kl: usize, ku: usize) -> usize {
 /// [`super::lu_factor`] does, which the solve multiplies by). On return the cells
 /// above the diagonal (columns `i + 1 … i + kl + ku`) hold `U`, the diagonal `1/u_ii`,
 /// those below it the multipliers of each column's elimination. Unlike
-/// [`lu_factor_real`], a swap leaves the multipliers of earlier columns where they are
+/// [`lu_factor_real`](super::lu_factor_real), a swap leaves the multipliers of earlier columns where they are
 /// (they are applied in order by [`band_solve_real`], each after its swap: `A =
 /// P_0·L_0·P_1·L_1 ⋯ U`).
 ///
@@ -116,7 +116,7 @@ pub fn band_factor_real(
 /// min(k + kl, n−1)` in order; then back substitution `x_i = (b_i − Σ_j u_ij·x_j)·(1/u_ii)`
 /// (the reciprocal as the factorisation left it on the diagonal)
 /// for `i = n−1 … 0`, the sum over `j = i+1 … min(i + kl + ku, n−1)` subtracted term by
-/// term in decreasing `j` (as in [`lu_solve`]: the unknown found last subtracted last).
+/// term in decreasing `j` (as in [`lu_solve`](super::lu_solve): the unknown found last subtracted last).
 ///
 /// # Errors
 ///

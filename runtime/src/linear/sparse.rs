@@ -195,7 +195,7 @@ fn cdiv(a: f64, b: f64, c: f64, d: f64) -> (f64, f64) {
 
 /// [`sparse_factor_real`] for a complex matrix, its cells' real parts in `re` and
 /// imaginary parts in `im`: the same elimination in the same order, each operation
-/// complex — the quotient by Smith's algorithm ([`cdiv`]: `r = d/c`, `den = c + d·r`,
+/// complex — the quotient by Smith's algorithm (`cdiv`: `r = d/c`, `den = c + d·r`,
 /// `((a + b·r)/den, (b − a·r)/den)` when `|c| ≥ |d|`, else `r = c/d`, `den = c·r + d`,
 /// `((a·r + b)/den, (b·r − a)/den)`), the update `a − l·u` as `(a_re − (l_re·u_re −
 /// l_im·u_im), a_im − (l_re·u_im + l_im·u_re))`, the diagonal replaced by `1/u_ii`
