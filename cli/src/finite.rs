@@ -4,7 +4,7 @@
 //! with the rule that made it, its line, the time and the values the rule read, and
 //! exits with 1; the rows before that step are written. The run itself is the plain one,
 //! watched, and the rule is found by taking the step again, checked
-//! ([`sit_host::finite`]), so the default costs what the watch costs.
+//! ([`sit_runtime::finite`]), so the default costs what the watch costs.
 
 /// The three ways of a run with non-finite values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! A command whose standard output is a pipe that its reader closed early (`sitc info
 //! FILE --format json | head -1`) stops at its next write, quietly (no message, no
 //! panic) and with exit 0, as `sitc --help` says: the reader has what it wanted. Every
-//! write to stdout goes through [`print`] or [`unless_closed`]. `-o -` names standard
+//! write to stdout goes through [`print`](fn@print) or [`unless_closed`]. `-o -` names standard
 //! output ([`is_stdout`]).
 
 use std::io::{ErrorKind, Write};

@@ -4,7 +4,7 @@ use crate::body::BodyGen;
 use crate::expr::{ExprGen, Storage};
 use crate::names::{ident, is_camel_case, is_snake_case};
 use crate::plan::Plan;
-use crate::provenance::{Comments, Provenance, doc, docs};
+use crate::provenance::{Comments, Provenance, doc, docs, not_links};
 use crate::table::table;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -82,7 +82,13 @@ pub(crate) fn model_items(
             Ty::Real => quote!(f64),
             Ty::Flag => quote!(bool),
         };
-        let d = docs(&v.doc);
+        // A hidden state's doc is Sit's own text, naming cells (`d rate(T[1])/d T[2]`):
+        // plain text, not Markdown links for rustdoc to resolve.
+        let d = if v.hidden {
+            docs(&v.doc.iter().map(|l| not_links(l)).collect::<Vec<_>>())
+        } else {
+            docs(&v.doc)
+        };
         let from = prov.provenance_doc(v.span, &prov.line_text(v.span));
         fields.push(quote!(#d #from pub #f: #rust_ty,));
     }

@@ -188,6 +188,12 @@ pub(crate) fn docs(lines: &[String]) -> TokenStream {
     quote!(#(#attrs)* #[doc = ""])
 }
 
+/// `text` with its square brackets escaped, so that rustdoc reads `T[1]` as text
+/// rather than as an intra-doc link to `1`.
+pub(crate) fn not_links(text: &str) -> String {
+    text.replace('[', "\\[").replace(']', "\\]")
+}
+
 /// `text` made safe inside a `//` or `///` comment line: control characters (a bare
 /// CR, which rustc refuses in doc comments, a line feed, NUL, ...) become spaces, tabs
 /// excepted, and the bidirectional-text controls that rustc denies in comments

@@ -27,7 +27,7 @@
 //!   are aligned two spaces after the longest line; a comment on a line of
 //!   its own stays on a line of its own, indented with the code.
 //!
-//! A file with a syntax error is not formatted: [`format`] returns the
+//! A file with a syntax error is not formatted: [`format()`] returns the
 //! parser's diagnostics.
 
 mod decls;

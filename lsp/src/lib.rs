@@ -9,7 +9,7 @@
 //! The server keeps the text of open documents (incremental
 //! synchronisation: the editor sends its edits), checks a document and the
 //! files it imports on each change and publishes their diagnostics, and
-//! answers requests from a token-level index ([`index`]) of those files
+//! answers requests from a token-level index (`index`) of those files
 //! (and, for references, rename and workspace symbols, of the `.sit` files
 //! of the workspace folders, module `workspace`) that exists for any text that
 //! lexes, so that every request on half-typed text has an answer. A request that panics anyway is

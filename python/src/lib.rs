@@ -1,6 +1,6 @@
 //! `sit._sit`: the extension module of the Python package `sit` (check, load, run, sweep).
 //!
-//! Every entry point runs its Rust code inside [`guard`], which turns a fault of the
+//! Every entry point runs its Rust code inside `guard`, which turns a fault of the
 //! model into a [`ModelFault`] exception and any other panic into a [`SitError`] naming
 //! it as a bug, so that no panic unwinds into the interpreter. Long
 //! runs and sweeps release the GIL ([`Python::detach`]) and take it back only to call a

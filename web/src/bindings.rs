@@ -160,7 +160,7 @@ pub unsafe extern "C" fn sit_format(
     put(crate::format(&path, &src).to_string());
 }
 
-/// Output: [`crate::info`] as JSON (`model`: empty for the root); 1 as [`sit_check`].
+/// Output: [`crate::info()`] as JSON (`model`: empty for the root); 1 as [`sit_check`].
 ///
 /// # Safety
 /// As [`sit_check`].
