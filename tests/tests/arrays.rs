@@ -217,6 +217,46 @@ fn a_submodels_cells_are_read_through_its_path() {
     assert!(errors.contains("m.sit:5:15"), "{errors}");
 }
 
+/// A cell read outside the rules of a model without arrays of its own — an initial
+/// value, a submodel's binding — is expanded as in a rule: `real last = rod.T[4];` is
+/// E0132 (a state read before the run starts) as `real last = t.h;` is, for a submodel
+/// and a part alike; it was left unexpanded and read 0 without a word. A param cell of
+/// a part bound to a submodel is read as the param it is.
+#[test]
+fn cells_read_in_declarations_are_checked() {
+    let rod = "model Rod {
+        param k = 1;
+        param P[2] = [5, 7];
+        real T[4] = 1;
+        for i in 1:4 {
+            T[i] = integral(-k * i * T[i]);
+        }
+    }";
+    for holder in ["sub rod: Rod(k = 2);", "part rod: Rod(k = 2);"] {
+        let text =
+            format!("model Top {{\n    {holder}\n    output real last = rod.T[4];\n}}\n{rod}");
+        let errors = sit_middle::check_source("m.sit", &text).render();
+        assert!(
+            errors.contains("error[E0132]: an initial value cannot read")
+                && errors.contains("m.sit:3:24"),
+            "{holder}: {errors}"
+        );
+    }
+    let text = format!(
+        "model Top {{\n    sub a: A(p = rod.P[2]);\n    part rod: Rod;\n}}\nmodel A {{\n    \
+         param p = 0;\n    output real y;\n    y = p;\n}}\n{rod}"
+    );
+    let compiled = sit_driver::compile(
+        &sit_driver::Source::text("m.sit", &text),
+        &Default::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let root = compiled.root(Some("Top")).expect("Top");
+    let mut m = sit_interp::Instance::new(&compiled.lowered, root);
+    m.step(0.1);
+    assert_eq!(get(&m, "a.y").unwrap(), 7.0);
+}
+
 /// A σ action sets a cell of a flag array (`=> hot[i]` in a loop, `=> !hot[1]`): each
 /// cell latches when its own state passes the bound, read after its integral (the rules
 /// in textual order).

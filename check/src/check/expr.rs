@@ -204,8 +204,9 @@ impl Resolver<'_> {
                 (Expr::Call(f, xs), Ty::Real)
             }
             ExprKind::Path(path) => self.path(path, e.span, ctx),
-            // Expanded before the checker reads a rule (`check::arrays`): only an error
-            // of the expansion leaves one.
+            // Expanded before the checker reads a model (`check::arrays`, on every model
+            // that reads a cell anywhere: rules, declarations, bindings, substeps): only
+            // an error of the expansion leaves one.
             ExprKind::Index(..) | ExprKind::Reduce(..) => (Expr::Num(0.0), Ty::Real),
         }
     }

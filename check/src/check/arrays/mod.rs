@@ -41,7 +41,9 @@ pub(crate) fn expand<'f>(
     files: &'f [(FileId, File)],
     diags: &mut Vec<Diagnostic>,
 ) -> (Cow<'f, [(FileId, File)]>, Vec<Span>) {
-    let uses = |m: &Model| !m.arrays.is_empty() || walk::rules_use_arrays(&m.rules);
+    let uses = |m: &Model| {
+        !m.arrays.is_empty() || walk::rules_use_arrays(&m.rules) || walk::decls_use_arrays(m)
+    };
     if !files.iter().any(|(_, f)| f.models.iter().any(uses)) {
         return (Cow::Borrowed(files), Vec::new());
     }

@@ -98,6 +98,41 @@ pub(super) fn rules_use_arrays(rules: &[Rule]) -> bool {
     })
 }
 
+/// Whether an expression of `m` outside its rules reads an array cell or reduces over
+/// a range: a declaration's value (`output real last = rod.T[4];`), a binding of a
+/// submodel or a part, a phase's or a substep's expression.
+pub(super) fn decls_use_arrays(m: &Model) -> bool {
+    let mut exprs: Vec<&Expr> = Vec::new();
+    for d in &m.decls {
+        match d {
+            Decl::Var { value: Some(v), .. } => exprs.push(v),
+            Decl::Sub {
+                bindings, phase, ..
+            } => {
+                exprs.extend(bindings.iter().map(|(_, e)| e));
+                if let Some(p) = phase {
+                    exprs.extend([&p.step, &p.limit, &p.until]);
+                }
+            }
+            _ => {}
+        }
+    }
+    for p in &m.parts {
+        exprs.extend(p.bindings.iter().map(|(_, e)| e));
+    }
+    for s in &m.substeps {
+        exprs.extend([&s.count, &s.limit]);
+        exprs.extend(&s.when);
+    }
+    exprs.into_iter().any(|e| {
+        let mut found = false;
+        each_expr(e, &mut |x| {
+            found |= matches!(x.kind, ExprKind::Index(..) | ExprKind::Reduce(..))
+        });
+        found
+    })
+}
+
 /// Where `r` ends in the source (a block's or loop's last rule).
 fn rule_end(r: &Rule) -> usize {
     let own = match r {
