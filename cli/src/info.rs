@@ -609,13 +609,21 @@ fn tree(instances: &[Instance], depth: usize, out: &mut String) {
             .iter()
             .map(|(n, v)| format!("{n} = {v}"))
             .collect();
+        // A copy made for structural bindings is named with them (`Rod(N = 6)`): the
+        // other bindings join its list.
+        let model = &s.described.model;
+        let (name, mut all) = match model.strip_suffix(')').and_then(|m| m.split_once('(')) {
+            Some((name, structural)) => (name, vec![structural.to_string()]),
+            None => (model.as_str(), Vec::new()),
+        };
+        all.extend(bindings);
         let _ = writeln!(
             out,
             "{:indent$}{}: {}({}){} at {}:{}:{}",
             "",
             s.name,
-            s.described.model,
-            bindings.join(", "),
+            name,
+            all.join(", "),
             if s.on { "" } else { " off" },
             s.file,
             s.line,

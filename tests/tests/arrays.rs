@@ -257,6 +257,80 @@ fn cells_read_in_declarations_are_checked() {
     assert_eq!(get(&m, "a.y").unwrap(), 7.0);
 }
 
+/// A structural param bound by an instance (`sub a: Rod(N = 2 * n)`, `part p: Rod(N =
+/// 3)`) gives that instance a copy of the model with that many cells (`Rod(N = 6)`),
+/// one copy per distinct value, through any depth of instances (`Mid(n = 3)` binds
+/// the `n` that sizes its own submodel); an unbound instance keeps the declared size.
+/// Each cell decays at its own rate, `T_i' = −k·i·T_i` from 1, so one Euler step of
+/// 0.01 gives `1 − 0.01·k·i` exactly.
+#[test]
+fn structural_params_are_bound_by_instances() {
+    let text = "model Rod {
+        param N = 4;
+        param k = 1;
+        output real T[N] = 1;
+        for i in 1:N {
+            T[i] = integral(-k * i * T[i]);
+        }
+    }
+    model Mid {
+        param n = 2;
+        sub a: Rod(N = 2 * n, k = 2);
+        sub b: Rod(N = 3);
+        sub c: Rod;
+        part p: Rod(N = 3);
+        output real sa;
+        sa = sum(a.T[i] for i in 1:2 * n);
+    }
+    model Top {
+        sub m: Mid(n = 3);
+        sub again: Mid(n = 3);
+    }";
+    let compiled = sit_driver::compile(
+        &sit_driver::Source::text("m.sit", text),
+        &Default::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = (compiled.lowered.program().models.iter())
+        .map(|m| m.name.as_str())
+        .collect();
+    // One copy per distinct binding, the originals kept; Top the one root.
+    for copy in ["Rod(N = 6)", "Rod(N = 3)", "Mid(n = 3)"] {
+        assert_eq!(names.iter().filter(|n| **n == copy).count(), 1, "{names:?}");
+    }
+    let root = compiled.root(None).expect("Top is the one root");
+    assert_eq!(compiled.lowered.program().models[root].name, "Top");
+    let mut m = sit_interp::Instance::new(&compiled.lowered, root);
+    m.step(0.01);
+    let v = |n: &str| get(&m, n).unwrap_or_else(|_| panic!("no {n}"));
+    let cells = |path: &str| {
+        (1..)
+            .take_while(|i| get(&m, &format!("{path}.T[{i}]")).is_ok())
+            .count()
+    };
+    for top in ["m", "again"] {
+        assert_eq!(cells(&format!("{top}.a")), 6);
+        assert_eq!(cells(&format!("{top}.b")), 3);
+        assert_eq!(cells(&format!("{top}.c")), 4);
+        assert_eq!(cells(&format!("{top}.p")), 3);
+        for i in 1..=6 {
+            assert_eq!(v(&format!("{top}.a.T[{i}]")), 1.0 - 0.01 * 2.0 * i as f64);
+        }
+        assert_eq!(v(&format!("{top}.p.T[3]")), 1.0 - 0.03);
+    }
+    // The bound value must be a whole number known when the model is checked.
+    let bad = text.replace(
+        "sub b: Rod(N = 3);",
+        "input real u = 1;\n        sub b: Rod(N = u);",
+    );
+    let errors = sit_middle::check_source("m.sit", &bad).render();
+    assert!(
+        errors.contains("error[E0460]: `N` of `b` (it sizes arrays of `Rod`) must be a constant"),
+        "{errors}"
+    );
+    assert_eq!(errors.matches("error[").count(), 1, "{errors}");
+}
+
 /// A σ action sets a cell of a flag array (`=> hot[i]` in a loop, `=> !hot[1]`): each
 /// cell latches when its own state passes the bound, read after its integral (the rules
 /// in textual order).

@@ -162,12 +162,22 @@ impl Resolver<'_> {
                         ),
                     )
                     .with_label("every input without a default must be bound")
-                    .with_help(format!(
-                        "bind it, as in `sub {}: {}({first} = ...)`, or give it a default in `{}`",
-                        name.text,
-                        self.t().subs[si].model.text,
-                        self.t().subs[si].model.text
-                    )),
+                    .with_help({
+                        // A copy for structural bindings (`Mid(n = 3)`) joins them.
+                        let model = &self.t().subs[si].model.text;
+                        let (written, bound) = match model.strip_suffix(')') {
+                            Some(m) => match m.split_once('(') {
+                                Some((m, b)) => (m, format!("{b}, ")),
+                                None => (model.as_str(), String::new()),
+                            },
+                            None => (model.as_str(), String::new()),
+                        };
+                        format!(
+                            "bind it, as in `sub {}: {written}({bound}{first} = ...)`, or give \
+                             it a default in `{written}`",
+                            name.text
+                        )
+                    }),
                 );
             }
         }

@@ -77,6 +77,14 @@ impl<X> Program<X> {
         for m in &self.models {
             for s in &m.subs {
                 used[s.model] = true;
+                // A copy made for structural bindings (`Rod(N = 6)`): its original is
+                // instantiated through it.
+                let name = &self.models[s.model].name;
+                if let Some(original) =
+                    crate::check::arrays::specialise::origin(name).and_then(|o| self.model(o))
+                {
+                    used[original] = true;
+                }
             }
         }
         (0..self.models.len()).filter(|&i| !used[i]).collect()

@@ -26,6 +26,7 @@ use std::collections::{HashMap, HashSet};
 
 mod decls;
 mod eval;
+pub mod specialise;
 mod walk;
 
 /// The most cells of all the arrays of one model.
@@ -41,16 +42,20 @@ pub(crate) fn expand<'f>(
     files: &'f [(FileId, File)],
     diags: &mut Vec<Diagnostic>,
 ) -> (Cow<'f, [(FileId, File)]>, Vec<Span>) {
-    let uses = |m: &Model| {
+    let arrays = |m: &Model| {
         !m.arrays.is_empty() || walk::rules_use_arrays(&m.rules) || walk::decls_use_arrays(m)
     };
-    if !files.iter().any(|(_, f)| f.models.iter().any(uses)) {
+    if !files.iter().any(|(_, f)| f.models.iter().any(arrays)) {
         return (Cow::Borrowed(files), Vec::new());
     }
+    let structural = specialise::structural(files);
+    let uses = |m: &Model| arrays(m) || specialise::binds_structural(m, &structural);
     let loops = places(files);
-    let out = files
+    let mut work = Vec::new();
+    let mut out = files
         .iter()
-        .map(|(id, f)| {
+        .enumerate()
+        .map(|(fi, (id, f))| {
             let mut f2 = File {
                 imports: f.imports.clone(),
                 models: Vec::with_capacity(f.models.len()),
@@ -59,7 +64,11 @@ pub(crate) fn expand<'f>(
             };
             for m in &f.models {
                 if uses(m) {
-                    f2.models.push(expand_model(m, diags));
+                    let (expanded, requests) = expand_model(m, diags, &structural);
+                    if !requests.is_empty() {
+                        work.push((fi, f2.models.len(), requests));
+                    }
+                    f2.models.push(expanded);
                 } else {
                     f2.models.push(m.clone());
                 }
@@ -67,7 +76,68 @@ pub(crate) fn expand<'f>(
             (*id, f2)
         })
         .collect::<Vec<_>>();
+    copies(files, &mut out, work, &structural, diags);
     (Cow::Owned(out), loops)
+}
+
+/// Makes the copies of models that the instances in `work` (file, model, requests)
+/// ask for with their structural bindings (see [`specialise`]), each once, expanded
+/// and put in the file of the model it copies, and makes the instances name them.
+fn copies(
+    files: &[(FileId, File)],
+    out: &mut [(FileId, File)],
+    mut work: Vec<(usize, usize, Vec<specialise::Request>)>,
+    structural: &HashMap<String, HashSet<String>>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let mut originals: HashMap<&str, (usize, &Model)> = HashMap::new();
+    for (fi, (_, f)) in files.iter().enumerate() {
+        for m in &f.models {
+            originals.entry(m.name.text.as_str()).or_insert((fi, m));
+        }
+    }
+    let mut made: HashSet<String> = HashSet::new();
+    let mut seen: HashSet<(&'static str, Span, String)> = (diags.iter())
+        .map(|d| (d.code, d.span, d.message.clone()))
+        .collect();
+    while let Some((fi, mi, requests)) = work.pop() {
+        for r in requests {
+            if !r.failed.is_empty() {
+                // A bound value in error (reported): the instance keeps its model as
+                // written, without the structural bindings, so that nothing follows.
+                specialise::rename(&mut out[fi].1.models[mi], &r, &r.model);
+                continue;
+            }
+            let name = specialise::copy_name(&r.model, &r.values);
+            specialise::rename(&mut out[fi].1.models[mi], &r, &name);
+            let Some(&(tfi, original)) = originals.get(r.model.as_str()) else {
+                continue;
+            };
+            if made.contains(&name) {
+                continue;
+            }
+            let at = r.values.first().map_or(original.name.span, |v| v.2);
+            if made.len() >= specialise::MAX_COPIES {
+                diags.push(specialise::too_many(at));
+                return;
+            }
+            made.insert(name.clone());
+            let copy = specialise::copy(original, &name, &r.values);
+            let mut own = Vec::new();
+            let (expanded, more) = expand_model(&copy, &mut own, structural);
+            // What the copy adds to the original's diagnostics, with the binding that
+            // made it.
+            for d in own {
+                if seen.insert((d.code, d.span, d.message.clone())) {
+                    diags.push(d.with_related(at, format!("in `{name}`, bound here")));
+                }
+            }
+            out[tfi].1.models.push(expanded);
+            if !more.is_empty() {
+                work.push((tfi, out[tfi].1.models.len() - 1, more));
+            }
+        }
+    }
 }
 
 /// The places of the source written once for many variables or rules: the extent
@@ -178,8 +248,13 @@ pub(crate) struct Cx<'a> {
     in_equation: bool,
 }
 
-/// `m` with its arrays and loops expanded (see the module doc).
-fn expand_model(m: &Model, diags: &mut Vec<Diagnostic>) -> Model {
+/// `m` with its arrays and loops expanded (see the module doc), and its instances that
+/// bind a structural param of their model (`structural`, by model), with the values.
+fn expand_model(
+    m: &Model,
+    diags: &mut Vec<Diagnostic>,
+    structural: &HashMap<String, HashSet<String>>,
+) -> (Model, Vec<specialise::Request>) {
     let errors = diags.len();
     let mut cx = Cx {
         diags,
@@ -224,19 +299,22 @@ fn expand_model(m: &Model, diags: &mut Vec<Diagnostic>) -> Model {
             Decl::Var { name, .. } => !cx.values.contains_key(&name.text),
             _ => true,
         });
-        return out;
+        return (out, Vec::new());
     }
     // Every param read where a whole number is computed is structural, wherever it is
     // read: its value is known before any value is expanded.
-    let mut structural = Vec::new();
-    walk::integer_names(m, &mut structural);
-    for name in structural {
+    let mut whole_names = Vec::new();
+    walk::integer_names(m, &mut whole_names);
+    for name in whole_names {
         if cx.params.contains_key(name.text.as_str()) && cx.loop_value(&name.text).is_none() {
             let _ = cx.whole_or_value(name);
         }
     }
     let mut rules = Vec::with_capacity(m.rules.len());
     cx.rules(&m.rules, &mut rules);
+    // The structural bindings, computed before the declarations are written: a param
+    // of this model read there is structural here too.
+    let requests = cx.structural_bindings(m, structural);
     let decls = cx.decls(m);
     if !cx.diags[errors..].iter().any(Diagnostic::is_error) {
         cx.unassigned(&m.arrays);
@@ -256,10 +334,69 @@ fn expand_model(m: &Model, diags: &mut Vec<Diagnostic>) -> Model {
             s.when = Some(cx.expr(w));
         }
     }
-    out
+    (out, requests)
 }
 
 impl<'a> Cx<'a> {
+    /// The instances of `m` that bind structural params of their models
+    /// (`structural`, by model), with the values bound: whole numbers computed from
+    /// numbers and this model's params (which become structural here).
+    fn structural_bindings(
+        &mut self,
+        m: &'a Model,
+        structural: &HashMap<String, HashSet<String>>,
+    ) -> Vec<specialise::Request> {
+        let mut out = Vec::new();
+        let mut each =
+            |cx: &mut Cx<'a>, at, model: &Name, name: &Name, bindings: &[(Name, Expr)]| {
+                let Some(set) = structural.get(&model.text) else {
+                    return;
+                };
+                let (mut values, mut failed) = (Vec::new(), Vec::new());
+                for (param, e) in bindings.iter().filter(|(p, _)| set.contains(&p.text)) {
+                    let what = format!(
+                        "`{}` of `{}` (it sizes arrays of `{}`)",
+                        param.text, name.text, model.text
+                    );
+                    match cx.whole(e, &what) {
+                        Some(v) => values.push((param.text.clone(), v, e.span)),
+                        // Reported: the binding is dropped, the instance keeps the model.
+                        None => failed.push(param.text.clone()),
+                    }
+                }
+                if !values.is_empty() || !failed.is_empty() {
+                    out.push(specialise::Request {
+                        at,
+                        model: model.text.clone(),
+                        values,
+                        failed,
+                    });
+                }
+            };
+        for (k, p) in m.parts.iter().enumerate() {
+            each(
+                self,
+                specialise::Instance::Part(k),
+                &p.model,
+                &p.name,
+                &p.bindings,
+            );
+        }
+        for d in &m.decls {
+            if let Decl::Sub {
+                name,
+                model,
+                bindings,
+                ..
+            } = d
+            {
+                let at = specialise::Instance::Sub(name.text.clone());
+                each(self, at, model, name, bindings);
+            }
+        }
+        out
+    }
+
     /// Reports `d` unless an error of its code was reported at its place.
     fn report(&mut self, d: Diagnostic) {
         if self.reported.insert((d.code, d.span)) {

@@ -221,3 +221,14 @@ pub(super) fn reads(e: &Expr, var: &str) -> bool {
     });
     found
 }
+
+/// Calls `f` with each single name read in `e` (a path of one name).
+pub(super) fn each_name(e: &Expr, f: &mut dyn FnMut(&str)) {
+    each_expr(e, &mut |x| {
+        if let ExprKind::Path(names) = &x.kind
+            && let [n] = &names[..]
+        {
+            f(&n.text);
+        }
+    });
+}

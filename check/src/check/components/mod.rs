@@ -76,10 +76,21 @@ pub(crate) fn flatten(
         diags,
     };
     let mut used_as_part: HashSet<&str> = HashSet::new();
+    let mut used_as_sub: HashSet<&str> = HashSet::new();
     for (_, f) in files {
         for m in &f.models {
             cx.models.entry(m.name.text.as_str()).or_insert(m);
             used_as_part.extend(m.parts.iter().map(|p| p.model.text.as_str()));
+            // A part naming a copy made for its structural bindings (`Rod(N = 6)`) uses
+            // the model copied as a part too.
+            used_as_part.extend(
+                (m.parts.iter())
+                    .filter_map(|p| crate::check::arrays::specialise::origin(&p.model.text)),
+            );
+            used_as_sub.extend(m.decls.iter().filter_map(|d| match d {
+                Decl::Sub { model, .. } => Some(model.text.as_str()),
+                _ => None,
+            }));
         }
         for c in &f.connectors {
             if let Some(first) = cx.connectors.get(c.name.text.as_str()) {
@@ -102,7 +113,12 @@ pub(crate) fn flatten(
         .map(|(_, f)| {
             (f.models.iter())
                 .map(|m| {
-                    if !m.ports.is_empty() || used_as_part.contains(m.name.text.as_str()) {
+                    // A model without ports that is also a submodel somewhere is a model
+                    // of the program as well.
+                    let name = m.name.text.as_str();
+                    if !m.ports.is_empty()
+                        || (used_as_part.contains(name) && !used_as_sub.contains(name))
+                    {
                         // Not a model of its own; flattened here for its errors (once:
                         // the flattening is kept for each use).
                         let _ = cx.flat(m);
