@@ -145,7 +145,8 @@ fn try_sweep(mut args: SweepArgs) -> Result<(), Fail> {
     // The summaries of continuous states under an adaptive method are kept between the
     // rows by the lowering: the model loaded again with them (`sit_host::between`).
     let asked: Vec<_> = sweep.columns().to_vec();
-    let probes = sit_host::between::probes(&lowered, root, &asked, steps);
+    let entries = lowered.variables(root).unwrap_or_default();
+    let probes = sit_host::between::probes(&entries, &asked, steps);
     let (model, lowered, between) = if probes.is_empty() {
         let kept = vec![None; asked.len()];
         (model, lowered, sit_host::between::Between { kept })
@@ -161,9 +162,6 @@ fn try_sweep(mut args: SweepArgs) -> Result<(), Fail> {
         let model = Driven::new(probed.instance, model.inputs().to_vec());
         (model, probed.lowered, between)
     };
-    if between.at_rows(&asked) && !args.warnings.quiet {
-        eprintln!("{}", sit_host::between::AT_ROWS);
-    }
     let sweep = (between.columns(&asked).into_iter())
         .fold(sit_runtime::sweep::Sweep::new(args.timing.dt, steps), |s, c| s.collect(c));
     // The sets' axis labels, in the order of `sets` (the same grid over label indices).
@@ -184,7 +182,7 @@ fn try_sweep(mut args: SweepArgs) -> Result<(), Fail> {
         sets,
         columns: header,
     };
-    let (values, warnings, bad) = if args.gpu.gpu {
+    let (values, mut warnings, bad) = if args.gpu.gpu {
         let axis_values: Vec<Vec<f64>> = axes.iter().map(|a| a.values.clone()).collect();
         let gpu = sit_host::gpu::GpuStudy {
             model: &model,
@@ -215,6 +213,10 @@ fn try_sweep(mut args: SweepArgs) -> Result<(), Fail> {
             args.allow_non_finite,
         )?
     };
+    // Last after the table's warnings: which summaries were taken at the rows.
+    if between.at_rows(&asked) {
+        warnings.push(sit_host::between::AT_ROWS.to_string());
+    }
     // By default a row that met a non-finite value is an error (issue 47, item 3), and so
     // is a row whose collected values reached 1e100, a probable instability (item 2),
     // written after the table (the warnings about non-finite values are only with

@@ -295,11 +295,21 @@ pub fn lower(mut checked: Program, warnings: Report, opts: &Options) -> Result<C
 /// that keeps the checked program and lowers it again (the Python package's event log
 /// and GPU study, the page's instances), so that the lowered program is built here only.
 pub fn prepare(checked: &Program, events: bool) -> Result<Lowered, LowerError> {
+    prepare_with(checked, events, &[])
+}
+
+/// [`prepare`], keeping the summaries `probes` between the rows (see
+/// [`Prepare::probes`]).
+pub fn prepare_with(
+    checked: &Program,
+    events: bool,
+    probes: &[sit_middle::lower::Probe],
+) -> Result<Lowered, LowerError> {
     Lowered::new(
         checked,
         Prepare {
             events,
-            ..Prepare::default()
+            probes: probes.to_vec(),
         },
     )
 }

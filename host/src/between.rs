@@ -10,22 +10,20 @@
 //! `rk4` or `dop853`, stays a summary of the rows ([`Between::at_rows`]).
 
 use sit_middle::ir::ModelId;
-use sit_middle::lower::{Item, Lowered, Probe, ProbeKind};
+use sit_middle::lower::{Entry, Item, Lowered, Probe, ProbeKind};
 use sit_runtime::sweep::Collect;
 
-/// What to keep of `columns` (indices into the variable list of `root`'s instance):
-/// a probe per `max`, `min` and `first-crossing` column of a variable, each once. Empty
-/// when the study runs no step (the rows are then the values before it).
-pub fn probes(lowered: &Lowered, root: ModelId, columns: &[Collect], steps: u64) -> Vec<Probe> {
-    let Ok(entries) = lowered.variables(root) else {
-        return Vec::new();
-    };
+/// What to keep of `columns` (indices into `entries`, the variable list of the root's
+/// instance: `sit_middle::lower::variables`): a probe per `max`, `min` and
+/// `first-crossing` column of a variable, each once. Empty when the study runs no step
+/// (the rows are then the values before it).
+pub fn probes(entries: &[Entry], columns: &[Collect], steps: u64) -> Vec<Probe> {
     let mut out: Vec<Probe> = Vec::new();
     if steps == 0 {
         return out;
     }
     for c in columns {
-        let Some((var, kind)) = probe_of(&entries, c) else {
+        let Some((var, kind)) = probe_of(entries, c) else {
             continue;
         };
         let p = Probe {
@@ -40,7 +38,7 @@ pub fn probes(lowered: &Lowered, root: ModelId, columns: &[Collect], steps: u64)
     out
 }
 
-fn probe_of(entries: &[sit_middle::lower::Entry], c: &Collect) -> Option<(usize, ProbeKind)> {
+fn probe_of(entries: &[Entry], c: &Collect) -> Option<(usize, ProbeKind)> {
     let kind = match *c {
         Collect::Final(_) => return None,
         Collect::Max(_) => ProbeKind::Max,
