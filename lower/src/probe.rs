@@ -6,7 +6,7 @@
 //! `dop853`) becomes one hidden state that holds the summary (`x_dopri5_max`,
 //! `x_dopri5_min`, `x_dopri5_cross1`, …), found by [`super::Lowered::probe`]. With
 //! hidden states `last` per state and `seen`, `th`, `lo`, `hi`, `mid`, `e`, `ext`,
-//! `s0`, `s1`, `sm`, `pm`, `va`, `n` per model, the rewrite adds:
+//! `s0`, `s1`, `sm`, `pm`, `pc`, `va`, `n` per model, the rewrite adds:
 //!
 //! ```text
 //! a point v at time τ:   if seen = 0 { max = min = v; at = NaN, or τ where v = T; last = v }
@@ -17,9 +17,10 @@
 //!     the point yc at time + t; seen = 1
 //!     per state: s0 = p'(0); s1 = p'(e); ext = e
 //!       if s0 and s1 have opposite signs: 50 halvings of [0, e] on the sign of p'
-//!         (lo keeps the sign of s0); ext = lo + (hi − lo)·0.5; max, min with p(ext)
-//!       per crossing not yet found: if yc and p(ext) lie across T, 50 halvings of
-//!         [0, ext] (hi keeps the crossing), else if p(ext) and y do, of [ext, e];
+//!         (lo keeps the sign of s0); ext = lo + (hi − lo)·0.5; pm = p(ext); max, min
+//!         with pm; else pm = y
+//!       per crossing not yet found: if yc and pm lie across T, 50 halvings of
+//!         [0, ext] (hi keeps the crossing), else if pm and y do, of [ext, e];
 //!         at = time + (t + hi·hs)
 //!       max, min with y; last = y
 //! after the discrete pass at the host step's end: the point y at time + dt
@@ -87,6 +88,7 @@ pub(super) struct Probes<'a> {
     s1: VarId,
     sm: VarId,
     pm: VarId,
+    pc: VarId,
     va: VarId,
     n: VarId,
     span: Span,
@@ -173,7 +175,8 @@ impl<'a> Probes<'a> {
             s0: global("probe_s0", "The slope at the segment's start"),
             s1: global("probe_s1", "The slope at the segment's end"),
             sm: global("probe_sm", "The slope at the point tried"),
-            pm: global("probe_pm", "The value at the point tried"),
+            pm: global("probe_pm", "The value at the extremum inside the segment, or its end"),
+            pc: global("probe_pc", "The value at the point a crossing's search tries"),
             va: global("probe_va", "The value at the start of a crossing's search"),
             n: global("probe_n", "Halvings of a summary's search"),
             span: sp.states.first().map_or(Span::default(), |s| s.1),
@@ -294,6 +297,7 @@ impl<'a> Probes<'a> {
     /// states holding their values at its end: what every summary takes of it.
     pub(super) fn segment(&self, t: VarId, hs: VarId, end: Expr) -> Vec<Stmt> {
         let at_t = add(Expr::Time, var(t));
+        let end_is_one = matches!(end, Expr::Num(x) if x == 1.0);
         let mut out = Vec::new();
         for s in &self.states {
             out.extend(self.point(s, &var(s.yc), &at_t));
@@ -303,10 +307,16 @@ impl<'a> Probes<'a> {
         for s in &self.states {
             out.push(self.set(self.ext, var(self.e)));
             if let Some(d) = self.slope(s, hs) {
-                out.push(self.set(self.th, num(0.0)));
-                out.push(self.set(self.s0, d.clone()));
-                out.push(self.set(self.th, var(self.e)));
-                out.push(self.set(self.s1, d.clone()));
+                // The slopes at the ends, with θ = 0 (and θ = 1 for a whole step)
+                // folded into the expression.
+                out.push(self.set(self.s0, fold(&d, self.th, 0.0)));
+                match end_is_one {
+                    true => out.push(self.set(self.s1, fold(&d, self.th, 1.0))),
+                    false => {
+                        out.push(self.set(self.th, var(self.e)));
+                        out.push(self.set(self.s1, d.clone()));
+                    }
+                }
                 let pos = |v: VarId| cmp(CmpOp::Gt, var(v), num(0.0));
                 let neg = |v: VarId| cmp(CmpOp::Lt, var(v), num(0.0));
                 let and = |a: Expr, b: Expr| Expr::And(Box::new(a), Box::new(b));
@@ -337,11 +347,17 @@ impl<'a> Probes<'a> {
                 search.extend(self.extremes(s, &var(self.pm)));
                 out.push(when(turns, search, s.span));
             }
+            // `pm` is the value at `ext`: `y` at the segment's end unless the search
+            // found an extremum inside (and set it).
+            if !s.crossings.is_empty() {
+                out.push(when(
+                    cmp(CmpOp::Eq, var(self.ext), var(self.e)),
+                    vec![self.set(self.pm, var(s.y))],
+                    s.span,
+                ));
+            }
             for &(thr, c) in &s.crossings {
-                let mut find = vec![
-                    self.set(self.th, var(self.ext)),
-                    self.set(self.pm, self.value(s, hs)),
-                ];
+                let mut find = Vec::new();
                 let first = self.crossing(s, hs, t, (num(0.0), var(s.yc)), var(self.ext), thr, c);
                 find.push(when(
                     across(var(s.yc), var(self.pm), thr),
@@ -387,11 +403,11 @@ impl<'a> Probes<'a> {
             self.set(self.lo, from.0),
             self.set(self.hi, to),
         ];
-        let hit = across(var(self.va), var(self.pm), thr);
+        let hit = across(var(self.va), var(self.pc), thr);
         out.extend(self.halvings(vec![
             self.set(self.mid, self.midpoint()),
             self.set(self.th, var(self.mid)),
-            self.set(self.pm, self.value(s, hs)),
+            self.set(self.pc, self.value(s, hs)),
             when(hit.clone(), vec![self.set(self.hi, var(self.mid))], s.span),
             when(
                 Expr::Not(Box::new(hit)),
@@ -404,6 +420,39 @@ impl<'a> Probes<'a> {
             add(Expr::Time, add(var(t), mul(var(self.hi), var(hs)))),
         ));
         out
+    }
+}
+
+/// `e` with variable `x` replaced by the number `value` and folded: operations on
+/// numbers computed, `0·a` and `a·0` as 0, `1·a`, `a·1`, `a/1`, `a + 0`, `0 + a`, `a − 0`
+/// as `a` (the same value for every finite `a`, up to the sign of a zero).
+pub(super) fn fold(e: &Expr, x: VarId, value: f64) -> Expr {
+    match e {
+        Expr::Var(v) if *v == x => num(value),
+        Expr::Neg(a) => match fold(a, x, value) {
+            Expr::Num(n) => num(-n),
+            a => Expr::Neg(Box::new(a)),
+        },
+        Expr::Arith(op, a, b) => {
+            let (a, b) = (fold(a, x, value), fold(b, x, value));
+            let n = |e: &Expr| match e {
+                Expr::Num(v) => Some(*v),
+                _ => None,
+            };
+            match (op, n(&a), n(&b)) {
+                (ArithOp::Add, Some(p), Some(q)) => num(p + q),
+                (ArithOp::Sub, Some(p), Some(q)) => num(p - q),
+                (ArithOp::Mul, Some(p), Some(q)) => num(p * q),
+                (ArithOp::Div, Some(p), Some(q)) => num(p / q),
+                (ArithOp::Mul, Some(z), _) | (ArithOp::Mul, _, Some(z)) if z == 0.0 => num(0.0),
+                (ArithOp::Mul, Some(o), _) if o == 1.0 => b,
+                (ArithOp::Mul | ArithOp::Div, _, Some(o)) if o == 1.0 => a,
+                (ArithOp::Add, Some(z), _) if z == 0.0 => b,
+                (ArithOp::Add | ArithOp::Sub, _, Some(z)) if z == 0.0 => a,
+                _ => arith(*op, a, b),
+            }
+        }
+        e => e.clone(),
     }
 }
 
@@ -514,6 +563,15 @@ mod tests {
             // ε/h ≈ 2e-10.
             assert!((eval(&d, x) - fd).abs() < 1e-8, "{x}: {} vs {fd}", eval(&d, x));
         }
+        // Folded at the ends: the same values.
+        for x in [0.0, 1.0] {
+            let folded = fold(&d, 0, x);
+            assert_eq!(eval(&folded, f64::NAN), eval(&d, x), "{x}: {folded:?}");
+        }
+        // θ·(2 + (1 − θ)·3) at θ = 0 is 2 + 3 (its slope there) without a product.
+        let p = mul(th(), add(num(2.0), mul(sub(num(1.0), th()), num(3.0))));
+        let d0 = fold(&slope(&p, 0).unwrap().unwrap(), 0, 0.0);
+        assert_eq!(d0, num(5.0));
         assert_eq!(slope(&num(3.0), 0), Some(None));
         assert_eq!(
             slope(&arith(ArithOp::Pow, th(), num(2.0)), 0),
