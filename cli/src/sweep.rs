@@ -162,8 +162,10 @@ fn try_sweep(mut args: SweepArgs) -> Result<(), Fail> {
         let model = Driven::new(probed.instance, model.inputs().to_vec());
         (model, probed.lowered, between)
     };
-    let sweep = (between.columns(&asked).into_iter())
-        .fold(sit_runtime::sweep::Sweep::new(args.timing.dt, steps), |s, c| s.collect(c));
+    let sweep = (between.columns(&asked).into_iter()).fold(
+        sit_runtime::sweep::Sweep::new(args.timing.dt, steps),
+        |s, c| s.collect(c),
+    );
     // The sets' axis labels, in the order of `sets` (the same grid over label indices).
     let positions: Vec<(usize, Vec<f64>)> = (axes.iter())
         .map(|a| (0, (0..a.labels.len()).map(|k| k as f64).collect()))

@@ -12,7 +12,8 @@ fn model(name: &str) -> PathBuf {
 }
 
 /// The note of `sit_host::between::AT_ROWS`.
-const AT_ROWS: &str = "note: max, min and first-crossing of a variable that is not a continuous state";
+const AT_ROWS: &str =
+    "note: max, min and first-crossing of a variable that is not a continuous state";
 
 /// `sitc sweep FILE ARGS`: the one row of values (after the axis) and stderr.
 fn row(file: &str, args: &[&str]) -> (Vec<f64>, String) {
@@ -26,8 +27,14 @@ fn row(file: &str, args: &[&str]) -> (Vec<f64>, String) {
         .clone();
     let csv = String::from_utf8(out.stdout).expect("UTF-8");
     let line = csv.lines().nth(1).expect("a row");
-    let values = line.split(',').skip(1).map(|v| v.parse().expect("a number"));
-    (values.collect(), String::from_utf8(out.stderr).expect("UTF-8"))
+    let values = line
+        .split(',')
+        .skip(1)
+        .map(|v| v.parse().expect("a number"));
+    (
+        values.collect(),
+        String::from_utf8(out.stderr).expect("UTF-8"),
+    )
 }
 
 /// The RLC circuit's current from rest (`E0 = I0 = 0`): `I(t) = −U/(L·ωd)·e^(−αt)·sin(ωd·t)`,
@@ -54,7 +61,15 @@ fn rlc_peaks_and_crossing_against_the_closed_form() {
     // A host step of 10 ms (a sixth of the period): the rows see the peaks far from
     // their top.
     let common = [
-        "--param", "R=2", "--dt", "0.01", "--t-end", "0.1", "--record", "I", "--summary",
+        "--param",
+        "R=2",
+        "--dt",
+        "0.01",
+        "--t-end",
+        "0.1",
+        "--record",
+        "I",
+        "--summary",
         "min,max,first-crossing=-0.5",
     ];
     for method in ["dopri5", "tsit5", "rodas4", "rodas5p", "radau5"] {
@@ -66,11 +81,18 @@ fn rlc_peaks_and_crossing_against_the_closed_form() {
         // slope is about 190 A/s, so 1e-6 A of error moves it by 5e-9 s).
         assert!((v[0] - min).abs() < 1e-6, "{method}: min {} vs {min}", v[0]);
         assert!((v[1] - max).abs() < 1e-6, "{method}: max {} vs {max}", v[1]);
-        assert!((v[2] - cross).abs() < 1e-6, "{method}: crossing {} vs {cross}", v[2]);
+        assert!(
+            (v[2] - cross).abs() < 1e-6,
+            "{method}: crossing {} vs {cross}",
+            v[2]
+        );
     }
     // Under rk4 the same summaries are taken at the rows, and say so: off by 0.1 A.
     let (v, err) = row("rlc", &[&common[..], &["--method", "rk4"]].concat());
-    assert!(err.starts_with(AT_ROWS) && err.lines().count() == 1, "{err}");
+    assert!(
+        err.starts_with(AT_ROWS) && err.lines().count() == 1,
+        "{err}"
+    );
     assert!((v[0] - min).abs() > 0.05, "rk4 rows: {}", v[0]);
     assert!((v[2] - cross).abs() > 5e-4, "rk4 rows: {}", v[2]);
 }
@@ -82,8 +104,18 @@ fn a_crossing_at_a_located_event_inside_a_host_step() {
     // never reach 20.5 (NaN before), the located event does, at τ·ln(33/24.5).
     let exact = 2.0e6 / 150.0 * (33.0f64 / 24.5).ln();
     let args = [
-        "--param", "k=150", "--method", "dopri5", "--dt", "100", "--t-end", "10000",
-        "--record", "T", "--summary", "max,min,first-crossing=20.5",
+        "--param",
+        "k=150",
+        "--method",
+        "dopri5",
+        "--dt",
+        "100",
+        "--t-end",
+        "10000",
+        "--record",
+        "T",
+        "--summary",
+        "max,min,first-crossing=20.5",
     ];
     let (v, err) = row("thermostat", &args);
     assert_eq!(err, "");
@@ -97,6 +129,9 @@ fn a_crossing_at_a_located_event_inside_a_host_step() {
     // Under euler (the model's own method) the summaries are the rows', with the note.
     let euler = [&args[..2], &args[4..]].concat();
     let (v, err) = row("thermostat", &euler);
-    assert!(err.starts_with(AT_ROWS) && err.lines().count() == 1, "{err}");
+    assert!(
+        err.starts_with(AT_ROWS) && err.lines().count() == 1,
+        "{err}"
+    );
     assert!(v[2].is_finite(), "euler rows: {}", v[2]);
 }

@@ -14,7 +14,8 @@ fn model(name: &str) -> PathBuf {
 
 /// The one line on stderr of a sweep whose `max`, `min` or `first-crossing` columns are
 /// taken at the rows (`sit_host::between::AT_ROWS`).
-const AT_ROWS: &str = "note: max, min and first-crossing of a variable that is not a continuous state";
+const AT_ROWS: &str =
+    "note: max, min and first-crossing of a variable that is not a continuous state";
 
 fn stdout(cmd: &mut assert_cmd::Command) -> String {
     let out = cmd.assert().success().get_output().clone();

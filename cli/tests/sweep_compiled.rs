@@ -113,7 +113,10 @@ fn compiled_rows_are_the_interpreters_and_are_cached() {
     let start = std::time::Instant::now();
     let (again, stderr) = sweep(&cache, &vdp, &args, true);
     assert_eq!(again, interpreted);
-    assert!(stderr.starts_with("note: max, min and first-crossing"), "{stderr}");
+    assert!(
+        stderr.starts_with("note: max, min and first-crossing"),
+        "{stderr}"
+    );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(start.elapsed().as_secs_f64() < 5.0, "{:?}", start.elapsed());
 
@@ -274,7 +277,10 @@ fn compiled_rows_are_the_interpreters_and_are_cached() {
     let (compiled, _) = sweep(&cache, &thermostat, &args, true);
     assert_eq!(compiled, interpreted);
     // T is a state, Q is not: its summaries are the rows' (the note says so).
-    assert!(warned.starts_with("note: max, min and first-crossing"), "{warned}");
+    assert!(
+        warned.starts_with("note: max, min and first-crossing"),
+        "{warned}"
+    );
     assert!(!interpreted.contains("NaN"), "{interpreted}");
 
     // Without cargo and rustc (an empty PATH), the runner in the cache still runs (a

@@ -27,9 +27,9 @@
 //! ```
 
 use super::LowerError;
+use super::probe::Probe;
 use super::rewrite;
 use super::tableau;
-use super::probe::Probe;
 use crate::ir::{Method, Program, VarId, split_errors};
 
 /// `program` with every model whose method is not `euler` rewritten into plain rules

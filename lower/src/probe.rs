@@ -166,7 +166,10 @@ impl<'a> Probes<'a> {
             dense,
             states,
             seen: global("probe_seen", "1 once a summary has seen a point"),
-            th: global("probe_th", "Into the internal step, the point a summary reads"),
+            th: global(
+                "probe_th",
+                "Into the internal step, the point a summary reads",
+            ),
             lo: global("probe_lo", "A summary's search: the lower end"),
             hi: global("probe_hi", "A summary's search: the upper end"),
             mid: global("probe_mid", "A summary's search: the point tried"),
@@ -175,8 +178,14 @@ impl<'a> Probes<'a> {
             s0: global("probe_s0", "The slope at the segment's start"),
             s1: global("probe_s1", "The slope at the segment's end"),
             sm: global("probe_sm", "The slope at the point tried"),
-            pm: global("probe_pm", "The value at the extremum inside the segment, or its end"),
-            pc: global("probe_pc", "The value at the point a crossing's search tries"),
+            pm: global(
+                "probe_pm",
+                "The value at the extremum inside the segment, or its end",
+            ),
+            pc: global(
+                "probe_pc",
+                "The value at the point a crossing's search tries",
+            ),
             va: global("probe_va", "The value at the start of a crossing's search"),
             n: global("probe_n", "Halvings of a summary's search"),
             span: sp.states.first().map_or(Span::default(), |s| s.1),
@@ -359,12 +368,9 @@ impl<'a> Probes<'a> {
             for &(thr, c) in &s.crossings {
                 let mut find = Vec::new();
                 let first = self.crossing(s, hs, t, (num(0.0), var(s.yc)), var(self.ext), thr, c);
-                find.push(when(
-                    across(var(s.yc), var(self.pm), thr),
-                    first,
-                    s.span,
-                ));
-                let then = self.crossing(s, hs, t, (var(self.ext), var(self.pm)), var(self.e), thr, c);
+                find.push(when(across(var(s.yc), var(self.pm), thr), first, s.span));
+                let then =
+                    self.crossing(s, hs, t, (var(self.ext), var(self.pm)), var(self.e), thr, c);
                 find.push(when(
                     Expr::And(
                         Box::new(unfound(c)),
@@ -415,10 +421,7 @@ impl<'a> Probes<'a> {
                 s.span,
             ),
         ]));
-        out.push(self.set(
-            c,
-            add(Expr::Time, add(var(t), mul(var(self.hi), var(hs)))),
-        ));
+        out.push(self.set(c, add(Expr::Time, add(var(t), mul(var(self.hi), var(hs))))));
         out
     }
 }
@@ -469,7 +472,10 @@ fn across(a: Expr, b: Expr, thr: f64) -> Expr {
             cmp(CmpOp::Lt, a.clone(), num(thr)),
             cmp(CmpOp::Ge, b.clone(), num(thr)),
         )),
-        Box::new(and(cmp(CmpOp::Gt, a, num(thr)), cmp(CmpOp::Le, b, num(thr)))),
+        Box::new(and(
+            cmp(CmpOp::Gt, a, num(thr)),
+            cmp(CmpOp::Le, b, num(thr)),
+        )),
     )
 }
 
@@ -555,13 +561,19 @@ mod tests {
                 ),
             ),
         );
-        let d = slope(&e, 0).expect("four operations").expect("not constant");
+        let d = slope(&e, 0)
+            .expect("four operations")
+            .expect("not constant");
         for x in [0.0, 0.3, 0.7, 1.0] {
             let h = 1e-6;
             let fd = (eval(&e, x + h) - eval(&e, x - h)) / (2.0 * h);
             // Central differences are exact to O(h²) ≈ 1e-12 here, plus rounding
             // ε/h ≈ 2e-10.
-            assert!((eval(&d, x) - fd).abs() < 1e-8, "{x}: {} vs {fd}", eval(&d, x));
+            assert!(
+                (eval(&d, x) - fd).abs() < 1e-8,
+                "{x}: {} vs {fd}",
+                eval(&d, x)
+            );
         }
         // Folded at the ends: the same values.
         for x in [0.0, 1.0] {

@@ -1,9 +1,9 @@
 //! The lowered program: a checked program made ready for the back ends, the only input they take.
 
 use super::prev;
+use super::probe::Probe;
 use super::term::{LowerError, Term, get};
 use super::{Reads, decls, method, rewrite, why};
-use super::probe::Probe;
 use crate::ir::{Expr, ModelId, Program, VarId};
 use sit_lir::{Defined, decl};
 use sit_runtime::events::Table;

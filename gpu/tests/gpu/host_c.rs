@@ -176,7 +176,11 @@ fn summaries_between_the_rows_run_as_c_to_the_bit() {
                 at.map_or(*c, Collect::Final)
             })
             .collect();
-        kept += columns.iter().zip(&spec.collect).filter(|(a, b)| a != b).count();
+        kept += columns
+            .iter()
+            .zip(&spec.collect)
+            .filter(|(a, b)| a != b)
+            .count();
         let spec = sit_gpu::Spec {
             collect: columns,
             ..spec
@@ -203,7 +207,9 @@ fn summaries_between_the_rows_run_as_c_to_the_bit() {
             let row = interp.run_one(&model, set).unwrap();
             for (c, (a, b)) in rows.row(k).iter().zip(&row).enumerate() {
                 if a.to_bits() != b.to_bits() {
-                    wrong.push(format!("{name} set {k} column {c}: kernel {a:e}, interpreter {b:e}"));
+                    wrong.push(format!(
+                        "{name} set {k} column {c}: kernel {a:e}, interpreter {b:e}"
+                    ));
                 }
             }
         }

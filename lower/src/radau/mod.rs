@@ -83,8 +83,8 @@ use super::hidden::Hidden;
 use super::jacobian::of_model;
 use super::jacobian::rules::Cells;
 use super::located::{Located, watched};
-use super::probe::{Probe, Probes};
 use super::pass::Stage;
+use super::probe::{Probe, Probes};
 use super::rewrite::{self, AtLimit, Rewrite, Stmt};
 use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Tolerance, VarId, split, split_located};
 

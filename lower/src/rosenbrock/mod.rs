@@ -63,9 +63,9 @@ use super::hidden::Hidden;
 use super::jacobian::of_model;
 use super::jacobian::rules::Cells;
 use super::located::{Located, watched};
-use super::probe::{Probe, Probes};
 use super::matrix::{Matrix, Names};
 use super::pass::Stage;
+use super::probe::{Probe, Probes};
 use super::rewrite;
 use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Tolerance, VarId, split, split_located};
 
