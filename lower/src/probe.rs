@@ -448,10 +448,10 @@ pub(super) fn fold(e: &Expr, x: VarId, value: f64) -> Expr {
                 (ArithOp::Mul, Some(p), Some(q)) => num(p * q),
                 (ArithOp::Div, Some(p), Some(q)) => num(p / q),
                 (ArithOp::Mul, Some(z), _) | (ArithOp::Mul, _, Some(z)) if z == 0.0 => num(0.0),
-                (ArithOp::Mul, Some(o), _) if o == 1.0 => b,
-                (ArithOp::Mul | ArithOp::Div, _, Some(o)) if o == 1.0 => a,
-                (ArithOp::Add, Some(z), _) if z == 0.0 => b,
-                (ArithOp::Add | ArithOp::Sub, _, Some(z)) if z == 0.0 => a,
+                (ArithOp::Mul, Some(1.0), _) => b,
+                (ArithOp::Mul | ArithOp::Div, _, Some(1.0)) => a,
+                (ArithOp::Add, Some(0.0), _) => b,
+                (ArithOp::Add | ArithOp::Sub, _, Some(0.0)) => a,
                 _ => arith(*op, a, b),
             }
         }
