@@ -108,7 +108,10 @@ macro_rules! cases {
                 let m = sit_interp::Instance::with_events(
                     &sit_middle::lower::Lowered::new(
                         &p,
-                        sit_middle::lower::Prepare { events: true },
+                        sit_middle::lower::Prepare {
+                            events: true,
+                            ..Default::default()
+                        },
                     )
                     .expect("lowers"),
                     root,

@@ -125,6 +125,7 @@ pub fn compile_file_with(path: impl AsRef<Path>, opts: &Options) -> Result<Gener
             method: opts.method,
             events: opts.events,
             allow: Vec::new(),
+            probes: Vec::new(),
             sensitivities: (!opts.sensitivities.is_empty()).then(|| sit_driver::Sensitivities {
                 model: opts.model.clone(),
                 wrt: opts.sensitivities.clone(),

@@ -310,7 +310,9 @@ fn try_run(mut args: RunArgs) -> Result<(), Fail> {
     // A fault of the model (a phase past its limit, ...) stops the step with a panic
     // (the step has no error path): reported as the model's error, with the rows
     // before it.
-    let written = crate::fail::catch_model_fault(|| {
+    // A run stopped by the bound of internal steps says what it reached inside the host
+    // step (issue 47, item 7).
+    let written = sit_runtime::catch_fault(|| {
         simulate(
             &mut model,
             &recorder,
@@ -321,8 +323,12 @@ fn try_run(mut args: RunArgs) -> Result<(), Fail> {
             &mut watchers,
         )
     })
-    .inspect_err(|_| {
+    .map_err(|fault| {
         let _ = out.flush();
+        let reached = sit_host::faults::reached_in_step(&model, &fault)
+            .map(|r| format!("  = note: {r}\n"))
+            .unwrap_or_default();
+        Fail::Model(format!("error: {fault}\n{reached}"))
     })?;
     if !args.warnings.quiet {
         if let Some(seen) = watchers.non_finite.seen()

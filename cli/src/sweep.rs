@@ -142,6 +142,30 @@ fn try_sweep(mut args: SweepArgs) -> Result<(), Fail> {
         sets,
         columns: header,
     } = Study::new(&model, &ask).map_err(study_error)?;
+    // The summaries of continuous states under an adaptive method are kept between the
+    // rows by the lowering: the model loaded again with them (`sit_host::between`).
+    let asked: Vec<_> = sweep.columns().to_vec();
+    let entries = lowered.variables(root).unwrap_or_default();
+    let probes = sit_host::between::probes(&entries, &asked, steps);
+    let (model, lowered, between) = if probes.is_empty() {
+        let kept = vec![None; asked.len()];
+        (model, lowered, sit_host::between::Between { kept })
+    } else {
+        let opts = sit_driver::Options {
+            method,
+            probes: probes.clone(),
+            ..Default::default()
+        };
+        let (probed, _) = sit_host::load_file_options(&args.file, args.model.as_deref(), &opts)
+            .map_err(|e| Fail::Model(e.to_string()))?;
+        let between = sit_host::between::Between::of(&probed.lowered, root, &asked, steps);
+        let model = Driven::new(probed.instance, model.inputs().to_vec());
+        (model, probed.lowered, between)
+    };
+    let sweep = (between.columns(&asked).into_iter()).fold(
+        sit_runtime::sweep::Sweep::new(args.timing.dt, steps),
+        |s, c| s.collect(c),
+    );
     // The sets' axis labels, in the order of `sets` (the same grid over label indices).
     let positions: Vec<(usize, Vec<f64>)> = (axes.iter())
         .map(|a| (0, (0..a.labels.len()).map(|k| k as f64).collect()))
@@ -160,7 +184,7 @@ fn try_sweep(mut args: SweepArgs) -> Result<(), Fail> {
         sets,
         columns: header,
     };
-    let (values, warnings, bad) = if args.gpu.gpu {
+    let (values, mut warnings, bad) = if args.gpu.gpu {
         let axis_values: Vec<Vec<f64>> = axes.iter().map(|a| a.values.clone()).collect();
         let gpu = sit_host::gpu::GpuStudy {
             model: &model,
@@ -181,7 +205,7 @@ fn try_sweep(mut args: SweepArgs) -> Result<(), Fail> {
         let bad = rows.iter().map(|r| r.non_finite.is_some()).collect();
         (rows.into_iter().map(|r| r.row).collect(), warnings, bad)
     } else if args.compiled {
-        run_compiled(&args, &model, &study, &axes, &labels)?
+        run_compiled(&args, &model, &study, (&axes, &labels), &probes)?
     } else {
         run_interpreted(
             &model,
@@ -191,11 +215,15 @@ fn try_sweep(mut args: SweepArgs) -> Result<(), Fail> {
             args.allow_non_finite,
         )?
     };
+    // Last after the table's warnings: which summaries were taken at the rows.
+    if between.at_rows(&asked) {
+        warnings.push(sit_host::between::AT_ROWS.to_string());
+    }
     // By default a row that met a non-finite value is an error (issue 47, item 3), and so
     // is a row whose collected values reached 1e100, a probable instability (item 2),
     // written after the table (the warnings about non-finite values are only with
     // --allow-non-finite, which takes both as the answer).
-    let faults = sit_host::faults::row_faults(study.sweep.columns(), &values, &bad);
+    let faults = sit_host::faults::row_faults(&asked, &values, &bad);
     let errors = (!args.allow_non_finite && faults.iter().any(Option::is_some)).then(|| {
         let named = |k: usize| {
             (axes.iter().zip(&labels[k]))
@@ -335,8 +363,8 @@ fn run_compiled(
     args: &SweepArgs,
     model: &Driven<sit_interp::Instance>,
     study: &Study,
-    axes: &[crate::axis::Axis],
-    labels: &[Vec<&str>],
+    (axes, labels): (&[crate::axis::Axis], &[Vec<&str>]),
+    probes: &[sit_middle::lower::Probe],
 ) -> Result<Rows, Fail> {
     use sit_host::compiled::{self, Error, Progress};
     let method = args.timing.method()?;
@@ -359,7 +387,8 @@ fn run_compiled(
         e => Fail::Usage(format!("--compiled: {e}")),
     };
     let source = sit_driver::Source::path(&args.file);
-    let prepared = compiled::prepare(&source, args.model.as_deref(), method).map_err(fail)?;
+    let prepared =
+        compiled::prepare_with(&source, args.model.as_deref(), method, probes).map_err(fail)?;
     let tools = compiled::Tools::from_env();
     let progress = |p: Progress| match p {
         Progress::Building { model, expected } => eprintln!(

@@ -12,15 +12,20 @@ fn model(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../examples/models/{name}.sit"))
 }
 
+/// The one line on stderr of a sweep whose `max`, `min` or `first-crossing` columns are
+/// taken at the rows (`sit_host::between::AT_ROWS`).
+const AT_ROWS: &str =
+    "note: max, min and first-crossing of a variable that is not a continuous state";
+
 fn stdout(cmd: &mut assert_cmd::Command) -> String {
-    let out = cmd
-        .assert()
-        .success()
-        .stderr("")
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).expect("UTF-8")
+    let out = cmd.assert().success().get_output().clone();
+    let err = String::from_utf8(out.stderr).expect("UTF-8");
+    // Nothing, or the note that summaries are taken at the rows.
+    assert!(
+        err.is_empty() || (err.starts_with(AT_ROWS) && err.lines().count() == 1),
+        "{err}"
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
 }
 
 const VDP: [&str; 10] = [

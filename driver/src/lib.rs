@@ -96,6 +96,8 @@ pub struct Options {
     pub allow: Vec<String>,
     /// Forward sensitivities to add to the root model (`docs/sensitivities.md`).
     pub sensitivities: Option<Sensitivities>,
+    /// The summaries between the rows to keep (see [`Prepare::probes`]).
+    pub probes: Vec<sit_middle::lower::Probe>,
 }
 
 /// Which forward sensitivities to add ([`Options::sensitivities`]): the states
@@ -277,6 +279,7 @@ pub fn lower(mut checked: Program, warnings: Report, opts: &Options) -> Result<C
         &checked,
         Prepare {
             events: opts.events,
+            probes: opts.probes.clone(),
         },
     )?;
     Ok(Compiled {
@@ -292,7 +295,23 @@ pub fn lower(mut checked: Program, warnings: Report, opts: &Options) -> Result<C
 /// that keeps the checked program and lowers it again (the Python package's event log
 /// and GPU study, the page's instances), so that the lowered program is built here only.
 pub fn prepare(checked: &Program, events: bool) -> Result<Lowered, LowerError> {
-    Lowered::new(checked, Prepare { events })
+    prepare_with(checked, events, &[])
+}
+
+/// [`prepare`], keeping the summaries `probes` between the rows (see
+/// [`Prepare::probes`]).
+pub fn prepare_with(
+    checked: &Program,
+    events: bool,
+    probes: &[sit_middle::lower::Probe],
+) -> Result<Lowered, LowerError> {
+    Lowered::new(
+        checked,
+        Prepare {
+            events,
+            probes: probes.to_vec(),
+        },
+    )
 }
 
 /// Every `.sit` file under `dir`, subfolders included, sorted (for build

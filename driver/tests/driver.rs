@@ -74,6 +74,7 @@ fn options_choose_the_method_the_log_and_the_allowed_warnings() {
         events: true,
         allow: vec!["W0201".into()],
         sensitivities: None,
+        probes: Vec::new(),
     };
     let c = compile(&source, &rk4).unwrap();
     assert!(c.lowered.logs_events() && c.lowered.event_table(0).is_some());

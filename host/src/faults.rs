@@ -85,6 +85,51 @@ pub fn blowup_count(blown: usize, rows: usize) -> String {
     )
 }
 
+/// What a run stopped by the bound of internal steps had reached inside its host step
+/// (issue 47, item 7): `inside that host step it reached t = T (from t = T0): x = …, y = …
+/// at its last accepted internal step`, read from `model` after the fault, for a fault of the root
+/// model's adaptive method ([`sit_runtime::FaultKind::InternalSteps`]); `None` for any
+/// other fault, or when no internal step was accepted. The values are the method's start
+/// values of the next internal step (`NAME_METHOD_yc`), the first 8 continuous states.
+pub fn reached_in_step(
+    model: &dyn sit_runtime::Model,
+    fault: &sit_runtime::ModelFault,
+) -> Option<String> {
+    if !matches!(fault.kind, sit_runtime::FaultKind::InternalSteps { .. }) {
+        return None;
+    }
+    let total = model.var_count() + model.hidden_count();
+    let find = |name: &str| {
+        (model.var_count()..total).find(|&i| model.var_info(i).is_some_and(|v| v.name == name))
+    };
+    let method = sit_middle::ir::Method::ALL
+        .iter()
+        .map(|m| m.name())
+        .find(|m| fault.message.contains(&format!("`{m}`")))?;
+    let t = model.get_at(find(&format!("{method}_t"))?)?;
+    if t.is_nan() || t <= 0.0 {
+        return None;
+    }
+    let states: Vec<String> = (0..model.var_count())
+        .filter_map(|i| {
+            let name = model.var_info(i)?.name;
+            let yc = find(&format!("{name}_{method}_yc"))?;
+            Some(format!("{name} = {}", model.get_at(yc)?))
+        })
+        .take(8)
+        .collect();
+    let at = if states.is_empty() {
+        String::new()
+    } else {
+        format!(": {} at its last accepted internal step", states.join(", "))
+    };
+    Some(format!(
+        "inside that host step it reached t = {} (from t = {}){at}",
+        fault.time + t,
+        fault.time
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

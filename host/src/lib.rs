@@ -9,6 +9,8 @@
 //! - [`inputs`]: which inputs a time series may drive, and the driven input;
 //! - [`summary`]: the summaries of a study (`final`, `max`, `min`, `first-crossing=T`,
 //!   `first-crossing(NAME)=T`) read from their text;
+//! - [`between`]: the summaries of continuous states under an adaptive method, taken
+//!   between the rows from hidden states the lowering keeps;
 //! - [`study`]: a parameter study checked against its model: its sets, what it collects
 //!   and the titles of its columns;
 //! - [`fit`]: params fitted to measured data on the exact sensitivities (`sitc fit`),
@@ -41,6 +43,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod between;
 pub mod compiled;
 pub mod faults;
 pub mod fit;

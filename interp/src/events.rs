@@ -19,7 +19,7 @@ impl Instance {
     ///     when level > 0.25 => full; }";
     /// let program = sit_middle::check_source("tank.sit", src).program.unwrap();
     /// let root = program.model("Tank").unwrap();
-    /// let prepare = sit_middle::lower::Prepare { events: true };
+    /// let prepare = sit_middle::lower::Prepare { events: true, ..Default::default() };
     /// let lowered = sit_middle::lower::Lowered::new(&program, prepare).unwrap();
     /// let mut m = sit_interp::Instance::with_events(&lowered, root).unwrap();
     /// for _ in 0..4 {

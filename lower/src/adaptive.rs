@@ -12,6 +12,7 @@ use super::dense::DenseOutput;
 use super::hidden::Hidden;
 use super::located::{Located, Loop};
 use super::pass::discrete;
+use super::probe::Probes;
 use super::rewrite::{self, AtLimit, Rewrite};
 use super::tableau::Root;
 use crate::ir::{CmpOp, Expr, Func, Model, Stmt, VarId};
@@ -55,6 +56,8 @@ pub(super) struct Close<'a> {
     pub(super) dense: &'a dyn DenseOutput,
     /// The passes of the rules an attempt makes (stages, and the solution's rates).
     pub(super) passes: usize,
+    /// The summaries between the rows that a study asked for (`super::probe`).
+    pub(super) probes: Option<Probes<'a>>,
 }
 
 /// How an adaptive method chooses the factor of its next step.
@@ -211,6 +214,7 @@ impl Clock {
             located,
             dense,
             passes,
+            probes,
         } = close;
         let span = m.span;
         let growth = || match control {
@@ -231,6 +235,12 @@ impl Clock {
             ),
             Control::Computed(v) => var(v),
         };
+        // The summaries take the whole step before the states move on (`yc = y`).
+        if let Some(p) = &probes {
+            let mut seg = p.segment(t, hs, num(1.0));
+            seg.append(&mut accept);
+            accept = seg;
+        }
         accept.push(when(
             cmp(CmpOp::Ge, var(hs), self.left()),
             vec![
@@ -252,13 +262,27 @@ impl Clock {
             ],
             span,
         ));
+        let segment = |end: Expr| match &probes {
+            Some(p) => p.segment(t, hs, end),
+            None => Vec::new(),
+        };
         let lp = Loop {
             t,
             hs,
             h: Some((h, &fac)),
+            segment: &segment,
         };
         let accept = match &located {
             Some(loc) => loc.accepted(&lp, accept),
+            None => accept,
+        };
+        // The dense output of the summaries, kept before the event search moves `y`.
+        let accept = match &probes {
+            Some(p) => {
+                let mut kept = p.keep(hs);
+                kept.extend(accept);
+                kept
+            }
             None => accept,
         };
         // Accepted when the error is at most 1: a step whose error is not a number (a
@@ -290,6 +314,7 @@ impl Clock {
                 span,
             }));
             body.extend(discrete(&m.body));
+            body.extend(probes.iter().flat_map(Probes::end));
             let mut out = hid.out.with_body(body);
             out.fired = f * passes;
             return out;
@@ -310,6 +335,7 @@ impl Clock {
             span,
         }));
         body.extend(loc.after());
+        body.extend(probes.iter().flat_map(Probes::end));
         let mut out = hid.out.with_body(body);
         out.fired = f * (passes + Located::passes(dense));
         out

@@ -63,6 +63,7 @@ mod matrix;
 pub mod method;
 mod pass;
 mod prev;
+mod probe;
 mod program;
 mod radau;
 pub mod rewrite;
@@ -77,6 +78,7 @@ mod vars;
 mod why;
 
 pub use labels::{labelled, variable_units, variable_units_with};
+pub use probe::{Probe, ProbeKind};
 pub use program::{Lowered, Prepare};
 pub use rewrite::Rewrite;
 pub use sit_check::term::{

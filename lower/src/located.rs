@@ -152,6 +152,10 @@ pub(super) struct Loop<'a> {
     /// The next internal step proposed (`dopri5`), and the growth factor of an
     /// accepted step.
     pub(super) h: Option<(VarId, &'a dyn Fn() -> Expr)>,
+    /// What the summaries between the rows take of a segment of the internal step that
+    /// ends at a located event, given the segment's end as a fraction of `hs`
+    /// (`super::probe`; nothing without them).
+    pub(super) segment: &'a dyn Fn(Expr) -> Vec<Stmt>,
 }
 
 impl<'a> Located<'a> {
@@ -462,6 +466,7 @@ impl<'a> Located<'a> {
         // Located: the state just after the change.
         let mut end = vec![self.set(self.locating, num(0.0))];
         end.extend(self.dense(self.hi, lp));
+        end.extend((lp.segment)(arith(ArithOp::Div, var(self.hi), var(lp.hs))));
         end.extend(self.algebraic(add(t(), var(self.hi)), 2));
         // At the host step's end: the step is accepted whole.
         let mut whole: Vec<Stmt> = self.yc_from_y();

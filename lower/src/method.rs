@@ -27,17 +27,31 @@
 //! ```
 
 use super::LowerError;
+use super::probe::Probe;
 use super::rewrite;
 use super::tableau;
-use crate::ir::{Method, Program, split_errors};
+use crate::ir::{Method, Program, VarId, split_errors};
 
 /// `program` with every model whose method is not `euler` rewritten into plain rules
 /// around the statements of [`rewrite::Rewrite`] that integrate it so; the rewritten
 /// models say `euler`. Fails if a model cannot be split
 /// (which the checker and [`Program::set_method`] report first, located).
 pub fn expand(program: &Program) -> Result<rewrite::Program, LowerError> {
+    expand_probed(program, &[]).map(|(p, _)| p)
+}
+
+/// [`expand`], keeping the summaries `probes` of continuous states of models under an
+/// adaptive method in hidden states (`super::probe`): the program and each probe kept
+/// with its hidden state.
+pub fn expand_probed(
+    program: &Program,
+    probes: &[Probe],
+) -> Result<(rewrite::Program, Vec<(Probe, VarId)>), LowerError> {
     let mut models = Vec::with_capacity(program.models.len());
+    let mut kept = Vec::new();
     for (id, m) in program.models.iter().enumerate() {
+        let mine: Vec<Probe> = probes.iter().filter(|p| p.model == id).copied().collect();
+        let asked = (&mine[..], &mut kept);
         if m.method == Method::Euler {
             models.push(m.clone().widen());
             continue;
@@ -51,23 +65,24 @@ pub fn expand(program: &Program) -> Result<rewrite::Program, LowerError> {
             )));
         }
         if let Method::Radau5(tol) = m.method {
-            models.push(super::radau::rewrite(m, id, tol));
+            models.push(super::radau::rewrite(m, id, tol, asked));
             continue;
         }
         if let (Some(ros), Some(tol)) = (super::rosenbrock::of(m.method), m.method.tolerance()) {
-            models.push(super::rosenbrock::rewrite(m, id, ros, tol));
+            models.push(super::rosenbrock::rewrite(m, id, ros, tol, asked));
             continue;
         }
         models.push(match tableau::of(m.method) {
             None => m.clone().widen(),
             Some(tab) => match m.method.tolerance() {
-                Some(tol) => super::explicit::rewrite(m, tab, tol),
+                Some(tol) => super::explicit::rewrite(m, tab, tol, asked),
                 None => super::fixed::rewrite(m, tab),
             },
         });
     }
-    Ok(rewrite::Program {
+    let program = rewrite::Program {
         models,
         sources: program.sources.clone(),
-    })
+    };
+    Ok((program, kept))
 }

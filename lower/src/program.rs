@@ -1,19 +1,24 @@
 //! The lowered program: a checked program made ready for the back ends, the only input they take.
 
 use super::prev;
+use super::probe::Probe;
 use super::term::{LowerError, Term, get};
 use super::{Reads, decls, method, rewrite, why};
-use crate::ir::{Expr, ModelId, Program};
+use crate::ir::{Expr, ModelId, Program, VarId};
 use sit_lir::{Defined, decl};
 use sit_runtime::events::Table;
 
 /// What to prepare besides the step itself.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Prepare {
     /// Build every model for the event log: a hidden *why* state per logical variable
     /// (see [`super::instrument_events`] and `docs/events.md`). Off: the program is
     /// exactly the checked one, rewritten for its methods.
     pub events: bool,
+    /// The summaries between the rows a study asks for: each of a continuous state of a
+    /// model under an adaptive method (but `dop853`) is kept in a hidden state
+    /// ([`Lowered::probe`]; "Summaries between the rows" in the contract). Empty: none.
+    pub probes: Vec<Probe>,
 }
 
 /// A checked program after the passes every back end needs, in their one order: the
@@ -41,6 +46,8 @@ pub struct Lowered {
     copies: prev::Copies,
     /// The declarations of `program`'s models, as the back ends read them.
     decls: decl::Program,
+    /// The summaries kept between the rows, each with its hidden state.
+    probed: Vec<(Probe, VarId)>,
 }
 
 impl Lowered {
@@ -56,7 +63,7 @@ impl Lowered {
         } else {
             (resolved.into_owned(), None)
         };
-        let mut program = method::expand(&unrewritten)?;
+        let (mut program, probed) = method::expand_probed(&unrewritten, &prepare.probes)?;
         // The copies of `prev` are taken after everything else of the step (and of the
         // initial pass: see `copies`).
         prev::append(&mut program, &copies);
@@ -66,7 +73,17 @@ impl Lowered {
             program,
             logged,
             unrewritten,
+            probed,
         })
+    }
+
+    /// The hidden state of `probe`'s model that holds its summary, when it was asked for
+    /// ([`Prepare::probes`]) and kept (a continuous state under an adaptive method with
+    /// a dense output of its own stages).
+    pub fn probe(&self, probe: &Probe) -> Option<VarId> {
+        self.probed
+            .iter()
+            .find_map(|(p, v)| (p == probe).then_some(*v))
     }
 
     /// The program after the passes (read-only: names, sources, the rules as rewritten).

@@ -74,6 +74,11 @@ pub struct Study {
     /// errors: the row's index, its report (`row 2 (k=0.5): RULE made ...`) and whether
     /// it is a blow-up past 1e100.
     faults: std::sync::Mutex<Vec<(usize, String, bool)>>,
+    /// The columns as asked (`sweep` collects the summaries kept between the rows as the
+    /// final values of their hidden states: `sit_host::between`).
+    asked: Vec<sit_runtime::sweep::Collect>,
+    /// The summaries kept between the rows, for the compiled and GPU forms.
+    probes: Vec<sit_middle::lower::Probe>,
 }
 
 /// The summaries, as `sitc sweep --summary` reads them (each once, in order).
@@ -117,7 +122,25 @@ impl Study {
             dt: spec.dt,
             steps,
         };
-        let study = host::Study::new(&model, &ask).map_err(study_error)?;
+        let mut study = host::Study::new(&model, &ask).map_err(study_error)?;
+        // The summaries of continuous states under an adaptive method, kept between the
+        // rows by the lowering (`sit_host::between`), as `sitc sweep` takes them.
+        let asked = study.sweep.columns().to_vec();
+        let (program, root) = &*loaded.program;
+        let entries = sit_middle::lower::variables(program, *root).unwrap_or_default();
+        let probes = sit_host::between::probes(&entries, &asked, steps);
+        let model = if probes.is_empty() {
+            model
+        } else {
+            let lowered = sit_driver::prepare_with(program, false, &probes)
+                .map_err(|e| sit_error(format!("error: {e}")))?;
+            let between = sit_host::between::Between::of(&lowered, *root, &asked, steps);
+            let instance = Instance::try_new(&lowered, *root)
+                .map_err(|e| sit_error(format!("error: {e}")))?;
+            study.sweep = (between.columns(&asked).into_iter())
+                .fold(Sweep::new(spec.dt, steps), |s, c| s.collect(c));
+            driven(&instance, spec.inputs.clone())?
+        };
         if spec.compiled && spec.gpu {
             return Err(PyValueError::new_err(
                 "compiled=True and gpu=True: pass one of them",
@@ -152,6 +175,8 @@ impl Study {
             axes: axis_values,
             columns: study.columns,
             program: loaded.program,
+            asked,
+            probes,
             faults: std::sync::Mutex::new(Vec::new()),
         })
     }
@@ -252,7 +277,7 @@ impl Study {
             let steps = drive::steps(self.spec.dt, self.spec.t_end)?;
             let values: Vec<Vec<f64>> = watched.iter().map(|r| r.row.clone()).collect();
             let bad: Vec<bool> = watched.iter().map(|r| r.non_finite.is_some()).collect();
-            let kinds = faults::row_faults(self.sweep.columns(), &values, &bad);
+            let kinds = faults::row_faults(&self.asked, &values, &bad);
             let mut found = self.faults.lock().map_err(|_| sit_error("a sweep panicked"))?;
             for (k, kind) in kinds.into_iter().enumerate() {
                 let Some(kind) = kind else { continue };
@@ -284,7 +309,7 @@ impl Study {
     ) -> PyResult<Vec<f64>> {
         use sit_host::gpu::{self, GpuError, GpuStudy};
         let (program, root) = &*self.program;
-        let lowered = sit_driver::prepare(program, false)
+        let lowered = sit_driver::prepare_with(program, false, &self.probes)
             .map_err(|e| sit_error(format!("error: {e}")))?;
         let axes: Vec<Vec<f64>> = self.spec.params.iter().map(|(_, v)| v.clone()).collect();
         let study = GpuStudy {
@@ -364,7 +389,8 @@ impl Study {
         let (dt, model, inputs) = (self.spec.dt, &self.model.model, self.model.inputs());
         // The model's code is generated here; the build (the first time) and the run
         // without the GIL.
-        let prepared = compiled::prepare(&source, self.spec.model.as_deref(), None);
+        let prepared =
+            compiled::prepare_with(&source, self.spec.model.as_deref(), None, &self.probes);
         let prepared = prepared.map_err(error)?;
         let rows = py.detach(|| {
             let say = |p: Progress| match p {

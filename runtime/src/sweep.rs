@@ -275,12 +275,15 @@ impl Sweep {
 
     fn first_missing(&self, model: &dyn Model) -> usize {
         (self.collect.iter().map(Collect::var))
-            .find(|&v| v >= model.var_count())
+            .find(|&v| v >= model.var_count() + model.hidden_count())
             .unwrap_or(0)
     }
 
     fn check_columns(&self, model: &dyn Model) -> Result<(), SweepError> {
-        match self.collect.iter().find(|c| c.var() >= model.var_count()) {
+        // A hidden state may be collected (its final value: a summary the lowering
+        // keeps between the rows, `sit_host::between`).
+        let count = model.var_count() + model.hidden_count();
+        match self.collect.iter().find(|c| c.var() >= count) {
             Some(c) => Err(SweepError {
                 set: 0,
                 error: SetError::Unknown(c.var().into()),

@@ -42,8 +42,14 @@ fn check(label: &str, program: &Program, root: ModelId, dt: f64, steps: usize) -
         root,
     );
     let mut logged = sit_interp::Instance::with_events(
-        &sit_middle::lower::Lowered::new(program, sit_middle::lower::Prepare { events: true })
-            .expect("lowers"),
+        &sit_middle::lower::Lowered::new(
+            program,
+            sit_middle::lower::Prepare {
+                events: true,
+                ..Default::default()
+            },
+        )
+        .expect("lowers"),
         root,
     )
     .unwrap();
@@ -193,8 +199,14 @@ fn log_of(src: &str, dt: f64, steps: usize) -> Vec<(String, String, String, Stri
     let program = sit_middle::check_source("m.sit", src).program.unwrap();
     let root = sit_driver::select_root(&program, None).unwrap();
     let mut m = sit_interp::Instance::with_events(
-        &sit_middle::lower::Lowered::new(&program, sit_middle::lower::Prepare { events: true })
-            .expect("lowers"),
+        &sit_middle::lower::Lowered::new(
+            &program,
+            sit_middle::lower::Prepare {
+                events: true,
+                ..Default::default()
+            },
+        )
+        .expect("lowers"),
         root,
     )
     .unwrap();
@@ -290,9 +302,14 @@ fn the_log_names_rules_under_dopri5() {
         ]
     );
     let program = sit_middle::check_source("m.sit", src).program.unwrap();
-    let lowered =
-        sit_middle::lower::Lowered::new(&program, sit_middle::lower::Prepare { events: true })
-            .expect("lowers");
+    let lowered = sit_middle::lower::Lowered::new(
+        &program,
+        sit_middle::lower::Prepare {
+            events: true,
+            ..Default::default()
+        },
+    )
+    .expect("lowers");
     let m = sit_interp::Instance::with_events(&lowered, 0).unwrap();
     let names: Vec<&str> = (0..m.var_count())
         .map(|i| m.var_info(i).unwrap().name)
@@ -338,8 +355,14 @@ fn generated_code_logs_what_the_interpreter_logs() {
         let program = out.program.expect("checked");
         let root = program.model(name).unwrap();
         let mut interp = sit_interp::Instance::with_events(
-            &sit_middle::lower::Lowered::new(&program, sit_middle::lower::Prepare { events: true })
-                .expect("lowers"),
+            &sit_middle::lower::Lowered::new(
+                &program,
+                sit_middle::lower::Prepare {
+                    events: true,
+                    ..Default::default()
+                },
+            )
+            .expect("lowers"),
             root,
         )
         .unwrap();
@@ -421,8 +444,14 @@ fn whys_are_hidden_states_after_the_variables() {
     let program = sit_middle::check_source("tank.sit", src).program.unwrap();
     let root = program.model("Tank").unwrap();
     let mut m = sit_interp::Instance::with_events(
-        &sit_middle::lower::Lowered::new(&program, sit_middle::lower::Prepare { events: true })
-            .expect("lowers"),
+        &sit_middle::lower::Lowered::new(
+            &program,
+            sit_middle::lower::Prepare {
+                events: true,
+                ..Default::default()
+            },
+        )
+        .expect("lowers"),
         root,
     )
     .unwrap();

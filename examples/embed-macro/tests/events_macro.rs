@@ -23,8 +23,14 @@ fn the_macro_builds_the_event_log() {
     let program = sit_middle::check_file(path).unwrap().program.unwrap();
     let root = program.model("TrafficLight").unwrap();
     let mut interp = sit_interp::Instance::with_events(
-        &sit_middle::lower::Lowered::new(&program, sit_middle::lower::Prepare { events: true })
-            .expect("lowers"),
+        &sit_middle::lower::Lowered::new(
+            &program,
+            sit_middle::lower::Prepare {
+                events: true,
+                ..Default::default()
+            },
+        )
+        .expect("lowers"),
         root,
     )
     .unwrap();

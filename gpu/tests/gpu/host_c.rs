@@ -115,3 +115,106 @@ fn driven_inputs_run_as_c_to_the_bit() {
     assert_eq!(crate::common::compare_driven(&host, &mut wrong), 6);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// Summaries kept between the rows (issue 47, item 6; the contract's "Summaries between
+/// the rows"): the thermostat (its switches located inside the host steps) and the RLC
+/// circuit under `dopri5` and `tsit5`, every max, min and crossing of their states read
+/// from the hidden states the lowering keeps over the internal steps, in C to the bit.
+#[test]
+fn summaries_between_the_rows_run_as_c_to_the_bit() {
+    use crate::common::{Study, spec_columns, study};
+    use sit_middle::lower::{Item, Probe, ProbeKind};
+    use sit_runtime::sweep::{self, Collect, Sweep};
+    let (mut kept, mut wrong) = (0, Vec::new());
+    for (file, method, dt) in [
+        ("thermostat", "dopri5", 100.0),
+        ("rlc", "dopri5", 0.01),
+        ("rlc", "tsit5", 0.01),
+    ] {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("../examples/models/{file}.sit"));
+        let source = sit_driver::Source::path(&path);
+        let method = Method::from_name(method);
+        let opts = sit_driver::Options {
+            method,
+            ..Default::default()
+        };
+        let plain = sit_driver::compile(&source, &opts).unwrap();
+        let root = plain.root(None).unwrap();
+        let Study { spec, axes } = study(&sit_interp::Instance::new(&plain.lowered, root));
+        // A probe per max, min and crossing of a variable (as `sit_host::between`).
+        let entries = plain.lowered.variables(root).unwrap();
+        let probe = |c: &Collect| {
+            let kind = match *c {
+                Collect::Final(_) => return None,
+                Collect::Max(_) => ProbeKind::Max,
+                Collect::Min(_) => ProbeKind::Min,
+                Collect::FirstCrossing { threshold, .. } => ProbeKind::Crossing(threshold),
+            };
+            let e = &entries[c.var()];
+            match e.item {
+                Item::Var(var, _) => Some(Probe {
+                    model: e.model,
+                    var,
+                    kind,
+                }),
+                _ => None,
+            }
+        };
+        let probes: Vec<Probe> = spec.collect.iter().filter_map(probe).collect();
+        let opts = sit_driver::Options { probes, ..opts };
+        let compiled = sit_driver::compile(&source, &opts).unwrap();
+        let all = compiled.lowered.variables(root).unwrap();
+        let columns: Vec<Collect> = (spec.collect.iter())
+            .map(|c| {
+                let hidden = probe(c).and_then(|p| compiled.lowered.probe(&p));
+                let at = hidden.and_then(|h| {
+                    all.iter().position(|e| {
+                        e.hidden && e.path.is_empty() && matches!(e.item, Item::Var(v, _) if v == h)
+                    })
+                });
+                at.map_or(*c, Collect::Final)
+            })
+            .collect();
+        kept += columns
+            .iter()
+            .zip(&spec.collect)
+            .filter(|(a, b)| a != b)
+            .count();
+        let spec = sit_gpu::Spec {
+            collect: columns,
+            ..spec
+        };
+        let kernel = sit_gpu::kernel(&compiled.lowered, root, &spec).unwrap();
+        let steps = 40;
+        let launch = sit_gpu::Launch {
+            axes: &axes,
+            dt,
+            steps,
+            sets: 0..sit_gpu::Launch::grid(&axes),
+            series: &[],
+        };
+        let name = format!("between_{file}_{}", method.map_or("", Method::name));
+        let rows = host(&kernel, &launch, &name);
+        let model = sit_interp::Instance::new(&compiled.lowered, root);
+        let interp = spec_columns(Sweep::new(dt, steps), &spec);
+        let sets = sweep::grid(
+            &(spec.axes.iter().zip(&axes))
+                .map(|(&i, v)| (i, v.clone()))
+                .collect::<Vec<_>>(),
+        );
+        for (k, set) in sets.iter().enumerate() {
+            let row = interp.run_one(&model, set).unwrap();
+            for (c, (a, b)) in rows.row(k).iter().zip(&row).enumerate() {
+                if a.to_bits() != b.to_bits() {
+                    wrong.push(format!(
+                        "{name} set {k} column {c}: kernel {a:e}, interpreter {b:e}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The thermostat's T (max, min, crossing), the RLC's E and I twice.
+    assert!(kept >= 3 + 6 + 6, "{kept}");
+}

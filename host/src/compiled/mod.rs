@@ -195,8 +195,20 @@ pub fn prepare(
     model: Option<&str>,
     method: Option<Method>,
 ) -> Result<Prepared, Error> {
+    prepare_with(source, model, method, &[])
+}
+
+/// [`prepare`], the model lowered with the summaries `probes` kept between the rows
+/// (`crate::between`), so that its hidden states hold them as the interpreter's do.
+pub fn prepare_with(
+    source: &sit_driver::Source<'_>,
+    model: Option<&str>,
+    method: Option<Method>,
+    probes: &[sit_middle::lower::Probe],
+) -> Result<Prepared, Error> {
     let opts = sit_driver::Options {
         method,
+        probes: probes.to_vec(),
         ..Default::default()
     };
     let compiled = sit_driver::compile(source, &opts).map_err(crate::LoadError::from)?;

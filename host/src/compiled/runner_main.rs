@@ -102,7 +102,8 @@ fn read_study(data: &[u8]) -> Option<Study> {
         let kind = input.u64()?;
         let var = input.usize()?;
         let threshold = input.f64()?;
-        if var >= names {
+        // A hidden state may be collected (a summary kept between the rows).
+        if var >= names + proto.hidden_count() {
             return None;
         }
         collect.push(match kind {

@@ -41,17 +41,25 @@ use super::adaptive::{Clock, Close, Control};
 use super::build::{add, arith, assign, call, cmp, error_scale, mul, num, var, when};
 use super::hidden::Hidden;
 use super::located::{Located, watched};
+use super::probe::{Probe, Probes};
 use super::rewrite;
 use super::stages::{Start, Step, memories};
 use super::tableau::Tableau;
-use crate::ir::{ArithOp, CmpOp, Func, Model, Tolerance, split, split_located};
+use crate::ir::{ArithOp, CmpOp, Func, Model, Tolerance, VarId, split, split_located};
 
 /// The model `m` stepped by the adaptive method `tab` (it has [`Embedded`] weights)
 /// with tolerances `tol`, as plain rules (method `euler`) around one
 /// [`Rewrite::Repeat`](super::rewrite::Rewrite::Repeat), closed by [`Clock::close`].
 ///
 /// [`Embedded`]: super::tableau::Embedded
-pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewrite::Model {
+///
+/// The summaries `probes` of its states are kept as [`Probes::new`] says.
+pub(super) fn rewrite(
+    m: &Model,
+    tab: &'static Tableau,
+    tol: Tolerance,
+    (probes, kept): (&[Probe], &mut Vec<(Probe, VarId)>),
+) -> rewrite::Model {
     let sp = split(m);
     let mut hid = Hidden::of(m);
     if sp.states.is_empty() {
@@ -80,6 +88,7 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
             (stages + 1) * f,
         )
     });
+    let probes = Probes::new(&mut hid, tab, &sp, &loc_mems, probes, kept);
     let starts = mems
         .iter()
         .zip(&sp.states)
@@ -201,6 +210,7 @@ pub(super) fn rewrite(m: &Model, tab: &'static Tableau, tol: Tolerance) -> rewri
         located,
         dense: tab,
         passes: stages + 1,
+        probes,
     };
     clock.close(hid, body, inner, close)
 }

@@ -98,7 +98,12 @@ pub(super) fn rewrite(
         .map(|(mem, &(v, vspan))| assign(mem.y0, var(v), None, vspan))
         .collect();
     accept.push(assign(t, Expr::Dt, None, span));
-    let lp = Loop { t, hs, h: None };
+    let lp = Loop {
+        t,
+        hs,
+        h: None,
+        segment: &|_| Vec::new(),
+    };
     inner.extend(loc.accepted(&lp, accept));
     let runs = vec![
         loc.head(&lp),

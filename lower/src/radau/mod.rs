@@ -84,6 +84,7 @@ use super::jacobian::of_model;
 use super::jacobian::rules::Cells;
 use super::located::{Located, watched};
 use super::pass::Stage;
+use super::probe::{Probe, Probes};
 use super::rewrite::{self, AtLimit, Rewrite, Stmt};
 use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Tolerance, VarId, split, split_located};
 
@@ -110,8 +111,14 @@ fn dot(w: [f64; 3], x: [Expr; 3]) -> Expr {
 }
 
 /// The model `m` stepped by `radau5` with tolerances `tol`, as plain rules (method
-/// `euler`) around one [`Rewrite::Repeat`]; `id` is its index.
-pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
+/// `euler`) around one [`Rewrite::Repeat`]; `id` is its index; the summaries `probes`
+/// of its states are kept as [`Probes::new`] says.
+pub(super) fn rewrite(
+    m: &Model,
+    id: usize,
+    tol: Tolerance,
+    (probes, kept): (&[Probe], &mut Vec<(Probe, VarId)>),
+) -> rewrite::Model {
     let sp = split(m);
     let mut hid = Hidden::of(m);
     if sp.states.is_empty() {
@@ -324,6 +331,7 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
     let passes = C.len() + 3;
     let located = (!guards.is_empty())
         .then(|| Located::new(&mut hid, &RADAU, (&sp, &lsp), guards, &loc_mems, passes * f));
+    let probes = Probes::new(&mut hid, &RADAU, &sp, &loc_mems, probes, kept);
 
     let starts = mems
         .iter()
@@ -702,6 +710,7 @@ pub(super) fn rewrite(m: &Model, id: usize, tol: Tolerance) -> rewrite::Model {
         located,
         dense: &RADAU,
         passes,
+        probes,
     };
     clock.close(hid, body, inner, close)
 }

@@ -65,16 +65,19 @@ use super::jacobian::rules::Cells;
 use super::located::{Located, watched};
 use super::matrix::{Matrix, Names};
 use super::pass::Stage;
+use super::probe::{Probe, Probes};
 use super::rewrite;
 use crate::ir::{ArithOp, CmpOp, Expr, Func, Model, Tolerance, VarId, split, split_located};
 
 /// The model `m` stepped by the Rosenbrock method `ros` with tolerances `tol`, as plain
-/// rules (method `euler`) around one [`Rewrite::Repeat`]; `id` is its index.
+/// rules (method `euler`) around one [`Rewrite::Repeat`]; `id` is its index; the
+/// summaries `probes` of its states are kept as [`Probes::new`] says.
 pub(super) fn rewrite(
     m: &Model,
     id: usize,
     ros: &'static Rosenbrock,
     tol: Tolerance,
+    (probes, kept): (&[Probe], &mut Vec<(Probe, VarId)>),
 ) -> rewrite::Model {
     let sp = split(m);
     let mut hid = Hidden::of(m);
@@ -160,6 +163,7 @@ pub(super) fn rewrite(
     let guards = watched(m, &lsp);
     let located = (!guards.is_empty())
         .then(|| Located::new(&mut hid, ros, (&sp, &lsp), guards, &mems, (stages + 2) * f));
+    let probes = Probes::new(&mut hid, ros, &sp, &mems, probes, kept);
 
     let starts = mems
         .iter()
@@ -278,6 +282,7 @@ pub(super) fn rewrite(
         located,
         dense: ros,
         passes: stages + 2,
+        probes,
     };
     clock.close(hid, body, inner, close)
 }
