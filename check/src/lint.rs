@@ -384,8 +384,9 @@ impl Cx<'_> {
         }
         let observe = "mark it `output` if it is there to be observed";
         for (i, v) in m.vars.iter().enumerate() {
-            // A part's variables (`r1.v`) are there for the holder to observe.
-            if vars[i] || v.output || v.name.contains('.') {
+            // A part's variables (`r1.v`) are there for the holder to observe; a hidden
+            // one (the steps a Newton iteration needed) for the event log.
+            if vars[i] || v.output || v.hidden || v.name.contains('.') {
                 continue;
             }
             let (what, note) = match (v.kind, v.ty) {

@@ -253,6 +253,7 @@ pub fn account(table: &Table, name: &str, events: &[Explained]) -> String {
             Some(WatchKind::Event) if e.to == "0" => "true only in the step it fired:",
             Some(WatchKind::Event) => "its condition became true:",
             Some(WatchKind::Cond) => "a value it reads was changed by",
+            Some(WatchKind::Newton) => "the steps Newton's iteration needed for",
             _ => "by",
         };
         out.push_str(&format!("  {why} {}: {}\n", site.location, site.text));

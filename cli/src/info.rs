@@ -451,9 +451,15 @@ impl Described {
                             Solved::Newton { .. } => "newton",
                         },
                     });
-                    if let Solved::Newton { tearing, steps } = &b.solved {
+                    if let Solved::Newton {
+                        tearing,
+                        steps,
+                        count,
+                    } = &b.solved
+                    {
                         v["tearing"] = serde_json::json!(tearing);
                         v["steps"] = serde_json::json!(steps);
+                        v["count"] = serde_json::json!(count);
                     }
                     v
                 })
@@ -475,13 +481,20 @@ impl Described {
                 let how = match &b.solved {
                     Solved::Rearranged => "rearranged".to_string(),
                     Solved::Substitution => format!("loop of {}, substitution", at.len()),
-                    Solved::Newton { tearing, steps } => {
+                    Solved::Newton {
+                        tearing,
+                        steps,
+                        count,
+                    } => {
                         let what = if at.len() > 1 {
                             format!("loop of {}, ", at.len())
                         } else {
                             String::new()
                         };
-                        format!("{what}Newton on {} ({steps} steps)", tearing.join(", "))
+                        format!(
+                            "{what}Newton on {} ({steps} steps, needed: {count})",
+                            tearing.join(", ")
+                        )
                     }
                 };
                 let file = at.first().map_or("", |(f, _, _)| f.as_str());

@@ -49,6 +49,7 @@ fn watch(w: &Watch) -> String {
         WatchKind::Mode => "Mode",
         WatchKind::On => "On",
         WatchKind::Reset => "Reset",
+        WatchKind::Newton => "Newton",
     };
     let reads: Vec<String> = w.reads.iter().map(read).collect();
     format!(

@@ -15,6 +15,7 @@
 use super::term::{LowerError, MAX_DEPTH, get};
 use crate::ir::{Expr, ModelId, Program, Rhs, Stmt, SubId, Ty, Var, VarId, VarKind};
 use crate::source::Span;
+use sit_check::check::equations::counted;
 use sit_runtime::events::{GuardRead, Read, Site, Table, Watch, WatchKind};
 use std::collections::HashSet;
 
@@ -449,6 +450,22 @@ impl Tables<'_> {
                 reads: Vec::new(),
                 states: mode.states.clone(),
                 decl: None,
+                within: within.to_vec(),
+            });
+        }
+        // The steps each Newton iteration needed: hidden reals of the equations' pass.
+        for var in &m.vars {
+            if !var.hidden || var.ty != Ty::Real || counted(&var.name).is_none() {
+                continue;
+            }
+            let decl = site(program, var.span, &[], &mut self.table.sites) as usize - 1;
+            self.watch(Watch {
+                name: format!("{prefix}{}", var.name),
+                kind: WatchKind::Newton,
+                why: None,
+                reads: Vec::new(),
+                states: Vec::new(),
+                decl: Some(decl),
                 within: within.to_vec(),
             });
         }

@@ -22,7 +22,9 @@
 //!   too) whose value the step changed, the one assigned last in step order (a
 //!   submodel's rules before its parent's, then rules top to bottom); its rule. None
 //!   when no rule changed what it reads (the time, an input);
-//! - `reset(NAME)`: the reset action (one row, `from` empty, `to` = `reset`).
+//! - `reset(NAME)`: the reset action (one row, `from` empty, `to` = `reset`);
+//! - the steps a Newton iteration needed (`v_newton_steps`, a hidden real the
+//!   equations' pass computes): the block's first equation.
 
 use crate::model::{Model, SetError, Var, VarInfo};
 use std::string::{String, ToString};
@@ -44,6 +46,10 @@ pub enum WatchKind {
     On,
     /// `reset(NAME)` of a submodel (an action: one row per reset).
     Reset,
+    /// The steps a block of equations' Newton iteration needed (`v_newton_steps`, a
+    /// hidden real: 0 … 12), at the last evaluation of the step; its rule is the
+    /// block's first equation.
+    Newton,
 }
 
 /// A place in the source that can change a logical variable: a σ action, a transition,
@@ -95,7 +101,7 @@ pub struct Watch {
     pub reads: Vec<Read>,
     /// For a mode: its states' names, by index.
     pub states: Vec<String>,
-    /// For an event: its declaration.
+    /// For an event: its declaration; for a Newton count: the block's first equation.
     pub decl: Option<usize>,
     /// The whys of the resets of its enclosing submodels, nearest first.
     pub within: Vec<String>,
@@ -262,7 +268,7 @@ impl Recorder {
                 continue;
             }
             let site = match w.kind {
-                WatchKind::Event => w.decl,
+                WatchKind::Event | WatchKind::Newton => w.decl,
                 WatchKind::Cond => self.cond_site(r, &get),
                 _ => why(r.why).or_else(|| r.within.iter().find_map(|&i| why(Some(i)))),
             };

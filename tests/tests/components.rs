@@ -479,3 +479,110 @@ fn a_clutch_sticks_slips_and_sticks_again() {
         }
     }
 }
+
+/// Two inertias behind a clutch, the first driven by a constant torque `T0`, the
+/// second starting at `wb0`.
+fn clutch_pair(t0: f64, wb0: f64) -> String {
+    format!(
+        "import \"../lib/rotational.sit\";\nmodel P {{\n    param T0 [N*m] = {t0:?};\n    \
+         part src: TorqueSource;\n    part ja: Inertia(J = 1 [kg*m^2]);\n    \
+         part c: Clutch(tau_max = 1 [N*m]);\n    \
+         part jb: Inertia(J = 2 [kg*m^2], w0 = {wb0:?} [rad/s]);\n    \
+         connect(src.flange, ja.a);\n    connect(ja.b, c.a);\n    connect(c.b, jb.a);\n    \
+         equation src.u = T0;\n}}\n"
+    )
+}
+
+/// The clutch's start (issue 46). Equal speeds and a transmitted torque `T0 J_b / (J_a
+/// + J_b)` = 0.8 N·m within `tau_max` = 1: stuck from the first step, the pair one
+/// body, `w = T0 t / (J_a + J_b)`. Speeds 1 rad/s apart: slipping from the first
+/// step, each inertia under its own torque (`J_a w_a' = T0 + tau_max`, `J_b w_b' =
+/// −tau_max`) until they meet at `t = J_a J_b / (J_b (T0 + tau_max) + J_a tau_max)`
+/// = 0.3704 s. The speeds are linear in `t`, which every method integrates exactly:
+/// 1e-12 is rounding over 30 steps.
+#[test]
+fn a_clutch_starts_stuck_or_slipping_as_its_start_says() {
+    let (ja, jb, tau_max, t0) = (1.0f64, 2.0f64, 1.0f64, 1.2f64);
+    for name in ["rk4", "dopri5", "rodas5p", "radau5"] {
+        let mut m = instance(&clutch_pair(t0, 0.0), "P", Some(method(name, 1e-10, 1e-12)));
+        for _ in 0..30 {
+            m.step(1e-2);
+            let t = m.time();
+            let w = t0 * t / (ja + jb);
+            close(
+                &format!("{name} stuck ja.w at {t}"),
+                get(&m, "ja.w"),
+                w,
+                1.0,
+                1e-12,
+            );
+            close(
+                &format!("{name} stuck jb.w at {t}"),
+                get(&m, "jb.w"),
+                w,
+                1.0,
+                1e-12,
+            );
+            assert_eq!(get(&m, "c.state"), 0.0, "{name} stuck at {t}");
+        }
+        let mut m = instance(&clutch_pair(t0, 1.0), "P", Some(method(name, 1e-10, 1e-12)));
+        for _ in 0..30 {
+            m.step(1e-2);
+            let t = m.time();
+            let (wa, wb) = ((t0 + tau_max) * t / ja, 1.0 - tau_max * t / jb);
+            close(
+                &format!("{name} slipping ja.w at {t}"),
+                get(&m, "ja.w"),
+                wa,
+                1.0,
+                1e-12,
+            );
+            close(
+                &format!("{name} slipping jb.w at {t}"),
+                get(&m, "jb.w"),
+                wb,
+                1.0,
+                1e-12,
+            );
+            assert_eq!(get(&m, "c.state"), 1.0, "{name} forward at {t}");
+        }
+    }
+}
+
+/// A torque that the stuck clutch cannot hold from the start (`T0` = 3 N·m needs 2 N·m
+/// at the clutch): its transition's guard already holds at reset, so, as every guard
+/// that holds at the start, it is seen at the end of the first step (nothing changes
+/// inside that step to locate): the pair turns as one body for the first step (`w =
+/// T0 dt / (J_a + J_b)`), and slips backward from there, `J_a w_a' = T0 − tau_max`,
+/// `J_b w_b' = tau_max`. The documented sampled start, checked to rounding.
+#[test]
+fn a_clutch_held_past_its_limit_at_the_start_slips_after_the_first_step() {
+    let (ja, jb, tau_max, t0, dt) = (1.0f64, 2.0f64, 1.0f64, 3.0f64, 1e-2f64);
+    for name in ["rk4", "dopri5", "rodas5p", "radau5"] {
+        let mut m = instance(&clutch_pair(t0, 0.0), "P", Some(method(name, 1e-10, 1e-12)));
+        let w1 = t0 * dt / (ja + jb);
+        for _ in 0..30 {
+            m.step(dt);
+            let t = m.time();
+            let (wa, wb) = (
+                w1 + (t0 - tau_max) * (t - dt) / ja,
+                w1 + tau_max * (t - dt) / jb,
+            );
+            close(
+                &format!("{name} ja.w at {t}"),
+                get(&m, "ja.w"),
+                wa,
+                1.0,
+                1e-12,
+            );
+            close(
+                &format!("{name} jb.w at {t}"),
+                get(&m, "jb.w"),
+                wb,
+                1.0,
+                1e-12,
+            );
+            assert_eq!(get(&m, "c.state"), 2.0, "{name} backward at {t}");
+        }
+    }
+}

@@ -147,6 +147,88 @@ fn a_diode_and_a_resistor_converge_at_every_step() {
     }
 }
 
+/// The steps Newton's iteration needed (the hidden `v_newton_steps`), against a Newton
+/// iteration written here on the same residual from the same start (the previous
+/// step's `v`): the first iterate whose residual `|u − v − R·Is·(exp(v/Vt) − 1)|` is
+/// within 1e-9 of the magnitude of its terms at the last iterate, `|u| + |v| +
+/// R·Is·(exp(v/Vt) + 1)` (the rule of `docs/language.md`). Exact counts: the residual
+/// falls by orders of magnitude per step near the root, so rounding apart (the
+/// slope's expression is not written as here) moves no residual across the tolerance.
+/// The counts are below 12 at every step, and the event log reports each change with
+/// the block's equation as its rule. The model is `examples/models/diode_resistor.sit`
+/// (`u = 5 sin(t)`, Is = 1e-12 A, Vt = 25 mV, R = 1 kΩ).
+#[test]
+fn a_diode_reports_the_newton_steps_it_needed() {
+    let path = sit_tests::repo_root().join("examples/models/diode_resistor.sit");
+    let text = &std::fs::read_to_string(path).unwrap();
+    let (is, vt, r) = (1e-12f64, 0.025f64, 1000.0f64);
+    let mut m = instance(text, "DiodeResistor", None);
+    let steps = m.hidden_index("v_newton_steps").expect("the count");
+    let mut seen = std::collections::BTreeSet::new();
+    let mut v_prev = 0.0;
+    for k in 0..1300 {
+        m.step(0.01);
+        let u = get(&m, "u");
+        let residual = |v: f64| (u - v) - r * (is * ((v / vt).exp() - 1.0));
+        let slope = |v: f64| -1.0 - r * is * (v / vt).exp() / vt;
+        let mut iterates = vec![v_prev];
+        for _ in 0..12 {
+            let v = *iterates.last().unwrap();
+            iterates.push(v - residual(v) / slope(v));
+        }
+        let last = iterates[12];
+        let tol = 1e-9 * (u.abs() + last.abs() + r * is * ((last / vt).exp() + 1.0));
+        let want = (0..12)
+            .find(|&j| residual(iterates[j]).abs() <= tol)
+            .unwrap_or(12);
+        let got = m.get_at(steps).unwrap();
+        assert_eq!(got, want as f64, "step {k}: u {u}, from v {v_prev}");
+        assert!(got < 12.0, "step {k}");
+        seen.insert(want);
+        v_prev = get(&m, "v");
+    }
+    // From 0 steps (the first, u = 0 at v = 0) to the forward region's several.
+    assert!(
+        seen.contains(&0) && seen.iter().any(|&n| n >= 4),
+        "{seen:?}"
+    );
+    // The log: a row per change of the count, the block's (last) equation as rule.
+    let program = sit_middle::check_source("equations.sit", text)
+        .program
+        .unwrap();
+    let root = program.model("DiodeResistor").unwrap();
+    let lowered =
+        sit_middle::lower::Lowered::new(&program, sit_middle::lower::Prepare { events: true })
+            .expect("lowers");
+    let mut logged = sit_interp::Instance::with_events(&lowered, root).unwrap();
+    let mut plain = instance(text, "DiodeResistor", None);
+    let mut last = 0.0;
+    let mut rows = 0;
+    for _ in 0..300 {
+        logged.step(0.01);
+        plain.step(0.01);
+        let now = plain.get_at(steps).unwrap();
+        let table = logged.table().clone();
+        let events = logged.take_events();
+        if now == last {
+            assert!(events.is_empty(), "{events:?}");
+        } else {
+            let [e] = events.as_slice() else {
+                panic!("one row: {events:?}")
+            };
+            assert_eq!(e.name, "v_newton_steps");
+            assert_eq!(
+                (e.from.clone(), e.to.clone()),
+                (format!("{last}"), format!("{now}"))
+            );
+            assert_eq!(e.rule(&table), "equations.sit:22");
+            rows += 1;
+        }
+        last = now;
+    }
+    assert!(rows >= 3, "{rows} rows");
+}
+
 /// Kepler's equation `E − e·sin(E) = M`, one equation that cannot be rearranged,
 /// against bisection, along two orbits of `M`.
 #[test]

@@ -73,8 +73,13 @@ fn check(label: &str, program: &Program, root: ModelId, dt: f64, steps: usize) -
         .map(|w| (w.name.clone(), w.kind))
         .collect();
     let mut total = 0;
+    // The steps Newton's iterations needed: hidden reals of the plain model too.
+    let counts: Vec<(String, usize)> = (logged.table().watches.iter())
+        .filter(|w| w.kind == WatchKind::Newton)
+        .map(|w| (w.name.clone(), plain.hidden_index(&w.name).unwrap()))
+        .collect();
     for k in 1..=steps {
-        let before: Vec<f64> = (0..plain.var_count())
+        let before: Vec<f64> = (0..plain.var_count() + plain.hidden_count())
             .map(|i| plain.get_at(i).unwrap())
             .collect();
         // A fault of the model (a random model whose rates stay non-finite under an
@@ -102,6 +107,12 @@ fn check(label: &str, program: &Program, root: ModelId, dt: f64, steps: usize) -
                 (name.to_string(), from, to)
             })
             .collect();
+        for (name, i) in &counts {
+            let (from, to) = (before[*i], plain.get_at(*i).unwrap());
+            if !same(from, to) {
+                expected.push((name.clone(), format!("{from}"), format!("{to}")));
+            }
+        }
         let mut got: Vec<(String, String, String)> = (events.iter())
             .filter(|e| kinds[&e.name] != WatchKind::Reset)
             .map(|e| (e.name.clone(), e.from.clone(), e.to.clone()))
@@ -156,6 +167,7 @@ fn rule_fits(label: &str, table: &Table, kinds: &HashMap<String, WatchKind>, e: 
         WatchKind::Event => assert!(text.contains(last), "{label}: {e:?} by `{text}`"),
         WatchKind::Reset => assert!(text.starts_with("reset("), "{label}: {e:?}"),
         WatchKind::Cond => {}
+        WatchKind::Newton => assert!(text.starts_with("equation"), "{label}: {e:?}"),
     }
 }
 

@@ -32,6 +32,7 @@ pub const LIBRARY: &[(&str, &str)] = library![
     "models/rlc_equations.sit",
     "models/rlc_parts.sit",
     "models/dc_motor.sit",
+    "models/diode_resistor.sit",
     "models/geared_inertias.sit",
     "models/heat_path.sit",
     "models/drive_axle_parts.sit",

@@ -37,6 +37,7 @@ mod order;
 use algebra::{solve_for, substitute};
 pub use index::Dummy;
 use index::Reduced;
+pub use newton::counted;
 pub(crate) use newton::is_hidden;
 use newton::{Added, MAX_TEARING, Refusal, Residual, newton};
 use order::{loop_error, order};
@@ -103,8 +104,11 @@ pub enum Solved {
     Newton {
         /// The tearing unknowns.
         tearing: Vec<String>,
-        /// The steps per evaluation.
+        /// The steps per evaluation (all run; see `count`).
         steps: usize,
+        /// The hidden variable that holds how many of them the iteration needed at the
+        /// last evaluation (`v_newton_steps`), which the event log reports.
+        count: String,
     },
 }
 
@@ -228,6 +232,7 @@ fn solve_described(
         let mut rules = Vec::new();
         for block in blocks {
             let before = hidden.tearing.len();
+            let counted = hidden.counts.len();
             described.push(Block {
                 unknowns: block
                     .iter()
@@ -255,6 +260,7 @@ fn solve_described(
                 last.solved = Solved::Newton {
                     tearing,
                     steps: newton::ITERATIONS,
+                    count: hidden.counts[counted..].concat(),
                 };
             } else if block.len() > 1 {
                 last.solved = Solved::Substitution;

@@ -9,21 +9,27 @@
 //! u'l0 = L(u'0);  u'q0 = R(u'0);               the residual's sides
 //! u'1 = u'0 − J⁻¹·(u'l0 − u'q0);               a Newton step, J = ∂(L − R)/∂u at u'0
 //! …                                            ITERATIONS steps in all
-//! u'check = sqrt(−nc);                        nc = 1 where |L − R| > TOLERANCE·(‖L‖ + ‖R‖)
-//! u = u'K + u'check;
+//! u'tol = TOLERANCE·(‖L‖ + ‖R‖)               at u'K
+//! u'check = sqrt(−nc);                        nc = 1 where |L − R| > u'tol
+//! u = u'K + u'check·|u'K|;                     (the unknown's unit, its value to the bit)
+//! u'steps = m₀·(1 + m₁·(1 + …));              mₖ = 1 where |Lₖ − Rₖ| > u'tol
 //! ```
+//!
+//! `u'steps` is how many steps were needed: the first iterate whose residuals are all
+//! within their tolerances (12 when only the last is), plain arithmetic on residuals
+//! the steps computed anyway; the event log reports its changes (`sitc run --events`).
 //!
 //! No step is skipped once the iteration has converged (a skipped step would be a
 //! guard, and a guard that reads the states is an event located under the adaptive
-//! methods); a converged step moves `u` by a rounding error at most. The last line
+//! methods); a converged step moves `u` by a rounding error at most. The line of `u`
 //! leaves `u` exactly `u'K` where the residual is small, and makes it NaN where it is
 //! not, so a block that does not converge stops the run at its equation's line with
 //! the non-finite report (or under `--allow-non-finite` goes on with NaN).
 //!
 //! The iterates are hidden variables (left out of traces, `sitc info` and the variable
-//! tables, like a method's memories), named `u_newton3`, `u_newton_l3`, `u_newton_check`
-//! (with more `_` before `newton` where the model declares a name that starts so) and
-//! declared with the doc line [`HIDDEN_DOC`], by which the checker marks them hidden.
+//! tables, like a method's memories), named `u_newton3`, `u_newton_l3`, `u_newton_check`,
+//! `u_newton_tol`, `u_newton_steps` (with more `_` before `newton` where the model
+//! declares a name that starts so) and declared with the doc line [`HIDDEN_DOC`], by which the checker marks them hidden.
 
 use super::derive::{add, call_expr, derive, div, mul, num, sub};
 use super::{Unknown, substitute};
@@ -37,6 +43,13 @@ pub(crate) const HIDDEN_DOC: &str = "\u{0}an iterate of Newton's iteration";
 /// The suffix of the hidden variable that is NaN where a block's residual is not small
 /// after the last step (`x_newton_check`), −0 elsewhere.
 pub const CHECK: &str = "check";
+
+/// The suffix of the hidden variable that holds how many of the steps a block's
+/// iteration needed (`x_newton_steps`): the first iterate `k` (0 … [`ITERATIONS`]) from
+/// which every residual is within its tolerance, [`ITERATIONS`] when none before the
+/// last is. Computed by plain arithmetic on the residuals the steps computed anyway
+/// (no guard), read by the event log (`sitc run --events`).
+pub const STEPS: &str = "steps";
 
 /// Newton steps per block and step (each evaluates the residuals and their slopes).
 pub(crate) const ITERATIONS: usize = 12;
@@ -72,6 +85,9 @@ pub(super) struct Added {
     pub(super) decls: Vec<Decl>,
     /// The unknowns solved by the iteration.
     pub(super) tearing: Vec<String>,
+    /// The hidden variable of each block that holds the steps the iteration needed
+    /// (`u_newton_steps`, see [`STEPS`]), in the order solved.
+    pub(super) counts: Vec<String>,
 }
 
 /// Why a block has no Newton rules.
@@ -187,31 +203,37 @@ pub(super) fn newton(
             assign(iterate(&r.unknown, k + 1), next, r.span, &mut rules);
         }
     }
-    // nc: how many residuals are not small after the last step.
-    let mut missed: Option<Expr> = None;
+    // Each residual's tolerance, from the magnitude of its sides' terms at the last
+    // iterate: the check's, and the count's at every iterate.
     for r in block {
         let s = r.span;
-        let (l, q) = (
-            path(&side(&r.unknown, 'l', ITERATIONS), s),
-            path(&side(&r.unknown, 'q', ITERATIONS), s),
-        );
-        let abs = |e: Expr| call_expr("abs", vec![e], s);
         let scale = add(
             magnitude(&at(&r.lhs, ITERATIONS)),
             magnitude(&at(&r.rhs, ITERATIONS)),
         );
-        let excess = sub(abs(sub(l, q)), mul(num(TOLERANCE, s), scale));
-        let one = call_expr(
+        let name = format!("{}_tol", prefix(&r.unknown));
+        assign(name, mul(num(TOLERANCE, s), scale), s, &mut rules);
+    }
+    // Whether residual `r` at iterate `k` is larger than its tolerance: 1 or 0
+    // (`max(0, sign(|L − R| − tol))`).
+    let over = |r: &Residual, k: usize| {
+        let s = r.span;
+        let (l, q) = (
+            path(&side(&r.unknown, 'l', k), s),
+            path(&side(&r.unknown, 'q', k), s),
+        );
+        let tol = path(&format!("{}_tol", prefix(&r.unknown)), s);
+        let excess = sub(call_expr("abs", vec![sub(l, q)], s), tol);
+        call_expr(
             "max",
             vec![num(0.0, s), call_expr("sign", vec![excess], s)],
             s,
-        );
-        missed = Some(match missed {
-            None => one,
-            Some(m) => add(m, one),
-        });
-    }
-    let missed = missed.expect("a block has an equation");
+        )
+    };
+    // nc: how many residuals are not small after the last step.
+    let missed = (block.iter().map(|r| over(r, ITERATIONS)))
+        .reduce(add)
+        .expect("a block has an equation");
     // −0 where every residual is small (adding it changes no value), NaN where one is
     // not: the run's non-finite watch stops at this hidden variable, and says why.
     let first = &block[0];
@@ -220,7 +242,15 @@ pub(super) fn newton(
     assign(check.clone(), nan, first.span, &mut rules);
     for r in block {
         let s = r.span;
-        let value = add_exact(path(&iterate(&r.unknown, ITERATIONS), s), path(&check, s));
+        // `u'K + check·|u'K|`: the check times a value of the unknown's unit (−0·|x|
+        // is −0, and x + −0 is x, to the bit), so that the sum's units agree.
+        let last = path(&iterate(&r.unknown, ITERATIONS), s);
+        let scaled = super::derive::bin(
+            crate::ast::BinOp::Mul,
+            path(&check, s),
+            call_expr("abs", vec![last.clone()], s),
+        );
+        let value = add_exact(last, scaled);
         rules.push(Rule::Assign {
             index: Vec::new(),
             target: Name {
@@ -232,6 +262,22 @@ pub(super) fn newton(
             span: s,
         });
     }
+    // The steps needed: m₀·(1 + m₁·(1 + … ·(1 + m₁₁))), mₖ = 1 where a residual at
+    // iterate k is over its tolerance, so the first k with mₖ = 0 (12 if none).
+    let first = &block[0];
+    let s = first.span;
+    let miss = |k: usize| {
+        (block.iter().map(|r| over(r, k)))
+            .reduce(|a, b| call_expr("max", vec![a, b], s))
+            .expect("a block has an equation")
+    };
+    let mut count = miss(ITERATIONS - 1);
+    for k in (0..ITERATIONS - 1).rev() {
+        count = mul(miss(k), add(num(1.0, s), count));
+    }
+    let steps = format!("{}_{STEPS}", prefix(&first.unknown));
+    assign(steps.clone(), count, s, &mut rules);
+    added.counts.push(steps);
     Ok(rules)
 }
 
@@ -328,6 +374,15 @@ fn neg_exact(a: Expr) -> Expr {
         })),
         span,
     }
+}
+
+/// The unknown whose iteration the hidden variable `name` counts (`v` for
+/// `v_newton_steps`, and for `v__newton_steps`, made where the model declares a name
+/// that starts with `v_newton`), if it is such a count ([`STEPS`]).
+pub fn counted(name: &str) -> Option<&str> {
+    let unknown = name.strip_suffix(STEPS)?.strip_suffix("newton_")?;
+    let unknown = unknown.strip_suffix('_')?.trim_end_matches('_');
+    (!unknown.is_empty()).then_some(unknown)
 }
 
 /// Whether a declaration with these doc lines is one the equations' pass added (an
