@@ -162,8 +162,10 @@ fn try_sweep(mut args: SweepArgs) -> Result<(), Fail> {
         let model = Driven::new(probed.instance, model.inputs().to_vec());
         (model, probed.lowered, between)
     };
+    // The error of fixed steps, estimated in each interpreted run as `sitc run` does.
+    let states = sit_middle::ir::fixed_step_states(lowered.unrewritten(), root);
     let sweep = (between.columns(&asked).into_iter()).fold(
-        sit_runtime::sweep::Sweep::new(args.timing.dt, steps),
+        sit_runtime::sweep::Sweep::new(args.timing.dt, steps).estimate(states),
         |s, c| s.collect(c),
     );
     // The sets' axis labels, in the order of `sets` (the same grid over label indices).
@@ -198,7 +200,8 @@ fn try_sweep(mut args: SweepArgs) -> Result<(), Fail> {
         };
         let rows = crate::gpu::run(&gpu, &args.gpu, args.warnings.quiet)?;
         let allow = args.allow_non_finite;
-        let mut warnings = run_warnings(&model.model, &axes, &labels, &rows, allow);
+        let span = (args.timing.dt, args.timing.t_end);
+        let mut warnings = run_warnings(&model.model, &axes, &labels, &rows, allow, span);
         warnings.extend(
             sit_host::gpu::tables_not_counted(&model.model).map(|(_, w)| format!("warning: {w}")),
         );
@@ -210,7 +213,7 @@ fn try_sweep(mut args: SweepArgs) -> Result<(), Fail> {
         run_interpreted(
             &model,
             &study,
-            steps,
+            (steps, args.timing.t_end),
             (&axes, &labels),
             args.allow_non_finite,
         )?
@@ -327,7 +330,7 @@ type Rows = (Vec<Vec<f64>>, Vec<String>, Vec<bool>);
 fn run_interpreted(
     model: &Driven<sit_interp::Instance>,
     study: &Study,
-    steps: u64,
+    (steps, t_end): (u64, f64),
     (axes, labels): (&[crate::axis::Axis], &[Vec<&str>]),
     allow_non_finite: bool,
 ) -> Result<Rows, Fail> {
@@ -352,7 +355,8 @@ fn run_interpreted(
         let set = sets.get(e.set).map_or(&[][..], Vec::as_slice);
         run_failed(model, set, &e.error)
     })?;
-    let warnings = run_warnings(&model.model, axes, labels, &rows, allow_non_finite);
+    let span = (study.sweep.dt(), t_end);
+    let warnings = run_warnings(&model.model, axes, labels, &rows, allow_non_finite, span);
     let bad = rows.iter().map(|r| r.non_finite.is_some()).collect();
     Ok((rows.into_iter().map(|r| r.row).collect(), warnings, bad))
 }
@@ -435,6 +439,7 @@ fn run_warnings(
     labels: &[Vec<&str>],
     rows: &[Watched<sit_host::reports::RunEnd>],
     allow_non_finite: bool,
+    steps: (f64, f64),
 ) -> Vec<String> {
     let named: Vec<Vec<(&str, String)>> = (labels.iter())
         .map(|set| {
@@ -443,7 +448,11 @@ fn run_warnings(
                 .collect()
         })
         .collect();
-    let warnings = sit_host::reports::sweep_warnings(model, 0, &named, rows);
+    let mut warnings = sit_host::reports::sweep_warnings(model, 0, &named, rows);
+    let voice = sit_runtime::accuracy::Voice::Cli;
+    warnings.extend(sit_host::reports::accuracy_warnings(
+        0, &named, rows, steps, voice,
+    ));
     warning_lines(&warnings, allow_non_finite)
 }
 

@@ -166,6 +166,48 @@ pub fn stiffness_warnings(
         .collect()
 }
 
+/// The warning of the estimated error of the fixed steps over the runs of a sweep
+/// (each run's [`Watched::accuracy`], `None` where it was within the threshold or made
+/// no estimate), once: how many runs, the worst of them (its row and axis values) and
+/// its estimate in `voice`'s words (`in 2 of 3 runs, worst row 3 (k=40): the fixed
+/// steps of `euler` at --dt 0.01 may be off by about 38% of …`), for runs of steps of
+/// `dt` to `t_end`. A row that met a non-finite value or reached
+/// [`sit_interp::replay::BLOWUP`] is reported as such, not here. `offset` and `axes` as in
+/// [`sweep_warnings`].
+pub fn accuracy_warnings<R>(
+    offset: usize,
+    axes: &[Vec<(&str, String)>],
+    rows: &[Watched<R>],
+    (dt, t_end): (f64, f64),
+    voice: sit_runtime::accuracy::Voice,
+) -> Vec<(Concern, String)> {
+    let faulty = |r: &Watched<R>| {
+        r.non_finite.is_some()
+            || (r.row.iter()).any(|v| v.is_finite() && v.abs() >= sit_interp::replay::BLOWUP)
+    };
+    let findings: Vec<_> = (rows.iter())
+        .map(|r| r.accuracy.as_ref().filter(|_| !faulty(r)))
+        .collect();
+    let found = || {
+        findings
+            .iter()
+            .enumerate()
+            .filter_map(|(k, f)| Some((k, (*f)?)))
+    };
+    let Some((k, worst)) = found().max_by(|a, b| a.1.relative.total_cmp(&b.1.relative)) else {
+        return Vec::new();
+    };
+    let row = row_label(offset + k + 1, axes.get(k).map_or(&[][..], Vec::as_slice));
+    let text = worst.warning(dt, t_end, voice);
+    let text = text.strip_prefix("warning: ").unwrap_or(&text);
+    let line = format!(
+        "in {} of {} runs, worst {row}: {text}",
+        found().count(),
+        findings.len()
+    );
+    vec![(Concern::Accuracy, line)]
+}
+
 /// The warnings of the tables read past their grids over the runs of a sweep of
 /// `model`, once per table, its reads added over every run (`in 2 of 3 runs, table
 /// `valve` was read at …`): `ends[k]` is run `k`'s reads of each table, in the order of

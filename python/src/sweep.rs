@@ -141,6 +141,10 @@ impl Study {
                 .fold(Sweep::new(spec.dt, steps), |s, c| s.collect(c));
             driven(&instance, spec.inputs.clone())?
         };
+        // The error of fixed steps, estimated in each interpreted run as `Model.run`
+        // does (the compiled and GPU runs make none).
+        let states = sit_middle::ir::fixed_step_states(program, *root);
+        study.sweep = study.sweep.clone().estimate(states);
         if spec.compiled && spec.gpu {
             return Err(PyValueError::new_err(
                 "compiled=True and gpu=True: pass one of them",
@@ -270,6 +274,11 @@ impl Study {
         // as `sitc sweep` reports them; 2 frames up: the caller of `sit.sweep`.
         let named = self.named(start, stop);
         let mut warnings = reports::sweep_warnings(&self.model.model, start, &named, &watched);
+        let voice = sit_runtime::accuracy::Voice::Python;
+        let span = (self.spec.dt, self.spec.t_end);
+        warnings.extend(reports::accuracy_warnings(
+            start, &named, &watched, span, voice,
+        ));
         if !self.allows_non_finite() {
             // Errors, as `sitc sweep` reports them: the rows that met a non-finite value
             // or reached 1e100 (a probable instability), each run again to name its rule.

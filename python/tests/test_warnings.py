@@ -308,3 +308,9 @@ def test_a_fixed_step_run_whose_error_is_large_warns_as_sitc_run_does(model, sit
     m, _ = model(OSCILLATOR.replace("model Oscillator {", "model Oscillator {\n    method rk4;"), "rk4.sit")
     _, seen = caught(lambda: m.run(dt=0.01, t_end=100))
     assert [w for w in seen if w.category is sit.AccuracyWarning] == []
+    # A sweep estimates each run as `Model.run` does, and warns once with the worst row.
+    _, sweep_path = model(OSCILLATOR.replace("a = -x;", "param k = 1;\n    a = -k * x;"), "k.sit")
+    _, seen = caught(lambda: sit.sweep(sweep_path, {"k": [0.0001, 1]}, dt=0.01, t_end=100, record="x"))
+    said = [str(w.message) for w in seen if w.category is sit.AccuracyWarning]
+    _, alone = caught(lambda: sit.load(sweep_path).run(dt=0.01, t_end=100))
+    assert said == ["in 1 of 2 runs, worst row 2 (k=1): " + str(alone[0].message)], said

@@ -58,12 +58,14 @@
 //! assert!((rows[2][1] - 2.0 / 3.0).abs() < 1e-15);
 //! ```
 
+use crate::accuracy::{Doubling, Finding};
 use crate::finite::{NonFiniteSeen, Watch};
 use crate::model::{Model, SetError};
 pub use crate::summary::{Collect, apply};
 use crate::summary::{crossing, extreme};
 use core::fmt;
 use rayon::prelude::*;
+use std::string::String;
 use std::vec::Vec;
 
 /// Why a sweep did not run: the first parameter set, in input order, that could not be
@@ -92,6 +94,9 @@ pub struct Watched<R> {
     pub row: Vec<f64>,
     /// The first non-finite value of the run (before the first step or after a step).
     pub non_finite: Option<NonFiniteSeen>,
+    /// The estimated error of the run's fixed steps, when [`Sweep::estimate`] asked for
+    /// it and it is past [`crate::accuracy::THRESHOLD`] (as `sitc run` warns).
+    pub accuracy: Option<Finding>,
     /// What `end` returned.
     pub end: R,
 }
@@ -102,6 +107,8 @@ pub struct Sweep {
     dt: f64,
     steps: u64,
     collect: Vec<Collect>,
+    /// The continuous states of fixed steps whose error a watched run estimates.
+    estimate: Vec<(String, &'static str, u32)>,
 }
 
 impl Sweep {
@@ -111,7 +118,18 @@ impl Sweep {
             dt,
             steps,
             collect: Vec::new(),
+            estimate: Vec::new(),
         }
+    }
+
+    /// Also estimates, in each watched run ([`Sweep::run_watched`]), the error of the
+    /// fixed steps of `states` (each a continuous state's dotted name, its method's name
+    /// and order: `sit_check::ir::fixed_step_states`), as `sitc run` does
+    /// ([`crate::accuracy`]): on copies of the model, the row itself untouched.
+    #[must_use]
+    pub fn estimate(mut self, states: Vec<(String, &'static str, u32)>) -> Sweep {
+        self.estimate = states;
+        self
     }
 
     /// Also collects `what` (a column of each row, after the ones added before).
@@ -119,6 +137,11 @@ impl Sweep {
     pub fn collect(mut self, what: Collect) -> Sweep {
         self.collect.push(what);
         self
+    }
+
+    /// The step of every run.
+    pub fn dt(&self) -> f64 {
+        self.dt
     }
 
     /// The collected values, in column order.
@@ -210,7 +233,7 @@ impl Sweep {
         M: Model + Clone,
     {
         self.run_inner::<M, false>(prototype, set)
-            .map(|(_, row, _)| row)
+            .map(|(_, row, ..)| row)
     }
 
     /// [`Sweep::run_one`], watched for non-finite values, with `end` called on the model
@@ -224,21 +247,23 @@ impl Sweep {
     where
         M: Model + Clone,
     {
-        let (model, row, watch) = self.run_inner::<M, true>(prototype, set)?;
+        let (model, row, watch, accuracy) = self.run_inner::<M, true>(prototype, set)?;
         Ok(Watched {
             row,
             non_finite: watch.seen().copied(),
+            accuracy,
             end: end(&model),
         })
     }
 
     /// The run of `set`: the model after it, its row, and (with `WATCH`) the first
-    /// non-finite value seen.
+    /// non-finite value seen and the estimate of its fixed steps' error.
+    #[allow(clippy::type_complexity)]
     fn run_inner<M, const WATCH: bool>(
         &self,
         prototype: &M,
         set: &[(usize, f64)],
-    ) -> Result<(M, Vec<f64>, Watch), SetError<'static>>
+    ) -> Result<(M, Vec<f64>, Watch, Option<Finding>), SetError<'static>>
     where
         M: Model + Clone,
     {
@@ -251,10 +276,18 @@ impl Sweep {
             .collect::<Option<_>>()
             .ok_or_else(|| SetError::Unknown(self.first_missing(&model).into()))?;
         let mut watch = Watch::new();
+        let mut doubling = None;
         if WATCH {
             watch.look(&model, None);
+            if !self.estimate.is_empty() {
+                let states = self.estimate.iter().cloned();
+                doubling = Doubling::new(states, &model, model.clone(), self.dt, self.steps);
+            }
+            if let Some(d) = doubling.as_mut() {
+                d.after(0, &model, || model.clone());
+            }
         }
-        for _ in 0..self.steps {
+        for k in 1..=self.steps {
             let from = model.time();
             model.step(self.dt);
             let t = model.time();
@@ -263,6 +296,9 @@ impl Sweep {
             }
             if WATCH {
                 watch.look(&model, Some(from));
+                if let Some(d) = doubling.as_mut() {
+                    d.after(k, &model, || model.clone());
+                }
             }
         }
         let row = acc
@@ -270,7 +306,11 @@ impl Sweep {
             .zip(&self.collect)
             .map(|(a, c)| a.value(c, &model))
             .collect();
-        Ok((model, row, watch))
+        // An estimate only for a run that stayed finite (one that did not is reported
+        // as such).
+        let accuracy =
+            (doubling.filter(|_| watch.seen().is_none())).and_then(|d| d.finding(&model));
+        Ok((model, row, watch, accuracy))
     }
 
     fn first_missing(&self, model: &dyn Model) -> usize {

@@ -346,3 +346,77 @@ fn watched_runs_report_their_first_non_finite_value() {
     assert_eq!((seen.index, seen.value), (1, f64::INFINITY));
     assert_eq!((seen.from, seen.time), (Some(1.0), 2.0));
 }
+
+/// A watched sweep with [`Sweep::estimate`] estimates each run's error of its fixed
+/// steps as `sitc run` does, on copies: Euler on `x' = -k·x` from 1 at `dt = 0.02` to
+/// t = 2 is `(1 − k·dt)^n` against the exact `e^(−k·t)`. With `k = 20` the largest
+/// error is 8.9% of the magnitude (at n = 2: 0.36 against 0.449), past the 5% threshold;
+/// the Richardson estimate from the run at `2·dt` is within a factor 2 of it (its own
+/// error at a step this long: `k·2dt = 0.8`). With `k = 0.01` the error is 1e-6: no
+/// finding. The rows are those of the run without the estimate, bit for bit.
+#[test]
+fn watched_runs_estimate_the_error_of_their_fixed_steps() {
+    let proto = Dahlquist {
+        t: 0.0,
+        k: 1.0,
+        x: 1.0,
+    };
+    let sets = vec![vec![(0, 0.01)], vec![(0, 20.0)]];
+    let (dt, steps) = (0.02, 100);
+    let plain = Sweep::new(dt, steps).collect(Collect::Max(1));
+    let sweep = plain.clone().estimate(vec![("x".into(), "euler", 1)]);
+    let watched = in_pool(2, || {
+        sweep.run_watched(&proto, &sets, &|| {}, &|m: &Dahlquist| m.t)
+    })
+    .unwrap();
+    for (w, p) in watched.iter().zip(plain.run(&proto, &sets).unwrap()) {
+        assert_eq!(w.row, p);
+    }
+    assert_eq!(watched[0].accuracy, None);
+    let found = watched[1].accuracy.as_ref().expect("k = 20 errs by 8.9%");
+    let exact = (0..=steps)
+        .map(|n| {
+            let t = n as f64 * dt;
+            ((1.0 - 20.0 * dt).powi(n as i32) - (-20.0 * t).exp()).abs()
+        })
+        .fold(0.0, f64::max);
+    assert!((exact - 0.089).abs() < 1e-3, "{exact}");
+    assert_eq!((found.name.as_str(), found.method), ("x", "euler"));
+    assert!(
+        found.relative > 0.5 * exact && found.relative < 2.0 * exact,
+        "{} against {exact}",
+        found.relative
+    );
+}
+
+/// What the estimate adds to a sweep's runs: the same rows run watched with and without
+/// [`Sweep::estimate`], five rounds alternately, the ratio of the fastest of each
+/// (`cargo test --release -p sit-runtime --features parallel --test sweep -- --ignored
+/// --nocapture estimate_cost`). Recorded in docs/performance.md.
+#[test]
+#[ignore]
+fn estimate_cost() {
+    let proto = Dahlquist {
+        t: 0.0,
+        k: 1.0,
+        x: 1.0,
+    };
+    let sets: Vec<Vec<(usize, f64)>> = (0..64).map(|k| vec![(0, 0.5 + f64::from(k))]).collect();
+    let plain = Sweep::new(1e-4, 10_000).collect(Collect::Max(1));
+    let estimated = plain.clone().estimate(vec![("x".into(), "euler", 1)]);
+    let (mut a, mut b) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..5 {
+        for (s, best) in [(&plain, &mut a), (&estimated, &mut b)] {
+            let start = std::time::Instant::now();
+            let rows = in_pool(1, || s.run_watched(&proto, &sets, &|| {}, &|_| ())).unwrap();
+            std::hint::black_box(rows);
+            *best = best.min(start.elapsed().as_secs_f64());
+        }
+    }
+    println!(
+        "64 runs of 10 000 steps: watched {:.2} ms, with the estimate {:.2} ms, ratio {:.3}",
+        a * 1e3,
+        b * 1e3,
+        b / a
+    );
+}
