@@ -7,7 +7,8 @@ impl Gen {
     /// Appends to `body`, for about a third of the models, arrays and the loops that
     /// write them (issue 49): `ar[an]` (2 to 5 cells) initialised by a comprehension,
     /// its first cell driven by a param and `time`, each other cell relaxing toward
-    /// the one before it in a `for` loop, weighted by the param array `aw` (a list);
+    /// the one before it in a `for` loop, weighted by the param array `aw` (a
+    /// comprehension, so that an instance may bind another size `an`);
     /// `ag[2, an]` written in a nested loop under a guard; a flag array `af[an]`, each
     /// cell latched by a σ action when its `ar` cell passes the param; `asum` and `amax`, a `sum`
     /// and a `max` over them. Drawn from a generator of its own, so that the rest of
@@ -20,9 +21,11 @@ impl Gen {
         }
         let n = own.usize(2..6);
         let p = &d.params[own.usize(..d.params.len())];
-        let weights: Vec<String> = (0..n).map(|_| format!("{}", own.u8(1..5))).collect();
+        // The weights follow the size (`an` may be bound by an instance): a
+        // comprehension of one drawn weight.
+        let w = own.u8(1..5);
         let _ = writeln!(body, "    param an = {n};");
-        let _ = writeln!(body, "    param aw[an] = [{}];", weights.join(", "));
+        let _ = writeln!(body, "    param aw[an] = [{w} + 0.25 * i for i in 1:an];");
         let _ = writeln!(
             body,
             "    output real ar[an] = [{p} + 0.5 * i for i in 1:an];"
@@ -53,10 +56,9 @@ impl Gen {
     /// reading its cells through its path: a cell of `ar` and one of `ag` (`s0.ar[2] +
     /// s0.ag[1, 3]`), and, in a loop, the sum of `ar`'s cells (`sum(s0.ar[i] for i in
     /// 1:N)`). Drawn from a generator of its own, as [`Gen::arrays`].
-    pub(crate) fn sub_cells(&mut self, d: &Decls, earlier: &[Decls], seed: u64, body: &mut String) {
+    pub(crate) fn sub_cells(&mut self, d: &Decls, seed: u64, body: &mut String) {
         let mut own = fastrand::Rng::with_seed(seed ^ 0x7375_6263_656c);
-        for (inst, mi) in &d.subs {
-            let n = earlier[*mi].cells;
+        for ((inst, _), &n) in d.subs.iter().zip(&d.sub_sizes) {
             if n == 0 {
                 continue;
             }

@@ -72,6 +72,9 @@ struct Decls {
     modes: Vec<(String, Vec<String>)>,
     /// The cells of its output array `ar` (0: it has no arrays).
     cells: usize,
+    /// The cells of `ar` in each submodel of `subs` (0: none): its model's, or the
+    /// size its instance binds (`sub s0: M1(an = 4)`).
+    sub_sizes: Vec<usize>,
 }
 
 /// A random valid `.sit` file for `seed`: several models, the last of which
@@ -260,6 +263,7 @@ impl Gen {
             subs: Vec::new(),
             modes: Vec::new(),
             cells: 0,
+            sub_sizes: Vec::new(),
         };
         let mut body = String::new();
         let _ = writeln!(body, "/// Generated model {index}.\nmodel {} {{", d.name);
@@ -320,6 +324,15 @@ impl Gen {
                     }
                 }
                 let off = if self.rng.u8(..5) == 0 { " off" } else { "" };
+                // The size of an array model bound by the instance, one time in two
+                // (its own copy of the model, issue 49), from a generator of its own.
+                let mut sizes =
+                    fastrand::Rng::with_seed(seed ^ 0x7369_7a65 ^ (index * 8 + s) as u64);
+                let mut size = child.cells;
+                if size > 0 && sizes.bool() {
+                    size = sizes.usize(2..6);
+                    binds.push(format!("an = {size}"));
+                }
                 let _ = writeln!(
                     body,
                     "    sub {inst}: {}({}){off};",
@@ -327,6 +340,7 @@ impl Gen {
                     binds.join(", ")
                 );
                 d.subs.push((inst, mi));
+                d.sub_sizes.push(size);
             }
         }
         // Conditions over reals, flags and submodel outputs.
@@ -375,7 +389,7 @@ impl Gen {
         }
         self.tables(&d, earlier, seed.wrapping_add(index as u64), &mut body);
         d.cells = self.arrays(&d, seed.wrapping_add(index as u64), &mut body);
-        self.sub_cells(&d, earlier, seed.wrapping_add(index as u64), &mut body);
+        self.sub_cells(&d, seed.wrapping_add(index as u64), &mut body);
         let _ = writeln!(body, "}}\n");
         self.out.push_str(&body);
         d

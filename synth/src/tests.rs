@@ -84,6 +84,21 @@ fn random_files_hold_arrays_and_loops() {
     // σ actions on cells of a flag array.
     let latched: usize = texts.iter().map(|t| t.matches("=> af[i];").count()).sum();
     assert!(latched >= 5, "{latched} σ actions on cells");
+    // Instances that bind the size of their model's arrays (`sub s0: M1(…, an = 4)`):
+    // each gets a copy of the model, `M1(an = 4)`, with that many cells.
+    let bound: Vec<usize> = (texts.iter().enumerate())
+        .filter(|(_, t)| t.contains(", an = ") || t.contains("(an = "))
+        .map(|(s, _)| s)
+        .collect();
+    assert!(bound.len() >= 3, "{} files bind a size", bound.len());
+    for &seed in &bound {
+        let out = sit_middle::check_source(format!("random{seed}.sit"), &texts[seed]);
+        let program = out.program.expect("valid");
+        assert!(
+            (program.models.iter()).any(|m| m.name.contains("(an = ")),
+            "seed {seed}: no copy of a model for its bound size"
+        );
+    }
     for (seed, t) in texts
         .iter()
         .enumerate()
