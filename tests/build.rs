@@ -318,6 +318,11 @@ fn counted(out: &Path, random_dir: &Path, files: &[PathBuf]) {
             .expect("checked");
         for id in program.models_of_file(0) {
             let name = &program.models[id].name;
+            // A copy made for a structural binding (`M0(an = 5)`, its struct
+            // `M0_an___5_`) is run through the instance that binds it.
+            if name.contains('(') {
+                continue;
+            }
             if !generated
                 .code
                 .contains(&format!("pub struct {name}Batch<const N: usize>"))
@@ -529,7 +534,10 @@ fn emit_module(
         .program
         .expect("checked");
     for id in program.models_of_file(0) {
-        let _ = writeln!(registry, "        {}", entry(&program.models[id].name));
+        // A copy made for a structural binding is run through its instance.
+        if !program.models[id].name.contains('(') {
+            let _ = writeln!(registry, "        {}", entry(&program.models[id].name));
+        }
     }
     Ok(())
 }

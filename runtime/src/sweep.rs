@@ -281,7 +281,9 @@ impl Sweep {
             watch.look(&model, None);
             if !self.estimate.is_empty() {
                 let states = self.estimate.iter().cloned();
-                doubling = Doubling::new(states, &model, model.clone(), self.dt, self.steps);
+                // At most a tenth of the run on samples (a sweep's runs are often short).
+                doubling = Doubling::new(states, &model, model.clone(), self.dt, self.steps)
+                    .map(|d| d.sampling_at_most_every(32));
             }
             if let Some(d) = doubling.as_mut() {
                 d.after(0, &model, || model.clone());

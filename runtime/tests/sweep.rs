@@ -402,21 +402,23 @@ fn estimate_cost() {
         x: 1.0,
     };
     let sets: Vec<Vec<(usize, f64)>> = (0..64).map(|k| vec![(0, 0.5 + f64::from(k))]).collect();
-    let plain = Sweep::new(1e-4, 10_000).collect(Collect::Max(1));
-    let estimated = plain.clone().estimate(vec![("x".into(), "euler", 1)]);
-    let (mut a, mut b) = (f64::INFINITY, f64::INFINITY);
-    for _ in 0..5 {
-        for (s, best) in [(&plain, &mut a), (&estimated, &mut b)] {
-            let start = std::time::Instant::now();
-            let rows = in_pool(1, || s.run_watched(&proto, &sets, &|| {}, &|_| ())).unwrap();
-            std::hint::black_box(rows);
-            *best = best.min(start.elapsed().as_secs_f64());
+    for steps in [100_000, 10_000, 1_000, 100] {
+        let plain = Sweep::new(1.0 / steps as f64, steps).collect(Collect::Max(1));
+        let estimated = plain.clone().estimate(vec![("x".into(), "euler", 1)]);
+        let (mut a, mut b) = (f64::INFINITY, f64::INFINITY);
+        for _ in 0..5 {
+            for (s, best) in [(&plain, &mut a), (&estimated, &mut b)] {
+                let start = std::time::Instant::now();
+                let rows = in_pool(1, || s.run_watched(&proto, &sets, &|| {}, &|_| ())).unwrap();
+                std::hint::black_box(rows);
+                *best = best.min(start.elapsed().as_secs_f64());
+            }
         }
+        println!(
+            "64 runs of {steps} steps: watched {:.3} ms, with the estimate {:.3} ms, ratio {:.3}",
+            a * 1e3,
+            b * 1e3,
+            b / a
+        );
     }
-    println!(
-        "64 runs of 10 000 steps: watched {:.2} ms, with the estimate {:.2} ms, ratio {:.3}",
-        a * 1e3,
-        b * 1e3,
-        b / a
-    );
 }
