@@ -142,3 +142,20 @@ def test_a_worker_killed_in_the_middle_is_survived(cluster, expected):
     assert_rows(result, *expected)
     cluster.wait_for_workers(2, timeout=60)
     assert killed[0] not in cluster.run(os.getpid).values()
+
+
+def test_summaries_between_the_rows_are_sitc_sweeps(sitc, tmp_path):
+    # The thermostat under dopri5 switches off at 20.5 °C inside a host step of 100 s:
+    # the crossing is taken at the located event, as `sitc sweep` takes it (issue 47,
+    # item 6), against the closed form τ·ln(33/24.5) within 1e-9 relative.
+    model = tmp_path / "thermostat.sit"
+    model.write_text((MODELS / "thermostat.sit").read_text()
+                     .replace("model Thermostat {", "model Thermostat {\n    method dopri5;"))
+    summary = ["max", "min", "first-crossing=20.5"]
+    result = sit.sweep(model, {"k": [150.0, 175.0]}, dt=100, t_end=10000, record="T",
+                       summary=summary)
+    expected = sitc("sweep", model, "--param", "k=150,175", "--dt", 100, "--t-end", 10000,
+                    "--record", "T", "--summary", ",".join(summary))
+    assert_rows(result, *expected)
+    exact = 2.0e6 / 150.0 * np.log(33.0 / 24.5)
+    assert abs(result.to_numpy()[0, 3] - exact) < 1e-9 * exact
