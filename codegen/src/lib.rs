@@ -154,7 +154,8 @@ pub fn generate(lowered: &dyn Lowering, opts: &Options) -> Result<String, Error>
     );
     for &id in &plan.emit {
         if let Some(table) = lowered.event_table(id) {
-            code.push_str(&events::table_impl(&program.models[id].name, &table?));
+            // The model's struct (its name escaped: `M0(an = 5)` is `M0_an___5_`).
+            code.push_str(&events::table_impl(&plan.names[id].ty, &table?));
         }
     }
     let counted = plan.reach.as_ref().map(reach::Registry::total);
