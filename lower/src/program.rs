@@ -54,7 +54,7 @@ impl Lowered {
             let instrumented = why::instrument_events(&resolved, 0)?.0;
             (instrumented, Some(resolved.into_owned()))
         } else {
-            (resolved.into_owned(), None)
+            (why::without_newton_counts(resolved.into_owned()), None)
         };
         let mut program = method::expand(&unrewritten)?;
         // The copies of `prev` are taken after everything else of the step (and of the
