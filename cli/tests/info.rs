@@ -462,8 +462,8 @@ fn equation_blocks() {
         .1;
     assert_eq!(
         blocks,
-        "    i, v  loop of 2, Newton on v (12 steps)  clip.sit:5,6\n    \
-         e, y  loop of 2, substitution            clip.sit:7,8\n"
+        "    i, v  loop of 2, Newton on v (12 steps, needed: v_newton_steps)  clip.sit:5,6\n    \
+         e, y  loop of 2, substitution                                    clip.sit:7,8\n"
     );
     let json: serde_json::Value = serde_json::from_str(&listing_in(
         dir.path(),
@@ -473,7 +473,7 @@ fn equation_blocks() {
     assert_eq!(
         json["equations"],
         serde_json::json!([
-            {"unknowns": ["i", "v"], "lines": [5, 6], "solved": "newton", "tearing": ["v"], "steps": 12},
+            {"unknowns": ["i", "v"], "lines": [5, 6], "solved": "newton", "tearing": ["v"], "steps": 12, "count": "v_newton_steps"},
             {"unknowns": ["e", "y"], "lines": [7, 8], "solved": "substitution"},
         ])
     );

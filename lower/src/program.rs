@@ -61,7 +61,7 @@ impl Lowered {
             let instrumented = why::instrument_events(&resolved, 0)?.0;
             (instrumented, Some(resolved.into_owned()))
         } else {
-            (resolved.into_owned(), None)
+            (why::without_newton_counts(resolved.into_owned()), None)
         };
         let (mut program, probed) = method::expand_probed(&unrewritten, &prepare.probes)?;
         // The copies of `prev` are taken after everything else of the step (and of the

@@ -65,6 +65,23 @@ pub fn instrument_events(program: &Program, root: ModelId) -> Result<(Program, T
     Ok((out, table))
 }
 
+/// `program` without the rules that count the steps of Newton's iterations
+/// (`v_newton_steps`, hidden reals of the equations' pass): only the event log reads
+/// them, so a program not prepared for it does not compute them (they stay 0), and
+/// its steps cost what they cost before the counts existed.
+pub(crate) fn without_newton_counts(mut program: Program) -> Program {
+    for m in &mut program.models {
+        let counts: Vec<bool> = (m.vars.iter())
+            .map(|v| v.hidden && v.ty == Ty::Real && counted(&v.name).is_some())
+            .collect();
+        if counts.contains(&true) {
+            m.body
+                .retain(|s| !matches!(s, Stmt::Assign(a) if counts[a.target]));
+        }
+    }
+    program
+}
+
 fn add_whys(m: &mut crate::ir::Model) -> Whys {
     let mut w = Whys {
         var: vec![None; m.vars.len()],

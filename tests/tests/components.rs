@@ -493,8 +493,8 @@ fn clutch_pair(t0: f64, wb0: f64) -> String {
     )
 }
 
-/// The clutch's start (issue 46). Equal speeds and a transmitted torque `T0 J_b / (J_a
-/// + J_b)` = 0.8 N·m within `tau_max` = 1: stuck from the first step, the pair one
+/// The clutch's start (issue 46). Equal speeds and a transmitted torque
+/// `T0 J_b / (J_a + J_b)` = 0.8 N·m within `tau_max` = 1: stuck from the first step, the pair one
 /// body, `w = T0 t / (J_a + J_b)`. Speeds 1 rad/s apart: slipping from the first
 /// step, each inertia under its own torque (`J_a w_a' = T0 + tau_max`, `J_b w_b' =
 /// −tau_max`) until they meet at `t = J_a J_b / (J_b (T0 + tau_max) + J_a tau_max)`

@@ -17,7 +17,8 @@
 //!
 //! `u'steps` is how many steps were needed: the first iterate whose residuals are all
 //! within their tolerances (12 when only the last is), plain arithmetic on residuals
-//! the steps computed anyway; the event log reports its changes (`sitc run --events`).
+//! the steps computed anyway; the event log reports its changes (`sitc run --events`),
+//! and the lowering drops its rule from a program not built for the log.
 //!
 //! No step is skipped once the iteration has converged (a skipped step would be a
 //! guard, and a guard that reads the states is an event located under the adaptive
