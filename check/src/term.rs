@@ -96,12 +96,15 @@ impl<'p, X> Lowerer<'p, X> {
         depth: u32,
     ) -> Result<Term, LowerError> {
         use ir::Expr as E;
-        self.ops += 1;
         let Budget {
             depth: max_depth,
             ops: max_ops,
             nesting: max_nesting,
+            written,
         } = self.budget;
+        if written || self.nesting > 0 {
+            self.ops += 1;
+        }
         if depth > max_depth {
             return Err(LowerError::TooLarge(format!(
                 "an expression is nested more than {max_depth} levels deep once derived \

@@ -489,9 +489,10 @@ impl BodyGen<'_, '_> {
                     },
                     lower::AtLimit::Leave => quote!(break;),
                 };
-                out.push(syn::parse_quote! {
+                // The loop's tail parsed, its body spliced in as trees: parsing the body
+                // back from tokens held both forms of a large model's whole step at once.
+                let mut looped: syn::Stmt = syn::parse_quote! {
                     loop {
-                        #(#body)*
                         #(#clear = false;)*
                         #chatter
                         if #until {
@@ -501,7 +502,13 @@ impl BodyGen<'_, '_> {
                             #at_limit
                         }
                     }
-                });
+                };
+                let syn::Stmt::Expr(syn::Expr::Loop(l), _) = &mut looped else {
+                    unreachable!("`loop {{ … }}` parses as a loop statement")
+                };
+                let tail = std::mem::replace(&mut l.body.stmts, body);
+                l.body.stmts.extend(tail);
+                out.push(looped);
             }
             Stmt::SetDt { value, .. } => {
                 let f = ident(&names.dt);

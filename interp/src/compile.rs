@@ -63,9 +63,13 @@ struct Compiler<'p> {
     mems: usize,
     /// The sites of the stored real values, appended while compiling.
     sites: RefCell<Vec<Site>>,
-    /// Expression nodes compiled so far, over every node of the tree (at most
-    /// [`MAX_OPS`]: the lowering bounds one model, this bounds its many instances).
+    /// Expression nodes compiled so far, over every node of the tree but the first
+    /// instance of each model (at most [`MAX_OPS`]: the lowering bounds what inlining
+    /// adds to one model, this bounds its many instances).
     ops: std::cell::Cell<usize>,
+    /// Whether compiled nodes count against [`MAX_OPS`]: not while compiling the step
+    /// of a model's first instance, whose size the lowering has bounded.
+    counting: std::cell::Cell<bool>,
     /// The tables read, one per declaration, in the order first read.
     tables: RefCell<Vec<std::sync::Arc<sit_lir::LookupTable>>>,
 }
@@ -91,6 +95,7 @@ pub(crate) fn compile(program_lowered: &dyn Lowering, root: ModelId) -> Result<C
         mems: 0,
         sites: RefCell::new(Vec::new()),
         ops: std::cell::Cell::new(0),
+        counting: std::cell::Cell::new(true),
         tables: RefCell::new(Vec::new()),
     };
     c.layout(root, 0, String::new())?;
@@ -98,11 +103,14 @@ pub(crate) fn compile(program_lowered: &dyn Lowering, root: ModelId) -> Result<C
     let mut nodes = Vec::with_capacity(c.layouts.len());
     for n in 0..c.layouts.len() {
         let id = c.layouts[n].model;
-        if lowered[id].is_none() {
+        let first = lowered[id].is_none();
+        if first {
             lowered[id] = Some(program_lowered.model(id, Reads::Inline).map_err(error)?);
         }
         if let Some(m) = &lowered[id] {
+            c.counting.set(!first);
             nodes.push(c.node(n, m)?);
+            c.counting.set(true);
         }
     }
     let (vars, shown) = c.var_list(root)?;
@@ -641,8 +649,11 @@ impl Compiler<'_> {
         })
     }
 
-    /// Counts one compiled expression node against [`MAX_OPS`].
+    /// Counts one compiled expression node against [`MAX_OPS`] (when counting).
     fn budget(&self) -> Result<(), InterpError> {
+        if !self.counting.get() {
+            return Ok(());
+        }
         self.ops.set(self.ops.get() + 1);
         if self.ops.get() > MAX_OPS {
             return Err(InterpError::too_large(format!(

@@ -265,8 +265,8 @@ impl<'a> Located<'a> {
                     vspan,
                 ));
             }
-            let states = &self.sp.states;
-            let index = |v: VarId| states.iter().position(|&(st, _)| st == v);
+            let rows = self.sp.rows();
+            let index = |v: VarId| rows.get(v).copied().flatten();
             let stage = Stage {
                 m: self.m,
                 sp: self.sp,

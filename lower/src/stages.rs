@@ -134,6 +134,7 @@ impl Step<'_> {
     /// shifted by `(stage + 1)·fired`.
     pub(super) fn stages(&self) -> Vec<rewrite::Stmt> {
         let states = &self.sp.states;
+        let rows = self.sp.rows();
         let f = self.m.fired;
         let mut out = Vec::new();
         for (s, &c) in self.tab.c.iter().enumerate() {
@@ -150,7 +151,7 @@ impl Step<'_> {
                     }
                 }
             }
-            let index = |v: VarId| states.iter().position(|&(st, _)| st == v);
+            let index = |v: VarId| rows.get(v).copied().flatten();
             let stage = Stage {
                 m: self.m,
                 sp: self.sp,

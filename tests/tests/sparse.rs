@@ -163,3 +163,22 @@ fn the_lowered_step_is_linear_in_the_nodes() {
         );
     }
 }
+
+/// A model past the 4 194 304 nodes that once bounded every lowered model (12 000 nodes
+/// under `rodas5p`, about 4.6 million nodes as written: docs/performance.md §29) lowers
+/// and loads, since the budget bounds only what inlining adds; its sine mode decays as
+/// it should over one host step (the tolerance as in the 60-node test above).
+#[test]
+fn a_large_model_is_not_refused_for_its_size() {
+    let n = 12_000;
+    let dx = 1.0 / (n + 1) as f64;
+    let pi = std::f64::consts::PI;
+    let mut m = instance(&heat(n, "rodas5p", 1e-8, 1e-10));
+    let t = 1e-5;
+    m.step(t);
+    let decay = (-heat_decay(n) * t).exp();
+    let err = worst(&m, n, &|i| format!("T{}", i + 1), &|i| {
+        (pi * (i + 1) as f64 * dx).sin() * decay
+    });
+    assert!(err < 1e-6, "relative error {err:e} at t = {t}");
+}

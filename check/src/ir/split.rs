@@ -27,6 +27,21 @@ pub struct Split {
     pub staged: Vec<bool>,
 }
 
+impl Split {
+    /// Per variable, its row in [`Split::states`] (`None` for a variable that is not a
+    /// continuous state): the rewrites' lookup from a variable to its row, in constant
+    /// time instead of a search of the states.
+    pub fn rows(&self) -> Vec<Option<usize>> {
+        let mut rows = vec![None; self.is_state.len()];
+        for (i, &(v, _)) in self.states.iter().enumerate() {
+            if let Some(r) = rows.get_mut(v) {
+                *r = Some(i);
+            }
+        }
+        rows
+    }
+}
+
 /// The variables an expression reads, conditions expanded (memoised in `conds`).
 struct Reads<'m> {
     m: &'m Model,

@@ -47,6 +47,7 @@ const LOWERING: Budget = Budget {
     depth: term::MAX_DEPTH,
     ops: 16 * MAX_NODES,
     nesting: 128,
+    written: true,
 };
 /// Evaluation steps (formula nodes visited) allowed per model, in total.
 const BUDGET: u64 = 5_000_000;

@@ -6,7 +6,7 @@ use crate::hidden::Hidden;
 use crate::ir::{Assign, Expr, Func, Model, Partial, Rhs, Split, Stmt, VarId};
 use crate::pass::Stage;
 use crate::rewrite;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 /// The hidden states an implicit method's Jacobian is written into: per staged target
 /// and column its tangent `TARGET_METHOD_d_COL`, per rate row and column of the pattern
@@ -208,12 +208,19 @@ impl Rules<'_> {
 /// The cells the pass writes: per staged target its columns, per rate row its
 /// columns (the pattern, with the `time` column when there is one), in pass order.
 pub(crate) fn cells(pass: &[Tangent], out: &mut Vec<(Target, usize)>) {
+    let mut seen: HashSet<(Target, usize)> = out.iter().copied().collect();
+    collect(pass, out, &mut seen);
+}
+
+/// [`cells`], with the cells already listed in `seen` (a set, so that the walk is
+/// linear in the pass: a search of `out` made it quadratic in the states).
+fn collect(pass: &[Tangent], out: &mut Vec<(Target, usize)>, seen: &mut HashSet<(Target, usize)>) {
     for t in pass {
         match t {
-            Tangent::If { then, .. } => cells(then, out),
+            Tangent::If { then, .. } => collect(then, out, seen),
             Tangent::Rule { target, slopes, .. } => {
                 for &(col, _) in slopes {
-                    if !out.contains(&(*target, col)) {
+                    if seen.insert((*target, col)) {
                         out.push((*target, col));
                     }
                 }

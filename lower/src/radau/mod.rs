@@ -439,7 +439,8 @@ pub(super) fn rewrite(
     // The Newton iteration: a loop of at most NEWTON_MAXITER runs while `conv = 0`,
     // left unconverged (`conv = 0`) at its limit; its stage passes are fresh in each run
     // (their `otherwise` flags cleared).
-    let index = |v: VarId| sp.states.iter().position(|&(st, _)| st == v);
+    let rows = sp.rows();
+    let index = |v: VarId| rows.get(v).copied().flatten();
     let ntol = (10.0 * f64::EPSILON / tol.rtol).max(0.03f64.min(tol.rtol.sqrt()));
     let mut iter = vec![set(it, add(var(it), num(1.0)))];
     for (s, &c) in C.iter().enumerate() {

@@ -200,7 +200,8 @@ pub(super) fn rewrite(
     inner.extend(w.fill(n, &entry, &|_, _| num(0.0), span));
     inner.push(w.factor(span));
     // The stages.
-    let index = |v: VarId| sp.states.iter().position(|&(st, _)| st == v);
+    let rows = sp.rows();
+    let index = |v: VarId| rows.get(v).copied().flatten();
     for s in 0..stages {
         for (i, &(v, vspan)) in sp.states.iter().enumerate() {
             let (yc, k) = &mems[i];
