@@ -13,7 +13,7 @@ pub const MAX_DEPTH: u32 = 2048;
 /// line, so 40 lines would expand to 2^40 nodes (a hang); this turns it into an error.
 /// The nodes as written (the rules and a method's rewrite of them, linear in the
 /// program) do not count under [`Budget::BACK_END`]: a model of 10 000 states under
-/// `rodas5p` has about 4 million of them (docs/performance.md §29).
+/// `rodas5p` has about 4 million of them (docs/performance.md §31).
 pub const MAX_OPS: usize = 1 << 22;
 
 /// The limits of one lowering: how deep terms may nest, how many nodes it may

@@ -165,7 +165,7 @@ fn the_lowered_step_is_linear_in_the_nodes() {
 }
 
 /// A model past the 4 194 304 nodes that once bounded every lowered model (12 000 nodes
-/// under `rodas5p`, about 4.6 million nodes as written: docs/performance.md §29) lowers
+/// under `rodas5p`, about 4.6 million nodes as written: docs/performance.md §31) lowers
 /// and loads, since the budget bounds only what inlining adds; its sine mode decays as
 /// it should over one host step (the tolerance as in the 60-node test above).
 #[test]
