@@ -167,9 +167,14 @@ fn a_diode_reports_the_newton_steps_it_needed() {
         .program
         .unwrap();
     let root = program.model("DiodeResistor").unwrap();
-    let lowered =
-        sit_middle::lower::Lowered::new(&program, sit_middle::lower::Prepare { events: true })
-            .expect("lowers");
+    let lowered = sit_middle::lower::Lowered::new(
+        &program,
+        sit_middle::lower::Prepare {
+            events: true,
+            ..Default::default()
+        },
+    )
+    .expect("lowers");
     let mut m = sit_interp::Instance::with_events(&lowered, root).unwrap();
     let steps = m.hidden_index("v_newton_steps").expect("the count");
     let mut seen = std::collections::BTreeSet::new();
