@@ -625,7 +625,7 @@ fn tree(instances: &[Instance], depth: usize, out: &mut String) {
         // A copy made for structural bindings is named with them (`Rod(N = 6)`): the
         // other bindings join its list.
         let model = &s.described.model;
-        let (name, mut all) = match model.strip_suffix(')').and_then(|m| m.split_once('(')) {
+        let (name, mut all) = match sit_middle::check::arrays::specialise::split(model) {
             Some((name, structural)) => (name, vec![structural.to_string()]),
             None => (model.as_str(), Vec::new()),
         };

@@ -165,11 +165,9 @@ impl Resolver<'_> {
                     .with_help({
                         // A copy for structural bindings (`Mid(n = 3)`) joins them.
                         let model = &self.t().subs[si].model.text;
-                        let (written, bound) = match model.strip_suffix(')') {
-                            Some(m) => match m.split_once('(') {
-                                Some((m, b)) => (m, format!("{b}, ")),
-                                None => (model.as_str(), String::new()),
-                            },
+                        let (written, bound) = match crate::check::arrays::specialise::split(model)
+                        {
+                            Some((m, b)) => (m, format!("{b}, ")),
                             None => (model.as_str(), String::new()),
                         };
                         format!(

@@ -78,7 +78,7 @@ pub(super) fn binds_structural(m: &Model, structural: &HashMap<String, HashSet<S
 }
 
 /// The params of `m`, by name.
-fn params(m: &Model) -> HashSet<&str> {
+pub(crate) fn params(m: &Model) -> HashSet<&str> {
     (m.decls.iter())
         .filter_map(|d| match d {
             Decl::Var {
@@ -154,7 +154,13 @@ pub(super) fn copy_name(model: &str, values: &[(String, i64, Span)]) -> String {
 
 /// The model a copy was made of: `Rod` for `Rod(N = 6)`; `None` for a model as written.
 pub fn origin(name: &str) -> Option<&str> {
-    name.split_once('(').map(|(m, _)| m)
+    split(name).map(|(m, _)| m)
+}
+
+/// A copy's name split into the model copied and its bindings: `("Rod", "N = 6")` for
+/// `Rod(N = 6)`; `None` for a model as written.
+pub fn split(name: &str) -> Option<(&str, &str)> {
+    name.strip_suffix(')')?.split_once('(')
 }
 
 /// `m` (as written) with each of `values` as its param's declared value, named `name`.

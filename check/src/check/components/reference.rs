@@ -170,16 +170,7 @@ fn reference_component(
         if port.connector.text != connector || !m.parts.is_empty() {
             continue;
         }
-        let params: HashSet<&str> = (m.decls.iter())
-            .filter_map(|d| match d {
-                Decl::Var {
-                    kind: DeclKind::Param,
-                    name,
-                    ..
-                } => Some(name.text.as_str()),
-                _ => None,
-            })
-            .collect();
+        let params = crate::check::arrays::specialise::params(m);
         let fixes = m.rules.iter().any(|r| {
             let (mut read, mut wrote) = (Vec::new(), Vec::new());
             rename::rule_names(r, &mut read, &mut wrote);
